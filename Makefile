@@ -1,0 +1,36 @@
+# Delaybox: the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+SWIFT ?= swift
+OUT := out
+
+.PHONY: setup build release run test bench clean
+
+setup:
+	@deploy/setup-host.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release --product delaybox
+	$(SWIFT) build -c release --product delaybox-bench
+
+## Runs the appliance on this host: the test-tone channel, delayed 5 s, to out/delaybox.wav.
+run: release
+	@mkdir -p $(OUT)
+	.build/release/delaybox run --delay 5 --output $(OUT)/delaybox.wav $(RUN_ARGS)
+
+## Builds (zero warnings in our code) and passes every test.
+test: setup
+	@mkdir -p $(OUT)
+	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
+	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
+	$(SWIFT) test --skip-build
+
+## Prints benchmark figures, one `name: value` per line.
+bench: release
+	.build/release/delaybox-bench
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Layout (see docs/architecture.md):
+/// - Pure logic modules import no C library and take time as a parameter:
+///   `DelayboxEngine` (buffering, delay line, events, playout) and
+///   `DelayboxSimulation` (simulated network, DAC and test codec on a manual clock).
+/// - C adapters (FFmpeg, ALSA, libgpiod, termios) arrive with the issues that need them,
+///   one module each.
+/// - `DelayboxApp` is the one composition root: it owns threads and wiring.
+/// - `delaybox` is the appliance's command line; `delaybox-bench` prints benchmark figures.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Delaybox",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "delaybox", targets: ["delaybox"]),
+        .executable(name: "delaybox-bench", targets: ["delaybox-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "DelayboxEngine", swiftSettings: strict),
+        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation"], swiftSettings: strict),
+        .executableTarget(
+            name: "delaybox",
+            dependencies: [
+                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "delaybox-bench",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation"],
+            swiftSettings: strict),
+        .target(
+            name: "DelayboxTestSupport",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxEngineTests",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxSimulationTests",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxCLITests",
+            dependencies: ["DelayboxTestSupport"],
+            swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,14 @@
+import DelayboxEngine
+
+/// The system's monotonic clock (CLOCK_MONOTONIC through Swift's `ContinuousClock`),
+/// as the engine's `Instant`s, counted from when this clock was made.
+public struct SystemClock: MonotonicClock {
+    private let origin = ContinuousClock.now
+
+    public init() {}
+
+    public func now() -> Instant {
+        let elapsed = origin.duration(to: .now).components
+        return Instant(nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,60 @@
+/// Settings of the playback engine; all durations in milliseconds.
+public struct EngineConfiguration: Sendable, Equatable {
+    /// Audio that must be held ahead of playout before playing starts (1-5 s).
+    public var initialBufferMs: Int64 = 1_000
+    /// The longest delay kept (default 5 min, up to 60 min).
+    public var maxDelayMs: Int64 = 300_000
+    /// The delay to hold at start (e.g. remembered from the last run). Unlike `setDelay`,
+    /// it is not clamped to what is available: the engine waits until it is.
+    public var initialDelayMs: Int64 = 1_000
+    /// Length of the crossfade for a delay change or a resynchronisation.
+    public var crossfadeMs: Int64 = 50
+    /// Length of the fade at the edges of lost audio, pause and re-buffering.
+    public var fadeMs: Int64 = 5
+    /// How long after a connection's first packet its placement on the timeline is still
+    /// refined from arrival times (when no splice was found).
+    public var placementWindowMs: Int64 = 5_000
+    /// A delay error beyond this is corrected by a crossfaded jump.
+    public var resyncThresholdMs: Int64 = 50
+    /// How far back a reconnect's first packets are searched for in what was received.
+    public var spliceSearchMs: Int64 = 60_000
+    /// Packets that must match in a row before a reconnect is spliced in place.
+    public var spliceMinimumRun = 3
+    /// Smallest change of the available delay that is reported.
+    public var availableDelayReportStepMs: Int64 = 1_000
+
+    public init() {}
+
+    /// Allowed range of `initialBufferMs`.
+    public static let initialBufferRange: ClosedRange<Int64> = 1_000...5_000
+    /// Allowed range of `maxDelayMs`.
+    public static let maxDelayRange: ClosedRange<Int64> = 10_000...3_600_000
+
+    /// Every problem with these settings, empty when they are valid.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        func check(_ value: Int64, _ range: ClosedRange<Int64>, _ name: String) {
+            if !range.contains(value) {
+                problems.append("\(name) is \(value) ms; allowed \(range.lowerBound)-\(range.upperBound) ms")
+            }
+        }
+        check(initialBufferMs, Self.initialBufferRange, "initial buffer")
+        check(maxDelayMs, Self.maxDelayRange, "maximum delay")
+        check(initialDelayMs, 0...maxDelayMs, "initial delay")
+        check(crossfadeMs, 1...1_000, "crossfade")
+        check(fadeMs, 1...100, "fade")
+        check(placementWindowMs, 0...60_000, "placement window")
+        check(resyncThresholdMs, 1...10_000, "resync threshold")
+        check(spliceSearchMs, 1_000...600_000, "splice search window")
+        if spliceMinimumRun < 1 || spliceMinimumRun > 64 {
+            problems.append("splice minimum run is \(spliceMinimumRun); allowed 1-64 packets")
+        }
+        return problems
+    }
+}
+
+/// Thrown when an `EngineConfiguration` is invalid; lists every problem.
+public struct InvalidConfiguration: Error, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String { "invalid engine configuration: " + problems.joined(separator: "; ") }
+}

@@ -1,0 +1,75 @@
+/// Something the engine reports to whoever drives it (log, console, mixer, LEDs).
+///
+/// The engine appends notifications as they happen; the owner drains them with
+/// `PlaybackEngine.drainNotifications()`. Frame-accurate ones carry `outputFrame`, the
+/// engine's running count of frames rendered, at which they take effect.
+public enum EngineNotification: Sendable, Equatable {
+    case stateChanged(from: SessionState, to: SessionState, reason: StateChangeReason)
+    /// The delay that can be set now grew (or shrank) by at least the report step.
+    case availableDelayChanged(milliseconds: Int64)
+    /// The delay in force changed (set by the listener, jump to live, pause, re-buffering).
+    case delayChanged(milliseconds: Int64, reason: DelayChangeReason)
+    /// A stream event took effect at playout.
+    case eventTookEffect(TimelineEvent, EventTransition, outputFrame: Int64)
+    /// Audio that the server never delivered; it plays as a gap of exactly this length.
+    case audioLost(atPosition: Int64, frames: Int64)
+    /// A reconnect's resent audio was matched and spliced in place.
+    case spliced(overlapFrames: Int64)
+    /// Audio older than the maximum delay was dropped while paused.
+    case pauseExceededMaximum(droppedFrames: Int64)
+    /// A packet was refused (reason says why); nothing else is affected.
+    case packetRejected(String)
+}
+
+/// Why the delay in force changed.
+public enum DelayChangeReason: String, Sendable, Equatable {
+    case requested
+    case jumpToLive
+    case clampedToAvailable
+    case resumedAfterPause
+    case rebuffered
+    case resynchronised
+}
+
+/// Running totals, for `stats` and the simulator.
+public struct EngineStatistics: Sendable, Equatable {
+    /// Times playout ran out of audio while connected and had to re-buffer.
+    public var underruns = 0
+    /// Frames of audio lost to outages (gaps on the timeline).
+    public var lostFrames: Int64 = 0
+    /// Frames of silence played because no audio existed at the position.
+    public var silentFrames: Int64 = 0
+    /// Reconnects whose resent audio was spliced in place.
+    public var splices = 0
+    /// Reconnects and discontinuities placed by arrival time.
+    public var timedPlacements = 0
+    /// Resent packets recognised and dropped.
+    public var duplicatePackets = 0
+    /// Packets refused as malformed.
+    public var rejectedPackets = 0
+    /// Packets that failed to decode (played as silence).
+    public var decodeErrors = 0
+    /// Crossfaded jumps made to correct a delay error.
+    public var resyncs = 0
+    /// Frames rendered in all.
+    public var renderedFrames: Int64 = 0
+    public init() {}
+}
+
+/// A snapshot of the engine for status displays.
+public struct EngineStatus: Sendable, Equatable {
+    public var state: SessionState
+    /// The delay the listener set (or the engine grew by pause and re-buffering), ms.
+    public var delayMs: Int64
+    /// The delay that can be set now, ms.
+    public var availableDelayMs: Int64
+    /// The smallest delay that can be set now (initial buffer plus arrival lag), ms.
+    public var minimumDelayMs: Int64
+    /// Audio held ahead of playout, ms.
+    public var bufferedAheadMs: Int64
+    /// The programme at the playout position.
+    public var programme: ProgrammeState
+    /// Bytes the delay buffer holds allocated.
+    public var delayBufferBytes: Int
+    public var statistics: EngineStatistics
+}

@@ -1,0 +1,92 @@
+extension PlaybackEngine {
+    /// Starts the session: the stream client is about to connect.
+    public func start(now: Instant) {
+        guard connection == .notStarted else { return }
+        connection = .connecting
+        updateState(.startRequested)
+    }
+
+    /// The stream client opened a connection; the packets that follow are placed anew.
+    public func connectionOpened(now: Instant) {
+        let wasReconnecting = connection == .reconnecting
+        guard connection != .stopped, connection != .failed else { return }
+        connection = .connected
+        beginPlacement(now: now)
+        updateState(wasReconnecting ? .reconnected : .startRequested)
+    }
+
+    /// The connection ended (EOF, error, stall); buffered audio keeps playing.
+    public func connectionLost(reason: String, now: Instant) {
+        guard connection == .connected || connection == .connecting else { return }
+        if isMatching { beginPlacement(now: now) }
+        connection = .reconnecting
+        updateState(.connectionLost(reason))
+    }
+
+    /// The stream cannot be played (retrying will not help).
+    public func fail(reason: String, now: Instant) {
+        connection = .failed
+        enterWaiting(hold: nil, reason: .failure(reason))
+    }
+
+    /// Stops the session; playout fades out.
+    public func stop(now: Instant) {
+        connection = .stopped
+        enterWaiting(hold: nil, reason: .stopRequested)
+    }
+
+    /// Holds playout where it is; recording goes on, so the delay grows by the pause.
+    public func pause(now: Instant) {
+        switch transport {
+        case .paused: return
+        case .playing: transport = .paused(at: primary.position)
+        case .waiting(let hold): transport = .paused(at: hold ?? targetPosition(at: now))
+        }
+        transportRamp.fade(to: 0)
+        updateState(.pauseRequested)
+    }
+
+    /// Continues from the exact sample where playout was paused.
+    public func resume(now: Instant) {
+        guard case .paused(let position) = transport else { return }
+        guard !line.isEmpty else {
+            transport = .waiting(hold: nil)
+            updateState(.resumeRequested)
+            return
+        }
+        primary.seek(to: position)
+        transport = .playing
+        transportRamp.fade(to: 1)
+        delayFrames = livePosition(at: now) + outputDelayFrames - position
+        notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
+        updateState(.resumeRequested)
+    }
+
+    /// Sets the delay, clamped to what can be set now; the change is crossfaded.
+    /// - Returns: the delay in force, in milliseconds.
+    @discardableResult
+    public func setDelay(milliseconds: Int64, now: Instant) -> Int64 {
+        applyDelay(frames: AudioFormat.frames(milliseconds: milliseconds), reason: .requested, now: now)
+    }
+
+    /// Sets the smallest delay possible.
+    @discardableResult
+    public func jumpToLive(now: Instant) -> Int64 {
+        applyDelay(frames: minimumDelayFrames(at: now), reason: .jumpToLive, now: now)
+    }
+
+    private func applyDelay(frames requested: Int64, reason: DelayChangeReason, now: Instant) -> Int64 {
+        let minimum = minimumDelayFrames(at: now)
+        let maximum = max(minimum, availableDelayFrames(at: now))
+        let frames = min(max(requested, minimum), maximum)
+        delayFrames = frames
+        let milliseconds = AudioFormat.milliseconds(frames: frames)
+        notifications.append(.delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
+        switch transport {
+        case .playing: jumpPending = true
+        case .waiting: transport = .waiting(hold: nil)
+        case .paused: transport = .paused(at: targetPosition(at: now))
+        }
+        return milliseconds
+    }
+}

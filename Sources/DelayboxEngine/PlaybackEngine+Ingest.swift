@@ -1,0 +1,171 @@
+extension PlaybackEngine {
+    /// A jump in connection timestamps beyond this starts a new placement (frames).
+    static let discontinuityFrames = Int64(AudioFormat.sampleRate)
+
+    /// Takes one packet from the stream client, which received it at `now`.
+    public func ingest(_ packet: StreamPacket, now: Instant) {
+        guard packet.durationFrames > 0, packet.durationFrames <= ReadHead.maximumPacketFrames else {
+            reject("duration \(packet.durationFrames) frames outside 1...\(ReadHead.maximumPacketFrames)")
+            return
+        }
+        guard !packet.payload.isEmpty, packet.payload.count <= DelayLine.maximumPayloadBytes else {
+            reject("payload of \(packet.payload.count) bytes outside 1...\(DelayLine.maximumPayloadBytes)")
+            return
+        }
+        if origin == nil { origin = now }
+        if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
+        if let expected = placement.expectedTimestamp,
+           abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames {
+            beginPlacement(now: now)
+        }
+        placement.expectedTimestamp = packet.connectionTimestamp + Int64(packet.durationFrames)
+        switch placement.phase {
+        case .matching(var matcher):
+            placement.pending.append((packet, now))
+            let verdict = matcher.offer(packet.payload, line: line)
+            placement.phase = .matching(matcher)
+            switch verdict {
+            case .undecided: break
+            case .noOverlap: placePendingByTime()
+            case .splice(let sequence): splice(at: sequence)
+            }
+        case .timed:
+            placeByTime(packet, arrival: now)
+        case .fixed:
+            append(packet, base: placement.base!)
+        }
+        if !receivedAudio {
+            receivedAudio = true
+            updateState(.firstAudioReceived)
+        }
+    }
+
+    /// Takes a stream event stamped with a connection timestamp (frames).
+    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant) {
+        guard let base = placement.base, !isMatching else {
+            placement.pendingEvents.append((event, connectionTimestamp))
+            return
+        }
+        place(TimelineEvent(event: event, position: base + connectionTimestamp))
+    }
+
+    var isMatching: Bool {
+        if case .matching = placement.phase { return true }
+        return false
+    }
+
+    func reject(_ reason: String) {
+        statistics.rejectedPackets += 1
+        notifications.append(.packetRejected(reason))
+    }
+
+    /// Starts placing a new connection (or a discontinuity) on the timeline.
+    func beginPlacement(now: Instant) {
+        if isMatching { placePendingByTime() }
+        settlePlacement()
+        var next = ConnectionPlacement()
+        if !line.isEmpty {
+            next.previousEnd = line.endPosition
+            let searchFrom = line.endPosition - AudioFormat.frames(milliseconds: configuration.spliceSearchMs)
+            next.phase = .matching(SpliceMatcher(
+                searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence,
+                minimumRun: configuration.spliceMinimumRun))
+        }
+        placement = next
+    }
+
+    /// Appends `packet` at `base + timestamp`, unless it repeats audio already held.
+    private func append(_ packet: StreamPacket, base: Int64) {
+        let position = base + packet.connectionTimestamp
+        if !line.isEmpty, position < line.endPosition - DelayLine.contiguityToleranceFrames {
+            statistics.duplicatePackets += 1
+            return
+        }
+        let sequence = line.append(packet.payload, durationFrames: packet.durationFrames, at: position)
+        if placement.firstSequence == nil { placement.firstSequence = sequence }
+    }
+
+    /// The matcher found the first pending packet at `sequence`: splice the rest in place.
+    private func splice(at sequence: Int64) {
+        let first = placement.pending[0].packet
+        let base = line[sequence].position - first.connectionTimestamp
+        let overlap = line.endPosition - line[sequence].position
+        placement.base = base
+        placement.firstTimestamp = first.connectionTimestamp
+        for (packet, _) in placement.pending { append(packet, base: base) }
+        placement.pending.removeAll()
+        placement.phase = .fixed
+        statistics.splices += 1
+        notifications.append(.spliced(overlapFrames: overlap))
+        placePendingEvents()
+    }
+
+    /// The pending packets do not overlap what is held: place them by arrival time.
+    private func placePendingByTime() {
+        let pending = placement.pending
+        placement.pending.removeAll()
+        placement.phase = .timed(settlesAt: nil)
+        for (packet, arrival) in pending { placeByTime(packet, arrival: arrival) }
+    }
+
+    /// Places `packet` by its arrival time, refining the placement while it is young.
+    private func placeByTime(_ packet: StreamPacket, arrival: Instant) {
+        let bound = livePosition(at: arrival) - packet.connectionTimestamp - Int64(packet.durationFrames)
+        if let base = placement.base {
+            let refined = max(bound, placement.lowestBase)
+            if refined < base { shiftPlacement(by: refined - base) }
+        } else {
+            placement.firstTimestamp = packet.connectionTimestamp
+            placement.base = max(bound, placement.lowestBase)
+            placement.phase = .timed(settlesAt: arrival.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
+            statistics.timedPlacements += 1
+            placePendingEvents()
+        }
+        append(packet, base: placement.base!)
+    }
+
+    /// Moves everything of the current placement by `delta` (negative) frames: packets,
+    /// events, and heads playing them, which keep delivering the same audio.
+    private func shiftPlacement(by delta: Int64) {
+        placement.base! += delta
+        guard let first = placement.firstSequence, first >= line.firstSequence, first < line.endSequence else { return }
+        let oldStart = line[first].position
+        line.shiftPositions(from: first, by: delta)
+        timeline.shift(from: oldStart, by: delta)
+        for head in [primary, secondary] where head.position >= oldStart { head.shift(by: delta) }
+        if case .waiting(let hold?) = transport, hold >= oldStart { transport = .waiting(hold: hold + delta) }
+        if case .paused(let at) = transport, at >= oldStart { transport = .paused(at: at + delta) }
+        if eventCursor >= oldStart { eventCursor += delta }
+    }
+
+    /// Ends the placement window: from now on the placement is fixed, and the audio
+    /// between the previous connection's end and this one's start is reported lost.
+    func settlePlacement() {
+        guard case .timed(let settlesAt) = placement.phase, settlesAt != nil else { return }
+        placement.phase = .fixed
+        guard let previousEnd = placement.previousEnd, let first = placement.firstSequence,
+              first >= line.firstSequence, first < line.endSequence else { return }
+        let lost = line[first].position - previousEnd
+        if lost > DelayLine.contiguityToleranceFrames {
+            statistics.lostFrames += lost
+            notifications.append(.audioLost(atPosition: previousEnd, frames: lost))
+        }
+    }
+
+    private func placePendingEvents() {
+        guard let base = placement.base else { return }
+        for (event, timestamp) in placement.pendingEvents {
+            place(TimelineEvent(event: event, position: base + timestamp))
+        }
+        placement.pendingEvents.removeAll()
+    }
+
+    /// Puts an event on the timeline; one whose position playout already passed takes
+    /// effect at once.
+    private func place(_ event: TimelineEvent) {
+        guard timeline.insert(event) else { return }
+        if event.position < eventCursor {
+            notifications.append(.eventTookEffect(event, .reached, outputFrame: statistics.renderedFrames))
+        }
+    }
+}

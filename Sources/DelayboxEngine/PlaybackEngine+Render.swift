@@ -1,0 +1,153 @@
+extension PlaybackEngine {
+    /// Renders the next `out.count / 2` frames of programme audio.
+    /// - Parameters:
+    ///   - now: when the first frame is rendered.
+    ///   - outputDelayFrames: frames from the first rendered frame until it is audible
+    ///     (the output driver's delay); the engine compensates it, so the set delay
+    ///     holds at the jack.
+    public func render(into out: UnsafeMutableBufferPointer<Float>, now: Instant, outputDelayFrames: Int) {
+        self.outputDelayFrames = Int64(outputDelayFrames)
+        housekeeping(now: now)
+        let channels = AudioFormat.channelCount
+        let total = out.count / channels
+        var done = 0
+        while done < total {
+            let frames = min(total - done, Self.renderChunkFrames)
+            renderChunk(into: out.baseAddress! + done * channels, frames: frames, now: now.advanced(byFrames: Int64(done)))
+            done += frames
+        }
+    }
+
+    private func renderChunk(into out: UnsafeMutablePointer<Float>, frames: Int, now: Instant) {
+        if case .waiting(let hold) = transport, transportRamp.gain == 0 { startPlayout(from: hold, now: now) }
+        if transport == .playing { steer(frames: frames, now: now) }
+        if transport == .playing || transportRamp.gain > 0 {
+            renderHeads(into: out, frames: frames)
+            transportRamp.apply(to: out, frames: frames)
+        } else {
+            out.update(repeating: 0, count: frames * AudioFormat.channelCount)
+        }
+        statistics.renderedFrames += Int64(frames)
+    }
+
+    /// Before a chunk: re-buffer when playout would reach the newest audio, carry out a
+    /// pending delay change, or correct a delay error beyond the threshold.
+    private func steer(frames: Int, now: Instant) {
+        let fade = AudioFormat.frames(milliseconds: configuration.fadeMs)
+        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < Int64(frames) + fade {
+            statistics.underruns += 1
+            enterWaiting(hold: primary.position, reason: .reachedLiveEdge)
+            return
+        }
+        guard crossfade.isFinished else { return }
+        if jumpPending {
+            jump(to: targetPosition(at: now))
+        } else if abs(primary.position - targetPosition(at: now)) > AudioFormat.frames(milliseconds: configuration.resyncThresholdMs) {
+            statistics.resyncs += 1
+            jump(to: targetPosition(at: now))
+        }
+    }
+
+    /// Starts playout when enough audio is held at the position to start from.
+    private func startPlayout(from hold: Int64?, now: Instant) {
+        guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
+        var position = hold ?? targetPosition(at: now)
+        if position < line.startPosition {
+            guard hold != nil else { return }
+            position = line.startPosition
+        }
+        guard line.endPosition - position >= AudioFormat.frames(milliseconds: configuration.initialBufferMs) else { return }
+        primary.seek(to: position)
+        if hold == nil {
+            emitTransitions(to: position)
+        } else {
+            delayFrames = livePosition(at: now) + outputDelayFrames - position
+            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .rebuffered))
+        }
+        transport = .playing
+        transportRamp.fade(to: 1)
+        updateState(.bufferFilled)
+    }
+
+    /// Stops playout with a fade; it resumes from `hold` (nil: from the set delay).
+    func enterWaiting(hold: Int64?, reason: StateChangeReason) {
+        transport = .waiting(hold: hold)
+        transportRamp.fade(to: 0)
+        updateState(reason)
+    }
+
+    /// Crossfades from the current head to a head at `position`.
+    func jump(to position: Int64) {
+        jumpPending = false
+        swap(&primary, &secondary)
+        primary.seek(to: position)
+        crossfade.restart()
+        emitTransitions(to: position)
+    }
+
+    /// Reports the events a jump from the event cursor to `position` executes or undoes.
+    private func emitTransitions(to position: Int64) {
+        let frame = statistics.renderedFrames
+        if position > eventCursor {
+            for event in timeline.events(in: eventCursor..<position) {
+                notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame))
+            }
+        } else if position < eventCursor {
+            for event in timeline.events(in: position..<eventCursor).reversed() {
+                notifications.append(.eventTookEffect(event, .undoneByJump, outputFrame: frame))
+            }
+        }
+        eventCursor = position
+    }
+
+    private func renderHeads(into out: UnsafeMutablePointer<Float>, frames: Int) {
+        let channels = AudioFormat.channelCount
+        let advance = connection != .connected
+        let start = primary.position
+        let outcome = primary.render(into: out, frames: frames, line: line, advanceBeyondData: advance)
+        if outcome.frames < frames {
+            (out + outcome.frames * channels).update(repeating: 0, count: (frames - outcome.frames) * channels)
+        }
+        if transport == .playing { statistics.silentFrames += Int64(outcome.silentFrames) }
+        statistics.decodeErrors += outcome.decodeErrors
+        if !crossfade.isFinished {
+            let count = min(frames, crossfade.lengthFrames - crossfade.progress)
+            let outgoing = outgoingBuffer.baseAddress!
+            let rendered = secondary.render(into: outgoing, frames: count, line: line, advanceBeyondData: advance).frames
+            if rendered < count { (outgoing + rendered * channels).update(repeating: 0, count: (count - rendered) * channels) }
+            crossfade.mix(incoming: out, outgoing: outgoing, frames: count)
+        }
+        fireEvents(from: start, to: primary.position)
+    }
+
+    /// Reports the events playout passed in `start..<end`, at their exact output frame.
+    private func fireEvents(from start: Int64, to end: Int64) {
+        let from = max(start, eventCursor)
+        guard end > from else { return }
+        for event in timeline.events(in: from..<end) {
+            let frame = statistics.renderedFrames + max(0, event.position - start)
+            notifications.append(.eventTookEffect(event, .reached, outputFrame: frame))
+        }
+        eventCursor = end
+    }
+
+    /// Once per render: settle the placement, drop audio beyond the maximum delay, and
+    /// report the available delay.
+    private func housekeeping(now: Instant) {
+        if case .timed(let settlesAt?) = placement.phase, now >= settlesAt { settlePlacement() }
+        guard origin != nil else { return }
+        let margin = AudioFormat.frames(milliseconds: 2_000)
+        line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
+        if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
+        if case .paused(let position) = transport, !line.isEmpty, position < line.startPosition {
+            notifications.append(.pauseExceededMaximum(droppedFrames: line.startPosition - position))
+            transport = .paused(at: line.startPosition)
+        }
+        let available = AudioFormat.milliseconds(frames: availableDelayFrames(at: now))
+        let reachedMaximum = available == configuration.maxDelayMs && lastReportedAvailableMs != available
+        if abs(available - lastReportedAvailableMs) >= configuration.availableDelayReportStepMs || reachedMaximum {
+            lastReportedAvailableMs = available
+            notifications.append(.availableDelayChanged(milliseconds: available))
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// The playback engine: records a live stream into the delay line and plays it out at
+/// the set delay, in delayed time, with stream events taking effect where they belong.
+///
+/// Pure logic: no C library, no threads, no clock. Every call that depends on time takes
+/// `now`; the owner serialises calls (the appliance from one playout thread, the
+/// simulator and tests from one thread on a manual clock). `render` is meant for a
+/// playout thread that fills a lock-free ring ahead of the real-time audio thread: it
+/// does not block or do I/O, but may allocate when it has something to report.
+///
+/// Timeline: positions are frames of the internal format (`AudioFormat`). Position p is
+/// "live" at local time `origin + p / rate`, where `origin` is fixed by the first packet
+/// ever received. A connection's packets are placed on it either by matching them with
+/// audio already held (a reconnect's resent burst) or from their arrival times, so the
+/// delay holds across reconnects and only truly lost audio becomes a gap.
+public final class PlaybackEngine {
+    public let configuration: EngineConfiguration
+
+    let line = DelayLine()
+    var timeline = EventTimeline()
+    /// The head that playout follows.
+    var primary: ReadHead
+    /// The other head: fading out during a crossfade, idle otherwise.
+    var secondary: ReadHead
+    var crossfade: Crossfade
+    /// A delay change waits for the crossfade under way, then goes to the newest target.
+    var jumpPending = false
+    /// Fades playout out and in around pause, re-buffering and stop.
+    var transportRamp: GainRamp
+    /// Scratch for the outgoing head during a crossfade.
+    let outgoingBuffer: UnsafeMutableBufferPointer<Float>
+    static let renderChunkFrames = 4_096
+
+    /// Local time at which timeline position 0 was live; set by the first packet.
+    var origin: Instant?
+    var connection = ConnectionPhase.notStarted
+    var transport = Transport.waiting(hold: nil)
+    var placement = ConnectionPlacement()
+    var receivedAudio = false
+    /// The delay in force, in frames, measured at the output jack.
+    var delayFrames: Int64
+    /// Timeline position up to which events have taken effect.
+    var eventCursor = Int64.min
+    /// Frames from the next rendered frame until it is audible, as last told.
+    var outputDelayFrames: Int64 = 0
+    var reportedState = SessionState.idle
+    var lastReportedAvailableMs: Int64 = 0
+    var notifications: [EngineNotification] = []
+    public internal(set) var statistics = EngineStatistics()
+
+    enum ConnectionPhase: Equatable {
+        case notStarted, connecting, connected, reconnecting, stopped, failed
+    }
+
+    enum Transport: Equatable {
+        /// Silent until enough audio is held; `hold` is where to resume, or nil to start
+        /// at the position the set delay asks for.
+        case waiting(hold: Int64?)
+        case playing
+        /// Held by the listener at this position; recording goes on.
+        case paused(at: Int64)
+    }
+
+    /// - Parameter decoderFactory: makes the decoders the two read heads use.
+    public init(configuration: EngineConfiguration = EngineConfiguration(), decoderFactory: PacketDecoderFactory) throws {
+        let problems = configuration.problems()
+        guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
+        self.configuration = configuration
+        let fade = AudioFormat.frames(milliseconds: configuration.fadeMs)
+        primary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
+        secondary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
+        crossfade = Crossfade(lengthFrames: Int(AudioFormat.frames(milliseconds: configuration.crossfadeMs)))
+        transportRamp = GainRamp(gain: 0, lengthFrames: fade)
+        outgoingBuffer = .allocate(capacity: Self.renderChunkFrames * AudioFormat.channelCount)
+        outgoingBuffer.initialize(repeating: 0)
+        delayFrames = AudioFormat.frames(milliseconds: configuration.initialDelayMs)
+    }
+
+    deinit { outgoingBuffer.deallocate() }
+
+    // MARK: Time
+
+    /// The timeline position that is live at `now` (0 before the first packet).
+    func livePosition(at now: Instant) -> Int64 {
+        guard let origin else { return 0 }
+        return now.frames(since: origin)
+    }
+
+    /// Where playout should be at `now` for the set delay to hold at the jack.
+    func targetPosition(at now: Instant) -> Int64 {
+        livePosition(at: now) + outputDelayFrames - delayFrames
+    }
+
+    /// The delay that can be set at `now`, in frames.
+    func availableDelayFrames(at now: Instant) -> Int64 {
+        guard !line.isEmpty else { return 0 }
+        return min(AudioFormat.frames(milliseconds: configuration.maxDelayMs), livePosition(at: now) - line.startPosition)
+    }
+
+    /// The smallest delay that can be set at `now`: the initial buffer, plus how far the
+    /// newest audio lags the live estimate, plus the output's own delay.
+    func minimumDelayFrames(at now: Instant) -> Int64 {
+        let lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
+        return min(AudioFormat.frames(milliseconds: configuration.initialBufferMs) + lag + outputDelayFrames,
+                   AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+    }
+
+    /// Where playout is (or will resume), on the timeline.
+    func playoutPosition(at now: Instant) -> Int64 {
+        switch transport {
+        case .playing: primary.position
+        case .paused(let position): position
+        case .waiting(let hold): hold ?? targetPosition(at: now)
+        }
+    }
+
+    // MARK: State
+
+    var derivedState: SessionState {
+        switch connection {
+        case .notStarted: return .idle
+        case .stopped: return .stopped
+        case .failed: return .failed
+        case .connecting: return .connecting
+        case .reconnecting:
+            if case .paused = transport { return .paused }
+            return .reconnecting
+        case .connected:
+            switch transport {
+            case .playing: return .playing
+            case .paused: return .paused
+            case .waiting: return receivedAudio ? .buffering : .connecting
+            }
+        }
+    }
+
+    /// Reports a state change, if the derived state changed.
+    func updateState(_ reason: StateChangeReason) {
+        let state = derivedState
+        guard state != reportedState else { return }
+        notifications.append(.stateChanged(from: reportedState, to: state, reason: reason))
+        reportedState = state
+    }
+
+    // MARK: Observation
+
+    /// Takes the notifications collected since the last call.
+    public func drainNotifications() -> [EngineNotification] {
+        defer { notifications.removeAll(keepingCapacity: true) }
+        return notifications
+    }
+
+    /// A snapshot for status displays.
+    public func status(at now: Instant) -> EngineStatus {
+        let position = playoutPosition(at: now)
+        return EngineStatus(
+            state: derivedState,
+            delayMs: AudioFormat.milliseconds(frames: delayFrames),
+            availableDelayMs: AudioFormat.milliseconds(frames: availableDelayFrames(at: now)),
+            minimumDelayMs: AudioFormat.milliseconds(frames: minimumDelayFrames(at: now)),
+            bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
+            programme: timeline.state(at: position),
+            delayBufferBytes: line.allocatedBytes,
+            statistics: statistics)
+    }
+
+    /// The delay heard at the jack right now, in ms (differs from the set delay only
+    /// transiently, or by drift until it is corrected).
+    public func heardDelayMs(at now: Instant) -> Double {
+        AudioFormat.exactMilliseconds(frames: livePosition(at: now) + outputDelayFrames - playoutPosition(at: now))
+    }
+}
+
+extension PlaybackEngine {
+    /// The session state, cheap enough to read after every render.
+    public var state: SessionState { derivedState }
+    /// The delay in force, in frames at the jack.
+    public var delayInFrames: Int64 { delayFrames }
+}

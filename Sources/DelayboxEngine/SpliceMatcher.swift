@@ -1,0 +1,53 @@
+/// Finds where a reconnect's first packets lie in the audio already received.
+///
+/// Servers resend recent audio on reconnect (Icecast's connect burst, HLS segments still
+/// listed) and the resent packets are byte-identical to the ones received before, so
+/// their place is found by content, never guessed from time. A match must hold for
+/// several packets in a row, or run up to the newest packet held; when identical packets
+/// repeat (digital silence) the most recent run wins, since a burst always overlaps the
+/// newest audio.
+struct SpliceMatcher {
+    enum Verdict: Equatable {
+        /// More packets are needed to decide.
+        case undecided
+        /// The new packets do not overlap what is held.
+        case noOverlap
+        /// The first new packet is the held packet with this sequence number.
+        case splice(at: Int64)
+    }
+
+    /// Held packets that the new ones may continue from, by sequence number of the first.
+    private var candidates: [Int64] = []
+    /// New packets offered so far.
+    private var offered = 0
+    private let searchStart: Int64
+    private let minimumRun: Int
+    /// Undecided after this many packets, the most recent candidate is taken.
+    static let decisionLimit = 64
+
+    init(searchStart: Int64, minimumRun: Int) {
+        self.searchStart = searchStart
+        self.minimumRun = minimumRun
+    }
+
+    /// Compares the next new packet with what `line` holds.
+    mutating func offer(_ payload: [UInt8], line: DelayLine) -> Verdict {
+        let hash = payload.withUnsafeBytes { DelayLine.hash($0) }
+        let index = Int64(offered)
+        offered += 1
+        if index == 0 {
+            candidates = (max(searchStart, line.firstSequence)..<line.endSequence).filter {
+                line.matches($0, payload: payload, hash: hash)
+            }
+        } else {
+            candidates = candidates.filter { first in
+                first + index >= line.endSequence || line.matches(first + index, payload: payload, hash: hash)
+            }
+        }
+        guard let newest = candidates.last else { return .noOverlap }
+        if newest + index + 1 >= line.endSequence { return .splice(at: newest) }
+        if candidates.count == 1, offered >= minimumRun { return .splice(at: newest) }
+        if offered >= Self.decisionLimit { return .splice(at: newest) }
+        return .undecided
+    }
+}

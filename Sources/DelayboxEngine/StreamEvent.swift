@@ -1,0 +1,99 @@
+/// Something the broadcaster signals inside the stream (see docs/stream-events.md).
+public enum StreamEvent: Sendable, Equatable, Hashable {
+    /// The streamer's microphone went off: mute music should play.
+    case streamerMuted
+    /// The streamer is back.
+    case streamerUnmuted
+    /// An ad break: the ad's audio replaces the programme for `durationMs`.
+    case adBreak(AdBreak)
+    /// The programme's title changed.
+    case title(String)
+
+    /// A short machine-readable name (`muted`, `unmuted`, `ad`, `title`).
+    public var kind: String {
+        switch self {
+        case .streamerMuted: "muted"
+        case .streamerUnmuted: "unmuted"
+        case .adBreak: "ad"
+        case .title: "title"
+        }
+    }
+}
+
+/// An ad break's audio and length.
+public struct AdBreak: Sendable, Equatable, Hashable {
+    /// Where the ad's audio is fetched from (http, https or file URL).
+    public var audioURL: String
+    /// How long the programme is replaced, in milliseconds.
+    public var durationMs: Int64
+
+    public init(audioURL: String, durationMs: Int64) {
+        self.audioURL = audioURL
+        self.durationMs = durationMs
+    }
+}
+
+/// An event placed on the engine's timeline.
+public struct TimelineEvent: Sendable, Equatable, Hashable {
+    public var event: StreamEvent
+    /// Timeline position in frames where the event takes effect.
+    public var position: Int64
+
+    public init(event: StreamEvent, position: Int64) {
+        self.event = event
+        self.position = position
+    }
+}
+
+/// How an event took effect at playout.
+public enum EventTransition: String, Sendable, Equatable {
+    /// Playout reached it.
+    case reached
+    /// A delay change towards live jumped over it; its effect is applied.
+    case executedByJump
+    /// A delay change back jumped before it; its effect is taken back.
+    case undoneByJump
+}
+
+/// What the programme is at one timeline position: the fold of every event before it.
+public struct ProgrammeState: Sendable, Equatable {
+    public var streamerMuted = false
+    public var title: String?
+    /// The ad break in force, if any.
+    public var activeAd: ActiveAd?
+
+    public init() {}
+
+    /// An ad break and where playout is inside it.
+    public struct ActiveAd: Sendable, Equatable {
+        public var ad: AdBreak
+        /// Timeline position where the break starts.
+        public var startPosition: Int64
+        /// Frames of the break already behind the position this state was computed for.
+        public var elapsedFrames: Int64
+    }
+
+    /// Applies `event`, placed at `position`.
+    mutating func apply(_ event: StreamEvent, at position: Int64) {
+        switch event {
+        case .streamerMuted: streamerMuted = true
+        case .streamerUnmuted: streamerMuted = false
+        case .title(let text): title = text
+        case .adBreak(let ad): activeAd = ActiveAd(ad: ad, startPosition: position, elapsedFrames: 0)
+        }
+    }
+
+    /// This state seen from `position`: an ad break that has run out is no longer active.
+    func seen(from position: Int64) -> ProgrammeState {
+        var state = self
+        if let ad = activeAd {
+            let elapsed = position - ad.startPosition
+            if elapsed >= AudioFormat.frames(milliseconds: ad.ad.durationMs) {
+                state.activeAd = nil
+            } else {
+                state.activeAd?.elapsedFrames = elapsed
+            }
+        }
+        return state
+    }
+}

@@ -1,0 +1,37 @@
+/// One compressed packet as the stream client hands it over.
+public struct StreamPacket: Sendable, Equatable {
+    /// The codec's bytes, kept as they are: the delay line stores compressed audio.
+    public var payload: [UInt8]
+    /// Start of the packet in frames of the internal format, relative to an origin that
+    /// is fixed for one connection only (a reconnect restarts timestamps).
+    public var connectionTimestamp: Int64
+    /// Length of the decoded packet in frames of the internal format.
+    public var durationFrames: Int
+
+    public init(payload: [UInt8], connectionTimestamp: Int64, durationFrames: Int) {
+        self.payload = payload
+        self.connectionTimestamp = connectionTimestamp
+        self.durationFrames = durationFrames
+    }
+}
+
+/// Turns stored packets back into audio at playout.
+///
+/// Implementation requirements: `decode` writes at most `output.count / 2` interleaved
+/// stereo frames of the internal format and returns how many; it must not allocate in
+/// steady state (it runs on the playout path). `reset()` forgets all inter-packet state,
+/// as before the first packet of a stream; after a reset the first `prerollPackets`
+/// packets may decode imperfectly, so the engine decodes that many extra packets before
+/// a seek target and discards them. A corrupt packet throws; the engine plays its
+/// duration as silence and goes on.
+public protocol PacketDecoder: AnyObject {
+    /// Packets to decode and discard after a reset before output is exact.
+    var prerollPackets: Int { get }
+    /// Decodes one packet; returns the number of frames written.
+    func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Float>) throws -> Int
+    /// Forgets inter-packet state.
+    func reset()
+}
+
+/// Creates a fresh decoder; the engine needs two at a time during a crossfade.
+public typealias PacketDecoderFactory = () -> any PacketDecoder

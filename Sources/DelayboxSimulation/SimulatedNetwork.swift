@@ -1,0 +1,207 @@
+import DelayboxEngine
+
+/// A live source behind an Icecast-like server, as one client sees it over a network.
+///
+/// The source produces packet k (stream frames k·P ..< (k+1)·P) at source time
+/// (k+1)·P / rate. A connected client gets each packet after the network latency plus
+/// jitter (in order). On every (re)connect the server first resends the packets of the
+/// last `burst` (its connect burst), all at once. During an outage nothing arrives; the
+/// client learns of the loss at its start and reconnects at its end. Connection
+/// timestamps restart at each connection, as FFmpeg's do, so a client can only splice
+/// a reconnect by content.
+public struct SimulatedNetwork {
+    /// One thing the client sees.
+    public enum Delivery: Equatable {
+        case opened
+        case packet(index: Int64, connectionTimestamp: Int64)
+        case event(StreamEvent, connectionTimestamp: Int64)
+        case lost
+    }
+
+    public struct Outage: Equatable, Sendable {
+        /// Start, in ms of source time.
+        public var atMs: Int64
+        public var lengthMs: Int64
+        public init(atMs: Int64, lengthMs: Int64) {
+            self.atMs = atMs
+            self.lengthMs = lengthMs
+        }
+    }
+
+    public let packetFrames: Int
+    public let packetBytes: Int
+    let latencyNs: Int64
+    let jitterNs: Int64
+    let burstFrames: Int64
+    let outages: [Outage]
+    /// Events by the stream frame they are stamped on.
+    let events: [(frame: Int64, event: StreamEvent)]
+    /// Packets whose index lies in one of these ranges are digital silence.
+    let silentPackets: [Range<Int64>]
+    private var random: SplitMix64
+
+    private var queue: [(time: Instant, delivery: Delivery)] = []
+    private var queueHead = 0
+    /// Next packet the source will produce.
+    private var nextPacket: Int64 = 0
+    private var connectionFirstFrame: Int64 = 0
+    private var connected = false
+    private var started = false
+    /// Source time of the client's first connection.
+    public let firstConnect: Instant
+    private var lastArrival = Instant.zero
+    private var outageIndex = 0
+
+    public init(packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
+                connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
+                silentPackets: [Range<Int64>] = [], seed: UInt64) {
+        self.packetFrames = packetFrames
+        self.packetBytes = packetBytes
+        latencyNs = latencyMs * 1_000_000
+        jitterNs = jitterMs * 1_000_000
+        burstFrames = AudioFormat.frames(milliseconds: burstMs)
+        self.outages = outages.sorted { $0.atMs < $1.atMs }
+        self.events = events.map { (AudioFormat.frames(milliseconds: $0.atMs), $0.event) }.sorted { $0.frame < $1.frame }
+        self.silentPackets = silentPackets
+        random = SplitMix64(seed: seed)
+        firstConnect = Instant.milliseconds(connectAtMs)
+    }
+
+    /// Source time at which packet `index` is complete.
+    public func productionTime(of index: Int64) -> Instant {
+        Instant.zero.advanced(byFrames: (index + 1) * Int64(packetFrames))
+    }
+
+    /// Whether packet `index` is digital silence.
+    public func isSilent(_ index: Int64) -> Bool { silentPackets.contains { $0.contains(index) } }
+
+    /// The payload of packet `index`.
+    public func payload(of index: Int64) -> [UInt8] {
+        ToneCodec.packet(firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
+                         silent: isSilent(index))
+    }
+
+    /// Packets that never reach the client: produced during an outage and too old for
+    /// the reconnect's burst. The ground truth the engine's `lostFrames` is checked against.
+    public func lostPackets() -> [Range<Int64>] {
+        let frames = Int64(packetFrames)
+        return outages.compactMap { outage in
+            let start = AudioFormat.frames(milliseconds: outage.atMs)
+            let end = AudioFormat.frames(milliseconds: outage.atMs + outage.lengthMs)
+            let firstDropped = (start + frames - 1) / frames - 1  // first packet completed at or after start
+            let newestInBurst = end / frames - 1
+            let lastLost = newestInBurst - burstFrames / frames
+            return lastLost >= firstDropped ? max(firstDropped, 0)..<(lastLost + 1) : nil
+        }
+    }
+
+    /// Hands `delivery`, which arrived at `time`, to `engine` as a stream client would.
+    public func apply(_ delivery: Delivery, at time: Instant, to engine: PlaybackEngine) {
+        switch delivery {
+        case .opened:
+            engine.connectionOpened(now: time)
+        case .lost:
+            engine.connectionLost(reason: "simulated outage", now: time)
+        case .packet(let index, let timestamp):
+            engine.ingest(StreamPacket(payload: payload(of: index), connectionTimestamp: timestamp,
+                                       durationFrames: packetFrames), now: time)
+        case .event(let event, let timestamp):
+            engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
+        }
+    }
+
+    /// The time of the next delivery (nil never happens: the source is endless).
+    public mutating func nextTime() -> Instant {
+        fill()
+        return queue[queueHead].time
+    }
+
+    /// Takes the next delivery.
+    public mutating func next() -> (time: Instant, delivery: Delivery) {
+        fill()
+        let item = queue[queueHead]
+        queueHead += 1
+        if queueHead > 4_096 {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        return item
+    }
+
+    private mutating func fill() {
+        while queueHead >= queue.count { produceNext() }
+    }
+
+    /// Produces the next packet at the source and decides what the client sees of it.
+    private mutating func produceNext() {
+        let index = nextPacket
+        nextPacket += 1
+        let produced = productionTime(of: index)
+        if !started {
+            if produced < firstConnect { return }
+            started = true
+            connect(at: firstConnect)
+            if produced == firstConnect { return }  // the burst carried it
+        }
+        if outageIndex < outages.count {
+            let outage = outages[outageIndex]
+            let start = Instant.milliseconds(outage.atMs), end = Instant.milliseconds(outage.atMs + outage.lengthMs)
+            if connected, produced >= start {
+                connected = false
+                lastArrival = max(lastArrival, start)
+                queue.append((lastArrival, .lost))
+            }
+            if !connected {
+                if produced < end { return }
+                outageIndex += 1
+                connect(at: end)
+                if produced == end { return }  // the burst carried it
+            }
+        }
+        deliver(index, at: produced.advanced(byNanoseconds: latencyNs + jitter()))
+    }
+
+    /// Opens a connection at source time `time`: the connect burst arrives at once.
+    private mutating func connect(at time: Instant) {
+        connected = true
+        let arrival = time.advanced(byNanoseconds: latencyNs)
+        lastArrival = max(lastArrival, arrival)
+        queue.append((lastArrival, .opened))
+        let newestDone = time.frames(since: .zero) / Int64(packetFrames) - 1
+        let burstPackets = burstFrames / Int64(packetFrames)
+        let first = max(0, newestDone - burstPackets + 1)
+        connectionFirstFrame = first * Int64(packetFrames)
+        var index = first
+        while index <= newestDone, index < nextPacket {
+            deliver(index, at: arrival)
+            index += 1
+        }
+    }
+
+    private mutating func deliver(_ index: Int64, at time: Instant) {
+        lastArrival = max(lastArrival, time)
+        let firstFrame = index * Int64(packetFrames)
+        let timestamp = firstFrame - connectionFirstFrame
+        queue.append((lastArrival, .packet(index: index, connectionTimestamp: timestamp)))
+        for (frame, event) in events where frame >= firstFrame && frame < firstFrame + Int64(packetFrames) {
+            queue.append((lastArrival, .event(event, connectionTimestamp: frame - connectionFirstFrame)))
+        }
+    }
+
+    private mutating func jitter() -> Int64 {
+        jitterNs == 0 ? 0 : Int64(random.next() % UInt64(jitterNs + 1))
+    }
+}
+
+/// A small, fast, seedable random generator, so every simulation run is identical.
+public struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a simulation measured. Encoded as JSON with snake_case keys by `jsonString()`.
+public struct SimulationReport: Codable, Sendable {
+    public var durationS: Double
+    public var delayS: Double
+    public var driftPpm: Double
+    public var outages: [String]
+    /// |heard − set| delay at the simulated jack, over every checked frame while playing.
+    public var delayErrorMsMax: Double
+    public var delayErrorMsP99: Double
+    public var delayErrorMsMean: Double
+    /// Frames checked for the delay error (one per DAC period with an exact code).
+    public var delayChecks: Int
+    public var underruns: Int
+    /// Audio lost to outages, as the engine placed it on its timeline.
+    public var lostMs: Double
+    /// Audio lost to outages, as the simulated server knows it (ground truth).
+    public var lostMsExpected: Double
+    /// Silence heard while playing that is not lost audio.
+    public var gapsMs: Double
+    public var splices: Int
+    public var resyncs: Int
+    public var duplicatePackets: Int
+    public var decodeErrors: Int
+    public var delayBufferBytes: Int
+    public var finalState: String
+    public var finalDelayMs: Int64
+    public var availableDelayMs: Int64
+    public var events: [Event]
+    public var stateChanges: [StateChange]
+
+    public struct Event: Codable, Sendable, Equatable {
+        public var kind: String
+        /// Stream time of the event, ms from the box's start.
+        public var streamMs: Int64
+        /// How it took effect (reached, executedByJump, undoneByJump), or "never".
+        public var transition: String
+        /// Jack time it took effect minus when it should have (reached events only).
+        public var firedErrorMs: Double?
+    }
+
+    public struct StateChange: Codable, Sendable, Equatable {
+        public var atS: Double
+        public var from: String
+        public var to: String
+        public var reason: String
+    }
+
+    public func jsonString() -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

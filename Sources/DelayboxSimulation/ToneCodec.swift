@@ -1,0 +1,86 @@
+import DelayboxEngine
+import Foundation
+
+/// A test codec whose decoded audio tells which stream frame it is.
+///
+/// A packet carries only its first stream frame and its length (plus padding to the
+/// size a real codec would use, so memory figures are honest). Decoding synthesises
+/// frame m as: left = a 1 kHz sine (48 frames per period, amplitude 0.5) — smooth, so
+/// clicks show as large sample steps — and right = 0.25 + (m mod 2^20) / 2^21, exact in
+/// Float32, so the stream frame heard at the jack can be read back from any unscaled
+/// frame. Silent packets (flag 1) decode to zeros and are byte-identical to each other,
+/// like an MP3 encoder's digital silence.
+public enum ToneCodec {
+    static let magic: [UInt8] = [0x44, 0x54]  // "DT"
+    static let headerBytes = 14
+    /// Frames after which the right channel's code repeats.
+    public static let codePeriod: Int64 = 1 << 20
+    @usableFromInline static let sine: [Float] = (0..<48).map { Float(0.5 * sin(2 * Double.pi * Double($0) / 48)) }
+
+    /// A packet of `frames` frames starting at stream frame `firstFrame`, `bytes` long.
+    public static func packet(firstFrame: Int64, frames: Int, bytes: Int, silent: Bool = false) -> [UInt8] {
+        var payload = [UInt8](repeating: 0, count: max(bytes, headerBytes))
+        payload[0] = magic[0]
+        payload[1] = magic[1]
+        payload[2] = silent ? 1 : 0
+        let stamp = silent ? 0 : UInt64(bitPattern: firstFrame)
+        for byte in 0..<8 { payload[4 + byte] = UInt8(truncatingIfNeeded: stamp >> (8 * UInt64(byte))) }
+        payload[12] = UInt8(truncatingIfNeeded: frames)
+        payload[13] = UInt8(truncatingIfNeeded: frames >> 8)
+        var noise = stamp &* 0x9E37_79B9_7F4A_7C15 | 1
+        for index in headerBytes..<payload.count {
+            noise ^= noise << 13
+            noise ^= noise >> 7
+            noise ^= noise << 17
+            payload[index] = silent ? 0 : UInt8(truncatingIfNeeded: noise)
+        }
+        return payload
+    }
+
+    /// Left and right samples of stream frame `frame`.
+    @inlinable
+    public static func sample(frame: Int64) -> (left: Float, right: Float) {
+        (sine[Int(frame % 48)], 0.25 + Float(frame & (codePeriod - 1)) / Float(1 << 21))
+    }
+
+    /// The stream frame (modulo `codePeriod`) a right-channel sample encodes, or nil if the
+    /// sample is not an exact, unscaled code.
+    @inlinable
+    public static func code(right: Float) -> Int64? {
+        let scaled = (right - 0.25) * Float(1 << 21)
+        guard scaled >= 0, scaled < Float(codePeriod), scaled == scaled.rounded() else { return nil }
+        return Int64(scaled)
+    }
+}
+
+/// Decodes `ToneCodec` packets.
+public final class ToneDecoder: PacketDecoder {
+    public struct Malformed: Error {}
+
+    public init() {}
+
+    public let prerollPackets = 0
+
+    public func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        guard payload.count >= ToneCodec.headerBytes, payload[0] == ToneCodec.magic[0], payload[1] == ToneCodec.magic[1] else {
+            throw Malformed()
+        }
+        var stamp: UInt64 = 0
+        for byte in 0..<8 { stamp |= UInt64(payload[4 + byte]) << (8 * UInt64(byte)) }
+        let frames = Int(payload[12]) | Int(payload[13]) << 8
+        guard frames * 2 <= output.count else { throw Malformed() }
+        if payload[2] == 1 {
+            output.baseAddress!.update(repeating: 0, count: frames * 2)
+            return frames
+        }
+        let first = Int64(bitPattern: stamp)
+        for index in 0..<frames {
+            let (left, right) = ToneCodec.sample(frame: first + Int64(index))
+            output[2 * index] = left
+            output[2 * index + 1] = right
+        }
+        return frames
+    }
+
+    public func reset() {}
+}

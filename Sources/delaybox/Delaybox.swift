@@ -1,0 +1,17 @@
+import ArgumentParser
+import DelayboxApp
+
+@main
+struct Delaybox: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delaybox",
+        abstract: "Plays a live audio stream delayed to match the TV picture.",
+        discussion: """
+            Delaybox records a live stream (a club's commentary) into a delay buffer of
+            minutes and plays it out at the delay set with the knob, so the commentary
+            matches the TV picture. See README.md and docs/.
+            """,
+        version: DelayboxVersion.string,
+        subcommands: [RunCommand.self, SimulateCommand.self],
+        defaultSubcommand: nil)
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Prepares a Debian 12 host to build, run and test Delaybox: checks the Swift toolchain
+# and installs the Debian packages the build and the tests need (only those missing).
+# Later features add their packages to PACKAGES below.
+set -euo pipefail
+
+# Packages the build and tests need. The playback engine itself needs no C library.
+PACKAGES=(
+  ca-certificates   # the package manager fetches Swift dependencies over https
+  git               # ... through git
+)
+
+if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+  echo "setup-host: no Swift toolchain found (expected 'swift' on PATH or /opt/swift)." >&2
+  echo "setup-host: install Swift 6.x for Debian 12 from swift.org and retry." >&2
+  exit 1
+fi
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup-host: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
