@@ -1,5 +1,6 @@
 # Delaybox: the two commands a newcomer needs are `make run` and `make test`.
 SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 OUT := out

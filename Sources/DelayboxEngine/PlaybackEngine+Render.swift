@@ -139,9 +139,10 @@ extension PlaybackEngine {
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
-        if case .paused(let position) = transport, !line.isEmpty, position < line.startPosition {
-            notifications.append(.pauseExceededMaximum(droppedFrames: line.startPosition - position))
-            transport = .paused(at: line.startPosition)
+        let oldestAllowed = livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+        if case .paused(let position) = transport, position < oldestAllowed {
+            notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
+            transport = .paused(at: oldestAllowed)
         }
         let available = AudioFormat.milliseconds(frames: availableDelayFrames(at: now))
         let reachedMaximum = available == configuration.maxDelayMs && lastReportedAvailableMs != available

@@ -1,0 +1,116 @@
+import DelayboxEngine
+import DelayboxSimulation
+
+/// An engine wired to a hand-driven live tone source and a recording output on a
+/// manual timeline, stepping one 20 ms packet and one 20 ms period at a time.
+public final class EngineRig {
+    public let engine: PlaybackEngine
+    public var feed = ToneFeed(packetFrames: 960, packetBytes: 320)
+    public let output: RecordingOutput
+    public let clock = ManualClock()
+    /// The next packet the source completes.
+    public private(set) var nextPacket: Int64
+    /// Whether the client is connected (receives live packets).
+    public private(set) var connected = false
+    /// Connected but the server sends nothing (a stall); the backlog arrives at once
+    /// when the stall ends, as from a frozen Icecast.
+    public var stalled = false {
+        didSet {
+            guard !stalled, connected else { return }
+            for index in backlog { deliver(index) }
+            backlog.removeAll()
+        }
+    }
+    private var backlog: [Int64] = []
+    /// Events to stamp on packets as they are delivered: source packet index → event.
+    public var events: [Int64: StreamEvent] = [:]
+
+    public var now: Instant { clock.now() }
+    /// When the rig started; period p is rendered 20·(p+1) ms later.
+    public let renderStart: Instant
+
+    /// Starts a session whose source has been live for `historyPackets` packets; the
+    /// first connection gets a burst of the newest `burstPackets`.
+    public init(configuration: EngineConfiguration, historyPackets: Int64 = 500, burstPackets: Int64 = 200,
+                outputDelayFrames: Int = 0) throws {
+        engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+        output = RecordingOutput(periodFrames: 960, outputDelayFrames: outputDelayFrames)
+        nextPacket = historyPackets
+        clock.set(feed.liveTime(of: historyPackets - 1))
+        renderStart = clock.now()
+        engine.start(now: now)
+        reconnect(burstPackets: burstPackets)
+    }
+
+    /// Opens a connection now; the server resends its newest `burstPackets` at once.
+    public func reconnect(burstPackets: Int64) {
+        connected = true
+        engine.connectionOpened(now: now)
+        feed.connectionFirstPacket = max(0, nextPacket - burstPackets)
+        for index in feed.connectionFirstPacket..<nextPacket { deliver(index) }
+    }
+
+    /// The connection drops now.
+    public func disconnect() {
+        connected = false
+        engine.connectionLost(reason: "test", now: now)
+    }
+
+    private func deliver(_ index: Int64) {
+        engine.ingest(feed.packet(index), now: now)
+        if let event = events[index] {
+            engine.ingest(event: event, connectionTimestamp: (index - feed.connectionFirstPacket) * Int64(feed.packetFrames), now: now)
+        }
+    }
+
+    /// Advances by `milliseconds` in 20 ms steps: the source completes a packet (delivered
+    /// if connected and not stalled), then the output renders a period.
+    public func run(milliseconds: Int64) {
+        for _ in 0..<(milliseconds / 20) {
+            clock.advance(byNanoseconds: 20_000_000)
+            if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
+            nextPacket += 1
+            output.renderPeriod(engine, now: now)
+        }
+    }
+
+    /// Runs until `condition` holds or `limitMs` passes; returns whether it held.
+    public func run(until condition: (EngineRig) -> Bool, limitMs: Int64 = 600_000) -> Bool {
+        var elapsed: Int64 = 0
+        while !condition(self) {
+            if elapsed >= limitMs { return false }
+            run(milliseconds: 20)
+            elapsed += 20
+        }
+        return true
+    }
+
+    /// The stream frame heard at output frame `frame`, if the frame is an exact code,
+    /// unwrapped to the one nearest `reference`.
+    public func streamFrame(atOutput frame: Int, near reference: Int64) -> Int64? {
+        guard let code = SignalChecks.code(output.samples, frame: frame) else { return nil }
+        let period = ToneCodec.codePeriod
+        let base = reference - period / 2
+        return base + ((code - base) % period + period) % period
+    }
+
+    /// When output frame `frame` reaches the jack, in seconds on the source's clock.
+    public func jackTime(ofOutput frame: Int) -> Double {
+        let period = frame / output.periodFrames
+        return renderStart.seconds + Double(period + 1) * 0.02
+            + Double(frame % output.periodFrames + output.outputDelayFrames) / Double(AudioFormat.sampleRate)
+    }
+
+    /// The delay heard at output frame `frame` (jack time minus when its audio was live), in ms.
+    public func heardDelayMs(atOutput frame: Int) -> Double? {
+        let time = jackTime(ofOutput: frame)
+        let reference = Int64(time * Double(AudioFormat.sampleRate)) - engine.delayInFrames
+        guard let streamFrame = streamFrame(atOutput: frame, near: reference) else { return nil }
+        return (time - Double(streamFrame) / Double(AudioFormat.sampleRate)) * 1000
+    }
+
+    /// Notifications of one kind, in order.
+    public func notifications<T>(_ pick: (EngineNotification) -> T?) -> [T] {
+        output.notifications.compactMap { pick($0.notification) }
+    }
+}

@@ -1,0 +1,45 @@
+@testable import DelayboxEngine
+import Testing
+
+@Suite struct SpliceMatcherTests {
+    /// A line holding packets whose payloads are `payloads`, 100 frames each.
+    func line(_ payloads: [[UInt8]]) -> DelayLine {
+        let line = DelayLine()
+        for (index, payload) in payloads.enumerated() { line.append(payload, durationFrames: 100, at: Int64(index) * 100) }
+        return line
+    }
+
+    @Test func findsAResentRunAndDecidesWhenItReachesTheNewestPacket() {
+        let held = line((0..<10).map { [UInt8($0), 0xAA] })
+        var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
+        #expect(matcher.offer([7, 0xAA], line: held) == .undecided)
+        #expect(matcher.offer([8, 0xAA], line: held) == .undecided)
+        #expect(matcher.offer([9, 0xAA], line: held) == .splice(at: 7))
+    }
+
+    @Test func reportsNoOverlapForNewAudio() {
+        let held = line((0..<10).map { [UInt8($0)] })
+        var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
+        #expect(matcher.offer([42], line: held) == .noOverlap)
+    }
+
+    @Test func aRunThatBreaksIsNoMatch() {
+        let held = line((0..<10).map { [UInt8($0)] })
+        var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
+        #expect(matcher.offer([4], line: held) == .undecided)
+        #expect(matcher.offer([9], line: held) == .noOverlap)
+    }
+
+    @Test func repeatedSilencePrefersTheMostRecentRun() {
+        // Ten identical "silence" packets: every one is a candidate.
+        let held = line(Array(repeating: [0, 0], count: 10))
+        var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
+        #expect(matcher.offer([0, 0], line: held) == .splice(at: 9), "the newest candidate reaches the end at once")
+    }
+
+    @Test func respectsTheSearchWindow() {
+        let held = line((0..<10).map { [UInt8($0)] })
+        var matcher = SpliceMatcher(searchStart: 5, minimumRun: 1)
+        #expect(matcher.offer([2], line: held) == .noOverlap)
+    }
+}
