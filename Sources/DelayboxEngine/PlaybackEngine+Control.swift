@@ -18,7 +18,7 @@ extension PlaybackEngine {
     /// The connection ended (EOF, error, stall); buffered audio keeps playing.
     public func connectionLost(reason: String, now: Instant) {
         guard connection == .connected || connection == .connecting else { return }
-        if isMatching { beginPlacement(now: now) }
+        if isMatching { beginPlacement(now: now) }  // resolves what is pending
         connection = .reconnecting
         updateState(.connectionLost(reason))
     }
@@ -40,6 +40,7 @@ extension PlaybackEngine {
         switch transport {
         case .paused: return
         case .playing: transport = .paused(at: primary.position)
+        case .resuming(let position): transport = .paused(at: position)
         case .waiting(let hold): transport = .paused(at: hold ?? targetPosition(at: now))
         }
         transportRamp.fade(to: 0)
@@ -49,16 +50,7 @@ extension PlaybackEngine {
     /// Continues from the exact sample where playout was paused.
     public func resume(now: Instant) {
         guard case .paused(let position) = transport else { return }
-        guard !line.isEmpty else {
-            transport = .waiting(hold: nil)
-            updateState(.resumeRequested)
-            return
-        }
-        primary.seek(to: position)
-        transport = .playing
-        transportRamp.fade(to: 1)
-        delayFrames = livePosition(at: now) + outputDelayFrames - position
-        notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
+        transport = .resuming(at: position)
         updateState(.resumeRequested)
     }
 
@@ -84,7 +76,7 @@ extension PlaybackEngine {
         notifications.append(.delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
         switch transport {
         case .playing: jumpPending = true
-        case .waiting: transport = .waiting(hold: nil)
+        case .waiting, .resuming: transport = .waiting(hold: nil)
         case .paused: transport = .paused(at: targetPosition(at: now))
         }
         return milliseconds

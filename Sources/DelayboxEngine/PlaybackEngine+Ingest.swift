@@ -25,7 +25,10 @@ extension PlaybackEngine {
             let verdict = matcher.offer(packet.payload, line: line)
             placement.phase = .matching(matcher)
             switch verdict {
-            case .undecided: break
+            case .undecided:
+                if now.milliseconds(since: placement.pending[0].arrival) >= configuration.placementWindowMs {
+                    resolveByTime(among: matcher.candidates)
+                }
             case .noOverlap: placePendingByTime()
             case .splice(let sequence): splice(at: sequence)
             }
@@ -61,7 +64,7 @@ extension PlaybackEngine {
 
     /// Starts placing a new connection (or a discontinuity) on the timeline.
     func beginPlacement(now: Instant) {
-        if isMatching { placePendingByTime() }
+        if case .matching(let matcher) = placement.phase { resolveByTime(among: matcher.candidates) }
         settlePlacement()
         var next = ConnectionPlacement()
         if !line.isEmpty {
@@ -100,6 +103,24 @@ extension PlaybackEngine {
         placePendingEvents()
     }
 
+    /// Content left several candidates (repeated identical packets): take the one whose
+    /// placement agrees best with the arrival times, if it agrees within a second;
+    /// otherwise the new packets are placed by time.
+    private func resolveByTime(among candidates: [Int64]) {
+        guard let first = placement.pending.first?.packet else { return }
+        let estimate = placement.pending.map { packet, arrival in
+            livePosition(at: arrival) - packet.connectionTimestamp - Int64(packet.durationFrames)
+        }.min()!
+        let best = candidates.min { a, b in
+            abs(line[a].position - first.connectionTimestamp - estimate) < abs(line[b].position - first.connectionTimestamp - estimate)
+        }
+        if let best, abs(line[best].position - first.connectionTimestamp - estimate) <= Int64(AudioFormat.sampleRate) {
+            splice(at: best)
+        } else {
+            placePendingByTime()
+        }
+    }
+
     /// The pending packets do not overlap what is held: place them by arrival time.
     private func placePendingByTime() {
         let pending = placement.pending
@@ -135,6 +156,7 @@ extension PlaybackEngine {
         for head in [primary, secondary] where head.position >= oldStart { head.shift(by: delta) }
         if case .waiting(let hold?) = transport, hold >= oldStart { transport = .waiting(hold: hold + delta) }
         if case .paused(let at) = transport, at >= oldStart { transport = .paused(at: at + delta) }
+        if case .resuming(let at) = transport, at >= oldStart { transport = .resuming(at: at + delta) }
         if eventCursor >= oldStart { eventCursor += delta }
     }
 

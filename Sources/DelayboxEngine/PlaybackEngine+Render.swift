@@ -19,7 +19,10 @@ extension PlaybackEngine {
     }
 
     private func renderChunk(into out: UnsafeMutablePointer<Float>, frames: Int, now: Instant) {
-        if case .waiting(let hold) = transport, transportRamp.gain == 0 { startPlayout(from: hold, now: now) }
+        if transportRamp.gain == 0 {
+            if case .waiting(let hold) = transport { startPlayout(from: hold, resumed: false, now: now) }
+            if case .resuming(let position) = transport { startPlayout(from: position, resumed: true, now: now) }
+        }
         if transport == .playing { steer(frames: frames, now: now) }
         if transport == .playing || transportRamp.gain > 0 {
             renderHeads(into: out, frames: frames)
@@ -48,25 +51,31 @@ extension PlaybackEngine {
         }
     }
 
-    /// Starts playout when enough audio is held at the position to start from.
-    private func startPlayout(from hold: Int64?, now: Instant) {
+    /// Starts playout when enough audio is held at the position to start from: `hold`
+    /// (after re-buffering or a pause), or nil for the position the set delay asks for.
+    private func startPlayout(from hold: Int64?, resumed: Bool, now: Instant) {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
         var position = hold ?? targetPosition(at: now)
-        if position < line.startPosition {
+        let oldest = oldestPlayablePosition(at: now)
+        if position < oldest {
             guard hold != nil else { return }
-            position = line.startPosition
+            position = oldest
         }
-        guard line.endPosition - position >= AudioFormat.frames(milliseconds: configuration.initialBufferMs) else { return }
+        guard line.endPosition - position >= AudioFormat.frames(milliseconds: configuration.initialBufferMs) else {
+            if resumed { enterWaiting(hold: position, reason: .reachedLiveEdge) }
+            return
+        }
         primary.seek(to: position)
         if hold == nil {
             emitTransitions(to: position)
         } else {
             delayFrames = livePosition(at: now) + outputDelayFrames - position
-            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .rebuffered))
+            let reason: DelayChangeReason = resumed ? .resumedAfterPause : .rebuffered
+            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))
         }
         transport = .playing
         transportRamp.fade(to: 1)
-        updateState(.bufferFilled)
+        updateState(resumed ? .resumeRequested : .bufferFilled)
     }
 
     /// Stops playout with a fade; it resumes from `hold` (nil: from the set delay).
@@ -139,7 +148,7 @@ extension PlaybackEngine {
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
-        let oldestAllowed = livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+        let oldestAllowed = oldestPlayablePosition(at: now)
         if case .paused(let position) = transport, position < oldestAllowed {
             notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
             transport = .paused(at: oldestAllowed)

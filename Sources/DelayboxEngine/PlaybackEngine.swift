@@ -58,6 +58,9 @@ public final class PlaybackEngine {
         case playing
         /// Held by the listener at this position; recording goes on.
         case paused(at: Int64)
+        /// The listener resumed: playout restarts at this position with the next render
+        /// (after the pause's fade-out has finished), so the delay is measured then.
+        case resuming(at: Int64)
     }
 
     /// - Parameter decoderFactory: makes the decoders the two read heads use.
@@ -104,11 +107,18 @@ public final class PlaybackEngine {
                    AudioFormat.frames(milliseconds: configuration.maxDelayMs))
     }
 
+    /// The oldest position playout may start from at `now`: audio is held, and the delay
+    /// at the jack would not exceed the maximum.
+    func oldestPlayablePosition(at now: Instant) -> Int64 {
+        max(line.startPosition,
+            livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+    }
+
     /// Where playout is (or will resume), on the timeline.
     func playoutPosition(at now: Instant) -> Int64 {
         switch transport {
         case .playing: primary.position
-        case .paused(let position): position
+        case .paused(let position), .resuming(let position): position
         case .waiting(let hold): hold ?? targetPosition(at: now)
         }
     }
@@ -126,7 +136,7 @@ public final class PlaybackEngine {
             return .reconnecting
         case .connected:
             switch transport {
-            case .playing: return .playing
+            case .playing, .resuming: return .playing
             case .paused: return .paused
             case .waiting: return receivedAudio ? .buffering : .connecting
             }

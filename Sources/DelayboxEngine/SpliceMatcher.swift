@@ -3,9 +3,10 @@
 /// Servers resend recent audio on reconnect (Icecast's connect burst, HLS segments still
 /// listed) and the resent packets are byte-identical to the ones received before, so
 /// their place is found by content, never guessed from time. A match must hold for
-/// several packets in a row, or run up to the newest packet held; when identical packets
-/// repeat (digital silence) the most recent run wins, since a burst always overlaps the
-/// newest audio.
+/// several packets in a row, or run up to the newest packet held. When content cannot
+/// decide — identical packets repeat, as an encoder's digital silence does — the matcher
+/// stays undecided with several candidates, and the engine picks among them (and only
+/// among them) by arrival time once its placement window has passed.
 struct SpliceMatcher {
     enum Verdict: Equatable {
         /// More packets are needed to decide.
@@ -17,13 +18,11 @@ struct SpliceMatcher {
     }
 
     /// Held packets that the new ones may continue from, by sequence number of the first.
-    private var candidates: [Int64] = []
+    private(set) var candidates: [Int64] = []
     /// New packets offered so far.
     private var offered = 0
     private let searchStart: Int64
     private let minimumRun: Int
-    /// Undecided after this many packets, the most recent candidate is taken.
-    static let decisionLimit = 64
 
     init(searchStart: Int64, minimumRun: Int) {
         self.searchStart = searchStart
@@ -44,10 +43,9 @@ struct SpliceMatcher {
                 first + index >= line.endSequence || line.matches(first + index, payload: payload, hash: hash)
             }
         }
-        guard let newest = candidates.last else { return .noOverlap }
-        if newest + index + 1 >= line.endSequence { return .splice(at: newest) }
-        if candidates.count == 1, offered >= minimumRun { return .splice(at: newest) }
-        if offered >= Self.decisionLimit { return .splice(at: newest) }
+        guard let only = candidates.first else { return .noOverlap }
+        guard candidates.count == 1 else { return .undecided }
+        if offered >= minimumRun || only + index + 1 >= line.endSequence { return .splice(at: only) }
         return .undecided
     }
 }

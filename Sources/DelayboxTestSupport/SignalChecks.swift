@@ -39,6 +39,13 @@ public enum SignalChecks {
         return result
     }
 
+    /// The first frame at which two recordings differ, or nil if they are identical
+    /// (compare this, not the arrays: a failing `#expect` would print millions of samples).
+    public static func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
+        if let index = (0..<min(a.count, b.count)).first(where: { a[$0] != b[$0] }) { return index / 2 }
+        return a.count == b.count ? nil : min(a.count, b.count) / 2
+    }
+
     /// Length of each run of exact digital silence in `samples` (stereo), with its first frame.
     public static func silentRuns(_ samples: [Float]) -> [(start: Int, frames: Int)] {
         var runs: [(Int, Int)] = []

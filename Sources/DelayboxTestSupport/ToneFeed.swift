@@ -8,6 +8,8 @@ public struct ToneFeed {
     public let packetBytes: Int
     /// First packet index of the current connection (its connection timestamp is 0).
     public var connectionFirstPacket: Int64 = 0
+    /// Packets that are digital silence (identical bytes, like an encoder's silence).
+    public var silentPackets: Range<Int64> = 0..<0
 
     public init(packetFrames: Int = 960, packetBytes: Int = 320) {
         self.packetFrames = packetFrames
@@ -15,9 +17,10 @@ public struct ToneFeed {
     }
 
     /// The packet with source index `index`, stamped for the current connection.
-    public func packet(_ index: Int64, silent: Bool = false) -> StreamPacket {
+    public func packet(_ index: Int64) -> StreamPacket {
         StreamPacket(
-            payload: ToneCodec.packet(firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes, silent: silent),
+            payload: ToneCodec.packet(firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
+                                      silent: silentPackets.contains(index)),
             connectionTimestamp: (index - connectionFirstPacket) * Int64(packetFrames),
             durationFrames: packetFrames)
     }

@@ -30,11 +30,19 @@ import Testing
         #expect(matcher.offer([9], line: held) == .noOverlap)
     }
 
-    @Test func repeatedSilencePrefersTheMostRecentRun() {
-        // Ten identical "silence" packets: every one is a candidate.
+    @Test func repeatedSilenceStaysUndecidedWithEveryCandidate() {
+        // Ten identical "silence" packets: content cannot tell which one is resent.
         let held = line(Array(repeating: [0, 0], count: 10))
         var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
-        #expect(matcher.offer([0, 0], line: held) == .splice(at: 9), "the newest candidate reaches the end at once")
+        #expect(matcher.offer([0, 0], line: held) == .undecided)
+        #expect(matcher.offer([0, 0], line: held) == .undecided)
+        #expect(matcher.candidates == Array(0..<10))
+    }
+
+    @Test func aShortOverlapUpToTheNewestPacketIsEnough() {
+        let held = line((0..<10).map { [UInt8($0)] })
+        var matcher = SpliceMatcher(searchStart: 0, minimumRun: 3)
+        #expect(matcher.offer([9], line: held) == .splice(at: 9))
     }
 
     @Test func respectsTheSearchWindow() {

@@ -1,0 +1,89 @@
+import DelayboxEngine
+import DelayboxTestSupport
+import Testing
+
+@Suite struct ReconnectTests {
+    func rig(delayMs: Int64) throws -> EngineRig {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = delayMs
+        return try EngineRig(configuration: configuration, burstPackets: 500)
+    }
+
+    @Test func aShortDropCoveredByTheConnectBurstLeavesNoTrace() throws {
+        let reference = try rig(delayMs: 20_000)
+        reference.run(milliseconds: 40_000)
+
+        let dropped = try rig(delayMs: 20_000)
+        dropped.run(milliseconds: 10_000)
+        dropped.disconnect()
+        dropped.run(milliseconds: 3_000)
+        #expect(dropped.engine.state == .reconnecting, "playout goes on from the buffer")
+        dropped.reconnect(burstPackets: 200)  // 4 s burst covers the 3 s drop
+        dropped.run(milliseconds: 27_000)
+
+        #expect(SignalChecks.firstDifference(dropped.output.samples, reference.output.samples) == nil,
+                "sample-identical to an uninterrupted run")
+        let statistics = dropped.engine.status(at: dropped.now).statistics
+        #expect(statistics.splices == 1)
+        #expect(statistics.lostFrames == 0)
+        #expect(statistics.duplicatePackets == 50)
+    }
+
+    @Test func aLongDropBecomesOneGapOfExactlyTheLostAudio() throws {
+        let rig = try rig(delayMs: 20_000)
+        rig.run(milliseconds: 10_000)
+        rig.disconnect()
+        rig.run(milliseconds: 10_000)
+        rig.reconnect(burstPackets: 200)  // 4 s of the 10 s come back; 6 s are lost
+        rig.run(milliseconds: 30_000)
+
+        let lost = rig.engine.status(at: rig.now).statistics.lostFrames
+        #expect(lost == 6 * 48_000)
+        // (The first 10 s are silent too: the 20 s delay was being built.)
+        let gaps = SignalChecks.silentRuns(rig.output.samples).filter { $0.start > 0 && $0.frames > 960 }
+        try #require(gaps.count == 1)
+        // The gap's edges are faded over 5 ms, the first of which are not silent.
+        #expect(abs(gaps[0].frames - 6 * 48_000) <= 2)
+        // The drop began at 20 s on the source clock (10 s into the run); heard 20 s later.
+        #expect(abs(rig.jackTime(ofOutput: gaps[0].start) - 40.0) < 0.001)
+        // Later audio is not shifted: the delay after the gap is still 20 s.
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 20_000) < 1)
+    }
+
+    @Test func withAShortDelayPlayoutRunsThroughTheDropAndNeverReplays() throws {
+        let rig = try rig(delayMs: 2_000)
+        rig.run(milliseconds: 10_000)
+        rig.disconnect()
+        rig.run(milliseconds: 10_000)
+        #expect(rig.engine.state == .reconnecting)
+        rig.reconnect(burstPackets: 200)
+        rig.run(milliseconds: 10_000)
+        let heard = SignalChecks.exactFrames(rig.output.samples)
+        #expect(zip(heard, heard.dropFirst()).allSatisfy { $1.streamFrame > $0.streamFrame }, "never a replay")
+        let delay = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(delay - 2_000) < 1, "re-anchored: the set delay still holds")
+        #expect(rig.engine.state == .playing)
+    }
+
+    @Test func identicalSilencePacketsStillSpliceInPlace() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        func silentRig() throws -> EngineRig {
+            let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+            return rig
+        }
+        // The source is digital silence around the drop; the splice must still hold.
+        let reference = try silentRig()
+        let dropped = try silentRig()
+        for rig in [reference, dropped] { rig.feed.silentPackets = 900..<1_200 }
+        reference.run(milliseconds: 40_000)
+        dropped.run(milliseconds: 10_000)
+        dropped.disconnect()
+        dropped.run(milliseconds: 2_000)
+        dropped.reconnect(burstPackets: 200)
+        dropped.run(milliseconds: 28_000)
+        #expect(SignalChecks.firstDifference(dropped.output.samples, reference.output.samples) == nil)
+        #expect(dropped.engine.status(at: dropped.now).statistics.splices == 1)
+    }
+}
