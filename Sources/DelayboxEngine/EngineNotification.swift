@@ -26,6 +26,8 @@ public enum DelayChangeReason: String, Sendable, Equatable {
     case requested
     case jumpToLive
     case clampedToAvailable
+    /// The delay asked for at start is below the initial buffer plus the arrival lag.
+    case raisedToMinimum
     case resumedAfterPause
     case rebuffered
     case resynchronised

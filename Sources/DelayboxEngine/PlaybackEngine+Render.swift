@@ -55,7 +55,9 @@ extension PlaybackEngine {
     /// (after re-buffering or a pause), or nil for the position the set delay asks for.
     private func startPlayout(from hold: Int64?, resumed: Bool, now: Instant) {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
-        var position = hold ?? targetPosition(at: now)
+        // A delay below what the buffer and the arrival lag allow could never fill.
+        let delay = max(delayFrames, minimumDelayFrames(at: now))
+        var position = hold ?? livePosition(at: now) + outputDelayFrames - delay
         let oldest = oldestPlayablePosition(at: now)
         if position < oldest {
             guard hold != nil else { return }
@@ -67,6 +69,10 @@ extension PlaybackEngine {
         }
         primary.seek(to: position)
         if hold == nil {
+            if delay != delayFrames {
+                delayFrames = delay
+                notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay), reason: .raisedToMinimum))
+            }
             emitTransitions(to: position)
         } else {
             delayFrames = livePosition(at: now) + outputDelayFrames - position

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Runs the built `delaybox` binary as a user would.
+@Suite(.serialized) struct CommandLineTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    func delaybox(_ arguments: [String]) throws -> Result {
+        let binary = Self.root.appendingPathComponent(".build/debug/delaybox")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                      errors: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try delaybox(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        let help = try delaybox(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("run"))
+        #expect(help.output.contains("simulate"))
+    }
+
+    @Test func theOneHourAcceptanceSimulation() throws {
+        let result = try delaybox(["simulate", "--duration", "3600", "--delay", "60",
+                                   "--outage", "600:3", "--outage", "1200:10", "--json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let lost = try #require(json["lost_ms"] as? Double)
+        #expect(abs(lost - 6_000) <= 24)
+        #expect(json["gaps_ms"] as? Double == 0)
+        #expect(json["underruns"] as? Int == 0)
+        #expect((json["delay_error_ms_p99"] as? Double ?? 99) < 1)
+        #expect(json["events"] is [Any])
+    }
+
+    @Test func aBadOutageSaysWhatItWants() throws {
+        let result = try delaybox(["simulate", "--outage", "soon"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("AT:LEN"))
+    }
+
+    @Test func runWritesAPlayableWavFileAtRealTimePace() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-run-\(getpid()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let started = Date()
+        let result = try delaybox(["run", "--delay", "1", "--seconds", "2", "--output", path])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0)
+        #expect(result.output.contains("buffering -> playing"))
+        #expect(elapsed >= 1.9, "paced at real time")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(String(decoding: data.prefix(4), as: UTF8.self) == "RIFF")
+        let dataBytes = data.subdata(in: 40..<44).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        #expect(Int(dataBytes) == 2 * 48_000 * 4)
+        #expect(data.count == 44 + Int(dataBytes))
+        let lastSecond = data.suffix(48_000 * 4)
+        #expect(lastSecond.contains { $0 != 0 }, "the tone is playing after the 1 s delay")
+    }
+}
