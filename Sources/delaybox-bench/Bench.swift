@@ -1,0 +1,113 @@
+import DelayboxEngine
+import DelayboxSimulation
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
+@main
+enum Bench {
+    static func main() throws {
+        let realtime = try engineSpeed(audioSeconds: 3_600)
+        print("engine_x_realtime: \(Int(realtime))")
+        print("engine_cpu_s_per_hour_of_audio: \(format(3_600 / realtime))")
+
+        let memory = try delayMemory(minutes: 30)
+        print("delay_mb_per_min: \(format(memory.allocated))")
+        print("delay_rss_mb_per_min: \(format(memory.rss))")
+        // The peer design: holding decoded audio (48 kHz stereo Float32), as a PCM ring would.
+        let pcm = Double(AudioFormat.sampleRate * AudioFormat.channelCount * 4 * 60) / 1e6
+        print("pcm_ring_mb_per_min: \(format(pcm))")
+        print("delay_memory_ratio_vs_pcm_ring: \(format(memory.allocated / pcm))")
+
+        var scenario = SimulationScenario()
+        scenario.durationMs = 3_600_000
+        scenario.delayMs = 60_000
+        scenario.outages = [.init(atMs: 600_000, lengthMs: 3_000), .init(atMs: 1_200_000, lengthMs: 10_000)]
+        let started = cpuSeconds()
+        let report = try Simulation(scenario).run()
+        let simulated = cpuSeconds() - started
+        print("sim_1h_x_realtime: \(Int(3_600 / simulated))")
+        print("sim_1h_delay_error_ms_p99: \(format(report.delayErrorMsP99))")
+        print("sim_1h_lost_ms: \(format(report.lostMs))")
+        print("sim_1h_gaps_ms: \(format(report.gapsMs))")
+        print("sim_1h_underruns: \(report.underruns)")
+
+        scenario.driftPpm = 100
+        scenario.durationMs = 10_800_000
+        scenario.delayMs = 45_000
+        let drifting = try Simulation(scenario).run()
+        print("delay_error_ms_p99_3h_100ppm: \(format(drifting.delayErrorMsP99))")
+        print("delay_error_ms_max_3h_100ppm: \(format(drifting.delayErrorMsMax))")
+    }
+
+    /// Hours of audio the engine records and plays per hour of CPU: a live 128 kbps
+    /// stream (generated packets, test codec) at a 60 s delay, rendered in 20 ms periods.
+    static func engineSpeed(audioSeconds: Int) throws -> Double {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 60_000
+        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+        var network = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
+                                       connectAtMs: 10_000, outages: [], events: [], seed: 1)
+        var period = [Float](repeating: 0, count: 960 * AudioFormat.channelCount)
+        let start = Instant.milliseconds(10_000)
+        engine.start(now: start)
+        let started = cpuSeconds()
+        for index in 0..<(Int64(audioSeconds) * 50) {
+            let now = start.advanced(byNanoseconds: index * 20_000_000)
+            while network.nextTime() <= now {
+                let (time, delivery) = network.next()
+                network.apply(delivery, at: time, to: engine)
+            }
+            period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: now, outputDelayFrames: 2_880) }
+        }
+        let elapsed = cpuSeconds() - started
+        guard engine.state == .playing else { throw BenchError("engine ended \(engine.state), not playing") }
+        return Double(audioSeconds) / elapsed
+    }
+
+    /// Megabytes per minute of delay for a 128 kbps stream: allocated by the delay line,
+    /// and as the process's resident memory grew.
+    static func delayMemory(minutes: Int64) throws -> (allocated: Double, rss: Double) {
+        var configuration = EngineConfiguration()
+        configuration.maxDelayMs = minutes * 60_000
+        let rssBefore = residentBytes()
+        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+        engine.start(now: .zero)
+        engine.connectionOpened(now: .zero)
+        let packets = (minutes + 1) * 60_000 / 24
+        for index in 0..<packets {
+            let payload = ToneCodec.packet(firstFrame: index * 1_152, frames: 1_152, bytes: 384)
+            engine.ingest(StreamPacket(payload: payload, connectionTimestamp: index * 1_152, durationFrames: 1_152),
+                          now: Instant.zero.advanced(byFrames: (index + 1) * 1_152))
+        }
+        let end = Instant.zero.advanced(byFrames: packets * 1_152)
+        var period = [Float](repeating: 0, count: 1_920)
+        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: end, outputDelayFrames: 0) }
+        let status = engine.status(at: end)
+        let held = Double(status.availableDelayMs) / 60_000
+        let rss = Double(residentBytes() - rssBefore)
+        return (Double(status.delayBufferBytes) / 1e6 / held, rss / 1e6 / held)
+    }
+
+    static func cpuSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Resident set size from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
