@@ -67,6 +67,9 @@ public struct EngineStatus: Sendable, Equatable {
     public var availableDelayMs: Int64
     /// The smallest delay that can be set now (initial buffer plus arrival lag), ms.
     public var minimumDelayMs: Int64
+    /// The delay playout is at right now, ms: differs from `delayMs` only during a
+    /// crossfade, while building the delay at start, or by drift until it is corrected.
+    public var heardDelayMs: Double
     /// Audio held ahead of playout, ms.
     public var bufferedAheadMs: Int64
     /// The programme at the playout position.

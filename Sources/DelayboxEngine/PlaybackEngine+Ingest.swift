@@ -13,6 +13,7 @@ extension PlaybackEngine {
             return
         }
         if origin == nil { origin = now }
+        // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
         if let expected = placement.expectedTimestamp,
            abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames {

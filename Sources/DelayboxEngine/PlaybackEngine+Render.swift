@@ -16,6 +16,7 @@ extension PlaybackEngine {
             renderChunk(into: out.baseAddress! + done * channels, frames: frames, now: now.advanced(byFrames: Int64(done)))
             done += frames
         }
+        nextFrameDue = now.advanced(byFrames: Int64(total))
     }
 
     private func renderChunk(into out: UnsafeMutablePointer<Float>, frames: Int, now: Instant) {

@@ -42,6 +42,8 @@ public final class PlaybackEngine {
     var eventCursor = Int64.min
     /// Frames from the next rendered frame until it is audible, as last told.
     var outputDelayFrames: Int64 = 0
+    /// When the frame after the last rendered one is due: the end of the last render.
+    var nextFrameDue = Instant.zero
     var reportedState = SessionState.idle
     var lastReportedAvailableMs: Int64 = 0
     var notifications: [EngineNotification] = []
@@ -167,17 +169,13 @@ public final class PlaybackEngine {
             delayMs: AudioFormat.milliseconds(frames: delayFrames),
             availableDelayMs: AudioFormat.milliseconds(frames: availableDelayFrames(at: now)),
             minimumDelayMs: AudioFormat.milliseconds(frames: minimumDelayFrames(at: now)),
+            heardDelayMs: AudioFormat.exactMilliseconds(frames: livePosition(at: nextFrameDue) + outputDelayFrames - position),
             bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,
             statistics: statistics)
     }
 
-    /// The delay heard at the jack right now, in ms (differs from the set delay only
-    /// transiently, or by drift until it is corrected).
-    public func heardDelayMs(at now: Instant) -> Double {
-        AudioFormat.exactMilliseconds(frames: livePosition(at: now) + outputDelayFrames - playoutPosition(at: now))
-    }
 }
 
 extension PlaybackEngine {

@@ -163,16 +163,16 @@ public final class Simulation {
     }
 
     private func eventReports() -> [SimulationReport.Event] {
-        let effects = notifications.compactMap { _, notification -> (TimelineEvent, EventTransition, Int64, Int64)? in
+        let effects = notifications.compactMap { _, notification -> (TimelineEvent, EventTransition, Int64)? in
             guard case .eventTookEffect(let event, let transition, let frame) = notification else { return nil }
-            return (event, transition, frame, engine.delayInFrames)
+            return (event, transition, frame)
         }
         return scenario.events.map { scheduled in
             let streamFrame = AudioFormat.frames(milliseconds: scheduled.atMs)
             let match = effects.first { effect in
                 effect.0.event == scheduled.event && abs(effect.0.position - streamFrame) < Int64(AudioFormat.sampleRate)
             }
-            guard let (_, transition, frame, _) = match else {
+            guard let (_, transition, frame) = match else {
                 return .init(kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: "never", firedErrorMs: nil)
             }
             var error: Double?

@@ -20,6 +20,8 @@ import Testing
         let last = Int(rig.output.frameCount) - 960
         let heard = try #require(rig.heardDelayMs(atOutput: last))
         #expect(abs(heard - 30_000) < 1)
+        let status = rig.engine.status(at: rig.now)
+        #expect(abs(status.heardDelayMs - 30_000) < 1, "the engine's own account agrees with the audio")
     }
 
     @Test func aDelayBeyondWhatIsHeldIsClampedAndSaysSo() throws {

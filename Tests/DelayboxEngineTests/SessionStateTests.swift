@@ -65,6 +65,17 @@ import Testing
         #expect(abs(rebuffered[0] - (delayBefore + 2_000)) <= 60)
     }
 
+    @Test func aFailureSaysWhyAndSilencesPlayout() throws {
+        let rig = try EngineRig(configuration: EngineConfiguration())
+        rig.run(milliseconds: 2_000)
+        rig.engine.fail(reason: "unsupported codec", now: rig.now)
+        rig.run(milliseconds: 100)
+        #expect(rig.engine.state == .failed)
+        #expect(rig.output.notifications.last { if case .stateChanged = $0.notification { true } else { false } }?.notification
+                == .stateChanged(from: .playing, to: .failed, reason: .failure("unsupported codec")))
+        #expect(rig.output.samples.suffix(960 * 2).allSatisfy { $0 == 0 })
+    }
+
     @Test func stopFadesOutAndStaysSilent() throws {
         let rig = try EngineRig(configuration: EngineConfiguration())
         rig.run(milliseconds: 2_000)

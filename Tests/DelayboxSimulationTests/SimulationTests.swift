@@ -78,6 +78,20 @@ import Testing
         #expect(report.gapsMs == 0)
     }
 
+    @Test func listenerPausesAndDelayChangesRunThroughTheSameEngine() throws {
+        var scenario = scenario(minutes: 6, delayS: 10)
+        scenario.events = [.init(atMs: 200_000, event: .streamerMuted)]
+        scenario.pauses = [(atMs: 60_000, lengthMs: 120_000)]  // delay grows to 130 s
+        scenario.delayChanges = [(atMs: 300_000, delayMs: 20_000)]  // jumps over the mute
+        let report = try Simulation(scenario).run()
+        #expect(report.finalDelayMs == 20_000)
+        #expect(report.events.first?.transition == "executedByJump")
+        #expect(report.stateChanges.map(\.to).contains("paused"))
+        #expect(report.gapsMs == 0)
+        #expect(report.underruns == 0)
+        #expect(report.delayErrorMsMax < 1)
+    }
+
     @Test func runsAreDeterministic() throws {
         var scenario = scenario(minutes: 3, delayS: 5)
         scenario.jitterMs = 30
