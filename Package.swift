@@ -26,6 +26,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation"], swiftSettings: strict),
         .executableTarget(
@@ -50,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "DelayboxSimulationTests",
             dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxFFmpegTests",
+            dependencies: ["DelayboxFFmpeg", "DelayboxEngine", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -8,6 +8,9 @@ set -euo pipefail
 PACKAGES=(
   ca-certificates   # the package manager fetches Swift dependencies over https
   git               # ... through git
+  pkg-config        # finds FFmpeg's headers for the CFFmpeg module
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev   # the stream client (FFmpeg 5.1)
+  ffmpeg            # tests encode real MP3, Ogg/Opus and AAC with it
 )
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

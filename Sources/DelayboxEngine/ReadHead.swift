@@ -117,7 +117,7 @@ final class ReadHead {
         let duration = min(Int(entry.durationFrames), Self.maximumPacketFrames)
         var produced: Int
         do {
-            produced = try decoder.decode(line.payload(of: entry), into: decoded)
+            produced = try decoder.decode(line.payload(of: entry), frameCount: duration, into: decoded)
         } catch {
             produced = 0
             outcome.decodeErrors += 1

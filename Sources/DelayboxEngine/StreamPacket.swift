@@ -17,18 +17,21 @@ public struct StreamPacket: Sendable, Equatable {
 
 /// Turns stored packets back into audio at playout.
 ///
-/// Implementation requirements: `decode` writes at most `output.count / 2` interleaved
-/// stereo frames of the internal format and returns how many; it must not allocate in
-/// steady state (it runs on the playout path). `reset()` forgets all inter-packet state,
-/// as before the first packet of a stream; after a reset the first `prerollPackets`
-/// packets may decode imperfectly, so the engine decodes that many extra packets before
-/// a seek target and discards them. A corrupt packet throws; the engine plays its
-/// duration as silence and goes on.
+/// Implementation requirements: `decode` writes up to `frameCount` interleaved stereo
+/// frames of the internal format (`frameCount` is the packet's duration on the timeline,
+/// at most `output.count / 2`) and returns how many. A decoder that resamples should
+/// deliver exactly `frameCount` in steady state, carrying the rounding remainder to the
+/// next packet, so that the audio stays continuous; the engine pads a short result by
+/// holding its last frame. `decode` must not allocate in steady state (it runs on the
+/// playout path). `reset()` forgets all inter-packet state, as before the first packet
+/// of a stream; after a reset the first `prerollPackets` packets may decode imperfectly,
+/// so the engine decodes that many extra packets before a seek target and discards them.
+/// A corrupt packet throws; the engine plays its duration as silence and goes on.
 public protocol PacketDecoder: AnyObject {
     /// Packets to decode and discard after a reset before output is exact.
     var prerollPackets: Int { get }
     /// Decodes one packet; returns the number of frames written.
-    func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Float>) throws -> Int
+    func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) throws -> Int
     /// Forgets inter-packet state.
     func reset()
 }

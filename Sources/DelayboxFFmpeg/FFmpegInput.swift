@@ -1,0 +1,132 @@
+import CFFmpeg
+import DelayboxEngine
+
+/// One open connection to a channel URL through libavformat: Icecast/SHOUTcast over http
+/// and https, HLS, local files, anything FFmpeg opens. It reads the best audio stream's
+/// packets and stamps them on the connection's own timeline (frames of the internal
+/// format from the first packet), which is what the engine places.
+///
+/// Not thread-safe: one I/O thread opens, reads and closes it. Another thread may end a
+/// blocking call through the shared `InterruptGate`.
+public final class FFmpegInput {
+    public struct Options: Sendable {
+        /// No data for this long counts as a stall (ms).
+        public var stallTimeoutMs: Int64 = 5_000
+        public var userAgent = "Delaybox"
+        public init() {}
+    }
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let gate: InterruptGate
+    private let options: Options
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    /// The audio stream's codec parameters, for the decoders at playout.
+    public let parameters: CodecParameters
+    private var firstTimestamp: Int64?
+    /// Next connection timestamp (frames) when a packet carries no pts of its own.
+    private var nextTimestamp: Int64 = 0
+    private let packet: UnsafeMutablePointer<AVPacket>
+
+    /// Opens `url`; blocks at most the stall timeout per network step.
+    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    public init(url: String, options: Options = Options(), gate: InterruptGate) throws(FFmpegError) {
+        self.gate = gate
+        self.options = options
+        guard let context = avformat_alloc_context(), let packet = av_packet_alloc() else {
+            throw FFmpegError(operation: "avformat_alloc_context", code: dbx_averror(ENOMEM))
+        }
+        self.packet = packet
+        context.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: InterruptGate.callback, opaque: Unmanaged.passUnretained(gate).toOpaque())
+        var dictionary: OpaquePointer?
+        av_dict_set(&dictionary, "user_agent", options.userAgent, 0)
+        av_dict_set(&dictionary, "icy", "1", 0)
+        // Certificates are verified (https); reconnecting is ours, not FFmpeg's.
+        av_dict_set(&dictionary, "tls_verify", "1", 0)
+        av_dict_set(&dictionary, "reconnect", "0", 0)
+        defer { av_dict_free(&dictionary) }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        gate.arm(milliseconds: options.stallTimeoutMs)
+        do {
+            try FFmpegError.check(avformat_open_input(&opened, url, nil, &dictionary), "avformat_open_input")
+            self.context = opened
+            gate.arm(milliseconds: options.stallTimeoutMs)
+            try FFmpegError.check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+            let index = try FFmpegError.check(av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0), "av_find_best_stream")
+            let stream = opened!.pointee.streams[Int(index)]!
+            streamIndex = index
+            timeBase = stream.pointee.time_base
+            parameters = try CodecParameters(copying: stream.pointee.codecpar)
+        } catch {
+            avformat_close_input(&opened)
+            var owned: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&owned)
+            throw error
+        }
+    }
+
+    deinit {
+        avformat_close_input(&context)
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&owned)
+    }
+
+    /// The container's name, e.g. `mp3`, `ogg`, `hls`.
+    public var formatName: String { context.map { String(cString: $0.pointee.iformat.pointee.name) } ?? "" }
+
+    /// Reads the next audio packet; nil at the end of the stream.
+    /// Throws on network errors and stalls (`FFmpegError.isInterrupted`, `gate.didStall`).
+    /// The corresponding C function is `av_read_frame`.
+    public func readPacket() throws(FFmpegError) -> StreamPacket? {
+        while true {
+            gate.arm(milliseconds: options.stallTimeoutMs)
+            let code = av_read_frame(context, packet)
+            if code == dbx_averror_eof() { return nil }
+            try FFmpegError.check(code, "av_read_frame")
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
+            return stamped(packet.pointee)
+        }
+    }
+
+    /// The packet with its connection timestamp and duration in frames of the internal
+    /// format, both converted from the stream's time base by absolute rescaling, so that
+    /// rounding never accumulates.
+    private func stamped(_ packet: AVPacket) -> StreamPacket {
+        let payload = [UInt8](UnsafeBufferPointer(start: packet.data, count: Int(packet.size)))
+        let target = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
+        let start: Int64
+        let end: Int64
+        if packet.pts != dbx_nopts_value() {
+            let first = firstTimestamp ?? packet.pts
+            firstTimestamp = first
+            start = av_rescale_q(packet.pts - first, timeBase, target)
+            end = packet.duration > 0 ? av_rescale_q(packet.pts - first + packet.duration, timeBase, target) : start
+        } else {
+            start = nextTimestamp
+            end = packet.duration > 0 ? start + av_rescale_q(packet.duration, timeBase, target) : start
+        }
+        let duration = end > start ? end - start : Int64(fallbackDurationFrames)
+        nextTimestamp = start + duration
+        return StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
+    }
+
+    /// A packet without a duration is assumed to be one codec frame long.
+    private var fallbackDurationFrames: Int {
+        let frameSize = Int(parameters.pointer.pointee.frame_size)
+        let rate = max(parameters.sampleRate, 1)
+        return frameSize > 0 ? frameSize * AudioFormat.sampleRate / rate : AudioFormat.framesPerMillisecond * 20
+    }
+
+    /// The in-band stream title the server sent last (ICY `StreamTitle`), if any.
+    /// The corresponding C function is `av_opt_get` on `icy_metadata_packet`.
+    public var icyMetadata: String? {
+        guard let io = context?.pointee.pb else { return nil }
+        var value: UnsafeMutablePointer<UInt8>?
+        guard av_opt_get(io, "icy_metadata_packet", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }
+        defer { av_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

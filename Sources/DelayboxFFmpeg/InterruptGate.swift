@@ -1,0 +1,55 @@
+import CFFmpeg
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decides, from FFmpeg's interrupt callback, when a blocking network call must give up:
+/// on a stop request, or when no data came before the stall deadline.
+///
+/// FFmpeg calls the callback from inside its blocking I/O, on the I/O thread, while any
+/// other thread may request a stop; both fields are atomics, so no lock is involved.
+public final class InterruptGate: Sendable {
+    private let stopRequested = Atomic<Bool>(false)
+    /// CLOCK_MONOTONIC nanoseconds after which a blocking call is abandoned.
+    private let deadline = Atomic<Int64>(.max)
+    private let stalled = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Makes every blocking call return promptly from now on.
+    public func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+
+    public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Whether the last interruption was a stall (rather than a stop request).
+    public var didStall: Bool { stalled.load(ordering: .relaxed) }
+
+    /// Allows the next blocking call `milliseconds` before it counts as a stall.
+    public func arm(milliseconds: Int64) {
+        stalled.store(false, ordering: .relaxed)
+        deadline.store(Self.monotonicNanoseconds() + milliseconds * 1_000_000, ordering: .relaxed)
+    }
+
+    /// The callback's answer: non-zero interrupts the blocking call.
+    func shouldInterrupt() -> Int32 {
+        if stopRequested.load(ordering: .relaxed) { return 1 }
+        if Self.monotonicNanoseconds() > deadline.load(ordering: .relaxed) {
+            stalled.store(true, ordering: .relaxed)
+            return 1
+        }
+        return 0
+    }
+
+    /// The callback FFmpeg calls; `opaque` is an unretained pointer to the gate.
+    static let callback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+        guard let opaque else { return 0 }
+        return Unmanaged<InterruptGate>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt()
+    }
+
+    static func monotonicNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}
