@@ -31,7 +31,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
-        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation"], swiftSettings: strict),
+        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [

@@ -55,7 +55,7 @@ public final class Appliance {
             period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: queuedFrames) }
             period.withUnsafeBufferPointer { writer.write($0) }
             rendered += Int64(periodFrames)
-            for notification in engine.drainNotifications() { log(describe(notification)) }
+            for notification in engine.drainNotifications() { log(NotificationLog.text(notification)) }
             if due.milliseconds(since: lastStatus) >= 5_000 {
                 lastStatus = due
                 try writer.flush()
@@ -64,18 +64,5 @@ public final class Appliance {
             }
         }
         try writer.close()
-    }
-
-    private func describe(_ notification: EngineNotification) -> String {
-        switch notification {
-        case .stateChanged(let from, let to, let reason): "state: \(from.rawValue) -> \(to.rawValue) (\(reason))"
-        case .availableDelayChanged(let ms): "available delay: \(ms) ms"
-        case .delayChanged(let ms, let reason): "delay: \(ms) ms (\(reason.rawValue))"
-        case .eventTookEffect(let event, let transition, _): "event: \(event.event.kind) \(transition.rawValue)"
-        case .audioLost(_, let frames): "audio lost: \(AudioFormat.milliseconds(frames: frames)) ms"
-        case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
-        case .pauseExceededMaximum(let frames): "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
-        case .packetRejected(let why): "packet rejected: \(why)"
-        }
     }
 }

@@ -1,0 +1,49 @@
+import DelayboxEngine
+import Foundation
+
+/// Turns engine notifications into the lines the appliance and `delaybox play` print:
+/// a readable sentence, or one JSON object per line for scripts.
+public enum NotificationLog {
+    public static func text(_ notification: EngineNotification) -> String {
+        switch notification {
+        case .stateChanged(let from, let to, let reason): "state: \(from.rawValue) -> \(to.rawValue) (\(reason))"
+        case .availableDelayChanged(let ms): "available delay: \(ms) ms"
+        case .delayChanged(let ms, let reason): "delay: \(ms) ms (\(reason.rawValue))"
+        case .eventTookEffect(let event, let transition, _): "event: \(describe(event.event)) \(transition.rawValue)"
+        case .audioLost(_, let frames): "audio lost: \(AudioFormat.milliseconds(frames: frames)) ms"
+        case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
+        case .pauseExceededMaximum(let frames): "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
+        case .packetRejected(let why): "packet rejected: \(why)"
+        }
+    }
+
+    public static func json(_ notification: EngineNotification, atSeconds seconds: Double) -> String {
+        var object: [String: Any] = ["t": (seconds * 1000).rounded() / 1000]
+        switch notification {
+        case .stateChanged(let from, let to, let reason):
+            object.merge(["type": "state", "from": from.rawValue, "to": to.rawValue, "reason": reason.description]) { $1 }
+        case .availableDelayChanged(let ms): object.merge(["type": "available_delay", "ms": ms]) { $1 }
+        case .delayChanged(let ms, let reason): object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
+        case .eventTookEffect(let event, let transition, let frame):
+            object.merge(["type": "event", "kind": event.event.kind, "detail": describe(event.event),
+                          "transition": transition.rawValue, "output_frame": frame]) { $1 }
+        case .audioLost(let position, let frames):
+            object.merge(["type": "audio_lost", "position": position, "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
+        case .spliced(let overlap): object.merge(["type": "spliced", "overlap_ms": AudioFormat.milliseconds(frames: overlap)]) { $1 }
+        case .pauseExceededMaximum(let frames):
+            object.merge(["type": "pause_dropped", "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
+        case .packetRejected(let why): object.merge(["type": "packet_rejected", "reason": why]) { $1 }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func describe(_ event: StreamEvent) -> String {
+        switch event {
+        case .streamerMuted: "streamer muted"
+        case .streamerUnmuted: "streamer unmuted"
+        case .adBreak(let ad): "ad break \(ad.durationMs) ms (\(ad.audioURL))"
+        case .title(let title): "title '\(title)'"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import DelayboxEngine
+import DelayboxFFmpeg
+import Foundation
+import Synchronization
+
+/// The stream client: one thread that connects to a channel URL through FFmpeg, reads
+/// packets and reconnects with backoff, posting what happens to an inbox that the
+/// playout thread drains before each render (the engine has one owner).
+///
+/// Every failure — EOF, HTTP errors, refused connections, DNS failures, stalls — is a
+/// lost connection followed by a reconnect; only a stop ends the thread.
+public final class StreamClient: Sendable {
+    /// What the client saw, with the local time it happened.
+    public enum Message: Sendable {
+        case opened(CodecParameters, at: Instant)
+        case packet(StreamPacket, at: Instant)
+        case title(String, connectionTimestamp: Int64, at: Instant)
+        case lost(String, at: Instant)
+    }
+
+    public struct Options: Sendable {
+        public var input = FFmpegInput.Options()
+        public var backoff = ReconnectBackoff()
+        /// Read a local file at real-time pace, as if it were live.
+        public var paceAtRealTime = false
+        public init() {}
+    }
+
+    private let url: String
+    private let options: Options
+    private let clock: any MonotonicClock
+    private let gate = InterruptGate()
+    private let inbox = Mutex<[Message]>([])
+    /// Signalled on stop, so that a backoff wait ends at once.
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(url: String, options: Options, clock: any MonotonicClock) {
+        self.url = url
+        self.options = options
+        self.clock = clock
+    }
+
+    /// Starts the client's thread.
+    public func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "delaybox-stream"
+        thread.start()
+    }
+
+    /// Ends the thread: a blocking network call returns within FFmpeg's interrupt polling
+    /// interval, a backoff wait at once. Blocks until the thread is done.
+    public func stop() {
+        gate.requestStop()
+        wakeUp.signal()
+        finished.wait()
+    }
+
+    /// Takes what happened since the last call, in order.
+    public func drain() -> [Message] {
+        inbox.withLock { messages in
+            defer { messages.removeAll(keepingCapacity: true) }
+            return messages
+        }
+    }
+
+    private func post(_ message: Message) { inbox.withLock { $0.append(message) } }
+
+    private func run() {
+        var backoff = options.backoff
+        var random = SystemRandomNumberGenerator()
+        while !gate.isStopRequested {
+            let reason = session(resetting: &backoff)
+            if gate.isStopRequested { return }
+            post(.lost(reason, at: clock.now()))
+            let wait = backoff.nextDelayMs(using: &random)
+            _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(wait)))
+        }
+    }
+
+    /// One connection, from opening to its end; returns why it ended.
+    private func session(resetting backoff: inout ReconnectBackoff) -> String {
+        let input: FFmpegInput
+        do {
+            input = try FFmpegInput(url: url, options: options.input, gate: gate)
+        } catch {
+            return gate.didStall ? "no answer within \(options.input.stallTimeoutMs) ms" : "\(error)"
+        }
+        let opened = clock.now()
+        post(.opened(input.parameters, at: opened))
+        var lastTitle: String?
+        do {
+            while let packet = try input.readPacket() {
+                backoff.reset()
+                if options.paceAtRealTime { pace(until: opened.advanced(byFrames: packet.connectionTimestamp)) }
+                let now = clock.now()
+                post(.packet(packet, at: now))
+                if let metadata = input.icyMetadata, metadata != lastTitle {
+                    lastTitle = metadata
+                    post(.title(metadata, connectionTimestamp: packet.connectionTimestamp, at: now))
+                }
+                if gate.isStopRequested { return "stopped" }
+            }
+            return "end of stream"
+        } catch {
+            return gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)"
+        }
+    }
+
+    private func pace(until instant: Instant) {
+        let wait = instant.nanoseconds - clock.now().nanoseconds
+        if wait > 0 { _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(wait))) }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import DelayboxApp
+import Foundation
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play one stream through the engine without a board, printing state changes and events.",
+        discussion: """
+            URL is anything FFmpeg opens: Icecast/SHOUTcast (http, https), HLS, a local file.
+            A local file is read at real-time pace, as if it were live, unless --fast.
+            """)
+
+    @Argument(help: "The stream URL or file.")
+    var url: String
+
+    @Option(name: .long, help: "Delay to hold, in seconds.")
+    var delay: Double = 5
+
+    @Option(name: .customLong("for"), help: "Stop after this many seconds of output (0: until interrupted).")
+    var seconds: Double = 0
+
+    @Option(name: .long, help: "wav:PATH or null.")
+    var output: String = "null"
+
+    @Flag(name: .long, help: "Run as fast as the input can be read (virtual time).")
+    var fast = false
+
+    @Flag(name: .long, help: "Print one JSON object per line.")
+    var json = false
+
+    @Option(name: .long, help: "No data for this many seconds counts as a stall.")
+    var stallTimeout: Double = 5
+
+    @Option(name: .long, help: "Longest wait between reconnect attempts, in seconds.")
+    var backoffCap: Double = 30
+
+    func run() throws {
+        guard let output = StreamPlayer.Output(output) else {
+            throw ValidationError("--output wants wav:PATH or null; got '\(output)'")
+        }
+        var options = StreamPlayer.Options(url: url)
+        options.delayMs = Int64(delay * 1000)
+        options.seconds = seconds
+        options.output = output
+        options.fast = fast
+        options.json = json
+        options.client.input.stallTimeoutMs = Int64(stallTimeout * 1000)
+        options.client.backoff.capMs = Int64(backoffCap * 1000)
+        let status = try StreamPlayer(options: options) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }.run()
+        if status.state == .failed { throw ExitCode(2) }
+    }
+}
