@@ -60,6 +60,10 @@ let package = Package(
             dependencies: ["DelayboxFFmpeg", "DelayboxEngine", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "DelayboxStreamTests",
+            dependencies: ["DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "DelayboxCLITests",
             dependencies: ["DelayboxTestSupport"],
             swiftSettings: strict),

@@ -10,7 +10,9 @@ PACKAGES=(
   git               # ... through git
   pkg-config        # finds FFmpeg's headers for the CFFmpeg module
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev   # the stream client (FFmpeg 5.1)
-  ffmpeg            # tests encode real MP3, Ogg/Opus and AAC with it
+  ffmpeg            # tests encode real MP3, Ogg/Opus and AAC, and feed a live Icecast source
+  icecast2          # the stream tests run a real server on loopback
+  curl              # ... and talk to its admin API (tools/delaybox-broadcast)
 )
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

@@ -13,6 +13,9 @@ struct ConnectionPlacement {
         case matching(SpliceMatcher)
         /// Placed by arrival time, refined until `settlesAt` (nil until the first packet).
         case timed(settlesAt: Instant?)
+        /// Spliced by content; checked against the arrival times at `verifyAt`, since
+        /// identical content can also come from a restarted encoder (a steady tone, silence).
+        case spliced(verifyAt: Instant)
         /// Placed for good.
         case fixed
     }
@@ -30,6 +33,9 @@ struct ConnectionPlacement {
     var firstSequence: Int64?
     /// End of the audio held when the placement began (nil if none was held).
     var previousEnd: Int64?
+    /// The tightest upper bound on `base` from arrival times so far: audio cannot arrive
+    /// before it is live, so `base <= live(arrival) − timestamp − duration` for every packet.
+    var timeBound: Int64?
     /// Connection timestamp the next packet should have, to detect discontinuities.
     var expectedTimestamp: Int64?
 

@@ -16,10 +16,12 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var placementWindowMs: Int64 = 5_000
     /// A delay error beyond this is corrected by a crossfaded jump.
     public var resyncThresholdMs: Int64 = 50
+    /// How long a reconnect's packets may wait for the content match to decide. A resend
+    /// arrives as a burst, far faster than real time; packets still matching old audio
+    /// when this has passed are arriving live, so arrival times decide.
+    public var spliceDecisionMs: Int64 = 2_000
     /// How far back a reconnect's first packets are searched for in what was received.
     public var spliceSearchMs: Int64 = 60_000
-    /// Packets that must match in a row before a reconnect is spliced in place.
-    public var spliceMinimumRun = 3
     /// Smallest change of the available delay that is reported.
     public var availableDelayReportStepMs: Int64 = 1_000
 
@@ -45,10 +47,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         check(fadeMs, 1...100, "fade")
         check(placementWindowMs, 0...60_000, "placement window")
         check(resyncThresholdMs, 1...10_000, "resync threshold")
+        check(spliceDecisionMs, 100...60_000, "splice decision time")
         check(spliceSearchMs, 1_000...600_000, "splice search window")
-        if spliceMinimumRun < 1 || spliceMinimumRun > 64 {
-            problems.append("splice minimum run is \(spliceMinimumRun); allowed 1-64 packets")
-        }
         return problems
     }
 }

@@ -43,6 +43,9 @@ public struct EngineStatistics: Sendable, Equatable {
     public var silentFrames: Int64 = 0
     /// Reconnects whose resent audio was spliced in place.
     public var splices = 0
+    /// Content matches that the arrival times refuted (a restarted encoder sending
+    /// identical packets); re-placed by time.
+    public var falseSplices = 0
     /// Reconnects and discontinuities placed by arrival time.
     public var timedPlacements = 0
     /// Resent packets recognised and dropped.

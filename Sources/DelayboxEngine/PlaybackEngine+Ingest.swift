@@ -20,6 +20,8 @@ extension PlaybackEngine {
             beginPlacement(now: now)
         }
         placement.expectedTimestamp = packet.connectionTimestamp + Int64(packet.durationFrames)
+        let bound = livePosition(at: now) - packet.connectionTimestamp - Int64(packet.durationFrames)
+        placement.timeBound = min(placement.timeBound ?? bound, bound)
         switch placement.phase {
         case .matching(var matcher):
             placement.pending.append((packet, now))
@@ -27,15 +29,15 @@ extension PlaybackEngine {
             placement.phase = .matching(matcher)
             switch verdict {
             case .undecided:
-                if now.milliseconds(since: placement.pending[0].arrival) >= configuration.placementWindowMs {
-                    resolveByTime(among: matcher.candidates)
+                if now.milliseconds(since: placement.pending[0].arrival) >= configuration.spliceDecisionMs {
+                    resolveByTime(among: matcher.candidates, now: now)
                 }
             case .noOverlap: placePendingByTime()
-            case .splice(let sequence): splice(at: sequence)
+            case .splice(let sequence): splice(at: sequence, now: now)
             }
         case .timed:
             placeByTime(packet, arrival: now)
-        case .fixed:
+        case .spliced, .fixed:
             append(packet, base: placement.base!)
         }
         if !receivedAudio {
@@ -65,15 +67,14 @@ extension PlaybackEngine {
 
     /// Starts placing a new connection (or a discontinuity) on the timeline.
     func beginPlacement(now: Instant) {
-        if case .matching(let matcher) = placement.phase { resolveByTime(among: matcher.candidates) }
+        if case .matching(let matcher) = placement.phase { resolveByTime(among: matcher.candidates, now: now) }
         settlePlacement()
         var next = ConnectionPlacement()
         if !line.isEmpty {
             next.previousEnd = line.endPosition
             let searchFrom = line.endPosition - AudioFormat.frames(milliseconds: configuration.spliceSearchMs)
             next.phase = .matching(SpliceMatcher(
-                searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence,
-                minimumRun: configuration.spliceMinimumRun))
+                searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence))
         }
         placement = next
     }
@@ -90,7 +91,7 @@ extension PlaybackEngine {
     }
 
     /// The matcher found the first pending packet at `sequence`: splice the rest in place.
-    private func splice(at sequence: Int64) {
+    private func splice(at sequence: Int64, now: Instant) {
         let first = placement.pending[0].packet
         let base = line[sequence].position - first.connectionTimestamp
         let overlap = line.endPosition - line[sequence].position
@@ -98,7 +99,7 @@ extension PlaybackEngine {
         placement.firstTimestamp = first.connectionTimestamp
         for (packet, _) in placement.pending { append(packet, base: base) }
         placement.pending.removeAll()
-        placement.phase = .fixed
+        placement.phase = .spliced(verifyAt: now.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
         statistics.splices += 1
         notifications.append(.spliced(overlapFrames: overlap))
         placePendingEvents()
@@ -107,16 +108,11 @@ extension PlaybackEngine {
     /// Content left several candidates (repeated identical packets): take the one whose
     /// placement agrees best with the arrival times, if it agrees within a second;
     /// otherwise the new packets are placed by time.
-    private func resolveByTime(among candidates: [Int64]) {
-        guard let first = placement.pending.first?.packet else { return }
-        let estimate = placement.pending.map { packet, arrival in
-            livePosition(at: arrival) - packet.connectionTimestamp - Int64(packet.durationFrames)
-        }.min()!
-        let best = candidates.min { a, b in
-            abs(line[a].position - first.connectionTimestamp - estimate) < abs(line[b].position - first.connectionTimestamp - estimate)
-        }
-        if let best, abs(line[best].position - first.connectionTimestamp - estimate) <= Int64(AudioFormat.sampleRate) {
-            splice(at: best)
+    private func resolveByTime(among candidates: [Int64], now: Instant) {
+        guard let first = placement.pending.first?.packet, let estimate = placement.timeBound else { return }
+        func distance(_ candidate: Int64) -> Int64 { abs(line[candidate].position - first.connectionTimestamp - estimate) }
+        if let best = candidates.min(by: { distance($0) < distance($1) }), distance(best) <= Int64(AudioFormat.sampleRate) {
+            splice(at: best, now: now)
         } else {
             placePendingByTime()
         }
@@ -146,7 +142,7 @@ extension PlaybackEngine {
         append(packet, base: placement.base!)
     }
 
-    /// Moves everything of the current placement by `delta` (negative) frames: packets,
+    /// Moves everything of the current placement by `delta` frames: packets,
     /// events, and heads playing them, which keep delivering the same audio.
     private func shiftPlacement(by delta: Int64) {
         placement.base! += delta
@@ -161,11 +157,30 @@ extension PlaybackEngine {
         if eventCursor >= oldStart { eventCursor += delta }
     }
 
-    /// Ends the placement window: from now on the placement is fixed, and the audio
-    /// between the previous connection's end and this one's start is reported lost.
+    /// Ends the placement window: from now on the placement is fixed. A placement by time
+    /// reports the audio between the previous connection's end and its start as lost. A
+    /// splice is checked against the arrival times: if its packets arrived more than a
+    /// second later than their spliced place allows, the match was identical content from
+    /// a new encoder, not a resend, and the packets move to where time puts them.
     func settlePlacement() {
-        guard case .timed(let settlesAt) = placement.phase, settlesAt != nil else { return }
-        placement.phase = .fixed
+        switch placement.phase {
+        case .timed(_?):
+            placement.phase = .fixed
+            reportLostBeforePlacement()
+        case .spliced:
+            placement.phase = .fixed
+            guard let base = placement.base, let bound = placement.timeBound,
+                  bound - base > Int64(AudioFormat.sampleRate) else { return }
+            shiftPlacement(by: bound - base)
+            statistics.splices -= 1
+            statistics.falseSplices += 1
+            reportLostBeforePlacement()
+        default:
+            return
+        }
+    }
+
+    private func reportLostBeforePlacement() {
         guard let previousEnd = placement.previousEnd, let first = placement.firstSequence,
               first >= line.firstSequence, first < line.endSequence else { return }
         let lost = line[first].position - previousEnd

@@ -150,7 +150,11 @@ extension PlaybackEngine {
     /// Once per render: settle the placement, drop audio beyond the maximum delay, and
     /// report the available delay.
     private func housekeeping(now: Instant) {
-        if case .timed(let settlesAt?) = placement.phase, now >= settlesAt { settlePlacement() }
+        switch placement.phase {
+        case .timed(let settlesAt?) where now >= settlesAt: settlePlacement()
+        case .spliced(let verifyAt) where now >= verifyAt: settlePlacement()
+        default: break
+        }
         guard origin != nil else { return }
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)

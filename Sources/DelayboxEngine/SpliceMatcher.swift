@@ -3,7 +3,7 @@
 /// Servers resend recent audio on reconnect (Icecast's connect burst, HLS segments still
 /// listed) and the resent packets are byte-identical to the ones received before, so
 /// their place is found by content, never guessed from time. A match must hold for
-/// several packets in a row, or run up to the newest packet held. When content cannot
+/// every packet from the match up to the newest packet held. When content cannot
 /// decide — identical packets repeat, as an encoder's digital silence does — the matcher
 /// stays undecided with several candidates, and the engine picks among them (and only
 /// among them) by arrival time once its placement window has passed.
@@ -22,11 +22,9 @@ struct SpliceMatcher {
     /// New packets offered so far.
     private var offered = 0
     private let searchStart: Int64
-    private let minimumRun: Int
 
-    init(searchStart: Int64, minimumRun: Int) {
+    init(searchStart: Int64) {
         self.searchStart = searchStart
-        self.minimumRun = minimumRun
     }
 
     /// Compares the next new packet with what `line` holds.
@@ -45,7 +43,9 @@ struct SpliceMatcher {
         }
         guard let only = candidates.first else { return .noOverlap }
         guard candidates.count == 1 else { return .undecided }
-        if offered >= minimumRun || only + index + 1 >= line.endSequence { return .splice(at: only) }
+        // Decide only once every held packet after the match was compared: a resend
+        // always runs up to the newest audio, a coincidental match rarely does.
+        if only + index + 1 >= line.endSequence { return .splice(at: only) }
         return .undecided
     }
 }

@@ -10,6 +10,9 @@ public struct ToneFeed {
     public var connectionFirstPacket: Int64 = 0
     /// Packets that are digital silence (identical bytes, like an encoder's silence).
     public var silentPackets: Range<Int64> = 0..<0
+    /// Packets sent with another packet's content (source index → index whose bytes to
+    /// send), as a restarted encoder can repeat identical frames.
+    public var contentAliases: [Int64: Int64] = [:]
 
     public init(packetFrames: Int = 960, packetBytes: Int = 320) {
         self.packetFrames = packetFrames
@@ -19,7 +22,7 @@ public struct ToneFeed {
     /// The packet with source index `index`, stamped for the current connection.
     public func packet(_ index: Int64) -> StreamPacket {
         StreamPacket(
-            payload: ToneCodec.packet(firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
+            payload: ToneCodec.packet(firstFrame: (contentAliases[index] ?? index) * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
                                       silent: silentPackets.contains(index)),
             connectionTimestamp: (index - connectionFirstPacket) * Int64(packetFrames),
             durationFrames: packetFrames)

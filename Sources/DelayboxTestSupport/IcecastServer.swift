@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real icecast2 server on loopback, with its own config, log directory and free port,
+/// and real ffmpeg live sources; everything started here is stopped by its PID.
+/// (See ../shared/notes/icecast-on-loopback.md for what was measured.)
+public final class IcecastServer {
+    public let port: Int
+    public let sourcePassword = "delaybox-source"
+    public let adminPassword = "delaybox-admin"
+    public let directory: URL
+    private var server: Process?
+    private var sources: [String: Process] = [:]
+
+    /// Whether this machine can run the server (icecast2 and ffmpeg installed).
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/icecast2") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+    }
+
+    public init() throws {
+        directory = try ExternalTool.temporaryDirectory("icecast")
+        port = try Self.freePort()
+        try start()
+    }
+
+    deinit {
+        for source in sources.values { Self.kill(source) }
+        if let server { Self.kill(server) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    public func url(mount: String) -> String { "http://127.0.0.1:\(port)\(mount)" }
+
+    /// Starts (or restarts) the server and waits until it answers.
+    public func start() throws {
+        let logs = directory.appendingPathComponent("log")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("icecast.xml")
+        try configuration(logs: logs.path).write(to: config, atomically: true, encoding: .utf8)
+        if getuid() == 0 { try ExternalTool.run(["chown", "-R", "icecast2:icecast", logs.path]) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/icecast2")
+        process.arguments = ["-c", config.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        server = process
+        try waitUntil(timeout: 10) { (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil }
+    }
+
+    /// Stops the server (as a crash or restart would).
+    public func stop() {
+        if let server { Self.kill(server) }
+        server = nil
+    }
+
+    /// Freezes or thaws the server process (SIGSTOP / SIGCONT).
+    public func freeze(_ frozen: Bool) {
+        if let server { Glibc.kill(server.processIdentifier, frozen ? SIGSTOP : SIGCONT) }
+    }
+
+    /// Starts a live ffmpeg source on `mount`: a 440 Hz tone (MP3 128 kbps, or Ogg/Opus).
+    public func startSource(mount: String, opus: Bool = false) throws {
+        let codec = opus ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
+                         : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
+                             "-i", "sine=frequency=440:sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
+            + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        sources[mount] = process
+        try waitUntil(timeout: 10) {
+            ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(mount)
+        }
+    }
+
+    /// Kills the source on `mount`.
+    public func stopSource(mount: String) {
+        if let source = sources.removeValue(forKey: mount) { Self.kill(source) }
+    }
+
+    /// Sends a stream event the way a broadcaster would, with `tools/delaybox-broadcast`.
+    public func broadcast(_ arguments: [String], mount: String, tool: String) throws {
+        try ExternalTool.run([tool, "--server", "http://127.0.0.1:\(port)", "--mount", mount,
+                              "--password", adminPassword] + arguments)
+    }
+
+    private func configuration(logs: String) -> String {
+        """
+        <icecast>
+          <hostname>127.0.0.1</hostname>
+          <limits><clients>20</clients><sources>4</sources><queue-size>524288</queue-size>
+            <client-timeout>30</client-timeout><header-timeout>15</header-timeout><source-timeout>10</source-timeout>
+            <burst-on-connect>1</burst-on-connect><burst-size>65535</burst-size></limits>
+          <authentication><source-password>\(sourcePassword)</source-password>
+            <admin-user>admin</admin-user><admin-password>\(adminPassword)</admin-password></authentication>
+          <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+          <paths><basedir>/usr/share/icecast2</basedir><logdir>\(logs)</logdir>
+            <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot>
+            <pidfile>\(logs)/icecast.pid</pidfile></paths>
+          <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+          <security><chroot>0</chroot><changeowner><user>icecast2</user><group>icecast</group></changeowner></security>
+        </icecast>
+        """
+    }
+
+    private func waitUntil(timeout: Double, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { throw ExternalTool.Failed(description: "icecast on port \(port) did not get ready") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    private static func kill(_ process: Process) {
+        guard process.isRunning else { return }
+        // SIGKILL: ffmpeg answers SIGTERM by trying to flush to a server that may be frozen.
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A port nobody listens on: bind port 0 and read what the kernel chose.
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ExternalTool.Failed(description: "socket() failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw ExternalTool.Failed(description: "bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

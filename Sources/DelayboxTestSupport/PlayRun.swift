@@ -1,0 +1,50 @@
+import Foundation
+
+/// `delaybox play --json` run as a subprocess while a test injects faults, with the
+/// lines it printed parsed afterwards.
+public final class PlayRun {
+    public let started = Date()
+    private let process = Process()
+    /// Output goes to a file, not a pipe: servers a test starts later would inherit the
+    /// pipe's write end and keep it open past the run.
+    private let outputFile: URL
+
+    /// Starts the built binary (`.build/debug/delaybox` under `root`) with `arguments`
+    /// after `play`.
+    public init(root: URL, arguments: [String]) throws {
+        process.executableURL = root.appendingPathComponent(".build/debug/delaybox")
+        process.arguments = ["play", "--json"] + arguments
+        outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-play-\(UUID().uuidString).jsonl")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Seconds since the run started.
+    public var elapsed: Double { Date().timeIntervalSince(started) }
+
+    /// Sleeps until `seconds` after the start.
+    public func wait(until seconds: Double) {
+        let remaining = seconds - elapsed
+        if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
+    }
+
+    /// Waits for the process; returns its exit status and the JSON lines it printed.
+    public func finish() -> (status: Int32, reason: Process.TerminationReason, lines: [[String: Any]]) {
+        process.waitUntilExit()
+        let collected = (try? Data(contentsOf: outputFile)) ?? Data()
+        try? FileManager.default.removeItem(at: outputFile)
+        let lines = String(decoding: collected, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return (process.terminationStatus, process.terminationReason, lines)
+    }
+}
+
+extension Array where Element == [String: Any] {
+    /// The `to` of every state line, in order.
+    public var states: [String] { compactMap { $0["type"] as? String == "state" ? $0["to"] as? String : nil } }
+    /// Lines of one type.
+    public func lines(_ type: String) -> [[String: Any]] { filter { $0["type"] as? String == type } }
+}

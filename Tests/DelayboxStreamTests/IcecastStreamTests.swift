@@ -1,0 +1,104 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The stream client against a real icecast2 and real ffmpeg sources on loopback, with
+/// real faults. These run in real time (seconds each) and one at a time.
+@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"))
+struct IcecastStreamTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let broadcast = root.appendingPathComponent("tools/delaybox-broadcast").path
+
+    /// Zero crossings per second of the left channel of a 16-bit stereo WAV's last `seconds`.
+    func toneCrossings(wav path: String, lastSeconds seconds: Double) throws -> Double {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let frames = Int(seconds * 48_000)
+        let start = max(44, data.count - frames * 4)
+        let left: [Int16] = stride(from: start, to: data.count - 3, by: 4).map {
+            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+        }
+        let crossings = zip(left, left.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        return Double(crossings) / seconds
+    }
+
+    @Test(arguments: [false, true])
+    func aLiveStreamPlaysDelayed(opus: Bool) throws {
+        let server = try IcecastServer()
+        let mount = opus ? "/live.opus" : "/live.mp3"
+        try server.startSource(mount: mount, opus: opus)
+        let directory = try ExternalTool.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = directory.appendingPathComponent("out.wav").path
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: mount), "--delay", "2", "--for", "6", "--output", "wav:\(wav)"])
+        let result = run.finish()
+        #expect(result.status == 0)
+        #expect(result.lines.states.prefix(3) == ["connecting", "buffering", "playing"])
+        #expect(abs(try toneCrossings(wav: wav, lastSeconds: 2) - 880) < 20, "the 440 Hz tone, heard")
+    }
+
+    @Test func anEventSentByTheBroadcasterFiresInDelayedTime() throws {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "4", "--for", "11"])
+        run.wait(until: 3)
+        let sent = run.elapsed
+        try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
+        let result = run.finish()
+        let events = result.lines.lines("event")
+        let muted = try #require(events.first { $0["kind"] as? String == "muted" })
+        #expect(muted["transition"] as? String == "reached")
+        // Carried at the next 16000-byte ICY boundary (up to 1 s later), heard 4 s after that.
+        let fired = try #require(muted["t"] as? Double)
+        #expect(fired >= sent + 4 - 0.3 && fired <= sent + 4 + 1.6, "sent at \(sent) s, fired at \(fired) s")
+        #expect(events.contains { $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true })
+    }
+
+    @Test func aKilledAndRestartedSourceIsAGapWhilePlayoutGoesOn() throws {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "8", "--for", "22",
+                                                           "--stall-timeout", "2", "--backoff-cap", "0.5"])
+        run.wait(until: 10)
+        server.stopSource(mount: "/live.mp3")
+        run.wait(until: 13)
+        try server.startSource(mount: "/live.mp3")
+        let result = run.finish()
+        let states = result.lines.states
+        let firstPlaying = try #require(states.firstIndex(of: "playing"))
+        #expect(states[firstPlaying...].contains("reconnecting"))
+        #expect(!states[firstPlaying...].contains("buffering"), "playout never stopped: \(states)")
+        #expect(states.last == "playing")
+        // A new encoder: nothing to splice; what the server never had is lost, once.
+        let lost = result.lines.lines("audio_lost").compactMap { $0["ms"] as? Int }
+        #expect(lost.count == 1)
+        #expect((1_500...7_000).contains(lost.first ?? 0), "lost \(lost) ms")
+    }
+
+    @Test func aFrozenServerIsSurvived() throws {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "4", "--for", "20",
+                                                           "--stall-timeout", "2", "--backoff-cap", "0.5"])
+        run.wait(until: 7)
+        server.freeze(true)
+        run.wait(until: 12)
+        server.freeze(false)
+        let result = run.finish()
+        let states = result.lines.states
+        let firstPlaying = try #require(states.firstIndex(of: "playing"))
+        #expect(states[firstPlaying...].contains("reconnecting"), "the stall was noticed: \(states)")
+        #expect(!states[firstPlaying...].contains("buffering"))
+        #expect(states.last == "playing")
+    }
+
+    @Test func aMountWithoutSourceIsRetriedUntilItComes() throws {
+        let server = try IcecastServer()
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/later.mp3"), "--delay", "1", "--for", "8",
+                                                           "--backoff-cap", "0.5"])
+        run.wait(until: 2)
+        try server.startSource(mount: "/later.mp3")
+        let result = run.finish()
+        #expect(result.lines.states.contains("reconnecting"), "404 while the source is away")
+        #expect(result.lines.states.last == "playing")
+    }
+}
