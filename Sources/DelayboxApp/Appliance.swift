@@ -36,25 +36,18 @@ public final class Appliance {
                                        connectAtMs: 0, outages: [], events: [], seed: 7)
         let periodFrames = 960, queuedFrames = 3 * periodFrames
         var period = [Float](repeating: 0, count: periodFrames * AudioFormat.channelCount)
-        let start = clock.now()
+        var pacer = PeriodPacer(clock: clock, periodFrames: periodFrames, seconds: options.seconds)
+        let start = pacer.start
         engine.start(now: start)
         log("delaybox \(DelayboxVersion.string): test-tone channel, delay \(options.delayMs) ms, writing \(options.outputPath)")
-        var rendered: Int64 = 0
         var lastStatus = start
-        while options.seconds <= 0 || Double(rendered) / Double(AudioFormat.sampleRate) < options.seconds {
-            let due = start.advanced(byFrames: rendered)
-            let now = clock.now()
-            if now < due {
-                Thread.sleep(forTimeInterval: Double(due.nanoseconds - now.nanoseconds) / 1e9)
-                continue
-            }
+        while let due = pacer.nextPeriod() {
             while channel.nextTime() <= due.advanced(byNanoseconds: -start.nanoseconds) {
                 let (time, delivery) = channel.next()
                 channel.apply(delivery, at: time.advanced(byNanoseconds: start.nanoseconds), to: engine)
             }
             period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: queuedFrames) }
             period.withUnsafeBufferPointer { writer.write($0) }
-            rendered += Int64(periodFrames)
             for notification in engine.drainNotifications() { log(NotificationLog.text(notification)) }
             if due.milliseconds(since: lastStatus) >= 5_000 {
                 lastStatus = due

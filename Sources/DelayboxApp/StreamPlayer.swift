@@ -73,22 +73,15 @@ public final class StreamPlayer {
         var clientOptions = options.client
         clientOptions.paceAtRealTime = clientOptions.paceAtRealTime || Self.isLocalFile(options.url)
         let client = StreamClient(url: options.url, options: clientOptions, clock: clock)
-        start = clock.now()
+        var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
+        start = pacer.start
         engine.start(now: start)
         client.start()
         defer { client.stop() }
         var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
-        var rendered: Int64 = 0
-        while options.seconds <= 0 || Double(rendered) / Double(AudioFormat.sampleRate) < options.seconds {
-            let due = start.advanced(byFrames: rendered)
-            let now = clock.now()
-            if now < due {
-                Thread.sleep(forTimeInterval: Double(due.nanoseconds - now.nanoseconds) / 1e9)
-                continue
-            }
+        while let due = pacer.nextPeriod() {
             for message in client.drain() { apply(message, to: engine) }
             renderPeriod(engine, into: &period, at: due)
-            rendered += Int64(Self.periodFrames)
         }
         return engine.status(at: clock.now())
     }

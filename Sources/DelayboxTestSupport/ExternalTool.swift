@@ -6,11 +6,17 @@ public enum ExternalTool {
         public var description: String
     }
 
-    /// Runs `arguments[0]` (looked up on PATH) to completion; throws with its stderr on failure.
-    @discardableResult
-    public static func run(_ arguments: [String]) throws -> String {
+    /// What a finished program left.
+    public struct Outcome {
+        public var status: Int32
+        public var output: String
+        public var errors: String
+    }
+
+    /// Runs `executable` with `arguments` to completion, whatever its exit status.
+    public static func execute(_ executable: URL, _ arguments: [String]) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
@@ -19,11 +25,18 @@ public enum ExternalTool {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                         + String(decoding: err, as: UTF8.self).suffix(500))
+        return Outcome(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                       errors: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs `arguments[0]` (looked up on PATH) to completion; throws with its stderr on failure.
+    @discardableResult
+    public static func run(_ arguments: [String]) throws -> String {
+        let outcome = try execute(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        guard outcome.status == 0 else {
+            throw Failed(description: "\(arguments.joined(separator: " ")) exited \(outcome.status): " + outcome.errors.suffix(500))
         }
-        return String(decoding: out, as: UTF8.self)
+        return outcome.output
     }
 
     /// A fresh temporary directory for one test.

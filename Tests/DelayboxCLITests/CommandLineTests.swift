@@ -1,3 +1,4 @@
+import DelayboxTestSupport
 import Foundation
 import Testing
 
@@ -5,26 +6,8 @@ import Testing
 @Suite(.serialized) struct CommandLineTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    func delaybox(_ arguments: [String]) throws -> Result {
-        let binary = Self.root.appendingPathComponent(".build/debug/delaybox")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      errors: String(decoding: errData, as: UTF8.self))
+    func delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"), arguments)
     }
 
     @Test func versionAndHelp() throws {
