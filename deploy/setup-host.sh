@@ -13,6 +13,7 @@ PACKAGES=(
   ffmpeg            # tests encode real MP3, Ogg/Opus and AAC, and feed a live Icecast source
   icecast2          # the stream tests run a real server on loopback
   curl              # ... and talk to its admin API (tools/delaybox-broadcast)
+  python3           # http.server serves deliberately broken streams to the tests
 )
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
