@@ -34,6 +34,11 @@ public enum NotificationLog {
             object.merge(["type": "pause_dropped", "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
         case .packetRejected(let why): object.merge(["type": "packet_rejected", "reason": why]) { $1 }
         }
+        return jsonLine(object)
+    }
+
+    /// One JSON object on one line, keys sorted.
+    public static func jsonLine(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

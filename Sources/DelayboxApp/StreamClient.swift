@@ -84,6 +84,7 @@ public final class StreamClient: Sendable {
     /// One connection, from opening to its end; returns why it ended.
     private func session(resetting backoff: inout ReconnectBackoff) -> String {
         let input: FFmpegInput
+        gate.beginConnection()
         do {
             input = try FFmpegInput(url: url, options: options.input, gate: gate)
         } catch {

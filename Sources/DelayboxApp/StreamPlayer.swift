@@ -42,12 +42,12 @@ public final class StreamPlayer {
     static let outputDelayFrames = 0
 
     private let options: Options
-    private let log: (String) -> Void
+    private let log: @Sendable (String) -> Void
     private var decoders: [ChannelDecoder] = []
     private var writer: WavFileWriter?
     private var start = Instant.zero
 
-    public init(options: Options, log: @escaping (String) -> Void) {
+    public init(options: Options, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
     }
@@ -63,6 +63,10 @@ public final class StreamPlayer {
             return decoder
         })
         if case .wav(let path) = options.output { writer = try WavFileWriter(path: path) }
+        let json = options.json, log = self.log
+        FFmpegLog.install { line in
+            log(json ? NotificationLog.jsonLine(["type": "ffmpeg", "message": line]) : "          ffmpeg: " + line)
+        }
         let status = options.fast ? try runFast(engine) : try runRealTime(engine)
         try writer?.close()
         return status

@@ -22,12 +22,16 @@ public final class InterruptGate: Sendable {
 
     public var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
 
-    /// Whether the last interruption was a stall (rather than a stop request).
+    /// Whether a blocking call was abandoned for lack of data since `beginConnection()`.
+    /// Sticky: after a stall FFmpeg keeps answering with the stored error without asking
+    /// the callback again, so the flag must outlive the call that set it.
     public var didStall: Bool { stalled.load(ordering: .relaxed) }
+
+    /// Forgets an earlier stall; call before opening a new connection.
+    public func beginConnection() { stalled.store(false, ordering: .relaxed) }
 
     /// Allows the next blocking call `milliseconds` before it counts as a stall.
     public func arm(milliseconds: Int64) {
-        stalled.store(false, ordering: .relaxed)
         deadline.store(Self.monotonicNanoseconds() + milliseconds * 1_000_000, ordering: .relaxed)
     }
 

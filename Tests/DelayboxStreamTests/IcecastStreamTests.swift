@@ -87,6 +87,8 @@ struct IcecastStreamTests {
         let states = result.lines.states
         let firstPlaying = try #require(states.firstIndex(of: "playing"))
         #expect(states[firstPlaying...].contains("reconnecting"), "the stall was noticed: \(states)")
+        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("no data for 2000 ms") }, "\(reasons)")
         #expect(!states[firstPlaying...].contains("buffering"))
         #expect(states.last == "playing")
     }
@@ -99,6 +101,10 @@ struct IcecastStreamTests {
         try server.startSource(mount: "/later.mp3")
         let result = run.finish()
         #expect(result.lines.states.contains("reconnecting"), "404 while the source is away")
+        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("404") }, "the reason names the 404")
+        #expect(result.lines.lines("ffmpeg").contains { ($0["message"] as? String)?.contains("404") == true },
+                "FFmpeg's own words come through the log, not stderr")
         #expect(result.lines.states.last == "playing")
     }
 }
