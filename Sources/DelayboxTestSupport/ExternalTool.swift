@@ -1,9 +1,13 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a real program (ffmpeg, curl, icecast2) for tests, with its output captured.
 public enum ExternalTool {
     public struct Failed: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// What a finished program left.
@@ -37,6 +41,25 @@ public enum ExternalTool {
             throw Failed(description: "\(arguments.joined(separator: " ")) exited \(outcome.status): " + outcome.errors.suffix(500))
         }
         return outcome.output
+    }
+
+    /// Starts `arguments[0]` (looked up on PATH) in the background, output discarded;
+    /// end it with `stop(_:)`.
+    public static func spawn(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Ends a spawned process at once (SIGKILL) and reaps it.
+    public static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// A fresh temporary directory for one test.
