@@ -37,8 +37,7 @@ public final class StreamPlayer {
     }
 
     static let periodFrames = 960
-    /// The output delay the engine is told: a WAV file has none, but a real DAC's queue
-    /// is modelled the same way the appliance will see it.
+    /// The output delay the engine is told: a WAV file plays each frame as written.
     static let outputDelayFrames = 0
 
     private let options: Options
