@@ -57,11 +57,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxFFmpegTests",
-            dependencies: ["DelayboxFFmpeg", "DelayboxEngine", "DelayboxTestSupport"],
+            dependencies: ["DelayboxFFmpeg", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxTestSupport"],
+            dependencies: ["DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -75,14 +76,35 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("garbage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("garbage.mp3").path
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 42)
         try Data((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
-        do {
-            let (packets, _, _) = try decodeAll(path)
-            // FFmpeg may find "frames" in noise; whatever it finds must decode without crashing.
-            #expect(packets.count >= 0)
-        } catch {
-            #expect(error is FFmpegError)
+        let opened = Result { () throws(FFmpegError) in try FFmpegInput(url: path, gate: InterruptGate()) }
+        guard case .success(let input) = opened else {
+            if case .failure(let error) = opened { #expect(!error.message.isEmpty, "refused with FFmpeg's reason") }
+            return
         }
+        // FFmpeg may find "frames" in noise: each must either decode within its packet's
+        // length or fail with a typed error; reading ends at EOF or with a typed error.
+        let decoder = try FFmpegDecoder(parameters: input.parameters)
+        var buffer = [Float](repeating: 0, count: 16_384 * 2)
+        var packets = 0
+        do {
+            while let packet = try input.readPacket() {
+                packets += 1
+                do {
+                    let count = try packet.payload.withUnsafeBytes { payload in
+                        try buffer.withUnsafeMutableBufferPointer {
+                            try decoder.decode(payload, frameCount: packet.durationFrames, into: $0)
+                        }
+                    }
+                    #expect(count <= packet.durationFrames)
+                } catch {
+                    #expect(error is FFmpegError)
+                }
+            }
+        } catch {
+            #expect(!error.message.isEmpty, "reading stops with FFmpeg's reason")
+        }
+        #expect(packets < 50_000 / 24, "no more packets than the noise could hold")
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
     @Test func garbageBytesAreAnErrorOnTheChannelNotACrash() throws {
         let directory = try ExternalTool.temporaryDirectory("garbage-http")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 7)
         try Data((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
             .write(to: directory.appendingPathComponent("garbage.mp3"))
         let server = try StaticHTTPServer(directory: directory)
