@@ -14,6 +14,7 @@ public final class StreamClient: Sendable {
     public enum Message: Sendable {
         case opened(CodecParameters, at: Instant)
         case packet(StreamPacket, at: Instant)
+        /// A new stream title (ICY or Ogg comments), carried where the packet before it ends.
         case title(String, connectionTimestamp: Int64, at: Instant)
         case lost(String, at: Instant)
     }
@@ -92,16 +93,14 @@ public final class StreamClient: Sendable {
         }
         let opened = clock.now()
         post(.opened(input.parameters, at: opened))
-        var lastTitle: String?
         do {
             while let packet = try input.readPacket() {
                 backoff.reset()
                 if options.paceAtRealTime { pace(until: opened.advanced(byFrames: packet.connectionTimestamp)) }
                 let now = clock.now()
                 post(.packet(packet, at: now))
-                if let metadata = input.icyMetadata, metadata != lastTitle {
-                    lastTitle = metadata
-                    post(.title(metadata, connectionTimestamp: packet.connectionTimestamp, at: now))
+                if let title = input.takeTitle() {
+                    post(.title(title, connectionTimestamp: packet.connectionTimestamp, at: now))
                 }
                 if gate.isStopRequested { return "stopped" }
             }

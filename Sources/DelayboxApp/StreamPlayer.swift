@@ -99,7 +99,6 @@ public final class StreamPlayer {
         var rendered: Int64 = 0
         var ended = false
         let limit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
-        var lastTitle: String?
         while rendered < limit {
             if !ended {
                 do {
@@ -112,9 +111,8 @@ public final class StreamPlayer {
                         }
                         clock.set(arrival)
                         apply(.packet(packet, at: arrival), to: engine)
-                        if let metadata = input.icyMetadata, metadata != lastTitle {
-                            lastTitle = metadata
-                            apply(.title(metadata, connectionTimestamp: packet.connectionTimestamp, at: arrival), to: engine)
+                        if let title = input.takeTitle() {
+                            apply(.title(title, connectionTimestamp: packet.connectionTimestamp, at: arrival), to: engine)
                         }
                         continue
                     }
@@ -145,8 +143,8 @@ public final class StreamPlayer {
             }
         case .packet(let packet, let time):
             engine.ingest(packet, now: time)
-        case .title(let metadata, let timestamp, let time):
-            for event in StreamEventConvention.events(fromIcyMetadata: metadata) {
+        case .title(let title, let timestamp, let time):
+            for event in StreamEventConvention.events(fromTitle: title) {
                 engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
             }
         case .lost(let reason, let time):

@@ -10,12 +10,6 @@
 public enum StreamEventConvention {
     static let tagPrefix = "[delaybox:"
 
-    /// The events an ICY metadata block (`StreamTitle='…';`) carries.
-    public static func events(fromIcyMetadata metadata: String) -> [StreamEvent] {
-        guard let title = streamTitle(fromIcyMetadata: metadata) else { return [] }
-        return events(fromTitle: title)
-    }
-
     /// The `StreamTitle` value of an ICY metadata block. Icecast does not escape quotes
     /// inside titles, so the value runs up to the `';` that ends the block (or that
     /// precedes the next key), not to the first quote.

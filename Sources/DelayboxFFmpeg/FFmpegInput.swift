@@ -27,6 +27,12 @@ public final class FFmpegInput {
     /// Next connection timestamp (frames) when a packet carries no pts of its own.
     private var nextTimestamp: Int64 = 0
     private let packet: UnsafeMutablePointer<AVPacket>
+    /// The last ICY title seen: the server repeats it in every metadata block.
+    private var lastIcyTitle: String?
+    /// A title not yet taken by `takeTitle()`.
+    private var pendingTitle: String?
+    /// The last title handed out: a repeat is not news.
+    private var lastTitle: String?
 
     /// Opens `url`; blocks at most the stall timeout per network step.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
@@ -86,6 +92,7 @@ public final class FFmpegInput {
             try FFmpegError.check(code, "av_read_frame")
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
+            pendingTitle = chainedTitle() ?? pendingTitle
             return stamped(packet.pointee)
         }
     }
@@ -99,7 +106,13 @@ public final class FFmpegInput {
         let start: Int64
         let end: Int64
         if packet.pts != dbx_nopts_value() {
-            let first = firstTimestamp ?? packet.pts
+            var first = firstTimestamp ?? packet.pts
+            // A new Ogg chain link, an MPEG-TS wrap or an encoder restart behind an HLS
+            // playlist starts its timestamps anew: the audio itself continues, so the
+            // timeline does too.
+            if firstTimestamp != nil, abs(av_rescale_q(packet.pts - first, timeBase, target) - nextTimestamp) > Self.discontinuityFrames {
+                first = packet.pts - av_rescale_q(nextTimestamp, target, timeBase)
+            }
             firstTimestamp = first
             start = av_rescale_q(packet.pts - first, timeBase, target)
             end = packet.duration > 0 ? av_rescale_q(packet.pts - first + packet.duration, timeBase, target) : start
@@ -112,6 +125,10 @@ public final class FFmpegInput {
         return StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
     }
 
+    /// Timestamps that jump by more than this (frames, 1 s) from where the previous packet
+    /// ended are a discontinuity, not a gap in the audio.
+    static let discontinuityFrames: Int64 = Int64(AudioFormat.sampleRate)
+
     /// A packet without a duration is assumed to be one codec frame long.
     private var fallbackDurationFrames: Int {
         let frameSize = Int(parameters.pointer.pointee.frame_size)
@@ -119,9 +136,47 @@ public final class FFmpegInput {
         return frameSize > 0 ? frameSize * AudioFormat.sampleRate / rate : AudioFormat.framesPerMillisecond * 20
     }
 
-    /// The in-band stream title the server sent last (ICY `StreamTitle`), if any.
+    /// The stream title, if it changed since the last call: an ICY `StreamTitle` (Icecast
+    /// and SHOUTcast), or the `title` comment of a new Ogg chain link (Opus, Vorbis), as
+    /// of the packet read last.
+    public func takeTitle() -> String? {
+        if let icy = icyMetadata.flatMap(StreamEventConvention.streamTitle(fromIcyMetadata:)), icy != lastIcyTitle {
+            lastIcyTitle = icy
+            pendingTitle = icy
+        }
+        defer { pendingTitle = nil }
+        guard let title = pendingTitle, title != lastTitle else { return nil }
+        lastTitle = title
+        return title
+    }
+
+    /// The title of a new chain link: Vorbis links carry it as packet side data, Opus
+    /// links as updated stream metadata, flagged until we clear the flag. FFmpeg appends a
+    /// new link's comments to the old ones (`old;new`), so the title is taken out of the
+    /// stream's metadata once read.
+    /// The corresponding C functions are `av_packet_get_side_data` and `av_dict_get`.
+    private func chainedTitle() -> String? {
+        var size = 0
+        if let data = av_packet_get_side_data(packet, AV_PKT_DATA_METADATA_UPDATE, &size) {
+            var dictionary: OpaquePointer?
+            defer { av_dict_free(&dictionary) }
+            if av_packet_unpack_dictionary(data, size, &dictionary) >= 0, let title = Self.title(in: dictionary) { return title }
+        }
+        guard let stream = context?.pointee.streams[Int(streamIndex)],
+              stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 else { return nil }
+        stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        defer { av_dict_set(&stream.pointee.metadata, "title", nil, 0) }
+        return Self.title(in: stream.pointee.metadata)
+    }
+
+    private static func title(in dictionary: OpaquePointer?) -> String? {
+        guard let entry = av_dict_get(dictionary, "title", nil, 0), let value = entry.pointee.value else { return nil }
+        return String(cString: value)
+    }
+
+    /// The ICY metadata block the server sent last, if any.
     /// The corresponding C function is `av_opt_get` on `icy_metadata_packet`.
-    public var icyMetadata: String? {
+    var icyMetadata: String? {
         guard let io = context?.pointee.pb else { return nil }
         var value: UnsafeMutablePointer<UInt8>?
         guard av_opt_get(io, "icy_metadata_packet", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }
