@@ -14,6 +14,7 @@ PACKAGES=(
   icecast2          # the stream tests run a real server on loopback
   curl              # ... and talk to its admin API (tools/delaybox-broadcast)
   python3           # http.server serves deliberately broken streams to the tests
+  openssl           # a self-signed certificate for the https certificate-failure test
 )
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

@@ -54,6 +54,7 @@ public final class FFmpegInput {
         defer { av_dict_free(&dictionary) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         gate.arm(milliseconds: options.stallTimeoutMs)
+        FFmpegLog.beginCall()
         do {
             try FFmpegError.check(avformat_open_input(&opened, url, nil, &dictionary), "avformat_open_input")
             self.context = opened
@@ -87,6 +88,7 @@ public final class FFmpegInput {
     public func readPacket() throws(FFmpegError) -> StreamPacket? {
         while true {
             gate.arm(milliseconds: options.stallTimeoutMs)
+            FFmpegLog.beginCall()
             let code = av_read_frame(context, packet)
             if code == dbx_averror_eof() { return nil }
             try FFmpegError.check(code, "av_read_frame")

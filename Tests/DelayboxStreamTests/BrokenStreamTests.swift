@@ -41,4 +41,20 @@ import Testing
         #expect(states.last == "reconnecting", "the end of the data is a lost connection: \(states)")
         #expect(result.lines.lines("packet_rejected").isEmpty)
     }
+
+    @Test func anUntrustedCertificateIsAClearErrorAndNothingPlays() throws {
+        let directory = try ExternalTool.temporaryDirectory("untrusted-https")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.encodeTone(frequency: 440, seconds: 2, sampleRate: 44_100, channels: 2,
+                                    codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
+                                    to: directory.appendingPathComponent("tone.mp3").path)
+        let server = try StaticHTTPServer(directory: directory, selfSignedTLS: true)
+        let run = try PlayRun(root: Self.root, arguments: [server.url("tone.mp3"), "--delay", "1", "--for", "2",
+                                                           "--backoff-cap", "0.5"])
+        let result = run.finish()
+        #expect(result.reason == .exit && result.status == 0)
+        #expect(!result.lines.states.contains("playing"), "an unverified server is never played")
+        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("certificate") }, "the reason names the certificate: \(reasons)")
+    }
 }
