@@ -14,6 +14,7 @@ public enum NotificationLog {
         case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
         case .pauseExceededMaximum(let frames): "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
         case .packetRejected(let why): "packet rejected: \(why)"
+        case .reconnectFailed(let why): "reconnect failed: \(why)"
         }
     }
 
@@ -33,6 +34,7 @@ public enum NotificationLog {
         case .pauseExceededMaximum(let frames):
             object.merge(["type": "pause_dropped", "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
         case .packetRejected(let why): object.merge(["type": "packet_rejected", "reason": why]) { $1 }
+        case .reconnectFailed(let why): object.merge(["type": "reconnect_failed", "reason": why]) { $1 }
         }
         return jsonLine(object)
     }

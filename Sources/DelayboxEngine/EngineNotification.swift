@@ -19,6 +19,8 @@ public enum EngineNotification: Sendable, Equatable {
     case pauseExceededMaximum(droppedFrames: Int64)
     /// A packet was refused (reason says why); nothing else is affected.
     case packetRejected(String)
+    /// Another attempt to reconnect failed (why); the state stays reconnecting.
+    case reconnectFailed(String)
 }
 
 /// Why the delay in force changed.
@@ -50,6 +52,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var timedPlacements = 0
     /// Resent packets recognised and dropped.
     public var duplicatePackets = 0
+    /// Reconnect attempts that failed (each lost connection starts a series).
+    public var failedReconnects = 0
     /// Packets refused as malformed.
     public var rejectedPackets = 0
     /// Packets that failed to decode (played as silence).

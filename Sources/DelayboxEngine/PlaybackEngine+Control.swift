@@ -17,6 +17,10 @@ extension PlaybackEngine {
 
     /// The connection ended (EOF, error, stall); buffered audio keeps playing.
     public func connectionLost(reason: String, now: Instant) {
+        if connection == .reconnecting {
+            statistics.failedReconnects += 1
+            notifications.append(.reconnectFailed(reason))
+        }
         guard connection == .connected || connection == .connecting else { return }
         if isMatching { beginPlacement(now: now) }  // resolves what is pending
         connection = .reconnecting

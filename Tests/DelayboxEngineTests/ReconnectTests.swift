@@ -107,4 +107,18 @@ import Testing
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 20_000) < 25, "the delay still holds after the new encoder's audio")
     }
+
+    @Test func eachFailedAttemptIsReportedWithItsReasonWithoutAnotherStateChange() throws {
+        let rig = try rig(delayMs: 5_000)
+        rig.run(milliseconds: 8_000)
+        rig.disconnect()
+        rig.engine.connectionLost(reason: "Connection refused", now: rig.now)
+        rig.engine.connectionLost(reason: "HTTP 404", now: rig.now)
+        rig.run(milliseconds: 20)  // notifications reach the output with a render
+        let failures: [String] = rig.notifications { if case .reconnectFailed(let why) = $0 { why } else { nil } }
+        #expect(failures == ["Connection refused", "HTTP 404"])
+        let lostStates: [SessionState] = rig.notifications { if case .stateChanged(_, let to, .connectionLost) = $0 { to } else { nil } }
+        #expect(lostStates == [.reconnecting])
+        #expect(rig.engine.status(at: rig.now).statistics.failedReconnects == 2)
+    }
 }

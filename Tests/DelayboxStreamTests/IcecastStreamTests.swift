@@ -53,14 +53,19 @@ struct IcecastStreamTests {
         #expect(events.contains { $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true })
     }
 
-    @Test func aKilledAndRestartedSourceIsAGapWhilePlayoutGoesOn() throws {
+    /// The source killed and restarted (the listener sees the stream end, then 404s), or
+    /// the whole server (connections refused meanwhile).
+    @Test(arguments: ["source", "server"])
+    func aRestartIsAGapWhilePlayoutGoesOn(restarted: String) throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
         let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "8", "--for", "22",
                                                            "--stall-timeout", "2", "--backoff-cap", "0.5"])
         run.wait(until: 10)
         server.stopSource(mount: "/live.mp3")
+        if restarted == "server" { server.stop() }
         run.wait(until: 13)
+        if restarted == "server" { try server.start() }
         try server.startSource(mount: "/live.mp3")
         let result = run.finish()
         let states = result.lines.states
@@ -72,6 +77,8 @@ struct IcecastStreamTests {
         let lost = result.lines.lines("audio_lost").compactMap { $0["ms"] as? Int }
         #expect(lost.count == 1)
         #expect((1_500...7_000).contains(lost.first ?? 0), "lost \(lost) ms")
+        let attempts = result.lines.lines("reconnect_failed").compactMap { $0["reason"] as? String }
+        #expect(attempts.contains { $0.contains(restarted == "server" ? "refused" : "404") }, "each failed attempt says why: \(attempts)")
     }
 
     @Test func aFrozenServerIsSurvived() throws {
