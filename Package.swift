@@ -61,7 +61,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -8,6 +8,9 @@ import Foundation
 ///
 /// Real time: the stream client's thread reads the network; this thread owns the engine,
 /// applies what the client posted, and renders 20 ms periods paced by the system clock.
+/// A channel switch (`PlayerRequests`) fades the old channel out within one period and
+/// starts the new one with the same delay, which the new channel's buffer has to fill
+/// first: its audio starts once that much of it has been recorded.
 /// Fast (`--fast`): one thread reads the input as fast as it can and treats each packet as
 /// arriving when its audio is live, on a manual clock — a file plays through in a moment.
 public final class StreamPlayer {
@@ -24,7 +27,8 @@ public final class StreamPlayer {
     }
 
     public struct Options: Sendable {
-        public var url: String
+        /// The channels; the selected one plays first.
+        public var lineup: ChannelLineup
         public var delayMs: Int64 = 5_000
         /// Stop after this much output (s); 0: until interrupted (or, fast, until the audio is out).
         public var seconds: Double = 0
@@ -33,68 +37,96 @@ public final class StreamPlayer {
         public var json = false
         public var engine = EngineConfiguration()
         public var client = StreamClient.Options()
-        public init(url: String) { self.url = url }
+        public init(lineup: ChannelLineup) { self.lineup = lineup }
     }
 
     static let periodFrames = 960
     /// The output delay the engine is told: a WAV file plays each frame as written.
     static let outputDelayFrames = 0
 
-    private let options: Options
+    private var options: Options
+    private let requests: PlayerRequests
     private let log: @Sendable (String) -> Void
-    private var decoders: [ChannelDecoder] = []
     private var writer: WavFileWriter?
     private var start = Instant.zero
 
-    public init(options: Options, log: @escaping @Sendable (String) -> Void) {
+    /// - Parameter requests: where other threads ask for channel switches and a stop
+    ///   (real time only).
+    public init(options: Options, requests: PlayerRequests = PlayerRequests(), log: @escaping @Sendable (String) -> Void) {
         self.options = options
+        self.requests = requests
         self.log = log
     }
 
     /// Plays until done; returns the engine's final status.
     @discardableResult
     public func run() throws -> EngineStatus {
-        var configuration = options.engine
-        configuration.initialDelayMs = options.delayMs
-        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { [unowned self] in
-            let decoder = ChannelDecoder()
-            decoders.append(decoder)
-            return decoder
-        })
         if case .wav(let path) = options.output { writer = try WavFileWriter(path: path) }
         let json = options.json, log = self.log
         FFmpegLog.install { line in
             log(json ? NotificationLog.jsonLine(["type": "ffmpeg", "message": line]) : "          ffmpeg: " + line)
         }
-        let status = options.fast ? try runFast(engine) : try runRealTime(engine)
+        let status = options.fast ? try runFast() : try runRealTime()
         try writer?.close()
         return status
     }
 
-    private func runRealTime(_ engine: PlaybackEngine) throws -> EngineStatus {
+    private func runRealTime() throws -> EngineStatus {
         let clock = SystemClock()
-        var clientOptions = options.client
-        clientOptions.paceAtRealTime = clientOptions.paceAtRealTime || Self.isLocalFile(options.url)
-        let client = StreamClient(url: options.url, options: clientOptions, clock: clock)
         var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
         start = pacer.start
-        engine.start(now: start)
-        client.start()
-        defer { client.stop() }
+        var session = try beginSession(delayMs: options.delayMs, clock: clock, at: start)
+        defer { session.client?.stop() }
         var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
-        while let due = pacer.nextPeriod() {
-            for message in client.drain() { apply(message, to: engine) }
-            renderPeriod(engine, into: &period, at: due)
+        periods: while let due = pacer.nextPeriod() {
+            var switchTo: Int?
+            for request in requests.take() {
+                switch request {
+                case .stop: break periods
+                case .nextChannel: options.lineup.selectNext(); switchTo = options.lineup.selectedIndex
+                case .selectChannel(let name):
+                    if options.lineup.select(named: name) { switchTo = options.lineup.selectedIndex }
+                    else { say("no channel named '\(name)'", at: due) }
+                }
+            }
+            for line in session.applyClientMessages() { say(line, at: due) }
+            if switchTo != nil {
+                // The old channel fades out in this period; the new one starts with the next.
+                session.stop(now: due)
+                renderPeriod(session.engine, into: &period, at: due)
+                session = try beginSession(delayMs: session.engine.status(at: due).delayMs, clock: clock,
+                                           at: due.advanced(byFrames: Int64(Self.periodFrames)))
+                continue
+            }
+            renderPeriod(session.engine, into: &period, at: due)
         }
-        return engine.status(at: clock.now())
+        return session.engine.status(at: clock.now())
     }
 
-    private func runFast(_ engine: PlaybackEngine) throws -> EngineStatus {
+    /// Starts the selected channel: a new engine holding `delayMs`, and its stream client.
+    private func beginSession(delayMs: Int64, clock: SystemClock, at time: Instant) throws -> ChannelSession {
+        let channel = options.lineup.selected
+        var clientOptions = options.client
+        clientOptions.paceAtRealTime = clientOptions.paceAtRealTime || Self.isLocalFile(channel.streamURL)
+        let session = try ChannelSession(channel: channel, configuration: options.engine, delayMs: delayMs,
+                                         client: clientOptions, clock: clock)
+        announce(channel, at: time)
+        session.start(now: time)
+        return session
+    }
+
+    /// Fast: the selected channel only, read on this thread as fast as it can be.
+    private func runFast() throws -> EngineStatus {
         let clock = ManualClock()
         start = clock.now()
-        engine.start(now: start)
-        let input = try FFmpegInput(url: options.url, options: options.client.input, gate: InterruptGate())
-        apply(.opened(input.parameters, at: start), to: engine)
+        let channel = options.lineup.selected
+        let session = try ChannelSession(channel: channel, configuration: options.engine, delayMs: options.delayMs,
+                                         client: nil, clock: clock)
+        let engine = session.engine
+        announce(channel, at: start)
+        session.start(now: start)
+        let input = try FFmpegInput(url: channel.streamURL, options: options.client.input, gate: InterruptGate())
+        if let line = session.apply(.opened(input.parameters, at: start)) { say(line, at: start) }
         var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
         var rendered: Int64 = 0
         var ended = false
@@ -110,15 +142,15 @@ public final class StreamPlayer {
                             rendered += Int64(Self.periodFrames)
                         }
                         clock.set(arrival)
-                        apply(.packet(packet, at: arrival), to: engine)
+                        session.apply(.packet(packet, at: arrival))
                         if let title = input.takeTitle() {
-                            apply(.title(title, connectionTimestamp: packet.connectionTimestamp, at: arrival), to: engine)
+                            session.apply(.title(title, connectionTimestamp: packet.connectionTimestamp, at: arrival))
                         }
                         continue
                     }
-                    apply(.lost("end of stream", at: start.advanced(byFrames: rendered)), to: engine)
+                    session.apply(.lost("end of stream", at: start.advanced(byFrames: rendered)))
                 } catch {
-                    apply(.lost("\(error)", at: start.advanced(byFrames: rendered)), to: engine)
+                    session.apply(.lost("\(error)", at: start.advanced(byFrames: rendered)))
                 }
                 ended = true
             }
@@ -130,26 +162,9 @@ public final class StreamPlayer {
         return engine.status(at: start.advanced(byFrames: rendered))
     }
 
-    private func apply(_ message: StreamClient.Message, to engine: PlaybackEngine) {
-        switch message {
-        case .opened(let parameters, let time):
-            do {
-                for decoder in decoders { try decoder.configure(parameters) }
-                engine.connectionOpened(now: time)
-                printNotifications(engine, at: time)
-                say("connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch", at: time)
-            } catch {
-                engine.fail(reason: "cannot decode \(parameters.codecName): \(error)", now: time)
-            }
-        case .packet(let packet, let time):
-            engine.ingest(packet, now: time)
-        case .title(let title, let timestamp, let time):
-            for event in StreamEventConvention.events(fromTitle: title) {
-                engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
-            }
-        case .lost(let reason, let time):
-            engine.connectionLost(reason: reason, now: time)
-        }
+    private func announce(_ channel: Channel, at time: Instant) {
+        log(options.json ? NotificationLog.jsonLine(["type": "channel", "name": channel.name, "url": channel.streamURL, "t": seconds(at: time)])
+                         : String(format: "%8.2f  ", time.seconds - start.seconds) + "channel: \(channel.name) (\(channel.streamURL))")
     }
 
     private func renderPeriod(_ engine: PlaybackEngine, into period: inout [Float], at time: Instant) {
@@ -166,10 +181,14 @@ public final class StreamPlayer {
         }
     }
 
+    /// A line for people; in JSON, `{"type": "info", "text": …}`.
     private func say(_ text: String, at time: Instant) {
-        guard !options.json else { return }
-        log(String(format: "%8.2f  ", time.seconds - start.seconds) + text)
+        log(options.json ? NotificationLog.jsonLine(["type": "info", "text": text, "t": seconds(at: time)])
+                         : String(format: "%8.2f  ", time.seconds - start.seconds) + text)
     }
+
+    /// Seconds since the start, to the millisecond, for JSON lines.
+    private func seconds(at time: Instant) -> Double { ((time.seconds - start.seconds) * 1000).rounded() / 1000 }
 
     static func isLocalFile(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 }

@@ -53,8 +53,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
 }
 
-/// Thrown when an `EngineConfiguration` is invalid; lists every problem.
+/// Thrown when a configuration (engine settings, channel lineup) is invalid; lists every problem.
 public struct InvalidConfiguration: Error, CustomStringConvertible {
     public var problems: [String]
-    public var description: String { "invalid engine configuration: " + problems.joined(separator: "; ") }
+    public var description: String { "invalid configuration: " + problems.joined(separator: "; ") }
 }

@@ -61,14 +61,14 @@ public final class IcecastServer {
         if let server { Glibc.kill(server.processIdentifier, frozen ? SIGSTOP : SIGCONT) }
     }
 
-    /// Starts a live ffmpeg source on `mount`: a 440 Hz tone (MP3 128 kbps, or Ogg/Opus).
-    public func startSource(mount: String, opus: Bool = false) throws {
+    /// Starts a live ffmpeg source on `mount`: a tone of `frequency` Hz (MP3 128 kbps, or Ogg/Opus).
+    public func startSource(mount: String, opus: Bool = false, frequency: Int = 440) throws {
         let codec = opus ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
                          : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
-                             "-i", "sine=frequency=440:sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
+                             "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
             + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import DelayboxEngine
 import Foundation
 
 struct PlayCommand: ParsableCommand {
@@ -39,7 +40,13 @@ struct PlayCommand: ParsableCommand {
         guard let output = StreamPlayer.Output(output) else {
             throw ValidationError("--output wants wav:PATH or null; got '\(output)'")
         }
-        var options = StreamPlayer.Options(url: url)
+        let lineup: ChannelLineup
+        do {
+            lineup = try ChannelLineup([Channel(name: "play", streamURL: url)])
+        } catch {
+            throw ValidationError(error.problems.joined(separator: "; "))
+        }
+        var options = StreamPlayer.Options(lineup: lineup)
         options.delayMs = Int64(delay * 1000)
         options.seconds = seconds
         options.output = output

@@ -9,18 +9,6 @@ struct IcecastStreamTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let broadcast = root.appendingPathComponent("tools/delaybox-broadcast").path
 
-    /// Zero crossings per second of the left channel of a 16-bit stereo WAV's last `seconds`.
-    func toneCrossings(wav path: String, lastSeconds seconds: Double) throws -> Double {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let frames = Int(seconds * 48_000)
-        let start = max(44, data.count - frames * 4)
-        let left: [Int16] = stride(from: start, to: data.count - 3, by: 4).map {
-            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
-        }
-        let crossings = zip(left, left.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
-        return Double(crossings) / seconds
-    }
-
     @Test(arguments: [false, true])
     func aLiveStreamPlaysDelayed(opus: Bool) throws {
         let server = try IcecastServer()
@@ -33,7 +21,8 @@ struct IcecastStreamTests {
         let result = run.finish()
         #expect(result.status == 0)
         #expect(result.lines.states.prefix(3) == ["connecting", "buffering", "playing"])
-        #expect(abs(try toneCrossings(wav: wav, lastSeconds: 2) - 880) < 20, "the 440 Hz tone, heard")
+        let capture = try WavCapture(path: wav)
+        #expect(abs(capture.crossingsPerSecond(from: capture.seconds - 2, to: capture.seconds) - 880) < 20, "the 440 Hz tone, heard")
     }
 
     @Test func anEventSentByTheBroadcasterFiresInDelayedTime() throws {

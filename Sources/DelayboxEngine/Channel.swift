@@ -1,0 +1,51 @@
+/// One channel the box can play: a live stream and what plays in its place.
+public struct Channel: Sendable, Equatable {
+    /// What the listener and the console call it, e.g. `City Radio`.
+    public var name: String
+    /// The live stream: anything FFmpeg opens (http, https, HLS, a local file).
+    public var streamURL: String
+    /// Looped while the streamer is muted; nil: silence.
+    public var muteMusicURL: String?
+    /// Whether ad breaks announced by the stream play their ad (otherwise ignored, logged).
+    public var adsEnabled: Bool
+
+    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true) {
+        self.name = name
+        self.streamURL = streamURL
+        self.muteMusicURL = muteMusicURL
+        self.adsEnabled = adsEnabled
+    }
+
+    /// Schemes a mute music or ad file is fetched with; a bare path is a local file.
+    public static let fileSchemes: Set<String> = ["http", "https", "file"]
+
+    /// Every problem with this channel, empty when it is valid. The stream URL may use
+    /// any scheme FFmpeg knows (http, https, hls, rtmp, srt, …): FFmpeg has the last word
+    /// when it opens it.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if name.trimmingSpaces().isEmpty { problems.append("a channel has no name") }
+        if streamURL.isEmpty {
+            problems.append("channel '\(name)' has no stream URL")
+        } else if let scheme = Self.scheme(of: streamURL), !Self.isValidScheme(scheme) {
+            problems.append("channel '\(name)': stream URL '\(streamURL)' has no valid scheme")
+        }
+        if let music = muteMusicURL, let scheme = Self.scheme(of: music), !Self.fileSchemes.contains(scheme) {
+            problems.append("channel '\(name)': mute music URL '\(music)' has scheme '\(scheme)'; expected "
+                            + Self.fileSchemes.sorted().joined(separator: ", ") + " or a path")
+        }
+        return problems
+    }
+
+    /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
+    static func isValidScheme(_ scheme: String) -> Bool {
+        guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+    }
+
+    /// The scheme of `url` (`https` of `https://…`), nil for a bare path.
+    static func scheme(of url: String) -> String? {
+        guard let separator = url.range(of: "://") else { return nil }
+        return url[..<separator.lowerBound].lowercased()
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The left channel of a 16-bit stereo 48 kHz WAV file that `delaybox` wrote, for
+/// checking what was heard when.
+public struct WavCapture {
+    public static let sampleRate = 48_000
+    public let left: [Int16]
+
+    public init(path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        left = stride(from: 44, to: data.count - 3, by: 4).map {
+            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+        }
+    }
+
+    public var seconds: Double { Double(left.count) / Double(Self.sampleRate) }
+
+    /// Samples from `start` to `end` seconds (clamped to the file).
+    public func window(from start: Double, to end: Double) -> ArraySlice<Int16> {
+        func index(_ seconds: Double) -> Int { min(max(Int(seconds * Double(Self.sampleRate)), 0), left.count) }
+        let lower = index(start), upper = max(index(start), index(end))
+        return left[lower..<upper]
+    }
+
+    /// Sign changes per second between `start` and `end`: twice the frequency of a tone.
+    public func crossingsPerSecond(from start: Double, to end: Double) -> Double {
+        let samples = window(from: start, to: end)
+        guard samples.count > 1 else { return 0 }
+        let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        return Double(crossings) * Double(Self.sampleRate) / Double(samples.count)
+    }
+
+    /// The largest absolute sample between `start` and `end`.
+    public func peak(from start: Double, to end: Double) -> Int {
+        window(from: start, to: end).map { abs(Int($0)) }.max() ?? 0
+    }
+}
