@@ -14,8 +14,7 @@ build: setup
 	$(SWIFT) build
 
 release: setup
-	$(SWIFT) build -c release --product delaybox
-	$(SWIFT) build -c release --product delaybox-bench
+	$(SWIFT) build -c release
 
 ## Runs the appliance on this host: the test-tone channel, delayed 5 s, to out/delaybox.wav.
 run: release
@@ -29,8 +28,9 @@ test: setup
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
 	$(SWIFT) test --skip-build
 
-## Prints benchmark figures, one `name: value` per line.
+## Prints benchmark figures, one `name: value` per line (about 3 minutes; needs mpv, installed here).
 bench: release
+	@deploy/setup-host.sh --bench
 	.build/release/delaybox-bench
 
 clean:

@@ -41,7 +41,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "delaybox-bench",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation"],
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",

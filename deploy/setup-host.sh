@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a Debian 12 host to build, run and test Delaybox: checks the Swift toolchain
 # and installs the Debian packages the build and the tests need (only those missing).
-# Later features add their packages to PACKAGES below.
+# Later features add their packages to PACKAGES below. With --bench, also the benchmark's peers.
 set -euo pipefail
 
 # Packages the build and tests need. The playback engine itself needs no C library.
@@ -16,6 +16,10 @@ PACKAGES=(
   python3           # http.server serves deliberately broken streams to the tests
   openssl           # a self-signed certificate for the https certificate-failure test
 )
+# `--bench`: also the peers `make bench` measures Delaybox against.
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=(mpv)
+fi
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
   echo "setup-host: no Swift toolchain found (expected 'swift' on PATH or /opt/swift)." >&2

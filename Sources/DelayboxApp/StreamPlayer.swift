@@ -40,7 +40,11 @@ public final class StreamPlayer {
         public init(lineup: ChannelLineup) { self.lineup = lineup }
     }
 
-    static let periodFrames = 960
+    /// Frames rendered per period: 100 ms. A file or null output has no latency to keep
+    /// low, and on this class of machine each wakeup costs ~50 µs of CPU (measured:
+    /// holding a stream costs 0.2 s of CPU per minute with 20 ms periods, 0.08 s with
+    /// 100 ms). Events still take effect on their exact frame.
+    static let periodFrames = 4_800
     /// The output delay the engine is told: a WAV file plays each frame as written.
     static let outputDelayFrames = 0
 

@@ -27,8 +27,9 @@ public final class FFmpegInput {
     /// Next connection timestamp (frames) when a packet carries no pts of its own.
     private var nextTimestamp: Int64 = 0
     private let packet: UnsafeMutablePointer<AVPacket>
-    /// The last ICY title seen: the server repeats it in every metadata block.
-    private var lastIcyTitle: String?
+    /// The last ICY metadata block seen: the server repeats it in every block, and it is
+    /// parsed only when it changes (this runs for every packet).
+    private var lastIcyMetadata: String?
     /// A title not yet taken by `takeTitle()`.
     private var pendingTitle: String?
     /// The last title handed out: a repeat is not news.
@@ -142,9 +143,9 @@ public final class FFmpegInput {
     /// and SHOUTcast), or the `title` comment of a new Ogg chain link (Opus, Vorbis), as
     /// of the packet read last.
     public func takeTitle() -> String? {
-        if let icy = icyMetadata.flatMap(StreamEventConvention.streamTitle(fromIcyMetadata:)), icy != lastIcyTitle {
-            lastIcyTitle = icy
-            pendingTitle = icy
+        if let metadata = icyMetadata, metadata != lastIcyMetadata {
+            lastIcyMetadata = metadata
+            pendingTitle = StreamEventConvention.streamTitle(fromIcyMetadata: metadata) ?? pendingTitle
         }
         defer { pendingTitle = nil }
         guard let title = pendingTitle, title != lastTitle else { return nil }

@@ -6,9 +6,17 @@ import Glibc
 #endif
 
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
+/// `delaybox-bench engine` runs only the engine and simulator figures, `delaybox-bench
+/// peers` only the side-by-side run with mpv; no argument runs both.
 @main
 enum Bench {
     static func main() throws {
+        let part = CommandLine.arguments.dropFirst().first
+        if part == nil || part == "engine" { try engineFigures() }
+        if part == nil || part == "peers" { try peerFigures() }
+    }
+
+    static func engineFigures() throws {
         let realtime = try engineSpeed(audioSeconds: 3_600)
         print("engine_x_realtime: \(Int(realtime))")
         print("engine_cpu_s_per_hour_of_audio: \(format(3_600 / realtime))")
@@ -40,6 +48,26 @@ enum Bench {
         let drifting = try Simulation(scenario).run()
         print("delay_error_ms_p99_3h_100ppm: \(format(drifting.delayErrorMsP99))")
         print("delay_error_ms_max_3h_100ppm: \(format(drifting.delayErrorMsMax))")
+    }
+
+    static func peerFigures() throws {
+        if let missing = PeerComparison.missingPeer {
+            print("stream_cpu_ratio_vs_mpv: skipped (\(missing))")
+            print("delay_mem_ratio_vs_mpv: skipped (\(missing))")
+        } else {
+            let comparison = PeerComparison()
+            let delaybox = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox").path
+            let (ours, mpv) = try comparison.run(delaybox: delaybox)
+            print("stream_delay_s_vs_mpv: \(Int(comparison.delaySeconds))")
+            print("stream_cpu_s_per_min_delaybox: \(format(ours.cpuSecondsPerMinute))")
+            print("stream_cpu_s_per_min_mpv: \(format(mpv.cpuSecondsPerMinute))")
+            print("stream_cpu_ratio_vs_mpv: \(format(ours.cpuSecondsPerMinute / mpv.cpuSecondsPerMinute))")
+            print("stream_cpu_s_per_min_with_startup_delaybox: \(format(ours.cpuSecondsPerMinuteWithStartup))")
+            print("stream_cpu_s_per_min_with_startup_mpv: \(format(mpv.cpuSecondsPerMinuteWithStartup))")
+            print("delay_mem_mb_per_min_delaybox: \(format(ours.growthMBPerMinute))")
+            print("delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
+            print("delay_mem_ratio_vs_mpv: \(format(ours.growthMBPerMinute / mpv.growthMBPerMinute))")
+        }
     }
 
     /// Hours of audio the engine records and plays per hour of CPU: a live 128 kbps

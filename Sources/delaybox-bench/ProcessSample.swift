@@ -1,0 +1,25 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CPU time and resident memory of another process, from /proc (all its threads).
+struct ProcessSample {
+    /// User plus system CPU time so far (s).
+    var cpuSeconds: Double
+    /// Resident set size (bytes).
+    var residentBytes: Int
+
+    /// Reads the process `pid`; nil when it is gone.
+    init?(pid: Int32) {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name: state is field 3; utime and stime are 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        residentBytes = (rss?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
+    }
+}
