@@ -99,8 +99,8 @@ public final class StreamClient: Sendable {
                 if options.paceAtRealTime { pace(until: opened.advanced(byFrames: packet.connectionTimestamp)) }
                 let now = clock.now()
                 post(.packet(packet, at: now))
-                if let title = input.takeTitle() {
-                    post(.title(title, connectionTimestamp: packet.connectionTimestamp, at: now))
+                while let carried = input.takeTitle() {
+                    post(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
                 if gate.isStopRequested { return "stopped" }
             }

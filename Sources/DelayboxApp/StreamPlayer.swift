@@ -147,8 +147,8 @@ public final class StreamPlayer {
                         }
                         clock.set(arrival)
                         session.apply(.packet(packet, at: arrival))
-                        if let title = input.takeTitle() {
-                            session.apply(.title(title, connectionTimestamp: packet.connectionTimestamp, at: arrival))
+                        while let carried = input.takeTitle() {
+                            session.apply(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: arrival))
                         }
                         continue
                     }

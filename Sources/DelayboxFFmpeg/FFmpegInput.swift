@@ -30,8 +30,15 @@ public final class FFmpegInput {
     /// The last ICY metadata block seen: the server repeats it in every block, and it is
     /// parsed only when it changes (this runs for every packet).
     private var lastIcyMetadata: String?
-    /// A title not yet taken by `takeTitle()`.
-    private var pendingTitle: String?
+    /// A new ICY title and the byte offset of its block, until the packets read reach it.
+    private var pendingIcy: (title: String, byte: Int64)?
+    /// Bytes the protocol had delivered when the ICY metadata was last looked at: a block
+    /// that shows up after the next read lies at or after this offset.
+    private var icyCheckedByte: Int64 = 0
+    /// Where the recent packets were in the byte stream, to place ICY blocks.
+    private var byteMap = PacketByteMap()
+    /// Titles found and placed, not yet taken by `takeTitle()`.
+    private var placedTitles: [(title: String, connectionTimestamp: Int64)] = []
     /// The last title handed out: a repeat is not news.
     private var lastTitle: String?
 
@@ -52,6 +59,10 @@ public final class FFmpegInput {
         // Certificates are verified (https); reconnecting is ours, not FFmpeg's.
         av_dict_set(&dictionary, "tls_verify", "1", 0)
         av_dict_set(&dictionary, "reconnect", "0", 0)
+        // Probing the format reads ahead (up to 1 MB by default, seconds of a live stream),
+        // and ICY blocks parsed during that read cannot be placed; 16 KB recognises every
+        // format we meet and keeps the read-ahead to about one ICY interval.
+        av_dict_set(&dictionary, "formatprobesize", "16384", 0)
         defer { av_dict_free(&dictionary) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         gate.arm(milliseconds: options.stallTimeoutMs)
@@ -95,8 +106,14 @@ public final class FFmpegInput {
             try FFmpegError.check(code, "av_read_frame")
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
-            pendingTitle = chainedTitle() ?? pendingTitle
-            return stamped(packet.pointee)
+            let stamped = stamped(packet.pointee)
+            if packet.pointee.pos >= 0 {
+                byteMap.record(byte: packet.pointee.pos, byteCount: Int(packet.pointee.size),
+                               timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)
+            }
+            if let title = chainedTitle() { placedTitles.append((title, stamped.connectionTimestamp)) }
+            noticeIcyMetadata(fallback: stamped.connectionTimestamp)
+            return stamped
         }
     }
 
@@ -139,18 +156,41 @@ public final class FFmpegInput {
         return frameSize > 0 ? frameSize * AudioFormat.sampleRate / rate : AudioFormat.framesPerMillisecond * 20
     }
 
-    /// The stream title, if it changed since the last call: an ICY `StreamTitle` (Icecast
-    /// and SHOUTcast), or the `title` comment of a new Ogg chain link (Opus, Vorbis), as
-    /// of the packet read last.
-    public func takeTitle() -> String? {
+    /// The next stream title carried since the last call, with the connection timestamp
+    /// where it was carried: an ICY `StreamTitle` (Icecast and SHOUTcast) at its metadata
+    /// block, or the `title` comment of a new Ogg chain link (Opus, Vorbis) at the link's
+    /// first packet. A title repeated is not news.
+    public func takeTitle() -> (title: String, connectionTimestamp: Int64)? {
+        while !placedTitles.isEmpty {
+            let next = placedTitles.removeFirst()
+            guard next.title != lastTitle else { continue }
+            lastTitle = next.title
+            return next
+        }
+        return nil
+    }
+
+    /// Looks for a new ICY block after each packet. FFmpeg parses a block as the protocol
+    /// reads past it, stopping each read at the block, so the block lies between the
+    /// bytes delivered at the previous look and those delivered now: it is placed at the
+    /// first of these (exact when reads are large, at most one network read early when
+    /// they trickle in), then mapped to the audio at that byte. Reading ahead (the probe at
+    /// open holds seconds of audio) is why the packet just read is not the place.
+    /// - Parameter fallback: the connection timestamp of the packet just read.
+    private func noticeIcyMetadata(fallback: Int64) {
+        let delivered = context?.pointee.pb?.pointee.pos ?? 0
+        defer { icyCheckedByte = delivered }
         if let metadata = icyMetadata, metadata != lastIcyMetadata {
             lastIcyMetadata = metadata
-            pendingTitle = StreamEventConvention.streamTitle(fromIcyMetadata: metadata) ?? pendingTitle
+            if let title = StreamEventConvention.streamTitle(fromIcyMetadata: metadata) {
+                pendingIcy = (title, icyCheckedByte)
+            }
         }
-        defer { pendingTitle = nil }
-        guard let title = pendingTitle, title != lastTitle else { return nil }
-        lastTitle = title
-        return title
+        guard let pending = pendingIcy else { return }
+        // Without byte positions (a demuxer that keeps none), the packet just read.
+        guard let timestamp = byteMap.isEmpty ? fallback : byteMap.timestamp(atByte: pending.byte) else { return }
+        placedTitles.append((pending.title, timestamp))
+        pendingIcy = nil
     }
 
     /// The title of a new chain link: Vorbis links carry it as packet side data, Opus

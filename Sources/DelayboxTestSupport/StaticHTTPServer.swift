@@ -4,20 +4,24 @@ import Glibc
 #endif
 
 /// An HTTP server on loopback serving the files of a directory (Python's `http.server`),
-/// for streams that are broken on purpose (garbage, truncated frames) and, over https with
-/// a self-signed certificate that no client trusts, for certificate failures.
+/// for streams that are broken on purpose (garbage, truncated frames), over https with a
+/// self-signed certificate that no client trusts (certificate failures), or as a
+/// SHOUTcast-style ICY stream with titles at known byte offsets (event placement).
 public final class StaticHTTPServer {
     public let port: Int
     public let directory: URL
     private let scheme: String
     private let process = Process()
 
-    public init(directory: URL, selfSignedTLS: Bool = false) throws {
+    /// - Parameter icyTitles: when given, a client that asks for ICY metadata gets a block
+    ///   after every `icyInterval` bytes of a file; block k (after k × `icyInterval` bytes)
+    ///   carries `StreamTitle='icyTitles[k]';`, the others are empty.
+    public init(directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000) throws {
         self.directory = directory
         port = try IcecastServer.freePort()
         scheme = selfSignedTLS ? "https" : "http"
-        var server = "import http.server, functools\n"
-            + "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory='\(directory.path)')\n"
+        var server = "import http.server, functools, os\n" + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
+            + "handler = functools.partial(\(icyTitles == nil ? "http.server.SimpleHTTPRequestHandler" : "Icy"), directory='\(directory.path)')\n"
             + "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', \(port)), handler)\n"
         if selfSignedTLS {
             let certificate = directory.appendingPathComponent(".cert.pem").path
@@ -44,6 +48,32 @@ public final class StaticHTTPServer {
     deinit {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// A request handler that interleaves ICY metadata blocks, as SHOUTcast and Icecast do.
+    private static func icyHandler(titles: [Int: String], interval: Int) -> String {
+        let table = titles.map { "\($0.key): \"\"\"\($0.value)\"\"\"" }.joined(separator: ", ")
+        return """
+            class Icy(http.server.SimpleHTTPRequestHandler):
+                def do_GET(self):
+                    if not os.path.isfile(self.translate_path(self.path)): return super().do_GET()
+                    data = open(self.translate_path(self.path), 'rb').read()
+                    icy = self.headers.get('Icy-MetaData') == '1'
+                    self.send_response(200)
+                    self.send_header('Content-Type', 'audio/mpeg')
+                    if icy: self.send_header('icy-metaint', '\(interval)')
+                    self.end_headers()
+                    titles, out = {\(table)}, bytearray()
+                    for start in range(0, len(data), \(interval)):
+                        out += data[start:start + \(interval)]
+                        if icy and start + \(interval) <= len(data):
+                            title = titles.get(start // \(interval) + 1)
+                            block = ("StreamTitle='%s';" % title).encode() if title else b''
+                            block += b'\\0' * (-len(block) % 16)
+                            out += bytes([len(block) // 16]) + block
+                    self.wfile.write(out)
+
+            """
     }
 
     public func url(_ file: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(file)" }
