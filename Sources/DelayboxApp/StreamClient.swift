@@ -93,17 +93,25 @@ public final class StreamClient: Sendable {
         }
         let opened = clock.now()
         post(.opened(input.parameters, at: opened))
+        // Each packet is posted when the next one has been read: a connection cut in the
+        // middle of a frame leaves a truncated last packet (FFmpeg's MP3 parser hands it out
+        // at the end), which would never match the whole frame a reconnect's burst resends,
+        // and so would defeat the splice. The last packet of a cut connection is dropped; a
+        // splice brings it back whole. A local file's end is clean and keeps it.
+        var held: [Message] = []
         do {
             while let packet = try input.readPacket() {
                 backoff.reset()
                 if options.paceAtRealTime { pace(until: opened.advanced(byFrames: packet.connectionTimestamp)) }
                 let now = clock.now()
-                post(.packet(packet, at: now))
+                held.forEach(post)
+                held = [.packet(packet, at: now)]
                 while let carried = input.takeTitle() {
-                    post(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
+                    held.append(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
                 if gate.isStopRequested { return "stopped" }
             }
+            if options.paceAtRealTime { held.forEach(post) }
             return "end of stream"
         } catch {
             return gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)"

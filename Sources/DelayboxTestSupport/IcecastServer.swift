@@ -47,7 +47,7 @@ public final class IcecastServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         server = process
-        try waitUntil(timeout: 10) { (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil }
+        try waitUntil(timeout: 30) { (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil }
     }
 
     /// Stops the server (as a crash or restart would).
@@ -74,7 +74,7 @@ public final class IcecastServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         sources[mount] = process
-        try waitUntil(timeout: 10) {
+        try waitUntil(timeout: 30) {
             ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(mount)
         }
     }
@@ -82,6 +82,18 @@ public final class IcecastServer {
     /// Kills the source on `mount`.
     public func stopSource(mount: String) {
         if let source = sources.removeValue(forKey: mount) { Self.kill(source) }
+    }
+
+    /// Drops every listener of `mount` (the admin API's `killclient`), as a network glitch
+    /// would: the source keeps sending, so a listener that reconnects at once gets a burst
+    /// that overlaps what it already had. Returns how many were dropped.
+    @discardableResult
+    public func dropListeners(mount: String) throws -> Int {
+        let admin = "http://admin:\(adminPassword)@127.0.0.1:\(port)/admin"
+        let list = try ExternalTool.run(["curl", "-sf", "\(admin)/listclients?mount=\(mount)"])
+        let ids = list.components(separatedBy: "<ID>").dropFirst().compactMap { $0.split(separator: "<").first.map(String.init) }
+        for id in ids { try ExternalTool.run(["curl", "-sf", "-o", "/dev/null", "\(admin)/killclient?mount=\(mount)&id=\(id)"]) }
+        return ids.count
     }
 
     /// Sends a stream event the way a broadcaster would, with `tools/delaybox-broadcast`.

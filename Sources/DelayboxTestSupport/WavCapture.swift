@@ -30,6 +30,19 @@ public struct WavCapture {
         return Double(crossings) * Double(Self.sampleRate) / Double(samples.count)
     }
 
+    /// Samples between successive sign changes from `start` to `end`: half the period of
+    /// the tone heard there (54.5 for 440 Hz, 27.3 for 880 Hz); silence has none.
+    public func halfPeriods(from start: Double, to end: Double) -> [Int] {
+        let samples = window(from: start, to: end)
+        var last: Int?
+        var intervals: [Int] = []
+        for index in samples.indices.dropFirst() where (samples[index - 1] < 0) != (samples[index] < 0) {
+            if let last { intervals.append(index - last) }
+            last = index
+        }
+        return intervals
+    }
+
     /// The largest absolute sample between `start` and `end`.
     public func peak(from start: Double, to end: Double) -> Int {
         window(from: start, to: end).map { abs(Int($0)) }.max() ?? 0

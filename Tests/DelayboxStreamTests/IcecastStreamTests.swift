@@ -25,6 +25,27 @@ struct IcecastStreamTests {
         #expect(abs(capture.crossingsPerSecond(from: capture.seconds - 2, to: capture.seconds) - 880) < 20, "the 440 Hz tone, heard")
     }
 
+    /// A dropped connection with the source still live: the reconnect's burst overlaps
+    /// what was received and is spliced in place, for MP3 frames and Opus packets alike.
+    @Test(arguments: [false, true])
+    func aDroppedConnectionIsSplicedInPlaceWithNothingLost(opus: Bool) throws {
+        let server = try IcecastServer()
+        let mount = opus ? "/live.opus" : "/live.mp3"
+        try server.startSource(mount: mount, opus: opus)
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: mount), "--delay", "4", "--for", "12",
+                                                           "--backoff-cap", "0.2"])
+        run.wait(until: 6)
+        #expect(try server.dropListeners(mount: mount) == 1)
+        let result = run.finish()
+        let states = result.lines.states
+        let firstPlaying = try #require(states.firstIndex(of: "playing"))
+        #expect(states[firstPlaying...].contains("reconnecting"), "the drop was noticed: \(states)")
+        #expect(!states[firstPlaying...].contains("buffering"), "playout never stopped: \(states)")
+        #expect(result.lines.lines("spliced").count == 1, "the burst was matched: \(result.lines.lines("spliced"))")
+        #expect(result.lines.lines("audio_lost").isEmpty, "nothing lost: \(result.lines.lines("audio_lost"))")
+        #expect(result.lines.lines("packet_rejected").isEmpty)
+    }
+
     @Test func anEventSentByTheBroadcasterFiresInDelayedTime() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
