@@ -23,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Board configs are YAML with comments; Yams keeps line and column of every node.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
@@ -31,7 +33,11 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
-        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg"], swiftSettings: strict),
+        .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
+                swiftSettings: strict),
+        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
+                                                    "DelayboxConfigFile"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
@@ -62,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "DelayboxStreamTests",
             dependencies: ["DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxConfigTests",
+            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

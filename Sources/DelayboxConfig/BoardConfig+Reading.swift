@@ -1,0 +1,154 @@
+import DelayboxEngine
+
+extension BoardConfig {
+    /// Standard serial speeds.
+    static let baudRates: Set<Int> = [9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600]
+
+    /// Reads and validates a merged config document. Returns the config when there is no
+    /// error, and every diagnostic either way.
+    public static func read(_ document: ConfigNode) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+        let log = DiagnosticLog()
+        let root = ConfigReader(document, path: "", log: log)
+        let board = root.section("board")
+        let name = board.string("name")
+        let hat = board.choice("hat", as: AudioHAT.self) ?? AudioHAT.none
+        let configTxt = board.list("config_txt").compactMap { item -> String? in
+            if case .scalar(let line, _) = item { return line }
+            log.error(item.location, "'board.config_txt' lists lines of text")
+            return nil
+        }
+        board.finish()
+        if name == nil { log.error(board.location ?? document.location, "the board has no 'board.name'") }
+
+        let audio = readAudio(root.section("audio"), log: log)
+        let gpioSection = root.section("gpio")
+        let gpio = gpioSection.isPresent ? readGPIO(gpioSection, log: log) : nil
+        let consoleSection = root.section("console")
+        let console = consoleSection.isPresent ? readConsole(consoleSection) : nil
+        let channels = readChannels(root, log: log)
+        let defaults = readDefaults(root.section("defaults"), log: log)
+        root.finish()
+
+        GPIOAllocation(hat: hat, console: console).check(gpio: gpioSection, settings: gpio, log: log)
+        let diagnostics = log.diagnostics
+        guard !diagnostics.contains(where: { $0.severity == .error }), let name, let audio, let channels, let defaults else {
+            return (nil, diagnostics)
+        }
+        return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
+                            channels: channels, defaults: defaults), diagnostics)
+    }
+
+    private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {
+        defer { audio.finish() }
+        guard audio.isPresent else {
+            log.error(SourceLocation(file: "", line: 0, column: 0), "the board has no 'audio' section")
+            return nil
+        }
+        let device = audio.string("device")
+        if device == nil, let location = audio.location { log.error(location, "'audio.device' is missing") }
+        let settings = AudioSettings(
+            device: device ?? "",
+            mixer: audio.string("mixer"),
+            rate: audio.int("rate", in: 8_000...192_000) ?? 48_000,
+            format: audio.choice("format", as: SampleFormat.self) ?? .s16,
+            periodMs: audio.milliseconds("period", in: 5...200) ?? 20,
+            periods: audio.int("periods", in: 2...16) ?? 4)
+        return device == nil ? nil : settings
+    }
+
+    private static func readGPIO(_ gpio: ConfigReader, log: DiagnosticLog) -> GPIOSettings {
+        defer { gpio.finish() }
+        let chip = gpio.string("chip") ?? "gpiochip0"
+        let buttons = gpio.section("buttons").namedSections().compactMap { name, reader -> ButtonSettings? in
+            defer { reader.finish() }
+            guard let line = reader.int("line", in: 0...63) else {
+                if reader.value("line") == nil, let location = reader.location { log.error(location, "button '\(name)' has no 'line'") }
+                return nil
+            }
+            let button = ButtonSettings(
+                name: name, line: line,
+                bias: reader.choice("bias", as: LineBias.self) ?? .pullUp,
+                activeLow: reader.bool("active_low") ?? true,
+                debounceMs: reader.milliseconds("debounce", in: 1...200) ?? 10,
+                press: reader.choice("press", as: ControlAction.self),
+                longPress: reader.choice("long_press", as: ControlAction.self),
+                doublePress: reader.choice("double_press", as: ControlAction.self),
+                hold: reader.choice("hold", as: ControlAction.self))
+            if button.press == nil, button.longPress == nil, button.doublePress == nil, button.hold == nil, let location = reader.location {
+                log.warning(location, "button '\(name)' does nothing (no press, long_press, double_press or hold)")
+            }
+            return button
+        }
+        let encoderSection = gpio.section("encoder")
+        var encoder: EncoderSettings?
+        if encoderSection.isPresent {
+            defer { encoderSection.finish() }
+            let a = encoderSection.int("a", in: 0...63), b = encoderSection.int("b", in: 0...63)
+            if let a, let b {
+                encoder = EncoderSettings(
+                    a: a, b: b, push: encoderSection.int("push", in: 0...63),
+                    bias: encoderSection.choice("bias", as: LineBias.self) ?? .pullUp,
+                    stepsPerDetent: encoderSection.int("steps_per_detent", in: 1...4) ?? 4,
+                    pushAction: encoderSection.choice("push_action", as: ControlAction.self),
+                    pushLongAction: encoderSection.choice("push_long_action", as: ControlAction.self))
+                if let steps = encoder?.stepsPerDetent, steps == 3, let location = encoderSection.value("steps_per_detent")?.location {
+                    log.error(location, "'gpio.encoder.steps_per_detent' is 3; encoders have 1, 2 or 4")
+                }
+            } else if let location = encoderSection.location {
+                log.error(location, "the encoder needs both lines 'a' and 'b'")
+            }
+        }
+        let leds = gpio.section("leds").namedSections().compactMap { name, reader -> LEDSettings? in
+            defer { reader.finish() }
+            guard let line = reader.int("line", in: 0...63) else { return nil }
+            return LEDSettings(name: name, line: line, activeLow: reader.bool("active_low") ?? false)
+        }
+        return GPIOSettings(chip: chip, buttons: buttons, encoder: encoder, leds: leds)
+    }
+
+    private static func readConsole(_ console: ConfigReader) -> ConsoleSettings {
+        defer { console.finish() }
+        let baud = console.int("baud", in: 1_200...4_000_000) ?? 115_200
+        if !baudRates.contains(baud), let location = console.value("baud")?.location {
+            console.log.error(location, "'console.baud' is \(baud); use a standard rate (\(baudRates.sorted().map(String.init).joined(separator: ", ")))")
+        }
+        return ConsoleSettings(device: console.string("device") ?? "/dev/ttyAMA0", baud: baud)
+    }
+
+    private static func readChannels(_ root: ConfigReader, log: DiagnosticLog) -> ChannelLineup? {
+        let items = root.list("channels")
+        var channels: [Channel] = []
+        for (index, item) in items.enumerated() {
+            let reader = ConfigReader(item, path: "channels[\(index)]", log: log)
+            defer { reader.finish() }
+            guard reader.isPresent else { continue }
+            let channel = Channel(name: reader.string("name") ?? "", streamURL: reader.string("url") ?? "",
+                                  muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true)
+            for problem in channel.problems() { log.error(item.location, problem) }
+            channels.append(channel)
+        }
+        do {
+            return try ChannelLineup(channels)
+        } catch {
+            // Per-channel problems were reported at each channel; what is left is the list's.
+            let location = root.value("channels")?.location ?? root.location ?? SourceLocation(file: "", line: 0, column: 0)
+            for problem in error.problems where !channels.contains(where: { $0.problems().contains(problem) }) {
+                log.error(location, problem)
+            }
+            return nil
+        }
+    }
+
+    private static func readDefaults(_ defaults: ConfigReader, log: DiagnosticLog) -> Defaults? {
+        defer { defaults.finish() }
+        let engine = EngineConfiguration()
+        let maxDelay = defaults.milliseconds("max_delay", in: EngineConfiguration.maxDelayRange) ?? engine.maxDelayMs
+        let settings = Defaults(
+            initialBufferMs: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange) ?? engine.initialBufferMs,
+            maxDelayMs: maxDelay,
+            delayMs: defaults.milliseconds("delay", in: 0...maxDelay) ?? 5_000,
+            delayStepMs: defaults.milliseconds("delay_step", in: 10...10_000) ?? 100,
+            volume: defaults.int("volume", in: 0...100) ?? 50)
+        return settings
+    }
+}

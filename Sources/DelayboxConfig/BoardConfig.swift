@@ -1,0 +1,92 @@
+import DelayboxEngine
+
+/// Everything a board file says: its sound hardware, controls, console, channels and
+/// defaults (docs/board-config.md). Read by `BoardConfig.read(from:)`, validated as read.
+public struct BoardConfig: Sendable, Equatable {
+    public var name: String
+    public var hat: AudioHAT
+    /// Lines `/boot/firmware/config.txt` needs for this board (dtoverlay, enable_uart).
+    public var configTxt: [String]
+    public var audio: AudioSettings
+    /// Nil: the board has no buttons, encoder or LEDs.
+    public var gpio: GPIOSettings?
+    /// Nil: no serial console.
+    public var console: ConsoleSettings?
+    public var channels: ChannelLineup
+    public var defaults: Defaults
+}
+
+public enum SampleFormat: String, Sendable, CaseIterable {
+    case s16 = "S16_LE", s24 = "S24_LE", s32 = "S32_LE"
+}
+
+public struct AudioSettings: Sendable, Equatable {
+    /// An ALSA device name (`hw:CARD=sndrpihifiberry,DEV=0`, `default`, a plugin), or
+    /// `wav:PATH` / `null` for hosts without a sound card.
+    public var device: String
+    /// The codec's mixer control for hardware volume; nil: software volume.
+    public var mixer: String?
+    public var rate: Int
+    public var format: SampleFormat
+    public var periodMs: Int64
+    public var periods: Int
+}
+
+public enum LineBias: String, Sendable, CaseIterable {
+    case asIs = "as-is", pullUp = "pull-up", pullDown = "pull-down", disabled
+}
+
+public struct ButtonSettings: Sendable, Equatable {
+    public var name: String
+    public var line: Int
+    public var bias: LineBias
+    public var activeLow: Bool
+    public var debounceMs: Int64
+    public var press: ControlAction?
+    public var longPress: ControlAction?
+    public var doublePress: ControlAction?
+    /// Repeated while held (e.g. volume_up).
+    public var hold: ControlAction?
+}
+
+public struct EncoderSettings: Sendable, Equatable {
+    public var a: Int
+    public var b: Int
+    public var push: Int?
+    public var bias: LineBias
+    /// Quadrature steps per mechanical detent: 1, 2 or 4.
+    public var stepsPerDetent: Int
+    public var pushAction: ControlAction?
+    public var pushLongAction: ControlAction?
+}
+
+public struct LEDSettings: Sendable, Equatable {
+    public var name: String
+    public var line: Int
+    public var activeLow: Bool
+}
+
+public struct GPIOSettings: Sendable, Equatable {
+    /// The GPIO chip by name or path (`gpiochip0`, `/dev/gpiochip0`, a gpio-sim label).
+    public var chip: String
+    public var buttons: [ButtonSettings]
+    public var encoder: EncoderSettings?
+    public var leds: [LEDSettings]
+}
+
+public struct ConsoleSettings: Sendable, Equatable {
+    /// `/dev/ttyAMA0`, `/dev/ttyS0`, `/dev/ttyGS0`, or `pty` (a pseudo-terminal, on hosts).
+    public var device: String
+    public var baud: Int
+}
+
+public struct Defaults: Sendable, Equatable {
+    public var initialBufferMs: Int64
+    public var maxDelayMs: Int64
+    /// The delay at first start (later starts use the saved one).
+    public var delayMs: Int64
+    /// What one encoder detent or button press changes the delay by.
+    public var delayStepMs: Int64
+    /// 0-100 on the perceptual curve.
+    public var volume: Int
+}

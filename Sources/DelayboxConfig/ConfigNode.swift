@@ -1,0 +1,60 @@
+/// A config document as written, with the location of every key and value: what the file
+/// reader produces and what validation reads. Independent of the file format.
+public indirect enum ConfigNode: Sendable, Equatable {
+    /// A key of a mapping, with where it was written.
+    public struct Key: Sendable, Equatable {
+        public var name: String
+        public var location: SourceLocation
+        public init(_ name: String, at location: SourceLocation) {
+            self.name = name
+            self.location = location
+        }
+    }
+
+    case scalar(String, SourceLocation)
+    case mapping([(key: Key, value: ConfigNode)], SourceLocation)
+    case sequence([ConfigNode], SourceLocation)
+
+    public var location: SourceLocation {
+        switch self {
+        case .scalar(_, let location), .mapping(_, let location), .sequence(_, let location): location
+        }
+    }
+
+    /// The value under `key` of a mapping.
+    public subscript(key: String) -> ConfigNode? {
+        guard case .mapping(let entries, _) = self else { return nil }
+        return entries.last { $0.key.name == key }?.value
+    }
+
+    /// `override` laid over `self`: mappings merge key by key (recursively), anything else
+    /// is replaced, so a board file refines its base and a site file refines the board.
+    public func merged(with override: ConfigNode) -> ConfigNode {
+        guard case .mapping(let base, let location) = self, case .mapping(let top, _) = override else { return override }
+        var entries = base
+        for entry in top {
+            if let index = entries.firstIndex(where: { $0.key.name == entry.key.name }) {
+                entries[index] = (entry.key, entries[index].value.merged(with: entry.value))
+            } else {
+                entries.append(entry)
+            }
+        }
+        return .mapping(entries, location)
+    }
+
+    /// A copy without the entry `key` (e.g. `extends`, once resolved).
+    public func removing(_ key: String) -> ConfigNode {
+        guard case .mapping(let entries, let location) = self else { return self }
+        return .mapping(entries.filter { $0.key.name != key }, location)
+    }
+
+    public static func == (a: ConfigNode, b: ConfigNode) -> Bool {
+        switch (a, b) {
+        case let (.scalar(x, l), .scalar(y, m)): return x == y && l == m
+        case let (.sequence(x, l), .sequence(y, m)): return x == y && l == m
+        case let (.mapping(x, l), .mapping(y, m)):
+            return l == m && x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// What a button press, an encoder turn or its push does. Buttons, console and control
+/// socket all end in the same commands; the board config maps inputs to these.
+public enum ControlAction: String, Sendable, CaseIterable {
+    case delayUp = "delay_up"
+    case delayDown = "delay_down"
+    case volumeUp = "volume_up"
+    case volumeDown = "volume_down"
+    /// The knob adjusts delay or volume.
+    case modeToggle = "mode_toggle"
+    case playPause = "play_pause"
+    case jumpToLive = "jump_to_live"
+    case mute
+    case presetRecall = "preset_recall"
+    case presetSave = "preset_save"
+    case nextChannel = "next_channel"
+    /// Press at a moment heard on the radio, again when the TV shows it: the delay grows
+    /// by the time between.
+    case tapSync = "tap_sync"
+}

@@ -1,0 +1,105 @@
+import DelayboxConfig
+import Foundation
+import Yams
+
+/// Board config files: YAML read with Yams into a `ConfigNode` tree that keeps every
+/// key's and value's line and column. A file may `extends:` another (a path relative to
+/// it, e.g. a shared base); a site file laid over the board file overrides it.
+///
+/// YAML's implicit typing (`no` as false, `0755` as octal) does not apply: every scalar
+/// stays text, and the schema reads it as the type it wants.
+public enum ConfigFile {
+    /// The board config at `path`, with its bases and then `site` (if it exists) laid over.
+    public static func load(_ path: String, site: String? = nil) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+        var diagnostics: [ConfigDiagnostic] = []
+        guard var document = resolve(path, chain: [], diagnostics: &diagnostics) else { return (nil, diagnostics) }
+        if let site, FileManager.default.fileExists(atPath: site),
+           let overrides = resolve(site, chain: [], diagnostics: &diagnostics) {
+            document = document.merged(with: overrides)
+        }
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
+        let read = BoardConfig.read(document)
+        return (read.config, diagnostics + read.diagnostics)
+    }
+
+    /// One file with everything it extends, bases first.
+    static func resolve(_ path: String, chain: [String], diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+        let location = SourceLocation(file: path, line: 1, column: 1)
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard !chain.contains(canonical) else {
+            diagnostics.append(ConfigDiagnostic(.error, at: location, "extends itself: " + (chain + [canonical]).joined(separator: " -> ")))
+            return nil
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions or not UTF-8)" : "does not exist"
+            diagnostics.append(ConfigDiagnostic(.error, at: location, "the config file \(why)"))
+            return nil
+        }
+        guard let document = parse(text, file: path, diagnostics: &diagnostics) else { return nil }
+        guard let extends = document["extends"] else { return document }
+        guard case .scalar(let base, let baseLocation) = extends else {
+            diagnostics.append(ConfigDiagnostic(.error, at: extends.location, "'extends' names one file"))
+            return nil
+        }
+        let basePath = base.hasPrefix("/") ? base : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path
+        var inner: [ConfigDiagnostic] = []
+        guard let resolved = resolve(basePath, chain: chain + [canonical], diagnostics: &inner) else {
+            // Say where the broken `extends` is, then what is wrong with the base.
+            diagnostics.append(ConfigDiagnostic(.error, at: baseLocation, "cannot extend '\(base)'"))
+            diagnostics += inner
+            return nil
+        }
+        diagnostics += inner
+        return resolved.merged(with: document.removing("extends"))
+    }
+
+    /// YAML text to a located tree; syntax errors become diagnostics.
+    static func parse(_ text: String, file: String, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+        do {
+            guard let root = try Yams.compose(yaml: text) else {
+                diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "the config file is empty"))
+                return nil
+            }
+            return convert(root, file: file)
+        } catch let error as YamlError {
+            diagnostics.append(diagnostic(for: error, file: file, text: text))
+            return nil
+        } catch {
+            diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "\(error)"))
+            return nil
+        }
+    }
+
+    static func convert(_ node: Node, file: String) -> ConfigNode {
+        let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+        switch node {
+        case .scalar(let scalar): return .scalar(scalar.string, location)
+        case .sequence(let sequence): return .sequence(sequence.map { convert($0, file: file) }, location)
+        case .mapping(let mapping):
+            return .mapping(mapping.map { key, value in
+                let keyLocation = SourceLocation(file: file, line: key.mark?.line ?? location.line, column: key.mark?.column ?? location.column)
+                return (ConfigNode.Key(key.string ?? "\(key)", at: keyLocation), convert(value, file: file))
+            }, location)
+        case .alias(let alias):
+            return .scalar("\(alias)", location)
+        }
+    }
+
+    static func diagnostic(for error: YamlError, file: String, text: String) -> ConfigDiagnostic {
+        func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ConfigDiagnostic(.error, at: at(mark), "YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, _):
+            // Yams gives no place for this one: the second line that starts with the key.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let hits = lines.indices.filter { lines[$0].drop { $0 == " " }.hasPrefix((duplicates.first ?? "") + ":") }
+            let line = hits.count > 1 ? hits[1] : (hits.first ?? 0)
+            let column = (lines.indices.contains(line) ? lines[line].prefix { $0 == " " }.count : 0) + 1
+            return ConfigDiagnostic(.error, at: SourceLocation(file: file, line: line + 1, column: column),
+                                    "'\(duplicates.joined(separator: ", "))' is written twice in one mapping")
+        default:
+            return ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "YAML: \(error)")
+        }
+    }
+}

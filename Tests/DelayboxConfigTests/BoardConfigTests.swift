@@ -1,0 +1,138 @@
+import DelayboxConfig
+import DelayboxConfigFile
+import Foundation
+import Testing
+
+@Suite struct BoardConfigTests {
+    static let boards = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("board-configs")
+
+    static var shippedBoards: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: boards.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") && $0 != "base.yaml" }.sorted()
+    }
+
+    /// Writes `files` (name → YAML) into a fresh directory; returns its path.
+    func directory(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("boardconfig-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return directory
+    }
+
+    func diagnostics(_ yaml: String, extra: [String: String] = [:]) throws -> [String] {
+        let directory = try directory(extra.merging(["board.yaml": yaml]) { a, _ in a })
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return ConfigFile.load(directory.appendingPathComponent("board.yaml").path).diagnostics
+            .map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") }
+    }
+
+    static let minimal = """
+        board:
+          name: Test
+          hat: hifiberry-dacplus
+        audio:
+          device: default
+        channels:
+          - name: Club
+            url: http://radio.example/live.mp3
+
+        """
+
+    @Test func atLeastTheBoardsTheIssueAsksForAreShipped() {
+        #expect(Self.shippedBoards.count >= 6, "\(Self.shippedBoards)")
+        #expect(Self.shippedBoards.contains("simulated-host.yaml"))
+    }
+
+    @Test(arguments: shippedBoards)
+    func everyShippedBoardIsValidAndSaysWhatConfigTxtNeeds(file: String) throws {
+        let result = ConfigFile.load(Self.boards.appendingPathComponent(file).path)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description))")
+        let config = try #require(result.config)
+        if config.hat != .none || config.audio.device.hasPrefix("hw:") {
+            #expect(config.configTxt.contains { $0.hasPrefix("dtparam=audio") }, "\(config.configTxt)")
+        }
+        if let console = config.console, AudioHAT.uartDevices.contains(console.device) {
+            #expect(config.configTxt.contains("enable_uart=1"))
+        }
+    }
+
+    @Test func aBoardExtendsTheBaseAndChangesOnlyWhatDiffers() throws {
+        let config = try #require(ConfigFile.load(Self.boards.appendingPathComponent("pi3-iqaudio-dacplus.yaml").path).config)
+        let tap = try #require(config.gpio?.buttons.first { $0.name == "tap" })
+        #expect(tap.line == 23 && tap.press == .tapSync, "the line moved, the action came from the base")
+        #expect(config.gpio?.encoder?.a == 5)
+        #expect(config.audio.mixer == "Digital")
+    }
+
+    @Test func aSiteFileOverridesTheBoard() throws {
+        let directory = try directory(["site.conf": "defaults:\n  delay: 45 s\naudio:\n  period: 40 ms\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path,
+                                     site: directory.appendingPathComponent("site.conf").path)
+        let config = try #require(result.config, "\(result.diagnostics)")
+        #expect(config.defaults.delayMs == 45_000)
+        #expect(config.audio.periodMs == 40 && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
+    }
+
+    @Test func unknownKeysAreReportedWhereTheyAreWithASuggestion() throws {
+        let found = try diagnostics(Self.minimal + "defaults:\n  max_dealy: 10 min\nconsol:\n  baud: 115200\n")
+        #expect(found.contains("board.yaml:10:3: error: unknown key 'defaults.max_dealy'; did you mean 'max_delay'?"), "\(found)")
+        #expect(found.contains("board.yaml:11:1: error: unknown key 'consol'; did you mean 'console'?"), "\(found)")
+    }
+
+    @Test func unitsRangesAndChoicesAreChecked() throws {
+        let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  format: S24LE") + """
+            defaults:
+              delay: 45
+              max_delay: 2 h
+              initial_buffer: 10 s
+              volume: 140
+
+            """)
+        #expect(found.contains { $0.hasPrefix("board.yaml:11:10: error: 'defaults.delay' must be a duration with its unit") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("board.yaml:12:14:") && $0.contains("max_delay") }, "\(found)")
+        #expect(found.contains("board.yaml:13:19: error: 'defaults.initial_buffer' is 10 s; allowed 1 s to 5 s"), "\(found)")
+        #expect(found.contains("board.yaml:14:11: error: 'defaults.volume' is 140; allowed 0-100"), "\(found)")
+        #expect(found.contains { $0.contains("'audio.format' cannot be 'S24LE'") && $0.contains("did you mean 'S24_LE'?") }, "\(found)")
+    }
+
+    @Test func twoFunctionsOnOneLineAndLinesTheHATOrConsoleTakeAreErrors() throws {
+        let found = try diagnostics(Self.minimal + """
+            console:
+              device: /dev/ttyAMA0
+            gpio:
+              buttons:
+                play: { line: 17, press: play_pause }
+                mute: { line: 17, press: mute }
+                vol: { line: 18, press: volume_up }
+                txd: { line: 14, press: mute }
+
+            """)
+        #expect(found.contains("board.yaml:14:19: error: GPIO 17 is used twice: button 'play' and button 'mute'"), "\(found)")
+        #expect(found.contains("board.yaml:15:18: error: GPIO 18 (button 'vol') is taken by the hifiberry-dacplus HAT (I2S BCLK)"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("board.yaml:16:18: error: GPIO 14 (button 'txd') is taken by the serial console on /dev/ttyAMA0") }, "\(found)")
+    }
+
+    @Test func brokenFilesSayWhereAndWhy() throws {
+        let syntax = try diagnostics("board:\n  name: [unclosed\naudio: x\n")
+        #expect(syntax.count == 1 && syntax[0].hasPrefix("board.yaml:") && syntax[0].contains("YAML"), "\(syntax)")
+        let twice = try diagnostics(Self.minimal + "audio:\n  device: hw:0\n")
+        #expect(twice == ["board.yaml:9:1: error: 'audio' is written twice in one mapping"], "\(twice)")
+        let missingBase = try diagnostics("extends: nowhere.yaml\n" + Self.minimal)
+        #expect(missingBase.first == "board.yaml:1:10: error: cannot extend 'nowhere.yaml'", "\(missingBase)")
+        #expect(missingBase.contains { $0.contains("nowhere.yaml:1:1: error: the config file does not exist") }, "\(missingBase)")
+        let loop = try diagnostics("extends: other.yaml\n", extra: ["other.yaml": "extends: board.yaml\n"])
+        #expect(loop.contains { $0.contains("extends itself") }, "\(loop)")
+        let channels = try diagnostics("board: { name: X }\naudio: { device: default }\nchannels:\n  - name: A\n  - name: a\n    url: x\n")
+        #expect(channels.contains("board.yaml:4:5: error: channel 'A' has no stream URL"), "\(channels)")
+        #expect(channels.contains { $0.contains("two channels are named 'a'") }, "\(channels)")
+    }
+
+    @Test func yamlTypingTrapsDoNotApply() throws {
+        let directory = try directory(["board.yaml": Self.minimal.replacingOccurrences(of: "name: Club", with: "name: no")])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
+        #expect(config.channels.selected.name == "no", "the channel called 'no' is not the boolean false")
+    }
+}
