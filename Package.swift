@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "delaybox",
             dependencies: [
-                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine",
+                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

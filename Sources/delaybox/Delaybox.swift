@@ -12,6 +12,6 @@ struct Delaybox: ParsableCommand {
             matches the TV picture. See README.md and docs/.
             """,
         version: DelayboxVersion.string,
-        subcommands: [RunCommand.self, PlayCommand.self, SimulateCommand.self],
+        subcommands: [RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self],
         defaultSubcommand: nil)
 }

@@ -33,6 +33,30 @@ import Testing
         #expect(json["events"] is [Any])
     }
 
+    @Test func checkConfigPassesAShippedBoardAndFailsABrokenOneWithPlaces() throws {
+        let good = try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path])
+        #expect(good.status == 0, "\(good.errors)")
+        #expect(good.output.contains("OK: Raspberry Pi Zero 2 W + pHAT DAC"))
+        let directory = try ExternalTool.temporaryDirectory("check-config")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "board:\n  name: X\naudio:\n  device: default\n  perod: 20 ms\nchannels:\n  - { name: A, url: 'http://a/b' }\n"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let result = try delaybox(["check-config", bad.path])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("\(bad.path):5:3: error: unknown key 'audio.perod'; did you mean 'period'?"), "\(result.errors)")
+    }
+
+    @Test func boardsListsTheShippedBoards() throws {
+        let result = try delaybox(["boards"])
+        #expect(result.status == 0)
+        for file in ["simulated-host.yaml", "pi4-hifiberry-dacplus.yaml", "pi3-iqaudio-dacplus.yaml", "pizero2w-phat-dac.yaml",
+                     "pi4-wm8960.yaml", "pi4-headphones.yaml"] {
+            #expect(result.output.contains(file), "\(file) in \(result.output)")
+        }
+        #expect(!result.output.contains("INVALID") && !result.output.contains("base.yaml"))
+    }
+
     @Test func aBadOutageSaysWhatItWants() throws {
         let result = try delaybox(["simulate", "--outage", "soon"])
         #expect(result.status != 0)
