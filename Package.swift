@@ -34,10 +34,12 @@ let package = Package(
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        // The state file (atomic, durable writes); kept apart so its test helper starts fast.
+        .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile"], swiftSettings: strict),
+                                                    "DelayboxConfigFile", "DelayboxState"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
@@ -48,6 +50,11 @@ let package = Package(
         .executableTarget(
             name: "delaybox-bench",
             dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        // Test helper: writes settings until killed (the power-cut test).
+        .executableTarget(
+            name: "delaybox-settings-writer",
+            dependencies: ["DelayboxState", "DelayboxConfig"],
             swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",
@@ -71,7 +78,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
-            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine"],
+            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxState", "DelayboxSimulation",
+                           "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -1,0 +1,66 @@
+import DelayboxConfig
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state file (`/var/lib/delaybox/state.json`): written so that a power cut at any
+/// moment leaves the old settings or the new, never a mix — a temporary file beside it,
+/// fsync, rename over the old one, fsync of the directory (so the rename itself is on
+/// disk).
+public struct SettingsFile: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The saved settings; when the file is missing or unusable, `fallback` and why.
+    /// Temporary files that a power cut left behind are removed.
+    public func load(fallback: Settings, maxDelayMs: Int64) -> (settings: Settings, problem: String?) {
+        removeLeftovers()
+        guard FileManager.default.fileExists(atPath: path) else { return (fallback, "no state file yet at \(path): defaults") }
+        guard let data = FileManager.default.contents(atPath: path) else { return (fallback, "cannot read \(path): defaults") }
+        switch Settings.decode(data, maxDelayMs: maxDelayMs) {
+        case .success(let settings): return (settings, nil)
+        case .failure(let problem): return (fallback, "\(path): \(problem); using defaults")
+        }
+    }
+
+    /// Removes `PATH.tmp-*` files of writers that died before their rename.
+    private func removeLeftovers() {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// Writes `settings` atomically and durably.
+    public func save(_ settings: Settings) throws {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let temporary = "\(path).tmp-\(getpid())"
+        let data = settings.encoded()
+        let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw SettingsFileError("cannot create \(temporary)", errno) }
+        let written = data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        let synced = fsync(file) == 0
+        close(file)
+        guard written == data.count, synced else {
+            unlink(temporary)
+            throw SettingsFileError("cannot write \(temporary)", errno)
+        }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw SettingsFileError("cannot rename \(temporary) to \(path)", errno)
+        }
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+}
+
+public struct SettingsFileError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ what: String, _ code: Int32) { description = "\(what): \(String(cString: strerror(code)))" }
+}
