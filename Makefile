@@ -16,10 +16,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-## Runs the appliance on this host: the test-tone channel, delayed 5 s, to out/delaybox.wav.
+## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
+## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.
 run: release
 	@mkdir -p $(OUT)
-	.build/release/delaybox run --delay 5 --output $(OUT)/delaybox.wav $(RUN_ARGS)
+	.build/release/delaybox run --board board-configs/simulated-host.yaml --state $(OUT)/state.json $(RUN_ARGS)
 
 ## Builds (zero warnings in our code) and passes every test.
 test: setup

@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Board configs are YAML with comments; Yams keeps line and column of every node.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
@@ -39,7 +40,8 @@ let package = Package(
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState"], swiftSettings: strict),
+                                                    "DelayboxConfigFile", "DelayboxState",
+                                                    .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [

@@ -15,6 +15,7 @@ PACKAGES=(
   curl              # ... and talk to its admin API (tools/delaybox-broadcast)
   python3           # http.server serves deliberately broken streams to the tests
   openssl           # a self-signed certificate for the https certificate-failure test
+  systemd           # systemd-analyze verifies the unit file and rates its exposure
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -1,61 +1,199 @@
+import DelayboxConfig
+import DelayboxConfigFile
 import DelayboxEngine
 import DelayboxSimulation
+import DelayboxState
 import Foundation
+import Logging
 
-/// The composition root: wires a channel, the engine and an output together and owns
-/// the thread that paces them.
+/// The composition root of `delaybox run`: reads the board config and the saved
+/// settings, wires the channel, the engine and the output, owns the playout loop, and
+/// behaves as a systemd service (docs/daemon.md): READY once audio flows, the watchdog
+/// fed only while the output takes audio, SIGTERM fades out, saves and exits, SIGHUP
+/// reloads the config.
 ///
-/// Until the stream client and ALSA output land, the channel is the built-in test-tone
-/// channel (the simulated Icecast-like source, delivered in real time) and the output is
-/// a WAV file written at real-time pace.
+/// Until the mixer and ALSA issues land, the channel must be the demo channel (the
+/// built-in test-tone source) and the output a WAV file or null.
 public final class Appliance {
     public struct Options: Sendable {
-        public var delayMs: Int64 = 5_000
-        public var outputPath = "delaybox-out.wav"
-        /// Stop after this long (0: run until interrupted).
+        public var boardPath: String
+        public var sitePath: String?
+        public var statePath: String
+        /// Overrides the saved delay (ms).
+        public var delayMs: Int64?
+        /// Stop after this long (0: run until stopped).
         public var seconds: Double = 0
-        public var engine = EngineConfiguration()
-        public init() {}
+        public init(boardPath: String, statePath: String) {
+            self.boardPath = boardPath
+            self.statePath = statePath
+        }
     }
 
-    private let options: Options
-    private let log: (String) -> Void
+    public struct StartFailed: Error, CustomStringConvertible {
+        public var description: String
+    }
 
-    public init(options: Options, log: @escaping (String) -> Void) {
+    static let periodFrames = 960
+    /// What the loop keeps queued ahead of the jack; the engine compensates for it.
+    static let queuedFrames = 3 * periodFrames
+
+    private let options: Options
+    private let logger = Logger(label: "delaybox.appliance")
+    private var config: BoardConfig
+    private var settings: Settings
+    private let settingsFile: SettingsFile
+    private var debouncer = SaveDebouncer()
+
+    public init(options: Options) throws {
         self.options = options
-        self.log = log
+        config = try Self.loadConfig(options, logger: logger)
+        settingsFile = SettingsFile(path: options.statePath)
+        let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
+        if let problem = loaded.problem { logger.notice("\(problem)") }
+        settings = loaded.settings
+        if let delay = options.delayMs { settings.delayMs = delay }
+    }
+
+    /// The board file with the site file over it. A broken site file is reported and left
+    /// out (the board still plays); a broken board file stops the start.
+    static func loadConfig(_ options: Options, logger: Logger) throws -> BoardConfig {
+        let withSite = ConfigFile.load(options.boardPath, site: options.sitePath)
+        for diagnostic in withSite.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
+        if let config = withSite.config { return config }
+        let boardOnly = ConfigFile.load(options.boardPath)
+        guard let config = boardOnly.config else {
+            throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        for diagnostic in withSite.diagnostics where diagnostic.severity == .error {
+            logger.error("\(diagnostic) (site file ignored, playing with the board file alone)")
+        }
+        return config
     }
 
     public func run() throws {
-        var configuration = options.engine
-        configuration.initialDelayMs = options.delayMs
-        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
-        let writer = try WavFileWriter(path: options.outputPath)
-        let clock = SystemClock()
-        var channel = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                                       connectAtMs: 0, outages: [], events: [], seed: 7)
-        let periodFrames = 960, queuedFrames = 3 * periodFrames
-        var period = [Float](repeating: 0, count: periodFrames * AudioFormat.channelCount)
-        var pacer = PeriodPacer(clock: clock, periodFrames: periodFrames, seconds: options.seconds)
-        let start = pacer.start
-        engine.start(now: start)
-        log("delaybox \(DelayboxVersion.string): test-tone channel, delay \(options.delayMs) ms, writing \(options.outputPath)")
-        var lastStatus = start
-        while let due = pacer.nextPeriod() {
-            while channel.nextTime() <= due.advanced(byNanoseconds: -start.nanoseconds) {
-                let (time, delivery) = channel.next()
-                channel.apply(delivery, at: time.advanced(byNanoseconds: start.nanoseconds), to: engine)
-            }
-            period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: queuedFrames) }
-            period.withUnsafeBufferPointer { writer.write($0) }
-            for notification in engine.drainNotifications() { log(NotificationLog.text(notification)) }
-            if due.milliseconds(since: lastStatus) >= 5_000 {
-                lastStatus = due
-                try writer.flush()
-                let status = engine.status(at: due)
-                log("status: \(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
-            }
+        let channel = config.channels.channels.first { $0.name == settings.channel } ?? config.channels.selected
+        guard channel.streamURL.hasPrefix("demo:") else {
+            throw StartFailed(description: "channel '\(channel.name)' (\(channel.streamURL)): `run` plays only the demo channel until "
+                              + "the appliance issue lands; try the stream with `delaybox play URL`")
         }
-        try writer.close()
+        let writer = try makeOutput()
+        var configuration = EngineConfiguration()
+        configuration.initialBufferMs = config.defaults.initialBufferMs
+        configuration.maxDelayMs = config.defaults.maxDelayMs
+        configuration.initialDelayMs = min(settings.delayMs, config.defaults.maxDelayMs)
+        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+        let clock = SystemClock()
+        let signals = SignalInbox()
+        let systemd = SystemdNotifier()
+        var source = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
+                                      connectAtMs: 0, outages: [], events: [], seed: 7)
+        var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
+        var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
+        let start = pacer.start
+        var health = OutputHealth(start: start)
+        engine.start(now: start)
+        logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(channel.name)', delay \(settings.delayMs) ms, output \(config.audio.device)")
+
+        while let due = pacer.nextPeriod() {
+            if signals.stopRequested { break }
+            if signals.takeReloadRequest() { reload(systemd) }
+            while source.nextTime() <= due.advanced(byNanoseconds: -start.nanoseconds) {
+                let (time, delivery) = source.next()
+                source.apply(delivery, at: time.advanced(byNanoseconds: start.nanoseconds), to: engine)
+            }
+            period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: Self.queuedFrames) }
+            period.withUnsafeBufferPointer { writer?.write($0) }
+            for notification in engine.drainNotifications() { handle(notification, at: due) }
+            if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }
+            if due.milliseconds(since: health.lastFlush) >= 1_000 { flush(writer, &health, at: due, engine: engine, systemd: systemd) }
+            if health.healthy, let interval = systemd.watchdogIntervalNanoseconds, due.nanoseconds - health.lastPing.nanoseconds >= interval {
+                systemd.notify("WATCHDOG=1")
+                health.lastPing = due
+            }
+            if debouncer.shouldSave(at: due) { save() }
+            health.isFirstPeriod = false
+        }
+        // Fade out (one period), then save and go.
+        systemd.notify("STOPPING=1")
+        let now = clock.now()
+        engine.stop(now: now)
+        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: now, outputDelayFrames: Self.queuedFrames) }
+        period.withUnsafeBufferPointer { writer?.write($0) }
+        try? writer?.close()
+        save()
+        logger.info("stopped; settings saved to \(settingsFile.path)")
+    }
+
+    private func makeOutput() throws -> WavFileWriter? {
+        let device = config.audio.device
+        if device == "null" { return nil }
+        guard device.hasPrefix("wav:") else {
+            throw StartFailed(description: "audio device '\(device)': the ALSA output arrives with its issue; use wav:PATH or null")
+        }
+        let path = String(device.dropFirst(4))
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        return try WavFileWriter(path: path)
+    }
+
+    private func handle(_ notification: EngineNotification, at time: Instant) {
+        logger.info("\(NotificationLog.text(notification))")
+        if case .delayChanged(let milliseconds, let reason) = notification, reason != .raisedToMinimum {
+            settings.delayMs = milliseconds
+            debouncer.changed(at: time)
+        }
+    }
+
+    /// Writes what the output holds; a failure makes the audio path unhealthy, so the
+    /// watchdog goes unfed and systemd restarts the service if it lasts.
+    private func flush(_ writer: WavFileWriter?, _ health: inout OutputHealth, at time: Instant, engine: PlaybackEngine,
+                       systemd: SystemdNotifier) {
+        health.lastFlush = time
+        do {
+            try writer?.flush()
+            if !health.healthy { logger.notice("output works again") }
+            health.healthy = true
+        } catch {
+            if health.healthy { logger.error("output failed: \(error); the watchdog is no longer fed") }
+            health.healthy = false
+        }
+        let status = engine.status(at: time)
+        systemd.notify("STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
+    }
+
+    private func save() {
+        do {
+            try settingsFile.save(settings)
+        } catch {
+            logger.error("cannot save settings: \(error)")
+        }
+    }
+
+    /// SIGHUP: reads the config again; what can change live takes effect (channels, delay
+    /// step, defaults for the next start), an invalid file changes nothing.
+    private func reload(_ systemd: SystemdNotifier) {
+        systemd.notify("RELOADING=1")
+        defer { systemd.notify("READY=1") }
+        do {
+            let fresh = try Self.loadConfig(options, logger: logger)
+            let changed = fresh != config
+            config = fresh
+            logger.info("config reloaded\(changed ? "" : " (unchanged)"): \(fresh.channels.channels.count) channel(s), delay step \(fresh.defaults.delayStepMs) ms")
+        } catch {
+            logger.error("config not reloaded, keeping the running one: \(error)")
+        }
+    }
+}
+
+/// Whether audio reaches the output, for the watchdog.
+struct OutputHealth {
+    var healthy = true
+    var isFirstPeriod = true
+    var lastFlush: Instant
+    var lastPing: Instant
+
+    init(start: Instant) {
+        lastFlush = start
+        lastPing = start
     }
 }

@@ -1,39 +1,43 @@
 import ArgumentParser
 import DelayboxApp
-import DelayboxEngine
 import Foundation
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the appliance: the test-tone channel, delayed, to a WAV file at real-time pace.")
+        abstract: "Run the appliance with a board config (the systemd service runs this).",
+        discussion: """
+            Reads the board config (and the site file over it), restores the saved settings
+            from the state file, and plays. SIGTERM fades out, saves and exits; SIGHUP
+            reloads the config. See docs/daemon.md.
+            """)
 
-    @Option(name: .long, help: "Delay to hold, in seconds.")
-    var delay: Double = 5
+    @Option(name: .long, help: "The board config file.")
+    var board: String
 
-    @Option(name: .long, help: "WAV file to write.")
-    var output: String = "delaybox-out.wav"
+    @Option(name: .long, help: "A site file laid over the board config.")
+    var site: String?
 
-    @Option(name: .long, help: "Stop after this many seconds (0: run until interrupted).")
+    @Option(name: .long, help: "The state file (delay, volume, channel, presets).")
+    var state: String = ProcessInfo.processInfo.environment["STATE_DIRECTORY"].map { $0 + "/state.json" } ?? "/var/lib/delaybox/state.json"
+
+    @Option(name: .long, help: "Start at this delay in seconds instead of the saved one.")
+    var delay: Double?
+
+    @Option(name: .long, help: "Stop after this many seconds (0: run until stopped).")
     var seconds: Double = 0
 
-    @Option(name: .long, help: "Initial buffer in seconds (1-5).")
-    var buffer: Double = 1
-
-    @Option(name: .long, help: "Maximum delay kept, in seconds.")
-    var maxDelay: Double = 300
-
     func run() throws {
-        var options = Appliance.Options()
-        options.delayMs = Int64(delay * 1000)
-        options.outputPath = output
+        JournalLogHandler.bootstrap()
+        var options = Appliance.Options(boardPath: board, statePath: state)
+        options.sitePath = site
+        options.delayMs = delay.map { Int64($0 * 1000) }
         options.seconds = seconds
-        options.engine.initialBufferMs = Int64(buffer * 1000)
-        options.engine.maxDelayMs = Int64(maxDelay * 1000)
-        let problems = options.engine.problems()
-        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
-        try Appliance(options: options) { line in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }.run()
+        do {
+            try Appliance(options: options).run()
+        } catch let error as Appliance.StartFailed {
+            FileHandle.standardError.write(Data("delaybox: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

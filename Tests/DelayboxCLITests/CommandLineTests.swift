@@ -64,20 +64,25 @@ import Testing
     }
 
     @Test func runWritesAPlayableWavFileAtRealTimePace() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-run-\(getpid()).wav").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try ExternalTool.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.wav").path
+        let board = directory.appendingPathComponent("board.yaml")
+        try "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\naudio:\n  device: wav:\(path)\n"
+            .write(to: board, atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try delaybox(["run", "--delay", "1", "--seconds", "2", "--output", path])
+        let result = try delaybox(["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                                   "--delay", "1", "--seconds", "2"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0)
-        #expect(result.output.contains("buffering -> playing"))
+        #expect(result.errors.contains("buffering -> playing"), "\(result.errors)")
         #expect(elapsed >= 1.9, "paced at real time")
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(String(decoding: data.prefix(4), as: UTF8.self) == "RIFF")
         let dataBytes = data.subdata(in: 40..<44).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        #expect(Int(dataBytes) == 2 * 48_000 * 4)
+        #expect(Int(dataBytes) == 2 * 48_000 * 4 + 960 * 4, "2 s, and the period that fades out at the end")
         #expect(data.count == 44 + Int(dataBytes))
-        let lastSecond = data.suffix(48_000 * 4)
+        let lastSecond = data.suffix(48_000 * 4).prefix(40_000 * 4)
         #expect(lastSecond.contains { $0 != 0 }, "the tone is playing after the 1 s delay")
     }
 }

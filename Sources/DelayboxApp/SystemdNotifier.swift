@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to systemd the way `sd_notify(3)` does, without libsystemd: datagrams to the
+/// socket in `$NOTIFY_SOCKET` (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `RELOADING=1`,
+/// `STOPPING=1`). Outside systemd (no socket) every call does nothing.
+public final class SystemdNotifier: @unchecked Sendable {
+    private let address: sockaddr_un?
+    private let addressLength: socklen_t
+    private let socket: Int32
+    /// How often the watchdog wants feeding (half of `$WATCHDOG_USEC`), in nanoseconds;
+    /// nil when off.
+    public let watchdogIntervalNanoseconds: Int64?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var address: sockaddr_un?
+        var length = socklen_t(0)
+        if let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108 {
+            var unix = sockaddr_un()
+            unix.sun_family = sa_family_t(AF_UNIX)
+            // An abstract socket is written with a leading '@' and addressed with a NUL.
+            let bytes = Array(path.utf8).enumerated().map { $0.offset == 0 && $0.element == UInt8(ascii: "@") ? 0 : $0.element }
+            withUnsafeMutableBytes(of: &unix.sun_path) { raw in
+                for (index, byte) in bytes.enumerated() { raw[index] = byte }
+            }
+            address = unix
+            length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        }
+        self.address = address
+        addressLength = length
+        socket = address == nil ? -1 : Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let pidMatches = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+        if let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0, pidMatches {
+            watchdogIntervalNanoseconds = microseconds * 1_000 / 2
+        } else {
+            watchdogIntervalNanoseconds = nil
+        }
+    }
+
+    deinit { if socket >= 0 { close(socket) } }
+
+    public var isActive: Bool { socket >= 0 }
+
+    /// Sends one notification (`"READY=1"`, `"STATUS=playing"`); errors are ignored, as
+    /// `sd_notify` callers do: systemd not listening must not stop the audio.
+    public func notify(_ state: String) {
+        guard socket >= 0, var address else { return }
+        let bytes = Array(state.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, addressLength)
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `delaybox run` as systemd runs it: notifications on a real socket, real signals.
+@Suite(.serialized) struct DaemonTests {
+    static let root = CommandLineTests.root
+    static let unit = root.appendingPathComponent("deploy/delaybox.service")
+
+    /// A board config over the simulated host's, writing into `directory`.
+    func board(in directory: URL, extra: String = "") throws -> String {
+        let path = directory.appendingPathComponent("board.yaml")
+        try """
+            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            \(extra)
+            """.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    /// Starts `delaybox run` under a fake systemd: NOTIFY_SOCKET and a 200 ms watchdog.
+    func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let command = ([Self.root.appendingPathComponent(".build/debug/delaybox").path, "run"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-c", prefix + "exec " + command]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["WATCHDOG_USEC"] = "200000"
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test func readyWatchdogAndSigtermFadeSaveAndExitWithinASecond() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let state = directory.appendingPathComponent("state.json")
+        let log = directory.appendingPathComponent("log")
+        let process = try start(["--board", try board(in: directory), "--state", state.path, "--delay", "7"], notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let ready = try #require(notify.collect(until: "READY=1", timeout: 10), "READY=1 once audio flows")
+        #expect(ready.last?.message.contains("STATUS=") == true)
+        // Watchdog pings every 100 ms (half of WATCHDOG_USEC) while healthy.
+        var watchdog: [Double] = []
+        while watchdog.count < 10, let next = notify.receive(timeout: 0.5) {
+            if next.message == "WATCHDOG=1" { watchdog.append(next.at) }
+        }
+        #expect(watchdog.count == 10, "\(watchdog)")
+        let intervals = zip(watchdog, watchdog.dropFirst()).map { $1 - $0 }
+        #expect(intervals.allSatisfy { $0 > 0.05 && $0 < 0.3 }, "\(intervals)")
+
+        let asked = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(asked)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(took < 1, "exited \(took) s after SIGTERM")
+        let saved = try String(contentsOf: state, encoding: .utf8)
+        #expect(saved.contains("\"delayMs\" : 7000"), "the delay is saved: \(saved)")
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("settings saved"))
+    }
+
+    @Test func sighupReloadsAndABrokenSiteFileIsReportedNotFatal() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-hup")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let site = directory.appendingPathComponent("site.conf")
+        try "defaults:\n  delay_step: 250 ms\n".write(to: site, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("log")
+        let process = try start(["--board", try board(in: directory), "--site", site.path,
+                                 "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        try "defaults:\n  delay_step: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        let reloaded = notify.collect(until: "READY=1", timeout: 3)
+        #expect(reloaded?.contains { $0.message == "RELOADING=1" } == true)
+        try "defaults:\n  delay_stp: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(process.isRunning, "a broken site file does not stop the box")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("config reloaded: 1 channel(s), delay step 500 ms"), "\(text)")
+        #expect(text.contains("unknown key 'defaults.delay_stp'; did you mean 'delay_step'?") && text.contains("site file ignored"), "\(text)")
+    }
+
+    @Test func theWatchdogGoesUnfedWhenTheOutputFails() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-full")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let log = directory.appendingPathComponent("log")
+        // A 300 KB file size limit: the WAV output fails (EFBIG) after about 1.5 s.
+        let process = try start(["--board", try board(in: directory), "--state", directory.appendingPathComponent("state.json").path],
+                                notify: notify, shell: "ulimit -f 300; ", log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        var lastPing = 0.0, firstReceived = Double.infinity
+        while let next = notify.receive(timeout: 1.5) {
+            firstReceived = min(firstReceived, next.at)
+            if next.message == "WATCHDOG=1" { lastPing = next.at }
+            if next.at - firstReceived > 5 { break }
+        }
+        #expect(lastPing > 0, "fed while the output worked")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(notify.receive(timeout: 1.0)?.message != "WATCHDOG=1", "no pings once the output fails")
+        #expect(process.isRunning, "it does not crash: systemd decides")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("output failed"))
+    }
+
+    @Test func theUnitFileVerifiesAndItsExposureIsAtMostTwo() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            Issue.record("systemd-analyze is missing (deploy/setup-host.sh installs systemd)")
+            return
+        }
+        let directory = try ExternalTool.temporaryDirectory("unit")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Verified with ExecStart pointing at the built binary (not installed here).
+        let unit = directory.appendingPathComponent("delaybox.service")
+        try String(contentsOf: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/delaybox", with: Self.root.appendingPathComponent(".build/debug/delaybox").path)
+            .write(to: unit, atomically: true, encoding: .utf8)
+        let verify = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit.path])
+        #expect(verify.status == 0 && verify.errors.isEmpty, "\(verify.errors)")
+        let security = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/systemd-analyze"),
+                                                ["security", "--offline=yes", "--no-pager", Self.unit.path])
+        let line = try #require(security.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = try #require(line.split(separator: " ").compactMap { Double($0) }.first, "\(line)")
+        #expect(score <= 2.0, "\(line)")
+        let text = try String(contentsOf: Self.unit, encoding: .utf8)
+        for setting in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "ProtectSystem=strict", "PrivateTmp=yes",
+                        "NoNewPrivileges=yes", "CapabilityBoundingSet=", "SupplementaryGroups=audio gpio dialout",
+                        "StateDirectory=delaybox", "ConfigurationDirectory=delaybox"] {
+            #expect(text.contains(setting), "\(setting)")
+        }
+    }
+}
