@@ -39,6 +39,8 @@ public final class Appliance {
 
     private let options: Options
     private let logger = Logger(label: "delaybox.appliance")
+    private static let configLogger = Logger(label: "delaybox.config")
+    private let stateLogger = Logger(label: "delaybox.state")
     private var config: BoardConfig
     private var settings: Settings
     private let settingsFile: SettingsFile
@@ -46,10 +48,10 @@ public final class Appliance {
 
     public init(options: Options) throws {
         self.options = options
-        config = try Self.loadConfig(options, logger: logger)
+        config = try Self.loadConfig(options, logger: Self.configLogger)
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
-        if let problem = loaded.problem { logger.notice("\(problem)") }
+        if let problem = loaded.problem { stateLogger.notice("\(problem)") }
         settings = loaded.settings
         if let delay = options.delayMs { settings.delayMs = delay }
     }
@@ -121,7 +123,7 @@ public final class Appliance {
         period.withUnsafeBufferPointer { writer?.write($0) }
         try? writer?.close()
         save()
-        logger.info("stopped; settings saved to \(settingsFile.path)")
+        stateLogger.info("stopped; settings saved to \(settingsFile.path)")
     }
 
     private func makeOutput() throws -> WavFileWriter? {
@@ -165,7 +167,7 @@ public final class Appliance {
         do {
             try settingsFile.save(settings)
         } catch {
-            logger.error("cannot save settings: \(error)")
+            stateLogger.error("cannot save settings: \(error)")
         }
     }
 
@@ -175,12 +177,12 @@ public final class Appliance {
         systemd.notify("RELOADING=1")
         defer { systemd.notify("READY=1") }
         do {
-            let fresh = try Self.loadConfig(options, logger: logger)
+            let fresh = try Self.loadConfig(options, logger: Self.configLogger)
             let changed = fresh != config
             config = fresh
-            logger.info("config reloaded\(changed ? "" : " (unchanged)"): \(fresh.channels.channels.count) channel(s), delay step \(fresh.defaults.delayStepMs) ms")
+            Self.configLogger.info("config reloaded\(changed ? "" : " (unchanged)"): \(fresh.channels.channels.count) channel(s), delay step \(fresh.defaults.delayStepMs) ms")
         } catch {
-            logger.error("config not reloaded, keeping the running one: \(error)")
+            Self.configLogger.error("config not reloaded, keeping the running one: \(error)")
         }
     }
 }
