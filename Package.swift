@@ -35,12 +35,14 @@ let package = Package(
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxCommands", swiftSettings: strict),
+        .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState",
+                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls",
                                                     .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
@@ -81,6 +83,11 @@ let package = Package(
         .testTarget(
             name: "DelayboxConfigTests",
             dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxState", "DelayboxSimulation",
+                           "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxControlsTests",
+            dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
                            "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(

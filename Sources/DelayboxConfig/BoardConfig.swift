@@ -47,6 +47,20 @@ public struct ButtonSettings: Sendable, Equatable {
     public var doublePress: ControlAction?
     /// Repeated while held (e.g. volume_up).
     public var hold: ControlAction?
+
+    public init(name: String, line: Int, bias: LineBias = .pullUp, activeLow: Bool = true, debounceMs: Int64 = 10,
+                press: ControlAction? = nil, longPress: ControlAction? = nil, doublePress: ControlAction? = nil,
+                hold: ControlAction? = nil) {
+        self.name = name
+        self.line = line
+        self.bias = bias
+        self.activeLow = activeLow
+        self.debounceMs = debounceMs
+        self.press = press
+        self.longPress = longPress
+        self.doublePress = doublePress
+        self.hold = hold
+    }
 }
 
 public struct EncoderSettings: Sendable, Equatable {
@@ -58,6 +72,17 @@ public struct EncoderSettings: Sendable, Equatable {
     public var stepsPerDetent: Int
     public var pushAction: ControlAction?
     public var pushLongAction: ControlAction?
+
+    public init(a: Int, b: Int, push: Int? = nil, bias: LineBias = .pullUp, stepsPerDetent: Int = 4,
+                pushAction: ControlAction? = nil, pushLongAction: ControlAction? = nil) {
+        self.a = a
+        self.b = b
+        self.push = push
+        self.bias = bias
+        self.stepsPerDetent = stepsPerDetent
+        self.pushAction = pushAction
+        self.pushLongAction = pushLongAction
+    }
 }
 
 public struct LEDSettings: Sendable, Equatable {
@@ -72,6 +97,13 @@ public struct GPIOSettings: Sendable, Equatable {
     public var buttons: [ButtonSettings]
     public var encoder: EncoderSettings?
     public var leds: [LEDSettings]
+
+    public init(chip: String, buttons: [ButtonSettings], encoder: EncoderSettings?, leds: [LEDSettings]) {
+        self.chip = chip
+        self.buttons = buttons
+        self.encoder = encoder
+        self.leds = leds
+    }
 }
 
 public struct ConsoleSettings: Sendable, Equatable {

@@ -1,0 +1,79 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxEngine
+
+/// Carries out commands — from buttons, the console or the control socket alike — on the
+/// engine and the settings, and says how it went, so the door that asked can answer (a
+/// console line, a feedback sound). Runs on the playout thread, which owns the engine.
+public final class CommandExecutor {
+    public enum Outcome: Sendable, Equatable {
+        case done
+        /// Done, but held at a limit (delay at the maximum available, volume at 100).
+        case limitReached
+        case refused(String)
+    }
+
+    private let engine: PlaybackEngine
+    public private(set) var settings: Settings
+    /// Marks the settings for a debounced save.
+    public private(set) var saver = SaveDebouncer()
+    public private(set) var muted = false
+
+    public init(engine: PlaybackEngine, settings: Settings) {
+        self.engine = engine
+        self.settings = settings
+    }
+
+    @discardableResult
+    public func execute(_ command: Command, now: Instant) -> Outcome {
+        switch command {
+        case .adjustDelay(let milliseconds):
+            return setDelay(engine.status(at: now).delayMs + milliseconds, now: now)
+        case .setDelay(let milliseconds):
+            return setDelay(milliseconds, now: now)
+        case .jumpToLive:
+            remember(delay: engine.jumpToLive(now: now), now: now)
+            return .done
+        case .adjustVolume(let steps):
+            return setVolume(settings.volume + steps, now: now)
+        case .setVolume(let volume):
+            return setVolume(volume, now: now)
+        case .toggleMute:
+            muted.toggle()
+            return .done
+        case .playPause:
+            if engine.state == .paused { engine.resume(now: now) } else { engine.pause(now: now) }
+            return .done
+        case .recallPreset(let slot):
+            guard let delay = settings.presets[slot] else { return .refused("preset \(slot) is empty") }
+            return setDelay(delay, now: now)
+        case .savePreset(let slot):
+            settings.presets[slot] = engine.status(at: now).delayMs
+            saver.changed(at: now)
+            return .done
+        case .toggleKnobMode, .nextChannel:
+            return .done  // the control surface and the channel owner act on these
+        }
+    }
+
+    /// Whether the settings are due to be saved at `now` (then they count as saved).
+    public func settingsDueForSave(at now: Instant) -> Bool { saver.shouldSave(at: now) }
+
+    private func setDelay(_ milliseconds: Int64, now: Instant) -> Outcome {
+        let set = engine.setDelay(milliseconds: milliseconds, now: now)
+        remember(delay: set, now: now)
+        return set == milliseconds ? .done : .limitReached
+    }
+
+    private func setVolume(_ volume: Int, now: Instant) -> Outcome {
+        let clamped = min(100, max(0, volume))
+        settings.volume = clamped
+        saver.changed(at: now)
+        return clamped == volume ? .done : .limitReached
+    }
+
+    private func remember(delay: Int64, now: Instant) {
+        settings.delayMs = delay
+        saver.changed(at: now)
+    }
+}

@@ -1,0 +1,20 @@
+/// What the listener can ask of the box, from any door: a button or the encoder (through
+/// the board config's actions), the serial console, the control socket. All three turn
+/// their input into these, so they behave the same.
+public enum Command: Sendable, Equatable {
+    /// Changes the delay by this much (ms; negative: towards live).
+    case adjustDelay(milliseconds: Int64)
+    case setDelay(milliseconds: Int64)
+    case jumpToLive
+    /// Changes the volume by this many steps of the 0-100 scale.
+    case adjustVolume(steps: Int)
+    case setVolume(Int)
+    case toggleMute
+    case playPause
+    /// The knob adjusts the delay, or the volume.
+    case toggleKnobMode
+    /// Recalls or saves the delay preset in this slot (1 and up).
+    case recallPreset(Int)
+    case savePreset(Int)
+    case nextChannel
+}

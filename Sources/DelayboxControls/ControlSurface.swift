@@ -1,0 +1,144 @@
+import DelayboxCommands
+import DelayboxConfig
+
+/// A command and when its input happened (ns, the edge's kernel time).
+public struct TimedCommand: Sendable, Equatable {
+    public var command: Command
+    public var nanoseconds: Int64
+    public init(_ command: Command, at nanoseconds: Int64) {
+        self.command = command
+        self.nanoseconds = nanoseconds
+    }
+}
+
+/// The front panel as the board config wires it: edges in, commands out. Buttons become
+/// gestures and their actions; the encoder's detents adjust the delay (or, after a mode
+/// toggle, the volume), accelerated by how fast it spins; tap-to-sync measures two taps.
+/// Pure: time is the edges' own, and `advance(to:)` when nothing happens.
+public struct ControlSurface: Sendable {
+    public enum KnobMode: Sendable, Equatable {
+        case delay, volume
+    }
+
+    struct Button: Sendable {
+        var settings: ButtonSettings
+        var decoder: ButtonDecoder
+    }
+
+    public private(set) var knobMode = KnobMode.delay
+    private var buttons: [Int: Button] = [:]
+    private var encoder: EncoderSettings?
+    private var quadrature: QuadratureDecoder?
+    private var levels: [Int: Bool]
+    private var acceleration = KnobAcceleration()
+    private var tapSync = TapSync()
+    /// Delay change per slow detent or button press (ms).
+    public let delayStepMs: Int64
+    /// The most one detent may change the delay, however fast the spin (ms).
+    public let maxDelayStepMs: Int64 = 1_000
+
+    /// - Parameter initialLevels: each input line's level at start (the knob rests in a
+    ///   detent), by line.
+    public init(gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool]) {
+        self.delayStepMs = delayStepMs
+        levels = initialLevels
+        for settings in gpio.buttons {
+            buttons[settings.line] = Self.button(settings)
+        }
+        if let encoder = gpio.encoder {
+            self.encoder = encoder
+            quadrature = QuadratureDecoder(stepsPerDetent: encoder.stepsPerDetent, a: initialLevels[encoder.a] ?? true,
+                                           b: initialLevels[encoder.b] ?? true)
+            if let push = encoder.push {
+                buttons[push] = Self.button(ButtonSettings(name: "encoder push", line: push, bias: encoder.bias, activeLow: true,
+                                                          debounceMs: 10, press: encoder.pushAction,
+                                                          longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
+            }
+        }
+    }
+
+    private static func button(_ settings: ButtonSettings) -> Button {
+        var timing = ButtonDecoder.Timing()
+        timing.debounceNs = settings.debounceMs * 1_000_000
+        return Button(settings: settings, decoder: ButtonDecoder(timing: timing, activeHigh: !settings.activeLow,
+                                                                 detectsDoublePress: settings.doublePress != nil,
+                                                                 repeatsWhileHeld: settings.hold != nil))
+    }
+
+    /// The input lines to watch.
+    public var inputLines: [Int] {
+        (Array(buttons.keys) + [encoder?.a, encoder?.b].compactMap { $0 }).sorted()
+    }
+
+    /// One edge; returns the commands it (and the time up to it) completes.
+    public mutating func handle(_ edge: EdgeEvent) -> [TimedCommand] {
+        var commands = advance(to: edge.nanoseconds)
+        levels[edge.line] = edge.high
+        if let encoder, edge.line == encoder.a || edge.line == encoder.b, var decoder = quadrature {
+            let detents = decoder.update(a: levels[encoder.a] ?? true, b: levels[encoder.b] ?? true)
+            quadrature = decoder
+            if detents != 0 { commands += turned(detents, at: edge.nanoseconds) }
+        } else if var button = buttons[edge.line] {
+            let gestures = button.decoder.edge(high: edge.high, at: edge.nanoseconds)
+            buttons[edge.line] = button
+            commands += gestures.flatMap { perform(button.settings, $0.0, at: $0.1) }
+        }
+        return commands
+    }
+
+    /// Lets time pass: debounces settle, long presses and repeats fire.
+    public mutating func advance(to nanoseconds: Int64) -> [TimedCommand] {
+        var commands: [TimedCommand] = []
+        for line in buttons.keys.sorted() {
+            guard var button = buttons[line] else { continue }
+            let gestures = button.decoder.advance(to: nanoseconds)
+            buttons[line] = button
+            commands += gestures.flatMap { perform(button.settings, $0.0, at: $0.1) }
+        }
+        return commands.sorted { $0.nanoseconds < $1.nanoseconds }
+    }
+
+    /// When `advance(to:)` next has something to do: the event loop's poll timeout.
+    public var nextDeadline: Int64? { buttons.values.compactMap(\.decoder.nextDeadline).min() }
+
+    private mutating func turned(_ detents: Int, at nanoseconds: Int64) -> [TimedCommand] {
+        let multiplier = acceleration.multiplier(forDetentAt: nanoseconds)
+        switch knobMode {
+        case .delay:
+            let perDetent = min(maxDelayStepMs, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
+            return [TimedCommand(.adjustDelay(milliseconds: Int64(detents) * perDetent), at: nanoseconds)]
+        case .volume:
+            return [TimedCommand(.adjustVolume(steps: detents * (multiplier >= 5 ? 3 : 1)), at: nanoseconds)]
+        }
+    }
+
+    private mutating func perform(_ settings: ButtonSettings, _ gesture: ButtonDecoder.Gesture, at nanoseconds: Int64) -> [TimedCommand] {
+        let action: ControlAction? = switch gesture {
+        case .press: settings.press
+        case .longPress: settings.longPress
+        case .doublePress: settings.doublePress
+        case .repeatTick: settings.hold
+        }
+        guard let action, let command = command(for: action, at: nanoseconds) else { return [] }
+        return [TimedCommand(command, at: nanoseconds)]
+    }
+
+    private mutating func command(for action: ControlAction, at nanoseconds: Int64) -> Command? {
+        switch action {
+        case .delayUp: return .adjustDelay(milliseconds: delayStepMs)
+        case .delayDown: return .adjustDelay(milliseconds: -delayStepMs)
+        case .volumeUp: return .adjustVolume(steps: 2)
+        case .volumeDown: return .adjustVolume(steps: -2)
+        case .modeToggle:
+            knobMode = knobMode == .delay ? .volume : .delay
+            return .toggleKnobMode
+        case .playPause: return .playPause
+        case .jumpToLive: return .jumpToLive
+        case .mute: return .toggleMute
+        case .presetRecall: return .recallPreset(1)
+        case .presetSave: return .savePreset(1)
+        case .nextChannel: return .nextChannel
+        case .tapSync: return tapSync.tap(at: nanoseconds).map { .adjustDelay(milliseconds: $0) }
+        }
+    }
+}
