@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"], swiftSettings: strict),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
@@ -88,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
-                           "DelayboxTestSupport"],
+                           "DelayboxGPIO", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -16,6 +16,7 @@ PACKAGES=(
   python3           # http.server serves deliberately broken streams to the tests
   openssl           # a self-signed certificate for the https certificate-failure test
   systemd           # systemd-analyze verifies the unit file and rates its exposure
+  libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then
