@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls",
+                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO",
                                                     .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",

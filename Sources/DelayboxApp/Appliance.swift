@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxControls
 import DelayboxEngine
 import DelayboxSimulation
 import DelayboxState
@@ -42,9 +43,9 @@ public final class Appliance {
     private static let configLogger = Logger(label: "delaybox.config")
     private let stateLogger = Logger(label: "delaybox.state")
     private var config: BoardConfig
-    private var settings: Settings
+    /// The settings as loaded; once running, the command executor owns them.
+    private let loadedSettings: Settings
     private let settingsFile: SettingsFile
-    private var debouncer = SaveDebouncer()
 
     public init(options: Options) throws {
         self.options = options
@@ -52,8 +53,9 @@ public final class Appliance {
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }
-        settings = loaded.settings
+        var settings = loaded.settings
         if let delay = options.delayMs { settings.delayMs = delay }
+        loadedSettings = settings
     }
 
     /// The board file with the site file over it. A broken site file is reported and left
@@ -73,6 +75,7 @@ public final class Appliance {
     }
 
     public func run() throws {
+        let settings = loadedSettings
         let channel = config.channels.channels.first { $0.name == settings.channel } ?? config.channels.selected
         guard channel.streamURL.hasPrefix("demo:") else {
             throw StartFailed(description: "channel '\(channel.name)' (\(channel.streamURL)): `run` plays only the demo channel until "
@@ -84,6 +87,9 @@ public final class Appliance {
         configuration.maxDelayMs = config.defaults.maxDelayMs
         configuration.initialDelayMs = min(settings.delayMs, config.defaults.maxDelayMs)
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+        let executor = CommandExecutor(engine: engine, settings: settings)
+        let panel = startFrontPanel()
+        defer { panel?.stop() }
         let clock = SystemClock()
         let signals = SignalInbox()
         let systemd = SystemdNotifier()
@@ -103,16 +109,21 @@ public final class Appliance {
                 let (time, delivery) = source.next()
                 source.apply(delivery, at: time.advanced(byNanoseconds: start.nanoseconds), to: engine)
             }
+            for command in panel?.drain() ?? [] {
+                let outcome = executor.execute(command, now: due)
+                logger.info("\(command): \(outcome)")
+            }
             period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: Self.queuedFrames) }
             period.withUnsafeBufferPointer { writer?.write($0) }
-            for notification in engine.drainNotifications() { handle(notification, at: due) }
+            for notification in engine.drainNotifications() { logger.info("\(NotificationLog.text(notification))") }
+            panel?.show(LEDPattern(state: engine.state.rawValue))
             if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }
             if due.milliseconds(since: health.lastFlush) >= 1_000 { flush(writer, &health, at: due, engine: engine, systemd: systemd) }
             if health.healthy, let interval = systemd.watchdogIntervalNanoseconds, due.nanoseconds - health.lastPing.nanoseconds >= interval {
                 systemd.notify("WATCHDOG=1")
                 health.lastPing = due
             }
-            if debouncer.shouldSave(at: due) { save() }
+            if executor.settingsDueForSave(at: due) { save(executor.settings) }
             health.isFirstPeriod = false
         }
         // Fade out (one period), then save and go.
@@ -122,7 +133,7 @@ public final class Appliance {
         period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: now, outputDelayFrames: Self.queuedFrames) }
         period.withUnsafeBufferPointer { writer?.write($0) }
         try? writer?.close()
-        save()
+        save(executor.settings)
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
     }
 
@@ -138,11 +149,17 @@ public final class Appliance {
         return try WavFileWriter(path: path)
     }
 
-    private func handle(_ notification: EngineNotification, at time: Instant) {
-        logger.info("\(NotificationLog.text(notification))")
-        if case .delayChanged(let milliseconds, let reason) = notification, reason != .raisedToMinimum {
-            settings.delayMs = milliseconds
-            debouncer.changed(at: time)
+    /// The buttons, encoder and LEDs, when the board has them. A panel that cannot start
+    /// (no chip, a busy line, no permission) is reported; the box plays on without it.
+    private func startFrontPanel() -> FrontPanel? {
+        guard let gpio = config.gpio else { return nil }
+        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs)
+        do {
+            try panel.start()
+            return panel
+        } catch {
+            Logger(label: "delaybox.controls").error("\(error); playing without the front panel (the console still works)")
+            return nil
         }
     }
 
@@ -163,7 +180,7 @@ public final class Appliance {
         systemd.notify("STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
     }
 
-    private func save() {
+    private func save(_ settings: Settings) {
         do {
             try settingsFile.save(settings)
         } catch {

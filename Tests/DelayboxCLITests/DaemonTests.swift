@@ -121,6 +121,22 @@ import Glibc
         #expect(try String(contentsOf: log, encoding: .utf8).contains("output failed"))
     }
 
+    @Test func aBoardWhoseGPIOChipIsMissingPlaysWithoutItsFrontPanel() throws {
+        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }  // the virtual board tests cover a real chip
+        let directory = try ExternalTool.temporaryDirectory("daemon-gpio")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let log = directory.appendingPathComponent("log")
+        let board = try board(in: directory, extra: "gpio:\n  chip: gpiochip0\n  buttons:\n    play: { line: 17, press: play_pause }\n")
+        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil, "it plays")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("GPIO chip 'gpiochip0' not found") && text.contains("playing without the front panel"), "\(text)")
+    }
+
     @Test func theUnitFileVerifiesAndItsExposureIsAtMostTwo() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
             Issue.record("systemd-analyze is missing (deploy/setup-host.sh installs systemd)")

@@ -1,0 +1,104 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxControls
+import DelayboxGPIO
+import Foundation
+import Logging
+import Synchronization
+
+/// The front panel's own thread: one poll over every button and encoder line
+/// (`GPIOChip.waitForEdges`), the control surface turning edges into commands, and the
+/// status LED's blinking. Commands wait in an inbox that the playout thread drains before
+/// each period; the playout thread tells which LED pattern to show.
+final class FrontPanel: Sendable {
+    private let gpio: GPIOSettings
+    private let delayStepMs: Int64
+    private let inbox = Mutex<[Command]>([])
+    private let pattern = Mutex(LEDPattern.off)
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let logger = Logger(label: "delaybox.controls")
+
+    init(gpio: GPIOSettings, delayStepMs: Int64) {
+        self.gpio = gpio
+        self.delayStepMs = delayStepMs
+    }
+
+    /// Opens the chip and requests the lines (errors are the caller's to report), then
+    /// starts the thread.
+    func start() throws(GPIOError) {
+        let chip = try GPIOChip(gpio.chip)
+        for button in gpio.buttons { try chip.watch(GPIOChip.Input(line: button.line, pull: Self.pull(button.bias))) }
+        if let encoder = gpio.encoder {
+            for line in [encoder.a, encoder.b] + (encoder.push.map { [$0] } ?? []) {
+                try chip.watch(GPIOChip.Input(line: line, pull: Self.pull(encoder.bias)))
+            }
+        }
+        for led in gpio.leds { try chip.drive(line: led.line) }
+        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: chip.levels())
+        nonisolated(unsafe) let owned = (chip, surface)
+        let thread = Thread { [self] in
+            var (chip, surface) = owned
+            loop(chip: &chip, surface: &surface)
+            finished.signal()
+        }
+        thread.name = "delaybox-panel"
+        thread.start()
+        logger.info("front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs")
+    }
+
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        finished.wait()
+    }
+
+    /// The commands the panel produced since the last call.
+    func drain() -> [Command] {
+        inbox.withLock { commands in
+            defer { commands.removeAll(keepingCapacity: true) }
+            return commands
+        }
+    }
+
+    func show(_ pattern: LEDPattern) { self.pattern.withLock { $0 = pattern } }
+
+    private func loop(chip: inout GPIOChip, surface: inout ControlSurface) {
+        while !stopRequested.load(ordering: .acquiring) {
+            let now = Self.monotonicNanoseconds()
+            // Wake for the next button timer, the LED's next blink step, or a stop: ≤ 50 ms.
+            let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50
+            do {
+                for edge in try chip.waitForEdges(timeoutMs: Int32(min(deadline, 50))) { post(surface.handle(edge)) }
+            } catch {
+                logger.error("\(error)")
+                Thread.sleep(forTimeInterval: 1)
+            }
+            let after = Self.monotonicNanoseconds()
+            post(surface.advance(to: after))
+            let lit = pattern.withLock { $0 }.isLit(atMilliseconds: after / 1_000_000)
+            for led in gpio.leds { chip.set(line: led.line, high: lit != led.activeLow) }
+        }
+        for led in gpio.leds { chip.set(line: led.line, high: led.activeLow) }  // off
+    }
+
+    private func post(_ commands: [TimedCommand]) {
+        guard !commands.isEmpty else { return }
+        inbox.withLock { $0.append(contentsOf: commands.map(\.command)) }
+    }
+
+    /// The clock libgpiod's edge timestamps use (CLOCK_MONOTONIC).
+    static func monotonicNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    static func pull(_ bias: LineBias) -> GPIOChip.Pull {
+        switch bias {
+        case .asIs: .asIs
+        case .pullUp: .up
+        case .pullDown: .down
+        case .disabled: .disabled
+        }
+    }
+}
