@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
+        .target(name: "DelayboxConsole", dependencies: ["DelayboxCommands"], swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"], swiftSettings: strict),
@@ -91,6 +92,10 @@ let package = Package(
             name: "DelayboxControlsTests",
             dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
                            "DelayboxGPIO", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxConsoleTests",
+            dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
