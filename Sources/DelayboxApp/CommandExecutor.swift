@@ -44,6 +44,12 @@ public final class CommandExecutor {
         case .playPause:
             if engine.state == .paused { engine.resume(now: now) } else { engine.pause(now: now) }
             return .done
+        case .pause:
+            engine.pause(now: now)
+            return .done
+        case .resume:
+            engine.resume(now: now)
+            return .done
         case .recallPreset(let slot):
             guard let delay = settings.presets[slot] else { return .refused("preset \(slot) is empty") }
             return setDelay(delay, now: now)

@@ -11,6 +11,8 @@ public enum Command: Sendable, Equatable {
     case setVolume(Int)
     case toggleMute
     case playPause
+    case pause
+    case resume
     /// The knob adjusts the delay, or the volume.
     case toggleKnobMode
     /// Recalls or saves the delay preset in this slot (1 and up).

@@ -1,3 +1,5 @@
+import DelayboxCommands
+
 /// Collects the problems found while reading a config.
 final class DiagnosticLog {
     private(set) var diagnostics: [ConfigDiagnostic] = []
@@ -128,7 +130,8 @@ final class ConfigReader {
         let units: [(String, Double)] = [("ms", 1), ("min", 60_000), ("s", 1_000)]
         for (unit, scale) in units where trimmed.hasSuffix(unit) {
             let number = trimmed.dropLast(unit.count).trimmingCharacters(in: " ")
-            guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+            // Bounded before converting: `1e308 s` must be a range error, not a trap.
+            guard let value = Double(number), value >= 0, value * scale < 1e15 else { return nil }
             return Int64((value * scale).rounded())
         }
         return nil

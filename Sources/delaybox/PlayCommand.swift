@@ -47,13 +47,13 @@ struct PlayCommand: ParsableCommand {
             throw ValidationError(error.problems.joined(separator: "; "))
         }
         var options = StreamPlayer.Options(lineup: lineup)
-        options.delayMs = Int64(delay * 1000)
+        options.delayMs = try milliseconds(delay, "--delay")
         options.seconds = seconds
         options.output = output
         options.fast = fast
         options.json = json
-        options.client.input.stallTimeoutMs = Int64(stallTimeout * 1000)
-        options.client.backoff.capMs = Int64(backoffCap * 1000)
+        options.client.input.stallTimeoutMs = try milliseconds(stallTimeout, "--stall-timeout")
+        options.client.backoff.capMs = try milliseconds(backoffCap, "--backoff-cap")
         let status = try StreamPlayer(options: options) { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }.run()

@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
         JournalLogHandler.bootstrap()
         var options = Appliance.Options(boardPath: board, statePath: state)
         options.sitePath = site
-        options.delayMs = delay.map { Int64($0 * 1000) }
+        options.delayMs = try delay.map { try milliseconds($0, "--delay") }
         options.seconds = seconds
         do {
             try Appliance(options: options).run()

@@ -37,11 +37,11 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         var scenario = SimulationScenario()
-        scenario.durationMs = Int64(duration * 1000)
-        scenario.delayMs = Int64(delay * 1000)
+        scenario.durationMs = try milliseconds(duration, "--duration")
+        scenario.delayMs = try milliseconds(delay, "--delay")
         scenario.driftPpm = driftPpm
         scenario.jitterMs = jitterMs
-        scenario.engine.maxDelayMs = Int64(maxDelay * 1000)
+        scenario.engine.maxDelayMs = try milliseconds(maxDelay, "--max-delay")
         scenario.outages = try outage.map(Self.parseOutage)
         guard scenario.delayMs <= scenario.engine.maxDelayMs else {
             throw ValidationError("--delay \(delay) exceeds --max-delay \(maxDelay)")
@@ -62,6 +62,6 @@ struct SimulateCommand: ParsableCommand {
         guard parts.count == 2, let at = Double(parts[0]), let length = Double(parts[1]), at >= 0, length > 0 else {
             throw ValidationError("--outage wants AT:LEN in seconds, e.g. 600:3; got '\(text)'")
         }
-        return .init(atMs: Int64(at * 1000), lengthMs: Int64(length * 1000))
+        return .init(atMs: try milliseconds(at, "--outage AT"), lengthMs: try milliseconds(length, "--outage LEN"))
     }
 }

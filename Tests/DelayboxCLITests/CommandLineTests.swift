@@ -57,6 +57,14 @@ import Testing
         #expect(!result.output.contains("INVALID") && !result.output.contains("base.yaml"))
     }
 
+    @Test(arguments: [["play", "x.mp3", "--delay", "1e308"], ["simulate", "--duration=-5"], ["simulate", "--outage", "1e300:3"],
+                      ["run", "--board", "b.yaml", "--delay", "nan"]])
+    func absurdDurationsAreRefusedNotTrappedOn(arguments: [String]) throws {
+        let result = try delaybox(arguments)
+        #expect(result.status == 64, "a usage error: \(result.errors)")
+        #expect(result.errors.contains("must be 0 to 86400 seconds"), "\(result.errors)")
+    }
+
     @Test func aBadOutageSaysWhatItWants() throws {
         let result = try delaybox(["simulate", "--outage", "soon"])
         #expect(result.status != 0)

@@ -91,6 +91,8 @@ import Testing
 
             """)
         #expect(found.contains { $0.hasPrefix("board.yaml:11:10: error: 'defaults.delay' must be a duration with its unit") }, "\(found)")
+        let huge = try diagnostics(Self.minimal + "defaults:\n  max_delay: 1e308 s\n  delay: nan s\n")
+        #expect(huge.count == 2 && huge.allSatisfy { $0.contains("must be a duration") }, "no trap on absurd numbers: \(huge)")
         #expect(found.contains { $0.hasPrefix("board.yaml:12:14:") && $0.contains("max_delay") }, "\(found)")
         #expect(found.contains("board.yaml:13:19: error: 'defaults.initial_buffer' is 10 s; allowed 1 s to 5 s"), "\(found)")
         #expect(found.contains("board.yaml:14:11: error: 'defaults.volume' is 140; allowed 0-100"), "\(found)")

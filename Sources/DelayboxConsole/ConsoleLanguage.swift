@@ -1,0 +1,175 @@
+import DelayboxCommands
+
+/// The console's commands: parsing a line, completing a word, help. See docs/console.md.
+public enum ConsoleLanguage {
+    struct Entry: Sendable {
+        var name: String
+        var usage: String
+        var summary: String
+        /// Words that may follow the command, for completion.
+        var arguments: [String]
+    }
+
+    static let entries: [Entry] = [
+        Entry(name: "help", usage: "help [COMMAND]", summary: "list the commands, or explain one", arguments: []),
+        Entry(name: "status", usage: "status", summary: "state, channel, delay set and available, volume, buffer, now playing, uptime", arguments: []),
+        Entry(name: "delay", usage: "delay [SECONDS | +SECONDS | -SECONDS | live]",
+              summary: "show or set the delay (units: 45, 45 s, 1.5 min, 300 ms); +/- adjust; live: the smallest", arguments: ["live"]),
+        Entry(name: "volume", usage: "volume [0-100 | +N | -N]", summary: "show or set the volume (perceptual scale)", arguments: []),
+        Entry(name: "pause", usage: "pause", summary: "hold playout; recording goes on, so the delay grows", arguments: []),
+        Entry(name: "resume", usage: "resume", summary: "play on from where it was held", arguments: []),
+        Entry(name: "mute", usage: "mute", summary: "mute or unmute the output", arguments: []),
+        Entry(name: "channel", usage: "channel [list | next | NAME]", summary: "list the channels, or switch", arguments: ["list", "next"]),
+        Entry(name: "ads", usage: "ads [on | off]", summary: "show or set whether ad breaks play their ad", arguments: ["on", "off"]),
+        Entry(name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset", arguments: ["save", "recall"]),
+        Entry(name: "events", usage: "events", summary: "recent stream events, with stream time and firing time", arguments: []),
+        Entry(name: "stats", usage: "stats [watch]", summary: "underruns, xruns, reconnects, drift, delay error, CPU, RSS; watch refreshes", arguments: ["watch"]),
+        Entry(name: "log", usage: "log level [LEVEL] | log tail [N]", summary: "show or set the log level, or show recent log lines",
+              arguments: ["level", "tail"]),
+        Entry(name: "config", usage: "config show | config get KEY | config set KEY VALUE | config save",
+              summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
+        Entry(name: "board", usage: "board", summary: "the board: pins and audio device", arguments: []),
+        Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
+        Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
+        Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
+    ]
+
+    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// The request a line asks for; nil for an empty line.
+    public static func parse(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let json = words.contains("--json")
+        words.removeAll { $0 == "--json" }
+        guard let name = words.first?.lowercased() else { return nil }
+        let arguments = Array(words.dropFirst())
+        guard let entry = entries.first(where: { $0.name == name }) else {
+            return .failure(ConsoleError(Suggestion.message("unknown command '\(name)'", for: name, among: entries.map(\.name))
+                                         + "; 'help' lists them"))
+        }
+        return action(entry, arguments).map { ConsoleRequest($0, json: json) }
+    }
+
+    private static func action(_ entry: Entry, _ arguments: [String]) -> Result<ConsoleRequest.Action, ConsoleError> {
+        func usage() -> Result<ConsoleRequest.Action, ConsoleError> { .failure(ConsoleError("usage: \(entry.usage)")) }
+        let first = arguments.first?.lowercased()
+        switch (entry.name, arguments.count) {
+        case ("help", 0): return .success(.help(topic: nil))
+        case ("help", 1): return .success(.help(topic: first))
+        case ("status", 0): return .success(.status)
+        case ("version", 0): return .success(.version)
+        case ("pause", 0): return .success(.command(.pause))
+        case ("resume", 0): return .success(.command(.resume))
+        case ("mute", 0): return .success(.command(.toggleMute))
+        case ("events", 0): return .success(.events)
+        case ("board", 0): return .success(.board)
+        case ("gpio", 0): return .success(.gpio)
+        case ("delay", 0): return .success(.showDelay)
+        case ("delay", _): return delay(arguments.joined(separator: " ")).map { .command($0) }
+        case ("volume", 0): return .success(.showVolume)
+        case ("volume", 1): return volume(arguments[0]).map { .command($0) }
+        case ("channel", 0): return .success(.listChannels)
+        case ("channel", 1) where first == "list": return .success(.listChannels)
+        case ("channel", 1) where first == "next": return .success(.command(.nextChannel))
+        case ("channel", _): return .success(.selectChannel(arguments.joined(separator: " ")))
+        case ("ads", 0): return .success(.ads(nil))
+        case ("ads", 1) where first == "on": return .success(.ads(true))
+        case ("ads", 1) where first == "off": return .success(.ads(false))
+        case ("preset", 1): return presetSlot(arguments[0]).map { .command(.recallPreset($0)) }
+        case ("preset", 2) where first == "recall": return presetSlot(arguments[1]).map { .command(.recallPreset($0)) }
+        case ("preset", 2) where first == "save": return presetSlot(arguments[1]).map { .command(.savePreset($0)) }
+        case ("stats", 0): return .success(.stats(watch: false))
+        case ("stats", 1) where first == "watch": return .success(.stats(watch: true))
+        case ("log", 1) where first == "level": return .success(.logLevel(nil))
+        case ("log", 2) where first == "level":
+            let level = arguments[1].lowercased()
+            guard logLevels.contains(level) else {
+                return .failure(ConsoleError(Suggestion.message("no log level '\(level)' (\(logLevels.joined(separator: ", ")))", for: level, among: logLevels)))
+            }
+            return .success(.logLevel(level))
+        case ("log", 1) where first == "tail": return .success(.logTail(lines: 20))
+        case ("log", 2) where first == "tail":
+            guard let count = Int(arguments[1]), (1...1_000).contains(count) else { return .failure(ConsoleError("log tail takes 1-1000 lines")) }
+            return .success(.logTail(lines: count))
+        case ("config", 1) where first == "show": return .success(.configShow)
+        case ("config", 1) where first == "save": return .success(.configSave)
+        case ("config", 2) where first == "get": return .success(.configGet(key: arguments[1]))
+        case ("config", 3...) where first == "set": return .success(.configSet(key: arguments[1], value: arguments.dropFirst(2).joined(separator: " ")))
+        case ("tone", 1) where first == "on": return .success(.tone(on: true))
+        case ("tone", 1) where first == "off": return .success(.tone(on: false))
+        default: return usage()
+        }
+    }
+
+    static func presetSlot(_ text: String) -> Result<Int, ConsoleError> {
+        guard let slot = Int(text), (1...9).contains(slot) else { return .failure(ConsoleError("a preset is 1-9; got '\(text)'")) }
+        return .success(slot)
+    }
+
+    /// `45`, `45 s`, `1.5 min`, `300 ms`, `+0.5`, `-1 s`, `live`.
+    static func delay(_ text: String) -> Result<Command, ConsoleError> {
+        let trimmed = text.lowercased().trimmingSpaces()
+        if trimmed == "live" { return .success(.jumpToLive) }
+        let sign = trimmed.first.flatMap { $0 == "+" ? 1 : $0 == "-" ? -1 : nil }
+        let body = sign == nil ? trimmed : String(trimmed.dropFirst()).trimmingSpaces()
+        guard let milliseconds = Self.milliseconds(body) else {
+            return .failure(ConsoleError("'\(text)' is not a delay: try 45, 45 s, 1.5 min, 300 ms, +0.5, -1 or live"))
+        }
+        guard milliseconds <= 3_600_000 else { return .failure(ConsoleError("a delay is at most 60 min")) }
+        if let sign { return .success(.adjustDelay(milliseconds: Int64(sign) * milliseconds)) }
+        return .success(.setDelay(milliseconds: milliseconds))
+    }
+
+    /// A duration; a bare number is seconds.
+    static func milliseconds(_ text: String) -> Int64? {
+        let units: [(String, Double)] = [("ms", 1), ("min", 60_000), ("s", 1_000), ("", 1_000)]
+        for (unit, scale) in units where text.hasSuffix(unit) {
+            // Bounded before converting: 1e308 s must be an error, not a trap.
+            guard let value = Double(String(text.dropLast(unit.count)).trimmingSpaces()), value >= 0, value * scale < 1e15 else { continue }
+            return Int64((value * scale).rounded())
+        }
+        return nil
+    }
+
+    static func volume(_ text: String) -> Result<Command, ConsoleError> {
+        if let first = text.first, first == "+" || first == "-", let steps = Int(text.dropFirst()), (0...100).contains(steps) {
+            return .success(.adjustVolume(steps: first == "+" ? steps : -steps))
+        }
+        guard let volume = Int(text), (0...100).contains(volume) else {
+            return .failure(ConsoleError("'\(text)' is not a volume: 0-100, or +N / -N"))
+        }
+        return .success(.setVolume(volume))
+    }
+
+    /// Completions for the word being typed, given the line up to the cursor.
+    public static func completions(for before: String, channels: [String] = []) -> [String] {
+        let words = before.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let typingNewWord = before.hasSuffix(" ") || before.isEmpty
+        let position = typingNewWord ? words.count : words.count - 1
+        if position == 0 { return entries.map(\.name) }
+        guard let entry = entries.first(where: { $0.name == words[0].lowercased() }) else { return [] }
+        if position == 1 {
+            let extra = entry.name == "channel" ? channels : entry.name == "help" ? entries.map(\.name) : []
+            return entry.arguments + extra + ["--json"]
+        }
+        if entry.name == "log", words.count > 1, words[1] == "level" { return logLevels }
+        return ["--json"]
+    }
+
+    /// `help` with no topic: every command, one line each; with one, its usage.
+    public static func help(_ topic: String?) -> Result<String, ConsoleError> {
+        guard let topic else {
+            let width = (entries.map(\.name.count).max() ?? 0) + 2
+            return .success(entries.map { $0.name.padding(toLength: width) + $0.summary }.joined(separator: "\n")
+                            + "\nEvery command also takes --json.")
+        }
+        guard let entry = entries.first(where: { $0.name == topic }) else {
+            return .failure(ConsoleError(Suggestion.message("no command '\(topic)'", for: topic, among: entries.map(\.name))))
+        }
+        return .success("usage: \(entry.usage) [--json]\n\(entry.summary)")
+    }
+}
+
+extension String {
+    func padding(toLength length: Int) -> String { count >= length ? self : self + String(repeating: " ", count: length - count) }
+}

@@ -1,0 +1,44 @@
+import DelayboxCommands
+
+/// One console line, understood: what to do and whether to answer in JSON. The serial
+/// console and the control socket (`delayboxctl`) both speak this language.
+public struct ConsoleRequest: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case help(topic: String?)
+        case status
+        case version
+        /// Something that changes the box: the same commands buttons produce.
+        case command(Command)
+        case showDelay
+        case showVolume
+        case listChannels
+        case selectChannel(String)
+        /// Ads on or off; nil shows the setting.
+        case ads(Bool?)
+        case events
+        case stats(watch: Bool)
+        case logLevel(String?)
+        case logTail(lines: Int)
+        case configShow
+        case configGet(key: String)
+        case configSet(key: String, value: String)
+        case configSave
+        case board
+        case gpio
+        case tone(on: Bool)
+    }
+
+    public var action: Action
+    public var json: Bool
+
+    public init(_ action: Action, json: Bool = false) {
+        self.action = action
+        self.json = json
+    }
+}
+
+/// Why a console line was not understood, with what to type instead.
+public struct ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,79 @@
+import DelayboxCommands
+import DelayboxConsole
+import DelayboxSimulation
+import Testing
+
+@Suite struct ConsoleLanguageTests {
+    func parse(_ line: String) -> ConsoleRequest? { try? ConsoleLanguage.parse(line)?.get() }
+
+    func error(_ line: String) -> String? {
+        guard case .failure(let error)? = ConsoleLanguage.parse(line) else { return nil }
+        return error.description
+    }
+
+    @Test func delaysInEveryWayAUserWritesThem() {
+        #expect(parse("delay 45")?.action == .command(.setDelay(milliseconds: 45_000)))
+        #expect(parse("delay 45 s")?.action == .command(.setDelay(milliseconds: 45_000)))
+        #expect(parse("delay 1.5 min")?.action == .command(.setDelay(milliseconds: 90_000)))
+        #expect(parse("delay 300ms")?.action == .command(.setDelay(milliseconds: 300)))
+        #expect(parse("delay +0.5")?.action == .command(.adjustDelay(milliseconds: 500)))
+        #expect(parse("delay -1 s")?.action == .command(.adjustDelay(milliseconds: -1_000)))
+        #expect(parse("DELAY live")?.action == .command(.jumpToLive))
+        #expect(parse("delay")?.action == .showDelay)
+        #expect(error("delay soon")?.contains("is not a delay") == true)
+        #expect(error("delay 2 h")?.contains("is not a delay") == true)
+        #expect(error("delay 90 min") == "a delay is at most 60 min")
+    }
+
+    @Test func everyCommandAndItsJSONForm() {
+        #expect(parse("status --json") == ConsoleRequest(.status, json: true))
+        #expect(parse("volume 40")?.action == .command(.setVolume(40)))
+        #expect(parse("volume -5")?.action == .command(.adjustVolume(steps: -5)))
+        #expect(parse("pause")?.action == .command(.pause) && parse("resume")?.action == .command(.resume))
+        #expect(parse("channel")?.action == .listChannels && parse("channel next")?.action == .command(.nextChannel))
+        #expect(parse("channel City Radio")?.action == .selectChannel("City Radio"))
+        #expect(parse("ads off")?.action == .ads(false) && parse("ads")?.action == .ads(nil))
+        #expect(parse("preset 2")?.action == .command(.recallPreset(2)) && parse("preset save 3")?.action == .command(.savePreset(3)))
+        #expect(parse("stats watch")?.action == .stats(watch: true))
+        #expect(parse("log level debug")?.action == .logLevel("debug") && parse("log tail 50")?.action == .logTail(lines: 50))
+        #expect(parse("config set defaults.delay_step 200 ms")?.action == .configSet(key: "defaults.delay_step", value: "200 ms"))
+        #expect(parse("tone on")?.action == .tone(on: true))
+        #expect(parse("   ") == nil, "an empty line asks nothing")
+    }
+
+    @Test func mistakesSayWhatToTypeInstead() {
+        #expect(error("dealy 45") == "unknown command 'dealy'; did you mean 'delay'?; 'help' lists them")
+        #expect(error("volume loud") == "'loud' is not a volume: 0-100, or +N / -N")
+        #expect(error("preset save 12") == "a preset is 1-9; got '12'")
+        #expect(error("log level verbose")?.hasPrefix("no log level 'verbose'") == true)
+        #expect(error("tone") == "usage: tone on | tone off")
+    }
+
+    @Test func helpListsEveryCommandAndExplainsOne() throws {
+        let all = try ConsoleLanguage.help(nil).get()
+        for name in ["status", "delay", "volume", "pause", "resume", "channel", "mute", "ads", "preset", "events", "stats",
+                     "log", "config", "board", "gpio", "tone", "version"] {
+            #expect(all.contains("\n\(name) ") || all.hasPrefix("\(name) "), "\(name) in help")
+        }
+        #expect(try ConsoleLanguage.help("delay").get().hasPrefix("usage: delay [SECONDS | +SECONDS | -SECONDS | live] [--json]"))
+    }
+
+    @Test func completionOffersCommandsThenTheirArguments() {
+        #expect(ConsoleLanguage.completions(for: "").contains("status"))
+        #expect(ConsoleLanguage.completions(for: "channel ", channels: ["City Radio"]).contains("City Radio"))
+        #expect(ConsoleLanguage.completions(for: "log level ").contains("debug"))
+        #expect(ConsoleLanguage.completions(for: "delay l").contains("live"))
+    }
+
+    @Test func garbageLinesAreErrorsNeverCrashes() {
+        var random = SplitMix64(seed: 5)
+        let words = ["delay", "volume", "preset", "save", "log", "level", "--json", "+", "-", "1e308", "nan", "-0", "99999999999999999999",
+                     "ms", "min", "channel", "config", "set", "ü", "\u{0}", "live", "on"]
+        var understood = 0
+        for _ in 0..<100_000 {
+            let line = (0..<Int.random(in: 0...5, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+            if case .success? = ConsoleLanguage.parse(line) { understood += 1 }
+        }
+        #expect(understood > 0 && understood < 100_000)
+    }
+}
