@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine", "DelayboxCommands"], swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxCommands"], swiftSettings: strict),
+        // termios: the console's serial line or pseudo-terminal.
+        .target(name: "CTermios"),
+        .target(name: "DelayboxSerial", dependencies: ["CTermios"], swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"], swiftSettings: strict),
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO",
+                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxConsole", "DelayboxSerial",
                                                     .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",

@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxControls
+import DelayboxSerial
 import DelayboxEngine
 import DelayboxSimulation
 import DelayboxState
@@ -90,6 +91,9 @@ public final class Appliance {
         let executor = CommandExecutor(engine: engine, settings: settings)
         let panel = startFrontPanel()
         defer { panel?.stop() }
+        let inbox = ConsoleInbox()
+        let console = startConsole(inbox: inbox)
+        defer { console?.stop() }
         let clock = SystemClock()
         let signals = SignalInbox()
         let systemd = SystemdNotifier()
@@ -99,6 +103,7 @@ public final class Appliance {
         var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
         let start = pacer.start
         var health = OutputHealth(start: start)
+        var answers = ConsoleAnswers(engine: engine, executor: executor, config: config, channel: channel, started: start)
         engine.start(now: start)
         logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(channel.name)', delay \(settings.delayMs) ms, output \(config.audio.device)")
 
@@ -115,7 +120,13 @@ public final class Appliance {
             }
             period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: Self.queuedFrames) }
             period.withUnsafeBufferPointer { writer?.write($0) }
-            for notification in engine.drainNotifications() { logger.info("\(NotificationLog.text(notification))") }
+            for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: due)) }
+            for notification in engine.drainNotifications() {
+                let text = NotificationLog.text(notification)
+                logger.info("\(text)")
+                console?.show(text)
+                if case .eventTookEffect = notification { answers.recentEvents = (answers.recentEvents + [text]).suffix(20) }
+            }
             panel?.show(LEDPattern(state: engine.state.rawValue))
             if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }
             if due.milliseconds(since: health.lastFlush) >= 1_000 { flush(writer, &health, at: due, engine: engine, systemd: systemd) }
@@ -147,6 +158,23 @@ public final class Appliance {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         return try WavFileWriter(path: path)
+    }
+
+    /// The serial console (or, on a host, a pseudo-terminal whose path is logged), when
+    /// the board has one. A console that cannot open is reported; the box plays on.
+    private func startConsole(inbox: ConsoleInbox) -> SerialConsole? {
+        guard let settings = config.console else { return nil }
+        let consoleLogger = Logger(label: "delaybox.console")
+        do {
+            let port = settings.device == "pty" ? try SerialPort(pseudoTerminal: ()) : try SerialPort(device: settings.device, baud: settings.baud)
+            let console = SerialConsole(port: port, inbox: inbox, channels: config.channels.channels.map(\.name))
+            console.start()
+            consoleLogger.notice("console on \(port.path) (\(settings.baud) 8N1): picocom -b \(settings.baud) \(port.path)")
+            return console
+        } catch {
+            consoleLogger.error("\(error); playing without the serial console")
+            return nil
+        }
     }
 
     /// The buttons, encoder and LEDs, when the board has them. A panel that cannot start

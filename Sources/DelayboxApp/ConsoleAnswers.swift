@@ -1,0 +1,78 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxConsole
+import DelayboxEngine
+import Foundation
+
+/// Answers console requests on the playout thread, from the engine, the executor and the
+/// config: plain text for people, one JSON object with `--json`.
+struct ConsoleAnswers {
+    let engine: PlaybackEngine
+    let executor: CommandExecutor
+    let config: BoardConfig
+    let channel: Channel
+    let started: Instant
+    /// Recent stream events as the log printed them, newest last.
+    var recentEvents: [String] = []
+
+    func answer(_ request: ConsoleRequest, now: Instant) -> String {
+        let status = engine.status(at: now)
+        switch request.action {
+        case .status:
+            let fields: [(String, Any)] = [
+                ("state", status.state.rawValue), ("channel", channel.name), ("delay_ms", status.delayMs),
+                ("available_delay_ms", status.availableDelayMs), ("volume", executor.settings.volume), ("muted", executor.muted),
+                ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
+                ("uptime_s", Int(now.seconds - started.seconds)),
+            ]
+            return format(fields, json: request.json)
+        case .version:
+            return format([("version", DelayboxVersion.string)], json: request.json)
+        case .command(let command):
+            let outcome = executor.execute(command, now: now)
+            let after = engine.status(at: now)
+            let fields: [(String, Any)] = [("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
+                                           ("volume", executor.settings.volume), ("state", after.state.rawValue)]
+            return format(fields, json: request.json)
+        case .showDelay:
+            return format([("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
+                           ("minimum_delay_ms", status.minimumDelayMs)], json: request.json)
+        case .showVolume:
+            return format([("volume", executor.settings.volume), ("muted", executor.muted)], json: request.json)
+        case .listChannels:
+            let names = config.channels.channels.map { ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL }
+            return request.json ? NotificationLog.jsonLine(["channels": config.channels.channels.map(\.name), "selected": channel.name])
+                                : names.joined(separator: "\n")
+        case .stats:
+            let statistics = status.statistics
+            return format([("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
+                           ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
+                           ("resyncs", statistics.resyncs), ("delay_buffer_bytes", status.delayBufferBytes)], json: request.json)
+        case .events:
+            return request.json ? NotificationLog.jsonLine(["events": recentEvents]) : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
+        case .board:
+            var fields: [(String, Any)] = [("board", config.name), ("audio_device", config.audio.device), ("mixer", config.audio.mixer ?? "software")]
+            if let gpio = config.gpio {
+                fields.append(("buttons", gpio.buttons.map { "\($0.name)=GPIO\($0.line)" }.joined(separator: " ")))
+                if let encoder = gpio.encoder { fields.append(("encoder", "A=GPIO\(encoder.a) B=GPIO\(encoder.b)" + (encoder.push.map { " push=GPIO\($0)" } ?? ""))) }
+            }
+            return format(fields, json: request.json)
+        case .help, .selectChannel, .ads, .logLevel, .logTail, .configShow, .configGet, .configSet, .configSave, .gpio, .tone:
+            return "error: not available yet in this build (see docs/console.md)"
+        }
+    }
+
+    static func describe(_ outcome: CommandExecutor.Outcome) -> String {
+        switch outcome {
+        case .done: "ok"
+        case .limitReached: "limit reached"
+        case .refused(let why): "refused: \(why)"
+        }
+    }
+
+    /// `key: value` lines, or one JSON object with the keys in the order given.
+    private func format(_ fields: [(String, Any)], json: Bool) -> String {
+        guard json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
+        return NotificationLog.jsonLine(Dictionary(fields, uniquingKeysWith: { $1 }))
+    }
+}

@@ -1,0 +1,142 @@
+import DelayboxSimulation
+import DelayboxTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The serial console of a running `delaybox run`, through a real pseudo-terminal pair,
+/// driven the way a terminal program drives it: bytes in, screen bytes out.
+@Suite(.serialized) struct SerialConsoleTests {
+    /// A terminal program on the console's pseudo-terminal: raw mode, like picocom.
+    final class Terminal {
+        let fd: Int32
+        init(path: String) throws {
+            fd = open(path, O_RDWR | O_NOCTTY)
+            guard fd >= 0 else { throw ExternalTool.Failed(description: "cannot open \(path)") }
+            var settings = termios()
+            tcgetattr(fd, &settings)
+            cfmakeraw(&settings)
+            tcsetattr(fd, TCSANOW, &settings)
+        }
+        deinit { close(fd) }
+
+        func send(_ text: String) { send(Array(text.utf8)) }
+        func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+
+        /// Screen output until `text` appears (or `timeout` passes).
+        func read(until text: String, timeout: Double = 3) -> String {
+            var screen: [UInt8] = []
+            let deadline = Date().addingTimeInterval(timeout)
+            repeat {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, timeout == 0 ? 0 : 50) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4_096)
+                let count = Glibc.read(fd, &buffer, buffer.count)
+                if count > 0 { screen += buffer.prefix(count) }
+                if String(decoding: screen, as: UTF8.self).contains(text) { break }
+            } while Date() < deadline
+            return String(decoding: screen, as: UTF8.self)
+        }
+    }
+
+    func startAppliance(in directory: URL, seconds: Int = 20) throws -> (Process, Terminal) {
+        let log = directory.appendingPathComponent("log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = CommandLineTests.root.appendingPathComponent(".build/debug/delaybox")
+        process.arguments = ["run", "--board", CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+                             "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds)]
+        process.currentDirectoryURL = directory  // the simulated board writes out/delaybox.wav here
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "console on ") {
+                let path = String(text[range.upperBound...].prefix { $0 != " " })
+                return (process, try Terminal(path: path))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.terminate()
+        throw ExternalTool.Failed(description: "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
+    }
+
+    /// SIGTERM, and it must be gone within 2 s (a console stuck on a full line must not
+    /// hold it); otherwise SIGKILL and a failure.
+    func stop(_ process: Process) {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("still running 2 s after SIGTERM")
+        }
+        process.waitUntilExit()
+    }
+
+    @Test func commandsAreAnsweredAndTheDelayChanges() throws {
+        let directory = try ExternalTool.temporaryDirectory("console")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory)
+        defer { stop(process) }
+        _ = terminal.read(until: "playing", timeout: 8)
+        terminal.send("version\r")
+        #expect(terminal.read(until: "version: 0.1.0").contains("version: 0.1.0"))
+        terminal.send("delay 2\r")
+        let set = terminal.read(until: "state:")
+        #expect(set.contains("result: ok") && set.contains("delay_ms: 2000"), "\(set)")
+        terminal.send("status --json\r")
+        let json = terminal.read(until: "}")
+        let line = try #require(json.split(separator: "\r\n").first { $0.hasPrefix("{") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["delay_ms"] as? Int == 2_000 && object["channel"] as? String == "Demo" && object["volume"] as? Int == 50)
+        #expect(object["state"] as? String == "playing" && object["available_delay_ms"] is Int)
+        terminal.send("dealy\r")
+        #expect(terminal.read(until: "did you mean").contains("unknown command 'dealy'; did you mean 'delay'?"))
+    }
+
+    @Test func aLogLineWhileTypingIsPrintedAboveAndTheLineRedrawn() throws {
+        let directory = try ExternalTool.temporaryDirectory("console-redraw")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory)
+        defer { stop(process) }
+        _ = terminal.read(until: "delaybox> ", timeout: 5)
+        terminal.send("stat")
+        // The available delay is reported every second: a log line arrives while we type.
+        let screen = terminal.read(until: "available delay", timeout: 4) + terminal.read(until: "delaybox> stat", timeout: 2)
+        #expect(screen.contains("\r\u{1B}[Kavailable delay:") && screen.hasSuffix("delaybox> stat"), "\(screen.debugDescription)")
+        terminal.send("us\r")
+        #expect(terminal.read(until: "uptime_s").contains("state: "), "the line typed across the redraw is whole")
+    }
+
+    @Test func garbageOnTheLineNeverStopsTheConsole() throws {
+        let directory = try ExternalTool.temporaryDirectory("console-garbage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
+        defer { stop(process) }
+        _ = terminal.read(until: "delaybox> ", timeout: 5)
+        var random = SplitMix64(seed: 99)
+        for _ in 0..<1_000 {
+            terminal.send((0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            _ = terminal.read(until: "\u{0}never", timeout: 0)  // a terminal program keeps reading what comes
+        }
+        terminal.send("\u{3}version\r")
+        #expect(terminal.read(until: "version: 0.1.0", timeout: 10).contains("version: 0.1.0"), "still answering")
+        #expect(process.isRunning)
+    }
+
+    @Test func aTerminalThatStopsReadingHoldsNothingUp() throws {
+        let directory = try ExternalTool.temporaryDirectory("console-stuck")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
+        var random = SplitMix64(seed: 3)
+        // Typing that makes the console answer a lot, and nobody reading the answers.
+        for _ in 0..<3_000 { terminal.send((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) } + [13]) }
+        stop(process)  // asserts it is gone within 2 s of SIGTERM
+        #expect(process.terminationReason == .exit)
+    }
+}
