@@ -28,6 +28,8 @@ struct ConsoleAnswers {
             return format(fields, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
+        case .command(.nextChannel):
+            return "error: not available yet in this build: `run` plays one channel (see docs/console.md)"
         case .command(let command):
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
