@@ -20,7 +20,8 @@ release: setup
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.
 run: release
 	@mkdir -p $(OUT)
-	.build/release/delaybox run --board board-configs/simulated-host.yaml --state $(OUT)/state.json $(RUN_ARGS)
+	.build/release/delaybox run --board board-configs/simulated-host.yaml --state $(OUT)/state.json \
+	    --socket $(OUT)/control.sock $(RUN_ARGS)
 
 ## Builds (zero warnings in our code) and passes every test.
 test: setup

@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "delaybox", targets: ["delaybox"]),
         .executable(name: "delaybox-bench", targets: ["delaybox-bench"]),
+        .executable(name: "delayboxctl", targets: ["delayboxctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -60,6 +61,10 @@ let package = Package(
         .executableTarget(
             name: "delaybox-bench",
             dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "delayboxctl",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // Test helper: writes settings until killed (the power-cut test).
         .executableTarget(

@@ -21,6 +21,8 @@ public final class Appliance {
         public var boardPath: String
         public var sitePath: String?
         public var statePath: String
+        /// The control socket for `delayboxctl`; nil: none.
+        public var socketPath: String?
         /// Overrides the saved delay (ms).
         public var delayMs: Int64?
         /// Stop after this long (0: run until stopped).
@@ -94,6 +96,8 @@ public final class Appliance {
         let inbox = ConsoleInbox()
         let console = startConsole(inbox: inbox)
         defer { console?.stop() }
+        let control = startControlSocket(inbox: inbox)
+        defer { control?.stop() }
         let clock = SystemClock()
         let signals = SignalInbox()
         let systemd = SystemdNotifier()
@@ -173,6 +177,21 @@ public final class Appliance {
             return console
         } catch {
             consoleLogger.error("\(error); playing without the serial console")
+            return nil
+        }
+    }
+
+    /// The control socket for `delayboxctl`. One that cannot open is reported; the box
+    /// plays on.
+    private func startControlSocket(inbox: ConsoleInbox) -> ControlSocket? {
+        guard let path = options.socketPath else { return nil }
+        do {
+            let socket = try ControlSocket(path: path, inbox: inbox)
+            socket.start()
+            Logger(label: "delaybox.console").info("control socket on \(path)")
+            return socket
+        } catch {
+            Logger(label: "delaybox.console").error("\(error); delayboxctl cannot reach this box")
             return nil
         }
     }

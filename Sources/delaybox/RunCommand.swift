@@ -21,6 +21,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The state file (delay, volume, channel, presets).")
     var state: String = ProcessInfo.processInfo.environment["STATE_DIRECTORY"].map { $0 + "/state.json" } ?? "/var/lib/delaybox/state.json"
 
+    @Option(name: .long, help: "The control socket for delayboxctl (default: $RUNTIME_DIRECTORY/control.sock under systemd, else none).")
+    var socket: String?
+
     @Option(name: .long, help: "Start at this delay in seconds instead of the saved one.")
     var delay: Double?
 
@@ -31,6 +34,7 @@ struct RunCommand: ParsableCommand {
         JournalLogHandler.bootstrap()
         var options = Appliance.Options(boardPath: board, statePath: state)
         options.sitePath = site
+        options.socketPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }
         options.delayMs = try delay.map { try milliseconds($0, "--delay") }
         options.seconds = seconds
         do {

@@ -1,0 +1,110 @@
+import DelayboxConsole
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The console language on a local Unix socket (mode 0600), for `delayboxctl`: one
+/// request line per connection, answered and closed. Requests go through the same inbox
+/// as the serial console's, so both doors behave alike.
+final class ControlSocket: Sendable {
+    let path: String
+    private let listener: Int32
+    private let inbox: ConsoleInbox
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    static let maxRequestBytes = 1_024
+
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(path: String, inbox: ConsoleInbox) throws {
+        self.path = path
+        self.inbox = inbox
+        unlink(path)  // a socket left by a crash
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0, path.utf8.count < 108 else { throw Failed(description: "cannot create the control socket \(path)") }
+        var address = Self.address(path)
+        let previous = umask(0o177)  // 0600 from the start, not after a window
+        defer { umask(previous) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(listener, 8) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(listener)
+            throw Failed(description: "cannot listen on \(path): \(why)")
+        }
+        self.listener = listener
+    }
+
+    static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "delaybox-control"
+        thread.start()
+    }
+
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        finished.wait()
+        close(listener)
+        unlink(path)
+    }
+
+    private func run() {
+        while !stopRequested.load(ordering: .acquiring) {
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            serve(client)
+            close(client)
+        }
+    }
+
+    /// Reads one line (up to 1 KiB, within 2 s), answers it.
+    private func serve(_ client: Int32) {
+        var request: [UInt8] = []
+        let deadline = Date().addingTimeInterval(2)
+        while !request.contains(UInt8(ascii: "\n")), request.count < Self.maxRequestBytes, Date() < deadline {
+            var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { break }
+            request += buffer.prefix(count)
+        }
+        let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let reply = answer(line) + "\n"
+        _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
+    }
+
+    private func answer(_ line: String) -> String {
+        switch ConsoleLanguage.parse(line) {
+        case nil: return "error: empty request"
+        case .failure(let error)?: return "error: \(error)"
+        case .success(let request)?:
+            if case .help(let topic) = request.action {
+                switch ConsoleLanguage.help(topic) {
+                case .success(let text): return text
+                case .failure(let error): return "error: \(error)"
+                }
+            }
+            return inbox.ask(request) ?? "error: the appliance did not answer within 2 s"
+        }
+    }
+}

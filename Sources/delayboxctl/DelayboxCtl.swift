@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `delayboxctl`: the console's commands from a shell, through the appliance's control
+/// socket. Exit status: 0 done, 1 refused or failed (the answer says why), 2 a bad
+/// argument, 3 the appliance cannot be reached.
+@main
+struct DelayboxCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delayboxctl",
+        abstract: "Control a running Delaybox from the shell.",
+        discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
+        subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
+                      ChannelCommand.self, Stats.self, Events.self, Board.self, Version.self])
+}
+
+struct Connection: ParsableArguments {
+    @Option(name: .long, help: "The control socket.")
+    var socket: String = ProcessInfo.processInfo.environment["DELAYBOX_SOCKET"] ?? "/run/delaybox/control.sock"
+
+    @Flag(name: .long, help: "Answer in JSON.")
+    var json = false
+
+    /// Sends one console line and prints the answer; exits by what it says.
+    func send(_ words: [String]) throws {
+        let line = (words + (json ? ["--json"] : [])).joined(separator: " ")
+        let answer: String
+        do {
+            answer = try Self.exchange(line, socket: socket)
+        } catch {
+            FileHandle.standardError.write(Data("delayboxctl: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+        let text = answer.hasSuffix("\n") ? String(answer.dropLast()) : answer
+        if text.hasPrefix("error: ") || text.contains("result: refused") || text.contains("\"result\":\"refused") {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+            throw ExitCode(text.hasPrefix("error: usage") || text.contains("is not a") ? 2 : 1)
+        }
+        print(text)
+    }
+
+    struct Unreachable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func exchange(_ line: String, socket path: String) throws -> String {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Unreachable(description: "cannot create a socket") }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < 108 else { throw Unreachable(description: "socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            throw Unreachable(description: "cannot reach the appliance at \(path): \(String(cString: strerror(errno))) (is delaybox running? `systemctl status delaybox`)")
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array((line + "\n").utf8)
+        guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else {
+            throw Unreachable(description: "the appliance closed the connection")
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            answer += buffer.prefix(count)
+        }
+        guard !answer.isEmpty else { throw Unreachable(description: "the appliance did not answer") }
+        return String(decoding: answer, as: UTF8.self)
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "State, channel, delay set and available, volume, buffer, now playing, uptime.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["status"]) }
+}
+
+struct Delay: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the delay: 45, 45s, 1.5min, +0.5, -1, live.")
+    @OptionGroup var connection: Connection
+    @Argument(help: "The delay (seconds unless a unit is given), +/- to adjust, or live.") var value: String?
+    func run() throws { try connection.send(["delay"] + (value.map { [$0] } ?? [])) }
+}
+
+struct Volume: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the volume: 0-100, +N, -N.")
+    @OptionGroup var connection: Connection
+    @Argument(help: "0-100, +N or -N.") var value: String?
+    func run() throws { try connection.send(["volume"] + (value.map { [$0] } ?? [])) }
+}
+
+struct Pause: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Hold playout; recording goes on.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["pause"]) }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Play on from where it was held.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["resume"]) }
+}
+
+struct Mute: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mute or unmute.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["mute"]) }
+}
+
+struct Preset: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Recall a delay preset, or save the delay in force as one.")
+    @OptionGroup var connection: Connection
+    @Flag(name: .long, help: "Save instead of recall.") var save = false
+    @Argument(help: "The preset, 1-9.") var slot: Int
+    func validate() throws {
+        guard (1...9).contains(slot) else { throw ValidationError("a preset is 1-9") }
+    }
+    func run() throws { try connection.send(["preset", save ? "save" : "recall", String(slot)]) }
+}
+
+struct ChannelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "channel", abstract: "List the channels.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["channel", "list"]) }
+}
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Underruns, reconnects, splices, audio lost, resyncs.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["stats"]) }
+}
+
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The last stream events that took effect.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["events"]) }
+}
+
+struct Board: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The board: audio device, mixer, buttons and encoder lines.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["board"]) }
+}
+
+struct Version: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The appliance's firmware version.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["version"]) }
+}

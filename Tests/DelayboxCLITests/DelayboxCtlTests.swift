@@ -1,0 +1,106 @@
+import DelayboxSimulation
+import DelayboxTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `delayboxctl` against a running `delaybox run` through its control socket.
+@Suite(.serialized) struct DelayboxCtlTests {
+    static let root = CommandLineTests.root
+
+    func ctl(_ arguments: [String], socket: String) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket])
+    }
+
+    func startAppliance(in directory: URL, socket: String) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.root.appendingPathComponent(".build/debug/delaybox")
+        process.arguments = ["run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+                             "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30"]
+        process.currentDirectoryURL = directory
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return process
+    }
+
+    @Test func statusDelayAndExitCodes() throws {
+        let directory = try ExternalTool.temporaryDirectory("ctl")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("control.sock").path
+        let process = try startAppliance(in: directory, socket: socket)
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "only the service user may talk to it: \(String(mode, radix: 8))")
+
+        let status = try ctl(["status", "--json"], socket: socket)
+        #expect(status.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        for key in ["state", "delay_ms", "available_delay_ms", "volume", "channel"] { #expect(object[key] != nil, "\(key)") }
+
+        Thread.sleep(forTimeInterval: 3)  // enough audio held for a 2 s delay
+        let set = try ctl(["delay", "2"], socket: socket)
+        #expect(set.status == 0 && set.output.contains("delay_ms: 2000"), "\(set.output)\(set.errors)")
+        #expect(try ctl(["delay", "soon"], socket: socket).status == 2, "a bad argument")
+        let refused = try ctl(["preset", "4"], socket: socket)
+        #expect(refused.status == 1 && refused.errors.contains("preset 4 is empty"), "refused")
+        #expect(try ctl(["preset", "--save", "4"], socket: socket).status == 0)
+        #expect(try ctl(["preset", "4"], socket: socket).status == 0, "saved, then recalled")
+        #expect(try ctl(["preset", "12"], socket: socket).status == 64, "checked before asking")
+    }
+
+    @Test func anUnreachableApplianceIsExitStatusThree() throws {
+        let result = try ctl(["status"], socket: "/tmp/delaybox-no-such.sock")
+        #expect(result.status == 3)
+        #expect(result.errors.contains("cannot reach the appliance"))
+    }
+
+    @Test func garbageRequestsAreAnsweredWithErrorsAndNeverStopTheSocket() throws {
+        let directory = try ExternalTool.temporaryDirectory("ctl-garbage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("control.sock").path
+        let process = try startAppliance(in: directory, socket: socket)
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        var random = SplitMix64(seed: 11)
+        var answered = 0
+        for _ in 0..<500 {
+            let bytes = (0..<Int.random(in: 0...2_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            if let reply = try? Self.raw(bytes, socket: socket), !reply.isEmpty { answered += 1 }
+        }
+        #expect(answered == 500, "every request got an answer")
+        #expect(try ctl(["version"], socket: socket).output.contains("version: 0.1.0"))
+    }
+
+    @Test func shellCompletionIsGenerated() throws {
+        let result = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+                                              ["--generate-completion-script", "bash"])
+        #expect(result.status == 0 && result.output.contains("delayboxctl") && result.output.contains("status"))
+    }
+
+    /// Sends raw bytes (and a newline) and returns the answer.
+    static func raw(_ bytes: [UInt8], socket path: String) throws -> String {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in path.utf8.enumerated() { raw[index] = byte } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw ExternalTool.Failed(description: "connect") }
+        let request = bytes + [10]
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            answer += buffer.prefix(count)
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+}
