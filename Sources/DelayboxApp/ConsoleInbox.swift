@@ -33,6 +33,23 @@ final class ConsoleInbox: Sendable {
         return item.wait(seconds: seconds)
     }
 
+    /// The answer to one console line, as both doors (serial console, control socket)
+    /// give it: help here, everything else from the playout thread; nil for an empty line.
+    func answer(line: String) -> String? {
+        switch ConsoleLanguage.parse(line) {
+        case nil: return nil
+        case .failure(let error)?: return "error: \(error)"
+        case .success(let request)?:
+            if case .help(let topic) = request.action {
+                switch ConsoleLanguage.help(topic) {
+                case .success(let text): return text
+                case .failure(let error): return "error: \(error)"
+                }
+            }
+            return ask(request) ?? "error: the appliance did not answer within 2 s"
+        }
+    }
+
     /// The requests waiting, for the playout thread.
     func drain() -> [Pending] {
         pending.withLock { items in

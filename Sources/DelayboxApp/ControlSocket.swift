@@ -89,22 +89,7 @@ final class ControlSocket: Sendable {
             request += buffer.prefix(count)
         }
         let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-        let reply = answer(line) + "\n"
+        let reply = (inbox.answer(line: line) ?? "error: empty request") + "\n"
         _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
-    }
-
-    private func answer(_ line: String) -> String {
-        switch ConsoleLanguage.parse(line) {
-        case nil: return "error: empty request"
-        case .failure(let error)?: return "error: \(error)"
-        case .success(let request)?:
-            if case .help(let topic) = request.action {
-                switch ConsoleLanguage.help(topic) {
-                case .success(let text): return text
-                case .failure(let error): return "error: \(error)"
-                }
-            }
-            return inbox.ask(request) ?? "error: the appliance did not answer within 2 s"
-        }
     }
 }

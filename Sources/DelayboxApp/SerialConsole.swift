@@ -54,26 +54,11 @@ final class SerialConsole: Sendable {
                 port.write(editor.printAbove("console: " + first + more))
             }
             for line in output.lines {
-                if let answer = answer(line), !answer.isEmpty {
+                if let answer = inbox.answer(line: line), !answer.isEmpty {
                     port.write(Array((answer.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n").utf8))
                 }
                 port.write(editor.promptBytes())
             }
-        }
-    }
-
-    private func answer(_ line: String) -> String? {
-        guard let parsed = ConsoleLanguage.parse(line) else { return nil }
-        switch parsed {
-        case .failure(let error): return "error: \(error)"
-        case .success(let request):
-            if case .help(let topic) = request.action {
-                switch ConsoleLanguage.help(topic) {
-                case .success(let text): return text
-                case .failure(let error): return "error: \(error)"
-                }
-            }
-            return inbox.ask(request) ?? "error: the appliance did not answer within 2 s"
         }
     }
 }
