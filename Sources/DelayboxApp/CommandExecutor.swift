@@ -57,6 +57,10 @@ public final class CommandExecutor {
             settings.presets[slot] = engine.status(at: now).delayMs
             saver.changed(at: now)
             return .done
+        case .setAds(let enabled):
+            settings.adsEnabled = enabled
+            saver.changed(at: now)
+            return .done
         case .toggleKnobMode, .nextChannel:
             return .done  // the control surface and the channel owner act on these
         }

@@ -3,6 +3,7 @@ import DelayboxConfig
 import DelayboxConsole
 import DelayboxEngine
 import Foundation
+import Logging
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
 /// config: plain text for people, one JSON object with `--json`.
@@ -47,7 +48,8 @@ struct ConsoleAnswers {
                                 : names.joined(separator: "\n")
         case .stats:
             let statistics = status.statistics
-            return format([("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
+            return format([("buffer_ms", status.bufferedAheadMs), ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
+                           ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
                            ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
                            ("resyncs", statistics.resyncs), ("delay_buffer_bytes", status.delayBufferBytes)], json: request.json)
         case .events:
@@ -59,7 +61,22 @@ struct ConsoleAnswers {
                 if let encoder = gpio.encoder { fields.append(("encoder", "A=GPIO\(encoder.a) B=GPIO\(encoder.b)" + (encoder.push.map { " push=GPIO\($0)" } ?? ""))) }
             }
             return format(fields, json: request.json)
-        case .help, .selectChannel, .ads, .logLevel, .logTail, .configShow, .configGet, .configSet, .configSave, .gpio, .tone:
+        case .showAds:
+            return format([("ads", executor.settings.adsEnabled ? "on" : "off")], json: request.json)
+        case .logLevel(let level):
+            if let level, let parsed = Logger.Level(rawValue: level) { JournalLogHandler.sharedLevel.withLock { $0 = parsed } }
+            return format([("log_level", JournalLogHandler.sharedLevel.withLock { $0 }.rawValue)], json: request.json)
+        case .logTail(let count):
+            let lines = Array(JournalLogHandler.recent.withLock { $0 }.suffix(count))
+            return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
+        case .configShow:
+            return format([("board", config.name), ("hat", config.hat.rawValue), ("audio_device", config.audio.device),
+                           ("period_ms", config.audio.periodMs), ("periods", config.audio.periods),
+                           ("channels", config.channels.channels.map(\.name).joined(separator: ", ")),
+                           ("initial_buffer_ms", config.defaults.initialBufferMs), ("max_delay_ms", config.defaults.maxDelayMs),
+                           ("delay_step_ms", config.defaults.delayStepMs),
+                           ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none")], json: request.json)
+        case .help, .selectChannel, .configGet, .configSet, .configSave, .gpio, .tone:
             return "error: not available yet in this build (see docs/console.md)"
         }
     }

@@ -54,11 +54,31 @@ final class SerialConsole: Sendable {
                 port.write(editor.printAbove("console: " + first + more))
             }
             for line in output.lines {
-                if let answer = inbox.answer(line: line), !answer.isEmpty {
+                if case .success(let request)? = ConsoleLanguage.parse(line), request.action == .stats(watch: true) {
+                    watchStatistics()
+                } else if let answer = inbox.answer(line: line), !answer.isEmpty {
                     port.write(Array((answer.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n").utf8))
                 }
                 port.write(editor.promptBytes())
             }
         }
+    }
+
+    /// `stats watch`: once a second, the buffer fill and the delay error as sparklines on
+    /// one redrawn line, until any key.
+    private func watchStatistics() {
+        port.write(Array("buffer fill and delay error, once a second; any key stops\r\n".utf8))
+        var buffer: [Double] = [], errors: [Double] = []
+        while !stopRequested.load(ordering: .acquiring), port.read(timeoutMs: 1_000).isEmpty {
+            guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false), json: true)),
+                  let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+                  let fill = object["buffer_ms"] as? Double, let error = object["delay_error_ms"] as? Double else { continue }
+            buffer = Array((buffer + [fill / 1000]).suffix(30))
+            errors = Array((errors + [error]).suffix(30))
+            let line = "buffer " + Sparkline.render(buffer) + String(format: " %6.1f s   delay error ", fill / 1000)
+                + Sparkline.render(errors) + String(format: " %6.1f ms", error)
+            port.write(Array(("\r\u{1B}[K" + line).utf8))
+        }
+        port.write(Array("\r\n".utf8))
     }
 }

@@ -19,4 +19,6 @@ public enum Command: Sendable, Equatable {
     case recallPreset(Int)
     case savePreset(Int)
     case nextChannel
+    /// Whether ad breaks play their ad.
+    case setAds(Bool)
 }

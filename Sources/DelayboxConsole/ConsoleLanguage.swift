@@ -72,9 +72,9 @@ public enum ConsoleLanguage {
         case ("channel", 1) where first == "list": return .success(.listChannels)
         case ("channel", 1) where first == "next": return .success(.command(.nextChannel))
         case ("channel", _): return .success(.selectChannel(arguments.joined(separator: " ")))
-        case ("ads", 0): return .success(.ads(nil))
-        case ("ads", 1) where first == "on": return .success(.ads(true))
-        case ("ads", 1) where first == "off": return .success(.ads(false))
+        case ("ads", 0): return .success(.showAds)
+        case ("ads", 1) where first == "on": return .success(.command(.setAds(true)))
+        case ("ads", 1) where first == "off": return .success(.command(.setAds(false)))
         case ("preset", 1): return presetSlot(arguments[0]).map { .command(.recallPreset($0)) }
         case ("preset", 2) where first == "recall": return presetSlot(arguments[1]).map { .command(.recallPreset($0)) }
         case ("preset", 2) where first == "save": return presetSlot(arguments[1]).map { .command(.savePreset($0)) }

@@ -13,8 +13,8 @@ public struct ConsoleRequest: Sendable, Equatable {
         case showVolume
         case listChannels
         case selectChannel(String)
-        /// Ads on or off; nil shows the setting.
-        case ads(Bool?)
+        /// Shows whether ads play (`ads on|off` is a command).
+        case showAds
         case events
         case stats(watch: Bool)
         case logLevel(String?)

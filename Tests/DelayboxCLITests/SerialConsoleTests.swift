@@ -99,6 +99,31 @@ import Glibc
         #expect(terminal.read(until: "did you mean").contains("unknown command 'dealy'; did you mean 'delay'?"))
     }
 
+    @Test func adsLogConfigAndAStatsWatchThatAnyKeyStops() throws {
+        let directory = try ExternalTool.temporaryDirectory("console-more")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory)
+        defer { stop(process) }
+        _ = terminal.read(until: "delaybox> ", timeout: 5)
+        terminal.send("ads off\r")
+        #expect(terminal.read(until: "result: ok").contains("result: ok"))
+        terminal.send("ads\r")
+        #expect(terminal.read(until: "ads: ").contains("ads: off"))
+        terminal.send("log level debug\r")
+        #expect(terminal.read(until: "log_level").contains("log_level: debug"))
+        terminal.send("log tail 50\r")
+        #expect(terminal.read(until: "delaybox.console").contains("delaybox.console: console on"))
+        terminal.send("config show\r")
+        #expect(terminal.read(until: "console: ").contains("board: Simulated host"))
+        terminal.send("stats watch\r")
+        let watched = terminal.read(until: "ms", timeout: 4) + terminal.read(until: "\u{0}", timeout: 2.2)
+        #expect(watched.contains("delay error ") && watched.contains("▁"), "\(watched)")
+        terminal.send("x")
+        #expect(terminal.read(until: "delaybox> ", timeout: 3).hasSuffix("delaybox> "), "any key stops the watch")
+        terminal.send("version\r")
+        #expect(terminal.read(until: "version: ").contains("version: 0.1.0"))
+    }
+
     @Test func aLogLineWhileTypingIsPrintedAboveAndTheLineRedrawn() throws {
         let directory = try ExternalTool.temporaryDirectory("console-redraw")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -32,7 +32,7 @@ import Testing
         #expect(parse("pause")?.action == .command(.pause) && parse("resume")?.action == .command(.resume))
         #expect(parse("channel")?.action == .listChannels && parse("channel next")?.action == .command(.nextChannel))
         #expect(parse("channel City Radio")?.action == .selectChannel("City Radio"))
-        #expect(parse("ads off")?.action == .ads(false) && parse("ads")?.action == .ads(nil))
+        #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)
         #expect(parse("preset 2")?.action == .command(.recallPreset(2)) && parse("preset save 3")?.action == .command(.savePreset(3)))
         #expect(parse("stats watch")?.action == .stats(watch: true))
         #expect(parse("log level debug")?.action == .logLevel("debug") && parse("log tail 50")?.action == .logTail(lines: 50))
@@ -75,5 +75,14 @@ import Testing
             if case .success? = ConsoleLanguage.parse(line) { understood += 1 }
         }
         #expect(understood > 0 && understood < 100_000)
+    }
+}
+
+@Suite struct SparklineTests {
+    @Test func valuesAreScaledFromLowestToHighest() {
+        #expect(Sparkline.render([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
+        #expect(Sparkline.render([5, 5, 5]) == "▁▁▁", "a flat line")
+        #expect(Sparkline.render([1, .nan, 2]) == "▁ █")
+        #expect(Sparkline.render([]) == "")
     }
 }
