@@ -25,12 +25,15 @@ final class ControlSocket: Sendable {
         self.inbox = inbox
         unlink(path)  // a socket left by a crash
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0, path.utf8.count < 108 else { throw Failed(description: "cannot create the control socket \(path)") }
-        var address = Self.address(path)
+        guard listener >= 0, let target = sockaddr_un.unix(path) else {
+            throw Failed(description: "cannot create the control socket \(path)")
+        }
+        var address = target.address
+        let length = target.length
         let previous = umask(0o177)  // 0600 from the start, not after a window
         defer { umask(previous) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
         }
         guard bound == 0, listen(listener, 8) == 0 else {
             let why = String(cString: strerror(errno))
@@ -38,15 +41,6 @@ final class ControlSocket: Sendable {
             throw Failed(description: "cannot listen on \(path): \(why)")
         }
         self.listener = listener
-    }
-
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        return address
     }
 
     func start() {

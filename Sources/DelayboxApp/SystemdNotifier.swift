@@ -15,21 +15,9 @@ public final class SystemdNotifier: @unchecked Sendable {
     public let watchdogIntervalNanoseconds: Int64?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        var address: sockaddr_un?
-        var length = socklen_t(0)
-        if let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108 {
-            var unix = sockaddr_un()
-            unix.sun_family = sa_family_t(AF_UNIX)
-            // An abstract socket is written with a leading '@' and addressed with a NUL.
-            let bytes = Array(path.utf8).enumerated().map { $0.offset == 0 && $0.element == UInt8(ascii: "@") ? 0 : $0.element }
-            withUnsafeMutableBytes(of: &unix.sun_path) { raw in
-                for (index, byte) in bytes.enumerated() { raw[index] = byte }
-            }
-            address = unix
-            length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        }
-        self.address = address
-        addressLength = length
+        let target = environment["NOTIFY_SOCKET"].flatMap { sockaddr_un.unix($0) }
+        address = target?.address
+        addressLength = target?.length ?? 0
         socket = address == nil ? -1 : Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let pidMatches = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
         if let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0, pidMatches {
