@@ -16,7 +16,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Delaybox",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "delaybox", targets: ["delaybox"]),
         .executable(name: "delaybox-bench", targets: ["delaybox-bench"]),
@@ -30,13 +30,18 @@ let package = Package(
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
+        // The output contract, the lock-free ring to the audio thread, conversion and volume.
+        .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        // libasound, with shims for what Swift cannot import (the variadic error handler).
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "DelayboxALSA", dependencies: ["CALSA", "DelayboxAudio", "DelayboxEngine"], swiftSettings: strict),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
-        .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine", "DelayboxCommands"], swiftSettings: strict),
+        .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxCommands"], swiftSettings: strict),
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
@@ -50,6 +55,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxConsole", "DelayboxSerial",
+                                                    "DelayboxAudio", "DelayboxALSA",
                                                     .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
@@ -73,7 +79,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation"],
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxEngineTests",
@@ -104,6 +110,10 @@ let package = Package(
         .testTarget(
             name: "DelayboxConsoleTests",
             dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxAudioTests",
+            dependencies: ["DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

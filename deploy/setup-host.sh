@@ -17,6 +17,8 @@ PACKAGES=(
   openssl           # a self-signed certificate for the https certificate-failure test
   systemd           # systemd-analyze verifies the unit file and rates its exposure
   libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
+  libasound2-dev    # the audio output (alsa-lib 1.2); its null and file plugins run the tests
+  alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

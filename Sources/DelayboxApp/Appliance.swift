@@ -14,8 +14,9 @@ import Logging
 /// fed only while the output takes audio, SIGTERM fades out, saves and exits, SIGHUP
 /// reloads the config.
 ///
-/// Until the mixer and ALSA issues land, the channel must be the demo channel (the
-/// built-in test-tone source) and the output a WAV file or null.
+/// Threads: this one (playout) owns the engine and renders into the output's ring; the
+/// audio thread writes the ring to the device; the stream client, console, control
+/// socket and front panel have their own and post to this one (docs/architecture.md).
 public final class Appliance {
     public struct Options: Sendable {
         public var boardPath: String
@@ -36,10 +37,6 @@ public final class Appliance {
     public struct StartFailed: Error, CustomStringConvertible {
         public var description: String
     }
-
-    static let periodFrames = 960
-    /// What the loop keeps queued ahead of the jack; the engine compensates for it.
-    static let queuedFrames = 3 * periodFrames
 
     private let options: Options
     private let logger = Logger(label: "delaybox.appliance")
@@ -79,18 +76,20 @@ public final class Appliance {
 
     public func run() throws {
         let settings = loadedSettings
-        let channel = config.channels.channels.first { $0.name == settings.channel } ?? config.channels.selected
-        guard channel.streamURL.hasPrefix("demo:") else {
-            throw StartFailed(description: "channel '\(channel.name)' (\(channel.streamURL)): `run` plays only the demo channel until "
-                              + "the appliance issue lands; try the stream with `delaybox play URL`")
-        }
-        let writer = try makeOutput()
+        let clock = SystemClock()
+        let sleeper = SystemSleeper(clock: clock)
+        let output = openOutput(clock: clock)
+        output.setVolume(settings.volume, muted: false)
         var configuration = EngineConfiguration()
         configuration.initialBufferMs = config.defaults.initialBufferMs
         configuration.maxDelayMs = config.defaults.maxDelayMs
-        configuration.initialDelayMs = min(settings.delayMs, config.defaults.maxDelayMs)
-        let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
-        let executor = CommandExecutor(engine: engine, settings: settings)
+        var lineup = config.channels
+        if let saved = settings.channel { _ = lineup.select(named: saved) }
+        let delayMs = min(settings.delayMs, config.defaults.maxDelayMs)
+        var session = try ChannelSession(channel: lineup.selected, configuration: configuration, delayMs: delayMs,
+                                         client: StreamClient.Options(), clock: clock)
+        defer { session.client?.stop() }
+        let executor = CommandExecutor(engine: session.engine, settings: settings)
         let panel = startFrontPanel()
         defer { panel?.stop() }
         let inbox = ConsoleInbox()
@@ -98,33 +97,53 @@ public final class Appliance {
         defer { console?.stop() }
         let control = startControlSocket(inbox: inbox)
         defer { control?.stop() }
-        let clock = SystemClock()
         let signals = SignalInbox()
         let systemd = SystemdNotifier()
-        var source = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                                      connectAtMs: 0, outages: [], events: [], seed: 7)
-        var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
-        var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
-        let start = pacer.start
+        let periodNanoseconds = Int64(output.feeder.periodFrames) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
+        let start = clock.now()
+        let limitFrames = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
         var health = OutputHealth(start: start)
-        var answers = ConsoleAnswers(engine: engine, executor: executor, config: config, channel: channel, started: start)
-        engine.start(now: start)
-        logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(channel.name)', delay \(settings.delayMs) ms, output \(config.audio.device)")
+        var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
+        var volume = (settings.volume, false)
+        session.start(now: start)
+        output.start()
+        logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(session.channel.name)', delay \(delayMs) ms, output \(output.device)")
 
-        while let due = pacer.nextPeriod() {
+        var wake = start
+        output.frameLimit = limitFrames
+        while output.renderedFrames < limitFrames {
+            sleeper.sleep(until: wake)
+            let now = clock.now()
+            wake = max(wake.advanced(byNanoseconds: periodNanoseconds), now.advanced(byNanoseconds: periodNanoseconds / 2))
             if signals.stopRequested { break }
             if signals.takeReloadRequest() { reload(systemd) }
-            while source.nextTime() <= due.advanced(byNanoseconds: -start.nanoseconds) {
-                let (time, delivery) = source.next()
-                source.apply(delivery, at: time.advanced(byNanoseconds: start.nanoseconds), to: engine)
-            }
+            for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
             for command in panel?.drain() ?? [] {
-                let outcome = executor.execute(command, now: due)
+                if command == .nextChannel {
+                    lineup.selectNext()
+                    answers.requestedChannel = lineup.selected.name
+                    continue
+                }
+                let outcome = executor.execute(command, now: now)
                 logger.info("\(command): \(outcome)")
             }
-            period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: due, outputDelayFrames: Self.queuedFrames) }
-            period.withUnsafeBufferPointer { writer?.write($0) }
-            for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: due)) }
+            for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: now)) }
+            if let name = answers.requestedChannel {
+                answers.requestedChannel = nil
+                if lineup.select(named: name), name != session.channel.name {
+                    session = try switchChannel(from: session, to: lineup.selected, output: output, now: now, clock: clock)
+                    executor.attach(session.engine, channel: session.channel.name, now: now)
+                    answers.engine = session.engine
+                    answers.channel = session.channel
+                }
+            }
+            if executor.settings.volume != volume.0 || executor.muted != volume.1 {
+                volume = (executor.settings.volume, executor.muted)
+                output.setVolume(volume.0, muted: volume.1)
+            }
+            let engine = session.engine
+            output.feed(now: now) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+            for line in output.report() { logger.notice("\(line)") }
             for notification in engine.drainNotifications() {
                 let text = NotificationLog.text(notification)
                 logger.info("\(text)")
@@ -133,35 +152,58 @@ public final class Appliance {
             }
             panel?.show(LEDPattern(state: engine.state.rawValue))
             if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }
-            if due.milliseconds(since: health.lastFlush) >= 1_000 { flush(writer, &health, at: due, engine: engine, systemd: systemd) }
-            if health.healthy, let interval = systemd.watchdogIntervalNanoseconds, due.nanoseconds - health.lastPing.nanoseconds >= interval {
+            if now.milliseconds(since: health.lastStatus) >= 1_000 { updateStatus(&health, output: output, engine: engine, at: now, systemd: systemd) }
+            if health.healthy, let interval = systemd.watchdogIntervalNanoseconds, now.nanoseconds - health.lastPing.nanoseconds >= interval {
                 systemd.notify("WATCHDOG=1")
-                health.lastPing = due
+                health.lastPing = now
             }
-            if executor.settingsDueForSave(at: due) { save(executor.settings) }
+            if executor.settingsDueForSave(at: now) { save(executor.settings) }
             health.isFirstPeriod = false
         }
-        // Fade out (one period), then save and go.
+        // Fade out (one period), let the device play it, then save and go.
         systemd.notify("STOPPING=1")
         let now = clock.now()
-        engine.stop(now: now)
-        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: now, outputDelayFrames: Self.queuedFrames) }
-        period.withUnsafeBufferPointer { writer?.write($0) }
-        try? writer?.close()
+        session.stop(now: now)
+        let engine = session.engine
+        output.feed(now: now, minimumPeriods: 1) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+        output.stop()
         save(executor.settings)
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
     }
 
-    private func makeOutput() throws -> WavFileWriter? {
-        let device = config.audio.device
-        if device == "null" { return nil }
-        guard device.hasPrefix("wav:") else {
-            throw StartFailed(description: "audio device '\(device)': the ALSA output arrives with its issue; use wav:PATH or null")
+    /// Ends the playing channel (its fade-out is rendered now) and starts `channel` with
+    /// the same delay, which its own buffer has to fill first.
+    private func switchChannel(from session: ChannelSession, to channel: Channel, output: OutputPath, now: Instant,
+                               clock: SystemClock) throws -> ChannelSession {
+        let delayMs = session.engine.status(at: now).delayMs
+        session.stop(now: now)
+        let old = session.engine
+        output.feed(now: now, minimumPeriods: 1) { buffer, delay in old.render(into: buffer, now: now, outputDelayFrames: delay) }
+        let next = try ChannelSession(channel: channel, configuration: old.configuration, delayMs: delayMs,
+                                      client: StreamClient.Options(), clock: clock)
+        next.start(now: now)
+        logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms")
+        return next
+    }
+
+    /// The board's output; when it cannot open at start and the board names a fallback
+    /// (the simulated host: no sound card here), the fallback, and the log says so.
+    private func openOutput(clock: SystemClock) -> OutputPath {
+        var request = OutputDevice.Request()
+        request.sampleFormat = config.audio.format
+        request.periodFrames = Int(AudioFormat.frames(milliseconds: config.audio.periodMs))
+        request.periods = config.audio.periods
+        guard let device = OutputDevice(config.audio.device) else {
+            logger.error("audio device '\(config.audio.device)' is not a device name; playing to null")
+            return OutputPath(device: .null, request: request, mixerControl: nil, clock: clock)
         }
-        let path = String(device.dropFirst(4))
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        return try WavFileWriter(path: path)
+        if let fallbackName = config.audio.fallback, let fallback = OutputDevice(fallbackName) {
+            let probe = OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock, quietIfMissing: true)
+            if probe.isDeviceUp { return probe }
+            logger.notice("no sound card for '\(device)' here: audio goes to \(fallback)")
+            return OutputPath(device: fallback, request: request, mixerControl: nil, clock: clock)
+        }
+        return OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock)
     }
 
     /// The serial console (or, on a host, a pseudo-terminal whose path is logged), when
@@ -210,19 +252,23 @@ public final class Appliance {
         }
     }
 
-    /// Writes what the output holds; a failure makes the audio path unhealthy, so the
-    /// watchdog goes unfed and systemd restarts the service if it lasts.
-    private func flush(_ writer: WavFileWriter?, _ health: inout OutputHealth, at time: Instant, engine: PlaybackEngine,
-                       systemd: SystemdNotifier) {
-        health.lastFlush = time
-        do {
-            try writer?.flush()
-            if !health.healthy { logger.notice("output works again") }
-            health.healthy = true
-        } catch {
-            if health.healthy { logger.error("output failed: \(error); the watchdog is no longer fed") }
-            health.healthy = false
-        }
+    /// The watchdog's health is the output's: a device that is down (a WAV file that
+    /// cannot be written, a codec that vanished) leaves the watchdog unfed, so systemd
+    /// restarts the service if it lasts. STATUS= says what plays.
+    private func updateStatus(_ health: inout OutputHealth, output: OutputPath, engine: PlaybackEngine, at time: Instant,
+                              systemd: SystemdNotifier) {
+        health.lastStatus = time
+        // Up now and not lost since the last look: a device that reopens and fails again
+        // at once is not working. After a failure it counts as working again once it has
+        // stayed up for `OutputHealth.recoveryMs`.
+        let losses = output.deviceLosses
+        let up = output.isDeviceUp && losses == health.deviceLosses
+        health.deviceLosses = losses
+        health.upSince = up ? health.upSince ?? time : nil
+        let working = up && (health.healthy || time.milliseconds(since: health.upSince ?? time) >= OutputHealth.recoveryMs)
+        if working, !health.healthy { logger.notice("output works again") }
+        if !working, health.healthy { logger.error("output \(output.device) is down; the watchdog is no longer fed") }
+        health.healthy = working
         let status = engine.status(at: time)
         systemd.notify("STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
     }
@@ -254,12 +300,18 @@ public final class Appliance {
 /// Whether audio reaches the output, for the watchdog.
 struct OutputHealth {
     var healthy = true
+    /// The output's losses at the last status update.
+    var deviceLosses = 0
+    /// Since when the output has been up without a loss; nil while it is down.
+    var upSince: Instant?
+    /// How long a failed output must work again before it counts as healthy (ms).
+    static let recoveryMs: Int64 = 5_000
     var isFirstPeriod = true
-    var lastFlush: Instant
+    var lastStatus: Instant
     var lastPing: Instant
 
     init(start: Instant) {
-        lastFlush = start
+        lastStatus = start
         lastPing = start
     }
 }

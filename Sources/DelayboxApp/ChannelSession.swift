@@ -1,15 +1,21 @@
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxSimulation
 
 /// One channel playing: its engine (whose delay line holds only this channel's audio),
 /// the decoders the engine's read heads use, and, in real time, the stream client that
 /// feeds it. A channel switch ends one session and starts another.
+///
+/// The demo channel (`demo://…`) needs no network: a simulated connection delivers the
+/// built-in test-tone programme on the same clock.
 final class ChannelSession {
     let channel: Channel
     let engine: PlaybackEngine
-    /// Nil when the owner reads the input itself (`delaybox play --fast`).
+    /// Nil when the owner reads the input itself (`delaybox play --fast`), and for the demo.
     let client: StreamClient?
     private var decoders: [ChannelDecoder] = []
+    private var demo: SimulatedNetwork?
+    private var demoStart = Instant.zero
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
     init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
@@ -17,6 +23,13 @@ final class ChannelSession {
         self.channel = channel
         var configuration = configuration
         configuration.initialDelayMs = delayMs
+        if channel.streamURL.hasPrefix("demo:") {
+            engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+            demo = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
+                                    connectAtMs: 0, outages: [], events: [], seed: 7)
+            client = nil
+            return
+        }
         var made: [ChannelDecoder] = []
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: {
             let decoder = ChannelDecoder()
@@ -28,6 +41,7 @@ final class ChannelSession {
     }
 
     func start(now: Instant) {
+        demoStart = now
         engine.start(now: now)
         client?.start()
     }
@@ -39,10 +53,17 @@ final class ChannelSession {
         engine.stop(now: now)
     }
 
-    /// Hands the engine what the client posted since the last call; returns what is worth
-    /// telling the listener beyond the engine's notifications.
-    func applyClientMessages() -> [String] {
-        (client?.drain() ?? []).compactMap { apply($0) }
+    /// Hands the engine what the client posted (or the demo delivered) up to `now`;
+    /// returns what is worth telling the listener beyond the engine's notifications.
+    func applyClientMessages(now: Instant) -> [String] {
+        if demo != nil {
+            let elapsed = now.nanoseconds - demoStart.nanoseconds
+            while demo!.nextTime().nanoseconds <= elapsed {
+                let (time, delivery) = demo!.next()
+                demo!.apply(delivery, at: time.advanced(byNanoseconds: demoStart.nanoseconds), to: engine)
+            }
+        }
+        return (client?.drain() ?? []).compactMap { apply($0) }
     }
 
     /// Hands one thing the stream client (or the fast reader) saw to the engine; returns

@@ -13,7 +13,7 @@ public final class CommandExecutor {
         case refused(String)
     }
 
-    private let engine: PlaybackEngine
+    private var engine: PlaybackEngine
     public private(set) var settings: Settings
     /// Marks the settings for a debounced save.
     public private(set) var saver = SaveDebouncer()
@@ -64,6 +64,13 @@ public final class CommandExecutor {
         case .toggleKnobMode, .nextChannel:
             return .done  // the control surface and the channel owner act on these
         }
+    }
+
+    /// Carries on with a new channel's engine; the channel is remembered.
+    public func attach(_ engine: PlaybackEngine, channel: String, now: Instant) {
+        self.engine = engine
+        settings.channel = channel
+        saver.changed(at: now)
     }
 
     /// Whether the settings are due to be saved at `now` (then they count as saved).

@@ -8,15 +8,17 @@ import Logging
 /// Answers console requests on the playout thread, from the engine, the executor and the
 /// config: plain text for people, one JSON object with `--json`.
 struct ConsoleAnswers {
-    let engine: PlaybackEngine
+    var engine: PlaybackEngine
     let executor: CommandExecutor
     let config: BoardConfig
-    let channel: Channel
+    var channel: Channel
     let started: Instant
     /// Recent stream events as the log printed them, newest last.
     var recentEvents: [String] = []
+    /// A channel the console asked for; the playout loop switches to it.
+    var requestedChannel: String?
 
-    func answer(_ request: ConsoleRequest, now: Instant) -> String {
+    mutating func answer(_ request: ConsoleRequest, now: Instant) -> String {
         let status = engine.status(at: now)
         switch request.action {
         case .status:
@@ -30,7 +32,16 @@ struct ConsoleAnswers {
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):
-            return "error: not available yet in this build: `run` plays one channel (see docs/console.md)"
+            let names = config.channels.channels.map(\.name)
+            let next = names[((names.firstIndex(of: requestedChannel ?? channel.name) ?? 0) + 1) % names.count]
+            requestedChannel = next
+            return format([("result", "ok"), ("channel", next)], json: request.json)
+        case .selectChannel(let name):
+            guard let match = config.channels.channels.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                return "error: no channel named '\(name)'; `channels` lists them"
+            }
+            requestedChannel = match.name
+            return format([("result", "ok"), ("channel", match.name)], json: request.json)
         case .command(let command):
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
@@ -76,7 +87,7 @@ struct ConsoleAnswers {
                            ("initial_buffer_ms", config.defaults.initialBufferMs), ("max_delay_ms", config.defaults.maxDelayMs),
                            ("delay_step_ms", config.defaults.delayStepMs),
                            ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none")], json: request.json)
-        case .help, .selectChannel, .configGet, .configSet, .configSave, .gpio, .tone:
+        case .help, .configGet, .configSet, .configSave, .gpio, .tone:
             return "error: not available yet in this build (see docs/console.md)"
         }
     }

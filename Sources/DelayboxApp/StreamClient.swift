@@ -53,11 +53,13 @@ public final class StreamClient: Sendable {
     }
 
     /// Ends the thread: a blocking network call returns within FFmpeg's interrupt polling
-    /// interval, a backoff wait at once. Blocks until the thread is done.
+    /// interval, a backoff wait at once. Blocks until the thread is done; a second call
+    /// returns at once (the semaphore is left signalled for it).
     public func stop() {
         gate.requestStop()
         wakeUp.signal()
         finished.wait()
+        finished.signal()
     }
 
     /// Takes what happened since the last call, in order.

@@ -7,32 +7,21 @@ import Foundation
 /// board — for trying a stream, diagnostics and tests.
 ///
 /// Real time: the stream client's thread reads the network; this thread owns the engine,
-/// applies what the client posted, and renders 20 ms periods paced by the system clock.
+/// applies what the client posted, and renders into the output's ring, which the audio
+/// thread writes to the device (ALSA, a WAV file or null, each at real time).
 /// A channel switch (`PlayerRequests`) fades the old channel out within one period and
 /// starts the new one with the same delay, which the new channel's buffer has to fill
 /// first: its audio starts once that much of it has been recorded.
 /// Fast (`--fast`): one thread reads the input as fast as it can and treats each packet as
 /// arriving when its audio is live, on a manual clock — a file plays through in a moment.
 public final class StreamPlayer {
-    public enum Output: Sendable, Equatable {
-        case wav(String)
-        case null
-
-        /// Parses `wav:PATH` or `null`.
-        public init?(_ text: String) {
-            if text == "null" { self = .null; return }
-            guard text.hasPrefix("wav:"), text.count > 4 else { return nil }
-            self = .wav(String(text.dropFirst(4)))
-        }
-    }
-
     public struct Options: Sendable {
         /// The channels; the selected one plays first.
         public var lineup: ChannelLineup
         public var delayMs: Int64 = 5_000
         /// Stop after this much output (s); 0: until interrupted (or, fast, until the audio is out).
         public var seconds: Double = 0
-        public var output = Output.null
+        public var output = OutputDevice.null
         public var fast = false
         public var json = false
         public var engine = EngineConfiguration()
@@ -40,13 +29,13 @@ public final class StreamPlayer {
         public init(lineup: ChannelLineup) { self.lineup = lineup }
     }
 
-    /// Frames rendered per period: 100 ms. A file or null output has no latency to keep
-    /// low, and on this class of machine each wakeup costs ~50 µs of CPU (measured:
-    /// holding a stream costs 0.2 s of CPU per minute with 20 ms periods, 0.08 s with
-    /// 100 ms). Events still take effect on their exact frame.
-    static let periodFrames = 4_800
-    /// The output delay the engine is told: a WAV file plays each frame as written.
-    static let outputDelayFrames = 0
+    /// Frames per period: 100 ms for a WAV file or null, which have no latency to keep
+    /// low (on this class of machine each wakeup costs ~50 µs of CPU: holding a stream
+    /// costs 0.2 s of CPU per minute with 20 ms periods, 0.08 s with 100 ms); 20 ms for a
+    /// sound card. Events still take effect on their exact frame.
+    var periodFrames: Int { if case .alsa = options.output { 960 } else { 4_800 } }
+    /// The output delay the engine is told in fast mode: a WAV file plays each frame as written.
+    static let fastOutputDelayFrames = 0
 
     private var options: Options
     private let requests: PlayerRequests
@@ -65,7 +54,7 @@ public final class StreamPlayer {
     /// Plays until done; returns the engine's final status.
     @discardableResult
     public func run() throws -> EngineStatus {
-        if case .wav(let path) = options.output { writer = try WavFileWriter(path: path) }
+        if options.fast, case .wav(let path) = options.output { writer = try WavFileWriter(path: path) }
         let json = options.json, log = self.log
         FFmpegLog.install { line in
             log(json ? NotificationLog.jsonLine(["type": "ffmpeg", "message": line]) : "          ffmpeg: " + line)
@@ -77,12 +66,22 @@ public final class StreamPlayer {
 
     private func runRealTime() throws -> EngineStatus {
         let clock = SystemClock()
-        var pacer = PeriodPacer(clock: clock, periodFrames: Self.periodFrames, seconds: options.seconds)
-        start = pacer.start
+        let sleeper = SystemSleeper(clock: clock)
+        var request = OutputDevice.Request()
+        request.periodFrames = periodFrames
+        let output = OutputPath(device: options.output, request: request, mixerControl: nil, clock: clock)
+        start = clock.now()
         var session = try beginSession(delayMs: options.delayMs, clock: clock, at: start)
         defer { session.client?.stop() }
-        var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
-        periods: while let due = pacer.nextPeriod() {
+        output.start()
+        let limit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
+        output.frameLimit = limit
+        let periodNanoseconds = Int64(periodFrames) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
+        var wake = start
+        periods: while output.renderedFrames < limit {
+            sleeper.sleep(until: wake)
+            let now = clock.now()
+            wake = max(wake.advanced(byNanoseconds: periodNanoseconds), now.advanced(byNanoseconds: periodNanoseconds / 2))
             var switchTo: Int?
             for request in requests.take() {
                 switch request {
@@ -90,31 +89,42 @@ public final class StreamPlayer {
                 case .nextChannel: options.lineup.selectNext(); switchTo = options.lineup.selectedIndex
                 case .selectChannel(let name):
                     if options.lineup.select(named: name) { switchTo = options.lineup.selectedIndex }
-                    else { say("no channel named '\(name)'", at: due) }
+                    else { say("no channel named '\(name)'", at: now) }
                 }
             }
-            for line in session.applyClientMessages() { say(line, at: due) }
+            for line in session.applyClientMessages(now: now) { say(line, at: now) }
             if switchTo != nil {
-                // The old channel fades out in this period; the new one starts with the next.
-                session.stop(now: due)
-                renderPeriod(session.engine, into: &period, at: due)
-                session = try beginSession(delayMs: session.engine.status(at: due).delayMs, clock: clock,
-                                           at: due.advanced(byFrames: Int64(Self.periodFrames)))
-                continue
+                // The old channel fades out now; the new one starts right after.
+                session.stop(now: now)
+                render(session.engine, to: output, at: now, minimumPeriods: 1)
+                let heard = now.advanced(byFrames: Int64(output.feeder.outputDelayFrames(now: now)))
+                session = try beginSession(delayMs: session.engine.status(at: now).delayMs, clock: clock, at: now, heardAt: heard)
             }
-            renderPeriod(session.engine, into: &period, at: due)
+            render(session.engine, to: output, at: now)
         }
-        return session.engine.status(at: clock.now())
+        let end = clock.now()
+        session.stop(now: end)
+        render(session.engine, to: output, at: end, minimumPeriods: 1)
+        output.stop()
+        return session.engine.status(at: end)
+    }
+
+    private func render(_ engine: PlaybackEngine, to output: OutputPath, at now: Instant, minimumPeriods: Int = 0) {
+        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+        for line in output.report() { say(line, at: now) }
+        printNotifications(engine, at: now)
     }
 
     /// Starts the selected channel: a new engine holding `delayMs`, and its stream client.
-    private func beginSession(delayMs: Int64, clock: SystemClock, at time: Instant) throws -> ChannelSession {
+    /// The announcement is dated `heardAt`, when the channel's first frame reaches the
+    /// output (after what the ring and the device still hold of the old one).
+    private func beginSession(delayMs: Int64, clock: SystemClock, at time: Instant, heardAt: Instant? = nil) throws -> ChannelSession {
         let channel = options.lineup.selected
         var clientOptions = options.client
         clientOptions.paceAtRealTime = clientOptions.paceAtRealTime || Self.isLocalFile(channel.streamURL)
         let session = try ChannelSession(channel: channel, configuration: options.engine, delayMs: delayMs,
                                          client: clientOptions, clock: clock)
-        announce(channel, at: time)
+        announce(channel, at: heardAt ?? time)
         session.start(now: time)
         return session
     }
@@ -131,7 +141,7 @@ public final class StreamPlayer {
         session.start(now: start)
         let input = try FFmpegInput(url: channel.streamURL, options: options.client.input, gate: InterruptGate())
         if let line = session.apply(.opened(input.parameters, at: start)) { say(line, at: start) }
-        var period = [Float](repeating: 0, count: Self.periodFrames * AudioFormat.channelCount)
+        var period = [Float](repeating: 0, count: periodFrames * AudioFormat.channelCount)
         var rendered: Int64 = 0
         var ended = false
         let limit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
@@ -143,7 +153,7 @@ public final class StreamPlayer {
                         let arrival = start.advanced(byFrames: packet.connectionTimestamp + Int64(packet.durationFrames))
                         while start.advanced(byFrames: rendered) < arrival, rendered < limit {
                             renderPeriod(engine, into: &period, at: start.advanced(byFrames: rendered))
-                            rendered += Int64(Self.periodFrames)
+                            rendered += Int64(periodFrames)
                         }
                         clock.set(arrival)
                         session.apply(.packet(packet, at: arrival))
@@ -161,7 +171,7 @@ public final class StreamPlayer {
             let now = start.advanced(byFrames: rendered)
             if options.seconds <= 0, engine.status(at: now).bufferedAheadMs == 0 { break }
             renderPeriod(engine, into: &period, at: now)
-            rendered += Int64(Self.periodFrames)
+            rendered += Int64(periodFrames)
         }
         return engine.status(at: start.advanced(byFrames: rendered))
     }
@@ -172,7 +182,7 @@ public final class StreamPlayer {
     }
 
     private func renderPeriod(_ engine: PlaybackEngine, into period: inout [Float], at time: Instant) {
-        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: time, outputDelayFrames: Self.outputDelayFrames) }
+        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: time, outputDelayFrames: Self.fastOutputDelayFrames) }
         period.withUnsafeBufferPointer { writer?.write($0) }
         printNotifications(engine, at: time)
     }

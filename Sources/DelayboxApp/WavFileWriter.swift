@@ -9,11 +9,29 @@ public final class WavFileWriter {
         public var description: String { "cannot create WAV file \(path)" }
     }
 
+    /// Writing to the file failed; `reason` is the system's word for it ("File too large").
+    public struct WriteFailed: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    private let path: String
     private let handle: FileHandle
     private var dataBytes: UInt32 = 0
     private var pending = Data()
 
-    public init(path: String) throws {
+    /// - Parameter appending: keep the audio an earlier writer left in the file (its
+    ///   header says how much) and add to it; without it, or without such a file, the
+    ///   file starts empty.
+    public init(path: String, appending: Bool = false) throws {
+        self.path = path
+        if appending, let existing = FileHandle(forUpdatingAtPath: path),
+           let header = try? existing.read(upToCount: 44), header.count == 44, header.starts(with: Array("RIFF".utf8)) {
+            handle = existing
+            dataBytes = header[40..<44].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+            return
+        }
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forUpdatingAtPath: path) else { throw OpenFailed(path: path) }
         self.handle = handle
@@ -31,13 +49,26 @@ public final class WavFileWriter {
     }
 
     /// Writes what is pending and updates the header.
-    public func flush() throws {
-        try handle.seekToEnd()
-        try handle.write(contentsOf: pending)
-        dataBytes &+= UInt32(pending.count)
-        pending.removeAll(keepingCapacity: true)
-        try handle.seek(toOffset: 0)
-        try handle.write(contentsOf: header())
+    public func flush() throws(WriteFailed) {
+        do {
+            try handle.seek(toOffset: 44 + UInt64(dataBytes))
+            try handle.write(contentsOf: pending)
+            dataBytes &+= UInt32(pending.count)
+            pending.removeAll(keepingCapacity: true)
+            try handle.seek(toOffset: 0)
+            try handle.write(contentsOf: header())
+        } catch {
+            throw WriteFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// The POSIX error under Foundation's wrapper, as `strerror` words it.
+    private static func reason(_ error: any Error) -> String {
+        let wrapped = error as NSError
+        if let underlying = wrapped.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return wrapped.localizedDescription
     }
 
     public func close() throws {

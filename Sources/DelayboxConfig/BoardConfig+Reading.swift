@@ -1,3 +1,4 @@
+import DelayboxAudio
 import DelayboxEngine
 
 extension BoardConfig {
@@ -48,6 +49,7 @@ extension BoardConfig {
         if device == nil, let location = audio.location { log.error(location, "'audio.device' is missing") }
         let settings = AudioSettings(
             device: device ?? "",
+            fallback: audio.string("fallback"),
             mixer: audio.string("mixer"),
             rate: audio.int("rate", in: 8_000...192_000) ?? 48_000,
             format: audio.choice("format", as: SampleFormat.self) ?? .s16,

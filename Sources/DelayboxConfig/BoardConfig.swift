@@ -1,3 +1,4 @@
+import DelayboxAudio
 import DelayboxEngine
 
 /// Everything a board file says: its sound hardware, controls, console, channels and
@@ -16,14 +17,13 @@ public struct BoardConfig: Sendable, Equatable {
     public var defaults: Defaults
 }
 
-public enum SampleFormat: String, Sendable, CaseIterable {
-    case s16 = "S16_LE", s24 = "S24_LE", s32 = "S32_LE"
-}
-
 public struct AudioSettings: Sendable, Equatable {
     /// An ALSA device name (`hw:CARD=sndrpihifiberry,DEV=0`, `default`, a plugin), or
     /// `wav:PATH` / `null` for hosts without a sound card.
     public var device: String
+    /// Where audio goes when `device` cannot be opened at start (the simulated host:
+    /// ALSA's default device if there is one, else a WAV file); nil: keep retrying the device.
+    public var fallback: String?
     /// The codec's mixer control for hardware volume; nil: software volume.
     public var mixer: String?
     public var rate: Int

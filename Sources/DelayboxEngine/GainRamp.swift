@@ -1,30 +1,30 @@
 /// A gain that moves linearly towards a target over a fixed number of frames; used to
 /// fade playout out and in around pause and re-buffering so they never click.
-struct GainRamp {
+public struct GainRamp: Sendable {
     /// Current gain, 0...1.
-    private(set) var gain: Float
+    public private(set) var gain: Float
     private var target: Float
     private let step: Float
 
-    init(gain: Float, lengthFrames: Int64) {
+    public init(gain: Float, lengthFrames: Int64) {
         self.gain = gain
         target = gain
         step = 1 / Float(max(lengthFrames, 1))
     }
 
     /// Whether the gain has reached its target.
-    var isSettled: Bool { gain == target }
+    public var isSettled: Bool { gain == target }
 
-    mutating func fade(to target: Float) { self.target = target }
+    public mutating func fade(to target: Float) { self.target = target }
 
     /// Sets the gain at once (used when playout starts from silence anyway).
-    mutating func jump(to gain: Float) {
+    public mutating func jump(to gain: Float) {
         self.gain = gain
         target = gain
     }
 
     /// Multiplies `frames` interleaved frames by the moving gain.
-    mutating func apply(to samples: UnsafeMutablePointer<Float>, frames: Int) {
+    public mutating func apply(to samples: UnsafeMutablePointer<Float>, frames: Int) {
         if isSettled {
             if gain == 1 { return }
             if gain == 0 {

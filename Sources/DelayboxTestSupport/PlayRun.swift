@@ -43,8 +43,13 @@ public final class PlayRun {
 }
 
 extension Array where Element == [String: Any] {
-    /// The `to` of every state line, in order.
-    public var states: [String] { compactMap { $0["type"] as? String == "state" ? $0["to"] as? String : nil } }
+    /// The `to` of every state line, in order, up to the stop that ends the run (`--for`):
+    /// the state the stream was in at the end is `states.last`.
+    public var states: [String] {
+        var changes = lines("state")
+        if changes.last?["reason"] as? String == "stop requested" { changes.removeLast() }
+        return changes.compactMap { $0["to"] as? String }
+    }
     /// Lines of one type.
     public func lines(_ type: String) -> [[String: Any]] { filter { $0["type"] as? String == type } }
 }

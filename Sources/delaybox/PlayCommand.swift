@@ -21,7 +21,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: "Stop after this many seconds of output (0: until interrupted).")
     var seconds: Double = 0
 
-    @Option(name: .long, help: "wav:PATH or null.")
+    @Option(name: .long, help: "alsa:NAME (an ALSA device: default, hw:CARD=…, a plugin), wav:PATH or null.")
     var output: String = "null"
 
     @Flag(name: .long, help: "Run as fast as the input can be read (virtual time).")
@@ -37,8 +37,11 @@ struct PlayCommand: ParsableCommand {
     var backoffCap: Double = 30
 
     func run() throws {
-        guard let output = StreamPlayer.Output(output) else {
-            throw ValidationError("--output wants wav:PATH or null; got '\(output)'")
+        guard let output = OutputDevice(output) else {
+            throw ValidationError("--output wants alsa:NAME, wav:PATH or null; got '\(output)'")
+        }
+        if fast, case .alsa = output {
+            throw ValidationError("--fast plays faster than real time: it writes to wav:PATH or null, not a sound card")
         }
         let lineup: ChannelLineup
         do {

@@ -118,7 +118,9 @@ import Glibc
         #expect(process.isRunning, "it does not crash: systemd decides")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        #expect(try String(contentsOf: log, encoding: .utf8).contains("output failed"))
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("audio output lost: cannot write") && text.contains("File too large"), "\(text)")
+        #expect(text.contains("is down; the watchdog is no longer fed"), "\(text)")
     }
 
     @Test func aBoardWhoseGPIOChipIsMissingPlaysWithoutItsFrontPanel() throws {

@@ -41,13 +41,14 @@ extension IcecastStreamTests {
         #expect(lines.withLock { $0 }.contains { $0.contains("no channel named 'nope'") }, "an unknown name is refused, said")
         let channels = lines.withLock { $0 }.filter { $0.contains("\"type\":\"channel\"") }
         #expect(channels.count == 2 && channels.last?.contains("\"name\":\"B\"") == true, "\(channels)")
-        // The output time of the switch: the player writes the WAV at real-time pace from 0.
+        // The output time of the switch (when B's first frame is heard): the player writes
+        // the WAV at real-time pace from 0.
         let switchLine = try #require(channels.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         let switchedAt = try #require(switchLine["t"] as? Double)
         let capture = try WavCapture(path: wav)
         #expect(abs(capture.crossingsPerSecond(from: switchedAt - 2, to: switchedAt - 0.2) - 880) < 20,
                 "channel A's 440 Hz before the switch")
-        #expect(abs(capture.crossingsPerSecond(from: capture.seconds - 2.5, to: capture.seconds) - 1_760) < 30,
+        #expect(abs(capture.crossingsPerSecond(from: capture.seconds - 2.7, to: capture.seconds - 0.2) - 1_760) < 30,
                 "channel B's 880 Hz at the end")
         // After the switch: silence until B's first audio is placed (its connect burst may
         // already cover the delay), then B's 880 Hz; never A's 440 Hz (half period 54.5 samples).

@@ -1,0 +1,128 @@
+import DelayboxALSA
+import DelayboxAudio
+import DelayboxEngine
+import Logging
+
+/// Everything between the engine and the jack: the ring the playout thread fills, the
+/// audio thread that empties it into the driver, and the volume (the codec's mixer
+/// control when the board has one, software gain otherwise).
+///
+/// Threads: `feed`, `setVolume`, `report` and `stop` are for the playout thread; the
+/// audio thread is internal.
+final class OutputPath {
+    let device: OutputDevice
+    let feeder: RingFeeder
+    private let pump: AudioPump
+    private let thread: AudioThread
+    private let mixer: (any HardwareVolume)?
+    private let logger = Logger(label: "delaybox.output")
+    private var reportedRingUnderruns = 0
+    private var reportedDeviceUnderruns = 0
+    /// Frames rendered into the ring so far.
+    private(set) var renderedFrames: Int64 = 0
+    /// Frames of programme to render before the owner stops (`--seconds`): feeding stops
+    /// there so that a run's output is exactly that long, plus its fade-out.
+    var frameLimit = Int64.max
+
+    /// Opens the device (a failure is logged; the audio thread retries with back-off
+    /// while the engine keeps recording) and the mixer control, if any.
+    /// - Parameters:
+    ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
+    ///     against a late playout thread.
+    ///   - quietIfMissing: do not log a failed first open (the caller has a fallback).
+    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 60,
+         quietIfMissing: Bool = false) {
+        self.device = device
+        let open = device.opener(request, clock: clock)
+        var first: (any OutputDriver)?
+        do throws(OutputError) {
+            first = try open()
+        } catch {
+            if !quietIfMissing { logger.error("audio output \(device) cannot open: \(error); retrying while the stream is recorded") }
+        }
+        let target = max(Int(AudioFormat.frames(milliseconds: ringMs)) / request.periodFrames, 2) * request.periodFrames
+        let ring = FrameRing(capacityFrames: target + 2 * request.periodFrames)
+        let timing = OutputTiming()
+        feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
+        pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: SystemSleeper(clock: clock),
+                         driver: first, nominalPeriodFrames: request.periodFrames, open: open)
+        thread = AudioThread(pump: pump)
+        mixer = Self.openMixer(device: device, control: mixerControl, logger: logger)
+    }
+
+    private static func openMixer(device: OutputDevice, control: String?, logger: Logger) -> (any HardwareVolume)? {
+        guard let control, case .alsa(let name) = device else { return nil }
+        do throws(OutputError) {
+            let mixer = try ALSAMixer(device: name, control: control)
+            logger.info("volume on the codec's mixer: \(mixer.controlName), \(mixer.decibelRange.lowerBound)…\(mixer.decibelRange.upperBound) dB")
+            return mixer
+        } catch {
+            logger.warning("mixer control '\(control)': \(error); using software volume")
+            return nil
+        }
+    }
+
+    /// Whether a device is open and taking audio (the watchdog's health).
+    var isDeviceUp: Bool { pump.deviceUp.load(ordering: .relaxed) }
+
+    /// Times the device was lost since the start.
+    var deviceLosses: Int { pump.deviceLosses.load(ordering: .relaxed) }
+
+    func start() {
+        // Real-time priority only for a device that blocks: paced outputs sleep.
+        let priority: Int32? = if case .alsa = device { 50 } else { nil }
+        thread.start(realtimePriority: priority)
+    }
+
+    /// Renders periods until the ring holds its target (at least `minimumPeriods`, which
+    /// may go past `frameLimit`: a fade-out); `render` gets the buffer and how many frames
+    /// after `now` its first frame is heard.
+    func feed(now: Instant, minimumPeriods: Int = 0, render: (UnsafeMutableBufferPointer<Float>, Int) -> Void) {
+        let period = Int64(feeder.periodFrames)
+        let remaining = frameLimit == .max ? Int.max : Int(max(0, (frameLimit - renderedFrames + period - 1) / period))
+        let periods = feeder.feed(now: now, minimumPeriods: minimumPeriods, maximumPeriods: remaining, render: render)
+        renderedFrames += Int64(periods * feeder.periodFrames)
+    }
+
+    /// Sets the listener's volume (0-100) and mute: the mixer control in dB when there is
+    /// one (its switch mutes, if it has one), software gain otherwise.
+    func setVolume(_ volume: Int, muted: Bool) {
+        guard let mixer else {
+            pump.gain.gain = muted ? 0 : VolumeCurve.gain(volume)
+            return
+        }
+        do throws(OutputError) {
+            let silent = muted || volume == 0
+            let switched = try mixer.setMuted(silent)
+            _ = try mixer.setVolume(decibels: volume == 0 ? mixer.decibelRange.lowerBound : VolumeCurve.decibels(volume))
+            pump.gain.gain = silent && !switched ? 0 : 1
+        } catch {
+            logger.error("mixer \(mixer.controlName): \(error); using software volume")
+            pump.gain.gain = muted ? 0 : VolumeCurve.gain(volume)
+        }
+    }
+
+    /// What happened at the device since the last call, as lines for the log.
+    func report() -> [String] {
+        var lines: [String] = []
+        for event in pump.takeEvents() {
+            switch event {
+            case .opened(let name, let format, let period, let buffer):
+                lines.append("audio output \(name): \(format), period \(period) frames, buffer \(buffer) frames")
+            case .lost(let reason):
+                lines.append("audio output lost: \(reason); reopening while the stream is recorded")
+            case .openFailed(let reason, let retry):
+                lines.append("audio output cannot open: \(reason); next try in \(retry) ms")
+            }
+        }
+        let ring = pump.ringUnderruns.load(ordering: .relaxed), device = pump.deviceUnderruns.load(ordering: .relaxed)
+        if ring > reportedRingUnderruns { lines.append("audio thread ran out of rendered audio \(ring - reportedRingUnderruns) time(s)") }
+        if device > reportedDeviceUnderruns { lines.append("audio device underrun \(device - reportedDeviceUnderruns) time(s), recovered") }
+        reportedRingUnderruns = ring
+        reportedDeviceUnderruns = device
+        return lines
+    }
+
+    /// Lets the device play out the ring, closes it and ends the audio thread.
+    func stop() { thread.stop() }
+}

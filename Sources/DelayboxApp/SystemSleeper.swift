@@ -1,0 +1,15 @@
+import DelayboxAudio
+import DelayboxEngine
+import Foundation
+
+/// Sleeps on a `SystemClock` (the same instance whose `Instant`s it is given).
+public struct SystemSleeper: Sleeper {
+    public let clock: SystemClock
+
+    public init(clock: SystemClock) { self.clock = clock }
+
+    public func sleep(until instant: Instant) {
+        let wait = instant.nanoseconds - clock.now().nanoseconds
+        if wait > 0 { Thread.sleep(forTimeInterval: Double(wait) / 1e9) }
+    }
+}

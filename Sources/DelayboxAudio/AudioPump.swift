@@ -1,0 +1,173 @@
+import DelayboxEngine
+import Synchronization
+
+/// The audio thread's work, one period per `step()`: take a period from the ring (or
+/// silence when the playout thread is late, so the DAC stays fed and never pops),
+/// apply the master gain with a ramp, write it to the driver, and publish when the ring's
+/// frames will be heard.
+///
+/// Real time: a step allocates nothing, does no I/O but the device write, and takes no
+/// lock — except on the slow path of a device failure, which is no longer real time.
+/// A lost device is closed and reopened with back-off (0.5 s doubling to 5 s); meanwhile
+/// the pump consumes the ring at the clock's pace, so the engine keeps playing (into
+/// nothing), keeps recording, and holds its delay for when the device comes back.
+public final class AudioPump: @unchecked Sendable {
+    // @unchecked: `step` and `finish` run on the audio thread only; other threads touch
+    // only the atomic counters, `gain` (atomic) and `events` (a mutex).
+    public typealias DriverFactory = @Sendable () throws(OutputError) -> any OutputDriver
+
+    /// What happened to the device, for the playout thread to report.
+    public enum Event: Sendable, Equatable {
+        case opened(name: String, format: OutputFormat, periodFrames: Int, bufferFrames: Int)
+        case lost(reason: String)
+        case openFailed(reason: String, retryInMs: Int64)
+    }
+
+    public let ring: FrameRing
+    public let timing: OutputTiming
+    public let gain: MasterGain
+    private let clock: any MonotonicClock
+    private let sleeper: any Sleeper
+    private let open: DriverFactory
+    private var driver: (any OutputDriver)?
+    /// Frames per step while the device is down (its nominal period).
+    private let nominalPeriodFrames: Int
+    private var buffer: UnsafeMutablePointer<Float>
+    private var bufferFrames: Int
+    private var ramp: GainRamp
+    private var nextOpenAttempt = Instant.zero
+    private var backoffMs: Int64 = 500
+    /// When the current device was opened.
+    private var openedAt = Instant.zero
+    /// How long a device must work before a loss counts as new rather than a relapse (ns).
+    private static let stableNanoseconds: Int64 = 10_000_000_000
+    /// While the device is down: when the next period is due.
+    private var downPeriodDue: Instant?
+    private let pendingEvents = Mutex<[Event]>([])
+
+    /// Periods written as silence because the ring was empty (the playout thread was
+    /// late) and the device about to run dry.
+    public let ringUnderruns = Atomic<Int>(0)
+    /// Underruns the driver recovered from.
+    public let deviceUnderruns = Atomic<Int>(0)
+    /// Times the device was lost.
+    public let deviceLosses = Atomic<Int>(0)
+    /// Whether a device is open.
+    public let deviceUp = Atomic<Bool>(false)
+    /// Whether the ring has had its first period: until then the device is not started,
+    /// so that a file's output does not begin with silence.
+    private var primed = false
+
+    /// - Parameters:
+    ///   - driver: an already open driver (the appliance opens the first one itself to
+    ///     report problems at start), or nil to open one with the first step.
+    ///   - open: opens the device again after a loss.
+    ///   - nominalPeriodFrames: the pace while no device is open.
+    public init(ring: FrameRing, timing: OutputTiming, gain: MasterGain, clock: any MonotonicClock, sleeper: any Sleeper,
+                driver: (any OutputDriver)?, nominalPeriodFrames: Int, open: @escaping DriverFactory) {
+        self.ring = ring
+        self.timing = timing
+        self.gain = gain
+        self.clock = clock
+        self.sleeper = sleeper
+        self.open = open
+        self.nominalPeriodFrames = nominalPeriodFrames
+        bufferFrames = max(nominalPeriodFrames, driver?.periodFrames ?? 0)
+        buffer = .allocate(capacity: bufferFrames * AudioFormat.channelCount)
+        ramp = GainRamp(gain: gain.gain, lengthFrames: AudioFormat.frames(milliseconds: 20))
+        if let driver { adopt(driver) }
+    }
+
+    deinit {
+        driver?.close()
+        buffer.deallocate()
+    }
+
+    /// Takes what happened to the device since the last call.
+    public func takeEvents() -> [Event] { pendingEvents.withLock { events in defer { events.removeAll() }; return events } }
+
+    /// One period: to the device, or, while it is down, paced on the clock.
+    public func step() {
+        guard let driver else { return stepWithoutDevice() }
+        let frames = driver.periodFrames
+        if !ring.read(into: buffer, frames: frames) {
+            // The playout thread is late. Before the first audio, and while the device
+            // still holds more than a period, wait for it rather than put silence into the
+            // programme; only silence keeps a running device from running dry.
+            if !primed || driver.delayFrames() > frames {
+                return sleeper.sleep(until: clock.now().advanced(byFrames: Int64(frames / 4)))
+            }
+            buffer.update(repeating: 0, count: frames * AudioFormat.channelCount)
+            ringUnderruns.add(1, ordering: .relaxed)
+        }
+        primed = true
+        ramp.fade(to: gain.gain)
+        ramp.apply(to: buffer, frames: frames)
+        do throws(OutputError) {
+            try driver.write(buffer)
+            deviceUnderruns.store(driver.underruns, ordering: .relaxed)
+            timing.publish(ringFramesRead: ring.totalRead, delayFrames: driver.delayFrames(), now: clock.now())
+        } catch {
+            lose(driver, reason: error.description)
+        }
+    }
+
+    /// Stops: what the ring still holds is written, the device plays it out and closes.
+    public func finish() {
+        if let driver {
+            while ring.fillFrames >= driver.periodFrames, self.driver != nil { step() }
+            self.driver?.close()
+        }
+        driver = nil
+        deviceUp.store(false, ordering: .relaxed)
+    }
+
+    private func stepWithoutDevice() {
+        let now = clock.now()
+        if now >= nextOpenAttempt {
+            do throws(OutputError) {
+                adopt(try open())
+                return
+            } catch {
+                nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
+                pendingEvents.withLock { $0.append(.openFailed(reason: error.description, retryInMs: backoffMs)) }
+                backoffMs = min(backoffMs * 2, 5_000)
+            }
+        }
+        let due = downPeriodDue ?? now
+        sleeper.sleep(until: due)
+        ring.discard(frames: nominalPeriodFrames)
+        timing.publish(ringFramesRead: ring.totalRead, delayFrames: 0, now: due)
+        downPeriodDue = due.advanced(byFrames: Int64(nominalPeriodFrames))
+    }
+
+    private func adopt(_ opened: any OutputDriver) {
+        if opened.periodFrames > bufferFrames {
+            buffer.deallocate()
+            bufferFrames = opened.periodFrames
+            buffer = .allocate(capacity: bufferFrames * AudioFormat.channelCount)
+        }
+        driver = opened
+        openedAt = clock.now()
+        downPeriodDue = nil
+        deviceUp.store(true, ordering: .relaxed)
+        pendingEvents.withLock {
+            $0.append(.opened(name: opened.name, format: opened.format, periodFrames: opened.periodFrames, bufferFrames: opened.bufferFrames))
+        }
+    }
+
+    private func lose(_ lost: any OutputDriver, reason: String) {
+        lost.close()
+        driver = nil
+        deviceUp.store(false, ordering: .relaxed)
+        deviceLosses.add(1, ordering: .relaxed)
+        // A device that opens but fails again at once (a full disk, a card that errors on
+        // every write) backs off like one that does not open; one that worked a while
+        // starts again from the shortest wait.
+        let now = clock.now()
+        if now.nanoseconds - openedAt.nanoseconds >= Self.stableNanoseconds { backoffMs = 500 }
+        nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
+        backoffMs = min(backoffMs * 2, 5_000)
+        pendingEvents.withLock { $0.append(.lost(reason: reason)) }
+    }
+}

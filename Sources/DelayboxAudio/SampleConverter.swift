@@ -1,0 +1,40 @@
+import DelayboxEngine
+
+/// Converts the engine's interleaved stereo Float into a device's frames: channel
+/// mapping, clipping at full scale and integer conversion in one pass, without
+/// allocating (the audio thread calls it for every period).
+public struct SampleConverter: Sendable {
+    public let format: OutputFormat
+
+    public init(format: OutputFormat) { self.format = format }
+
+    /// Converts `frames` frames from `source` (stereo Float) into `destination`, which
+    /// holds at least `frames * format.bytesPerFrame` bytes.
+    public func convert(_ source: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer) {
+        switch format.sampleFormat {
+        case .s16: store(source, frames: frames, into: destination, as: Int16.self)
+        case .s24, .s32: store(source, frames: frames, into: destination, as: Int32.self)
+        }
+    }
+
+    private func store<Sample: FixedWidthInteger>(_ source: UnsafePointer<Float>, frames: Int,
+                                                   into destination: UnsafeMutableRawPointer, as: Sample.Type) {
+        let out = destination.bindMemory(to: Sample.self, capacity: frames * format.channels)
+        let scale = format.sampleFormat.fullScale
+        let channels = format.channels
+        @inline(__always) func sample(_ value: Float) -> Sample {
+            Sample(truncatingIfNeeded: Int32((min(1, max(-1, value)) * scale).rounded()))
+        }
+        for frame in 0..<frames {
+            let left = source[frame * AudioFormat.channelCount], right = source[frame * AudioFormat.channelCount + 1]
+            let base = frame * channels
+            if channels == 1 {
+                out[base] = sample((left + right) * 0.5)
+                continue
+            }
+            out[base] = sample(left)
+            out[base + 1] = sample(right)
+            for extra in 2..<max(channels, 2) { out[base + extra] = 0 }
+        }
+    }
+}
