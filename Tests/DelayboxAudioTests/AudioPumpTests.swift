@@ -1,0 +1,81 @@
+import DelayboxApp
+import DelayboxAudio
+import DelayboxEngine
+import DelayboxSimulation
+import DelayboxTestSupport
+import Synchronization
+import Testing
+
+/// The audio thread's loop in virtual time: a device lost mid-stream is reopened with
+/// back-off while the ring keeps being consumed at the clock's pace.
+@Suite struct AudioPumpTests {
+    /// A null device that is unplugged after some writes.
+    final class UnpluggedOutput: OutputDriver {
+        let inner: NullOutput
+        var writesLeft: Int
+        init(writesLeft: Int, clock: ManualClock) {
+            inner = NullOutput(periodFrames: 960, periods: 4, clock: clock, sleeper: ManualSleeper(clock: clock))
+            self.writesLeft = writesLeft
+        }
+        var name: String { "unplugged" }
+        var format: OutputFormat { inner.format }
+        var periodFrames: Int { inner.periodFrames }
+        var bufferFrames: Int { inner.bufferFrames }
+        var underruns: Int { inner.underruns }
+        func write(_ frames: UnsafePointer<Float>) throws(OutputError) {
+            guard writesLeft > 0 else { throw .deviceLost(reason: "unplugged") }
+            writesLeft -= 1
+            try inner.write(frames)
+        }
+        func delayFrames() -> Int { inner.delayFrames() }
+        func close() { inner.close() }
+    }
+
+    @Test func aLostDeviceIsReopenedWithBackOffWhileTheRingKeepsPace() {
+        let clock = ManualClock()
+        let attempts = Mutex(0)
+        let ring = FrameRing(capacityFrames: 4 * 960)
+        let timing = OutputTiming()
+        let pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+                             driver: UnpluggedOutput(writesLeft: 50, clock: clock), nominalPeriodFrames: 960) { () throws(OutputError) in
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            if attempt <= 2 { throw OutputError.deviceLost(reason: "no such card") }
+            return UnpluggedOutput(writesLeft: .max, clock: clock)
+        }
+        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
+        let start = clock.now()
+        var events: [(seconds: Double, event: AudioPump.Event)] = []
+        var readWhenLost = 0, lostAt = start
+        while clock.now().frames(since: start) < 8 * 48_000 {
+            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0.5) }
+            pump.step()
+            for event in pump.takeEvents() {
+                events.append((clock.now().seconds - start.seconds, event))
+                if case .lost = event { readWhenLost = ring.totalRead; lostAt = clock.now() }
+                if case .opened = event, readWhenLost > 0 {
+                    // While down, the ring was consumed at the clock's pace.
+                    let consumed = Int64(ring.totalRead - readWhenLost), elapsed = clock.now().frames(since: lostAt)
+                    #expect(abs(consumed - elapsed) <= 960, "consumed \(consumed) frames in \(elapsed) frames of time")
+                }
+            }
+        }
+        let kinds = events.map { event -> String in
+            switch event.event {
+            case .opened: "opened"
+            case .lost(let reason): "lost: \(reason)"
+            case .openFailed(let reason, let retryInMs): "failed: \(reason), retry in \(retryInMs) ms"
+            }
+        }
+        // Lost after 50 periods (the first four fill the queue at once: ~0.9 s); tried
+        // again 0.5 s later, then after 1 s and 2 s.
+        #expect(kinds == ["opened", "lost: unplugged", "failed: no such card, retry in 1000 ms",
+                          "failed: no such card, retry in 2000 ms", "opened"])
+        let times = events.map(\.seconds)
+        if times.count == 5 {
+            #expect(abs(times[1] - 0.92) < 0.03 && abs(times[2] - times[1] - 0.5) < 0.03)
+            #expect(abs(times[3] - times[2] - 1) < 0.03 && abs(times[4] - times[3] - 2) < 0.03)
+        }
+        #expect(pump.deviceLosses.load(ordering: .relaxed) == 1 && pump.deviceUp.load(ordering: .relaxed))
+        #expect(pump.ringUnderruns.load(ordering: .relaxed) == 0)
+    }
+}
