@@ -12,7 +12,7 @@ public enum SampleFormat: String, Sendable, CaseIterable {
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
 
     /// Full scale: the largest positive value.
-    var fullScale: Float {
+    public var fullScale: Float {
         switch self {
         case .s16: 32_767
         case .s24: 8_388_607
