@@ -109,8 +109,13 @@ public final class StreamPlayer {
         return session.engine.status(at: end)
     }
 
+    /// Notifications are dated when their period is heard (`now` plus what the ring and
+    /// the device hold ahead of it), like the events they report.
     private func render(_ engine: PlaybackEngine, to output: OutputPath, at now: Instant, minimumPeriods: Int = 0) {
-        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, delay in
+            engine.render(into: buffer, now: now, outputDelayFrames: delay)
+            printNotifications(engine, at: now.advanced(byFrames: Int64(delay)))
+        }
         for line in output.report() { say(line, at: now) }
         printNotifications(engine, at: now)
     }
