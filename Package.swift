@@ -117,7 +117,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
-            dependencies: ["DelayboxTestSupport"],
+            dependencies: ["DelayboxTestSupport", "DelayboxAudio"],
             swiftSettings: strict),
     ]
 )

@@ -142,7 +142,11 @@ public final class Appliance {
                 output.setVolume(volume.0, muted: volume.1)
             }
             let engine = session.engine
-            output.feed(now: now) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+            output.feed(now: now) { buffer, delay in
+                let wasPlaying = engine.state == .playing
+                engine.render(into: buffer, now: now, outputDelayFrames: delay)
+                if !wasPlaying, engine.state == .playing, !health.heardFirstAudio { firstAudio(inFrames: delay, health: &health) }
+            }
             for line in output.report() { logger.notice("\(line)") }
             for notification in engine.drainNotifications() {
                 let text = NotificationLog.text(notification)
@@ -169,6 +173,15 @@ public final class Appliance {
         output.stop()
         save(executor.settings)
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
+    }
+
+    /// Logs, once, when the programme's first frame reaches the jack, counted from the
+    /// process's start: the start-up figure an installer compares (docs/performance.md).
+    private func firstAudio(inFrames frames: Int, health: inout OutputHealth) {
+        health.heardFirstAudio = true
+        guard let age = ProcessAge.seconds() else { return }
+        let seconds = age + Double(frames) / Double(AudioFormat.sampleRate)
+        logger.notice("first audio at the output \(String(format: "%.3f", seconds)) s after start")
     }
 
     /// Ends the playing channel (its fade-out is rendered now) and starts `channel` with
@@ -198,7 +211,7 @@ public final class Appliance {
             return OutputPath(device: .null, request: request, mixerControl: nil, clock: clock)
         }
         if let fallbackName = config.audio.fallback, let fallback = OutputDevice(fallbackName) {
-            let probe = OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock, quietIfMissing: true)
+            let probe = OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock)
             if probe.isDeviceUp { return probe }
             logger.notice("no sound card for '\(device)' here: audio goes to \(fallback)")
             return OutputPath(device: fallback, request: request, mixerControl: nil, clock: clock)
@@ -307,6 +320,8 @@ struct OutputHealth {
     /// How long a failed output must work again before it counts as healthy (ms).
     static let recoveryMs: Int64 = 5_000
     var isFirstPeriod = true
+    /// Whether the programme's first audio has been logged.
+    var heardFirstAudio = false
     var lastStatus: Instant
     var lastPing: Instant
 

@@ -24,21 +24,19 @@ final class OutputPath {
     /// there so that a run's output is exactly that long, plus its fade-out.
     var frameLimit = Int64.max
 
-    /// Opens the device (a failure is logged; the audio thread retries with back-off
-    /// while the engine keeps recording) and the mixer control, if any.
+    /// Opens the device (a failure is reported like the audio thread's own retries, which
+    /// go on with back-off while the engine keeps recording) and the mixer control, if any.
     /// - Parameters:
     ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
     ///     against a late playout thread.
-    ///   - quietIfMissing: do not log a failed first open (the caller has a fallback).
-    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 60,
-         quietIfMissing: Bool = false) {
+    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 60) {
         self.device = device
         let open = device.opener(request, clock: clock)
-        var first: (any OutputDriver)?
+        var first: (any OutputDriver)?, failure: OutputError?
         do throws(OutputError) {
             first = try open()
         } catch {
-            if !quietIfMissing { logger.error("audio output \(device) cannot open: \(error); retrying while the stream is recorded") }
+            failure = error
         }
         let target = max(Int(AudioFormat.frames(milliseconds: ringMs)) / request.periodFrames, 2) * request.periodFrames
         let ring = FrameRing(capacityFrames: target + 2 * request.periodFrames)
@@ -46,6 +44,7 @@ final class OutputPath {
         feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
         pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: SystemSleeper(clock: clock),
                          driver: first, nominalPeriodFrames: request.periodFrames, open: open)
+        if let failure { pump.firstOpenFailed(failure) }
         thread = AudioThread(pump: pump)
         mixer = Self.openMixer(device: device, control: mixerControl, logger: logger)
     }

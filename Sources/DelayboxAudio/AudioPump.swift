@@ -83,6 +83,14 @@ public final class AudioPump: @unchecked Sendable {
         buffer.deallocate()
     }
 
+    /// The owner's own first open failed (it opens the first device itself, to choose a
+    /// fallback): reported like any failed attempt, and the next one waits the first
+    /// back-off rather than repeating it at once.
+    public func firstOpenFailed(_ error: OutputError) {
+        guard driver == nil else { return }
+        scheduleRetry(after: error.description, at: clock.now())
+    }
+
     /// Takes what happened to the device since the last call.
     public func takeEvents() -> [Event] { pendingEvents.withLock { events in defer { events.removeAll() }; return events } }
 
@@ -129,9 +137,7 @@ public final class AudioPump: @unchecked Sendable {
                 adopt(try open())
                 return
             } catch {
-                nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
-                pendingEvents.withLock { $0.append(.openFailed(reason: error.description, retryInMs: backoffMs)) }
-                backoffMs = min(backoffMs * 2, 5_000)
+                scheduleRetry(after: error.description, at: now)
             }
         }
         let due = downPeriodDue ?? now
@@ -139,6 +145,12 @@ public final class AudioPump: @unchecked Sendable {
         ring.discard(frames: nominalPeriodFrames)
         timing.publish(ringFramesRead: ring.totalRead, delayFrames: 0, now: due)
         downPeriodDue = due.advanced(byFrames: Int64(nominalPeriodFrames))
+    }
+
+    private func scheduleRetry(after failure: String, at now: Instant) {
+        nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
+        pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: backoffMs)) }
+        backoffMs = min(backoffMs * 2, 5_000)
     }
 
     private func adopt(_ opened: any OutputDriver) {

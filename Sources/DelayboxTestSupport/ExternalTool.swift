@@ -17,11 +17,13 @@ public enum ExternalTool {
         public var errors: String
     }
 
-    /// Runs `executable` with `arguments` to completion, whatever its exit status.
-    public static func execute(_ executable: URL, _ arguments: [String]) throws -> Outcome {
+    /// Runs `executable` with `arguments` to completion, whatever its exit status, with
+    /// `environment` added to this process's.
+    public static func execute(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
