@@ -7,13 +7,20 @@ import Glibc
 
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
 /// `delaybox-bench engine` runs only the engine and simulator figures, `delaybox-bench
-/// peers` only the side-by-side run with mpv; no argument runs both.
+/// peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
+/// [SECONDS]` only the appliance's (at a 300 s delay unless given); no argument runs all.
 @main
 enum Bench {
     static func main() throws {
         let part = CommandLine.arguments.dropFirst().first
         if part == nil || part == "engine" { try engineFigures() }
         if part == nil || part == "peers" { try peerFigures() }
+        if part == nil || part == "appliance" { try applianceFigures() }
+    }
+
+    /// The `delaybox` executable beside this one.
+    static var delayboxPath: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox").path
     }
 
     static func engineFigures() throws {
@@ -55,9 +62,10 @@ enum Bench {
             print("stream_cpu_ratio_vs_mpv: skipped (\(missing))")
             print("delay_mem_ratio_vs_mpv: skipped (\(missing))")
         } else {
-            let comparison = PeerComparison()
-            let delaybox = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox").path
-            let (ours, mpv) = try comparison.run(delaybox: delaybox)
+            let comparison = PeerComparison { url, delay, total in
+                [delayboxPath, "play", url, "--delay", String(delay), "--for", String(total), "--output", "null"]
+            }
+            let (ours, mpv) = try comparison.run()
             print("stream_delay_s_vs_mpv: \(Int(comparison.delaySeconds))")
             print("stream_cpu_s_per_min_delaybox: \(format(ours.cpuSecondsPerMinute))")
             print("stream_cpu_s_per_min_mpv: \(format(mpv.cpuSecondsPerMinute))")
@@ -68,6 +76,36 @@ enum Bench {
             print("delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
             print("delay_mem_ratio_vs_mpv: \(format(ours.growthMBPerMinute / mpv.growthMBPerMinute))")
         }
+    }
+
+    /// The whole appliance (`delaybox run`, ALSA null device in 20 ms periods) beside mpv
+    /// on the same live stream at a 5 min delay, and its start-up on a local stream.
+    static func applianceFigures() throws {
+        if let missing = PeerComparison.missingPeer {
+            for name in ["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s"] { print("\(name): skipped (\(missing))") }
+            return
+        }
+        let appliance = ApplianceRun(executable: delayboxPath,
+                                     directory: FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-bench-\(getpid())"))
+        defer { try? FileManager.default.removeItem(at: appliance.directory) }
+        let start = try appliance.startToAudio()
+        print("start_to_audio_s: \(format(start.reported))")
+        print("start_to_audio_log_seen_s: \(format(start.seen))")
+        // `delaybox-bench appliance SECONDS` holds a shorter delay, for a quick look.
+        let delay = CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 300 : 300
+        let comparison = PeerComparison(delaySeconds: delay, playSeconds: 30, settleSeconds: 10) { url, delay, total in
+            try appliance.command(url: url, delaySeconds: delay, totalSeconds: total)
+        }
+        let (ours, mpv) = try comparison.run()
+        print("appliance_delay_s_vs_mpv: \(Int(comparison.delaySeconds))")
+        print("appliance_cpu_s_per_min: \(format(ours.cpuSecondsPerMinute))")
+        print("appliance_cpu_s_per_min_mpv: \(format(mpv.cpuSecondsPerMinute))")
+        print("appliance_cpu_ratio_vs_mpv: \(format(ours.cpuSecondsPerMinute / mpv.cpuSecondsPerMinute))")
+        print("appliance_rss_mb: \(format(ours.peakMB))")
+        print("appliance_rss_mb_mpv: \(format(mpv.peakMB))")
+        print("appliance_rss_ratio_vs_mpv: \(format(ours.peakMB / mpv.peakMB))")
+        print("appliance_delay_mem_mb_per_min: \(format(ours.growthMBPerMinute))")
+        print("appliance_delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
     }
 
     /// Hours of audio the engine records and plays per hour of CPU: a live 128 kbps

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Delaybox and mpv delaying the same live 128 kbps MP3 stream from a real Icecast on
-/// loopback, side by side in one run: CPU per minute of audio and memory growth per
-/// minute of delay, each as a ratio Delaybox / mpv.
+/// loopback, side by side in one run: CPU per minute of audio, memory growth per minute
+/// of delay and peak memory, Delaybox's figures over mpv's.
 ///
 /// Both hold the audio for `delaySeconds` (mpv: `--cache-pause-initial=yes
 /// --cache-pause-wait=D`, which keeps the stream in its demuxer cache), then play to a
@@ -16,6 +16,8 @@ struct PeerComparison {
     var delaySeconds = 60.0
     var playSeconds = 30.0
     var settleSeconds = 10.0
+    /// The Delaybox command line for a stream URL, the delay and the whole run (s).
+    var delaybox: (_ url: String, _ delaySeconds: Double, _ totalSeconds: Double) throws -> [String]
 
     struct Figures {
         /// CPU per minute of audio once running (from `settleSeconds` to the end): what a
@@ -24,6 +26,8 @@ struct PeerComparison {
         /// CPU per minute of audio over the whole run, start-up included.
         var cpuSecondsPerMinuteWithStartup: Double
         var growthMBPerMinute: Double
+        /// The largest resident memory of the run (MB).
+        var peakMB: Double
     }
 
     /// Why the comparison cannot run here, or nil.
@@ -33,13 +37,12 @@ struct PeerComparison {
         return nil
     }
 
-    func run(delaybox: String) throws -> (delaybox: Figures, mpv: Figures) {
+    func run() throws -> (delaybox: Figures, mpv: Figures) {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
         let url = server.url(mount: "/live.mp3")
         let total = delaySeconds + playSeconds
-        let ours = try ExternalTool.spawn([delaybox, "play", url, "--delay", String(delaySeconds),
-                                           "--for", String(total), "--output", "null"])
+        let ours = try ExternalTool.spawn(delaybox(url, delaySeconds, total))
         let peer = try ExternalTool.spawn(["mpv", "--no-config", "--no-video", "--ao=null", "--really-quiet",
                                            "--cache=yes", "--cache-pause-initial=yes",
                                            "--cache-pause-wait=\(Int(delaySeconds))", "--length=\(Int(total))", url])
@@ -59,7 +62,8 @@ struct PeerComparison {
         func figures(_ settled: ProcessSample, _ held: ProcessSample, _ end: ProcessSample) -> Figures {
             Figures(cpuSecondsPerMinute: (end.cpuSeconds - settled.cpuSeconds) / ((total - 1 - settleSeconds) / 60),
                     cpuSecondsPerMinuteWithStartup: end.cpuSeconds / ((total - 1) / 60),
-                    growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes)
+                    growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes,
+                    peakMB: Double(end.peakResidentBytes) / 1e6)
         }
         return (figures(settled.0, held.0, end.0), figures(settled.1, held.1, end.1))
     }

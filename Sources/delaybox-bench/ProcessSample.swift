@@ -9,6 +9,8 @@ struct ProcessSample {
     var cpuSeconds: Double
     /// Resident set size (bytes).
     var residentBytes: Int
+    /// The largest resident set size so far (bytes).
+    var peakResidentBytes: Int
 
     /// Reads the process `pid`; nil when it is gone.
     init?(pid: Int32) {
@@ -19,7 +21,11 @@ struct ProcessSample {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        residentBytes = (rss?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
+        func kilobytes(_ field: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
+            return (line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
+        }
+        residentBytes = kilobytes("VmRSS:")
+        peakResidentBytes = kilobytes("VmHWM:")
     }
 }

@@ -1,0 +1,69 @@
+import DelayboxTestSupport
+import Foundation
+
+/// The whole appliance, `delaybox run`, on a board written for the benchmark: one
+/// channel (a live stream), ALSA's `null` device paced at real time with the shipped
+/// boards' period (20 ms × 4), a console on a pseudo-terminal.
+struct ApplianceRun {
+    /// The `delaybox` executable.
+    var executable: String
+    /// Where the board config and state file go.
+    var directory: URL
+
+    /// The command line that plays `url` at `delaySeconds` for `totalSeconds`.
+    func command(url: String, delaySeconds: Double, totalSeconds: Double) throws -> [String] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let board = directory.appendingPathComponent("board.yaml")
+        let state = directory.appendingPathComponent("state.json")
+        try? FileManager.default.removeItem(at: state)
+        let yaml = """
+            board:
+              name: Benchmark
+            audio:
+              device: alsa:null
+              period: 20 ms
+              periods: 4
+            console:
+              device: pty
+            channels:
+              - name: Live
+                url: \(url)
+            defaults:
+              initial_buffer: 1 s
+              max_delay: 10 min
+              delay: \(Int(delaySeconds * 1_000)) ms
+
+            """
+        try yaml.write(to: board, atomically: true, encoding: .utf8)
+        return [executable, "run", "--board", board.path, "--state", state.path, "--seconds", String(totalSeconds)]
+    }
+
+    /// Start-up on a local live stream with a 1 s initial buffer and delay: the
+    /// appliance's own figure (process start to the first programme frame at the jack,
+    /// from its log) and, as a check on it, when that log line was seen here (s).
+    func startToAudio() throws -> (reported: Double, seen: Double) {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(try command(url: server.url(mount: "/live.mp3"), delaySeconds: 1, totalSeconds: 5).dropFirst())
+        let log = Pipe()
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        let started = Date()
+        try process.run()
+        defer { ExternalTool.stop(process) }
+        var text = ""
+        while true {
+            let data = log.fileHandleForReading.availableData
+            if data.isEmpty { throw Bench.BenchError("delaybox run ended without first audio:\n\(text.suffix(1_000))") }
+            text += String(decoding: data, as: UTF8.self)
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("first audio at the output") }) else { continue }
+            let seen = Date().timeIntervalSince(started)
+            guard let reported = line.split(separator: " ").compactMap({ Double($0) }).first else {
+                throw Bench.BenchError("unreadable: \(line)")
+            }
+            return (reported, seen)
+        }
+    }
+}
