@@ -99,7 +99,7 @@ public final class Appliance {
         defer { control?.stop() }
         let signals = SignalInbox()
         let systemd = SystemdNotifier()
-        let periodNanoseconds = Int64(output.feeder.periodFrames) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
+        let intervalNanoseconds = output.playoutIntervalNanoseconds
         let start = clock.now()
         let limitFrames = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
         var health = OutputHealth(start: start)
@@ -114,7 +114,7 @@ public final class Appliance {
         while output.renderedFrames < limitFrames {
             sleeper.sleep(until: wake)
             let now = clock.now()
-            wake = max(wake.advanced(byNanoseconds: periodNanoseconds), now.advanced(byNanoseconds: periodNanoseconds / 2))
+            wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
             if signals.stopRequested { break }
             if signals.takeReloadRequest() { reload(systemd) }
             for line in session.applyClientMessages(now: now) { logger.info("\(line)") }

@@ -31,18 +31,23 @@ final class SerialConsole: Sendable {
 
     func stop() {
         stopRequested.store(true, ordering: .releasing)
+        port.wake()
         finished.wait()
     }
 
     /// Queues a log line for the console (printed above the prompt).
-    func show(_ line: String) { logLines.withLock { $0.append(line) } }
+    func show(_ line: String) {
+        logLines.withLock { $0.append(line) }
+        port.wake()
+    }
 
     private func run() {
         let channels = self.channels
         var editor = LineEditor(completer: { ConsoleLanguage.completions(for: $0, channels: channels) })
         port.write(Array("Delaybox \(DelayboxVersion.string) console; 'help' lists the commands.\r\n".utf8) + editor.promptBytes())
         while !stopRequested.load(ordering: .acquiring) {
-            let bytes = port.read(timeoutMs: 100)
+            // Bytes, a log line to show or a stop end the wait: no polling while idle.
+            let bytes = port.read(timeoutMs: -1)
             for line in logLines.withLock({ lines in defer { lines.removeAll() }; return lines }) {
                 port.write(editor.printAbove(line))
             }

@@ -12,6 +12,8 @@ public final class SerialPort: @unchecked Sendable {
     }
 
     private let fd: Int32
+    /// Signalled by `wake()`: a waiting `read` returns at once.
+    private let wakeFD = dbx_wake_descriptor()
     /// The last write timed out: until the line takes bytes again, writes drop at once
     /// instead of waiting each time. (One thread writes.)
     private var congested = false
@@ -60,16 +62,35 @@ public final class SerialPort: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        close(wakeFD)
+    }
 
-    /// Waits up to `timeoutMs` for bytes; returns what arrived (empty on timeout).
-    /// A hung-up other side (no terminal program attached yet) reads as nothing.
+    /// Ends a `read` that is waiting (from another thread), or the next one.
+    public func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, 8)
+    }
+
+    /// Waits up to `timeoutMs` (-1: until bytes come or `wake()`) for bytes; returns what
+    /// arrived, empty on timeout or wake. A hung-up other side (no terminal program
+    /// attached yet) reads as nothing; the pseudo-terminal cannot say when one attaches,
+    /// so then the wait is at most a second.
     public func read(timeoutMs: Int32) -> [UInt8] {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, timeoutMs) > 0, descriptor.revents & Int16(POLLIN) != 0 else {
-            if descriptor.revents & Int16(POLLHUP) != 0 { usleep(UInt32(max(timeoutMs, 0)) * 1_000) }
+        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&descriptors, 2, timeoutMs)
+        if descriptors[0].revents & Int16(POLLHUP) != 0, descriptors[1].revents == 0 {
+            var wake = descriptors[1]
+            _ = poll(&wake, 1, timeoutMs < 0 ? 1_000 : timeoutMs)
+            descriptors[1] = wake
+        }
+        if descriptors[1].revents & Int16(POLLIN) != 0 {
+            var count: UInt64 = 0
+            _ = Glibc.read(wakeFD, &count, 8)
             return []
         }
+        guard descriptors[0].revents & Int16(POLLIN) != 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 1_024)
         let count = Glibc.read(fd, &buffer, buffer.count)
         return count > 0 ? Array(buffer.prefix(count)) : []
