@@ -29,7 +29,7 @@ final class OutputPath {
     /// - Parameters:
     ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
     ///     against a late playout thread.
-    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 100) {
+    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 120) {
         self.device = device
         let open = device.opener(request, clock: clock)
         var first: (any OutputDriver)?, failure: OutputError?
@@ -61,11 +61,12 @@ final class OutputPath {
         }
     }
 
-    /// How often the playout thread needs to render (ns): when the ring is down to one
-    /// period. Waking once per several periods rather than once per period is most of what
-    /// the appliance spends while it only holds the delay (docs/performance.md).
+    /// How often the playout thread needs to render (ns): when the ring is down to the two
+    /// periods the audio thread takes at a time. Waking once per several periods rather
+    /// than once per period is most of what the appliance saves while it only holds the
+    /// delay (docs/performance.md).
     var playoutIntervalNanoseconds: Int64 {
-        Int64(max(feeder.targetFrames - feeder.periodFrames, feeder.periodFrames)) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
+        Int64(max(feeder.targetFrames - 2 * feeder.periodFrames, feeder.periodFrames)) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
     }
 
     /// Whether a device is open and taking audio (the watchdog's health).

@@ -94,16 +94,38 @@ public final class AudioPump: @unchecked Sendable {
     /// Takes what happened to the device since the last call.
     public func takeEvents() -> [Event] { pendingEvents.withLock { events in defer { events.removeAll() }; return events } }
 
-    /// One period: to the device, or, while it is down, paced on the clock.
+    /// One wake-up: a burst of periods to the device, or, while it is down, one period
+    /// paced on the clock.
+    ///
+    /// A device with a buffer of four periods or more is topped up when half of it has
+    /// played, not after each period: half the wake-ups, and a thread wake-up is most of
+    /// what playing costs on a small board, while the device never holds less than half
+    /// its buffer.
     public func step() {
         guard let driver else { return stepWithoutDevice() }
+        let frames = driver.periodFrames
+        if primed, driver.bufferFrames >= 4 * frames {
+            let half = driver.bufferFrames / frames / 2 * frames
+            let room = driver.bufferFrames - driver.delayFrames()
+            if room < half { sleeper.sleep(until: clock.now().advanced(byFrames: Int64(half - room))) }
+            while writePeriod(driver), self.driver != nil, driver.bufferFrames - driver.delayFrames() >= frames,
+                  ring.fillFrames >= frames {}
+        } else {
+            _ = writePeriod(driver)
+        }
+    }
+
+    /// Writes one period from the ring (or silence when the device is about to run dry);
+    /// false when it waited for the ring instead.
+    private func writePeriod(_ driver: any OutputDriver) -> Bool {
         let frames = driver.periodFrames
         if !ring.read(into: buffer, frames: frames) {
             // The playout thread is late. Before the first audio, and while the device
             // still holds more than a period, wait for it rather than put silence into the
             // programme; only silence keeps a running device from running dry.
             if !primed || driver.delayFrames() > frames {
-                return sleeper.sleep(until: clock.now().advanced(byFrames: Int64(frames / 4)))
+                sleeper.sleep(until: clock.now().advanced(byFrames: Int64(frames / 4)))
+                return false
             }
             buffer.update(repeating: 0, count: frames * AudioFormat.channelCount)
             ringUnderruns.add(1, ordering: .relaxed)
@@ -118,6 +140,7 @@ public final class AudioPump: @unchecked Sendable {
         } catch {
             lose(driver, reason: error.description)
         }
+        return true
     }
 
     /// Stops: what the ring still holds is written, the device plays it out and closes.
