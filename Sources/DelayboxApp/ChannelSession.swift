@@ -7,12 +7,13 @@ import DelayboxSimulation
 /// feeds it. A channel switch ends one session and starts another.
 ///
 /// The demo channel (`demo://…`) needs no network: a simulated connection delivers the
-/// built-in test-tone programme on the same clock.
+/// built-in test-tone programme on the same clock. A line-in channel (`alsa:NAME`) is
+/// captured from the codec's input (`CaptureClient`) and held uncompressed.
 final class ChannelSession {
     let channel: Channel
     let engine: PlaybackEngine
     /// Nil when the owner reads the input itself (`delaybox play --fast`), and for the demo.
-    let client: StreamClient?
+    let client: (any ChannelFeed)?
     private var decoders: [ChannelDecoder] = []
     private var demo: SimulatedNetwork?
     private var demoStart = Instant.zero
@@ -28,6 +29,13 @@ final class ChannelSession {
             demo = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
                                     connectAtMs: 0, outages: [], events: [], seed: 7)
             client = nil
+            return
+        }
+        if channel.streamURL.hasPrefix("alsa:") {
+            engine = try PlaybackEngine(configuration: configuration, decoderFactory: { PCMPacketDecoder() })
+            // Capture runs in real time only (not `play --fast`).
+            let system = clientOptions == nil ? nil : clock as? SystemClock
+            client = system.map { CaptureClient(device: String(channel.streamURL.dropFirst(5)), clock: $0, sleeper: SystemSleeper(clock: $0)) }
             return
         }
         var made: [ChannelDecoder] = []
@@ -79,6 +87,9 @@ final class ChannelSession {
             } catch {
                 engine.fail(reason: "cannot decode \(parameters.codecName): \(error)", now: time)
             }
+        case .started(let description, let time):
+            engine.connectionOpened(now: time)
+            return description
         case .packet(let packet, let time):
             engine.ingest(packet, now: time)
         case .title(let title, let timestamp, let time):

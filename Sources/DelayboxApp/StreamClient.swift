@@ -9,10 +9,12 @@ import Synchronization
 ///
 /// Every failure — EOF, HTTP errors, refused connections, DNS failures, stalls — is a
 /// lost connection followed by a reconnect; only a stop ends the thread.
-public final class StreamClient: Sendable {
+public final class StreamClient: ChannelFeed {
     /// What the client saw, with the local time it happened.
     public enum Message: Sendable {
         case opened(CodecParameters, at: Instant)
+        /// An input that needs no decoder set-up (the line-in's 16-bit stereo) began.
+        case started(String, at: Instant)
         case packet(StreamPacket, at: Instant)
         /// A new stream title (ICY or Ogg comments), carried where the packet before it ends.
         case title(String, connectionTimestamp: Int64, at: Instant)

@@ -3,9 +3,9 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-/// The built `delaybox` against real libasound devices that need no sound card: a PCM
+/// The built `delaybox` against real libasound devices that need no sound card: PCMs
 /// defined in a config overlay (`ALSA_CONFIG_PATH`, read per process, so each case runs
-/// in its own), and the stock `file` plugin.
+/// in its own), and the stock `file` plugin. Output, and the line-in as a channel.
 @Suite(.serialized) struct OutputDeviceTests {
     func delaybox(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delaybox"), arguments, environment: environment)
@@ -71,5 +71,47 @@ import Testing
         #expect(loudPeak > 4_000, "the programme is audible at full volume: \(loudPeak)")
         let ratio = Double(softPeak) / Double(loudPeak)
         #expect(abs(ratio - Double(VolumeCurve.gain(50))) < 0.01, "volume 50 played at \(ratio) of full, the curve says \(VolumeCurve.gain(50))")
+    }
+
+    /// An analogue source on the line-in, delayed like a stream: the `file` plugin's
+    /// `infile` plays the codec's ADC (a millisecond counter, left = -right), paced at
+    /// real time by the driver. Every frame heard is the input at one constant delay, the
+    /// one the player reports.
+    @Test func theLineInIsAChannelHeardAtAConstantDelay() throws {
+        let directory = try ExternalTool.temporaryDirectory("line-in")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.raw"), wav = directory.appendingPathComponent("out.wav")
+        var counter = [Int16](repeating: 0, count: 2 * 6 * 48_000)
+        for frame in 0..<(6 * 48_000) {
+            let milliseconds = Int16(1_000 + frame / 48)
+            counter[2 * frame] = milliseconds
+            counter[2 * frame + 1] = -milliseconds
+        }
+        try counter.withUnsafeBytes { Data($0) }.write(to: input)
+        let overlay = directory.appendingPathComponent("overlay.conf")
+        try "pcm.linein { type file slave.pcm \"null\" file \"/dev/null\" infile \"\(input.path)\" format \"raw\" }\n"
+            .write(to: overlay, atomically: true, encoding: .utf8)
+        let result = try delaybox(["play", "alsa:linein", "--delay", "1", "--for", "4", "--output", "wav:\(wav.path)"],
+                                  environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(overlay.path)"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("line-in alsa:linein: 48000 Hz, 2 ch, S16_LE"), "\(result.output)")
+        let reported = result.output.split(separator: "\n").compactMap { line -> Double? in
+            guard let range = line.range(of: "delay: "), line.hasSuffix("(raisedToMinimum)") || line.hasSuffix("(requested)") else { return nil }
+            return Double(line[range.upperBound...].prefix { $0.isNumber })
+        }.last
+        let delayMs = try #require(reported, "\(result.output)")
+
+        // Heard at frame k (ms k / 48), said at counter - 1000 ms after the input began.
+        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var offsets: [Int: Int] = [:]
+        for frame in 0..<(samples.count / 2) where samples[2 * frame] >= 1_000 && samples[2 * frame + 1] == -samples[2 * frame] {
+            offsets[frame / 48 - Int(samples[2 * frame] - 1_000), default: 0] += 1
+        }
+        let (offset, frames) = try #require(offsets.max { $0.value < $1.value })
+        #expect(frames > 3 * 48_000 / 2, "\(frames) frames of the line-in heard")
+        let steady = offsets.filter { abs($0.key - offset) <= 1 }.values.reduce(0, +)
+        #expect(Double(steady) >= 0.99 * Double(offsets.values.reduce(0, +)), "one delay throughout: \(offsets.sorted { $0.key < $1.key }.prefix(10))")
+        // The offset counts from the WAV's first frame, not the input's: within the start-up.
+        #expect(abs(Double(offset) - delayMs) < 150, "heard \(offset) ms after the input, the player says \(delayMs) ms")
     }
 }
