@@ -22,8 +22,11 @@ public struct SampleConverter: Sendable {
         let out = destination.bindMemory(to: Sample.self, capacity: frames * format.channels)
         let scale = format.sampleFormat.fullScale
         let channels = format.channels
+        // Round half away from zero by hand: `rounded()` is a call into libm per sample,
+        // a tenth of what the audio thread spends.
         @inline(__always) func sample(_ value: Float) -> Sample {
-            Sample(truncatingIfNeeded: Int32((min(1, max(-1, value)) * scale).rounded()))
+            let scaled = min(1, max(-1, value)) * scale
+            return Sample(truncatingIfNeeded: Int32(scaled + (scaled < 0 ? -0.5 : 0.5)))
         }
         for frame in 0..<frames {
             let left = source[frame * AudioFormat.channelCount], right = source[frame * AudioFormat.channelCount + 1]
