@@ -156,7 +156,10 @@ public final class Appliance {
             }
             panel?.show(LEDPattern(state: engine.state.rawValue))
             if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }
-            if now.milliseconds(since: health.lastStatus) >= 1_000 { updateStatus(&health, output: output, engine: engine, at: now, systemd: systemd) }
+            if now.milliseconds(since: health.lastStatus) >= 1_000 {
+                updateStatus(&health, output: output, engine: engine, at: now, systemd: systemd)
+                answers.output = output.statistics
+            }
             if health.healthy, let interval = systemd.watchdogIntervalNanoseconds, now.nanoseconds - health.lastPing.nanoseconds >= interval {
                 systemd.notify("WATCHDOG=1")
                 health.lastPing = now
@@ -179,7 +182,7 @@ public final class Appliance {
     /// process's start: the start-up figure an installer compares (docs/performance.md).
     private func firstAudio(inFrames frames: Int, health: inout OutputHealth) {
         health.heardFirstAudio = true
-        guard let age = ProcessAge.seconds() else { return }
+        guard let age = ProcessFigures.ageSeconds() else { return }
         let seconds = age + Double(frames) / Double(AudioFormat.sampleRate)
         logger.notice("first audio at the output \(String(format: "%.3f", seconds)) s after start")
     }

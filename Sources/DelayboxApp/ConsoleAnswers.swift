@@ -17,6 +17,8 @@ struct ConsoleAnswers {
     var recentEvents: [String] = []
     /// A channel the console asked for; the playout loop switches to it.
     var requestedChannel: String?
+    /// The output's trouble counts, as of the last status update (once a second).
+    var output = OutputStatistics()
 
     mutating func answer(_ request: ConsoleRequest, now: Instant) -> String {
         let status = engine.status(at: now)
@@ -62,7 +64,10 @@ struct ConsoleAnswers {
             return format([("buffer_ms", status.bufferedAheadMs), ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
                            ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
                            ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
-                           ("resyncs", statistics.resyncs), ("delay_buffer_bytes", status.delayBufferBytes)], json: request.json)
+                           ("resyncs", statistics.resyncs), ("delay_buffer_bytes", status.delayBufferBytes),
+                           ("xruns", output.xruns), ("late_renders", output.lateRenders), ("device_losses", output.deviceLosses),
+                           ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
+                           ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10)], json: request.json)
         case .events:
             return request.json ? NotificationLog.jsonLine(["events": recentEvents]) : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:

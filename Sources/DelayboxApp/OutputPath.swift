@@ -75,6 +75,12 @@ final class OutputPath {
     /// Times the device was lost since the start.
     var deviceLosses: Int { pump.deviceLosses.load(ordering: .relaxed) }
 
+    /// What went wrong at the output since the start, for the console's `stats`.
+    var statistics: OutputStatistics {
+        OutputStatistics(xruns: pump.deviceUnderruns.load(ordering: .relaxed), lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
+                         deviceLosses: deviceLosses)
+    }
+
     func start() {
         // Real-time priority only for a device that blocks: paced outputs sleep.
         let priority: Int32? = if case .alsa = device { 50 } else { nil }
@@ -132,4 +138,14 @@ final class OutputPath {
 
     /// Lets the device play out the ring, closes it and ends the audio thread.
     func stop() { thread.stop() }
+}
+
+/// The output's trouble counts.
+struct OutputStatistics {
+    /// Underruns the device recovered from (ALSA's xruns).
+    var xruns = 0
+    /// Periods the audio thread filled with silence because the playout thread was late.
+    var lateRenders = 0
+    /// Times the device was lost and reopened.
+    var deviceLosses = 0
 }

@@ -51,6 +51,14 @@ import Glibc
         #expect(try ctl(["preset", "--save", "4"], socket: socket).status == 0)
         #expect(try ctl(["preset", "4"], socket: socket).status == 0, "saved, then recalled")
         #expect(try ctl(["preset", "12"], socket: socket).status == 64, "checked before asking")
+
+        // The output's and the process's own figures (the WAV output never underruns).
+        let stats = try ctl(["stats", "--json"], socket: socket)
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any], "\(stats.output)")
+        for key in ["xruns", "late_renders", "device_losses"] { #expect(figures[key] as? Int == 0, "\(key): \(stats.output)") }
+        let cpu = try #require(figures["cpu_s"] as? Double), rss = try #require(figures["rss_mb"] as? Double)
+        #expect(cpu > 0 && cpu < 30, "CPU seconds so far: \(cpu)")
+        #expect(rss > 5 && rss < 500, "resident MB: \(rss)")
     }
 
     @Test func anUnreachableApplianceIsExitStatusThree() throws {
