@@ -14,7 +14,7 @@ struct DelayboxCtl: ParsableCommand {
         abstract: "Control a running Delaybox from the shell.",
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Stats.self, Events.self, Board.self, Version.self])
+                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Board.self, Version.self])
 }
 
 struct Connection: ParsableArguments {
@@ -130,13 +130,48 @@ struct Preset: ParsableCommand {
 }
 
 struct ChannelCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "channel", abstract: "List the channels.")
+    static let configuration = CommandConfiguration(commandName: "channel", abstract: "List the channels, or switch to one (a name, or next).")
     @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["channel", "list"]) }
+    @Argument(help: "The channel's name, or next; none lists them.") var name: [String] = []
+    func run() throws { try connection.send(["channel"] + (name.isEmpty ? ["list"] : name)) }
+}
+
+struct Ads: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show, or set whether ad breaks play their ad (saved).")
+    @OptionGroup var connection: Connection
+    @Argument(help: "on or off.") var state: String?
+    func validate() throws {
+        if let state, state != "on", state != "off" { throw ValidationError("ads takes on or off") }
+    }
+    func run() throws { try connection.send(["ads"] + (state.map { [$0] } ?? [])) }
+}
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The log: its level, its last lines.", subcommands: [Level.self, Tail.self])
+
+    struct Level: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show or set the level of every logger, live.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "trace, debug, info, notice, warning, error or critical.") var level: String?
+        func run() throws { try connection.send(["log", "level"] + (level.map { [$0] } ?? [])) }
+    }
+
+    struct Tail: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The last log lines (default 20, up to 200).")
+        @OptionGroup var connection: Connection
+        @Argument(help: "How many lines.") var count: Int?
+        func run() throws { try connection.send(["log", "tail"] + (count.map { [String($0)] } ?? [])) }
+    }
+}
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration: board, audio, channels, defaults, console.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["config", "show"]) }
 }
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Underruns, reconnects, splices, audio lost, resyncs.")
+    static let configuration = CommandConfiguration(abstract: "Buffer, delay error, underruns, reconnects, splices, audio lost, resyncs, xruns, CPU, memory.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["stats"]) }
 }

@@ -61,6 +61,27 @@ import Glibc
         #expect(rss > 5 && rss < 500, "resident MB: \(rss)")
     }
 
+    @Test func adsLogConfigAndChannelFromTheShell() throws {
+        let directory = try ExternalTool.temporaryDirectory("ctl-more")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("control.sock").path
+        let process = try startAppliance(in: directory, socket: socket)
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+
+        let off = try ctl(["ads", "off"], socket: socket)
+        #expect(off.status == 0 && off.output.contains("result: ok"), "\(off.output)\(off.errors)")
+        #expect(try ctl(["ads"], socket: socket).output.contains("ads: off"), "it stays set")
+        #expect(try ctl(["ads", "maybe"], socket: socket).status == 64, "checked before asking")
+        #expect(try ctl(["log", "level", "warning"], socket: socket).output.contains("log_level: warning"))
+        let tail = try ctl(["log", "tail", "3", "--json"], socket: socket)
+        let lines = try #require(try JSONSerialization.jsonObject(with: Data(tail.output.utf8)) as? [String: Any])["lines"] as? [String]
+        #expect(lines != nil && lines!.count <= 3, "\(tail.output)")
+        #expect(try ctl(["config"], socket: socket).output.contains("board: Simulated host"))
+        let switched = try ctl(["channel", "Demo"], socket: socket)
+        #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
+        #expect(try ctl(["channel", "Nowhere FM"], socket: socket).status == 1, "refused: no such channel")
+    }
+
     @Test func anUnreachableApplianceIsExitStatusThree() throws {
         let result = try ctl(["status"], socket: "/tmp/delaybox-no-such.sock")
         #expect(result.status == 3)
