@@ -1,3 +1,4 @@
+import DelayboxAudio
 import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxControls
@@ -105,6 +106,7 @@ public final class Appliance {
         var health = OutputHealth(start: start)
         var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
         var volume = (settings.volume, false)
+        var testTone = TestTone()
         session.start(now: start)
         output.start()
         logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(session.channel.name)', delay \(delayMs) ms, output \(output.device)")
@@ -142,9 +144,11 @@ public final class Appliance {
                 output.setVolume(volume.0, muted: volume.1)
             }
             let engine = session.engine
+            testTone.isOn = answers.toneOn
             output.feed(now: now) { buffer, delay in
                 let wasPlaying = engine.state == .playing
                 engine.render(into: buffer, now: now, outputDelayFrames: delay)
+                testTone.apply(to: buffer.baseAddress!, frames: buffer.count / AudioFormat.channelCount)
                 if !wasPlaying, engine.state == .playing, !health.heardFirstAudio { firstAudio(inFrames: delay, health: &health) }
             }
             for line in output.report() { logger.notice("\(line)") }

@@ -17,6 +17,8 @@ struct ConsoleAnswers {
     var recentEvents: [String] = []
     /// A channel the console asked for; the playout loop switches to it.
     var requestedChannel: String?
+    /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
+    var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
     var output = OutputStatistics()
 
@@ -92,7 +94,10 @@ struct ConsoleAnswers {
                            ("initial_buffer_ms", config.defaults.initialBufferMs), ("max_delay_ms", config.defaults.maxDelayMs),
                            ("delay_step_ms", config.defaults.delayStepMs),
                            ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none")], json: request.json)
-        case .help, .configGet, .configSet, .configSave, .gpio, .tone:
+        case .tone(let on):
+            toneOn = on
+            return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)
+        case .help, .configGet, .configSet, .configSave, .gpio:
             return "error: not available yet in this build (see docs/console.md)"
         }
     }

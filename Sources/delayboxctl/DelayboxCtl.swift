@@ -14,7 +14,7 @@ struct DelayboxCtl: ParsableCommand {
         abstract: "Control a running Delaybox from the shell.",
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Board.self, Version.self])
+                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, Version.self])
 }
 
 struct Connection: ParsableArguments {
@@ -192,4 +192,14 @@ struct Version: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The appliance's firmware version.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["version"]) }
+}
+
+struct Tone: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "A 1 kHz test tone at -18 dBFS instead of the programme, or the programme again.")
+    @OptionGroup var connection: Connection
+    @Argument(help: "on or off.") var state: String
+    func validate() throws {
+        guard state == "on" || state == "off" else { throw ValidationError("tone takes on or off") }
+    }
+    func run() throws { try connection.send(["tone", state]) }
 }

@@ -1,4 +1,5 @@
 import DelayboxSimulation
+import DelayboxAudio
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -80,6 +81,40 @@ import Glibc
         let switched = try ctl(["channel", "Demo"], socket: socket)
         #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
         #expect(try ctl(["channel", "Nowhere FM"], socket: socket).status == 1, "refused: no such channel")
+    }
+
+    /// `tone on` puts a 1 kHz sine at -18 dBFS where the programme was, `tone off` takes it
+    /// away: read back from the simulated host's WAV output.
+    @Test func theTestToneReachesTheOutputAndGoesAgain() throws {
+        let directory = try ExternalTool.temporaryDirectory("ctl-tone")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("control.sock").path
+        let process = try startAppliance(in: directory, socket: socket)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try ctl(["tone", "on"], socket: socket).status == 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try ctl(["tone", "off"], socket: socket).status == 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try ctl(["tone", "loud"], socket: socket).status == 64)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+
+        let wav = directory.appendingPathComponent("out/delaybox.wav")
+        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        // 10 ms windows: the tone's are equal on both sides, peak at -18 dBFS times the
+        // listener's volume (50: the simulated host's default) and cross zero 20 times.
+        let expectedPeak = Int((TestTone.amplitude * VolumeCurve.gain(50) * 32_767).rounded())
+        let windows = (0..<(samples.count / 960)).map { index -> Bool in
+            let window = samples[(index * 960)..<((index + 1) * 960)]
+            let left = stride(from: window.startIndex, to: window.endIndex, by: 2).map { Int(window[$0]) }
+            let sameSides = stride(from: window.startIndex, to: window.endIndex, by: 2).allSatisfy { window[$0] == window[$0 + 1] }
+            let peak = left.map(abs).max() ?? 0
+            let crossings = zip(left, left.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+            return sameSides && abs(peak - expectedPeak) <= expectedPeak / 50 + 1 && (19...21).contains(crossings)
+        }
+        let toneWindows = windows.filter { $0 }.count
+        #expect(toneWindows >= 100 && toneWindows <= 160, "\(toneWindows) windows of 10 ms carry the tone (1.5 s asked)")
+        #expect(!windows.suffix(50).contains(true), "the programme is back at the end")
     }
 
     @Test func anUnreachableApplianceIsExitStatusThree() throws {
