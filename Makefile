@@ -30,7 +30,7 @@ test: setup
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
 	$(SWIFT) test --skip-build
 
-## Prints benchmark figures, one `name: value` per line (about 3 minutes; needs mpv, installed here).
+## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release
 	@deploy/setup-host.sh --bench
 	.build/release/delaybox-bench
