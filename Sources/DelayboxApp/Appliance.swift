@@ -44,13 +44,15 @@ public final class Appliance {
     private static let configLogger = Logger(label: "delaybox.config")
     private let stateLogger = Logger(label: "delaybox.state")
     private var config: BoardConfig
+    /// The config as written (values with their files and lines), for `config get`.
+    private var document: ConfigNode?
     /// The settings as loaded; once running, the command executor owns them.
     private let loadedSettings: Settings
     private let settingsFile: SettingsFile
 
     public init(options: Options) throws {
         self.options = options
-        config = try Self.loadConfig(options, logger: Self.configLogger)
+        (config, document) = try Self.loadConfig(options, logger: Self.configLogger)
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }
@@ -61,10 +63,10 @@ public final class Appliance {
 
     /// The board file with the site file over it. A broken site file is reported and left
     /// out (the board still plays); a broken board file stops the start.
-    static func loadConfig(_ options: Options, logger: Logger) throws -> BoardConfig {
+    static func loadConfig(_ options: Options, logger: Logger) throws -> (BoardConfig, ConfigNode?) {
         let withSite = ConfigFile.load(options.boardPath, site: options.sitePath)
         for diagnostic in withSite.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
-        if let config = withSite.config { return config }
+        if let config = withSite.config { return (config, ConfigFile.document(options.boardPath, site: options.sitePath).document) }
         let boardOnly = ConfigFile.load(options.boardPath)
         guard let config = boardOnly.config else {
             throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
@@ -72,7 +74,7 @@ public final class Appliance {
         for diagnostic in withSite.diagnostics where diagnostic.severity == .error {
             logger.error("\(diagnostic) (site file ignored, playing with the board file alone)")
         }
-        return config
+        return (config, ConfigFile.document(options.boardPath).document)
     }
 
     public func run() throws {
@@ -105,6 +107,7 @@ public final class Appliance {
         let limitFrames = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
         var health = OutputHealth(start: start)
         var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
+        answers.document = document
         var volume = (settings.volume, false)
         var testTone = TestTone()
         session.start(now: start)
@@ -118,7 +121,11 @@ public final class Appliance {
             let now = clock.now()
             wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
             if signals.stopRequested { break }
-            if signals.takeReloadRequest() { reload(systemd) }
+            if signals.takeReloadRequest() {
+                reload(systemd)
+                answers.config = config
+                answers.document = document
+            }
             for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
             for command in panel?.drain() ?? [] {
                 if command == .nextChannel {
@@ -307,9 +314,10 @@ public final class Appliance {
         systemd.notify("RELOADING=1")
         defer { systemd.notify("READY=1") }
         do {
-            let fresh = try Self.loadConfig(options, logger: Self.configLogger)
+            let (fresh, freshDocument) = try Self.loadConfig(options, logger: Self.configLogger)
             let changed = fresh != config
             config = fresh
+            document = freshDocument
             Self.configLogger.info("config reloaded\(changed ? "" : " (unchanged)"): \(fresh.channels.channels.count) channel(s), delay step \(fresh.defaults.delayStepMs) ms")
         } catch {
             Self.configLogger.error("config not reloaded, keeping the running one: \(error)")

@@ -10,7 +10,9 @@ import Logging
 struct ConsoleAnswers {
     var engine: PlaybackEngine
     let executor: CommandExecutor
-    let config: BoardConfig
+    var config: BoardConfig
+    /// The same config as written, every value with its file and line (`config get`).
+    var document: ConfigNode?
     var channel: Channel
     let started: Instant
     /// Recent stream events as the log printed them, newest last.
@@ -97,9 +99,23 @@ struct ConsoleAnswers {
         case .tone(let on):
             toneOn = on
             return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)
-        case .help, .configGet, .configSet, .configSave, .gpio:
+        case .configGet(let key):
+            return configValue(key, json: request.json)
+        case .help, .configSet, .configSave, .gpio:
             return "error: not available yet in this build (see docs/console.md)"
         }
+    }
+
+    /// `config get KEY`: the value in force and where it was written (the board file, a
+    /// base it extends, or the site file); for an unknown key, the keys there are.
+    private func configValue(_ key: String, json: Bool) -> String {
+        guard let document else { return "error: the config file cannot be read again; `config show` has the running values" }
+        let found = document.lookup(key)
+        guard let node = found.node else {
+            let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
+            return "error: no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)"
+        }
+        return format([("key", key), ("value", node.summary), ("from", "\(node.location.file):\(node.location.line)")], json: json)
     }
 
     static func describe(_ outcome: CommandExecutor.Outcome) -> String {

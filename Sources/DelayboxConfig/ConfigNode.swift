@@ -42,6 +42,32 @@ public indirect enum ConfigNode: Sendable, Equatable {
         return .mapping(entries, location)
     }
 
+    /// The node at a dotted path (`audio.device`, `channels.0.url`: sequences by index),
+    /// or, when the path leads nowhere, the deepest node found and the part not found.
+    public func lookup(_ path: String) -> (node: ConfigNode?, deepest: (node: ConfigNode, path: String), missing: String?) {
+        var node = self, walked: [Substring] = []
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            let next: ConfigNode? = switch node {
+            case .mapping: node[String(part)]
+            case .sequence(let items, _): Int(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+            case .scalar: nil
+            }
+            guard let next else { return (nil, (node, walked.joined(separator: ".")), String(part)) }
+            node = next
+            walked.append(part)
+        }
+        return (node, (node, path), nil)
+    }
+
+    /// One line for a maintainer: a scalar's text, a mapping's keys, a sequence's length.
+    public var summary: String {
+        switch self {
+        case .scalar(let text, _): text
+        case .mapping(let entries, _): "{" + entries.map(\.key.name).joined(separator: ", ") + "}"
+        case .sequence(let items, _): "[\(items.count) item\(items.count == 1 ? "" : "s")]"
+        }
+    }
+
     /// A copy without the entry `key` (e.g. `extends`, once resolved).
     public func removing(_ key: String) -> ConfigNode {
         guard case .mapping(let entries, let location) = self else { return self }

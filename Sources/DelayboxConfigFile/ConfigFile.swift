@@ -11,6 +11,15 @@ import Yams
 public enum ConfigFile {
     /// The board config at `path`, with its bases and then `site` (if it exists) laid over.
     public static func load(_ path: String, site: String? = nil) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+        let (document, diagnostics) = document(path, site: site)
+        guard let document else { return (nil, diagnostics) }
+        let read = BoardConfig.read(document)
+        return (read.config, diagnostics + read.diagnostics)
+    }
+
+    /// The document `load` reads, as written (every value with its file and line): the
+    /// board file with its bases, and `site` laid over it; nil after a syntax error.
+    public static func document(_ path: String, site: String? = nil) -> (document: ConfigNode?, diagnostics: [ConfigDiagnostic]) {
         var diagnostics: [ConfigDiagnostic] = []
         guard var document = resolve(path, chain: [], diagnostics: &diagnostics) else { return (nil, diagnostics) }
         if let site, FileManager.default.fileExists(atPath: site),
@@ -18,8 +27,7 @@ public enum ConfigFile {
             document = document.merged(with: overrides)
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        let read = BoardConfig.read(document)
-        return (read.config, diagnostics + read.diagnostics)
+        return (document, diagnostics)
     }
 
     /// One file with everything it extends, bases first.

@@ -165,9 +165,14 @@ struct Log: ParsableCommand {
 }
 
 struct ConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration: board, audio, channels, defaults, console.")
+    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration, or one value and the file and line that set it.",
+                                                    discussion: "delayboxctl config            board, audio, channels, defaults, console\ndelayboxctl config get KEY    e.g. audio.device, defaults.delay_step, channels.0.url")
     @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["config", "show"]) }
+    @Argument(help: "get KEY, or nothing.") var request: [String] = []
+    func validate() throws {
+        guard request.isEmpty || (request.count == 2 && request[0] == "get") else { throw ValidationError("config takes nothing, or get KEY") }
+    }
+    func run() throws { try connection.send(["config"] + (request.isEmpty ? ["show"] : request)) }
 }
 
 struct Stats: ParsableCommand {

@@ -78,6 +78,11 @@ import Glibc
         let lines = try #require(try JSONSerialization.jsonObject(with: Data(tail.output.utf8)) as? [String: Any])["lines"] as? [String]
         #expect(lines != nil && lines!.count <= 3, "\(tail.output)")
         #expect(try ctl(["config"], socket: socket).output.contains("board: Simulated host"))
+        let device = try ctl(["config", "get", "audio.device"], socket: socket)
+        #expect(device.output.contains("value: default") && device.output.contains("simulated-host.yaml:9"), "\(device.output)")
+        let missing = try ctl(["config", "get", "audio.volume"], socket: socket)
+        #expect(missing.status == 1 && missing.errors.contains("no 'volume' in 'audio'; there: {device, fallback"), "\(missing.errors)")
+        #expect(try ctl(["config", "get", "channels.0.url"], socket: socket).output.contains("value: demo://commentary"))
         let switched = try ctl(["channel", "Demo"], socket: socket)
         #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
         #expect(try ctl(["channel", "Nowhere FM"], socket: socket).status == 1, "refused: no such channel")

@@ -138,3 +138,30 @@ import Testing
         #expect(config.channels.selected.name == "no", "the channel called 'no' is not the boolean false")
     }
 }
+
+/// `config get`'s lookup in a document as written.
+@Suite struct ConfigLookupTests {
+    static let at = SourceLocation(file: "board.yaml", line: 1, column: 1)
+    static func key(_ name: String, line: Int) -> ConfigNode.Key { .init(name, at: .init(file: "board.yaml", line: line, column: 1)) }
+    static let document = ConfigNode.mapping([
+        (key("audio", line: 1), .mapping([(key("device", line: 2), .scalar("hw:0", .init(file: "site.yaml", line: 4, column: 11)))], at)),
+        (key("channels", line: 3), .sequence([.mapping([(key("url", line: 4), .scalar("http://x/live", at))], at)], at)),
+    ], at)
+
+    @Test func valuesAreFoundByDottedPathsWithWhereTheyWereWritten() {
+        let device = Self.document.lookup("audio.device").node
+        #expect(device?.summary == "hw:0")
+        #expect(device?.location.file == "site.yaml" && device?.location.line == 4)
+        #expect(Self.document.lookup("channels.0.url").node?.summary == "http://x/live")
+        #expect(Self.document.lookup("channels").node?.summary == "[1 item]")
+        #expect(Self.document.lookup("audio").node?.summary == "{device}")
+    }
+
+    @Test func aMissingKeySaysWhereTheSearchStoppedAndWhatIsThere() {
+        let missing = Self.document.lookup("audio.mixer")
+        #expect(missing.node == nil && missing.missing == "mixer" && missing.deepest.path == "audio")
+        #expect(missing.deepest.node.summary == "{device}")
+        #expect(Self.document.lookup("channels.7.url").missing == "7")
+        #expect(Self.document.lookup("audio.device.more").deepest.path == "audio.device", "a scalar has no keys")
+    }
+}
