@@ -108,6 +108,7 @@ public final class Appliance {
         var health = OutputHealth(start: start)
         var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
         answers.document = document
+        answers.panel = panel
         var volume = (settings.volume, false)
         var testTone = TestTone()
         session.start(now: start)

@@ -19,6 +19,8 @@ struct ConsoleAnswers {
     var recentEvents: [String] = []
     /// A channel the console asked for; the playout loop switches to it.
     var requestedChannel: String?
+    /// The front panel, when the board has one and it started (`gpio`).
+    var panel: FrontPanel?
     /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
     var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
@@ -101,7 +103,18 @@ struct ConsoleAnswers {
             return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)
         case .configGet(let key):
             return configValue(key, json: request.json)
-        case .help, .configSet, .configSave, .gpio:
+        case .gpio:
+            guard let view = panel?.inputView() else {
+                return config.gpio == nil ? "error: this board has no buttons or encoder" : "error: the front panel is not running (see the log)"
+            }
+            guard request.json else { return view.text }
+            return NotificationLog.jsonLine(["lines": view.lines.map { line -> [String: Any] in
+                var object: [String: Any] = ["name": line.name, "line": line.line, "edges": line.edges]
+                if let high = line.high { object["high"] = high }
+                if let active = line.active { object["pressed"] = active }
+                return object
+            }])
+        case .help, .configSet, .configSave:
             return "error: not available yet in this build (see docs/console.md)"
         }
     }

@@ -15,6 +15,8 @@ final class FrontPanel: Sendable {
     private let delayStepMs: Int64
     private let inbox = Mutex<[Command]>([])
     private let pattern = Mutex(LEDPattern.off)
+    /// Input levels and edge counts by line, for the console's `gpio`.
+    private let seen = Mutex<(levels: [Int: Bool], edges: [Int: Int])>(([:], [:]))
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let logger = Logger(label: "delaybox.controls")
@@ -35,7 +37,9 @@ final class FrontPanel: Sendable {
             }
         }
         for led in gpio.leds { try chip.drive(line: led.line) }
-        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: chip.levels())
+        let initial = chip.levels()
+        seen.withLock { $0.levels = initial }
+        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial)
         nonisolated(unsafe) let owned = (chip, surface)
         let thread = Thread { [self] in
             var (chip, surface) = owned
@@ -62,13 +66,28 @@ final class FrontPanel: Sendable {
 
     func show(_ pattern: LEDPattern) { self.pattern.withLock { $0 = pattern } }
 
+    /// The inputs as the panel's thread last saw them (`gpio`).
+    func inputView() -> InputLineView {
+        let (levels, edges) = seen.withLock { $0 }
+        return InputLineView(gpio: gpio, levels: levels, edges: edges)
+    }
+
     private func loop(chip: inout GPIOChip, surface: inout ControlSurface) {
         while !stopRequested.load(ordering: .acquiring) {
             let now = Self.monotonicNanoseconds()
             // Wake for the next button timer, the LED's next blink step, or a stop: ≤ 50 ms.
             let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50
             do {
-                for edge in try chip.waitForEdges(timeoutMs: Int32(min(deadline, 50))) { post(surface.handle(edge)) }
+                let edges = try chip.waitForEdges(timeoutMs: Int32(min(deadline, 50)))
+                for edge in edges { post(surface.handle(edge)) }
+                if !edges.isEmpty {
+                    seen.withLock { seen in
+                        for edge in edges {
+                            seen.levels[edge.line] = edge.high
+                            seen.edges[edge.line, default: 0] += 1
+                        }
+                    }
+                }
             } catch {
                 logger.error("\(error)")
                 Thread.sleep(forTimeInterval: 1)

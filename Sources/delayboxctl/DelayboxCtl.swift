@@ -14,7 +14,7 @@ struct DelayboxCtl: ParsableCommand {
         abstract: "Control a running Delaybox from the shell.",
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, Version.self])
+                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Version.self])
 }
 
 struct Connection: ParsableArguments {
@@ -191,6 +191,12 @@ struct Board: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The board: audio device, mixer, buttons and encoder lines.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["board"]) }
+}
+
+struct GPIO: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "gpio", abstract: "The input lines: level, pressed or released, edges seen.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["gpio"]) }
 }
 
 struct Version: ParsableCommand {

@@ -83,6 +83,8 @@ import Glibc
         let missing = try ctl(["config", "get", "audio.volume"], socket: socket)
         #expect(missing.status == 1 && missing.errors.contains("no 'volume' in 'audio'; there: {device, fallback"), "\(missing.errors)")
         #expect(try ctl(["config", "get", "channels.0.url"], socket: socket).output.contains("value: demo://commentary"))
+        let gpio = try ctl(["gpio"], socket: socket)
+        #expect(gpio.status == 1 && gpio.errors.contains("no buttons or encoder"), "the simulated host has none: \(gpio.errors)")
         let switched = try ctl(["channel", "Demo"], socket: socket)
         #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
         #expect(try ctl(["channel", "Nowhere FM"], socket: socket).status == 1, "refused: no such channel")
