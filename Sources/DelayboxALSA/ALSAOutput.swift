@@ -53,21 +53,12 @@ public final class ALSAOutput: OutputDriver {
         name = "alsa:" + request.device
         self.clock = clock
         self.sleeper = sleeper
-        var handle: OpaquePointer?
-        try ALSAError.check(snd_pcm_open(&handle, request.device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open", device: request.device)
-        guard let handle else { throw .deviceLost(reason: "\(request.device): snd_pcm_open returned no handle") }
-        do throws(OutputError) {
-            let granted = try ALSAParameters.negotiate(handle, request, stream: SND_PCM_STREAM_PLAYBACK)
-            format = granted.format
-            periodFrames = granted.periodFrames
-            bufferFrames = granted.bufferFrames
-        } catch {
-            snd_pcm_close(handle)
-            throw error
-        }
-        pcm = handle
-        let type = snd_pcm_type(handle)
-        isPaced = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
+        let opened = try ALSAParameters.open(request, stream: SND_PCM_STREAM_PLAYBACK)
+        pcm = opened.pcm
+        format = opened.granted.format
+        periodFrames = opened.granted.periodFrames
+        bufferFrames = opened.granted.bufferFrames
+        isPaced = opened.isPaced
         pacing = PacedPlayout(bufferFrames: bufferFrames)
         converter = SampleConverter(format: format)
         let bytes = periodFrames * format.bytesPerFrame

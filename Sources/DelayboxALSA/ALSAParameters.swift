@@ -14,6 +14,23 @@ enum ALSAParameters {
         var bufferFrames: Int
     }
 
+    /// Opens `request.device` for `stream` and negotiates it; closed again if that fails.
+    /// `isPaced`: a plugin without a clock (`null`, `file`), which the driver paces itself.
+    static func open(_ request: ALSAOutput.Request, stream: snd_pcm_stream_t) throws(OutputError)
+        -> (pcm: OpaquePointer, granted: Granted, isPaced: Bool) {
+        var handle: OpaquePointer?
+        try ALSAError.check(snd_pcm_open(&handle, request.device, stream, 0), "snd_pcm_open", device: request.device)
+        guard let handle else { throw .deviceLost(reason: "\(request.device): snd_pcm_open returned no handle") }
+        do throws(OutputError) {
+            let granted = try negotiate(handle, request, stream: stream)
+            let type = snd_pcm_type(handle)
+            return (handle, granted, type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
+    }
+
     /// Negotiates access, sample format, channels, rate, period and buffer, then the
     /// software parameters for the direction: playback starts once all but one period is
     /// queued, capture with the first read.
