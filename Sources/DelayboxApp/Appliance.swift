@@ -23,6 +23,9 @@ public final class Appliance {
         public var boardPath: String
         public var sitePath: String?
         public var statePath: String
+        /// Where `config save` writes the console's changes, laid over the site file at
+        /// start: `config.yaml` beside the state file.
+        public var consoleConfigPath: String?
         /// The control socket for `delayboxctl`; nil: none.
         public var socketPath: String?
         /// Overrides the saved delay (ms).
@@ -32,6 +35,7 @@ public final class Appliance {
         public init(boardPath: String, statePath: String) {
             self.boardPath = boardPath
             self.statePath = statePath
+            consoleConfigPath = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("config.yaml").path
         }
     }
 
@@ -61,20 +65,26 @@ public final class Appliance {
         loadedSettings = settings
     }
 
-    /// The board file with the site file over it. A broken site file is reported and left
-    /// out (the board still plays); a broken board file stops the start.
+    /// The board file with the site file and then the console's saved changes over it. A
+    /// broken overlay is reported and left out, the console's first (the board still
+    /// plays); a broken board file stops the start.
     static func loadConfig(_ options: Options, logger: Logger) throws -> (BoardConfig, ConfigNode?) {
-        let withSite = ConfigFile.load(options.boardPath, site: options.sitePath)
-        for diagnostic in withSite.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
-        if let config = withSite.config { return (config, ConfigFile.document(options.boardPath, site: options.sitePath).document) }
+        let overlays = [options.sitePath, options.consoleConfigPath].compactMap { $0 }
+        var failures: [ConfigDiagnostic] = []
+        for count in stride(from: overlays.count, through: 0, by: -1) {
+            let layers = Array(overlays.prefix(count))
+            let loaded = ConfigFile.load(options.boardPath, overlays: layers)
+            guard let config = loaded.config else {
+                failures += loaded.diagnostics.filter { $0.severity == .error }
+                continue
+            }
+            for diagnostic in loaded.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
+            let left = overlays.dropFirst(count).joined(separator: ", ")
+            for diagnostic in failures { logger.error("\(diagnostic) (\(left) ignored, playing without)") }
+            return (config, ConfigFile.document(options.boardPath, overlays: layers).document)
+        }
         let boardOnly = ConfigFile.load(options.boardPath)
-        guard let config = boardOnly.config else {
-            throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        for diagnostic in withSite.diagnostics where diagnostic.severity == .error {
-            logger.error("\(diagnostic) (site file ignored, playing with the board file alone)")
-        }
-        return (config, ConfigFile.document(options.boardPath).document)
+        throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
     }
 
     public func run() throws {
@@ -109,6 +119,7 @@ public final class Appliance {
         var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
         answers.document = document
         answers.panel = panel
+        answers.consoleConfigPath = options.consoleConfigPath
         var volume = (settings.volume, false)
         var testTone = TestTone()
         session.start(now: start)
@@ -138,6 +149,16 @@ public final class Appliance {
                 logger.info("\(command): \(outcome)")
             }
             for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: now)) }
+            if answers.configChanged {
+                answers.configChanged = false
+                (config, document) = (answers.config, answers.document)
+            }
+            if answers.reloadRequested {
+                answers.reloadRequested = false
+                reload(systemd)
+                answers.config = config
+                answers.document = document
+            }
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil
                 if lineup.select(named: name), name != session.channel.name {

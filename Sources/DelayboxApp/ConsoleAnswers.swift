@@ -1,5 +1,6 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
 import Foundation
@@ -19,6 +20,14 @@ struct ConsoleAnswers {
     var recentEvents: [String] = []
     /// A channel the console asked for; the playout loop switches to it.
     var requestedChannel: String?
+    /// Where `config save` writes (nil: nowhere), and the changes `config set` made since
+    /// the last save.
+    var consoleConfigPath: String?
+    var unsaved: ConfigNode?
+    /// `config set` changed `config` and `document`: the playout loop takes them over.
+    var configChanged = false
+    /// `config save` wrote the file: the playout loop reloads, as on SIGHUP.
+    var reloadRequested = false
     /// The front panel, when the board has one and it started (`gpio`).
     var panel: FrontPanel?
     /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
@@ -114,8 +123,16 @@ struct ConsoleAnswers {
                 if let active = line.active { object["pressed"] = active }
                 return object
             }])
-        case .help, .configSet, .configSave:
-            return "error: not available yet in this build (see docs/console.md)"
+        case .configSet(let key, let value):
+            return setConfig(key, to: value, json: request.json)
+        case .configSave:
+            return saveConfig(json: request.json)
+        case .help(let topic):
+            // ConsoleInbox answers help without the playout thread; the same text here.
+            switch ConsoleLanguage.help(topic) {
+            case .success(let text): return text
+            case .failure(let error): return "error: \(error)"
+            }
         }
     }
 
@@ -129,6 +146,45 @@ struct ConsoleAnswers {
             return "error: no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)"
         }
         return format([("key", key), ("value", node.summary), ("from", "\(node.location.file):\(node.location.line)")], json: json)
+    }
+
+    /// `config set KEY VALUE`: the running config with that value, if the result is valid
+    /// and the key is one the config knows; takes effect as a reload does.
+    private mutating func setConfig(_ key: String, to value: String, json: Bool) -> String {
+        guard let document else { return "error: the config file cannot be read again; nothing can be set" }
+        let origin = SourceLocation(file: "config set", line: 1, column: 1)
+        guard let override = document.override(setting: key, to: .scalar(value, origin)) else {
+            return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
+        }
+        let fresh = document.merged(with: override)
+        let read = BoardConfig.read(fresh)
+        let problems = read.diagnostics.filter { $0.severity == .error || $0.location.file == origin.file }
+        guard let freshConfig = read.config, problems.isEmpty else {
+            return "error: " + problems.map(\.message).joined(separator: "; ")
+        }
+        unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
+        self.document = fresh
+        config = freshConfig
+        configChanged = true
+        return format([("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
+    }
+
+    /// `config save`: what `config set` changed, added to the saved file beside the state
+    /// file, which is laid over the site file at every start.
+    private mutating func saveConfig(json: Bool) -> String {
+        guard let path = consoleConfigPath else { return "error: no place to save to (the appliance has no state directory)" }
+        guard let unsaved else { return "error: nothing to save: `config set KEY VALUE` first" }
+        let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
+        let text = "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
+            + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            return "error: cannot write \(path): \(error.localizedDescription)"
+        }
+        self.unsaved = nil
+        reloadRequested = true
+        return format([("result", "ok"), ("saved", path)], json: json)
     }
 
     static func describe(_ outcome: CommandExecutor.Outcome) -> String {

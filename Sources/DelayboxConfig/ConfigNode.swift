@@ -59,6 +59,30 @@ public indirect enum ConfigNode: Sendable, Equatable {
         return (node, (node, path), nil)
     }
 
+    /// The smallest override that, laid over `self` with `merged(with:)`, sets the
+    /// dotted `path` to `value` (a sequence is replaced whole, so its override carries all
+    /// of it); nil when the path runs into a scalar or past a sequence's end.
+    public func override(setting path: String, to value: ConfigNode) -> ConfigNode? {
+        override(setting: path.split(separator: ".", omittingEmptySubsequences: false), to: value)
+    }
+
+    private func override(setting path: [Substring], to value: ConfigNode) -> ConfigNode? {
+        guard let first = path.first else { return value }
+        let rest = Array(path.dropFirst())
+        switch self {
+        case .mapping(_, let location):
+            let child = self[String(first)] ?? .mapping([], location)
+            guard let inner = rest.isEmpty ? value : child.override(setting: rest, to: value) else { return nil }
+            return .mapping([(Key(String(first), at: value.location), inner)], location)
+        case .sequence(var items, let location):
+            guard let index = Int(first), items.indices.contains(index), let inner = items[index].override(setting: rest, to: value) else { return nil }
+            items[index] = items[index].merged(with: inner)
+            return .sequence(items, location)
+        case .scalar:
+            return nil
+        }
+    }
+
     /// One line for a maintainer: a scalar's text, a mapping's keys, a sequence's length.
     public var summary: String {
         switch self {

@@ -11,23 +11,66 @@ import Yams
 public enum ConfigFile {
     /// The board config at `path`, with its bases and then `site` (if it exists) laid over.
     public static func load(_ path: String, site: String? = nil) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
-        let (document, diagnostics) = document(path, site: site)
+        load(path, overlays: site.map { [$0] } ?? [])
+    }
+
+    /// The board config at `path` with `overlays` laid over it in order (those that do
+    /// not exist are skipped): the site file, then what the console saved.
+    public static func load(_ path: String, overlays: [String]) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+        let (document, diagnostics) = document(path, overlays: overlays)
         guard let document else { return (nil, diagnostics) }
         let read = BoardConfig.read(document)
         return (read.config, diagnostics + read.diagnostics)
     }
 
-    /// The document `load` reads, as written (every value with its file and line): the
-    /// board file with its bases, and `site` laid over it; nil after a syntax error.
-    public static func document(_ path: String, site: String? = nil) -> (document: ConfigNode?, diagnostics: [ConfigDiagnostic]) {
+    /// The document `load` reads, as written (every value with its file and line); nil
+    /// after a syntax error.
+    public static func document(_ path: String, overlays: [String] = []) -> (document: ConfigNode?, diagnostics: [ConfigDiagnostic]) {
         var diagnostics: [ConfigDiagnostic] = []
         guard var document = resolve(path, chain: [], diagnostics: &diagnostics) else { return (nil, diagnostics) }
-        if let site, FileManager.default.fileExists(atPath: site),
-           let overrides = resolve(site, chain: [], diagnostics: &diagnostics) {
-            document = document.merged(with: overrides)
+        for overlay in overlays where FileManager.default.fileExists(atPath: overlay) {
+            if let overrides = resolve(overlay, chain: [], diagnostics: &diagnostics) { document = document.merged(with: overrides) }
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         return (document, diagnostics)
+    }
+
+    /// `node` as YAML that reads back the same: mappings in block style, sequences in
+    /// flow style, every scalar double-quoted (so no value is mistaken for a number,
+    /// boolean or comment).
+    public static func yaml(_ node: ConfigNode, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        guard case .mapping(let entries, _) = node else { return pad + flow(node) + "\n" }
+        return entries.map { entry in
+            if case .mapping(let inner, _) = entry.value, !inner.isEmpty {
+                return pad + quoted(entry.key.name) + ":\n" + yaml(entry.value, indent: indent + 2)
+            }
+            return pad + quoted(entry.key.name) + ": " + flow(entry.value) + "\n"
+        }.joined()
+    }
+
+    private static func flow(_ node: ConfigNode) -> String {
+        switch node {
+        case .scalar(let text, _): quoted(text)
+        case .sequence(let items, _): "[" + items.map(flow).joined(separator: ", ") + "]"
+        case .mapping(let entries, _): "{" + entries.map { quoted($0.key.name) + ": " + flow($0.value) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                out += scalar.value < 0x20 ? String(format: "\\u%04X", scalar.value) : String(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// One file with everything it extends, bases first.

@@ -165,12 +165,24 @@ struct Log: ParsableCommand {
 }
 
 struct ConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration, or one value and the file and line that set it.",
-                                                    discussion: "delayboxctl config            board, audio, channels, defaults, console\ndelayboxctl config get KEY    e.g. audio.device, defaults.delay_step, channels.0.url")
+    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration; one value and where it was set; change and save values.",
+                                                    discussion: """
+                                                        delayboxctl config                  board, audio, channels, defaults, console
+                                                        delayboxctl config get KEY          e.g. audio.device, defaults.delay_step, channels.0.url
+                                                        delayboxctl config set KEY VALUE    checked, live at once
+                                                        delayboxctl config save             kept in config.yaml beside the state file
+                                                        """)
     @OptionGroup var connection: Connection
-    @Argument(help: "get KEY, or nothing.") var request: [String] = []
+    @Argument(help: "get KEY, set KEY VALUE, save, or nothing.") var request: [String] = []
     func validate() throws {
-        guard request.isEmpty || (request.count == 2 && request[0] == "get") else { throw ValidationError("config takes nothing, or get KEY") }
+        let valid = switch request.first {
+        case nil: true
+        case "get": request.count == 2
+        case "set": request.count >= 3
+        case "save": request.count == 1
+        default: false
+        }
+        guard valid else { throw ValidationError("config takes nothing, get KEY, set KEY VALUE or save") }
     }
     func run() throws { try connection.send(["config"] + (request.isEmpty ? ["show"] : request)) }
 }

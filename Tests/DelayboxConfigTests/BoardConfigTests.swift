@@ -157,6 +157,28 @@ import Testing
         #expect(Self.document.lookup("audio").node?.summary == "{device}")
     }
 
+    /// `config set`: the smallest override; a list is replaced whole, so it carries all of
+    /// it; and what `config save` writes reads back as the same values, quotes and all.
+    @Test func overridesAreMinimalAndSavedOnesReadBack() throws {
+        let value = ConfigNode.scalar("plug: \"hw\" # not a comment", Self.at)
+        let device = try #require(Self.document.override(setting: "audio.device", to: value))
+        #expect(device.lookup("audio.device").node?.summary == value.summary)
+        #expect(device.lookup("channels").node == nil, "only what changes")
+        let url = try #require(Self.document.override(setting: "channels.0.url", to: .scalar("http://y/live", Self.at)))
+        #expect(url.lookup("channels.0.url").node?.summary == "http://y/live")
+        #expect(Self.document.override(setting: "channels.3.url", to: value) == nil, "past the end")
+        #expect(Self.document.override(setting: "audio.device.more", to: value) == nil, "into a value")
+        let added = try #require(Self.document.override(setting: "defaults.volume", to: .scalar("40", Self.at)))
+        #expect(Self.document.merged(with: added).lookup("defaults.volume").node?.summary == "40", "a new key under a new mapping")
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-saved-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try ConfigFile.yaml(device.merged(with: url)).write(to: file, atomically: true, encoding: .utf8)
+        let read = try #require(ConfigFile.document(file.path).document)
+        #expect(read.lookup("audio.device").node?.summary == value.summary)
+        #expect(read.lookup("channels.0.url").node?.summary == "http://y/live")
+    }
+
     @Test func aMissingKeySaysWhereTheSearchStoppedAndWhatIsThere() {
         let missing = Self.document.lookup("audio.mixer")
         #expect(missing.node == nil && missing.missing == "mixer" && missing.deepest.path == "audio")
