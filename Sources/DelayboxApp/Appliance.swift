@@ -69,19 +69,22 @@ public final class Appliance {
     /// broken overlay is reported and left out, the console's first (the board still
     /// plays); a broken board file stops the start.
     static func loadConfig(_ options: Options, logger: Logger) throws -> (BoardConfig, ConfigNode?) {
-        let overlays = [options.sitePath, options.consoleConfigPath].compactMap { $0 }
+        let overlays = [(options.sitePath, "site file"), (options.consoleConfigPath, "console's saved changes")]
+            .compactMap { path, name in path.map { (path: $0, name: name) } }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
         var failures: [ConfigDiagnostic] = []
         for count in stride(from: overlays.count, through: 0, by: -1) {
             let layers = Array(overlays.prefix(count))
-            let loaded = ConfigFile.load(options.boardPath, overlays: layers)
+            let loaded = ConfigFile.load(options.boardPath, overlays: layers.map(\.path))
             guard let config = loaded.config else {
-                failures += loaded.diagnostics.filter { $0.severity == .error }
+                failures += loaded.diagnostics.filter { $0.severity == .error && !failures.contains($0) }
                 continue
             }
             for diagnostic in loaded.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
-            let left = overlays.dropFirst(count).joined(separator: ", ")
-            for diagnostic in failures { logger.error("\(diagnostic) (\(left) ignored, playing without)") }
-            return (config, ConfigFile.document(options.boardPath, overlays: layers).document)
+            let ignored = overlays.dropFirst(count).map(\.name).joined(separator: " and ")
+            let kept = (["board file"] + layers.map(\.name)).joined(separator: ", ")
+            for diagnostic in failures { logger.error("\(diagnostic) (\(ignored) ignored, playing with the \(kept)\(count == 0 ? " alone" : ""))") }
+            return (config, ConfigFile.document(options.boardPath, overlays: layers.map(\.path)).document)
         }
         let boardOnly = ConfigFile.load(options.boardPath)
         throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
