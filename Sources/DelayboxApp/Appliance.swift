@@ -188,7 +188,12 @@ public final class Appliance {
                 let text = NotificationLog.text(notification)
                 logger.info("\(text)")
                 console?.show(text)
-                if case .eventTookEffect = notification { answers.recentEvents = (answers.recentEvents + [text]).suffix(20) }
+                if case .eventTookEffect(let event, _, _) = notification {
+                    // Heard once what the ring and the device hold now has played (± a period).
+                    let heard = Date().addingTimeInterval(Double(output.feeder.outputDelayFrames(now: now)) / Double(AudioFormat.sampleRate))
+                    let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
+                    answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
+                }
             }
             panel?.show(LEDPattern(state: engine.state.rawValue))
             if health.isFirstPeriod { systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)") }

@@ -40,6 +40,18 @@ public enum NotificationLog {
     }
 
     /// One JSON object on one line, keys sorted.
+    /// An event as the console's `events` lists it: what it was, where it sits in the
+    /// stream (s on the connection's timeline) and when it was heard (local time to the
+    /// millisecond, to compare with the picture).
+    public static func eventEntry(_ text: String, streamFrame: Int64, heardAt: Date, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        formatter.timeZone = timeZone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let stream = String(format: "%.3f", Double(streamFrame) / Double(AudioFormat.sampleRate))
+        return "\(text) · stream \(stream) s · heard \(formatter.string(from: heardAt))"
+    }
+
     public static func jsonLine(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
