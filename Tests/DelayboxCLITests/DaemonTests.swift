@@ -96,6 +96,32 @@ import Glibc
         #expect(text.contains("unknown key 'defaults.delay_stp'; did you mean 'delay_step'?") && text.contains("site file ignored"), "\(text)")
     }
 
+    /// The console's saved changes (`config.yaml` beside the state file) are laid over
+    /// the site file; a broken one is left out with the reason, the site file still counts.
+    @Test func theConsolesSavedChangesAreTheTopLayerAndABrokenOneIsLeftOut() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-layers")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let site = directory.appendingPathComponent("site.conf")
+        try "defaults:\n  delay_step: 250 ms\n".write(to: site, atomically: true, encoding: .utf8)
+        let saved = directory.appendingPathComponent("config.yaml")
+        try "\"defaults\":\n  \"delay_step\": \"750 ms\"\n".write(to: saved, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("log")
+        let arguments = ["--board", try board(in: directory), "--site", site.path, "--state", directory.appendingPathComponent("state.json").path]
+        let process = try start(arguments, notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        try "\"defaults\":\n  \"delay_step\": \"a while\"\n".write(to: saved, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("config reloaded: 1 channel(s), delay step 250 ms"), "the site file still counts: \(text)")
+        #expect(text.contains("config.yaml") && text.contains("console's saved changes ignored, playing with the board file, site file"), "\(text)")
+    }
+
     @Test func theWatchdogGoesUnfedWhenTheOutputFails() throws {
         let directory = try ExternalTool.temporaryDirectory("daemon-full")
         defer { try? FileManager.default.removeItem(at: directory) }
