@@ -79,7 +79,8 @@ struct ConsoleAnswers {
             return format([("buffer_ms", status.bufferedAheadMs), ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
                            ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
                            ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
-                           ("resyncs", statistics.resyncs), ("delay_buffer_bytes", status.delayBufferBytes),
+                           ("resyncs", statistics.resyncs), ("drift_ppm", (statistics.driftPpm * 10).rounded() / 10),
+                           ("drift_slips", statistics.driftSlips), ("delay_buffer_bytes", status.delayBufferBytes),
                            ("xruns", output.xruns), ("late_renders", output.lateRenders), ("device_losses", output.deviceLosses),
                            ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
                            ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10)], json: request.json)

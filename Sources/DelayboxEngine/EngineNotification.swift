@@ -60,6 +60,11 @@ public struct EngineStatistics: Sendable, Equatable {
     public var decodeErrors = 0
     /// Crossfaded jumps made to correct a delay error.
     public var resyncs = 0
+    /// Single frames slipped to follow the DAC's clock (drift correction).
+    public var driftSlips = 0
+    /// The measured drift between the DAC and the system clock (ppm; positive: the DAC
+    /// runs fast), from the slips over about a minute.
+    public var driftPpm = 0.0
     /// Frames rendered in all.
     public var renderedFrames: Int64 = 0
     public init() {}

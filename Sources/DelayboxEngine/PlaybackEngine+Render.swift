@@ -44,11 +44,15 @@ extension PlaybackEngine {
             return
         }
         guard crossfade.isFinished else { return }
+        let error = primary.position - targetPosition(at: now)
         if jumpPending {
             jump(to: targetPosition(at: now))
-        } else if abs(primary.position - targetPosition(at: now)) > AudioFormat.frames(milliseconds: configuration.resyncThresholdMs) {
+        } else if abs(error) > AudioFormat.frames(milliseconds: configuration.resyncThresholdMs) {
             statistics.resyncs += 1
             jump(to: targetPosition(at: now))
+        } else {
+            pendingSlip = drift.slip(forError: error, frames: frames)
+            statistics.driftPpm = drift.driftPpm
         }
     }
 
@@ -95,6 +99,7 @@ extension PlaybackEngine {
     /// Crossfades from the current head to a head at `position`.
     func jump(to position: Int64) {
         jumpPending = false
+        drift.restart(error: 0)
         swap(&primary, &secondary)
         primary.seek(to: position)
         crossfade.restart()
@@ -120,7 +125,21 @@ extension PlaybackEngine {
         let channels = AudioFormat.channelCount
         let advance = connection != .connected
         let start = primary.position
-        let outcome = primary.render(into: out, frames: frames, line: line, advanceBeyondData: advance)
+        // A drift correction reads a frame more or fewer and stretches it to the chunk,
+        // only where that much audio is there and no crossfade is running.
+        let slip = crossfade.isFinished && frames > 1 && line.endPosition - primary.position > Int64(frames + 1) ? pendingSlip : 0
+        pendingSlip = 0
+        var outcome = primary.render(into: slip == 0 ? out : slipBuffer.baseAddress!, frames: frames + slip, line: line, advanceBeyondData: advance)
+        if slip != 0 {
+            if outcome.frames == frames + slip {
+                FrameSlip.stretch(slipBuffer.baseAddress!, frames: frames + slip, into: out, frames: frames)
+                outcome.frames = frames
+                statistics.driftSlips += 1
+            } else {
+                outcome.frames = min(outcome.frames, frames)
+                out.update(from: slipBuffer.baseAddress!, count: outcome.frames * channels)
+            }
+        }
         if outcome.frames < frames {
             (out + outcome.frames * channels).update(repeating: 0, count: (frames - outcome.frames) * channels)
         }

@@ -28,6 +28,11 @@ public final class PlaybackEngine {
     var transportRamp: GainRamp
     /// Scratch for the outgoing head during a crossfade.
     let outgoingBuffer: UnsafeMutableBufferPointer<Float>
+    /// Holds a chunk plus one frame while a drift correction stretches it.
+    let slipBuffer: UnsafeMutableBufferPointer<Float>
+    var drift = DriftCorrector()
+    /// The slip `steer` decided for the chunk being rendered (-1, 0, +1 frames).
+    var pendingSlip = 0
     static let renderChunkFrames = 4_096
 
     /// Local time at which timeline position 0 was live; set by the first packet.
@@ -77,10 +82,15 @@ public final class PlaybackEngine {
         transportRamp = GainRamp(gain: 0, lengthFrames: fade)
         outgoingBuffer = .allocate(capacity: Self.renderChunkFrames * AudioFormat.channelCount)
         outgoingBuffer.initialize(repeating: 0)
+        slipBuffer = .allocate(capacity: (Self.renderChunkFrames + 1) * AudioFormat.channelCount)
+        slipBuffer.initialize(repeating: 0)
         delayFrames = AudioFormat.frames(milliseconds: configuration.initialDelayMs)
     }
 
-    deinit { outgoingBuffer.deallocate() }
+    deinit {
+        outgoingBuffer.deallocate()
+        slipBuffer.deallocate()
+    }
 
     // MARK: Time
 

@@ -150,6 +150,7 @@ public final class Simulation {
             lostMsExpected: AudioFormat.exactMilliseconds(frames: Int64(lostExpected)),
             gapsMs: AudioFormat.exactMilliseconds(frames: gapFrames),
             splices: status.statistics.splices, resyncs: status.statistics.resyncs,
+            driftSlips: status.statistics.driftSlips, driftPpmMeasured: (status.statistics.driftPpm * 10).rounded() / 10,
             duplicatePackets: status.statistics.duplicatePackets, decodeErrors: status.statistics.decodeErrors,
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
             finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,

@@ -21,6 +21,11 @@ public struct SimulationReport: Codable, Sendable {
     public var gapsMs: Double
     public var splices: Int
     public var resyncs: Int
+    /// Single frames slipped to follow the DAC's clock.
+    public var driftSlips: Int
+    /// The drift the engine measured from its slips (ppm; the scenario's `driftPpm` is
+    /// the truth it should find).
+    public var driftPpmMeasured: Double
     public var duplicatePackets: Int
     public var decodeErrors: Int
     public var delayBufferBytes: Int

@@ -53,7 +53,7 @@ struct SimulateCommand: ParsableCommand {
             print(String(format: "delay error: max %.2f ms, p99 %.2f ms (%d checks)", report.delayErrorMsMax,
                          report.delayErrorMsP99, report.delayChecks))
             print("underruns: \(report.underruns)  lost: \(report.lostMs) ms (server: \(report.lostMsExpected) ms)  gaps: \(report.gapsMs) ms")
-            print("splices: \(report.splices)  resyncs: \(report.resyncs)  final: \(report.finalState), delay \(report.finalDelayMs) ms")
+            print("splices: \(report.splices)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms")
         }
     }
 

@@ -57,6 +57,8 @@ import Glibc
         let stats = try ctl(["stats", "--json"], socket: socket)
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any], "\(stats.output)")
         for key in ["xruns", "late_renders", "device_losses"] { #expect(figures[key] as? Int == 0, "\(key): \(stats.output)") }
+        let drift = try #require(figures["drift_ppm"] as? Double, "\(stats.output)")
+        #expect(abs(drift) < 1_000, "a WAV output paced by the system clock hardly drifts: \(drift) ppm")
         let cpu = try #require(figures["cpu_s"] as? Double), rss = try #require(figures["rss_mb"] as? Double)
         #expect(cpu > 0 && cpu < 30, "CPU seconds so far: \(cpu)")
         #expect(rss > 5 && rss < 500, "resident MB: \(rss)")

@@ -67,15 +67,28 @@ import Testing
         #expect(report.delayErrorMsMax < 5)
     }
 
-    @Test func dacDriftIsReportedHonestlyAndBoundedByResynchronisation() throws {
+    /// 100 ppm is 6 ms a minute: without correction 120 ms in these 20 minutes. Slipping
+    /// single frames keeps the heard delay within a fraction of a millisecond, with no
+    /// jump, no gap, and the drift measured.
+    @Test(arguments: [(100.0, 0), (-100.0, 0), (100.0, 40), (-100.0, 40)])
+    func dacDriftIsCorrectedContinuously(driftPpm: Double, jitterMs: Int64) throws {
         var scenario = scenario(minutes: 20)
-        scenario.driftPpm = 100
+        scenario.driftPpm = driftPpm
+        scenario.jitterMs = jitterMs
         let report = try Simulation(scenario).run()
-        // 100 ppm is 6 ms per minute: beyond the 50 ms threshold the engine jumps back.
-        #expect(report.resyncs >= 1)
-        #expect(report.delayErrorMsMax > 20, "the drift is visible in the figures")
-        #expect(report.delayErrorMsMax < 75)
+        #expect(report.resyncs == 0)
+        #expect(report.delayErrorMsMax < 2, "max \(report.delayErrorMsMax) ms")
+        #expect(report.delayErrorMsP99 < 1, "p99 \(report.delayErrorMsP99) ms")
         #expect(report.gapsMs == 0)
+        #expect(abs(report.driftPpmMeasured - driftPpm) < 10, "measured \(report.driftPpmMeasured) ppm")
+        let expectedSlips = abs(driftPpm) * 1e-6 * 20 * 60 * 48_000
+        #expect(abs(Double(report.driftSlips) - expectedSlips) < expectedSlips * 0.1, "\(report.driftSlips) frames slipped")
+    }
+
+    @Test func withoutDriftNothingIsSlipped() throws {
+        let report = try Simulation(scenario(minutes: 5)).run()
+        #expect(report.driftSlips == 0)
+        #expect(report.delayErrorMsMax < 0.1)
     }
 
     @Test func listenerPausesAndDelayChangesRunThroughTheSameEngine() throws {
