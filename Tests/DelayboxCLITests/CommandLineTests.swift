@@ -33,6 +33,18 @@ import Testing
         #expect(json["events"] is [Any])
     }
 
+    /// The sync acceptance run: 3 h at 100 ppm of DAC drift with three outages.
+    @Test func threeHoursOfDriftHoldTheDelayWithinMilliseconds() throws {
+        let result = try delaybox(["simulate", "--duration", "10800", "--delay", "45", "--drift-ppm", "100", "--outage", "1800:5",
+                                   "--outage", "3600:20", "--outage", "7200:2", "--json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect((json["delay_error_ms_max"] as? Double ?? 99) <= 20, "\(json["delay_error_ms_max"] ?? "none")")
+        #expect((json["delay_error_ms_p99"] as? Double ?? 99) <= 5, "\(json["delay_error_ms_p99"] ?? "none")")
+        #expect(abs((json["drift_ppm_measured"] as? Double ?? 0) - 100) < 10, "\(json["drift_ppm_measured"] ?? "none")")
+        #expect(json["resyncs"] as? Int == 0)
+    }
+
     @Test func checkConfigPassesAShippedBoardAndFailsABrokenOneWithPlaces() throws {
         let good = try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path])
         #expect(good.status == 0, "\(good.errors)")
