@@ -47,11 +47,17 @@ extension BoardConfig {
         }
         let device = audio.string("device")
         if device == nil, let location = audio.location { log.error(location, "'audio.device' is missing") }
+        let rate = audio.int("rate", in: 8_000...192_000) ?? AudioSettings.engineRate
+        if rate != AudioSettings.engineRate, let location = audio.value("rate")?.location {
+            // Said here, not at the first open of the device on the board.
+            log.error(location, "'audio.rate' is \(rate): the box plays \(AudioSettings.engineRate) Hz; a codec that needs "
+                      + "another rate gets it through its plughw: name or default, which convert")
+        }
         let settings = AudioSettings(
             device: device ?? "",
             fallback: audio.string("fallback"),
             mixer: audio.string("mixer"),
-            rate: audio.int("rate", in: 8_000...192_000) ?? 48_000,
+            rate: rate,
             format: audio.choice("format", as: SampleFormat.self) ?? .s16,
             periodMs: audio.milliseconds("period", in: 5...200) ?? 20,
             periods: audio.int("periods", in: 2...16) ?? 4)

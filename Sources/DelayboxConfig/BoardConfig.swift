@@ -18,6 +18,8 @@ public struct BoardConfig: Sendable, Equatable {
 }
 
 public struct AudioSettings: Sendable, Equatable {
+    /// The one rate the engine plays (Hz); the config refuses others with the way out.
+    public static let engineRate = 48_000
     /// An ALSA device name (`hw:CARD=sndrpihifiberry,DEV=0`, `default`, a plugin), or
     /// `wav:PATH` / `null` for hosts without a sound card.
     public var device: String

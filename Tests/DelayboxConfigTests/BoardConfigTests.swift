@@ -99,6 +99,12 @@ import Testing
         #expect(found.contains { $0.contains("'audio.format' cannot be 'S24LE'") && $0.contains("did you mean 'S24_LE'?") }, "\(found)")
     }
 
+    @Test func aRateTheEngineDoesNotPlayIsRefusedWithTheWayOut() throws {
+        let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
+        #expect(found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") }, "\(found)")
+        #expect(try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 48000")).isEmpty)
+    }
+
     @Test func twoFunctionsOnOneLineAndLinesTheHATOrConsoleTakeAreErrors() throws {
         let found = try diagnostics(Self.minimal + """
             console:
