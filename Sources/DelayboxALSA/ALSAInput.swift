@@ -1,7 +1,6 @@
 import CALSA
 import DelayboxAudio
 import DelayboxEngine
-import Glibc
 
 /// Capture through ALSA (libasound): the codec's line-in (`hw:CARD=…`), `default`, or
 /// any plugin, read a period at a time as 16-bit stereo for a line-in channel. Overrun
@@ -11,15 +10,15 @@ import Glibc
 /// ALSA's `null` and `file` plugins have no clock; for them this driver paces itself
 /// (`PacedCapture`), so a `file` plugin's `infile` plays the part of the line-in in tests.
 public final class ALSAInput {
-    public let name: String
-    public let format: OutputFormat
-    public let periodFrames: Int
-    public let bufferFrames: Int
+    public var name: String { stream.name }
+    public var format: OutputFormat { stream.format }
+    public var periodFrames: Int { stream.periodFrames }
+    public var bufferFrames: Int { stream.bufferFrames }
     /// Times the device overran (the reader was late) and captured audio was lost.
-    public private(set) var overruns = 0
+    public var overruns: Int { stream.xruns + pacing.overruns }
     /// Whether this driver paces itself (a plugin without a clock).
-    public let isPaced: Bool
-    private var pcm: OpaquePointer?
+    public var isPaced: Bool { stream.isPaced }
+    private let stream: ALSAStream
     private let converter: CaptureConverter
     /// One period in the device's format.
     private let deviceBytes: UnsafeMutableRawPointer
@@ -29,21 +28,15 @@ public final class ALSAInput {
 
     /// Opens and configures the device for capture.
     public init(_ request: ALSAOutput.Request, clock: any MonotonicClock, sleeper: any Sleeper) throws(OutputError) {
-        _ = ALSAError.captureErrors
-        name = "alsa:" + request.device
+        stream = try ALSAStream(request, direction: SND_PCM_STREAM_CAPTURE, clock: clock, sleeper: sleeper)
         self.clock = clock
         self.sleeper = sleeper
-        let opened = try ALSAParameters.open(request, stream: SND_PCM_STREAM_CAPTURE)
-        pcm = opened.pcm
-        format = opened.granted.format
-        periodFrames = opened.granted.periodFrames
-        bufferFrames = opened.granted.bufferFrames
-        isPaced = opened.isPaced
-        pacing = PacedCapture(bufferFrames: bufferFrames)
-        converter = CaptureConverter(format: format)
-        deviceBytes = .allocate(byteCount: periodFrames * format.bytesPerFrame, alignment: 16)
+        pacing = PacedCapture(bufferFrames: stream.bufferFrames)
+        converter = CaptureConverter(format: stream.format)
+        let bytes = stream.periodFrames * stream.format.bytesPerFrame
+        deviceBytes = .allocate(byteCount: bytes, alignment: 16)
         // ALSA's null plugin "captures" without writing: silence, not whatever memory held.
-        deviceBytes.initializeMemory(as: UInt8.self, repeating: 0, count: periodFrames * format.bytesPerFrame)
+        deviceBytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
     }
 
     deinit {
@@ -54,56 +47,26 @@ public final class ALSAInput {
     /// Waits for the next period and converts it into `destination` (`periodFrames * 2`
     /// samples, 16-bit stereo).
     public func read(into destination: UnsafeMutablePointer<Int16>) throws(OutputError) {
-        guard let pcm else { throw .closed }
+        guard stream.isOpen else { throw .closed }
         if isPaced {
             let (due, lost) = pacing.prepareRead(frames: periodFrames, now: clock.now())
-            if lost > 0 {
-                overruns += 1
-                var left = lost
-                while left > 0 {
-                    let count = Int(min(left, Int64(periodFrames)))
-                    try readAll(pcm, frames: count)
-                    left -= Int64(count)
-                }
+            var left = lost
+            while left > 0 {
+                let count = Int(min(left, Int64(periodFrames)))
+                try stream.transfer(deviceBytes, frames: count)
+                left -= Int64(count)
             }
             sleeper.sleep(until: due)
         }
-        try readAll(pcm, frames: periodFrames)
+        try stream.transfer(deviceBytes, frames: periodFrames)
         if isPaced { pacing.didRead(frames: periodFrames) }
         converter.convert(deviceBytes, frames: periodFrames, into: destination)
     }
 
     /// Frames captured and not yet read: how long ago the next period began at the input.
     public func delayFrames() -> Int {
-        if isPaced { return pacing.delayFrames(at: clock.now()) }
-        guard let pcm else { return 0 }
-        var delay = snd_pcm_sframes_t(0)
-        guard snd_pcm_delay(pcm, &delay) == 0 else { return 0 }
-        return max(0, Int(delay))
+        isPaced ? pacing.delayFrames(at: clock.now()) : stream.deviceDelayFrames()
     }
 
-    public func close() {
-        guard let pcm else { return }
-        self.pcm = nil
-        snd_pcm_close(pcm)
-    }
-
-    /// Reads `frames` frames into `deviceBytes`, recovering from overrun and suspend.
-    /// The corresponding C function is `snd_pcm_readi`.
-    private func readAll(_ pcm: OpaquePointer, frames: Int) throws(OutputError) {
-        var done = 0
-        while done < frames {
-            let rc = snd_pcm_readi(pcm, deviceBytes + done * format.bytesPerFrame, snd_pcm_uframes_t(frames - done))
-            if rc > 0 {
-                done += Int(rc)
-                continue
-            }
-            if rc == 0 { throw .deviceLost(reason: "\(name): the input ended") }
-            try recover(pcm, Int32(rc))
-        }
-    }
-
-    private func recover(_ pcm: OpaquePointer, _ rc: Int32) throws(OutputError) {
-        if try ALSAParameters.recover(pcm, rc, after: "snd_pcm_readi", device: name, clock: clock, sleeper: sleeper) { overruns += 1 }
-    }
+    public func close() { stream.close() }
 }

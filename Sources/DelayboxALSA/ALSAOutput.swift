@@ -1,7 +1,6 @@
 import CALSA
 import DelayboxAudio
 import DelayboxEngine
-import Glibc
 
 /// Playback through ALSA (libasound): a hardware codec (`hw:CARD=…`), `default`, or any
 /// plugin. Meets the `OutputDriver` contract: opened on construction, blocking writes
@@ -31,14 +30,15 @@ public final class ALSAOutput: OutputDriver {
         }
     }
 
-    public let name: String
-    public let format: OutputFormat
-    public let periodFrames: Int
-    public let bufferFrames: Int
-    public private(set) var underruns = 0
+    public var name: String { stream.name }
+    public var format: OutputFormat { stream.format }
+    public var periodFrames: Int { stream.periodFrames }
+    public var bufferFrames: Int { stream.bufferFrames }
+    /// Device underruns recovered, and gaps of a paced plugin.
+    public var underruns: Int { stream.xruns + pacing.underruns }
     /// Whether this driver paces itself (a plugin without a clock).
-    public let isPaced: Bool
-    private var pcm: OpaquePointer?
+    public var isPaced: Bool { stream.isPaced }
+    private let stream: ALSAStream
     private let converter: SampleConverter
     /// One period in the device's format; zeros for underrun gaps of a paced plugin.
     private let deviceBytes: UnsafeMutableRawPointer
@@ -49,19 +49,12 @@ public final class ALSAOutput: OutputDriver {
 
     /// Opens and configures the device.
     public init(_ request: Request, clock: any MonotonicClock, sleeper: any Sleeper) throws(OutputError) {
-        _ = ALSAError.captureErrors
-        name = "alsa:" + request.device
+        stream = try ALSAStream(request, direction: SND_PCM_STREAM_PLAYBACK, clock: clock, sleeper: sleeper)
         self.clock = clock
         self.sleeper = sleeper
-        let opened = try ALSAParameters.open(request, stream: SND_PCM_STREAM_PLAYBACK)
-        pcm = opened.pcm
-        format = opened.granted.format
-        periodFrames = opened.granted.periodFrames
-        bufferFrames = opened.granted.bufferFrames
-        isPaced = opened.isPaced
-        pacing = PacedPlayout(bufferFrames: bufferFrames)
-        converter = SampleConverter(format: format)
-        let bytes = periodFrames * format.bytesPerFrame
+        pacing = PacedPlayout(bufferFrames: stream.bufferFrames)
+        converter = SampleConverter(format: stream.format)
+        let bytes = stream.periodFrames * stream.format.bytesPerFrame
         deviceBytes = .allocate(byteCount: bytes, alignment: 16)
         silence = .allocate(byteCount: bytes, alignment: 16)
         silence.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
@@ -74,56 +67,26 @@ public final class ALSAOutput: OutputDriver {
     }
 
     public func write(_ frames: UnsafePointer<Float>) throws(OutputError) {
-        guard let pcm else { throw .closed }
+        guard stream.isOpen else { throw .closed }
         converter.convert(frames, frames: periodFrames, into: deviceBytes)
         if isPaced {
             let (due, gap) = pacing.prepareWrite(frames: periodFrames, now: clock.now())
-            if gap > 0 {
-                underruns += 1
-                var left = gap
-                while left > 0 {
-                    let count = Int(min(left, Int64(periodFrames)))
-                    try writeAll(pcm, silence, frames: count)
-                    left -= Int64(count)
-                }
+            var left = gap
+            while left > 0 {
+                let count = Int(min(left, Int64(periodFrames)))
+                try stream.transfer(silence, frames: count)
+                left -= Int64(count)
             }
             sleeper.sleep(until: due)
         }
-        try writeAll(pcm, deviceBytes, frames: periodFrames)
+        try stream.transfer(deviceBytes, frames: periodFrames)
         if isPaced { pacing.didWrite(frames: periodFrames) }
     }
 
     public func delayFrames() -> Int {
-        if isPaced { return pacing.delayFrames(at: clock.now()) }
-        guard let pcm else { return 0 }
-        var delay = snd_pcm_sframes_t(0)
-        guard snd_pcm_delay(pcm, &delay) == 0 else { return 0 }
-        return max(0, Int(delay))
+        isPaced ? pacing.delayFrames(at: clock.now()) : stream.deviceDelayFrames()
     }
 
-    public func close() {
-        guard let pcm else { return }
-        self.pcm = nil
-        // A hardware device plays out what it holds; a paced plugin has nothing pending.
-        if !isPaced { snd_pcm_drain(pcm) }
-        snd_pcm_close(pcm)
-    }
-
-    /// Writes `frames` frames, recovering from underrun and suspend.
-    /// The corresponding C function is `snd_pcm_writei`.
-    private func writeAll(_ pcm: OpaquePointer, _ bytes: UnsafeMutableRawPointer, frames: Int) throws(OutputError) {
-        var done = 0
-        while done < frames {
-            let rc = snd_pcm_writei(pcm, bytes + done * format.bytesPerFrame, snd_pcm_uframes_t(frames - done))
-            if rc >= 0 {
-                done += Int(rc)
-                continue
-            }
-            try recover(pcm, Int32(rc))
-        }
-    }
-
-    private func recover(_ pcm: OpaquePointer, _ rc: Int32) throws(OutputError) {
-        if try ALSAParameters.recover(pcm, rc, after: "snd_pcm_writei", device: name, clock: clock, sleeper: sleeper) { underruns += 1 }
-    }
+    /// A hardware device plays out what it holds first; a paced plugin has nothing pending.
+    public func close() { stream.close() }
 }
