@@ -1,9 +1,8 @@
 import CALSA
 import DelayboxAudio
 import DelayboxEngine
-import Glibc
 
-/// What ALSA grants a playback or capture PCM, negotiated the same way for both: the
+/// What ALSA grants a playback or capture PCM (`ALSAStream`), negotiated the same way for both: the
 /// requested sample format first, then the others widest first; two channels or the
 /// nearest; 48 kHz only; the period time set explicitly (some plugins otherwise pick
 /// 1-frame periods) and the buffer as whole periods.
@@ -12,23 +11,6 @@ enum ALSAParameters {
         var format: OutputFormat
         var periodFrames: Int
         var bufferFrames: Int
-    }
-
-    /// Opens `request.device` for `stream` and negotiates it; closed again if that fails.
-    /// `isPaced`: a plugin without a clock (`null`, `file`), which the driver paces itself.
-    static func open(_ request: ALSAOutput.Request, stream: snd_pcm_stream_t) throws(OutputError)
-        -> (pcm: OpaquePointer, granted: Granted, isPaced: Bool) {
-        var handle: OpaquePointer?
-        try ALSAError.check(snd_pcm_open(&handle, request.device, stream, 0), "snd_pcm_open", device: request.device)
-        guard let handle else { throw .deviceLost(reason: "\(request.device): snd_pcm_open returned no handle") }
-        do throws(OutputError) {
-            let granted = try negotiate(handle, request, stream: stream)
-            let type = snd_pcm_type(handle)
-            return (handle, granted, type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE)
-        } catch {
-            snd_pcm_close(handle)
-            throw error
-        }
     }
 
     /// Negotiates access, sample format, channels, rate, period and buffer, then the
@@ -84,31 +66,6 @@ enum ALSAParameters {
         case .s16: SND_PCM_FORMAT_S16_LE
         case .s24: SND_PCM_FORMAT_S24_LE
         case .s32: SND_PCM_FORMAT_S32_LE
-        }
-    }
-
-    /// Recovers from what a read or write returned (`rc`, negative): nothing to do for
-    /// EAGAIN and EINTR; after an xrun (EPIPE: a playback underrun or a capture overrun)
-    /// the device is prepared again and true returned; after a suspend (ESTRPIPE) it is
-    /// resumed when the system wakes, or prepared again. Anything else is a lost device.
-    static func recover(_ pcm: OpaquePointer, _ rc: Int32, after call: String, device: String,
-                        clock: any MonotonicClock, sleeper: any Sleeper) throws(OutputError) -> Bool {
-        switch -rc {
-        case EAGAIN, EINTR:
-            return false
-        case EPIPE:
-            try ALSAError.check(snd_pcm_prepare(pcm), "snd_pcm_prepare", device: device)
-            return true
-        case ESTRPIPE:
-            var resume = snd_pcm_resume(pcm)
-            while resume == -EAGAIN {
-                sleeper.sleep(until: clock.now().advanced(byNanoseconds: 10_000_000))
-                resume = snd_pcm_resume(pcm)
-            }
-            if resume < 0 { try ALSAError.check(snd_pcm_prepare(pcm), "snd_pcm_prepare", device: device) }
-            return false
-        default:
-            throw ALSAError.error(rc, call, device: device)
         }
     }
 }

@@ -23,13 +23,23 @@ final class ALSAStream {
     /// Opens `request.device` for `direction` and negotiates it.
     init(_ request: ALSAOutput.Request, direction: snd_pcm_stream_t, clock: any MonotonicClock, sleeper: any Sleeper) throws(OutputError) {
         _ = ALSAError.captureErrors
-        let opened = try ALSAParameters.open(request, stream: direction)
+        var handle: OpaquePointer?
+        try ALSAError.check(snd_pcm_open(&handle, request.device, direction, 0), "snd_pcm_open", device: request.device)
+        guard let handle else { throw .deviceLost(reason: "\(request.device): snd_pcm_open returned no handle") }
+        let granted: ALSAParameters.Granted
+        do throws(OutputError) {
+            granted = try ALSAParameters.negotiate(handle, request, stream: direction)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
         name = "alsa:" + request.device
-        pcm = opened.pcm
-        format = opened.granted.format
-        periodFrames = opened.granted.periodFrames
-        bufferFrames = opened.granted.bufferFrames
-        isPaced = opened.isPaced
+        pcm = handle
+        format = granted.format
+        periodFrames = granted.periodFrames
+        bufferFrames = granted.bufferFrames
+        let type = snd_pcm_type(handle)
+        isPaced = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
         self.direction = direction
         self.clock = clock
         self.sleeper = sleeper
@@ -57,10 +67,7 @@ final class ALSAStream {
                 if playback { continue }
                 throw .deviceLost(reason: "\(name): the input ended")
             }
-            if try ALSAParameters.recover(pcm, Int32(rc), after: playback ? "snd_pcm_writei" : "snd_pcm_readi", device: name,
-                                          clock: clock, sleeper: sleeper) {
-                xruns += 1
-            }
+            if try recover(pcm, Int32(rc), after: playback ? "snd_pcm_writei" : "snd_pcm_readi") { xruns += 1 }
         }
     }
 
@@ -78,5 +85,29 @@ final class ALSAStream {
         self.pcm = nil
         if direction == SND_PCM_STREAM_PLAYBACK, !isPaced { snd_pcm_drain(pcm) }
         snd_pcm_close(pcm)
+    }
+
+    /// Recovers from what a read or write returned (`rc`, negative): nothing to do for
+    /// EAGAIN and EINTR; after an xrun (EPIPE: a playback underrun or a capture overrun)
+    /// the device is prepared again and true returned; after a suspend (ESTRPIPE) it is
+    /// resumed when the system wakes, or prepared again. Anything else is a lost device.
+    private func recover(_ pcm: OpaquePointer, _ rc: Int32, after call: String) throws(OutputError) -> Bool {
+        switch -rc {
+        case EAGAIN, EINTR:
+            return false
+        case EPIPE:
+            try ALSAError.check(snd_pcm_prepare(pcm), "snd_pcm_prepare", device: name)
+            return true
+        case ESTRPIPE:
+            var resume = snd_pcm_resume(pcm)
+            while resume == -EAGAIN {
+                sleeper.sleep(until: clock.now().advanced(byNanoseconds: 10_000_000))
+                resume = snd_pcm_resume(pcm)
+            }
+            if resume < 0 { try ALSAError.check(snd_pcm_prepare(pcm), "snd_pcm_prepare", device: name) }
+            return false
+        default:
+            throw ALSAError.error(rc, call, device: name)
+        }
     }
 }

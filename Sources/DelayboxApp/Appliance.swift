@@ -136,11 +136,6 @@ public final class Appliance {
             let now = clock.now()
             wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
             if signals.stopRequested { break }
-            if signals.takeReloadRequest() {
-                reload(systemd)
-                answers.config = config
-                answers.document = document
-            }
             for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
             for command in panel?.drain() ?? [] {
                 if command == .nextChannel {
@@ -156,11 +151,11 @@ public final class Appliance {
                 answers.configChanged = false
                 (config, document) = (answers.config, answers.document)
             }
-            if answers.reloadRequested {
+            // SIGHUP, or `config save` wrote the file: read the files again.
+            if signals.takeReloadRequest() || answers.reloadRequested {
                 answers.reloadRequested = false
                 reload(systemd)
-                answers.config = config
-                answers.document = document
+                (answers.config, answers.document) = (config, document)
             }
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil
