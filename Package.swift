@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "DelayboxEngine", swiftSettings: strict),
         // The output contract, the lock-free ring to the audio thread, conversion and volume.
         .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        // The mixer (sources on one timeline, levels, limiter) and what plays through it
+        // by the programme's state: mute music, ads, feedback sounds.
+        .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         // libasound, with shims for what Swift cannot import (the variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "DelayboxALSA", dependencies: ["CALSA", "DelayboxAudio", "DelayboxEngine"], swiftSettings: strict),
@@ -114,6 +117,10 @@ let package = Package(
         .testTarget(
             name: "DelayboxAudioTests",
             dependencies: ["DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxMixerTests",
+            dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
