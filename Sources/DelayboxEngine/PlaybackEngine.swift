@@ -193,4 +193,12 @@ extension PlaybackEngine {
     public var state: SessionState { derivedState }
     /// The delay in force, in frames at the jack.
     public var delayInFrames: Int64 { delayFrames }
+    /// Frames rendered so far: the frame numbering of `outputFrame` in notifications.
+    public var renderedFrames: Int64 { statistics.renderedFrames }
+    /// Notifications not yet drained, for a reader that must act on them before the
+    /// owner drains them (the programme mix, within the render they belong to).
+    public var pendingNotifications: [EngineNotification] { notifications }
+    /// The events held on the timeline (those already played and those to come), in
+    /// order: what is coming lets the owner fetch an ad's audio before its break.
+    public var heldEvents: [TimelineEvent] { timeline.events }
 }

@@ -13,6 +13,9 @@ public final class RecordingOutput {
     /// Every notification, with the output frame of the period that produced it.
     public private(set) var notifications: [(frame: Int64, notification: EngineNotification)] = []
     private var buffer: [Float]
+    /// Runs on each period after the engine rendered it, before its notifications are
+    /// drained (the programme mix), with the engine's frame count before the period.
+    public var afterRender: ((UnsafeMutableBufferPointer<Float>, Int64) -> Void)?
 
     public init(periodFrames: Int = 960, outputDelayFrames: Int = 0) {
         self.periodFrames = periodFrames
@@ -25,7 +28,11 @@ public final class RecordingOutput {
 
     /// Renders one period at `now`.
     public func renderPeriod(_ engine: PlaybackEngine, now: Instant) {
-        buffer.withUnsafeMutableBufferPointer { engine.render(into: $0, now: now, outputDelayFrames: outputDelayFrames) }
+        let first = engine.renderedFrames
+        buffer.withUnsafeMutableBufferPointer {
+            engine.render(into: $0, now: now, outputDelayFrames: outputDelayFrames)
+            afterRender?($0, first)
+        }
         let frame = frameCount
         samples.append(contentsOf: buffer)
         states.append(engine.state)

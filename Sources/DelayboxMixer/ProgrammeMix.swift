@@ -1,0 +1,256 @@
+import DelayboxEngine
+
+/// What the listener hears: the delayed stream, mute music while the streamer is muted,
+/// ads in their breaks, and the controls' feedback sounds, mixed on one timeline
+/// (docs/stream-events.md has the rules). Events act at their exact frame in delayed
+/// time — the frame the engine reports them at — and every change of level is a ramp:
+///
+/// - muted: the stream fades out and the mute music fades in (800 ms), looping until
+///   unmuted; unmuted: the reverse;
+/// - an ad break with ads on: stream and music duck to zero (300 ms), the ad starts
+///   (10 ms fade-in) and plays for the break's length (longer ads fade out at its end,
+///   shorter ones leave silence), then the levels come back; with ads off it is ignored
+///   and logged; an ad whose audio is not there plays as silence for the break, logged;
+/// - a jump towards live over a break's start plays that ad from its beginning (the
+///   sponsor's message is not cut by a knob); a jump back before it stops the ad and
+///   restores the levels;
+/// - paused: music and ad fade out and hold their place (the engine silences the
+///   stream); feedback sounds are always heard.
+///
+/// Runs on the playout thread, after the engine's render, with the frames it rendered.
+public final class ProgrammeMix {
+    /// The mixer's inputs.
+    public enum Input: Int, CaseIterable, Sendable {
+        case stream, muteMusic, ad, feedback
+    }
+
+    /// Level changes, in ms.
+    public enum Ramp {
+        public static let mute: Int64 = 800
+        public static let duck: Int64 = 300
+        public static let adIn: Int64 = 10
+        public static let adOut: Int64 = 50
+        public static let pause: Int64 = 20
+    }
+
+    /// Whether ad breaks play their ads (the channel's and the listener's setting).
+    public var adsEnabled = true
+    /// Whether the streamer is muted at the playout position.
+    public private(set) var isMuted = false
+    /// The ad break playing, if any.
+    public private(set) var playingAd: AdBreak?
+
+    private let mixer: Mixer
+    private var muteMusic: AudioClip?
+    private var muteMusicURL: String?
+    private var adClips: [String: AudioClip] = [:]
+    private var musicPlayer: ClipPlayer?
+    private var adPlayer: ClipPlayer?
+    /// Frames of the playing break still to come.
+    private var adRemaining: Int64 = 0
+    private var playing = false
+    private var voices: [(clip: AudioClip, cursor: Int)] = []
+    private var scratch: [Float] = []
+    private var log: [String] = []
+
+    public init() {
+        mixer = Mixer(sources: Input.allCases.count, capacityFrames: Int(AudioFormat.frames(milliseconds: 1_000)))
+        mixer.setLevel(Input.muteMusic.rawValue, 0, rampMs: 0)
+        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
+    }
+
+    // MARK: Clips
+
+    /// The mute music for the channel now playing (nil while not (yet) available: muted
+    /// periods are silent until it is).
+    public func setMuteMusic(_ clip: AudioClip?, url: String?) {
+        muteMusic = clip?.fadedAtBothEnds(milliseconds: 5)
+        muteMusicURL = url
+        // Muted and playing silence for want of the music: the music starts now (its own
+        // 5 ms fade-in: no click).
+        if musicPlayer != nil, musicPlayer?.clip == nil, let music = muteMusic {
+            musicPlayer = ClipPlayer(clip: music, loops: true, lengthFrames: nil)
+        }
+    }
+
+    /// An ad's audio, fetched ahead of its break.
+    public func provideAd(_ clip: AudioClip, url: String) {
+        adClips[url] = clip.fadedAtBothEnds(milliseconds: 5)
+        if adClips.count > 8, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
+    }
+
+    public func hasAd(url: String) -> Bool { adClips[url] != nil }
+
+    /// A feedback sound, heard from the next frame mixed, over everything else.
+    public func play(_ sound: AudioClip) {
+        voices.append((sound, 0))
+        if voices.count > 8 { voices.removeFirst() }
+    }
+
+    /// A new channel: its programme state starts fresh (an ad in progress fades out).
+    public func channelChanged() {
+        isMuted = false
+        if playingAd != nil { stopAd() }
+        retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
+    }
+
+    /// What happened worth a log line since the last call.
+    public func drainLog() -> [String] {
+        defer { log.removeAll() }
+        return log
+    }
+
+    /// The frame `mix` produces next, on the mix's own timeline (it runs on across channels).
+    public var position: Int64 { mixer.position }
+    /// Frames the limiter reduced so far.
+    public var limitedFrames: Int64 { mixer.limitedFrames }
+    /// A source's level now (linear).
+    public func level(_ input: Input) -> Float { mixer.level(input.rawValue).now }
+
+    // MARK: Rendering
+
+    /// Mixes `frames` frames into `out`: `programme` is what the engine rendered for them,
+    /// `effects` the events that took effect in them, `playing` whether the engine is
+    /// playing (not paused or waiting) for them.
+    public func render(into out: UnsafeMutablePointer<Float>, frames: Int, programme: UnsafePointer<Float>,
+                       effects: [EventEffect], playing: Bool) {
+        mixer.enqueue(Input.stream.rawValue, frames: frames, at: mixer.position) { programme[2 * $0 + $1] }
+        if playing != self.playing {
+            self.playing = playing
+            retarget(streamMs: Ramp.pause, musicMs: Ramp.pause, adMs: Ramp.pause)
+        }
+        var done = 0
+        var next = 0
+        while done < frames {
+            var boundary = frames
+            if next < effects.count { boundary = min(boundary, max(done, effects[next].offset)) }
+            if playingAd != nil, playing { boundary = min(boundary, done + Int(adRemaining)) }
+            if boundary > done {
+                segment(into: out + done * AudioFormat.channelCount, frames: boundary - done)
+                done = boundary
+            }
+            if playingAd != nil, adRemaining == 0 { endAd() }
+            while next < effects.count, effects[next].offset <= done {
+                apply(effects[next])
+                next += 1
+            }
+        }
+        while next < effects.count {
+            apply(effects[next])
+            next += 1
+        }
+    }
+
+    /// Mixes in place what `engine` just rendered into `buffer`, starting at engine
+    /// frame `firstFrame` (its `renderedFrames` before the render), with the events that
+    /// took effect in it.
+    public func mix(_ buffer: UnsafeMutableBufferPointer<Float>, renderedBy engine: PlaybackEngine, firstFrame: Int64) {
+        let frames = buffer.count / AudioFormat.channelCount
+        let effects = EventEffect.collect(from: engine.pendingNotifications, firstFrame: firstFrame, frames: frames)
+        // The programme is queued before anything is written back: in place is safe.
+        render(into: buffer.baseAddress!, frames: frames, programme: buffer.baseAddress!, effects: effects,
+               playing: engine.state == .playing)
+    }
+
+    private func segment(into out: UnsafeMutablePointer<Float>, frames: Int) {
+        if playing {
+            musicPlayer?.play(frames: frames, into: mixer, source: Input.muteMusic.rawValue)
+            adPlayer?.play(frames: frames, into: mixer, source: Input.ad.rawValue)
+            if playingAd != nil { adRemaining -= Int64(frames) }
+        }
+        playFeedback(frames: frames)
+        mixer.mix(into: out, frames: frames)
+        // A player no longer wanted stops once faded out (its source turns idle); a paused
+        // one keeps its place.
+        if !isMuted, mixer.level(Input.muteMusic.rawValue) == (0, 0) { musicPlayer = nil }
+        if playingAd == nil, mixer.level(Input.ad.rawValue) == (0, 0) { adPlayer = nil }
+    }
+
+    private func playFeedback(frames: Int) {
+        guard !voices.isEmpty else { return }
+        if scratch.count < frames * AudioFormat.channelCount { scratch = [Float](repeating: 0, count: frames * AudioFormat.channelCount) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            buffer.update(repeating: 0)
+            for index in voices.indices {
+                let (clip, cursor) = voices[index]
+                let count = min(frames, clip.frames - cursor)
+                for frame in 0..<count {
+                    buffer[2 * frame] += clip.sample(cursor + frame, 0)
+                    buffer[2 * frame + 1] += clip.sample(cursor + frame, 1)
+                }
+                voices[index].cursor += count
+            }
+            mixer.enqueue(Input.feedback.rawValue, frames: frames, at: mixer.position) { buffer[2 * $0 + $1] }
+        }
+        voices.removeAll { $0.cursor >= $0.clip.frames }
+    }
+
+    // MARK: Programme state
+
+    private func apply(_ effect: EventEffect) {
+        let undone = effect.transition == .undoneByJump
+        switch effect.event {
+        case .streamerMuted: setMuted(!undone)
+        case .streamerUnmuted: setMuted(undone)
+        case .title: break
+        case .adBreak(let ad):
+            if undone {
+                if playingAd == ad {
+                    stopAd()
+                    log.append("ad stopped: a jump back before its break")
+                }
+            } else if !adsEnabled {
+                log.append("ad break ignored (ads off): \(ad.durationMs) ms, \(ad.audioURL)")
+            } else {
+                startAd(ad, fromJump: effect.transition == .executedByJump)
+            }
+        }
+    }
+
+    private func setMuted(_ muted: Bool) {
+        guard muted != isMuted else { return }
+        isMuted = muted
+        if muted {
+            if musicPlayer == nil { musicPlayer = ClipPlayer(clip: muteMusic, loops: true, lengthFrames: nil) }
+            if muteMusic == nil { log.append("streamer muted; no mute music \(muteMusicURL.map { "(\($0) not available yet)" } ?? "configured"): silence") }
+        }
+        retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
+    }
+
+    private func startAd(_ ad: AdBreak, fromJump: Bool) {
+        let clip = adClips[ad.audioURL]
+        let length = AudioFormat.frames(milliseconds: ad.durationMs)
+        playingAd = ad
+        adRemaining = length
+        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: length + AudioFormat.frames(milliseconds: Ramp.adOut))
+        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
+        if clip == nil { log.append("ad audio not available (\(ad.audioURL)): \(ad.durationMs) ms of silence") }
+        if fromJump { log.append("ad plays from its start: the jump passed its break") }
+        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
+    }
+
+    private func endAd() {
+        playingAd = nil
+        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adOut)
+    }
+
+    private func stopAd() {
+        playingAd = nil
+        adRemaining = 0
+        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adOut)
+    }
+
+    /// Sets each source's level for the state, ramping over the given lengths; a level
+    /// already heading there keeps its ramp.
+    private func retarget(streamMs: Int64, musicMs: Int64, adMs: Int64) {
+        let ad = playingAd != nil
+        set(.stream, isMuted || ad ? 0 : 1, streamMs)
+        set(.muteMusic, isMuted && !ad && playing ? 1 : 0, musicMs)
+        set(.ad, ad && playing ? 1 : 0, adMs)
+    }
+
+    private func set(_ input: Input, _ level: Float, _ rampMs: Int64) {
+        guard mixer.level(input.rawValue).target != level else { return }
+        mixer.setLevel(input.rawValue, level, rampMs: rampMs)
+    }
+}

@@ -1,0 +1,197 @@
+import DelayboxEngine
+import DelayboxMixer
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The programme mix driven by the engine in virtual time (20 ms periods): events take
+/// effect at their frame in delayed time and every level moves on its ramp.
+@Suite struct ProgrammeMixTests {
+    /// Mute music and ad as constants (distinct levels), long enough not to loop here.
+    static let music = AudioClip(samples: [Int16](repeating: 3_277, count: 2 * 48_000 * 20))
+    static let ad = AudioClip(samples: [Int16](repeating: 6_554, count: 2 * 48_000 * 20))
+    static let musicLevel = Float(3_277) / 32_767
+    static let adLevel = Float(6_554) / 32_767
+    static let adURL = "file:///ad.mp3"
+
+    /// A rig at 10 s delay whose output goes through a programme mix; `silent` makes the
+    /// stream digital silence so music and ad levels can be read exactly.
+    static func rig(silent: Bool, events: [Int64: StreamEvent]) throws -> (EngineRig, ProgrammeMix) {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 10_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+        if silent { rig.feed.silentPackets = 0..<100_000 }
+        rig.events = events
+        let mix = ProgrammeMix()
+        mix.setMuteMusic(Self.music, url: "file:///music.mp3")
+        mix.provideAd(Self.ad, url: Self.adURL)
+        let engine = rig.engine
+        rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
+        return (rig, mix)
+    }
+
+    /// The output frame at which the `index`th event took effect.
+    static func effectFrame(_ rig: EngineRig, _ index: Int = 0) throws -> Int {
+        let frames: [Int64] = rig.notifications { notification in
+            guard case .eventTookEffect(_, _, let frame) = notification else { return nil }
+            return frame
+        }
+        return Int(try #require(frames.dropFirst(index).first))
+    }
+
+    /// Frame `k` of a constant clip of `value`: every clip starts with a 5 ms fade (240 frames).
+    static func clipSample(_ value: Int16, _ k: Int) -> Float {
+        Float(k >= 240 ? value : Int16((Float(value) * Float(k) / 240).rounded())) / 32_767
+    }
+
+    static func left(_ rig: EngineRig, _ frame: Int) -> Float { rig.output.samples[2 * frame] }
+
+    /// Muted: the music comes in on a straight 800 ms line starting at the event's frame,
+    /// exactly; unmuted: it goes out the same way.
+    @Test func muteBringsInTheMusicOnAnExactRampAndUnmuteTakesItOut() throws {
+        let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .streamerUnmuted])
+        rig.run(milliseconds: 18_000)
+        let muted = try Self.effectFrame(rig)
+        let ramp = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.mute))
+        #expect(Self.left(rig, muted - 1) == 0)
+        for k in [0, 1, 100, 239, 240, 19_200, ramp - 2] {
+            let expected = Self.clipSample(3_277, k) * Float(k + 1) / Float(ramp)
+            #expect(abs(Self.left(rig, muted + k) - expected) < 1e-6, "frame \(k) of the fade-in")
+        }
+        #expect(Self.left(rig, muted + ramp) == Self.musicLevel)
+        let unmuted = try Self.effectFrame(rig, 1)
+        #expect(unmuted - muted == 96_000, "100 packets of 960 frames later")
+        #expect(Self.left(rig, unmuted - 1) == Self.musicLevel)
+        #expect(abs(Self.left(rig, unmuted + ramp / 2 - 1) - Self.musicLevel / 2) < 1e-6)
+        #expect(rig.output.samples[(2 * (unmuted + ramp))...].allSatisfy { $0 == 0 }, "silent stream, music gone")
+        #expect(!mix.isMuted)
+    }
+
+    /// The tone stream fades out on the same 800 ms line while the music fades in: each
+    /// 1 kHz cycle's peak follows 1 − t/800 ms; after, only the music is there.
+    @Test func theStreamFadesOutAsTheMusicFadesIn() throws {
+        let (rig, _) = try Self.rig(silent: false, events: [600: .streamerMuted])
+        rig.run(milliseconds: 16_000)
+        let muted = try Self.effectFrame(rig)
+        let ramp = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.mute))
+        for k in stride(from: 0, to: ramp, by: 4_800) {
+            let cycle = (muted + k..<muted + k + 48).map { Self.left(rig, $0) }
+            let amplitude = ((cycle.max() ?? 0) - (cycle.min() ?? 0)) / 2
+            let expected = 0.5 * (1 - Float(k + 24) / Float(ramp))
+            #expect(abs(amplitude - expected) < 0.003, "\(k) frames in: amplitude \(amplitude), expected \(expected)")
+        }
+        let after = (muted + ramp..<muted + ramp + 4_800).map { Self.left(rig, $0) }
+        #expect(after.allSatisfy { $0 == Self.musicLevel })
+    }
+
+    /// An ad break with ads on: music (muted before) ducks over 300 ms while the ad comes
+    /// in over 10 ms; the ad plays for the break's 2 s, goes out over 50 ms and the music
+    /// comes back over 300 ms.
+    @Test func anAdBreakDucksTheRestPlaysTheAdAndRestoresTheLevels() throws {
+        let ad = AdBreak(audioURL: Self.adURL, durationMs: 2_000)
+        let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .adBreak(ad)])
+        rig.run(milliseconds: 20_000)
+        let start = try Self.effectFrame(rig, 1)
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let adIn = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
+        for k in [0, 1, 239, 240, adIn - 1, adIn, 7_200, duck - 1] {
+            let expected = Self.musicLevel * (1 - Float(k + 1) / Float(duck)) + Self.clipSample(6_554, k) * min(1, Float(k + 1) / Float(adIn))
+            #expect(abs(Self.left(rig, start + k) - expected) < 1e-5, "frame \(k) of the break")
+        }
+        let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
+        #expect(Self.left(rig, start + duck) == Self.adLevel)
+        #expect(Self.left(rig, start + length - 1) == Self.adLevel)
+        let out = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adOut))
+        let k = out / 2 - 1
+        let expected = Self.adLevel * (1 - Float(k + 1) / Float(out)) + Self.musicLevel * Float(k + 1) / Float(duck)
+        #expect(abs(Self.left(rig, start + length + k) - expected) < 1e-5, "ad going out, music coming back")
+        #expect(Self.left(rig, start + length + duck) == Self.musicLevel)
+        #expect(mix.playingAd == nil)
+    }
+
+    @Test func withAdsOffABreakIsIgnoredAndLogged() throws {
+        let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .adBreak(AdBreak(audioURL: Self.adURL, durationMs: 2_000))])
+        mix.adsEnabled = false
+        rig.run(milliseconds: 20_000)
+        let start = try Self.effectFrame(rig, 1)
+        #expect((start - 4_800..<start + 96_000).allSatisfy { Self.left(rig, $0) == Self.musicLevel }, "the music goes on untouched")
+        #expect(mix.drainLog().contains { $0.hasPrefix("ad break ignored (ads off)") })
+    }
+
+    @Test func anAdWhoseAudioIsMissingIsSilenceForItsBreak() throws {
+        let missing = AdBreak(audioURL: "https://example.invalid/ad.mp3", durationMs: 1_000)
+        let (rig, mix) = try Self.rig(silent: false, events: [600: .adBreak(missing)])
+        rig.run(milliseconds: 16_000)
+        let start = try Self.effectFrame(rig)
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        #expect((start + duck..<start + 48_000).allSatisfy { rig.output.samples[2 * $0] == 0 && rig.output.samples[2 * $0 + 1] == 0 })
+        let back = start + 48_000 + duck
+        #expect(abs(Self.left(rig, back + 12) - 0.5) < 0.01, "the stream is back at full level after the break")
+        #expect(mix.drainLog().contains { $0.contains("ad audio not available") })
+    }
+
+    /// A jump towards live over a break's start plays the ad from its beginning; a jump
+    /// back before the break stops it and brings the programme back.
+    @Test func aJumpOverABreakPlaysTheAdAndAJumpBackStopsIt() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+        rig.events[710] = .adBreak(AdBreak(audioURL: Self.adURL, durationMs: 30_000))
+        let mix = ProgrammeMix()
+        mix.provideAd(Self.ad, url: Self.adURL)
+        let engine = rig.engine
+        rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
+        rig.run(milliseconds: 12_000)
+        #expect(mix.playingAd == nil)
+        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        rig.run(milliseconds: 1_000)
+        #expect(mix.playingAd?.durationMs == 30_000)
+        #expect(rig.output.samples.suffix(2 * 960).allSatisfy { $0 == Self.adLevel }, "the ad plays, the stream is ducked")
+        #expect(mix.drainLog().contains { $0.contains("plays from its start") })
+        _ = rig.engine.setDelay(milliseconds: 19_000, now: rig.now)
+        rig.run(milliseconds: 1_000)
+        #expect(mix.playingAd == nil)
+        let end = Int(rig.output.frameCount)
+        #expect((end - 9_600..<end).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
+                "only the stream (its exact position code) is heard: the ad is gone")
+    }
+
+    /// Paused: the programme (here mute music) fades out and holds; a feedback click is
+    /// heard exactly as synthesised; resumed: the music goes on where it stopped.
+    @Test func pausedSilencesTheProgrammeButNotTheFeedback() throws {
+        let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted])
+        rig.run(milliseconds: 14_000)
+        #expect(Self.left(rig, Int(rig.output.frameCount) - 1) == Self.musicLevel)
+        rig.engine.pause(now: rig.now)
+        rig.run(milliseconds: 200)
+        let click = FeedbackSound.click.clip
+        mix.play(click)
+        let from = Int(rig.output.frameCount)
+        rig.run(milliseconds: 40)
+        for frame in 0..<click.frames {
+            #expect(Self.left(rig, from + frame) == click.sample(frame, 0))
+        }
+        #expect((from + click.frames..<from + 1_920).allSatisfy { Self.left(rig, $0) == 0 })
+        rig.engine.resume(now: rig.now)
+        rig.run(milliseconds: 1_000)
+        #expect(Self.left(rig, Int(rig.output.frameCount) - 1) == Self.musicLevel)
+    }
+
+    /// Every transition in a busy programme (mute, ad, unmute, a pause, feedback) moves no
+    /// sample further from the last than the tone stream's own steepest step allows.
+    @Test func noTransitionClicks() throws {
+        let ad = AdBreak(audioURL: Self.adURL, durationMs: 1_500)
+        let (rig, mix) = try Self.rig(silent: false, events: [560: .streamerMuted, 600: .adBreak(ad), 700: .streamerUnmuted,
+                                                              760: .adBreak(ad)])
+        rig.run(milliseconds: 20_000)
+        mix.play(FeedbackSound.modeChange.clip)
+        rig.engine.pause(now: rig.now)
+        rig.run(milliseconds: 500)
+        rig.engine.resume(now: rig.now)
+        rig.run(milliseconds: 2_000)
+        let left = stride(from: 0, to: rig.output.samples.count, by: 2).map { rig.output.samples[$0] }
+        let steps = zip(left, left.dropFirst()).map { abs($1 - $0) }
+        let toneStep = Float(0.5 * 2 * Double.pi / 48)  // the 1 kHz tone's steepest step
+        #expect((steps.max() ?? 1) < toneStep * 1.1, "largest step \(steps.max() ?? 1) vs the tone's \(toneStep)")
+    }
+}
