@@ -58,7 +58,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxConsole", "DelayboxSerial",
-                                                    "DelayboxAudio", "DelayboxALSA",
+                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer",
                                                     .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
@@ -121,6 +121,7 @@ let package = Package(
         .testTarget(
             name: "DelayboxMixerTests",
             dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -1,0 +1,72 @@
+import CFFmpeg
+import DelayboxEngine
+import Foundation
+
+/// Whole audio files through FFmpeg — mute music and ads: fetched from a URL (http,
+/// https, file: whatever libavformat's protocols open, certificates verified) and decoded
+/// in one go to the internal format.
+public enum AudioFile {
+    /// Copies `url` byte for byte to `path` (created or replaced); returns the bytes
+    /// copied. Gives up after `timeoutMs` without data, or beyond `maxBytes`.
+    /// The corresponding C functions are `avio_open2`, `avio_read` and `avio_closep`.
+    public static func download(_ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000) throws(FFmpegError) -> Int {
+        let gate = InterruptGate()
+        var callback = AVIOInterruptCB(callback: InterruptGate.callback, opaque: Unmanaged.passUnretained(gate).toOpaque())
+        var dictionary: OpaquePointer?
+        av_dict_set(&dictionary, "user_agent", "Delaybox", 0)
+        av_dict_set(&dictionary, "tls_verify", "1", 0)
+        defer { av_dict_free(&dictionary) }
+        var context: UnsafeMutablePointer<AVIOContext>?
+        gate.arm(milliseconds: timeoutMs)
+        FFmpegLog.beginCall()
+        // The callback holds the gate unretained: it must outlive the context.
+        defer { withExtendedLifetime(gate) {} }
+        try FFmpegError.check(avio_open2(&context, url, AVIO_FLAG_READ, &callback, &dictionary), "avio_open2")
+        defer { avio_closep(&context) }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw FFmpegError(operation: "open \(path) for writing", code: dbx_averror(EACCES))
+        }
+        defer { try? file.close() }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var total = 0
+        while true {
+            gate.arm(milliseconds: timeoutMs)
+            let read = buffer.withUnsafeMutableBufferPointer { avio_read(context, $0.baseAddress, Int32($0.count)) }
+            if read == dbx_averror_eof() { break }
+            try FFmpegError.check(read, "avio_read")
+            total += Int(read)
+            guard total <= maxBytes else { throw FFmpegError(operation: "download (larger than \(maxBytes / 1_000_000) MB)", code: dbx_averror(EFBIG)) }
+            do {
+                try file.write(contentsOf: buffer[0..<Int(read)])
+            } catch {
+                throw FFmpegError(operation: "write \(path)", code: dbx_averror(EIO))
+            }
+        }
+        return total
+    }
+
+    /// Decodes the audio of the file at `url` (a path or any URL FFmpeg opens) to
+    /// interleaved stereo Float at 48 kHz, at most `maxFrames` frames. A file that holds no
+    /// decodable audio throws: that is the check before a file is used.
+    public static func decode(_ url: String, maxFrames: Int) throws(FFmpegError) -> [Float] {
+        let input = try FFmpegInput(url: url, gate: InterruptGate())
+        let decoder = try FFmpegDecoder(parameters: input.parameters)
+        var samples: [Float] = []
+        var chunk = [Float](repeating: 0, count: 65_536 * AudioFormat.channelCount)
+        var failures = 0
+        while samples.count < maxFrames * AudioFormat.channelCount, let packet = try input.readPacket() {
+            do {
+                let frames = try packet.payload.withUnsafeBytes { payload in
+                    try chunk.withUnsafeMutableBufferPointer { try decoder.decode(payload, frameCount: 65_536, into: $0) }
+                }
+                samples += chunk[0..<frames * AudioFormat.channelCount]
+            } catch {
+                // A damaged frame or two is silence; a file that never decodes is not audio.
+                failures += 1
+                if samples.isEmpty, failures >= 8 { throw FFmpegError(operation: "decode (not audio?)", code: dbx_averror(EINVAL)) }
+            }
+        }
+        guard !samples.isEmpty else { throw FFmpegError(operation: "decode (no audio in the file)", code: dbx_averror(EINVAL)) }
+        return Array(samples.prefix(maxFrames * AudioFormat.channelCount))
+    }
+}
