@@ -7,7 +7,8 @@ import DelayboxSimulation
 /// feeds it. A channel switch ends one session and starts another.
 ///
 /// The demo channel (`demo://…`) needs no network: a simulated connection delivers the
-/// built-in test-tone programme on the same clock. A line-in channel (`alsa:NAME`) is
+/// built-in programme (`DemoProgramme`: a beeped timecode with muted periods and ad
+/// breaks) on the same clock. A line-in channel (`alsa:NAME`) is
 /// captured from the codec's input (`CaptureClient`) and held uncompressed.
 final class ChannelSession {
     let channel: Channel
@@ -25,9 +26,10 @@ final class ChannelSession {
         var configuration = configuration
         configuration.initialDelayMs = delayMs
         if channel.streamURL.hasPrefix("demo:") {
-            engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
+            engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
+            // A day of events ahead (a few thousand; the engine keeps only the buffer's).
             demo = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                                    connectAtMs: 0, outages: [], events: [], seed: 7)
+                                    connectAtMs: 0, outages: [], events: DemoProgramme.events(durationMs: 86_400_000), seed: 7)
             client = nil
             return
         }

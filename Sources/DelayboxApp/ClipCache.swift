@@ -4,7 +4,8 @@ import Foundation
 
 /// Mute music and ad files on disk: each remote file is fetched once (http, https) and
 /// kept in `directory` under a size cap, the least recently used going first; local files
-/// (a path or `file:` URL) are read where they are. Every file is decoded in full before
+/// (a path or `file:` URL) are read where they are; `demo://music` and `demo://ad` are
+/// built in. Every file is decoded in full before
 /// it is used — a file that is not audio is refused with the reason and not kept. When the
 /// network is down, what is cached still plays.
 ///
@@ -28,6 +29,10 @@ final class ClipCache {
     /// The clip at `url`, at most `maxSeconds` long, from the cache or fetched now.
     func clip(_ url: String, maxSeconds: Int) throws(Failure) -> AudioClip {
         let maxFrames = maxSeconds * 48_000
+        if url.hasPrefix("demo://") {
+            guard let clip = DemoClips.clip(for: url) else { throw Failure(description: "\(url) is not a built-in clip (demo://music, demo://ad)") }
+            return clip
+        }
         guard Self.isRemote(url) else { return try decode(Self.localPath(url), label: url, maxFrames: maxFrames) }
         let cached = directory.appendingPathComponent(Self.fileName(for: url))
         if FileManager.default.fileExists(atPath: cached.path) {

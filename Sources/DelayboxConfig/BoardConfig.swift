@@ -123,4 +123,8 @@ public struct Defaults: Sendable, Equatable {
     public var delayStepMs: Int64
     /// 0-100 on the perceptual curve.
     public var volume: Int
+    /// Megabytes the fetched mute music and ad files may take on disk.
+    public var clipCacheMB: Int
+    /// Whether the controls answer with sounds (clicks, tones, the delay read out).
+    public var feedbackSounds: Bool
 }

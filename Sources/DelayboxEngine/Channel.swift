@@ -17,7 +17,8 @@ public struct Channel: Sendable, Equatable {
     }
 
     /// Schemes a mute music or ad file is fetched with; a bare path is a local file.
-    public static let fileSchemes: Set<String> = ["http", "https", "file"]
+    /// Where mute music comes from: the network, a file, or built in (`demo://music`).
+    public static let fileSchemes: Set<String> = ["http", "https", "file", "demo"]
 
     /// Every problem with this channel, empty when it is valid. The stream URL may use
     /// any scheme FFmpeg knows (http, https, hls, rtmp, srt, …): FFmpeg has the last word

@@ -183,7 +183,15 @@ public struct SimulatedNetwork {
         let firstFrame = index * Int64(packetFrames)
         let timestamp = firstFrame - connectionFirstFrame
         queue.append((lastArrival, .packet(index: index, connectionTimestamp: timestamp)))
-        for (frame, event) in events where frame >= firstFrame && frame < firstFrame + Int64(packetFrames) {
+        // Events are sorted: find the first at or after the packet by bisection (the demo
+        // channel holds a day of them).
+        var low = 0, high = events.count
+        while low < high {
+            let middle = (low + high) / 2
+            if events[middle].frame < firstFrame { low = middle + 1 } else { high = middle }
+        }
+        for (frame, event) in events[low...] {
+            guard frame < firstFrame + Int64(packetFrames) else { break }
             queue.append((lastArrival, .event(event, connectionTimestamp: frame - connectionFirstFrame)))
         }
     }

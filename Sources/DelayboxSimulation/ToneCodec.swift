@@ -53,11 +53,16 @@ public enum ToneCodec {
     }
 }
 
-/// Decodes `ToneCodec` packets.
+/// Decodes `ToneCodec` packets: by default into the test tone with its position code;
+/// `synthesis` makes other programmes from the same packets (the demo channel's).
 public final class ToneDecoder: PacketDecoder {
     public struct Malformed: Error {}
+    /// Left and right samples of a stream frame.
+    private let synthesis: @Sendable (Int64) -> (left: Float, right: Float)
 
-    public init() {}
+    public init(synthesis: @escaping @Sendable (Int64) -> (left: Float, right: Float) = ToneCodec.sample) {
+        self.synthesis = synthesis
+    }
 
     public let prerollPackets = 0
 
@@ -75,7 +80,7 @@ public final class ToneDecoder: PacketDecoder {
         }
         let first = Int64(bitPattern: stamp)
         for index in 0..<frames {
-            let (left, right) = ToneCodec.sample(frame: first + Int64(index))
+            let (left, right) = synthesis(first + Int64(index))
             output[2 * index] = left
             output[2 * index + 1] = right
         }
