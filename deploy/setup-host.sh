@@ -19,6 +19,7 @@ PACKAGES=(
   libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
   libasound2-dev    # the audio output (alsa-lib 1.2); its null and file plugins run the tests
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
+  espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -106,6 +106,11 @@ public final class Appliance {
                                          client: StreamClient.Options(), clock: clock)
         defer { session.client?.stop() }
         let executor = CommandExecutor(engine: session.engine, settings: settings)
+        let desk = ProgrammeDesk(cache: ClipCache(directory: cacheDirectory, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
+                                 feedbackSounds: config.defaults.feedbackSounds)
+        desk.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
+        desk.start()
+        defer { desk.stop() }
         let panel = startFrontPanel()
         defer { panel?.stop() }
         let inbox = ConsoleInbox()
@@ -141,11 +146,15 @@ public final class Appliance {
                 if command == .nextChannel {
                     lineup.selectNext()
                     answers.requestedChannel = lineup.selected.name
+                    desk.feedback(for: command, outcome: .done, now: now)
                     continue
                 }
                 let outcome = executor.execute(command, now: now)
+                desk.feedback(for: command, outcome: outcome, now: now)
                 logger.info("\(command): \(outcome)")
             }
+            for line in desk.poll(engine: session.engine, now: now) { logger.notice("\(line)") }
+            desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
             for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: now)) }
             if answers.configChanged {
                 answers.configChanged = false
@@ -160,7 +169,8 @@ public final class Appliance {
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil
                 if lineup.select(named: name), name != session.channel.name {
-                    session = try switchChannel(from: session, to: lineup.selected, output: output, now: now, clock: clock)
+                    session = try switchChannel(from: session, to: lineup.selected, output: output, desk: desk, now: now, clock: clock)
+                    desk.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
                     executor.attach(session.engine, channel: session.channel.name, now: now)
                     answers.engine = session.engine
                     answers.channel = session.channel
@@ -174,7 +184,9 @@ public final class Appliance {
             testTone.isOn = answers.toneOn
             output.feed(now: now) { buffer, delay in
                 let wasPlaying = engine.state == .playing
+                let first = engine.renderedFrames
                 engine.render(into: buffer, now: now, outputDelayFrames: delay)
+                desk.render(buffer, engine: engine, firstFrame: first)
                 testTone.apply(to: buffer.baseAddress!, frames: buffer.count / AudioFormat.channelCount)
                 if !wasPlaying, engine.state == .playing, !health.heardFirstAudio { firstAudio(inFrames: delay, health: &health) }
             }
@@ -207,8 +219,7 @@ public final class Appliance {
         systemd.notify("STOPPING=1")
         let now = clock.now()
         session.stop(now: now)
-        let engine = session.engine
-        output.feed(now: now, minimumPeriods: 1) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+        render(session.engine, through: desk, to: output, now: now)
         output.stop()
         save(executor.settings)
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
@@ -225,17 +236,31 @@ public final class Appliance {
 
     /// Ends the playing channel (its fade-out is rendered now) and starts `channel` with
     /// the same delay, which its own buffer has to fill first.
-    private func switchChannel(from session: ChannelSession, to channel: Channel, output: OutputPath, now: Instant,
-                               clock: SystemClock) throws -> ChannelSession {
+    private func switchChannel(from session: ChannelSession, to channel: Channel, output: OutputPath, desk: ProgrammeDesk,
+                               now: Instant, clock: SystemClock) throws -> ChannelSession {
         let delayMs = session.engine.status(at: now).delayMs
         session.stop(now: now)
         let old = session.engine
-        output.feed(now: now, minimumPeriods: 1) { buffer, delay in old.render(into: buffer, now: now, outputDelayFrames: delay) }
+        render(old, through: desk, to: output, now: now)
         let next = try ChannelSession(channel: channel, configuration: old.configuration, delayMs: delayMs,
                                       client: StreamClient.Options(), clock: clock)
         next.start(now: now)
         logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms")
         return next
+    }
+
+    /// Renders one period of `engine` (its fade-out, after `stop`) through the mix.
+    private func render(_ engine: PlaybackEngine, through desk: ProgrammeDesk, to output: OutputPath, now: Instant) {
+        output.feed(now: now, minimumPeriods: 1) { buffer, delay in
+            let first = engine.renderedFrames
+            engine.render(into: buffer, now: now, outputDelayFrames: delay)
+            desk.render(buffer, engine: engine, firstFrame: first)
+        }
+    }
+
+    /// Fetched mute music and ads: `cache/` beside the state file (`/var/lib/delaybox`).
+    private var cacheDirectory: URL {
+        URL(fileURLWithPath: options.statePath).deletingLastPathComponent().appendingPathComponent("cache")
     }
 
     /// The board's output; when it cannot open at start and the board names a fallback

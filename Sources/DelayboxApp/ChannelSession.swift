@@ -29,7 +29,9 @@ final class ChannelSession {
             engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
             // A day of events ahead (a few thousand; the engine keeps only the buffer's).
             demo = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                                    connectAtMs: 0, outages: [], events: DemoProgramme.events(durationMs: 86_400_000), seed: 7)
+                                    connectAtMs: 0, outages: [],
+                                    events: DemoProgramme.events(durationMs: 86_400_000, cycleMs: DemoProgramme.cycleMs(of: channel.streamURL)),
+                                    seed: 7)
             client = nil
             return
         }

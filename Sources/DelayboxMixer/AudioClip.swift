@@ -44,3 +44,20 @@ public struct AudioClip: Sendable, Equatable {
         return copy
     }
 }
+
+extension AudioClip {
+    /// A clip from interleaved samples in another format (a speech synthesiser's 22 kHz
+    /// mono), converted like the mixer converts a source.
+    public init(converting samples: [Float], format: SourceFormat) {
+        var converter = RateConverter()
+        converter.reset(to: format)
+        let frames = samples.count / format.channels
+        var stereo = [Float](repeating: 0, count: max(1, converter.outputFrames(forInput: frames)) * AudioFormat.channelCount)
+        let written = stereo.withUnsafeMutableBufferPointer { output in
+            samples.withUnsafeBufferPointer { input in
+                converter.convert(inputFrames: frames, into: output.baseAddress!) { input[$0 * format.channels + $1] }
+            }
+        }
+        self.init(stereo: Array(stereo.prefix(written * AudioFormat.channelCount)))
+    }
+}

@@ -15,12 +15,23 @@ public enum DemoProgramme {
     /// The ad break's length, ms.
     public static let adBreakMs: Int64 = 10_000
 
-    /// The events of the first `durationMs` of the programme, by stream time.
-    public static func events(durationMs: Int64) -> [(atMs: Int64, event: StreamEvent)] {
-        stride(from: 0, to: durationMs, by: Int(cycleMs)).flatMap { start -> [(atMs: Int64, event: StreamEvent)] in
-            [(start + 20_000, .streamerMuted), (start + 35_000, .streamerUnmuted),
-             (start + 60_000, .adBreak(AdBreak(audioURL: adURL, durationMs: adBreakMs)))]
+    /// The events of the first `durationMs` of the programme, by stream time, on a cycle
+    /// of `cycleMs` (the times above scale with it: `demo://commentary?cycle=9` runs the
+    /// whole cycle in 9 s, for a quick look and for tests).
+    public static func events(durationMs: Int64, cycleMs: Int64 = cycleMs) -> [(atMs: Int64, event: StreamEvent)] {
+        let scale = { (ms: Int64) in ms * cycleMs / Self.cycleMs }
+        return stride(from: 0, to: durationMs, by: Int(cycleMs)).flatMap { start -> [(atMs: Int64, event: StreamEvent)] in
+            [(start + scale(20_000), .streamerMuted), (start + scale(35_000), .streamerUnmuted),
+             (start + scale(60_000), .adBreak(AdBreak(audioURL: adURL, durationMs: scale(adBreakMs))))]
         }
+    }
+
+    /// The cycle a demo URL asks for (`?cycle=SECONDS`, 3 s to 1 h), ms; the default otherwise.
+    public static func cycleMs(of url: String) -> Int64 {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first,
+              let value = query.split(separator: "&").first(where: { $0.hasPrefix("cycle=") })?.dropFirst(6),
+              let seconds = Double(value), (3...3_600).contains(seconds) else { return cycleMs }
+        return Int64(seconds * 1_000)
     }
 
     /// Both sides of stream frame `frame` (the same: the programme is mono).

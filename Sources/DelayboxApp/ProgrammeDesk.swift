@@ -1,0 +1,88 @@
+import DelayboxCommands
+import DelayboxEngine
+import DelayboxMixer
+import Foundation
+
+/// The appliance's side of the programme mix, on the playout thread: it asks the clip
+/// loader for the channel's mute music and, as soon as an ad break is recorded (a whole
+/// delay before it plays), for its ad; hands the clips to the mix; mixes each render; and
+/// answers the controls with feedback sounds and, once the knob rests, the delay read out.
+final class ProgrammeDesk {
+    let mix = ProgrammeMix()
+    private let loader: ClipLoader
+    private let speech = SpeechReadout()
+    private let feedbackSounds: Bool
+    /// The mute music wanted now (the channel's).
+    private var musicURL: String?
+    private var lastEventScan = Instant.zero
+    /// When the delay is read out: the knob rested this long after its last turn.
+    private var readoutDue: Instant?
+    static let readoutAfterRestMs: Int64 = 1_200
+    /// Longest mute music kept (loops after): 34 MB as 16-bit stereo.
+    static let musicMaxSeconds = 180
+
+    init(cache: ClipCache, feedbackSounds: Bool) {
+        loader = ClipLoader(cache: cache)
+        self.feedbackSounds = feedbackSounds
+    }
+
+    func start() { loader.start() }
+    func stop() { loader.stop() }
+
+    /// A channel starts playing (at start or after a switch).
+    func channelStarted(_ channel: Channel, adsEnabled: Bool, switched: Bool) {
+        if switched { mix.channelChanged() }
+        musicURL = channel.muteMusicURL
+        mix.setMuteMusic(nil, url: musicURL)
+        mix.adsEnabled = channel.adsEnabled && adsEnabled
+        if let url = musicURL { loader.want(url, maxSeconds: Self.musicMaxSeconds) }
+    }
+
+    /// Mixes what `engine` rendered into `buffer` (frame `firstFrame` on).
+    func render(_ buffer: UnsafeMutableBufferPointer<Float>, engine: PlaybackEngine, firstFrame: Int64) {
+        mix.mix(buffer, renderedBy: engine, firstFrame: firstFrame)
+    }
+
+    /// Once per playout wake-up: takes loaded clips, asks for the ads of newly recorded
+    /// breaks (once a second), plays a due read-out. Returns lines for the log.
+    func poll(engine: PlaybackEngine, now: Instant) -> [String] {
+        var lines = mix.drainLog()
+        for result in loader.drain() {
+            switch result {
+            case .loaded(let url, let clip):
+                if url == musicURL { mix.setMuteMusic(clip, url: url) } else { mix.provideAd(clip, url: url) }
+                lines.append("clip ready: \(url) (\(String(format: "%.1f", Double(clip.frames) / 48_000)) s)")
+            case .failed(_, let reason, let retry):
+                lines.append("\(reason); silence in its place, trying again in \(retry) s")
+            }
+        }
+        if now.milliseconds(since: lastEventScan) >= 1_000 {
+            lastEventScan = now
+            for case .adBreak(let ad) in engine.heldEvents.map(\.event) where !mix.hasAd(url: ad.audioURL) {
+                loader.want(ad.audioURL, maxSeconds: Int(ad.durationMs / 1_000) + 1)
+            }
+        }
+        for clip in speech.take() { mix.play(clip) }
+        if let due = readoutDue, now >= due {
+            readoutDue = nil
+            let delay = engine.delayInFrames / Int64(AudioFormat.framesPerMillisecond)
+            if !speech.say(delayMs: delay) { mix.play(FeedbackSound.delayInTones(milliseconds: delay).clip) }
+        }
+        return lines
+    }
+
+    /// The sound a control's command answers with.
+    func feedback(for command: Command, outcome: CommandExecutor.Outcome, now: Instant) {
+        guard feedbackSounds else { return }
+        switch outcome {
+        case .refused: mix.play(FeedbackSound.error.clip)
+        case .limitReached: mix.play(FeedbackSound.limitReached.clip)
+        case .done: mix.play(command == .toggleKnobMode ? FeedbackSound.modeChange.clip : FeedbackSound.click.clip)
+        }
+        switch command {
+        case .adjustDelay, .setDelay, .recallPreset, .jumpToLive:
+            readoutDue = now.advanced(byNanoseconds: Self.readoutAfterRestMs * 1_000_000)
+        default: break
+        }
+    }
+}

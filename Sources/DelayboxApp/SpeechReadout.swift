@@ -1,0 +1,80 @@
+import DelayboxMixer
+import Foundation
+import Synchronization
+
+/// Says the delay aloud after the knob rests, through espeak-ng when it is installed
+/// (`delayInTones` otherwise). The synthesiser runs as a process off the playout thread;
+/// the clip is taken when ready.
+final class SpeechReadout: Sendable {
+    /// The synthesiser, nil when none is installed.
+    let executable: URL?
+    private let ready = Mutex<[AudioClip]>([])
+
+    init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
+        executable = searchPath.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("espeak-ng") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// How the delay is said: "12.5 seconds", "2 minutes 5 seconds".
+    static func text(delayMs: Int64) -> String {
+        let tenths = (delayMs + 50) / 100
+        let minutes = tenths / 600
+        let seconds = Double(tenths % 600) / 10
+        let secondsText = seconds == seconds.rounded() ? "\(Int(seconds))" : String(format: "%.1f", seconds)
+        if minutes == 0 { return "\(secondsText) seconds" }
+        return "\(minutes) minute\(minutes == 1 ? "" : "s")" + (seconds == 0 ? "" : " \(secondsText) seconds")
+    }
+
+    /// Starts saying the delay; false when no synthesiser is installed.
+    func say(delayMs: Int64) -> Bool {
+        guard let executable else { return false }
+        let text = Self.text(delayMs: delayMs)
+        Thread.detachNewThread { [self] in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["--stdout", "-s", "175", text]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            if let clip = Self.clip(fromWav: data) { ready.withLock { $0.append(clip) } }
+        }
+        return true
+    }
+
+    /// Spoken clips ready to play.
+    func take() -> [AudioClip] {
+        ready.withLock { clips in
+            defer { clips.removeAll() }
+            return clips
+        }
+    }
+
+    /// 16-bit PCM WAV (as espeak-ng writes it to a pipe: the sizes are placeholders, the
+    /// data runs to the end) converted to a clip; nil if it is not that.
+    static func clip(fromWav data: Data) -> AudioClip? {
+        let bytes = [UInt8](data)
+        func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func long(_ at: Int) -> Int { word(at) | word(at + 2) << 16 }
+        guard bytes.count > 44, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else { return nil }
+        var offset = 12
+        var format: SourceFormat?
+        while offset + 8 <= bytes.count {
+            let size = long(offset + 4)
+            if bytes[offset..<offset + 4].elementsEqual("fmt ".utf8), offset + 24 <= bytes.count {
+                let channels = word(offset + 10), rate = long(offset + 12), bits = word(offset + 22)
+                guard word(offset + 8) == 1, bits == 16, channels == 1 || channels == 2, rate > 0 else { return nil }
+                format = SourceFormat(channels: channels, sampleRate: rate)
+            } else if bytes[offset..<offset + 4].elementsEqual("data".utf8), let format {
+                let start = offset + 8
+                let end = min(bytes.count, start + size) & ~1
+                let samples = stride(from: start, to: end, by: 2).map { Float(Int16(bitPattern: UInt16(word($0)))) / 32_768 }
+                return samples.isEmpty ? nil : AudioClip(converting: samples, format: format)
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
+    }
+}

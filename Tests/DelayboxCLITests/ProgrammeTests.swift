@@ -1,0 +1,82 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The appliance's whole programme, end to end: the demo channel on a 9 s cycle (muted at
+/// 2 s, unmuted at 3.5 s, a 1 s ad break at 6 s) with mute music fetched over HTTP from a
+/// local server, recorded to a WAV file at real time and read back by frequency: the
+/// music (300 Hz) sounds while the streamer is muted, the demo ad's chime (1046 Hz) in
+/// the break, each for as long as the schedule says.
+@Suite struct ProgrammeTests {
+    /// Power of `hertz` in a window of the left channel (Goertzel), relative to full scale.
+    static func power(_ samples: ArraySlice<Int16>, hertz: Double) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
+        var (previous, beforePrevious) = (0.0, 0.0)
+        var count = 0
+        for index in stride(from: samples.startIndex, to: samples.endIndex, by: 2) {
+            let value = Double(samples[index]) / 32_768 + coefficient * previous - beforePrevious
+            (beforePrevious, previous) = (previous, value)
+            count += 1
+        }
+        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / Double(count * count)
+    }
+
+    /// Start and length (s) of the longest run of 50 ms windows where `hertz` dominates.
+    static func longestRun(_ samples: [Int16], hertz: Double, threshold: Double) -> (start: Double, length: Double)? {
+        let window = 2_400 * 2
+        let loud = (0..<samples.count / window).map { power(samples[($0 * window)..<(($0 + 1) * window)], hertz: hertz) > threshold }
+        var best: (Int, Int)?
+        var index = 0
+        while index < loud.count {
+            guard loud[index] else { index += 1; continue }
+            let start = index
+            while index < loud.count, loud[index] { index += 1 }
+            if index - start > (best?.1 ?? 0) { best = (start, index - start) }
+        }
+        return best.map { (Double($0.0) * 0.05, Double($0.1) * 0.05) }
+    }
+
+    @Test func muteMusicFromTheNetworkAndTheAdPlayWhenTheScheduleSays() throws {
+        let directory = try ExternalTool.temporaryDirectory("programme")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = directory.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try ExternalTool.encodeTone(frequency: 300, seconds: 4, sampleRate: 44_100, channels: 1, codecArguments: ["-b:a", "128k"],
+                                    to: served.appendingPathComponent("music.mp3").path)
+        let server = try StaticHTTPServer(directory: served)
+        let wav = directory.appendingPathComponent("out.wav")
+        let board = directory.appendingPathComponent("board.yaml")
+        try """
+            extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(wav.path)
+            channels:
+              - name: Demo
+                url: demo://commentary?cycle=9
+                mute_music: \(server.url("music.mp3"))
+            defaults:
+              volume: 100
+            """.write(to: board, atomically: true, encoding: .utf8)
+        let result = try CommandLineTests().delaybox(["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                                                      "--delay", "1", "--seconds", "10"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("clip ready: \(server.url("music.mp3"))"), "\(result.errors)")
+        #expect(result.errors.contains("clip ready: demo://ad"), "the ad fetched when its break was recorded")
+        let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cache").path)
+        #expect(cached.count == 1 && cached[0].hasSuffix(".mp3"), "\(cached)")
+
+        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        // -30 dB relative power: clearly there, far above leakage from the other sounds.
+        let music = try #require(Self.longestRun(samples, hertz: 300, threshold: 1e-4), "the mute music never sounded")
+        let ad = try #require(Self.longestRun(samples, hertz: 1_046.5, threshold: 1e-5), "the ad never sounded")
+        // Muted 1.5 s; the 800 ms fades cross the threshold about 0.2 s after the fade-in
+        // starts and 0.6 s after the fade-out starts (measured 1.95 s).
+        #expect(music.length >= 1.7 && music.length <= 2.2, "music for \(music.length) s")
+        // The ad's first note (1046 Hz, 500 ms, decaying) is its loudest run (measured 0.55 s).
+        #expect(ad.length >= 0.35 && ad.length <= 0.7, "ad run \(ad.length) s")
+        // Stream time 2.0 s (muted) to 6.0 s (break): 4 s apart at the output too, less the
+        // music's 0.2 s to cross the threshold (measured 3.8 s).
+        #expect(ad.start - music.start > 3.6 && ad.start - music.start < 4.1, "music at \(music.start) s, ad at \(ad.start) s")
+        #expect(music.start > 2.5 && music.start < 4.0, "muted at 2 s, heard 1 s later (+ the start): \(music.start) s")
+    }
+}
