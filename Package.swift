@@ -69,7 +69,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "delaybox-bench",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg"],
             swiftSettings: strict),
         .executableTarget(
             name: "delayboxctl",

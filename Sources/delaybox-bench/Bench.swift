@@ -6,14 +6,15 @@ import Glibc
 #endif
 
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
-/// `delaybox-bench engine` runs only the engine and simulator figures, `delaybox-bench
-/// peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
+/// `delaybox-bench engine` runs only the engine and simulator figures, `mix` the mixer's
+/// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
 /// [SECONDS]` only the appliance's (at a 300 s delay unless given); no argument runs all.
 @main
 enum Bench {
     static func main() throws {
         let part = CommandLine.arguments.dropFirst().first
         if part == nil || part == "engine" { try engineFigures() }
+        if part == nil || part == "mix" { try MixCost.figures() }
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
     }
