@@ -9,6 +9,8 @@ public struct LevelRamp: Sendable, Equatable {
     /// Where the ramp is heading.
     public private(set) var target: Float
     private var start: Float
+    /// Change per frame.
+    private var step: Float = 0
     private var elapsed = 0
     private var length = 0
 
@@ -28,6 +30,7 @@ public struct LevelRamp: Sendable, Equatable {
         start = level
         elapsed = 0
         length = max(0, lengthFrames)
+        step = length == 0 ? 0 : (self.target - start) / Float(length)
         if length == 0 { level = self.target }
     }
 
@@ -38,11 +41,21 @@ public struct LevelRamp: Sendable, Equatable {
         return level
     }
 
+    /// The gains of the next `frames` frames without advancing: frame `i < ramping` has
+    /// `base + step · i`, the rest have `target` — so a loop over them has no branch.
+    @inline(__always)
+    public func plan(frames: Int) -> (base: Float, step: Float, ramping: Int) {
+        guard level != target else { return (level, 0, 0) }
+        let ramping = min(frames, max(0, length - elapsed - 1))
+        return (start + step * Float(elapsed + 1), step, ramping)
+    }
+
     /// Advances the ramp by `frames` frames (a source with nothing to play still moves
     /// along the timeline).
+    @inline(__always)
     public mutating func advance(frames: Int) {
         guard level != target else { return }
         elapsed += frames
-        level = elapsed >= length ? target : start + (target - start) * Float(elapsed) / Float(length)
+        level = elapsed >= length ? target : start + step * Float(elapsed)
     }
 }

@@ -42,10 +42,14 @@ public final class Mixer {
         sources[source].enqueue(frames: frames, format: format, at: frame, readPosition: position, sample: sample)
     }
 
-    /// Enqueues interleaved Float samples of `format` from timeline frame `at`.
+    /// Enqueues interleaved Float samples of `format` from timeline frame `at`; the
+    /// internal format is copied in straight runs.
     @discardableResult
     public func enqueue(_ source: Int, samples: UnsafeBufferPointer<Float>, format: SourceFormat = .native, at frame: Int64) -> Int {
-        enqueue(source, frames: samples.count / format.channels, format: format, at: frame) { samples[$0 * format.channels + $1] }
+        if format == .native, let base = samples.baseAddress {
+            return sources[source].enqueue(native: base, frames: samples.count / AudioFormat.channelCount, at: frame, readPosition: position)
+        }
+        return enqueue(source, frames: samples.count / format.channels, format: format, at: frame) { samples[$0 * format.channels + $1] }
     }
 
     /// The timeline frame after the newest audio enqueued for a source (nil: never fed).
@@ -87,10 +91,18 @@ public final class Mixer {
     // MARK: Mixing
 
     /// Mixes the next `frames` frames of every source that is not idle into `out`
-    /// (interleaved stereo) and limits the sum.
-    public func mix(into out: UnsafeMutablePointer<Float>, frames: Int) {
-        out.update(repeating: 0, count: frames * AudioFormat.channelCount)
-        for index in sources.indices { sources[index].add(into: out, frames: frames, position: position) }
+    /// (interleaved stereo) and limits the sum. With `inPlace`, `out` already holds that
+    /// source's frames (the programme, rendered there): they get its level and pan where
+    /// they are — no queue, no copy — and the others are added.
+    public func mix(into out: UnsafeMutablePointer<Float>, frames: Int, inPlace: Int? = nil) {
+        if let inPlace {
+            sources[inPlace].scale(inPlace: out, frames: frames, position: position)
+        } else {
+            out.update(repeating: 0, count: frames * AudioFormat.channelCount)
+        }
+        for index in sources.indices where index != inPlace {
+            sources[index].add(into: out, frames: frames, position: position)
+        }
         limiter.apply(to: out, frames: frames)
         position += Int64(frames)
     }

@@ -41,15 +41,53 @@ struct MixerSource {
         let produced = converter.outputFrames(forInput: taken)
         let writeFrom = max(at, readPosition)
         let end = at + Int64(produced)
-        if end > writeFrom { queue.reserve(at: writeFrom, frames: Int(end - writeFrom), readPosition: readPosition) }
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) { buffer in
-            let written = converter.convert(inputFrames: taken, into: buffer.baseAddress!, sample: sample)
-            for index in 0..<written where at + Int64(index) >= writeFrom {
-                queue.write(at + Int64(index), left: buffer[2 * index], right: buffer[2 * index + 1])
+        if end > writeFrom {
+            queue.reserve(at: writeFrom, frames: Int(end - writeFrom), readPosition: readPosition)
+            let skipped = Int(writeFrom - at)
+            if format == .native {
+                // Straight into the ring: no conversion, no copy between.
+                queue.forEachRun(from: writeFrom, frames: Int(end - writeFrom)) { run, offset, count in
+                    let first = skipped + offset
+                    for index in 0..<count {
+                        run[2 * index] = sample(first + index, 0)
+                        run[2 * index + 1] = sample(first + index, 1)
+                    }
+                }
+            } else {
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) { buffer in
+                    _ = converter.convert(inputFrames: taken, into: buffer.baseAddress!, sample: sample)
+                    queue.forEachRun(from: writeFrom, frames: Int(end - writeFrom)) { run, offset, count in
+                        run.update(from: buffer.baseAddress! + (skipped + offset) * AudioFormat.channelCount,
+                                   count: count * AudioFormat.channelCount)
+                    }
+                }
+            }
+        } else if format != .native {
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) { buffer in
+                _ = converter.convert(inputFrames: taken, into: buffer.baseAddress!, sample: sample)
             }
         }
         fedUntil = end
         if produced > 0 { isIdle = false }
+        return taken
+    }
+
+    /// Queues interleaved stereo frames in the internal format from timeline frame `at`
+    /// (the fast path: copied in runs); returns the frames taken.
+    mutating func enqueue(native samples: UnsafePointer<Float>, frames: Int, at: Int64, readPosition: Int64) -> Int {
+        let taken = min(frames, queue.room(at: at, readPosition: readPosition))
+        let writeFrom = max(at, readPosition)
+        let end = at + Int64(taken)
+        if end > writeFrom {
+            queue.reserve(at: writeFrom, frames: Int(end - writeFrom), readPosition: readPosition)
+            let skipped = Int(writeFrom - at)
+            queue.forEachRun(from: writeFrom, frames: Int(end - writeFrom)) { run, offset, count in
+                run.update(from: samples + (skipped + offset) * AudioFormat.channelCount, count: count * AudioFormat.channelCount)
+            }
+        }
+        converter.reset(to: .native)
+        fedUntil = end
+        if taken > 0 { isIdle = false }
         return taken
     }
 
@@ -66,17 +104,21 @@ struct MixerSource {
             return
         }
         if from > position { level.advance(frames: Int(from - position)) }
-        let (leftPan, rightPan) = panGains
-        var frame = from
-        var offset = Int(from - position) * AudioFormat.channelCount
-        while frame < to {
-            let gain = level.next()
-            out[offset] += queue.sample(frame, 0) * gain * leftPan
-            out[offset + 1] += queue.sample(frame, 1) * gain * rightPan
-            offset += AudioFormat.channelCount
-            frame += 1
+        var ramp = level
+        let pan = panGains
+        queue.forEachRun(from: from, frames: Int(to - from)) { run, offset, count in
+            Blend.add(run, to: out + (Int(from - position) + offset) * AudioFormat.channelCount, count: count, ramp: &ramp, pan: pan)
         }
+        level = ramp
         if to < end { level.advance(frames: Int(end - to)) }
+    }
+
+    /// Applies level and pan to frames of this source that are already in `out` (the
+    /// programme, rendered in place): no queue, no copy.
+    mutating func scale(inPlace out: UnsafeMutablePointer<Float>, frames: Int, position: Int64) {
+        Blend.scale(out, count: frames, ramp: &level, pan: panGains)
+        queue.drop(before: position + Int64(frames))
+        isIdle = false
     }
 
     /// Lets `frames` frames pass unheard.

@@ -53,8 +53,13 @@ public final class ProgrammeMix {
     private var scratch: [Float] = []
     private var log: [String] = []
 
+    /// Frames each source's queue holds: a mix segment's worth with room to spare (a
+    /// render is split into segments of at most half of it). Small, so the queues stay in
+    /// the cache (a quarter less mixing time than with 1 s queues).
+    public static let queueFrames = Int(AudioFormat.frames(milliseconds: 250))
+
     public init() {
-        mixer = Mixer(sources: Input.allCases.count, capacityFrames: Int(AudioFormat.frames(milliseconds: 1_000)))
+        mixer = Mixer(sources: Input.allCases.count, capacityFrames: Self.queueFrames)
         mixer.setLevel(Input.muteMusic.rawValue, 0, rampMs: 0)
         mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
     }
@@ -114,7 +119,8 @@ public final class ProgrammeMix {
     /// playing (not paused or waiting) for them.
     public func render(into out: UnsafeMutablePointer<Float>, frames: Int, programme: UnsafePointer<Float>,
                        effects: [EventEffect], playing: Bool) {
-        mixer.enqueue(Input.stream.rawValue, frames: frames, at: mixer.position) { programme[2 * $0 + $1] }
+        // The programme stays where the engine rendered it and is mixed in place.
+        if UnsafePointer(out) != programme { out.update(from: programme, count: frames * AudioFormat.channelCount) }
         if playing != self.playing {
             self.playing = playing
             retarget(streamMs: Ramp.pause, musicMs: Ramp.pause, adMs: Ramp.pause)
@@ -122,7 +128,7 @@ public final class ProgrammeMix {
         var done = 0
         var next = 0
         while done < frames {
-            var boundary = frames
+            var boundary = min(frames, done + Self.queueFrames / 2)
             if next < effects.count { boundary = min(boundary, max(done, effects[next].offset)) }
             if playingAd != nil, playing { boundary = min(boundary, done + Int(adRemaining)) }
             if boundary > done {
@@ -147,7 +153,7 @@ public final class ProgrammeMix {
     public func mix(_ buffer: UnsafeMutableBufferPointer<Float>, renderedBy engine: PlaybackEngine, firstFrame: Int64) {
         let frames = buffer.count / AudioFormat.channelCount
         let effects = EventEffect.collect(from: engine.pendingNotifications, firstFrame: firstFrame, frames: frames)
-        // The programme is queued before anything is written back: in place is safe.
+        // In place: the engine's frames are the stream source's.
         render(into: buffer.baseAddress!, frames: frames, programme: buffer.baseAddress!, effects: effects,
                playing: engine.state == .playing)
     }
@@ -159,7 +165,7 @@ public final class ProgrammeMix {
             if playingAd != nil { adRemaining -= Int64(frames) }
         }
         playFeedback(frames: frames)
-        mixer.mix(into: out, frames: frames)
+        mixer.mix(into: out, frames: frames, inPlace: Input.stream.rawValue)
         // A player no longer wanted stops once faded out (its source turns idle); a paused
         // one keeps its place.
         if !isMuted, mixer.level(Input.muteMusic.rawValue) == (0, 0) { musicPlayer = nil }

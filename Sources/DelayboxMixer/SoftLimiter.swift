@@ -28,6 +28,9 @@ public struct SoftLimiter: Sendable {
 
     /// Limits `frames` interleaved stereo frames in place.
     public mutating func apply(to samples: UnsafeMutablePointer<Float>, frames: Int) {
+        if gain == 1, holdRemaining == 0, !Self.exceedsCeiling(samples, count: frames * AudioFormat.channelCount) {
+            return  // nearly always: nothing near the ceiling, nothing to do
+        }
         for frame in 0..<frames {
             let index = frame * AudioFormat.channelCount
             let peak = max(abs(samples[index]), abs(samples[index + 1]))
@@ -44,6 +47,20 @@ public struct SoftLimiter: Sendable {
             limitedFrames += 1
             samples[index] = Self.knee(samples[index] * gain)
             samples[index + 1] = Self.knee(samples[index + 1] * gain)
+        }
+    }
+
+    /// Whether any of `count` samples exceeds the ceiling. Done on the samples' bits: a
+    /// float's bits without the sign order like its magnitude, so `ceiling - |sample|` as
+    /// 32-bit integers is negative exactly for a sample above it; OR-ing those differences
+    /// leaves the sign bit set if any was. Plain integer arithmetic with no branch
+    /// vectorises on every x86-64 and ARM (a float maximum, with its NaN rules, does not).
+    static func exceedsCeiling(_ samples: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        samples.withMemoryRebound(to: Int32.self, capacity: count) { bits in
+            let ceilingBits = Int32(bitPattern: ceiling.bitPattern)
+            var differences: Int32 = 0
+            for index in 0..<count { differences |= ceilingBits &- (bits[index] & 0x7fff_ffff) }
+            return differences < 0
         }
     }
 

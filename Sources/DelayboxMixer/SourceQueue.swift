@@ -4,10 +4,11 @@ import DelayboxEngine
 /// timeline frame (frame `f` lives at slot `f % capacity`), holding frames
 /// `start..<end`. Audio enqueued after a gap leaves silence in the gap; audio enqueued
 /// over held frames replaces them; audio for frames already mixed is too late and is
-/// dropped. Allocated once: enqueueing and mixing never allocate.
-struct SourceQueue {
+/// dropped. Allocated once: enqueueing and mixing never allocate, and audio moves in
+/// contiguous runs (at most two per call), so the loops over it vectorise.
+final class SourceQueue {
     let capacityFrames: Int
-    private var storage: [Float]
+    private let storage: UnsafeMutablePointer<Float>
     /// First frame held.
     private(set) var start: Int64 = 0
     /// Frame after the last one held (`start == end`: empty).
@@ -15,8 +16,11 @@ struct SourceQueue {
 
     init(capacityFrames: Int) {
         self.capacityFrames = capacityFrames
-        storage = [Float](repeating: 0, count: capacityFrames * AudioFormat.channelCount)
+        storage = .allocate(capacity: capacityFrames * AudioFormat.channelCount)
+        storage.initialize(repeating: 0, count: capacityFrames * AudioFormat.channelCount)
     }
+
+    deinit { storage.deallocate() }
 
     var isEmpty: Bool { start == end }
 
@@ -29,36 +33,38 @@ struct SourceQueue {
     /// Makes frames `position..<position + frames` writable, zeroing a gap before them.
     /// `frames` must not exceed `room(at:readPosition:)`; `position` must not be before
     /// `readPosition`.
-    mutating func reserve(at position: Int64, frames: Int, readPosition: Int64) {
+    func reserve(at position: Int64, frames: Int, readPosition: Int64) {
         if isEmpty || position > end + Int64(capacityFrames) {
             start = position
             end = position
         }
         if start < readPosition { start = min(readPosition, end) }
         if position > end {
-            zero(from: end, to: position)
+            let from = max(end, position - Int64(capacityFrames))
+            forEachRun(from: from, frames: Int(position - from)) { run, _, count in
+                run.update(repeating: 0, count: count * AudioFormat.channelCount)
+            }
             end = position
         }
         end = max(end, position + Int64(frames))
         if end - start > Int64(capacityFrames) { start = end - Int64(capacityFrames) }
     }
 
-    /// Interleaved sample `channel` of timeline frame `frame` (which must be held).
+    /// Calls `body(run, offset, frames)` for each contiguous run of storage holding
+    /// timeline frames `from..<from + frames` (at most two), `offset` frames into the range.
     @inline(__always)
-    func sample(_ frame: Int64, _ channel: Int) -> Float {
-        storage[slot(frame) * AudioFormat.channelCount + channel]
-    }
-
-    /// Writes timeline frame `frame` (reserved before).
-    @inline(__always)
-    mutating func write(_ frame: Int64, left: Float, right: Float) {
-        let index = slot(frame) * AudioFormat.channelCount
-        storage[index] = left
-        storage[index + 1] = right
+    func forEachRun(from: Int64, frames: Int, _ body: (UnsafeMutablePointer<Float>, Int, Int) -> Void) {
+        var done = 0
+        while done < frames {
+            let slot = Int((from + Int64(done)) % Int64(capacityFrames))
+            let count = min(frames - done, capacityFrames - slot)
+            body(storage + slot * AudioFormat.channelCount, done, count)
+            done += count
+        }
     }
 
     /// Forgets frames before `position` (they have been mixed).
-    mutating func drop(before position: Int64) {
+    func drop(before position: Int64) {
         if position >= end {
             start = end
         } else if position > start {
@@ -67,16 +73,5 @@ struct SourceQueue {
     }
 
     /// Forgets everything.
-    mutating func clear() { start = end }
-
-    @inline(__always)
-    private func slot(_ frame: Int64) -> Int { Int(frame % Int64(capacityFrames)) }
-
-    private mutating func zero(from: Int64, to: Int64) {
-        var frame = max(from, to - Int64(capacityFrames))
-        while frame < to {
-            write(frame, left: 0, right: 0)
-            frame += 1
-        }
-    }
+    func clear() { start = end }
 }

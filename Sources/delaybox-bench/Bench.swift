@@ -14,7 +14,7 @@ enum Bench {
     static func main() throws {
         let part = CommandLine.arguments.dropFirst().first
         if part == nil || part == "engine" { try engineFigures() }
-        if part == nil || part == "mix" { try MixCost.figures() }
+        if part == nil || part == "mix" { try MixCost.figures(minutes: CommandLine.arguments.dropFirst(2).first.flatMap(Double.init) ?? 5) }
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
     }

@@ -5,15 +5,16 @@ import DelayboxTestSupport
 import Foundation
 
 /// `mix_cost_vs_decode`: the CPU of mixing four sources (stream, music, ad, feedback: all
-/// audible, levels ramping, one panned) for a minute of audio in 20 ms periods, against
+/// audible, levels ramping, one panned; the stream mixed in place where the engine
+/// rendered it, as `ProgrammeMix` does) for a minute of audio in 20 ms periods, against
 /// the CPU of decoding a minute of the 128 kbps MP3 stream to the internal format (what
-/// playout does anyway). Target ≤ 0.05.
+/// playout does anyway). Each the fastest of five runs. Target ≤ 0.05.
 enum MixCost {
-    static func figures() throws {
-        let minutes = 5.0
+    /// - Parameter minutes: of audio mixed for the figure.
+    static func figures(minutes: Double = 5) throws {
         let decode = try decodeSecondsPerMinute()
-        let mix = mixSecondsPerMinute(minutes: minutes)
-        print("mix_cpu_s_per_min_4_sources: \(Bench.format(mix))")
+        let mix = (0..<5).map { _ in mixSecondsPerMinute(minutes: minutes / 5) }.min() ?? 0
+        print("mix_cpu_s_per_min_4_sources: \(String(format: "%.4f", mix))")
         print("decode_cpu_s_per_min_mp3_128k: \(Bench.format(decode))")
         print("mix_cost_vs_decode: \(Bench.format(mix / decode))")
     }
@@ -24,14 +25,16 @@ enum MixCost {
         let path = directory.appendingPathComponent("stream.mp3").path
         try ExternalTool.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                               "sine=frequency=440:sample_rate=44100:duration=60", "-ac", "2", "-b:a", "128k", path])
-        let before = Bench.cpuSeconds()
-        var frames = 0
-        for _ in 0..<3 { frames += try AudioFile.decode(path, maxFrames: 4_000_000).count / AudioFormat.channelCount }
-        return (Bench.cpuSeconds() - before) / (Double(frames) / Double(AudioFormat.sampleRate) / 60)
+        // The fastest of five: the least disturbed by the rest of the machine.
+        return try (0..<5).map { _ in
+            let before = Bench.cpuSeconds()
+            let frames = try AudioFile.decode(path, maxFrames: 4_000_000).count / AudioFormat.channelCount
+            return (Bench.cpuSeconds() - before) / (Double(frames) / Double(AudioFormat.sampleRate) / 60)
+        }.min() ?? 0
     }
 
     static func mixSecondsPerMinute(minutes: Double) -> Double {
-        let mixer = Mixer(sources: 4)
+        let mixer = Mixer(sources: 4, capacityFrames: ProgrammeMix.queueFrames)
         let period = 960
         let input = (0..<period * 2).map { Float(sin(Double($0) * 0.01)) * 0.2 }
         var out = [Float](repeating: 0, count: period * 2)
@@ -41,9 +44,12 @@ enum MixCost {
         input.withUnsafeBufferPointer { samples in
             out.withUnsafeMutableBufferPointer { buffer in
                 for index in 0..<periods {
-                    for source in 0..<4 { mixer.enqueue(source, samples: samples, at: mixer.position) }
+                    // As in the appliance: the stream where the engine rendered it (copied
+                    // here in its place, and counted), the other three queued.
+                    buffer.baseAddress!.update(from: samples.baseAddress!, count: samples.count)
+                    for source in 1..<4 { mixer.enqueue(source, samples: samples, at: mixer.position) }
                     if index % 50 == 0 { mixer.setLevel(index % 100 == 0 ? 1 : 2, index % 100 == 0 ? 0.3 : 1, rampMs: 500) }
-                    mixer.mix(into: buffer.baseAddress!, frames: period)
+                    mixer.mix(into: buffer.baseAddress!, frames: period, inPlace: 0)
                 }
             }
         }
