@@ -15,9 +15,7 @@ final class CaptureClient: ChannelFeed {
     private let sleeper: any Sleeper
     private let backoff: ReconnectBackoff
     private let inbox = Mutex<[StreamClient.Message]>([])
-    private let stopRequested = Atomic<Bool>(false)
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "delaybox-capture")
 
     /// - Parameter device: the ALSA capture PCM name.
     init(device: String, clock: any MonotonicClock, sleeper: any Sleeper, backoff: ReconnectBackoff = ReconnectBackoff()) {
@@ -28,22 +26,10 @@ final class CaptureClient: ChannelFeed {
         self.backoff = backoff
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "delaybox-capture"
-        thread.start()
-    }
+    func start() { worker.start { [self] in run() } }
 
     /// Ends the thread (a read returns within a period). A second call returns at once.
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        wakeUp.signal()
-        finished.wait()
-        finished.signal()
-    }
+    func stop() { worker.stop() }
 
     func drain() -> [StreamClient.Message] {
         inbox.withLock { messages in
@@ -57,11 +43,11 @@ final class CaptureClient: ChannelFeed {
     private func run() {
         var backoff = self.backoff
         var random = SystemRandomNumberGenerator()
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             let reason = capture(resetting: &backoff)
-            if stopRequested.load(ordering: .acquiring) { return }
+            if worker.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
-            _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(backoff.nextDelayMs(using: &random))))
+            worker.wait(milliseconds: backoff.nextDelayMs(using: &random))
         }
     }
 
@@ -77,7 +63,7 @@ final class CaptureClient: ChannelFeed {
         post(.started("line-in \(input.name): \(input.format)", at: clock.now()))
         var samples = [Int16](repeating: 0, count: input.periodFrames * 2)
         var position: Int64 = 0
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             do throws(OutputError) {
                 try samples.withUnsafeMutableBufferPointer { buffer throws(OutputError) in try input.read(into: buffer.baseAddress!) }
             } catch {

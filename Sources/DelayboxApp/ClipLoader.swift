@@ -23,29 +23,15 @@ final class ClipLoader: @unchecked Sendable {
     private let cache: ClipCache
     /// Wanted clips not loaded yet; results waiting for the playout thread.
     private let state = Mutex<(wants: [Want], results: [Result])>(([], []))
-    private let stopRequested = Atomic<Bool>(false)
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "delaybox-clips")
 
     init(cache: ClipCache) {
         self.cache = cache
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "delaybox-clips"
-        thread.start()
-    }
+    func start() { worker.start { [self] in run() } }
 
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        wakeUp.signal()
-        finished.wait()
-        finished.signal()
-    }
+    func stop() { worker.stop() }
 
     /// Asks for the clip at `url` (at most `maxSeconds` long); asking again for a clip
     /// already wanted does nothing.
@@ -55,7 +41,7 @@ final class ClipLoader: @unchecked Sendable {
             state.wants.append(Want(url: url, maxSeconds: maxSeconds, due: .distantPast, retrySeconds: 30))
             return true
         }
-        if added { wakeUp.signal() }
+        if added { worker.wake() }
     }
 
     /// Takes the results since the last call.
@@ -67,13 +53,13 @@ final class ClipLoader: @unchecked Sendable {
     }
 
     private func run() {
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             let now = Date()
             let next = state.withLock { state in state.wants.first { $0.due <= now } }
             guard let want = next else {
                 let earliest = state.withLock { $0.wants.map(\.due).min() }
                 let wait = earliest.map { max(0, $0.timeIntervalSince(now)) } ?? 3_600
-                _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(min(wait, 3_600) * 1_000)))
+                worker.wait(milliseconds: Int64(min(wait, 3_600) * 1_000))
                 continue
             }
             let result: Result

@@ -12,8 +12,7 @@ final class ControlSocket: Sendable {
     let path: String
     private let listener: Int32
     private let inbox: ConsoleInbox
-    private let stopRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "delaybox-control")
     static let maxRequestBytes = 1_024
 
     struct Failed: Error, CustomStringConvertible {
@@ -43,24 +42,16 @@ final class ControlSocket: Sendable {
         self.listener = listener
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "delaybox-control"
-        thread.start()
-    }
+    func start() { worker.start { [self] in run() } }
 
     func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        finished.wait()
+        worker.stop()
         close(listener)
         unlink(path)
     }
 
     private func run() {
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)

@@ -17,8 +17,7 @@ final class FrontPanel: Sendable {
     private let pattern = Mutex(LEDPattern.off)
     /// Input levels and edge counts by line, for the console's `gpio`.
     private let seen = Mutex<(levels: [Int: Bool], edges: [Int: Int])>(([:], [:]))
-    private let stopRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "delaybox-panel")
     private let logger = Logger(label: "delaybox.controls")
 
     init(gpio: GPIOSettings, delayStepMs: Int64) {
@@ -41,20 +40,14 @@ final class FrontPanel: Sendable {
         seen.withLock { $0.levels = initial }
         let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial)
         nonisolated(unsafe) let owned = (chip, surface)
-        let thread = Thread { [self] in
+        worker.start { [self] in
             var (chip, surface) = owned
             loop(chip: &chip, surface: &surface)
-            finished.signal()
         }
-        thread.name = "delaybox-panel"
-        thread.start()
         logger.info("front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs")
     }
 
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        finished.wait()
-    }
+    func stop() { worker.stop() }
 
     /// The commands the panel produced since the last call.
     func drain() -> [Command] {
@@ -73,7 +66,7 @@ final class FrontPanel: Sendable {
     }
 
     private func loop(chip: inout GPIOChip, surface: inout ControlSurface) {
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             let now = Self.monotonicNanoseconds()
             // Wake for the next button timer, the LED's next blink step, or a stop: ≤ 50 ms.
             let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50

@@ -10,8 +10,7 @@ final class SerialConsole: Sendable {
     private let port: SerialPort
     private let inbox: ConsoleInbox
     private let logLines = Mutex<[String]>([])
-    private let stopRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "delaybox-console")
     private let channels: [String]
 
     init(port: SerialPort, inbox: ConsoleInbox, channels: [String]) {
@@ -20,20 +19,9 @@ final class SerialConsole: Sendable {
         self.channels = channels
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "delaybox-console"
-        thread.start()
-    }
+    func start() { worker.start { [self] in run() } }
 
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        port.wake()
-        finished.wait()
-    }
+    func stop() { worker.stop(interrupt: port.wake) }
 
     /// Queues a log line for the console (printed above the prompt).
     func show(_ line: String) {
@@ -45,7 +33,7 @@ final class SerialConsole: Sendable {
         let channels = self.channels
         var editor = LineEditor(completer: { ConsoleLanguage.completions(for: $0, channels: channels) })
         port.write(Array("Delaybox \(DelayboxVersion.string) console; 'help' lists the commands.\r\n".utf8) + editor.promptBytes())
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopRequested {
             // Bytes, a log line to show or a stop end the wait: no polling while idle.
             let bytes = port.read(timeoutMs: -1)
             for line in logLines.withLock({ lines in defer { lines.removeAll() }; return lines }) {
@@ -74,7 +62,7 @@ final class SerialConsole: Sendable {
     private func watchStatistics() {
         port.write(Array("buffer fill and delay error, once a second; any key stops\r\n".utf8))
         var buffer: [Double] = [], errors: [Double] = []
-        while !stopRequested.load(ordering: .acquiring), port.read(timeoutMs: 1_000).isEmpty {
+        while !worker.isStopRequested, port.read(timeoutMs: 1_000).isEmpty {
             guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false), json: true)),
                   let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
                   let fill = object["buffer_ms"] as? Double, let error = object["delay_error_ms"] as? Double else { continue }

@@ -34,9 +34,8 @@ public final class StreamClient: ChannelFeed {
     private let clock: any MonotonicClock
     private let gate = InterruptGate()
     private let inbox = Mutex<[Message]>([])
-    /// Signalled on stop, so that a backoff wait ends at once.
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    /// Its waits (backoff, pacing) end at once on stop.
+    private let worker = WorkerThread(name: "delaybox-stream")
 
     public init(url: String, options: Options, clock: any MonotonicClock) {
         self.url = url
@@ -45,24 +44,12 @@ public final class StreamClient: ChannelFeed {
     }
 
     /// Starts the client's thread.
-    public func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "delaybox-stream"
-        thread.start()
-    }
+    public func start() { worker.start { [self] in run() } }
 
     /// Ends the thread: a blocking network call returns within FFmpeg's interrupt polling
     /// interval, a backoff wait at once. Blocks until the thread is done; a second call
     /// returns at once (the semaphore is left signalled for it).
-    public func stop() {
-        gate.requestStop()
-        wakeUp.signal()
-        finished.wait()
-        finished.signal()
-    }
+    public func stop() { worker.stop(interrupt: gate.requestStop) }
 
     /// Takes what happened since the last call, in order.
     public func drain() -> [Message] {
@@ -82,7 +69,7 @@ public final class StreamClient: ChannelFeed {
             if gate.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
             let wait = backoff.nextDelayMs(using: &random)
-            _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(wait)))
+            worker.wait(milliseconds: wait)
         }
     }
 
@@ -124,6 +111,6 @@ public final class StreamClient: ChannelFeed {
 
     private func pace(until instant: Instant) {
         let wait = instant.nanoseconds - clock.now().nanoseconds
-        if wait > 0 { _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(wait))) }
+        if wait > 0 { worker.wait(nanoseconds: wait) }
     }
 }

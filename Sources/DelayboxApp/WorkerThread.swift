@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// One of the appliance's own threads (stream, capture, clips, console, control, panel):
+/// named, running a loop until asked to stop, with a wait that a stop (or `wake()`) ends
+/// at once. `stop()` blocks until the loop has returned; a second call returns at once.
+final class WorkerThread: Sendable {
+    let name: String
+    private let stopRequested = Atomic<Bool>(false)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(name: String) { self.name = name }
+
+    /// Runs `body` on a new thread; it should return once `isStopRequested`.
+    func start(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [finished] in
+            body()
+            finished.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Asks the loop to end, ends its `wait`, calls `interrupt` (to end any other blocking
+    /// call: FFmpeg's gate, a port's read), and waits until the loop has returned.
+    func stop(interrupt: () -> Void = {}) {
+        stopRequested.store(true, ordering: .releasing)
+        wakeUp.signal()
+        interrupt()
+        finished.wait()
+        finished.signal()
+    }
+
+    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// Sleeps up to `milliseconds`, or until a stop or `wake()`.
+    func wait(milliseconds: Int64) {
+        _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(max(0, min(milliseconds, 86_400_000)))))
+    }
+
+    /// Sleeps up to `nanoseconds`, or until a stop or `wake()`.
+    func wait(nanoseconds: Int64) {
+        _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+    }
+
+    /// Ends the current (or next) `wait` early.
+    func wake() { wakeUp.signal() }
+}
