@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",

@@ -1,6 +1,7 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
+import Foundation
 import Logging
 
 /// Everything between the engine and the jack: the ring the playout thread fills, the
@@ -16,6 +17,7 @@ final class OutputPath {
     private let thread: AudioThread
     private let mixer: (any HardwareVolume)?
     private let logger = Logger(label: "delaybox.output")
+    private let clock: SystemClock
     private var reportedRingUnderruns = 0
     private var reportedDeviceUnderruns = 0
     /// Frames rendered into the ring so far.
@@ -31,6 +33,7 @@ final class OutputPath {
     ///     against a late playout thread.
     init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 120) {
         self.device = device
+        self.clock = clock
         let open = device.opener(request, clock: clock)
         var first: (any OutputDriver)?, failure: OutputError?
         do throws(OutputError) {
@@ -126,6 +129,10 @@ final class OutputPath {
                 lines.append("audio output lost: \(reason); reopening while the stream is recorded")
             case .openFailed(let reason, let retry):
                 lines.append("audio output cannot open: \(reason); next try in \(retry) ms")
+            case .firstFrameHeard(let at):
+                // On CLOCK_MONOTONIC, so an outside observer can check the output's timing.
+                let seconds = Self.monotonicSeconds() + Double(at.nanoseconds - clock.now().nanoseconds) / 1e9
+                lines.append("audio output: its first frame heard at monotonic \(String(format: "%.6f", seconds)) s")
             }
         }
         let ring = pump.ringUnderruns.load(ordering: .relaxed), device = pump.deviceUnderruns.load(ordering: .relaxed)
@@ -134,6 +141,12 @@ final class OutputPath {
         reportedRingUnderruns = ring
         reportedDeviceUnderruns = device
         return lines
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Lets the device play out the ring, closes it and ends the audio thread.

@@ -21,6 +21,9 @@ public final class AudioPump: @unchecked Sendable {
         case opened(name: String, format: OutputFormat, periodFrames: Int, bufferFrames: Int)
         case lost(reason: String)
         case openFailed(reason: String, retryInMs: Int64)
+        /// The first frame written since the device opened is (was) heard then: the
+        /// device's own timeline, against which its output can be checked.
+        case firstFrameHeard(at: Instant)
     }
 
     public let ring: FrameRing
@@ -57,6 +60,8 @@ public final class AudioPump: @unchecked Sendable {
     /// Whether the ring has had its first period: until then the device is not started,
     /// so that a file's output does not begin with silence.
     private var primed = false
+    /// Whether `firstFrameHeard` was reported for the device open now.
+    private var announcedFirstFrame = false
 
     /// - Parameters:
     ///   - driver: an already open driver (the appliance opens the first one itself to
@@ -135,6 +140,11 @@ public final class AudioPump: @unchecked Sendable {
         ramp.apply(to: buffer, frames: frames)
         do throws(OutputError) {
             try driver.write(buffer)
+            if !announcedFirstFrame {
+                announcedFirstFrame = true
+                let now = clock.now()
+                pendingEvents.withLock { $0.append(.firstFrameHeard(at: now.advanced(byFrames: Int64(driver.delayFrames() - frames)))) }
+            }
             deviceUnderruns.store(driver.underruns, ordering: .relaxed)
             timing.publish(ringFramesRead: ring.totalRead, delayFrames: driver.delayFrames(), now: clock.now())
         } catch {
@@ -183,6 +193,7 @@ public final class AudioPump: @unchecked Sendable {
             buffer = .allocate(capacity: bufferFrames * AudioFormat.channelCount)
         }
         driver = opened
+        announcedFirstFrame = false
         openedAt = clock.now()
         downPeriodDue = nil
         deviceUp.store(true, ordering: .relaxed)

@@ -16,6 +16,11 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var placementWindowMs: Int64 = 5_000
     /// A delay error beyond this is corrected by a crossfaded jump.
     public var resyncThresholdMs: Int64 = 50
+    /// When a placement by arrival time settles, an error beyond this (ms) is corrected by
+    /// a crossfaded jump; smaller ones are left to the drift corrector's slips.
+    public var settleErrorMs: Int64 = 2
+    /// While it is still being refined, an error beyond this (ms) is corrected at once.
+    public var placementErrorMs: Int64 = 10
     /// How long a reconnect's packets may wait for the content match to decide. A resend
     /// arrives as a burst, far faster than real time; packets still matching old audio
     /// when this has passed are arriving live, so arrival times decide.

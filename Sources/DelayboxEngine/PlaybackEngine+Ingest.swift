@@ -2,6 +2,13 @@ extension PlaybackEngine {
     /// A jump in connection timestamps beyond this starts a new placement (frames).
     static let discontinuityFrames = Int64(AudioFormat.sampleRate)
 
+    /// The highest base a connection's timeline can have given that `packet` had arrived,
+    /// with `receivedAheadFrames` of newer audio, when `live` was the live position: all
+    /// of that audio was live by then.
+    static func timeBound(of packet: StreamPacket, live: Int64) -> Int64 {
+        live - packet.connectionTimestamp - Int64(packet.durationFrames) - packet.receivedAheadFrames
+    }
+
     /// Takes one packet from the stream client, which received it at `now`.
     public func ingest(_ packet: StreamPacket, now: Instant) {
         guard packet.durationFrames > 0, packet.durationFrames <= ReadHead.maximumPacketFrames else {
@@ -20,7 +27,7 @@ extension PlaybackEngine {
             beginPlacement(now: now)
         }
         placement.expectedTimestamp = packet.connectionTimestamp + Int64(packet.durationFrames)
-        let bound = livePosition(at: now) - packet.connectionTimestamp - Int64(packet.durationFrames)
+        let bound = Self.timeBound(of: packet, live: livePosition(at: now))
         placement.timeBound = min(placement.timeBound ?? bound, bound)
         switch placement.phase {
         case .matching(var matcher):
@@ -128,7 +135,7 @@ extension PlaybackEngine {
 
     /// Places `packet` by its arrival time, refining the placement while it is young.
     private func placeByTime(_ packet: StreamPacket, arrival: Instant) {
-        let bound = livePosition(at: arrival) - packet.connectionTimestamp - Int64(packet.durationFrames)
+        let bound = Self.timeBound(of: packet, live: livePosition(at: arrival))
         if let base = placement.base {
             let refined = max(bound, placement.lowestBase)
             if refined < base { shiftPlacement(by: refined - base) }

@@ -166,11 +166,29 @@ extension PlaybackEngine {
         eventCursor = end
     }
 
+    /// A placement by arrival time sharpens while its window is open: the first packets
+    /// (a server's burst, read through FFmpeg in 1 KB chunks) can place the live edge tens
+    /// of ms late, and later packets that arrive on time move it. Playout started on the
+    /// early estimate; an error beyond `placementErrorMs` while the window is open, and
+    /// beyond `settleErrorMs` when it closes, is put right at once with a crossfaded jump
+    /// instead of minutes of frame slips.
+    private func correctPlacementError(beyondMs limit: Int64, now: Instant) {
+        guard transport == .playing, crossfade.isFinished, !jumpPending else { return }
+        let error = primary.position - targetPosition(at: now)
+        guard abs(error) > AudioFormat.frames(milliseconds: limit) else { return }
+        statistics.resyncs += 1
+        jumpPending = true
+    }
+
     /// Once per render: settle the placement, drop audio beyond the maximum delay, and
     /// report the available delay.
     private func housekeeping(now: Instant) {
         switch placement.phase {
-        case .timed(let settlesAt?) where now >= settlesAt: settlePlacement()
+        case .timed(let settlesAt?) where now >= settlesAt:
+            settlePlacement()
+            correctPlacementError(beyondMs: configuration.settleErrorMs, now: now)
+        case .timed(_?):
+            correctPlacementError(beyondMs: configuration.placementErrorMs, now: now)
         case .spliced(let verifyAt) where now >= verifyAt: settlePlacement()
         default: break
         }

@@ -7,11 +7,18 @@ public struct StreamPacket: Sendable, Equatable {
     public var connectionTimestamp: Int64
     /// Length of the decoded packet in frames of the internal format.
     public var durationFrames: Int
+    /// Audio the client had already received beyond this packet when it handed the packet
+    /// over (frames, estimated from the bytes): a demuxer that reads in fixed chunks
+    /// (FFmpeg's MP3 reader takes 1 KB at a time, Icecast sends 1400-byte blocks) hands a
+    /// packet out well after its bytes came, with newer audio already in. That newer audio
+    /// was live by then, which bounds the live edge tighter than the packet itself does.
+    public var receivedAheadFrames: Int64
 
-    public init(payload: [UInt8], connectionTimestamp: Int64, durationFrames: Int) {
+    public init(payload: [UInt8], connectionTimestamp: Int64, durationFrames: Int, receivedAheadFrames: Int64 = 0) {
         self.payload = payload
         self.connectionTimestamp = connectionTimestamp
         self.durationFrames = durationFrames
+        self.receivedAheadFrames = receivedAheadFrames
     }
 }
 

@@ -39,6 +39,9 @@ public final class FFmpegInput {
     private var byteMap = PacketByteMap()
     /// Titles found and placed, not yet taken by `takeTitle()`.
     private var placedTitles: [(title: String, connectionTimestamp: Int64)] = []
+    /// Bytes and frames of the packets read, for the frames per byte of this stream.
+    private var receivedBytes: Int64 = 0
+    private var receivedFrames: Int64 = 0
     /// The last title handed out: a repeat is not news.
     private var lastTitle: String?
 
@@ -106,7 +109,8 @@ public final class FFmpegInput {
             try FFmpegError.check(code, "av_read_frame")
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
-            let stamped = stamped(packet.pointee)
+            var stamped = stamped(packet.pointee)
+            stamped.receivedAheadFrames = receivedAhead(of: packet.pointee, frames: stamped.durationFrames)
             if packet.pointee.pos >= 0 {
                 byteMap.record(byte: packet.pointee.pos, byteCount: Int(packet.pointee.size),
                                timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)
@@ -115,6 +119,18 @@ public final class FFmpegInput {
             noticeIcyMetadata(fallback: stamped.connectionTimestamp)
             return stamped
         }
+    }
+
+    /// Audio fetched from the network beyond `packet` (frames): the bytes the I/O layer has
+    /// read past the packet's end, at this connection's average frames per byte. Zero when
+    /// FFmpeg gives no byte positions.
+    private func receivedAhead(of packet: AVPacket, frames: Int) -> Int64 {
+        guard packet.pos >= 0, let io = context?.pointee.pb else { return 0 }
+        receivedBytes += Int64(packet.size)
+        receivedFrames += Int64(frames)
+        let ahead = io.pointee.pos - (packet.pos + Int64(packet.size))
+        guard ahead > 0, receivedBytes > 0 else { return 0 }
+        return ahead * receivedFrames / receivedBytes
     }
 
     /// The packet with its connection timestamp and duration in frames of the internal

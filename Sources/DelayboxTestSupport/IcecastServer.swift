@@ -79,6 +79,44 @@ public final class IcecastServer {
         }
     }
 
+    /// Starts a source on `mount` that sends a CBR MP3 file (no Xing frame, no ID3 tag)
+    /// frame by frame at real-time pace: frame n (`frameBytes`, `frameSeconds` long) goes
+    /// out at t0 + (n + 1) · frameSeconds — the moment its last sample would be live — over
+    /// Icecast's SOURCE protocol with Nagle off. Returns t0 on CLOCK_MONOTONIC (seconds), so
+    /// a test knows when every sample of the stream was live.
+    public func startPacedSource(mount: String, file: String, frameBytes: Int, frameSeconds: Double) throws -> Double {
+        let script = """
+            import base64, socket, sys, time
+            data = open('\(file)', 'rb').read()
+            sock = socket.create_connection(('127.0.0.1', \(port)))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            auth = base64.b64encode(b'source:\(sourcePassword)').decode()
+            sock.sendall(('SOURCE \(mount) HTTP/1.0\\r\\nAuthorization: Basic ' + auth +
+                          '\\r\\nContent-Type: audio/mpeg\\r\\nIce-Public: 0\\r\\n\\r\\n').encode())
+            if b'200' not in sock.recv(1024): sys.exit('icecast refused the source')
+            t0 = time.monotonic()
+            print('%.6f' % t0, flush=True)
+            for n in range(len(data) // \(frameBytes)):
+                wait = t0 + (n + 1) * \(frameSeconds) - time.monotonic()
+                if wait > 0: time.sleep(wait)
+                sock.sendall(data[n * \(frameBytes):(n + 1) * \(frameBytes)])
+            time.sleep(3600)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        sources[mount] = process
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let t0 = Double(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ExternalTool.Failed(description: "the paced source did not start: '\(line)'")
+        }
+        return t0
+    }
+
     /// Kills the source on `mount`.
     public func stopSource(mount: String) {
         if let source = sources.removeValue(forKey: mount) { Self.kill(source) }

@@ -59,18 +59,24 @@ import Testing
                 }
             }
         }
-        let kinds = events.map { event -> String in
+        // Each open's first frame is reported once, right after the open.
+        let firsts = events.indices.filter { if case .firstFrameHeard = events[$0].event { true } else { false } }
+        #expect(firsts.count == 2 && firsts.allSatisfy { index in
+            if index > 0, case .opened = events[index - 1].event { true } else { false }
+        })
+        let kinds = events.compactMap { event -> String? in
             switch event.event {
             case .opened: "opened"
             case .lost(let reason): "lost: \(reason)"
             case .openFailed(let reason, let retryInMs): "failed: \(reason), retry in \(retryInMs) ms"
+            case .firstFrameHeard: nil
             }
         }
         // Lost after 50 periods (the first four fill the queue at once: ~0.9 s); tried
         // again 0.5 s later, then after 1 s and 2 s.
         #expect(kinds == ["opened", "lost: unplugged", "failed: no such card, retry in 1000 ms",
                           "failed: no such card, retry in 2000 ms", "opened"])
-        let times = events.map(\.seconds)
+        let times = events.filter { if case .firstFrameHeard = $0.event { false } else { true } }.map(\.seconds)
         if times.count == 5 {
             #expect(abs(times[1] - 0.92) < 0.03 && abs(times[2] - times[1] - 0.5) < 0.03)
             #expect(abs(times[3] - times[2] - 1) < 0.03 && abs(times[4] - times[3] - 2) < 0.03)
