@@ -91,9 +91,13 @@ public final class StreamClient: ChannelFeed {
         // splice brings it back whole. A local file's end is clean and keeps it.
         var held: [Message] = []
         do {
-            while let packet = try input.readPacket() {
+            while var packet = try input.readPacket() {
                 backoff.reset()
-                if options.paceAtRealTime { pace(until: opened.advanced(byFrames: packet.connectionTimestamp)) }
+                if options.paceAtRealTime {
+                    pace(until: opened.advanced(byFrames: packet.connectionTimestamp))
+                    // A file read ahead of its pace: what is read beyond was not live yet.
+                    packet.receivedAheadFrames = 0
+                }
                 let now = clock.now()
                 held.forEach(post)
                 held = [.packet(packet, at: now)]

@@ -153,7 +153,9 @@ public final class StreamPlayer {
         while rendered < limit {
             if !ended {
                 do {
-                    if let packet = try input.readPacket() {
+                    if var packet = try input.readPacket() {
+                        // Virtual time: arrival is when the packet's audio is live, exactly.
+                        packet.receivedAheadFrames = 0
                         // The packet's audio is live when its last frame is.
                         let arrival = start.advanced(byFrames: packet.connectionTimestamp + Int64(packet.durationFrames))
                         while start.advanced(byFrames: rendered) < arrival, rendered < limit {
