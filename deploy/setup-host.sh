@@ -20,6 +20,7 @@ PACKAGES=(
   libasound2-dev    # the audio output (alsa-lib 1.2); its null and file plugins run the tests
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
+  qemu-system-x86 cpio kmod gcc make   # the virtual board: QEMU, its initramfs, the gpio-sim module
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -1,0 +1,79 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// Whether this machine can boot the virtual board.
+enum VirtualBoard {
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
+            && FileManager.default.fileExists(atPath: CommandLineTests.root.appendingPathComponent(".build/virtual-board/vmlinuz").path)
+    }
+}
+
+/// Hardware in the loop: the real `delaybox` on the virtual board (QEMU, Debian's kernel,
+/// gpio-sim as the GPIO chip, snd-aloop as the codec; tools/virtual-board). Edges come
+/// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
+@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable, "needs qemu-system-x86_64 and the virtual board (make test builds it)"))
+struct VirtualBoardTests {
+    static let root = CommandLineTests.root
+
+    /// Runs a scenario from tools/virtual-board/scenarios on the board config for the
+    /// virtual board; returns the directory with its results.
+    func run(_ scenario: String) throws -> URL {
+        let directory = try ExternalTool.temporaryDirectory("virtual-board")
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
+                                         to: directory.appendingPathComponent("scenario.sh"))
+        let board = try String(contentsOf: Self.root.appendingPathComponent("board-configs/virtual-board.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
+        try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
+        try "DELAYBOX_BIN=\(Self.root.appendingPathComponent(".build/debug").path)\n"
+            .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"])
+        let log = (try? String(contentsOf: directory.appendingPathComponent("scenario.log"), encoding: .utf8)) ?? ""
+        #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
+        return directory
+    }
+
+    static func text(_ directory: URL, _ file: String) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)) ?? ""
+    }
+
+    /// Three encoder detents clockwise raise the delay by three steps (100 ms each), the
+    /// play button pauses, the LED line follows (on while playing, off when paused), the
+    /// console saw every edge, and the loopback's other side carries the demo programme.
+    @Test func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED() throws {
+        let directory = try run("front-panel")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appliance = Self.text(directory, "delaybox.log")
+        #expect(Self.text(directory, "status-1.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "status-1.txt"))\n\(appliance)")
+        #expect(Self.text(directory, "status-2.txt").contains("state: paused"), "\(Self.text(directory, "status-2.txt"))")
+        #expect(Self.text(directory, "led-0.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "LED on while playing")
+        #expect(Self.text(directory, "led-2.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "LED off when paused")
+        let gpio = Self.text(directory, "gpio.txt")
+        #expect(gpio.contains("encoder A  GPIO5  high  6 edges") && gpio.contains("encoder B  GPIO6  high  6 edges"), "\(gpio)")
+        #expect(gpio.contains("play  GPIO17  high  released  2 edges"), "\(gpio)")
+        #expect(appliance.contains("front panel on gpiochip0: 3 buttons, encoder, 1 LEDs"))
+
+        // The capture (4 s from the loopback's other side): the demo's 880 Hz pips, one a
+        // second, are there; so the programme went through the kernel's driver.
+        let samples = try Data(contentsOf: directory.appendingPathComponent("capture.wav")).dropFirst(44)
+            .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(samples.count >= 2 * 48_000 * 3)
+        let windows = stride(from: 0, to: samples.count / 2 - 2_400, by: 2_400).map { start -> Double in
+            Self.power(samples, from: start, frames: 2_400, hertz: 880)
+        }
+        let loud = windows.indices.filter { windows[$0] > 1e-5 }
+        #expect(loud.count >= 3, "880 Hz pips in 50 ms windows: \(loud)")
+    }
+
+    /// Goertzel power of `hertz` in the left channel of `frames` frames from `start`.
+    static func power(_ samples: [Int16], from start: Int, frames: Int, hertz: Double) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
+        var (previous, beforePrevious) = (0.0, 0.0)
+        for frame in start..<start + frames {
+            let value = Double(samples[2 * frame]) / 32_768 + coefficient * previous - beforePrevious
+            (beforePrevious, previous) = (previous, value)
+        }
+        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / Double(frames * frames)
+    }
+}

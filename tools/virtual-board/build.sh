@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the virtual board the hardware-in-the-loop tests run on (docs/hardware.md):
+# Debian's own kernel under QEMU, a gpio-sim GPIO chip (built here out of tree: Debian's
+# kernel does not ship it), snd-aloop as the codec and a serial port, booting a busybox
+# initramfs that runs a test's scenario with this host's filesystem mounted read-only.
+#
+#   tools/virtual-board/build.sh [OUT_DIR]
+#
+# OUT_DIR gets vmlinuz and initramfs.cpio.gz (default .build/virtual-board). Debian
+# packages are downloaded once into OUT_DIR/debs (~225 MB) and never installed on the
+# host; a rebuild with everything cached takes a few seconds.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=$(realpath -m "${1:-$ROOT/.build/virtual-board}")
+mkdir -p "$OUT/debs"
+
+say() { echo "virtual-board: $*" >&2; }
+
+for tool in cpio gcc make depmod; do
+  command -v "$tool" >/dev/null || { say "missing $tool: run deploy/setup-host.sh"; exit 1; }
+done
+
+# The kernel Debian's linux-image-amd64 points at, and its build files.
+KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ {print $2; exit}')
+KREL=${KPKG#linux-image-}
+KSERIES=$(echo "$KREL" | cut -d. -f1,2)
+PACKAGES=("$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "linux-kbuild-$KSERIES"
+          "linux-source-$KSERIES" busybox-static)
+cd "$OUT/debs"
+for package in "${PACKAGES[@]}"; do
+  ls "${package}"_*.deb >/dev/null 2>&1 || { say "downloading $package"; apt-get download -q "$package" 2>/dev/null; }
+done
+
+# Unpacked kernel, headers and sources (once).
+X="$OUT/unpacked"
+if [ ! -e "$X/.done-$KREL" ]; then
+  rm -rf "$X"; mkdir -p "$X"
+  for package in "$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "linux-kbuild-$KSERIES" busybox-static; do
+    dpkg -x "$OUT/debs/${package}"_*.deb "$X"
+  done
+  dpkg-deb --fsys-tarfile "$OUT/debs/linux-source-${KSERIES}"_*.deb | tar -x -C "$X" "./usr/src/linux-source-$KSERIES.tar.xz"
+  tar -xJf "$X/usr/src/linux-source-$KSERIES.tar.xz" -C "$X" \
+    "linux-source-$KSERIES/drivers/gpio/gpio-sim.c" "linux-source-$KSERIES/drivers/gpio/gpiolib.h" \
+    "linux-source-$KSERIES/kernel/irq/irq_sim.c"
+  rm "$X/usr/src/linux-source-$KSERIES.tar.xz"
+  depmod -b "$X" "$KREL"  # the package leaves that to its installation
+  # The headers' Makefile includes the common part by absolute path.
+  sed -i "s|^include /usr/src/|include $X/usr/src/|" "$X/usr/src/linux-headers-$KREL/Makefile"
+  touch "$X/.done-$KREL"
+fi
+
+# gpio-sim, out of tree: its driver and the IRQ simulator it needs, as one module.
+# irq_to_desc is not exported to modules; generic_handle_irq does the same here.
+MOD="$OUT/gpio-sim"
+if [ ! -e "$MOD/gpio-sim-oot.ko" ]; then
+  rm -rf "$MOD"; mkdir -p "$MOD"
+  cp "$X/linux-source-$KSERIES/drivers/gpio/gpio-sim.c" "$X/linux-source-$KSERIES/drivers/gpio/gpiolib.h" \
+     "$X/linux-source-$KSERIES/kernel/irq/irq_sim.c" "$MOD/"
+  sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq(irqnum);/' "$MOD/irq_sim.c"
+  printf 'obj-m := gpio-sim-oot.o\ngpio-sim-oot-y := gpio-sim.o irq_sim.o\n' > "$MOD/Kbuild"
+  say "building gpio-sim for $KREL"
+  make -s -C "$X/usr/src/linux-headers-$KREL" M="$MOD" modules >/dev/null 2>"$MOD/build.log" \
+    || { cat "$MOD/build.log" >&2; exit 1; }
+fi
+
+# The initramfs: busybox, the modules the tests need with their dependencies, and /init
+# (tools/virtual-board/init). Programs are not copied in: the guest mounts this host's
+# filesystem read-only over 9p and runs them there (chrooted), with the libraries they
+# were built against — FFmpeg alone links ~150 of them.
+R="$OUT/rootfs"
+rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,etc,lib/modules/$KREL/extra}
+cp "$X/bin/busybox" "$R/bin/busybox"
+for applet in $("$R/bin/busybox" --list); do [ "$applet" = busybox ] || ln -sf busybox "$R/bin/$applet"; done
+cp "$MOD/gpio-sim-oot.ko" "$R/lib/modules/$KREL/extra/"
+for module in configfs snd-aloop 9p 9pnet_virtio virtio_pci; do
+  modprobe -d "$X" -S "$KREL" --show-depends "$module" | awk '$1 == "insmod" {print $2}' | while read -r path; do
+    mkdir -p "$R$(dirname "${path#"$X"}")"
+    cp -n "$path" "$R${path#"$X"}"
+  done
+done
+cp "$X/lib/modules/$KREL"/modules.{builtin,builtin.modinfo,order} "$R/lib/modules/$KREL/"
+depmod -b "$R" "$KREL"
+cp "$ROOT/tools/virtual-board/init" "$R/init"
+chmod +x "$R/init"
+echo "$KREL" > "$R/etc/kernel-release"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT/initramfs.cpio.gz"
+cp "$X/boot/vmlinuz-$KREL" "$OUT/vmlinuz"
+say "ready: $OUT/vmlinuz, $OUT/initramfs.cpio.gz ($(du -h "$OUT/initramfs.cpio.gz" | cut -f1))"
