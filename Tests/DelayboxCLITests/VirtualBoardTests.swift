@@ -54,16 +54,36 @@ struct VirtualBoardTests {
         #expect(gpio.contains("play  GPIO17  high  released  2 edges"), "\(gpio)")
         #expect(appliance.contains("front panel on gpiochip0: 3 buttons, encoder, 1 LEDs"))
 
-        // The capture (4 s from the loopback's other side): the demo's 880 Hz pips, one a
-        // second, are there; so the programme went through the kernel's driver.
-        let samples = try Data(contentsOf: directory.appendingPathComponent("capture.wav")).dropFirst(44)
-            .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(samples.count >= 2 * 48_000 * 3)
+        // The capture (4 s from the loopback's other side) carries the programme.
+        try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)
+    }
+
+    /// The card is taken from its driver for 3 s (sysfs unbind: to the appliance, a card
+    /// pulled out) and given back: the appliance loses the device, keeps recording,
+    /// retries with back-off, reopens it and plays the programme through it again.
+    @Test func aSoundCardPulledAndPutBackIsSurvived() throws {
+        let directory = try run("card-pulled")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appliance = Self.text(directory, "delaybox.log")
+        #expect(appliance.contains("audio output lost: alsa:hw:CARD=Loopback,DEV=0: snd_pcm_writei: No such device"), "\(appliance)")
+        #expect(appliance.contains("audio output cannot open: hw:CARD=Loopback,DEV=0"))
+        #expect(appliance.contains("output works again"))
+        #expect(Self.text(directory, "status-1.txt").contains("state: playing"), "recording and playout go on without the card")
+        #expect(Self.text(directory, "stats-1.txt").contains("device_losses: 1"), "\(Self.text(directory, "stats-1.txt"))")
+        #expect(Self.text(directory, "status-2.txt").contains("state: playing"))
+        try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 2.5)
+    }
+
+    /// A capture from the loopback's other side holds at least `seconds` of audio with the
+    /// demo's 880 Hz pips (one a second): the programme went through the kernel's driver.
+    static func expectProgramme(in wav: URL, seconds: Double) throws {
+        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(Double(samples.count) >= 2 * 48_000 * seconds)
         let windows = stride(from: 0, to: samples.count / 2 - 2_400, by: 2_400).map { start -> Double in
-            Self.power(samples, from: start, frames: 2_400, hertz: 880)
+            power(samples, from: start, frames: 2_400, hertz: 880)
         }
         let loud = windows.indices.filter { windows[$0] > 1e-5 }
-        #expect(loud.count >= 3, "880 Hz pips in 50 ms windows: \(loud)")
+        #expect(loud.count >= Int(seconds) - 1, "880 Hz pips in 50 ms windows: \(loud)")
     }
 
     /// Goertzel power of `hertz` in the left channel of `frames` frames from `start`.

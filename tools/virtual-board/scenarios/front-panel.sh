@@ -19,9 +19,9 @@ ab() {
   sleep 0.004
 }
 detent_cw() { ab 10; ab 00; ab 01; ab 11; sleep 0.25; }
-ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /tmp/control.sock; }
+ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /run/control.sock; }
 
-"$DELAYBOX_BIN/delaybox" run --board /mnt/board.yaml --state /tmp/state.json --socket /tmp/control.sock \
+"$DELAYBOX_BIN/delaybox" run --board /mnt/board.yaml --state /run/state.json --socket /run/control.sock \
   --delay 2 > /mnt/delaybox.log 2>&1 &
 APPLIANCE=$!
 for i in $(seq 120); do

@@ -1,0 +1,35 @@
+# The sound card vanishes and comes back (run in the virtual board; see front-panel.sh):
+# while the appliance plays into snd-aloop, the card is taken from its driver (sysfs
+# unbind: to the appliance, exactly a card pulled out) for 3 s and given back. Records
+# the appliance's log, its status before, during and after, and the loopback's other side
+# after the card is back, in /mnt.
+set -u
+ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /run/control.sock; }
+DRIVER=/sys/bus/platform/drivers/snd_aloop
+"$DELAYBOX_BIN/delaybox" run --board /mnt/board.yaml --state /run/state.json --socket /run/control.sock \
+  --delay 2 > /mnt/delaybox.log 2>&1 &
+APPLIANCE=$!
+for i in $(seq 120); do
+  ctl status > /mnt/status-0.txt 2>&1 && grep -q playing /mnt/status-0.txt && break
+  sleep 0.5
+done
+sleep 1
+echo snd_aloop.0 > $DRIVER/unbind
+echo "unbound: $(ls /proc/asound/ | tr '\n' ' ')"
+sleep 3
+ctl status > /mnt/status-1.txt 2>&1
+ctl stats > /mnt/stats-1.txt 2>&1
+echo snd_aloop.0 > $DRIVER/bind
+echo "bound: $(ls /proc/asound/ | tr '\n' ' ')"
+# The appliance retries with back-off (at most 5 s apart): give it time to reopen.
+for i in $(seq 40); do
+  [ "$(grep -c 'audio output alsa:hw:CARD=Loopback,DEV=0:' /mnt/delaybox.log)" -ge 2 ] && break
+  sleep 0.5
+done
+sleep 1
+arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 3 /mnt/capture.wav
+ctl status > /mnt/status-2.txt 2>&1
+ctl stats > /mnt/stats-2.txt 2>&1
+kill $APPLIANCE
+wait $APPLIANCE
+echo "appliance exit $?"
