@@ -26,7 +26,7 @@ struct VirtualBoardTests {
         let board = try String(contentsOf: Self.root.appendingPathComponent("board-configs/virtual-board.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
         try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
-        try "DELAYBOX_BIN=\(Self.root.appendingPathComponent(".build/debug").path)\n"
+        try "DELAYBOX_BIN=\(Self.root.appendingPathComponent(".build/debug").path) DELAYBOX_ROOT=\(Self.root.path)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"])
         let log = (try? String(contentsOf: directory.appendingPathComponent("scenario.log"), encoding: .utf8)) ?? ""

@@ -4,15 +4,9 @@
 # the appliance's log, its status before, during and after, and the loopback's other side
 # after the card is back, in /mnt.
 set -u
-ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /run/control.sock; }
+. "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 DRIVER=/sys/bus/platform/drivers/snd_aloop
-"$DELAYBOX_BIN/delaybox" run --board /mnt/board.yaml --state /run/state.json --socket /run/control.sock \
-  --delay 2 > /mnt/delaybox.log 2>&1 &
-APPLIANCE=$!
-for i in $(seq 120); do
-  ctl status > /mnt/status-0.txt 2>&1 && grep -q playing /mnt/status-0.txt && break
-  sleep 0.5
-done
+start_appliance
 sleep 1
 echo snd_aloop.0 > $DRIVER/unbind
 echo "unbound: $(ls /proc/asound/ | tr '\n' ' ')"
@@ -30,6 +24,4 @@ sleep 1
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 3 /mnt/capture.wav
 ctl status > /mnt/status-2.txt 2>&1
 ctl stats > /mnt/stats-2.txt 2>&1
-kill $APPLIANCE
-wait $APPLIANCE
-echo "appliance exit $?"
+stop_appliance

@@ -3,7 +3,6 @@
 # (board-configs/virtual-board.yaml), the appliance plays into snd-aloop. Turns the
 # encoder three detents clockwise, presses play/pause, and records what the console says,
 # what the status LED line shows and what the loopback's other side hears, in /mnt.
-# $DELAYBOX_BIN: the directory holding delaybox and delayboxctl.
 set -u
 CFG=/sys/kernel/config/gpio-sim/board0
 mkdir -p $CFG/bank0
@@ -19,15 +18,8 @@ ab() {
   sleep 0.004
 }
 detent_cw() { ab 10; ab 00; ab 01; ab 11; sleep 0.25; }
-ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /run/control.sock; }
-
-"$DELAYBOX_BIN/delaybox" run --board /mnt/board.yaml --state /run/state.json --socket /run/control.sock \
-  --delay 2 > /mnt/delaybox.log 2>&1 &
-APPLIANCE=$!
-for i in $(seq 120); do
-  ctl status > /mnt/status-0.txt 2>&1 && grep -q playing /mnt/status-0.txt && break
-  sleep 0.5
-done
+. "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
+start_appliance
 sleep 0.5  # the panel updates the LED within a blink step
 cat "$SIM/sim_gpio26/value" > /mnt/led-0.txt
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 4 /mnt/capture.wav &
@@ -40,6 +32,4 @@ line 17 down; sleep 0.1; line 17 up; sleep 1
 ctl status > /mnt/status-2.txt 2>&1
 cat "$SIM/sim_gpio26/value" > /mnt/led-2.txt
 ctl gpio > /mnt/gpio.txt 2>&1
-kill $APPLIANCE
-wait $APPLIANCE
-echo "appliance exit $?"
+stop_appliance
