@@ -20,6 +20,15 @@ struct VirtualBoardTests {
     /// Runs a scenario from tools/virtual-board/scenarios on the board config for the
     /// virtual board; returns the directory with its results.
     func run(_ scenario: String) throws -> URL {
+        let directory = try prepare(scenario)
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"])
+        let log = Self.text(directory, "scenario.log")
+        #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
+        return directory
+    }
+
+    /// A directory holding `scenario`, the virtual board's board config and the settings.
+    func prepare(_ scenario: String) throws -> URL {
         let directory = try ExternalTool.temporaryDirectory("virtual-board")
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
                                          to: directory.appendingPathComponent("scenario.sh"))
@@ -28,9 +37,6 @@ struct VirtualBoardTests {
         try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
         try "DELAYBOX_BIN=\(Self.root.appendingPathComponent(".build/debug").path) DELAYBOX_ROOT=\(Self.root.path)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
-        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"])
-        let log = (try? String(contentsOf: directory.appendingPathComponent("scenario.log"), encoding: .utf8)) ?? ""
-        #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
         return directory
     }
 
@@ -72,6 +78,58 @@ struct VirtualBoardTests {
         #expect(Self.text(directory, "stats-1.txt").contains("device_losses: 1"), "\(Self.text(directory, "stats-1.txt"))")
         #expect(Self.text(directory, "status-2.txt").contains("state: playing"))
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 2.5)
+    }
+
+    /// The console on the board's second serial port (a QEMU chardev on a Unix socket,
+    /// the guest's /dev/ttyS1 at 115200 8N1): it greets, answers `status`, sets the delay,
+    /// and shrugs off line noise with a complaint, still answering after it.
+    @Test func theConsoleAnswersOnTheVirtualSerialPort() throws {
+        let directory = try prepare("serial-console")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let board = Process()
+        board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/run.sh")
+        board.arguments = [directory.path, "240"]
+        board.standardOutput = FileHandle.nullDevice
+        board.standardError = FileHandle.nullDevice
+        try board.run()
+        defer { if board.isRunning { board.terminate() } }
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path), board.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        try #require(FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
+                     "the appliance did not play: \(Self.text(directory, "delaybox.log"))")
+        // A terminal on the socket: each line sent, then read until its answer shows.
+        let talk = """
+            import socket, sys, time
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(0.5)
+            def talk(send, want):
+                s.sendall(send); got = b''; end = time.time() + 30
+                while want not in got and time.time() < end:
+                    try: got += s.recv(4096)
+                    except socket.timeout: pass
+                sys.stdout.write('<<%r>>\\n%s\\n' % (send, got.decode('utf-8', 'replace')))
+            talk(b'\\r', b'delaybox> ')
+            talk(b'status\\r', b'uptime_s')
+            talk(b'delay 2.5\\r', b'delaybox> ')
+            talk(b'status\\r', b'uptime_s')
+            talk(b'\\xff\\xfe\\x00\\x1b[99~\\r', b'delaybox> ')
+            talk(b'version\\r', b'0.')
+            """
+        let transcript = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                                  ["python3", "-c", talk, directory.appendingPathComponent("serial.sock").path]).output
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("done").path, contents: nil)
+        board.waitUntilExit()
+        #expect(board.terminationStatus == 0, "\(Self.text(directory, "scenario.log"))")
+        // Two status answers (each from `channel:` on): playing at 2 s, then at 2.5 s.
+        let statuses = transcript.components(separatedBy: "channel: Demo").dropFirst()
+        #expect(statuses.count == 2, "\(transcript)")
+        #expect(transcript.contains("state: playing"), "\(transcript)")
+        #expect(statuses.first?.contains("delay_ms: 2000") == true && statuses.last?.contains("delay_ms: 2500") == true, "\(transcript)")
+        #expect(transcript.contains("result: ok"), "\(transcript)")
+        #expect(transcript.contains("console: invalid UTF-8 ignored"), "line noise is complained about: \(transcript)")
+        #expect(transcript.contains("version: 0."), "still answering after line noise: \(transcript)")
+        #expect(!Self.text(directory, "delaybox.log").contains("not a terminal device"))
     }
 
     /// A capture from the loopback's other side holds at least `seconds` of audio with the

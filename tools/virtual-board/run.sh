@@ -7,7 +7,8 @@
 # DIR holds scenario.sh (and whatever it reads); it is the guest's /mnt, writable, where
 # the scenario leaves its results, scenario.log and scenario.status. The guest sees this
 # host's filesystem read-only (chrooted), no network, 1 CPU and 512 MB under QEMU's
-# software emulation; its kernel log goes to DIR/console.log. Exit status: the
+# software emulation; its kernel log goes to DIR/console.log, its second serial port (the
+# board's console) is DIR/serial.sock. Exit status: the
 # scenario's, or 124 when it did not finish in time (default 240 s).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,9 +17,13 @@ DIR=$(realpath "$1")
 TIMEOUT=${2:-240}
 [ -f "$BOARD/vmlinuz" ] || { echo "run.sh: no virtual board: run tools/virtual-board/build.sh" >&2; exit 2; }
 rm -f "$DIR/scenario.status"
-timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -nographic -no-reboot \
+# ttyS0: the kernel's console, to DIR/console.log; ttyS1: the board's serial console,
+# a Unix socket DIR/serial.sock a test connects to as a terminal would.
+timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -no-reboot \
+  -display none -monitor none -serial file:"$DIR/console.log" \
+  -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
   -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" -append "console=ttyS0 quiet panic=-1" \
   -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-  -virtfs local,path="$DIR",mount_tag=out,security_model=none -nic none > "$DIR/console.log" 2>&1 || true
+  -virtfs local,path="$DIR",mount_tag=out,security_model=none -nic none > "$DIR/qemu.log" 2>&1 || true
 [ -f "$DIR/scenario.status" ] || { echo "run.sh: the scenario did not finish within $TIMEOUT s" >&2; exit 124; }
 exit "$(cat "$DIR/scenario.status")"
