@@ -66,11 +66,12 @@ import Testing
         }
         let listed = errors.map { String(format: "%.1f s: %.2f", $0.at, $0.ms) }
         // Once the connection's placement has settled (5 s after its first packet, then at
-        // most a crossfade): within 5 ms. Before, on the first packets' estimate: within 10.
+        // most a crossfade): within 5 ms. Before, once the first correction is made (an
+        // error beyond 10 ms is jumped away within about a second): within 10.
         let settled = errors.filter { $0.at >= 6.5 }
         #expect(settled.count >= 6, "\(listed)")
         #expect(settled.allSatisfy { abs($0.ms) <= 5 }, "heard delay minus set delay per mark (ms): \(listed)")
-        #expect(errors.allSatisfy { abs($0.ms) <= 10 }, "heard delay minus set delay per mark (ms): \(listed)")
+        #expect(errors.filter { $0.at >= 2.5 }.allSatisfy { abs($0.ms) <= 10 }, "heard delay minus set delay per mark (ms): \(listed)")
         print("heard delay minus set delay per mark (ms): \(listed)")
     }
 }

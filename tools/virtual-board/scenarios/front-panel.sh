@@ -20,7 +20,8 @@ ab() {
 detent_cw() { ab 10; ab 00; ab 01; ab 11; sleep 0.25; }
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 start_appliance
-sleep 0.5  # the panel updates the LED within a blink step
+# The panel's thread drives the LED within a blink step of the state: wait up to 3 s.
+for i in $(seq 30); do [ "$(cat "$SIM/sim_gpio26/value")" = 1 ] && break; sleep 0.1; done
 cat "$SIM/sim_gpio26/value" > /mnt/led-0.txt
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 4 /mnt/capture.wav &
 CAPTURE=$!
