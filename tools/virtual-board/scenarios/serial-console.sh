@@ -5,6 +5,11 @@
 set -u
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 start_appliance
+# Enough recorded that the test's `delay 2.5` is within what can be set.
+for i in $(seq 60); do
+  [ "$(ctl status | awk '/^available_delay_ms:/ {print $2}')" -ge 4000 ] 2>/dev/null && break
+  sleep 0.5
+done
 touch /mnt/ready
 for i in $(seq 240); do [ -e /mnt/done ] && break; sleep 0.5; done
 stop_appliance
