@@ -20,8 +20,15 @@ ab() {
 detent_cw() { ab 10; ab 00; ab 01; ab 11; sleep 0.25; }
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 start_appliance
-# The panel's thread drives the LED within a blink step of the state: wait up to 3 s.
-for i in $(seq 30); do [ "$(cat "$SIM/sim_gpio26/value")" = 1 ] && break; sleep 0.1; done
+# The panel's thread drives the LED within a blink step of the state; under emulation the
+# real-time audio thread can hold the one virtual CPU for seconds: wait up to 10 s
+# (each reading is kept in led-trace.txt with the guest's uptime).
+for i in $(seq 100); do
+  echo "$(cat "$SIM/sim_gpio26/value") $(cut -d' ' -f1 /proc/uptime)" >> /mnt/led-trace.txt
+  [ "$(cat "$SIM/sim_gpio26/value")" = 1 ] && break
+  sleep 0.1
+done
+ctl status > /mnt/status-led.txt 2>&1
 cat "$SIM/sim_gpio26/value" > /mnt/led-0.txt
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 4 /mnt/capture.wav &
 CAPTURE=$!
