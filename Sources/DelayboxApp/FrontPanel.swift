@@ -67,7 +67,7 @@ final class FrontPanel: Sendable {
 
     private func loop(chip: inout GPIOChip, surface: inout ControlSurface) {
         while !worker.isStopRequested {
-            let now = Self.monotonicNanoseconds()
+            let now = SystemClock.monotonicNanoseconds()
             // Wake for the next button timer, the LED's next blink step, or a stop: ≤ 50 ms.
             let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50
             do {
@@ -85,7 +85,7 @@ final class FrontPanel: Sendable {
                 logger.error("\(error)")
                 Thread.sleep(forTimeInterval: 1)
             }
-            let after = Self.monotonicNanoseconds()
+            let after = SystemClock.monotonicNanoseconds()
             post(surface.advance(to: after))
             let lit = pattern.withLock { $0 }.isLit(atMilliseconds: after / 1_000_000)
             for led in gpio.leds { chip.set(line: led.line, high: lit != led.activeLow) }
@@ -96,13 +96,6 @@ final class FrontPanel: Sendable {
     private func post(_ commands: [TimedCommand]) {
         guard !commands.isEmpty else { return }
         inbox.withLock { $0.append(contentsOf: commands.map(\.command)) }
-    }
-
-    /// The clock libgpiod's edge timestamps use (CLOCK_MONOTONIC).
-    static func monotonicNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
     static func pull(_ bias: LineBias) -> GPIOChip.Pull {

@@ -1,7 +1,6 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import Foundation
 import Logging
 
 /// Everything between the engine and the jack: the ring the playout thread fills, the
@@ -131,7 +130,7 @@ final class OutputPath {
                 lines.append("audio output cannot open: \(reason); next try in \(retry) ms")
             case .firstFrameHeard(let at):
                 // On CLOCK_MONOTONIC, so an outside observer can check the output's timing.
-                let seconds = Self.monotonicSeconds() + Double(at.nanoseconds - clock.now().nanoseconds) / 1e9
+                let seconds = Double(SystemClock.monotonicNanoseconds() + at.nanoseconds - clock.now().nanoseconds) / 1e9
                 lines.append("audio output: its first frame heard at monotonic \(String(format: "%.6f", seconds)) s")
             }
         }
@@ -141,12 +140,6 @@ final class OutputPath {
         reportedRingUnderruns = ring
         reportedDeviceUnderruns = device
         return lines
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Lets the device play out the ring, closes it and ends the audio thread.

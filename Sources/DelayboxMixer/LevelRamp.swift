@@ -34,13 +34,6 @@ public struct LevelRamp: Sendable, Equatable {
         if length == 0 { level = self.target }
     }
 
-    /// The level for the next frame (advances the ramp by one frame).
-    @inline(__always)
-    public mutating func next() -> Float {
-        if level != target { advance(frames: 1) }
-        return level
-    }
-
     /// The gains of the next `frames` frames without advancing: frame `i < ramping` has
     /// `base + step · i`, the rest have `target` — so a loop over them has no branch.
     @inline(__always)

@@ -105,13 +105,6 @@ public final class ProgrammeMix {
         return log
     }
 
-    /// The frame `mix` produces next, on the mix's own timeline (it runs on across channels).
-    public var position: Int64 { mixer.position }
-    /// Frames the limiter reduced so far.
-    public var limitedFrames: Int64 { mixer.limitedFrames }
-    /// A source's level now (linear).
-    public func level(_ input: Input) -> Float { mixer.level(input.rawValue).now }
-
     // MARK: Rendering
 
     /// Mixes `frames` frames into `out`: `programme` is what the engine rendered for them,
