@@ -29,7 +29,7 @@ public enum ConfigFile {
         var diagnostics: [ConfigDiagnostic] = []
         guard var document = resolve(path, chain: [], diagnostics: &diagnostics) else { return (nil, diagnostics) }
         for overlay in overlays where FileManager.default.fileExists(atPath: overlay) {
-            if let overrides = resolve(overlay, chain: [], diagnostics: &diagnostics) { document = document.merged(with: overrides) }
+            if let overrides = resolve(overlay, chain: [], emptyAllowed: true, diagnostics: &diagnostics) { document = document.merged(with: overrides) }
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         return (document, diagnostics)
@@ -73,8 +73,10 @@ public enum ConfigFile {
         return out + "\""
     }
 
-    /// One file with everything it extends, bases first.
-    static func resolve(_ path: String, chain: [String], diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+    /// One file with everything it extends, bases first. `emptyAllowed`: a file with
+    /// nothing but comments is an empty mapping (a site file that sets nothing yet, as
+    /// the package installs it) instead of an error.
+    static func resolve(_ path: String, chain: [String], emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
         let location = SourceLocation(file: path, line: 1, column: 1)
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
         guard !chain.contains(canonical) else {
@@ -86,6 +88,7 @@ public enum ConfigFile {
             diagnostics.append(ConfigDiagnostic(.error, at: location, "the config file \(why)"))
             return nil
         }
+        if emptyAllowed, (try? Yams.compose(yaml: text)) == .some(nil) { return .mapping([], location) }
         guard let document = parse(text, file: path, diagnostics: &diagnostics) else { return nil }
         guard let extends = document["extends"] else { return document }
         guard case .scalar(let base, let baseLocation) = extends else {

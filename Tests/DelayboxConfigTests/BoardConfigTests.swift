@@ -77,6 +77,17 @@ import Testing
         #expect(config.audio.periodMs == 40 && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
     }
 
+    @Test func aSiteFileOfOnlyCommentsSetsNothingButAnEmptyBoardFileIsAnError() throws {
+        let directory = try directory(["site.conf": "# channels:\n#   - name: Club\n", "board.yaml": "# nothing yet\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let board = Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path
+        let withSite = ConfigFile.load(board, site: directory.appendingPathComponent("site.conf").path)
+        #expect(withSite.diagnostics.isEmpty, "\(withSite.diagnostics)")
+        #expect(withSite.config == ConfigFile.load(board).config)
+        let empty = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+        #expect(empty.config == nil && empty.diagnostics.map(\.message) == ["the config file is empty"])
+    }
+
     @Test func unknownKeysAreReportedWhereTheyAreWithASuggestion() throws {
         let found = try diagnostics(Self.minimal + "defaults:\n  max_dealy: 10 min\nconsol:\n  baud: 115200\n")
         #expect(found.contains("board.yaml:10:3: error: unknown key 'defaults.max_dealy'; did you mean 'max_delay'?"), "\(found)")

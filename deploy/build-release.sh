@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds Delaybox's release binaries for a board's architecture, with the Swift standard
+# library and Foundation linked in statically, so the board needs no Swift runtime — only
+# the C libraries Debian packages (FFmpeg, ALSA, libgpiod).
+#
+#   deploy/build-release.sh [--arch amd64|arm64|armhf]
+#
+# The default is this machine's architecture, built natively. Another architecture is
+# cross-compiled with a Swift SDK for it (`swift sdk list`); when none is installed, this
+# says what to install and fails. Prints the directory holding the binaries on stdout.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$PATH:/opt/swift/usr/bin"
+say() { echo "build-release: $*" >&2; }
+
+ARCH=$(dpkg --print-architecture)
+NATIVE=$ARCH
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --arch) ARCH=${2:?--arch needs a value}; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) say "unknown option $1 (see --help)"; exit 2 ;;
+  esac
+done
+
+# Debian's architecture names → the target triples Swift SDKs are made for.
+case "$ARCH" in
+  amd64) TRIPLE=x86_64-unknown-linux-gnu ;;
+  arm64) TRIPLE=aarch64-unknown-linux-gnu ;;
+  armhf) TRIPLE=armv7-unknown-linux-gnueabihf ;;
+  *) say "unsupported architecture '$ARCH' (amd64, arm64 or armhf)"; exit 2 ;;
+esac
+
+PRODUCTS=(delaybox delayboxctl)
+FLAGS=(-c release --static-swift-stdlib)
+if [ "$ARCH" != "$NATIVE" ]; then
+  # An SDK names its triple's CPU in its id (swift-sdk-generator: …_debian_bookworm_aarch64).
+  cpu=${TRIPLE%%-*}
+  sdk=$(swift sdk list 2>/dev/null | grep -E "(^|[_-])${cpu}([_-]|$)" | head -1 || true)
+  if [ -z "$sdk" ]; then
+    say "no Swift SDK for $TRIPLE is installed ($(swift sdk list 2>&1 | head -1))."
+    say "Install one for Debian 12 ($ARCH) that also carries the C libraries Delaybox links:"
+    say "  swift-sdk-generator make-linux-sdk --target $TRIPLE --distribution-name debian \\"
+    say "      --distribution-version 12 (from github.com/swiftlang/swift-sdk-generator),"
+    say "  with libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libasound2-dev"
+    say "  libgpiod-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
+    say "Or build natively on a $ARCH board (or a $ARCH Debian 12 VM): deploy/build-release.sh"
+    exit 3
+  fi
+  say "cross-compiling for $TRIPLE with the Swift SDK $sdk"
+  FLAGS+=(--swift-sdk "$sdk")
+fi
+
+cd "$ROOT"
+for product in "${PRODUCTS[@]}"; do
+  say "building $product ($ARCH, release, static Swift runtime)"
+  swift build "${FLAGS[@]}" --product "$product" >&2
+done
+swift build "${FLAGS[@]}" --show-bin-path

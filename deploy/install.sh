@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Installs Delaybox on a board over SSH, checks that it plays, and rolls back when not
+# (docs/deploy.md):
+#
+#   deploy/install.sh --host HOST [--board NAME] [options]
+#
+#   --host HOST        the board (an SSH destination: name or address)
+#   --board NAME       the board config to use (`delaybox boards`; e.g. pi4-hifiberry-dacplus);
+#                      without it the board keeps the one it has
+#   --deb FILE         the package to install (default: built for the board's
+#                      architecture by deploy/make-deb.sh)
+#   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
+#                      in (default user root; another user needs password-less sudo)
+#   --timeout S        how long the health check waits for `playing` (default 60)
+#   --dry-run          look at the board and say what would be done; change nothing
+#
+# Steps: look at the board (architecture, installed version, board config); build or
+# check the package; copy it; install it with apt (dependencies from the board's
+# archive); restart; health check through the console language (`delayboxctl status`
+# until the state is playing); on failure, reinstall the release that was running before
+# (kept on the board in /var/lib/delaybox-deploy) and check it again. Running it twice
+# with the same package and board changes nothing the second time.
+#
+# Exit status: 0 installed and healthy (or nothing to do); 1 the new release failed its
+# check and the previous one runs again; 2 bad arguments; 3 the board or the package
+# could not be reached or made; 4 the new release failed and no healthy release could be
+# put back (the log says what the board said).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "install: $*" >&2; }
+fail() { say "$2"; exit "$1"; }
+
+HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" TIMEOUT=60 DRY_RUN=false
+SSH_OPTIONS=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3
+             -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --host) HOST=${2:?--host needs a board}; shift 2 ;;
+    --board) BOARD=${2:?--board needs a name}; shift 2 ;;
+    --deb) DEB=${2:?--deb needs a file}; shift 2 ;;
+    --port) PORT=${2:?--port needs a number}; shift 2 ;;
+    --user) USER_NAME=${2:?--user needs a name}; shift 2 ;;
+    --identity) IDENTITY=${2:?--identity needs a key file}; shift 2 ;;
+    --ssh-option) SSH_OPTIONS+=(-o "${2:?--ssh-option needs an option}"); shift 2 ;;
+    --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
+    --dry-run) DRY_RUN=true; shift ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) fail 2 "unknown option $1 (see --help)" ;;
+  esac
+done
+[ -n "$HOST" ] || fail 2 "which board? --host HOST (see --help)"
+[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail 2 "--timeout takes whole seconds, not '$TIMEOUT'"
+[[ -z "$BOARD" || "$BOARD" =~ ^[A-Za-z0-9._-]+$ ]] || fail 2 "--board takes a board config's name (e.g. pi4-hifiberry-dacplus), not '$BOARD'"
+[ -n "$PORT" ] && SSH_OPTIONS+=(-p "$PORT")
+[ -n "$IDENTITY" ] && SSH_OPTIONS+=(-i "$IDENTITY" -o IdentitiesOnly=yes)
+SUDO=""
+[ "$USER_NAME" = root ] || SUDO="sudo -n"
+TARGET="$USER_NAME@$HOST"
+STORE=/var/lib/delaybox-deploy   # on the board: current.deb (the healthy release), board.yaml before a change
+BOARD_FILE=/etc/delaybox/board.yaml
+
+# Runs a shell script (stdin) on the board as root, with the arguments given.
+on_board() { ssh "${SSH_OPTIONS[@]}" "$TARGET" $SUDO sh -s -- "$@"; }
+
+# --- Look at the board (read-only).
+say "looking at $TARGET${PORT:+ (port $PORT)}"
+facts=$(on_board <<'EOF'
+echo "arch=$(dpkg --print-architecture)"
+echo "version=$(dpkg-query -W -f='${Status} ${Version}' delaybox 2>/dev/null | sed -n 's/^install ok installed //p')"
+echo "current=$(sha256sum /var/lib/delaybox-deploy/current.deb 2>/dev/null | cut -d' ' -f1)"
+echo "board=$(sed -n 's|^extends: */usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' /etc/delaybox/board.yaml 2>/dev/null)"
+test -f /etc/delaybox/board.yaml && echo "has_board=yes"
+echo "active=$(systemctl is-active delaybox.service 2>/dev/null)"
+EOF
+) || fail 3 "cannot reach $TARGET over SSH as root (key login${SUDO:+ and password-less sudo}); ssh said it above"
+fact() { sed -n "s/^$1=//p" <<<"$facts"; }
+ARCH=$(fact arch) INSTALLED=$(fact version) CURRENT_SUM=$(fact current) CURRENT_BOARD=$(fact board)
+[ -n "$ARCH" ] || fail 3 "$TARGET did not say its architecture (is it Debian? dpkg --print-architecture)"
+board_said=${CURRENT_BOARD:-none}
+[ -z "$CURRENT_BOARD" ] && [ "$(fact has_board)" = yes ] && board_said="its own $BOARD_FILE"
+say "the board: $ARCH, delaybox ${INSTALLED:-not installed}, board config $board_said, service $(fact active)"
+
+# --- The package.
+if [ -z "$DEB" ]; then
+  say "building the package for $ARCH"
+  DEB=$("$ROOT/deploy/make-deb.sh" --arch "$ARCH") || fail 3 "the package could not be built (above)"
+fi
+[ -f "$DEB" ] || fail 2 "no package at $DEB"
+PKG_ARCH=$(dpkg-deb -f "$DEB" Architecture) VERSION=$(dpkg-deb -f "$DEB" Version)
+[ "$PKG_ARCH" = "$ARCH" ] || fail 2 "$DEB is for $PKG_ARCH; the board is $ARCH (build with deploy/make-deb.sh --arch $ARCH)"
+SUM=$(sha256sum "$DEB" | cut -d' ' -f1)
+if [ -n "$BOARD" ]; then
+  boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort)
+  grep -qx "$BOARD" <<<"$boards" || fail 2 "no board config '$BOARD' in $VERSION; there are: $(echo $boards)"
+elif [ "$(fact has_board)" != yes ]; then
+  fail 2 "the board has no board config yet: name one with --board (one of: $(dpkg-deb -c "$DEB" | sed -n 's|.*/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' '))"
+fi
+CHANGE_BOARD=false
+[ -n "$BOARD" ] && [ "$BOARD" != "$CURRENT_BOARD" ] && CHANGE_BOARD=true
+
+# --- Health: the console's `status` says playing (or paused: the listener's choice).
+# Prints the last status on failure, with the service's state and its latest warnings.
+health_check() {
+  on_board "$TIMEOUT" <<'EOF'
+deadline=$(( $(date +%s) + $1 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  status=$(delayboxctl status 2>&1) && state=$(echo "$status" | sed -n 's/^state: //p') || state=""
+  case "$state" in
+    playing|paused) echo "healthy: $state, $(echo "$status" | sed -n 's/^delay_ms: //p') ms delay"; exit 0 ;;
+  esac
+  # A unit that gave up, or keeps failing, or could not start at all, will not get
+  # better by waiting.
+  case "$(systemctl is-active delaybox.service)" in failed) break ;; esac
+  [ "$(systemctl show -p NRestarts --value delaybox.service)" -ge 3 ] && { echo "the service keeps failing (restarted 3 times)"; break; }
+  systemctl show -p ConditionResult delaybox.service | grep -q '=no' && { echo "not started: no /etc/delaybox/board.yaml"; break; }
+  sleep 1
+done
+echo "unhealthy: service $(systemctl is-active delaybox.service), state ${state:-not answering} ($(echo "$status" | head -1))"
+# Its last words, each once (a restart loop repeats them).
+journalctl -u delaybox.service -n 12 --no-pager -o cat 2>/dev/null | awk '!seen[$0]++' | tail -6 | sed 's/^/  journal: /'
+exit 1
+EOF
+}
+
+# --- Nothing to do?
+if [ "$SUM" = "$CURRENT_SUM" ] && [ "$INSTALLED" = "$VERSION" ] && ! $CHANGE_BOARD; then
+  if $DRY_RUN; then say "dry run: $VERSION is installed already; would only check its health"; exit 0; fi
+  if report=$(health_check); then say "$VERSION is installed already and $report; nothing to do"; exit 0; fi
+  say "$VERSION is installed already but $report; installing it again"
+fi
+
+if $DRY_RUN; then
+  say "dry run: would copy $(basename "$DEB") ($(du -h "$DEB" | cut -f1)) to $TARGET:$STORE/incoming.deb"
+  $CHANGE_BOARD && say "dry run: would write $BOARD_FILE: extends: /usr/share/delaybox/board-configs/$BOARD.yaml"
+  say "dry run: would install $VERSION (over ${INSTALLED:-nothing}), restart delaybox, and wait up to $TIMEOUT s for it to play"
+  if [ -n "$CURRENT_SUM" ]; then say "dry run: on failure, would roll back to ${INSTALLED} (kept in $STORE/current.deb)"
+  else say "dry run: on failure, nothing to roll back to (no release installed by this script yet)"; fi
+  exit 0
+fi
+
+# --- Copy, install, restart.
+say "copying $(basename "$DEB") ($(du -h "$DEB" | cut -f1))"
+# Through /tmp: the login user may not write $STORE (sudo moves it there).
+scp -q "${SSH_OPTIONS[@]/#-p/-P}" "$DEB" "$TARGET:/tmp/delaybox-incoming.deb" || fail 3 "copying to $TARGET failed (scp said it above)"
+on_board <<<"mkdir -p $STORE && mv /tmp/delaybox-incoming.deb $STORE/incoming.deb && sha256sum $STORE/incoming.deb" | grep -q "^$SUM " \
+  || fail 3 "the package did not arrive whole (checksum differs); nothing was installed"
+
+# Installs a package kept in $STORE (and the board choice), restarting the service.
+# $1: incoming.deb or current.deb; $2: a board name, "" to keep it, or "restore".
+install_release() {
+  on_board "$1" "$2" <<'EOF'
+set -e
+store=/var/lib/delaybox-deploy board_file=/etc/delaybox/board.yaml
+mkdir -p /etc/delaybox
+case "$2" in
+  "") ;;
+  restore) if [ -f $store/board.yaml.before ]; then cp $store/board.yaml.before $board_file; fi ;;
+  *) [ -f $board_file ] && cp $board_file $store/board.yaml.before
+     printf '# Written by deploy/install.sh --board %s\nextends: /usr/share/delaybox/board-configs/%s.yaml\n' "$2" "$2" > $board_file.new
+     mv $board_file.new $board_file ;;
+esac
+export DEBIAN_FRONTEND=noninteractive
+# Dependencies come from the board's archive; the site file the installer edited stays.
+if ! apt-get install -y -q --no-install-recommends --allow-downgrades --reinstall \
+     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$store/$1" > /tmp/delaybox-apt.log 2>&1; then
+  sed 's/^/  apt: /' /tmp/delaybox-apt.log | tail -15; exit 1
+fi
+sed -n 's/^\(Setting up\|delaybox:\).*/  &/p' /tmp/delaybox-apt.log
+systemctl restart delaybox.service 2>/dev/null || true   # the health check says why
+EOF
+} >&2
+
+say "installing $VERSION${INSTALLED:+ over $INSTALLED}$($CHANGE_BOARD && echo ", board config $BOARD")"
+if install_release incoming.deb "$($CHANGE_BOARD && echo "$BOARD")" && report=$(health_check); then
+  on_board <<<"mv $STORE/incoming.deb $STORE/current.deb; rm -f $STORE/board.yaml.before"
+  say "$VERSION on $HOST: $report"
+  exit 0
+fi
+say "$VERSION on $HOST failed its check:"
+echo "${report:-  (the package did not install: apt said it above)}" | sed 's/^/install:   /' >&2
+
+# --- Roll back.
+if [ -z "$CURRENT_SUM" ]; then
+  fail 4 "nothing to roll back to (the board had no release installed by this script); $VERSION stays installed"
+fi
+say "rolling back to $INSTALLED"
+if install_release current.deb "$($CHANGE_BOARD && echo restore)" && report=$(health_check); then
+  on_board <<<"rm -f $STORE/incoming.deb $STORE/board.yaml.before"
+  say "rolled back to $INSTALLED on $HOST: $report"
+  exit 1
+fi
+echo "$report" | sed 's/^/install:   /' >&2
+fail 4 "the rollback to $INSTALLED did not play either: not the release's fault? (the stream, the sound card, the board config); see journalctl -u delaybox on the board"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Packages Delaybox as a Debian package for a board (docs/deploy.md):
+#
+#   deploy/make-deb.sh [--arch amd64|arm64|armhf] [--out DIR] [--bin DIR]
+#
+# Builds the release (deploy/build-release.sh: static Swift runtime, cross-compiled for
+# another architecture) unless --bin names a directory that already holds delaybox and
+# delayboxctl, and writes DIR/delaybox_VERSION_ARCH.deb (default DIR: out/deb). Prints
+# the package's path on stdout. The version is the program's, then the commit's time and
+# hash (0.1.0+git20261123.021500.b91fa69), so each commit upgrades the one before.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "make-deb: $*" >&2; }
+
+ARCH=$(dpkg --print-architecture)
+OUT="$ROOT/out/deb"
+BIN=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --arch) ARCH=${2:?--arch needs a value}; shift 2 ;;
+    --out) OUT=${2:?--out needs a directory}; shift 2 ;;
+    --bin) BIN=${2:?--bin needs a directory}; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) say "unknown option $1 (see --help)"; exit 2 ;;
+  esac
+done
+[ -n "$BIN" ] || BIN=$("$ROOT/deploy/build-release.sh" --arch "$ARCH")
+for program in delaybox delayboxctl; do
+  [ -x "$BIN/$program" ] || { say "no $BIN/$program"; exit 1; }
+done
+
+base=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' "$ROOT/Sources/DelayboxApp/DelayboxVersion.swift")
+VERSION="$base"
+if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+  VERSION="$base+git$(TZ=UTC git -C "$ROOT" log -1 --date=format-local:%Y%m%d.%H%M%S --format=%cd).$(git -C "$ROOT" rev-parse --short=7 HEAD)"
+  git -C "$ROOT" diff --quiet HEAD -- Sources Package.swift deploy board-configs || VERSION="$VERSION.modified"
+fi
+
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+P="$STAGE/pkg"
+install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
+  "$P/usr/share/delaybox/board-configs" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1"
+
+# The programs, without their symbols (61 MB instead of 83 for delaybox).
+STRIP=strip
+if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then STRIP=$(command -v llvm-strip || command -v /opt/swift/usr/bin/llvm-strip || echo true); fi
+for program in delaybox delayboxctl; do
+  install -m 755 "$BIN/$program" "$P/usr/bin/$program"
+  "$STRIP" "$P/usr/bin/$program"
+done
+install -m 644 "$ROOT/deploy/delaybox.service" "$P/lib/systemd/system/delaybox.service"
+install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
+install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
+install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
+install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$P/usr/share/doc/delaybox/"
+for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
+echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
+
+# The manual page, from the programs' own --help (when they run on this machine).
+if "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
+  "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
+else
+  say "the $ARCH programs do not run here: no manual page (delaybox --help on the board has it all)"
+  rmdir "$P/usr/share/man/man1"
+fi
+
+# Depends: what the programs link, as dpkg-shlibdeps finds it for this machine's
+# architecture; Debian 12's package names for another one.
+if [ "$ARCH" = "$(dpkg --print-architecture)" ]; then
+  mkdir -p "$STAGE/debian"
+  printf 'Source: delaybox\n\nPackage: delaybox\nArchitecture: any\n' > "$STAGE/debian/control"
+  SHLIBS=$(cd "$STAGE" && dpkg-shlibdeps -O "-e$P/usr/bin/delaybox" "-e$P/usr/bin/delayboxctl" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+else
+  SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libc6 (>= 2.36), libgcc-s1, libstdc++6"
+fi
+SIZE=$(du -sk "$P" | cut -f1)
+cat > "$P/DEBIAN/control" <<EOF
+Package: delaybox
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: Delaybox maintainers <maintainers@delaybox.invalid>
+Section: sound
+Priority: optional
+Installed-Size: $SIZE
+Depends: $SHLIBS, passwd, systemd
+Recommends: espeak-ng, alsa-utils
+Description: live commentary delayed to match the TV picture
+ Delaybox plays a live audio stream (a sports club's live commentary) delayed by a
+ knob-set amount so that it matches the TV picture, with mute music and ads by the
+ stream's state, GPIO buttons and a rotary encoder, ALSA output and a serial console.
+EOF
+
+mkdir -p "$OUT"
+DEB="$OUT/delaybox_${VERSION}_${ARCH}.deb"
+dpkg-deb --root-owner-group -Zxz -z6 --build "$P" "$DEB" >/dev/null
+say "built $DEB ($(du -h "$DEB" | cut -f1))"
+echo "$DEB"

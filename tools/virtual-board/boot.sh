@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Boots the virtual board with its own root filesystem (tools/virtual-board/build-rootfs.sh):
+# Debian with systemd, an SSH server, snd-aloop and gpio-sim — a board to deploy to.
+#
+#   tools/virtual-board/boot.sh DIR PORT
+#
+# Runs in the foreground until the board powers off or is killed. The board is reachable
+# only through 127.0.0.1:PORT, forwarded to its SSH port (QEMU's user network, restricted:
+# the board cannot reach anything else). Writes go to a throwaway overlay, so every boot
+# starts from the same image. The board's console (ttyS0, kernel and systemd) goes to
+# DIR/console.log; its second serial port (the board's console, ttyS1) is the socket
+# DIR/serial.sock. Log in with: ssh -i .build/virtual-board/id_ed25519 -p PORT root@127.0.0.1
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BOARD="$ROOT/.build/virtual-board"
+DIR=$(realpath "$1")
+PORT=$2
+[ -f "$BOARD/rootfs.img" ] || { echo "boot.sh: no root filesystem: run tools/virtual-board/build-rootfs.sh" >&2; exit 2; }
+exec qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2 -no-reboot \
+  -display none -monitor none -serial file:"$DIR/console.log" \
+  -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
+  -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" \
+  -append "console=ttyS0 board.root=/dev/vda panic=-1" \
+  -drive file="$BOARD/rootfs.img",format=raw,if=virtio,snapshot=on \
+  -netdev user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:"$PORT"-:22 -device virtio-net-pci,netdev=net0
