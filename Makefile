@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build release run test bench clean
+.PHONY: setup build release deb run test bench clean
 
 setup:
 	@deploy/setup-host.sh
@@ -15,6 +15,11 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release
+
+## The Debian package for this machine's architecture, in out/deb (docs/deploy.md;
+## ARCH=arm64 or armhf cross-compiles with an installed Swift SDK).
+deb: setup
+	deploy/make-deb.sh $(if $(ARCH),--arch $(ARCH))
 
 ## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.
@@ -29,9 +34,12 @@ test: setup
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
 	@tools/virtual-board/build.sh || echo "make test: the virtual board could not be built (above); its tests are reported as skipped"
-	$(SWIFT) test --skip-build --skip VirtualBoardTests
+	@tools/virtual-board/build-rootfs.sh || echo "make test: the virtual board's root filesystem could not be built (above); the deploy test is reported as skipped"
+	@rm -rf .build/virtual-board/release
+	deploy/make-deb.sh --out .build/virtual-board/release > /dev/null
+	$(SWIFT) test --skip-build --skip VirtualBoard
 	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above keep theirs.
-	$(SWIFT) test --skip-build --filter VirtualBoardTests
+	$(SWIFT) test --skip-build --filter VirtualBoard
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release

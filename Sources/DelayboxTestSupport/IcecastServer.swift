@@ -175,7 +175,7 @@ public final class IcecastServer {
     }
 
     /// A port nobody listens on: bind port 0 and read what the kernel chose.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ExternalTool.Failed(description: "socket() failed") }
         defer { close(socket) }

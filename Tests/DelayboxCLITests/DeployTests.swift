@@ -1,0 +1,82 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The deploy scripts on this machine: what the package holds and depends on, the
+/// release build's answer when no cross SDK is installed, and install.sh's refusals.
+/// (Installing onto a board: VirtualBoardDeployTests.)
+@Suite struct DeployTests {
+    static let root = CommandLineTests.root
+
+    @Test(.enabled(if: VirtualBoardDeploy.package != nil, "needs the package make test builds (deploy/make-deb.sh)"))
+    func thePackageHoldsTheServiceItsConfigsAndDependsOnTheCLibrariesOnly() throws {
+        let package = try #require(VirtualBoardDeploy.package)
+        let files = Set(try ExternalTool.run(["dpkg-deb", "-c", package.path]).split(separator: "\n")
+            .compactMap { $0.split(separator: " ").last.map { String($0.dropFirst()) } })
+        for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
+                         "/lib/udev/rules.d/60-delaybox-gpio.rules", "/etc/delaybox/delaybox.conf",
+                         "/usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml",
+                         "/usr/share/delaybox/board-configs/base.yaml", "/usr/share/man/man1/delaybox.1.gz",
+                         "/usr/share/doc/delaybox/console.md"] {
+            #expect(files.contains(expected), "\(expected) in \(files.sorted())")
+        }
+        #expect(!files.contains("/etc/delaybox/board.yaml"), "the board is chosen at install, not shipped")
+        let depends = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Depends"])
+        for library in ["libasound2", "libgpiod2", "libavformat59", "libavcodec59", "libswresample4", "libavutil57"] {
+            #expect(depends.contains(library), "\(library) in \(depends)")
+        }
+        #expect(!depends.contains("swift"), "\(depends)")
+        #expect(try ExternalTool.run(["dpkg-deb", "-I", package.path, "conffiles"]).contains("/etc/delaybox/delaybox.conf"))
+
+        // The programs need no Swift runtime on the board.
+        let tree = try ExternalTool.temporaryDirectory("package")
+        defer { try? FileManager.default.removeItem(at: tree) }
+        try ExternalTool.run(["dpkg-deb", "-x", package.path, tree.path])
+        for program in ["delaybox", "delayboxctl"] {
+            let libraries = try ExternalTool.run(["ldd", tree.appendingPathComponent("usr/bin/\(program)").path])
+            #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("not found"), "\(libraries)")
+        }
+        // The site file as shipped (comments only) passes with every shipped board.
+        let check = try ExternalTool.execute(tree.appendingPathComponent("usr/bin/delaybox"),
+                                             ["check-config", tree.appendingPathComponent("usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml").path,
+                                              "--site", tree.appendingPathComponent("etc/delaybox/delaybox.conf").path])
+        #expect(check.status == 0, "\(check.output)\(check.errors)")
+        let manual = try ExternalTool.run(["sh", "-c", "zcat '\(tree.path)/usr/share/man/man1/delaybox.1.gz'"])
+        #expect(manual.contains(".SS \"delaybox run\"") && manual.contains(".SS \"delayboxctl status\""))
+    }
+
+    @Test func theMaintainerScriptsAreValidShell() throws {
+        for script in ["postinst", "prerm", "postrm"] {
+            let outcome = try ExternalTool.execute(URL(fileURLWithPath: "/bin/sh"), ["-n", Self.root.appendingPathComponent("deploy/debian/\(script)").path])
+            #expect(outcome.status == 0, "\(script): \(outcome.errors)")
+        }
+    }
+
+    @Test(.enabled(if: !Self.hasSwiftSDK(for: "aarch64"), "an aarch64 Swift SDK is installed: this checks the message for when none is"))
+    func aCrossBuildWithoutASwiftSDKSaysWhatToInstall() throws {
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("deploy/build-release.sh"), ["--arch", "arm64"])
+        #expect(outcome.status == 3, "\(outcome.errors)")
+        #expect(outcome.errors.contains("no Swift SDK for aarch64-unknown-linux-gnu is installed"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("swift sdk install") && outcome.errors.contains("libgpiod-dev for arm64"), "\(outcome.errors)")
+        let unknown = try ExternalTool.execute(Self.root.appendingPathComponent("deploy/build-release.sh"), ["--arch", "mips"])
+        #expect(unknown.status == 2 && unknown.errors.contains("unsupported architecture 'mips'"), "\(unknown.errors)")
+    }
+
+    @Test func installRefusesBadArgumentsAndSaysWhenTheBoardCannotBeReached() throws {
+        let script = Self.root.appendingPathComponent("deploy/install.sh")
+        let noHost = try ExternalTool.execute(script, ["--board", "pi4-hifiberry-dacplus"])
+        #expect(noHost.status == 2 && noHost.errors.contains("which board? --host HOST"), "\(noHost.errors)")
+        let badBoard = try ExternalTool.execute(script, ["--host", "box", "--board", "../etc/passwd"])
+        #expect(badBoard.status == 2 && badBoard.errors.contains("--board takes a board config's name"), "\(badBoard.errors)")
+        let badTimeout = try ExternalTool.execute(script, ["--host", "box", "--timeout", "soon"])
+        #expect(badTimeout.status == 2 && badTimeout.errors.contains("--timeout takes whole seconds"), "\(badTimeout.errors)")
+        let port = try IcecastServer.freePort()
+        let unreachable = try ExternalTool.execute(script, ["--host", "127.0.0.1", "--port", String(port), "--dry-run"])
+        #expect(unreachable.status == 3 && unreachable.errors.contains("cannot reach root@127.0.0.1 over SSH"), "\(unreachable.errors)")
+    }
+
+    static func hasSwiftSDK(for cpu: String) -> Bool {
+        let listed = try? ExternalTool.run(["sh", "-c", "PATH=$PATH:/opt/swift/usr/bin swift sdk list"])
+        return listed?.contains(cpu) ?? false
+    }
+}

@@ -1,0 +1,129 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// What the deploy tests need: the virtual board with its own root filesystem
+/// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds.
+enum VirtualBoardDeploy {
+    static let directory = CommandLineTests.root.appendingPathComponent(".build/virtual-board")
+
+    /// The package deploy/make-deb.sh left in .build/virtual-board/release.
+    static var package: URL? {
+        let releases = directory.appendingPathComponent("release")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: releases.path)) ?? []
+        return files.filter { $0.hasSuffix(".deb") }.sorted().last.map { releases.appendingPathComponent($0) }
+    }
+
+    static var isAvailable: Bool {
+        VirtualBoard.isAvailable && package != nil
+            && FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img").path)
+    }
+}
+
+/// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
+/// Debian with systemd and an SSH server (debootstrap), snd-aloop and gpio-sim — reached
+/// only through a port forwarded on loopback.
+@Suite(.serialized, .enabled(if: VirtualBoardDeploy.isAvailable,
+                             "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
+struct VirtualBoardDeployTests {
+    static let root = CommandLineTests.root
+    let key = VirtualBoardDeploy.directory.appendingPathComponent("id_ed25519").path
+
+    /// A good release installs and plays; installing it again does nothing; a dry run of a
+    /// broken one changes nothing; the broken one (its program exits at once) fails its
+    /// health check and the previous release is put back and plays again.
+    @Test func aGoodReleaseInstallsAndABrokenOneIsRolledBack() throws {
+        let directory = try ExternalTool.temporaryDirectory("deploy")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try #require(VirtualBoardDeploy.package)
+        let goodVersion = try ExternalTool.run(["dpkg-deb", "-f", good.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let broken = try Self.brokenRelease(of: good, in: directory)
+
+        let port = try IcecastServer.freePort()
+        let board = Process()
+        board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
+        board.arguments = [directory.path, String(port)]
+        board.standardOutput = FileHandle.nullDevice
+        board.standardError = FileHandle.nullDevice
+        try board.run()
+        defer { ExternalTool.stop(board) }
+        let login = Login(port: port, key: key, knownHosts: directory.appendingPathComponent("known_hosts").path)
+        try login.waitForSSH(seconds: 180, console: directory.appendingPathComponent("console.log"))
+
+        let first = try install(login, ["--board", "virtual-board", "--deb", good.path])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
+
+        let again = try install(login, ["--deb", good.path])
+        #expect(again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
+                    && again.errors.contains("nothing to do"), "\(again.errors)")
+        #expect(!again.errors.contains("copying"), "the same release is not copied again: \(again.errors)")
+
+        let dry = try install(login, ["--deb", broken.path, "--dry-run"])
+        #expect(dry.status == 0 && dry.errors.contains("dry run: would install \(goodVersion).broken"), "\(dry.errors)")
+        #expect(dry.errors.contains("on failure, would roll back to \(goodVersion)"), "\(dry.errors)")
+        #expect(try login.run("dpkg-query -W -f='${Version}' delaybox") == goodVersion, "a dry run changes nothing")
+
+        let bad = try install(login, ["--deb", broken.path, "--timeout", "60"])
+        #expect(bad.status == 1, "exit 1: failed and rolled back; \(bad.errors)")
+        #expect(bad.errors.contains("\(goodVersion).broken on 127.0.0.1 failed its check"), "\(bad.errors)")
+        #expect(bad.errors.contains("journal: delaybox: broken on purpose"), "the board's own words: \(bad.errors)")
+        #expect(bad.errors.contains("rolled back to \(goodVersion) on 127.0.0.1: healthy: playing"), "\(bad.errors)")
+        #expect(try login.run("dpkg-query -W -f='${Version}' delaybox") == goodVersion)
+        let status = try login.run("delayboxctl status")
+        #expect(status.contains("state: playing") && status.contains("channel: Demo"), "\(status)")
+        let unit = try login.run("systemctl show -p ActiveState -p SubState -p User delaybox.service")
+        #expect(unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"), "\(unit)")
+    }
+
+    func install(_ login: Login, _ arguments: [String]) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(Self.root.appendingPathComponent("deploy/install.sh"),
+                                 ["--host", "127.0.0.1", "--port", String(login.port), "--identity", login.key,
+                                  "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)"] + arguments)
+    }
+
+    /// The good package with its program replaced by one that exits at once, as a newer version.
+    static func brokenRelease(of good: URL, in directory: URL) throws -> URL {
+        let tree = directory.appendingPathComponent("broken")
+        try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
+        let program = tree.appendingPathComponent("usr/bin/delaybox")
+        try "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n".write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let control = tree.appendingPathComponent("DEBIAN/control")
+        let fields = try String(contentsOf: control, encoding: .utf8)
+        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)$"#, with: "Version: $1.broken", options: .regularExpression)
+            .write(to: control, atomically: true, encoding: .utf8)
+        let package = directory.appendingPathComponent("broken.deb")
+        try ExternalTool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z1", "--build", tree.path, package.path])
+        return package
+    }
+
+    /// Root on the virtual board over SSH, through the loopback port forward.
+    struct Login {
+        var port: Int
+        var key: String
+        var knownHosts: String
+
+        var options: [String] {
+            ["-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "StrictHostKeyChecking=accept-new",
+             "-o", "UserKnownHostsFile=\(knownHosts)", "-o", "LogLevel=ERROR", "-i", key, "-p", String(port)]
+        }
+
+        /// Runs `command` on the board; its output, trimmed.
+        func run(_ command: String) throws -> String {
+            try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// Polls until the board's SSH server answers (the board boots under emulation).
+        func waitForSSH(seconds: Int, console: URL) throws {
+            let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+            while Date() < deadline {
+                // Up (`running`, or `degraded` when some unit failed): it answers.
+                if (try? run("systemctl is-system-running --wait || true")) != nil { return }
+                Thread.sleep(forTimeInterval: 2)
+            }
+            let log = (try? String(contentsOf: console, encoding: .utf8)) ?? ""
+            throw ExternalTool.Failed(description: "the virtual board did not answer on SSH within \(seconds) s; its console:\n\(log.suffix(3000))")
+        }
+    }
+}
