@@ -50,6 +50,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$HOST" ] || fail 2 "which board? --host HOST (see --help)"
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail 2 "--timeout takes whole seconds, not '$TIMEOUT'"
+BOARD=${BOARD%.yaml}
 [[ -z "$BOARD" || "$BOARD" =~ ^[A-Za-z0-9._-]+$ ]] || fail 2 "--board takes a board config's name (e.g. pi4-hifiberry-dacplus), not '$BOARD'"
 [ -n "$PORT" ] && SSH_OPTIONS+=(-p "$PORT")
 [ -n "$IDENTITY" ] && SSH_OPTIONS+=(-i "$IDENTITY" -o IdentitiesOnly=yes)

@@ -29,6 +29,10 @@ struct CheckConfigCommand: ParsableCommand {
         guard let config = result.config else { throw ExitCode(1) }
         let gpio = config.gpio.map { "\($0.buttons.count) buttons, \($0.encoder == nil ? "no" : "an") encoder, \($0.leds.count) LEDs" } ?? "no GPIO"
         print("\(file): OK: \(config.name); audio \(config.audio.device); \(gpio); \(config.channels.channels.count) channel(s)")
+        if !config.configTxt.isEmpty {
+            print("the board's /boot/firmware/config.txt needs:")
+            for line in config.configTxt { print("  " + line) }
+        }
     }
 }
 
@@ -41,10 +45,19 @@ struct BoardsCommand: ParsableCommand {
         guard let directory = BoardCatalog.directory else {
             throw ValidationError("no board-configs directory found (looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
-        for board in BoardCatalog.boards(in: directory) {
+        // The name column is what `deploy/install.sh --board NAME` takes.
+        let rows = BoardCatalog.boards(in: directory).map { board -> [String] in
             let name = board.config?.name ?? "INVALID: " + (board.diagnostics.first?.message ?? "")
-            let audio = board.config.map { "\($0.audio.device)" + ($0.audio.mixer.map { " (mixer \($0))" } ?? " (software volume)") } ?? ""
-            print(board.file.padding(toLength: 28, withPad: " ", startingAt: 0) + name.padding(toLength: 36, withPad: " ", startingAt: 0) + audio)
+            var audio = ""
+            if let config = board.config {
+                audio = config.audio.device + (config.audio.mixer.map { " (mixer \($0))" } ?? " (software volume)")
+            }
+            return [String(board.file.dropLast(".yaml".count)), name, audio]
+        }
+        let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            print(row[0].padding(toLength: widths[0] + 2, withPad: " ", startingAt: 0)
+                  + row[1].padding(toLength: widths[1] + 2, withPad: " ", startingAt: 0) + row[2])
         }
         print("(\(directory))")
     }

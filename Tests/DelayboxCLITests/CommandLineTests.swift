@@ -49,6 +49,7 @@ import Testing
         let good = try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path])
         #expect(good.status == 0, "\(good.errors)")
         #expect(good.output.contains("OK: Raspberry Pi Zero 2 W + pHAT DAC"))
+        #expect(good.output.contains("config.txt needs:\n  dtparam=audio=off\n  dtoverlay=hifiberry-dac\n"), "\(good.output)")
         let directory = try ExternalTool.temporaryDirectory("check-config")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("bad.yaml")
@@ -62,11 +63,19 @@ import Testing
     @Test func boardsListsTheShippedBoards() throws {
         let result = try delaybox(["boards"])
         #expect(result.status == 0)
-        for file in ["simulated-host.yaml", "pi4-hifiberry-dacplus.yaml", "pi3-iqaudio-dacplus.yaml", "pizero2w-phat-dac.yaml",
-                     "pi4-wm8960.yaml", "pi4-headphones.yaml"] {
-            #expect(result.output.contains(file), "\(file) in \(result.output)")
+        let names = result.output.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        for name in ["simulated-host", "pi4-hifiberry-dacplus", "pi3-iqaudio-dacplus", "pizero2w-phat-dac",
+                     "pi4-wm8960", "pi4-headphones", "virtual-board"] {
+            #expect(names.contains(name), "\(name) (as install.sh --board takes it) in \(result.output)")
         }
-        #expect(!result.output.contains("INVALID") && !result.output.contains("base.yaml"))
+        #expect(!result.output.contains("INVALID") && !names.contains("base"))
+        // One column each: every board's device starts where the others' do.
+        let rows = result.output.split(separator: "\n").dropLast().map(String.init)
+        let starts = rows.map { row -> Int? in
+            guard let device = row.range(of: "hw:") ?? row.range(of: "default") else { return nil }
+            return row.distance(from: row.startIndex, to: device.lowerBound)
+        }
+        #expect(Set(starts).count == 1 && starts.first != nil, "\(result.output)")
     }
 
     @Test(arguments: [["play", "x.mp3", "--delay", "1e308"], ["simulate", "--duration=-5"], ["simulate", "--outage", "1e300:3"],
