@@ -1,3 +1,4 @@
+import DelayboxAudio
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -7,13 +8,18 @@ enum VirtualBoard {
     static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
             && FileManager.default.fileExists(atPath: CommandLineTests.root.appendingPathComponent(".build/virtual-board/vmlinuz").path)
+            && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
     }
+
+    /// The release build the board runs, as it would ship (`make test` builds it before
+    /// these tests, for the package).
+    static let binaries = CommandLineTests.root.appendingPathComponent(".build/release")
 }
 
 /// Hardware in the loop: the real `delaybox` on the virtual board (QEMU, Debian's kernel,
 /// gpio-sim as the GPIO chip, snd-aloop as the codec; tools/virtual-board). Edges come
 /// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
-@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable, "needs qemu-system-x86_64 and the virtual board (make test builds it)"))
+@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable, "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 
@@ -35,7 +41,7 @@ struct VirtualBoardTests {
         let board = try String(contentsOf: Self.root.appendingPathComponent("board-configs/virtual-board.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
         try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
-        try "DELAYBOX_BIN=\(Self.root.appendingPathComponent(".build/debug").path) DELAYBOX_ROOT=\(Self.root.path)\n"
+        try "DELAYBOX_BIN=\(VirtualBoard.binaries.path) DELAYBOX_ROOT=\(Self.root.path)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         return directory
     }
@@ -79,6 +85,44 @@ struct VirtualBoardTests {
         #expect(Self.text(directory, "stats-1.txt").contains("device_losses: 1"), "\(Self.text(directory, "stats-1.txt"))")
         #expect(Self.text(directory, "status-2.txt").contains("state: playing"))
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 2.5)
+    }
+
+    /// The programme at the jack, through the codec's volume control (ALSA softvol on the
+    /// Loopback card, as a DAC HAT's `Digital`): the console raises the delay by 300 ms and
+    /// the demo's pips at the loopback's other side start exactly 300 ms later in their
+    /// second; the encoder, pushed into volume mode, raises the volume three detents, the
+    /// codec's control follows the volume curve and the pips come out that much louder;
+    /// the knob's feedback is heard between.
+    @Test func theJackHearsTheDelayChangeAndTheCodecsVolume() throws {
+        let directory = try run("delay-and-volume")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appliance = Self.text(directory, "delaybox.log")
+        #expect(appliance.contains("volume on the codec's mixer: default 'Digital', -51.0…0.0 dB"), "\(appliance)")
+        #expect(Self.text(directory, "delay.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "delay.txt"))")
+        let status = Self.text(directory, "status-1.txt")
+        let volume = try #require(status.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(status)")
+        #expect(volume > 50, "three detents in volume mode: \(status)")
+        let before = try #require(Self.decibels(Self.text(directory, "mixer-0.txt")), "\(Self.text(directory, "mixer-0.txt"))")
+        let after = try #require(Self.decibels(Self.text(directory, "mixer-1.txt")), "\(Self.text(directory, "mixer-1.txt"))")
+        // softvol's 256 steps over 51 dB: 0.2 dB apart.
+        #expect(abs(before - VolumeCurve.decibels(50)) <= 0.2 && abs(after - VolumeCurve.decibels(volume)) <= 0.2, "\(before) \(after) dB")
+
+        let capture = try TimecodeCapture(wav: directory.appendingPathComponent("capture.wav"))
+        let runs = capture.steadyRuns()
+        try #require(runs.count >= 3, "three steady stretches of pips: \(capture.onsets)")
+        let (first, second, last) = (runs[0], runs[1], runs[runs.count - 1])
+        let shift = TimecodeCapture.shift(from: TimecodeCapture.median(first.map(\.phase)), to: TimecodeCapture.median(second.map(\.phase)))
+        #expect(abs(shift - 14_400) <= 96, "the pips moved \(shift) frames later; 300 ms is 14400 (runs: \(runs))")
+        let louder = 20 * log10(Double(TimecodeCapture.median(last.map(\.level))) / Double(TimecodeCapture.median(second.map(\.level))))
+        #expect(abs(louder - (after - before)) <= 0.3, "the pips came out \(louder) dB louder; the codec's control moved \(after - before) dB")
+        let feedback = capture.onsets.filter { $0.frame > second.last!.frame && $0.frame < last.first!.frame }
+        #expect(!feedback.isEmpty, "the knob's clicks and the mode change's tone between: \(capture.onsets)")
+    }
+
+    /// The dB figure amixer shows for a control (`[-18.00dB]`), of its first channel.
+    static func decibels(_ amixer: String) -> Double? {
+        guard let range = amixer.range(of: #"\[-?[0-9.]+dB\]"#, options: .regularExpression) else { return nil }
+        return Double(amixer[range].dropFirst().dropLast(3))
     }
 
     /// The console on the board's second serial port (a QEMU chardev on a Unix socket,

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The demo's beeped timecode as a recording heard it (a 48 kHz stereo 16-bit WAV): where
+/// each pip starts and how loud it is. A pip starts on every second of the stream, so
+/// the pips' phase within the second (in the recording's own frames) moves exactly as
+/// the delay does, and their level is the programme's level over the hum.
+struct TimecodeCapture {
+    /// A sound's start: the first frame at half its peak, and that peak (of 32767).
+    struct Onset: Equatable {
+        var frame: Int
+        var level: Int
+        /// Where in its second it starts, 0..<48000 frames.
+        var phase: Int { frame % TimecodeCapture.rate }
+    }
+
+    static let rate = 48_000
+    let left: [Int16]
+    let onsets: [Onset]
+
+    init(wav: URL) throws {
+        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        left = stride(from: 0, to: samples.count - 1, by: 2).map { samples[$0] }
+        onsets = Self.onsets(in: left)
+    }
+
+    /// Sounds rising well above the hum (4× the median of 1 ms peaks), at most one per
+    /// 400 ms (a pip lasts 60-600 ms).
+    static func onsets(in left: [Int16]) -> [Onset] {
+        let window = 48
+        let peaks = stride(from: 0, to: left.count - window, by: window).map { start in
+            left[start..<start + window].map { abs(Int($0)) }.max() ?? 0
+        }
+        guard !peaks.isEmpty else { return [] }
+        let hum = peaks.sorted()[peaks.count / 2]
+        var found: [Onset] = []
+        var index = 0
+        while index < peaks.count {
+            guard peaks[index] > 4 * max(hum, 1) else { index += 1; continue }
+            let level = peaks[index..<min(index + 50, peaks.count)].max() ?? 0
+            // The exact frame: the first at half the peak, from the window before.
+            let from = max(0, (index - 1) * window)
+            let frame = (from..<(index + 1) * window).first { abs(Int(left[$0])) >= level / 2 } ?? index * window
+            found.append(Onset(frame: frame, level: level))
+            index += 400
+        }
+        return found
+    }
+
+    /// The difference of two phases, wrapped to -24000..<24000 frames.
+    static func shift(from: Int, to: Int) -> Int {
+        ((to - from) % rate + rate + rate / 2) % rate - rate / 2
+    }
+
+    /// Runs of consecutive onsets a whole second apart to within `tolerance` frames: the
+    /// timecode at one steady delay. Runs shorter than `minimum` (a knob's click, the
+    /// moment of a jump) are left out.
+    func steadyRuns(tolerance: Int = 96, minimum: Int = 3) -> [[Onset]] {
+        var runs: [[Onset]] = []
+        for onset in onsets {
+            if let last = runs.last?.last, abs(Self.shift(from: last.phase, to: onset.phase)) <= tolerance,
+               (onset.frame - last.frame + Self.rate / 2) / Self.rate >= 1 {
+                runs[runs.count - 1].append(onset)
+            } else {
+                runs.append([onset])
+            }
+        }
+        return runs.filter { $0.count >= minimum }
+    }
+
+    /// The middle value of `values`.
+    static func median(_ values: [Int]) -> Int {
+        values.sorted()[values.count / 2]
+    }
+}
