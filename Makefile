@@ -38,8 +38,10 @@ test: setup
 	@rm -rf .build/virtual-board/release
 	deploy/make-deb.sh --out .build/virtual-board/release > /dev/null
 	$(SWIFT) test --skip-build --skip VirtualBoard
-	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above keep theirs.
-	$(SWIFT) test --skip-build --filter VirtualBoard
+	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above
+	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
+	$(SWIFT) test --skip-build --filter VirtualBoardTests
+	$(SWIFT) test --skip-build --filter VirtualBoardDeployTests
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release
