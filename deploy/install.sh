@@ -90,11 +90,11 @@ fi
 PKG_ARCH=$(dpkg-deb -f "$DEB" Architecture) VERSION=$(dpkg-deb -f "$DEB" Version)
 [ "$PKG_ARCH" = "$ARCH" ] || fail 2 "$DEB is for $PKG_ARCH; the board is $ARCH (build with deploy/make-deb.sh --arch $ARCH)"
 SUM=$(sha256sum "$DEB" | cut -d' ' -f1)
+boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')
 if [ -n "$BOARD" ]; then
-  boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort)
-  grep -qx "$BOARD" <<<"$boards" || fail 2 "no board config '$BOARD' in $VERSION; there are: $(echo $boards)"
+  [[ " $boards" == *" $BOARD "* ]] || fail 2 "no board config '$BOARD' in $VERSION; there are: $boards"
 elif [ "$(fact has_board)" != yes ]; then
-  fail 2 "the board has no board config yet: name one with --board (one of: $(dpkg-deb -c "$DEB" | sed -n 's|.*/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' '))"
+  fail 2 "the board has no board config yet: name one with --board (one of: $boards)"
 fi
 CHANGE_BOARD=false
 [ -n "$BOARD" ] && [ "$BOARD" != "$CURRENT_BOARD" ] && CHANGE_BOARD=true

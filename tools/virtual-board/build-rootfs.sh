@@ -39,16 +39,7 @@ if [ ! -e "$FS/.done" ]; then
 fi
 
 # The kernel's modules the board uses, with what they depend on.
-rm -rf "$FS/lib/modules"; mkdir -p "$FS/lib/modules/$KREL/extra"
-cp "$OUT/gpio-sim/gpio-sim-oot.ko" "$FS/lib/modules/$KREL/extra/"
-for module in configfs snd-aloop virtio_net; do
-  modprobe -d "$X" -S "$KREL" --show-depends "$module" | awk '$1 == "insmod" {print $2}' | while read -r path; do
-    mkdir -p "$FS$(dirname "${path#"$X"}")"
-    cp -n "$path" "$FS${path#"$X"}"
-  done
-done
-cp "$X/lib/modules/$KREL"/modules.{builtin,builtin.modinfo,order} "$FS/lib/modules/$KREL/"
-depmod -b "$FS" "$KREL"
+"$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$OUT/gpio-sim/gpio-sim-oot.ko" "$FS" configfs snd-aloop virtio_net
 printf 'snd-aloop\ngpio-sim-oot\n' > "$FS/etc/modules-load.d/virtual-board.conf"
 
 # The panel's GPIO chip: gpio-sim set up at boot, as gpiochip0 with 32 lines.

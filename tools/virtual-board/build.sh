@@ -69,18 +69,11 @@ fi
 # filesystem read-only over 9p and runs them there (chrooted), with the libraries they
 # were built against — FFmpeg alone links ~150 of them.
 R="$OUT/rootfs"
-rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,newroot,etc,lib/modules/$KREL/extra}
+rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,newroot,etc}
 cp "$X/bin/busybox" "$R/bin/busybox"
 for applet in $("$R/bin/busybox" --list); do [ "$applet" = busybox ] || ln -sf busybox "$R/bin/$applet"; done
-cp "$MOD/gpio-sim-oot.ko" "$R/lib/modules/$KREL/extra/"
-for module in configfs snd-aloop 9p 9pnet_virtio virtio_pci virtio_blk ext4 crc32c_generic; do
-  modprobe -d "$X" -S "$KREL" --show-depends "$module" | awk '$1 == "insmod" {print $2}' | while read -r path; do
-    mkdir -p "$R$(dirname "${path#"$X"}")"
-    cp -n "$path" "$R${path#"$X"}"
-  done
-done
-cp "$X/lib/modules/$KREL"/modules.{builtin,builtin.modinfo,order} "$R/lib/modules/$KREL/"
-depmod -b "$R" "$KREL"
+"$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$MOD/gpio-sim-oot.ko" "$R" \
+  configfs snd-aloop 9p 9pnet_virtio virtio_pci virtio_blk ext4 crc32c_generic
 cp "$ROOT/tools/virtual-board/init" "$R/init"
 chmod +x "$R/init"
 echo "$KREL" > "$R/etc/kernel-release"
