@@ -217,6 +217,7 @@ public final class Appliance {
         }
         // Fade out (one period), let the device play it, then save and go.
         systemd.notify("STOPPING=1")
+        inbox.close()
         let now = clock.now()
         session.stop(now: now)
         render(session.engine, through: desk, to: output, now: now)

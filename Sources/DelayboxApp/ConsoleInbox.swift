@@ -4,7 +4,10 @@ import Synchronization
 
 /// Console requests waiting for the playout thread, which owns the engine and answers
 /// them between two periods; the asking thread (console, control socket) waits for the
-/// answer with a timeout, so a stuck appliance cannot hang a door.
+/// answer with a timeout, so a stuck appliance cannot hang a door. Once the appliance
+/// stops it closes the inbox: what waits and what comes after is answered at once, so a
+/// door with a backlog of lines (a terminal flooding the console) cannot hold up the exit
+/// by two seconds a line.
 final class ConsoleInbox: Sendable {
     final class Pending: Sendable {
         let request: ConsoleRequest
@@ -24,13 +27,25 @@ final class ConsoleInbox: Sendable {
         }
     }
 
-    private let pending = Mutex<[Pending]>([])
+    /// The requests waiting, or nil once closed.
+    private let pending = Mutex<[Pending]?>([])
+
+    /// The answer to every request once the appliance is stopping.
+    static let stopping = "error: the appliance is stopping"
 
     /// Asks the playout thread; nil if it did not answer within `seconds`.
     func ask(_ request: ConsoleRequest, seconds: Double = 2) -> String? {
         let item = Pending(request)
-        pending.withLock { $0.append(item) }
-        return item.wait(seconds: seconds)
+        let open = pending.withLock { items in
+            items?.append(item)
+            return items != nil
+        }
+        return open ? item.wait(seconds: seconds) : Self.stopping
+    }
+
+    /// Answers what waits, and from now on every request, with `stopping`.
+    func close() {
+        for item in pending.withLock({ items in defer { items = nil }; return items ?? [] }) { item.reply(Self.stopping) }
     }
 
     /// The answer to one console line, as both doors (serial console, control socket)
@@ -53,8 +68,8 @@ final class ConsoleInbox: Sendable {
     /// The requests waiting, for the playout thread.
     func drain() -> [Pending] {
         pending.withLock { items in
-            defer { items.removeAll(keepingCapacity: true) }
-            return items
+            defer { items?.removeAll(keepingCapacity: true) }
+            return items ?? []
         }
     }
 }

@@ -46,7 +46,8 @@ final class SerialConsole: Sendable {
                 let more = output.messages.count > 1 ? " (and \(output.messages.count - 1) more)" : ""
                 port.write(editor.printAbove("console: " + first + more))
             }
-            for line in output.lines {
+            // A backlog of lines is not worked through once the appliance stops.
+            for line in output.lines where !worker.isStopRequested {
                 if case .success(let request)? = ConsoleLanguage.parse(line), request.action == .stats(watch: true) {
                     watchStatistics()
                 } else if let answer = inbox.answer(line: line), !answer.isEmpty {

@@ -164,4 +164,35 @@ import Glibc
         stop(process)  // asserts it is gone within 2 s of SIGTERM
         #expect(process.terminationReason == .exit)
     }
+
+    /// A terminal that sends a backlog of commands the playout thread must answer, and
+    /// reads none of the answers: SIGTERM still ends the appliance within a second, with
+    /// its settings saved (the backlog is not worked through at two seconds a line).
+    @Test func aFloodOfCommandsNeverHoldsUpTheStop() throws {
+        let directory = try ExternalTool.temporaryDirectory("console-flood")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        _ = terminal.read(until: "playing", timeout: 8)
+        terminal.send("delay 1.5\r")
+        #expect(terminal.read(until: "delay_ms: 1500").contains("delay_ms: 1500"))
+        // As many lines as the line takes without waiting: far more than the console
+        // answers in the second before the stop.
+        _ = fcntl(terminal.fd, F_SETFL, fcntl(terminal.fd, F_GETFL) | O_NONBLOCK)
+        var sent = 0
+        for _ in 0..<5_000 where write(terminal.fd, "status\r", 7) == 7 { sent += 1 }
+        #expect(sent >= 100, "\(sent) lines queued")
+        Thread.sleep(forTimeInterval: 1)
+        let asked = Date()
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning, Date().timeIntervalSince(asked) < 5 { Thread.sleep(forTimeInterval: 0.01) }
+        let took = Date().timeIntervalSince(asked)
+        #expect(took < 1, "exited \(took) s after SIGTERM")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
+        #expect(log.contains("settings saved"), "\(log)")
+        let saved = try String(contentsOf: directory.appendingPathComponent("state.json"), encoding: .utf8)
+        #expect(saved.contains("\"delayMs\" : 1500"), "\(saved)")
+    }
 }
