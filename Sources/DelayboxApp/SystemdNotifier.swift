@@ -32,13 +32,16 @@ public final class SystemdNotifier: @unchecked Sendable {
     public var isActive: Bool { socket >= 0 }
 
     /// Sends one notification (`"READY=1"`, `"STATUS=playing"`); errors are ignored, as
-    /// `sd_notify` callers do: systemd not listening must not stop the audio.
+    /// `sd_notify` callers do: systemd not listening must not stop the audio. Never waits:
+    /// the playout thread sends these, and a receiver that does not read (its queue holds
+    /// `net.unix.max_dgram_qlen`, 10 datagrams) would otherwise stall the audio within a
+    /// second of watchdog pings; a dropped ping is the lesser harm.
     public func notify(_ state: String) {
         guard socket >= 0, var address else { return }
         let bytes = Array(state.utf8)
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, addressLength)
+                sendto(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, addressLength)
             }
         }
     }

@@ -122,6 +122,50 @@ import Glibc
         #expect(text.contains("config.yaml") && text.contains("console's saved changes ignored, playing with the board file, site file"), "\(text)")
     }
 
+    /// The listener's delay, volume and channel, set through the control socket, are saved
+    /// once the knob rests (2 s) without a stop: the process killed outright (as by a power
+    /// cut) and started again comes back with all three.
+    @Test func aRestartedApplianceComesBackWithItsDelayVolumeAndChannel() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-restart")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let socket = directory.appendingPathComponent("control.sock").path
+        let board = try board(in: directory, extra: """
+            channels:
+              - name: Demo
+                url: demo://commentary
+              - name: Second
+                url: demo://commentary?cycle=9
+            """)
+        let arguments = ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket]
+        let ctl = { (words: [String]) throws -> String in
+            let outcome = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+            return outcome.output + outcome.errors
+        }
+        let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        Thread.sleep(forTimeInterval: 2.5)  // enough held for a 1.7 s delay
+        let set = try ctl(["delay", "1.7"])
+        #expect(set.contains("delay_ms: 1700"), "\(set)")
+        #expect(try ctl(["volume", "37"]).contains("volume: 37"))
+        #expect(try ctl(["channel", "Second"]).contains("Second"), "a switch keeps the delay")
+        Thread.sleep(forTimeInterval: 2.6)  // the knob rests: the settings are saved
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+
+        let log = directory.appendingPathComponent("log-2")
+        let second = try start(arguments, notify: notify, log: log)
+        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        let status = try ctl(["status"])
+        #expect(status.contains("channel: Second") && status.contains("volume: 37") && status.contains("delay_ms: 1700"), "\(status)")
+        let started = try String(contentsOf: log, encoding: .utf8)
+        #expect(started.contains("channel 'Second', delay 1700 ms"), "\(started)")
+        kill(second.processIdentifier, SIGTERM)
+        second.waitUntilExit()
+    }
+
     @Test func theWatchdogGoesUnfedWhenTheOutputFails() throws {
         let directory = try ExternalTool.temporaryDirectory("daemon-full")
         defer { try? FileManager.default.removeItem(at: directory) }
