@@ -78,11 +78,11 @@ let package = Package(
         // Test helper: writes settings until killed (the power-cut test).
         .executableTarget(
             name: "delaybox-settings-writer",
-            dependencies: ["DelayboxState", "DelayboxConfig"],
+            dependencies: ["DelayboxState", "DelayboxConfig", "DelayboxTestSupport"],
             swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio"],
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxEngineTests",
@@ -125,7 +125,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
-            dependencies: ["DelayboxTestSupport", "DelayboxAudio"],
+            dependencies: ["DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation"],
             swiftSettings: strict),
     ]
 )

@@ -41,7 +41,8 @@ struct VirtualBoardTests {
         let board = try String(contentsOf: Self.root.appendingPathComponent("board-configs/virtual-board.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
         try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
-        try "DELAYBOX_BIN=\(VirtualBoard.binaries.path) DELAYBOX_ROOT=\(Self.root.path)\n"
+        let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer").path
+        try "DELAYBOX_BIN=\(VirtualBoard.binaries.path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         return directory
     }

@@ -40,8 +40,10 @@ import Glibc
     }
 
     /// Kills a process that saves settings as fast as it can at random moments, 1000 times,
-    /// and reads the file after each kill: always a whole generation, old or new, never a
-    /// mix, never going back.
+    /// and reads the file after each kill: always a whole generation, never a mix, never
+    /// older than the last one the writer reported saved. (A killed process leaves the
+    /// kernel's page cache behind, so this shows atomicity only; durability through a
+    /// power cut is VirtualBoardTests' power-cut test.)
     @Test func aWriterKilledAtRandomLeavesTheOldOrTheNewSettingsNeverAMix() throws {
         let directory = try ExternalTool.temporaryDirectory("settings-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,35 +51,28 @@ import Glibc
         let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer")
         var random = SplitMix64(seed: 1_000)
         var lastSeen: Int64 = -1
-        var generationsSeen = Set<Int64>()
         for _ in 0..<1_000 {
             let process = Process()
-            let started = Pipe()
+            let reports = Pipe()
             process.executableURL = writer
             process.arguments = [path, String(lastSeen + 1)]
-            process.standardOutput = started
+            process.standardOutput = reports
             try process.run()
-            _ = try started.fileHandleForReading.read(upToCount: 1)  // its first save is done
+            let first = try reports.fileHandleForReading.read(upToCount: 1) ?? Data()  // its first save is done
             usleep(UInt32.random(in: 0...8_000, using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            try reports.fileHandleForWriting.close()
+            let reported = String(decoding: first + (try reports.fileHandleForReading.readToEnd() ?? Data()), as: UTF8.self)
+                .split(separator: "\n").last.flatMap { Int64($0) } ?? lastSeen + 1
             let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
             #expect(loaded.problem == nil, "\(loaded.problem ?? "")")
-            let generation = try #require(loaded.settings.channel.flatMap { Int64($0.dropFirst("channel-".count)) })
-            #expect(loaded.settings == Self.settings(generation), "generation \(generation) is whole")
-            #expect(generation >= lastSeen, "never older than what was read before")
+            let generation = try #require(loaded.settings.generation, "one whole generation: \(loaded.settings)")
+            #expect(generation >= reported, "generation \(generation) on disk; \(reported) was reported saved")
             lastSeen = generation
-            generationsSeen.insert(generation)
         }
-        #expect(generationsSeen.count > 500, "the kills landed at many different points: \(generationsSeen.count) generations")
         let strays = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "state.json" }
         #expect(strays.isEmpty, "temporary files of killed writers are removed at the next load: \(strays)")
-    }
-
-    /// The same derivation as the writer's.
-    static func settings(_ n: Int64) -> Settings {
-        Settings(delayMs: n % 300_000, volume: Int(n % 101), channel: "channel-\(n)",
-                 presets: [1: n % 1_000, 2: (n * 7) % 300_000, 3: n % 300_000], adsEnabled: n % 2 == 0)
     }
 
     @Test func savingWaitsForTheKnobToRestButNotForever() {

@@ -9,7 +9,11 @@
 # host's filesystem read-only (chrooted), no network, 1 CPU and 512 MB under QEMU's
 # software emulation; its kernel log goes to DIR/console.log, its second serial port (the
 # board's console) is DIR/serial.sock. Exit status: the
-# scenario's, or 124 when it did not finish in time (default 240 s).
+# scenario's; 124 when it did not finish in time (default 240 s); 125 when the board went
+# down before its scenario finished (a power cut on purpose, a panic: see console.log). With BOARD_DISK=FILE
+# in the environment, FILE (a raw disk image) is the guest's /dev/vda, written back as
+# the guest's block layer writes it: what the guest had not written when it lost power
+# (sysrq `b`) is not there at the next boot, as on an SD card.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BOARD="$ROOT/.build/virtual-board"
@@ -19,11 +23,17 @@ TIMEOUT=${2:-240}
 rm -f "$DIR/scenario.status"
 # ttyS0: the kernel's console, to DIR/console.log; ttyS1: the board's serial console,
 # a Unix socket DIR/serial.sock a test connects to as a terminal would.
+qemu=0
 timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -no-reboot \
   -display none -monitor none -serial file:"$DIR/console.log" \
   -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
   -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" -append "console=ttyS0 quiet panic=-1" \
   -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-  -virtfs local,path="$DIR",mount_tag=out,security_model=none -nic none > "$DIR/qemu.log" 2>&1 || true
-[ -f "$DIR/scenario.status" ] || { echo "run.sh: the scenario did not finish within $TIMEOUT s" >&2; exit 124; }
+  -virtfs local,path="$DIR",mount_tag=out,security_model=none -nic none \
+  ${BOARD_DISK:+-drive file="$BOARD_DISK",if=virtio,format=raw} > "$DIR/qemu.log" 2>&1 || qemu=$?
+if [ ! -f "$DIR/scenario.status" ]; then
+  [ "$qemu" = 124 ] && { echo "run.sh: the scenario did not finish within $TIMEOUT s" >&2; exit 124; }
+  echo "run.sh: the board went down before its scenario finished (qemu exit $qemu; see $DIR/console.log)" >&2
+  exit 125
+fi
 exit "$(cat "$DIR/scenario.status")"
