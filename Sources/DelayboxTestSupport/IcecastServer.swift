@@ -33,8 +33,10 @@ public final class IcecastServer {
 
     public func url(mount: String) -> String { "http://127.0.0.1:\(port)\(mount)" }
 
-    /// Starts (or restarts) the server and waits until it answers.
+    /// Starts (or restarts) the server and waits until it answers. A server still running
+    /// is stopped first: it must not be left behind, holding the port.
     public func start() throws {
+        stop()
         let logs = directory.appendingPathComponent("log")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("icecast.xml")

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// The delay at the output, in real time, end to end: a live Icecast stream whose audio
-/// carries time marks (a 20 ms 2 kHz burst each second), sent by a paced source that
+/// carries time marks (a 20 ms burst each second, its pitch naming the second: 1000 Hz +
+/// 100 Hz per second, so a delay wrong by whole seconds is seen), sent by a paced source that
 /// knows when every sample was live, played by `delaybox play` at real time into a WAV
 /// file whose first frame's time the output reports (its pacing clock: the WAV's "DAC").
 /// Each mark heard at the output is compared with when it was live: once the connection's
@@ -26,6 +27,19 @@ import Testing
         return result
     }
 
+    /// Which second's mark starts at `frame`: the pitch (1000 + 100·n Hz, n < 40) strongest
+    /// over its first 15 ms.
+    static func second(ofMarkAt frame: Int, in left: [Float]) -> Int {
+        let window = left[frame..<min(frame + 720, left.count)]
+        func power(_ hertz: Double) -> Double {
+            let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
+            var (previous, beforePrevious) = (0.0, 0.0)
+            for value in window { (beforePrevious, previous) = (previous, Double(value) + coefficient * previous - beforePrevious) }
+            return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        }
+        return (0..<40).max { power(1_000 + 100 * Double($0)) < power(1_000 + 100 * Double($1)) }!
+    }
+
     @Test func theHeardDelayIsTheSetOneWithinFiveMilliseconds() throws {
         let directory = try ExternalTool.temporaryDirectory("heard-delay")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,15 +47,18 @@ import Testing
         // so the file's frames are exactly the stream's.
         let marks = directory.appendingPathComponent("marks.mp3").path
         try ExternalTool.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                              "aevalsrc=0.5*sin(2*PI*2000*t)*lt(mod(t\\,1)\\,0.02):s=48000:d=40", "-ac", "2",
+                              "aevalsrc=0.5*sin(2*PI*(1000+100*floor(t))*t)*lt(mod(t\\,1)\\,0.02):s=48000:d=40", "-ac", "2",
                               "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0", "-f", "mp3", marks])
         // Where each mark starts in the decoded stream (the same decoder the box uses).
         let reference = try AudioFile.decode(marks, maxFrames: 48_000 * 60)
-        let streamMarks = Self.onsets(stride(from: 0, to: reference.count, by: 2).map { reference[$0] })
+        let referenceLeft = stride(from: 0, to: reference.count, by: 2).map { reference[$0] }
+        let streamMarks = Self.onsets(referenceLeft)
         #expect(streamMarks.count >= 38)
+        // Where the mark of each second starts in the stream (frames).
+        let markOfSecond = Dictionary(streamMarks.map { (Self.second(ofMarkAt: $0, in: referenceLeft), $0) }) { first, _ in first }
+        #expect(markOfSecond.count == streamMarks.count, "every mark names its own second: \(markOfSecond.keys.sorted())")
 
         let server = try IcecastServer()
-        try server.start()
         let t0 = try server.startPacedSource(mount: "/marks.mp3", file: marks, frameBytes: 384, frameSeconds: 0.024)
         Thread.sleep(forTimeInterval: 6)  // the server holds a burst; the stream is well under way
         let wav = directory.appendingPathComponent("out.wav").path
@@ -54,14 +71,17 @@ import Testing
         let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
 
         let samples = try Data(contentsOf: URL(fileURLWithPath: wav)).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        let heardMarks = Self.onsets(stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 })
+        let heardLeft = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
+        let heardMarks = Self.onsets(heardLeft)
         #expect(heardMarks.count >= 8, "\(heardMarks.count) marks heard")
         // (seconds after the output's first frame, heard delay minus set delay in ms)
         var errors: [(at: Double, ms: Double)] = []
         for frame in heardMarks {
             let heard = anchor + Double(frame) / 48_000
-            // The stream mark live closest to `heard - delay`: sample s was live at t0 + (s + 1) / 48 000.
-            let live = streamMarks.map { t0 + Double($0 + 1) / 48_000 }.min { abs($0 - (heard - delay)) < abs($1 - (heard - delay)) }!
+            // When the same second's mark was live: sample s was live at t0 + (s + 1) / 48 000.
+            let second = Self.second(ofMarkAt: frame, in: heardLeft)
+            let mark = try #require(markOfSecond[second], "the mark of second \(second) heard at \(frame) is in the stream")
+            let live = t0 + Double(mark + 1) / 48_000
             errors.append((Double(frame) / 48_000, (heard - live - delay) * 1_000))
         }
         let listed = errors.map { String(format: "%.1f s: %.2f", $0.at, $0.ms) }
