@@ -28,20 +28,24 @@ run: release
 	.build/release/delaybox run --board board-configs/simulated-host.yaml --state $(OUT)/state.json \
 	    --socket $(OUT)/control.sock $(RUN_ARGS)
 
-## Builds (zero warnings in our code) and passes every test.
+## Builds (zero warnings in our code) and passes every test; ends with what was skipped
+## and why (as root, a skip fails the run) and fails if a test left a program running.
 test: setup
 	@mkdir -p $(OUT)
+	@date +%s > $(OUT)/test-started
+	@rm -f $(OUT)/skipped.txt
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
-	@tools/virtual-board/build.sh || echo "make test: the virtual board could not be built (above); its tests are reported as skipped"
-	@tools/virtual-board/build-rootfs.sh || echo "make test: the virtual board's root filesystem could not be built (above); the deploy test is reported as skipped"
+	@tools/virtual-board/build.sh || tools/skip.sh "the virtual board could not be built (above): its tests"
+	@tools/virtual-board/build-rootfs.sh || tools/skip.sh "the virtual board's root filesystem could not be built (above): the deploy test"
 	@rm -rf .build/virtual-board/release
 	deploy/make-deb.sh --out .build/virtual-board/release > /dev/null
-	$(SWIFT) test --skip-build --skip VirtualBoard
+	$(SWIFT) test --skip-build --skip VirtualBoard 2>&1 | tee $(OUT)/test-host.log
 	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above
 	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
-	$(SWIFT) test --skip-build --filter VirtualBoardTests
-	$(SWIFT) test --skip-build --filter VirtualBoardDeployTests
+	$(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
+	$(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
+	@tools/test-report.sh $$(cat $(OUT)/test-started) $(OUT)/test-host.log $(OUT)/test-board.log $(OUT)/test-deploy.log
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release

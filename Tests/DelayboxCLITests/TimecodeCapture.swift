@@ -51,20 +51,16 @@ struct TimecodeCapture {
         ((to - from) % rate + rate + rate / 2) % rate - rate / 2
     }
 
-    /// Runs of consecutive onsets a whole second apart to within `tolerance` frames: the
-    /// timecode at one steady delay. Runs shorter than `minimum` (a knob's click, the
-    /// moment of a jump) are left out.
-    func steadyRuns(tolerance: Int = 96, minimum: Int = 3) -> [[Onset]] {
-        var runs: [[Onset]] = []
-        for onset in onsets {
-            if let last = runs.last?.last, abs(Self.shift(from: last.phase, to: onset.phase)) <= tolerance,
-               (onset.frame - last.frame + Self.rate / 2) / Self.rate >= 1 {
-                runs[runs.count - 1].append(onset)
-            } else {
-                runs.append([onset])
-            }
-        }
-        return runs.filter { $0.count >= minimum }
+    /// The onsets from `from` to `to` seconds into the recording.
+    func onsets(from: Double, to: Double) -> [Onset] {
+        onsets.filter { Double($0.frame) >= from * Double(Self.rate) && Double($0.frame) < to * Double(Self.rate) }
+    }
+
+    /// The typical phase of `onsets` (the median of their phases, taken around the first so
+    /// that phases either side of the second's boundary count as close).
+    static func phase(of onsets: [Onset]) -> Int {
+        guard let first = onsets.first?.phase else { return 0 }
+        return (first + median(onsets.map { shift(from: first, to: $0.phase) }) + rate) % rate
     }
 
     /// The middle value of `values`.

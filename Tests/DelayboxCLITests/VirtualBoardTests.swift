@@ -103,21 +103,41 @@ struct VirtualBoardTests {
         let status = Self.text(directory, "status-1.txt")
         let volume = try #require(status.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(status)")
         #expect(volume > 50, "three detents in volume mode: \(status)")
-        let before = try #require(Self.decibels(Self.text(directory, "mixer-0.txt")), "\(Self.text(directory, "mixer-0.txt"))")
-        let after = try #require(Self.decibels(Self.text(directory, "mixer-1.txt")), "\(Self.text(directory, "mixer-1.txt"))")
+        let controlBefore = try #require(Self.decibels(Self.text(directory, "mixer-0.txt")), "\(Self.text(directory, "mixer-0.txt"))")
+        let controlAfter = try #require(Self.decibels(Self.text(directory, "mixer-1.txt")), "\(Self.text(directory, "mixer-1.txt"))")
         // softvol's 256 steps over 51 dB: 0.2 dB apart.
-        #expect(abs(before - VolumeCurve.decibels(50)) <= 0.2 && abs(after - VolumeCurve.decibels(volume)) <= 0.2, "\(before) \(after) dB")
+        #expect(abs(controlBefore - VolumeCurve.decibels(50)) <= 0.2 && abs(controlAfter - VolumeCurve.decibels(volume)) <= 0.2,
+                "\(controlBefore) \(controlAfter) dB")
 
+        // Which pips were heard at which setting, from when each step was made (the guest's
+        // uptime, counted from the capture's start; the recording itself starts a little
+        // later, so each stretch keeps clear of the steps around it).
+        let timeline = Self.timeline(Self.text(directory, "timeline.txt"))
+        let at = { (step: String) throws -> Double in try #require(timeline[step], "\(step) in \(timeline)") - timeline["capture", default: 0] }
         let capture = try TimecodeCapture(wav: directory.appendingPathComponent("capture.wav"))
-        let runs = capture.steadyRuns()
-        try #require(runs.count >= 3, "three steady stretches of pips: \(capture.onsets)")
-        let (first, second, last) = (runs[0], runs[1], runs[runs.count - 1])
-        let shift = TimecodeCapture.shift(from: TimecodeCapture.median(first.map(\.phase)), to: TimecodeCapture.median(second.map(\.phase)))
-        #expect(abs(shift - 14_400) <= 96, "the pips moved \(shift) frames later; 300 ms is 14400 (runs: \(runs))")
-        let louder = 20 * log10(Double(TimecodeCapture.median(last.map(\.level))) / Double(TimecodeCapture.median(second.map(\.level))))
-        #expect(abs(louder - (after - before)) <= 0.3, "the pips came out \(louder) dB louder; the codec's control moved \(after - before) dB")
-        let feedback = capture.onsets.filter { $0.frame > second.last!.frame && $0.frame < last.first!.frame }
-        #expect(!feedback.isEmpty, "the knob's clicks and the mode change's tone between: \(capture.onsets)")
+        let before = capture.onsets(from: 0.5, to: try at("delay") - 0.6)
+        let between = capture.onsets(from: try at("delay-set") + 1, to: try at("push") - 0.6)
+        let after = capture.onsets(from: try at("volume-set") + 0.5, to: .infinity)
+        let context = "onsets \(capture.onsets), steps \(timeline)"
+        try #require(before.count >= 3 && between.count >= 3 && after.count >= 3, "three pips at each setting: \(context)")
+        let shift = TimecodeCapture.shift(from: TimecodeCapture.phase(of: before), to: TimecodeCapture.phase(of: between))
+        #expect(abs(shift - 14_400) <= 96, "the pips moved \(shift) frames later; 300 ms is 14400 (\(context))")
+        let louder = 20 * log10(Double(TimecodeCapture.median(after.map(\.level))) / Double(TimecodeCapture.median(between.map(\.level))))
+        #expect(abs(louder - (controlAfter - controlBefore)) <= 0.2,
+                "the pips came out \(louder) dB louder; the codec's control moved \(controlAfter - controlBefore) dB (\(context))")
+        let pipPhase = TimecodeCapture.phase(of: between)
+        let feedback = capture.onsets(from: try at("push"), to: try at("volume-set"))
+            .filter { abs(TimecodeCapture.shift(from: pipPhase, to: $0.phase)) > 96 }
+        #expect(!feedback.isEmpty, "the knob's clicks and the mode change's tone between: \(context)")
+    }
+
+    /// `STEP UPTIME_S` lines (the scenarios' `mark`), by step.
+    static func timeline(_ text: String) -> [String: Double] {
+        Dictionary(text.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let words = line.split(separator: " ")
+            guard words.count == 2, let seconds = Double(words[1]) else { return nil }
+            return (String(words[0]), seconds)
+        }) { first, _ in first }
     }
 
     /// The dB figure amixer shows for a control (`[-18.00dB]`), of its first channel.

@@ -3,7 +3,6 @@
 # unbind: to the appliance, exactly a card pulled out) for 3 s and given back. Records
 # the appliance's log, its status before, during and after, and the loopback's other side
 # after the card is back, in /mnt.
-set -u
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 DRIVER=/sys/bus/platform/drivers/snd_aloop
 start_appliance
@@ -16,10 +15,8 @@ ctl stats > /mnt/stats-1.txt 2>&1
 echo snd_aloop.0 > $DRIVER/bind
 echo "bound: $(ls /proc/asound/ | tr '\n' ' ')"
 # The appliance retries with back-off (at most 5 s apart): give it time to reopen.
-for i in $(seq 40); do
-  [ "$(grep -c 'audio output alsa:hw:CARD=Loopback,DEV=0:' /mnt/delaybox.log)" -ge 2 ] && break
-  sleep 0.5
-done
+reopened() { [ "$(grep -c 'audio output alsa:hw:CARD=Loopback,DEV=0:' /mnt/delaybox.log)" -ge 2 ]; }
+wait_until 40 0.5 reopened
 sleep 1
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 3 /mnt/capture.wav
 ctl status > /mnt/status-2.txt 2>&1

@@ -1,5 +1,20 @@
 # Shared by the scenarios (sourced; run in the virtual board, chrooted in the host's
 # filesystem). $DELAYBOX_BIN holds delaybox and delayboxctl; /mnt is the test's directory.
+# Every step must succeed: the first that fails ends the scenario with its status (the
+# test fails and shows scenario.log, where each step is traced).
+set -eux
+
+# Runs `CMD…` every INTERVAL s until it succeeds, at most TRIES times; fails (naming
+# what it waited for) when it never does.
+wait_until() {
+  tries=$1 interval=$2; shift 2
+  for i in $(seq "$tries"); do
+    "$@" && return 0
+    sleep "$interval"
+  done
+  echo "gave up waiting for: $*" >&2
+  return 1
+}
 
 # delayboxctl against the appliance's control socket.
 ctl() { timeout 20 "$DELAYBOX_BIN/delayboxctl" "$@" --socket /run/control.sock; }
@@ -10,18 +25,20 @@ start_appliance() {
   "$DELAYBOX_BIN/delaybox" run --board "${BOARD:-/mnt/board.yaml}" --state /run/state.json --socket /run/control.sock \
     --delay 2 > /mnt/delaybox.log 2>&1 &
   APPLIANCE=$!
-  for i in $(seq 120); do
-    ctl status > /mnt/status-0.txt 2>&1 && grep -q playing /mnt/status-0.txt && return 0
-    sleep 0.5
-  done
-  return 1
+  wait_until 120 0.5 is_playing
 }
+is_playing() { ctl status > /mnt/status-0.txt 2>&1 && grep -q playing /mnt/status-0.txt; }
 
-# Stops the appliance as systemd would and reports how it ended.
+# Notes when step NAME happened, on the guest's uptime (s), in /mnt/timeline.txt.
+mark() { echo "$1 $(cut -d' ' -f1 /proc/uptime)" >> /mnt/timeline.txt; }
+
+# Stops the appliance as systemd would; fails unless it exits 0.
 stop_appliance() {
   kill "$APPLIANCE"
-  wait "$APPLIANCE"
-  echo "appliance exit $?"
+  status=0
+  wait "$APPLIANCE" || status=$?
+  echo "appliance exit $status"
+  return "$status"
 }
 
 # The front panel on gpio-sim (board-configs/base.yaml's lines): creates the chip

@@ -3,18 +3,17 @@
 # (board-configs/virtual-board.yaml), the appliance plays into snd-aloop. Turns the
 # encoder three detents clockwise, presses play/pause, and records what the console says,
 # what the status LED line shows and what the loopback's other side hears, in /mnt.
-set -u
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 panel
 start_appliance
 # The panel's thread drives the LED within a blink step of the state; under emulation the
 # real-time audio thread can hold the one virtual CPU for seconds: wait up to 10 s
 # (each reading is kept in led-trace.txt with the guest's uptime).
-for i in $(seq 100); do
+led_on() {
   echo "$(cat "$SIM/sim_gpio26/value") $(cut -d' ' -f1 /proc/uptime)" >> /mnt/led-trace.txt
-  [ "$(cat "$SIM/sim_gpio26/value")" = 1 ] && break
-  sleep 0.1
-done
+  [ "$(cat "$SIM/sim_gpio26/value")" = 1 ]
+}
+wait_until 100 0.1 led_on
 ctl status > /mnt/status-led.txt 2>&1
 cat "$SIM/sim_gpio26/value" > /mnt/led-0.txt
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 4 /mnt/capture.wav &

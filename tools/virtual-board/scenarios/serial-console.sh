@@ -2,14 +2,11 @@
 # the appliance takes /dev/ttyS1, which QEMU connects to the test's serial.sock. Starts
 # the appliance, says so in /mnt/ready, and keeps it running until the test, done with
 # the console, writes /mnt/done (at most 120 s).
-set -u
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 start_appliance
 # Enough recorded that the test's `delay 2.5` is within what can be set.
-for i in $(seq 60); do
-  [ "$(ctl status | awk '/^available_delay_ms:/ {print $2}')" -ge 4000 ] 2>/dev/null && break
-  sleep 0.5
-done
+four_seconds_recorded() { [ "$(ctl status | awk '/^available_delay_ms:/ {print $2}')" -ge 4000 ] 2>/dev/null; }
+wait_until 60 0.5 four_seconds_recorded
 touch /mnt/ready
-for i in $(seq 240); do [ -e /mnt/done ] && break; sleep 0.5; done
+wait_until 240 0.5 test -e /mnt/done
 stop_appliance
