@@ -16,10 +16,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-## The Debian package for this machine's architecture, in out/deb (docs/deploy.md;
-## ARCH=arm64 or armhf cross-compiles with an installed Swift SDK).
+## The Debian package for this machine's architecture and release, in out/deb
+## (docs/deploy.md; DEBIAN=13 or 12 builds for that release in its build root, ARCH=arm64
+## cross-compiles with an installed Swift SDK).
 deb: setup
-	deploy/make-deb.sh $(if $(ARCH),--arch $(ARCH))
+	deploy/make-deb.sh $(if $(ARCH),--arch $(ARCH)) $(if $(DEBIAN),--debian $(DEBIAN))
 
 ## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.

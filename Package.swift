@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 /// Layout (see docs/architecture.md):
@@ -13,6 +14,18 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
 ]
+
+/// libgpiod 2 (Debian 13, Raspberry Pi OS trixie) or 1.6 (Debian 12, bookworm): the two
+/// APIs differ entirely, so the adapter compiles one of two files. Chosen from the
+/// installed header (in `PKG_CONFIG_SYSROOT_DIR` when cross-compiling): only 2.x declares
+/// `gpiod_line_request_read_edge_events`; `DELAYBOX_LIBGPIOD=1|2` overrides.
+let libgpiod2: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    if let forced = environment["DELAYBOX_LIBGPIOD"] { return forced == "2" }
+    let header = (environment["PKG_CONFIG_SYSROOT_DIR"] ?? "") + "/usr/include/gpiod.h"
+    guard let text = try? String(contentsOfFile: header, encoding: .utf8) else { return true }
+    return text.contains("gpiod_line_request_read_edge_events")
+}()
 
 let package = Package(
     name: "Delaybox",
@@ -51,7 +64,8 @@ let package = Package(
         .target(name: "DelayboxSerial", dependencies: ["CTermios"], swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"], swiftSettings: strict),
+        .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"],
+                swiftSettings: strict + (libgpiod2 ? [.define("LIBGPIOD2")] : [])),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],

@@ -3,9 +3,11 @@
 # library and Foundation linked in statically, so the board needs no Swift runtime — only
 # the C libraries Debian packages (FFmpeg, ALSA, libgpiod).
 #
-#   deploy/build-release.sh [--arch amd64|arm64|armhf]
+#   deploy/build-release.sh [--arch amd64|arm64|armhf] [--debian 12|13]
 #
-# The default is this machine's architecture, built natively. Another architecture is
+# The default is this machine's architecture and Debian release, built natively. Another
+# release is built in its own build root (tools/debian-root: its FFmpeg, ALSA and
+# libgpiod, this machine's Swift), into .build/debianN. Another architecture is
 # cross-compiled with a Swift SDK for it (`swift sdk list`); when none is installed, this
 # says what to install and fails. Prints the directory holding the binaries on stdout.
 set -euo pipefail
@@ -13,12 +15,15 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$PATH:/opt/swift/usr/bin"
 say() { echo "build-release: $*" >&2; }
 
+. "$ROOT/deploy/debian-release.sh"
 ARCH=$(dpkg --print-architecture)
 NATIVE=$ARCH
+DEBIAN=$HOST_DEBIAN
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) ARCH=${2:?--arch needs a value}; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --debian) DEBIAN=${2:?--debian needs 12 or 13}; suite "$DEBIAN" >/dev/null || exit 2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) say "unknown option $1 (see --help)"; exit 2 ;;
   esac
 done
@@ -51,9 +56,11 @@ if [ "$ARCH" != "$NATIVE" ]; then
   FLAGS+=(--swift-sdk "$sdk")
 fi
 
+in_release "$DEBIAN"
+[ "$DEBIAN" = "$HOST_DEBIAN" ] || FLAGS+=(--scratch-path "$ROOT/.build/debian$DEBIAN")
 cd "$ROOT"
 for product in "${PRODUCTS[@]}"; do
-  say "building $product ($ARCH, release, static Swift runtime)"
-  swift build "${FLAGS[@]}" --product "$product" >&2
+  say "building $product ($ARCH, Debian $DEBIAN, release, static Swift runtime)"
+  "${IN_RELEASE[@]}" swift build "${FLAGS[@]}" --product "$product" >&2
 done
-swift build "${FLAGS[@]}" --show-bin-path
+"${IN_RELEASE[@]}" swift build "${FLAGS[@]}" --show-bin-path

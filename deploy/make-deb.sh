@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
 # Packages Delaybox as a Debian package for a board (docs/deploy.md):
 #
-#   deploy/make-deb.sh [--arch amd64|arm64|armhf] [--out DIR] [--bin DIR]
+#   deploy/make-deb.sh [--arch amd64|arm64|armhf] [--debian 12|13] [--out DIR] [--bin DIR]
 #
 # Builds the release (deploy/build-release.sh: static Swift runtime, cross-compiled for
-# another architecture) unless --bin names a directory that already holds delaybox and
-# delayboxctl, and writes DIR/delaybox_VERSION_ARCH.deb (default DIR: out/deb). Prints
-# the package's path on stdout. The version is the program's, then the commit's time and
-# hash (0.1.0+git20261123.021500.b91fa69), so each commit upgrades the one before.
+# another architecture, in its build root for another Debian release) unless --bin names
+# a directory that already holds delaybox and delayboxctl, and writes
+# DIR/delaybox_VERSION_ARCH.deb (default DIR: out/deb). Prints the package's path on
+# stdout. A package is for one Debian release (the libraries' sonames differ: libgpiod.so.2
+# or .3, libavformat59 or 61); the version is the program's, then the commit's time and
+# hash, then the release (0.1.0+git20261123.021500.b91fa69~deb13), so each commit upgrades
+# the one before and a board upgraded from Debian 12 to 13 takes the 13 package.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "make-deb: $*" >&2; }
 
+. "$ROOT/deploy/debian-release.sh"
 ARCH=$(dpkg --print-architecture)
+DEBIAN=$HOST_DEBIAN
 OUT="$ROOT/out/deb"
 BIN=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) ARCH=${2:?--arch needs a value}; shift 2 ;;
+    --debian) DEBIAN=${2:?--debian needs 12 or 13}; suite "$DEBIAN" >/dev/null || exit 2; shift 2 ;;
     --out) OUT=${2:?--out needs a directory}; shift 2 ;;
     --bin) BIN=${2:?--bin needs a directory}; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) say "unknown option $1 (see --help)"; exit 2 ;;
   esac
 done
-[ -n "$BIN" ] || BIN=$("$ROOT/deploy/build-release.sh" --arch "$ARCH")
+[ -n "$BIN" ] || BIN=$("$ROOT/deploy/build-release.sh" --arch "$ARCH" --debian "$DEBIAN")
+in_release "$DEBIAN"
 for program in delaybox delayboxctl; do
   [ -x "$BIN/$program" ] || { say "no $BIN/$program"; exit 1; }
 done
@@ -35,8 +42,11 @@ if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
   VERSION="$base+git$(TZ=UTC git -C "$ROOT" log -1 --date=format-local:%Y%m%d.%H%M%S --format=%cd).$(git -C "$ROOT" rev-parse --short=7 HEAD)"
   git -C "$ROOT" diff --quiet HEAD -- Sources Package.swift deploy board-configs || VERSION="$VERSION.modified"
 fi
+VERSION="$VERSION~deb$DEBIAN"
 
-STAGE=$(mktemp -d)
+# Under the project, so that the release's build root sees it at the same path.
+mkdir -p "$ROOT/.build"
+STAGE=$(mktemp -d "$ROOT/.build/make-deb.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 P="$STAGE/pkg"
 install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
@@ -57,20 +67,22 @@ install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$P/usr/share/doc/delaybox/"
 for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
 echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
 
-# The manual page, from the programs' own --help (when they run on this machine).
-if "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
-  "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
+# The manual page, from the programs' own --help (when they run on this machine, in the
+# release's build root).
+if "${IN_RELEASE[@]}" "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
+  "${IN_RELEASE[@]}" "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
 else
   say "the $ARCH programs do not run here: no manual page (delaybox --help on the board has it all)"
   rmdir "$P/usr/share/man/man1"
 fi
 
-# Depends: what the programs link, as dpkg-shlibdeps finds it for this machine's
-# architecture; Debian 12's package names for another one.
+# Depends: what the programs link, as dpkg-shlibdeps finds it in the release (its build
+# root) for this machine's architecture; Debian 12's package names for another one.
 if [ "$ARCH" = "$(dpkg --print-architecture)" ]; then
   mkdir -p "$STAGE/debian"
   printf 'Source: delaybox\n\nPackage: delaybox\nArchitecture: any\n' > "$STAGE/debian/control"
-  SHLIBS=$(cd "$STAGE" && dpkg-shlibdeps -O "-e$P/usr/bin/delaybox" "-e$P/usr/bin/delayboxctl" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+  SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2" "-e$3"' - "$STAGE" "$P/usr/bin/delaybox" \
+    "$P/usr/bin/delayboxctl" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 else
   SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libc6 (>= 2.36), libgcc-s1, libstdc++6"
 fi

@@ -4,19 +4,25 @@ import DelayboxControls
 import Glibc
 #endif
 
-/// The front panel's lines on one GPIO chip through libgpiod 1.6: inputs watched for both
-/// edges (with the kernel's timestamps), LEDs as outputs. One thread calls
-/// `waitForEdges`, which polls every input line's descriptor at once.
+/// The front panel's lines on one GPIO chip through libgpiod: inputs watched for both
+/// edges (with the kernel's timestamps on CLOCK_MONOTONIC), LEDs as outputs. One thread
+/// calls `waitForEdges`, which polls every input line's descriptor at once.
 ///
-/// A libgpiod 2 adapter would sit beside this one behind the same three calls
-/// (`levels`, `waitForEdges`, `set(led:lit:)`); nothing above it names libgpiod.
+/// libgpiod 2 (`LibgpiodLines` in LibgpiodLines+v2.swift) is the main path; 1.6 is the
+/// other file, for Debian 12 boards. Nothing above this type names libgpiod.
 public final class GPIOChip {
     public struct Input: Sendable {
         public var line: Int
         public var pull: Pull
-        public init(line: Int, pull: Pull) {
+        /// How long a level must hold before the kernel reports its edge (µs; 0: every
+        /// edge). Buttons use it where the kernel can (libgpiod 2): a bouncing contact
+        /// then wakes the panel once, not a dozen times. The encoder's lines take 0: its
+        /// decoder rejects bounce itself and must see fast turns' every quarter step.
+        public var debounceMicroseconds: Int
+        public init(line: Int, pull: Pull, debounceMicroseconds: Int = 0) {
             self.line = line
             self.pull = pull
+            self.debounceMicroseconds = debounceMicroseconds
         }
     }
 
@@ -25,71 +31,46 @@ public final class GPIOChip {
     }
 
     public let name: String
-    private let chip: OpaquePointer
-    private var inputs: [(line: Int, handle: OpaquePointer, fd: Int32)] = []
-    private var outputs: [Int: OpaquePointer] = [:]
-    static let consumer = "delaybox"
+    private let lines: LibgpiodLines
 
-    /// Opens the chip by name, path, label or number (`gpiochip0`, `/dev/gpiochip0`, a
-    /// gpio-sim label).
-    /// The corresponding C function is `gpiod_chip_open_lookup`.
+    /// Opens the chip by name, path, label or number (`gpiochip0`, `/dev/gpiochip0`,
+    /// `pinctrl-bcm2711`, `0`).
     public init(_ name: String) throws(GPIOError) {
         self.name = name
-        guard let chip = gpiod_chip_open_lookup(name) else {
-            throw GPIOError.from(errno: errno == 0 ? ENOENT : errno, chip: name, what: "the chip")
-        }
-        self.chip = chip
+        lines = try LibgpiodLines(chip: name)
     }
 
-    deinit {
-        gpiod_chip_close(chip)  // releases every line requested from it
-    }
+    /// The libgpiod this build uses, for the log (`libgpiod 2.2.1`).
+    public static var library: String { LibgpiodLines.version }
+
+    /// Whether the kernel debounces inputs (`Input.debounceMicroseconds`) with this libgpiod.
+    public static var kernelDebounce: Bool { LibgpiodLines.kernelDebounce }
 
     /// Requests `input` for both edges with its bias.
-    /// The corresponding C function is `gpiod_line_request_both_edges_events_flags`.
     public func watch(_ input: Input) throws(GPIOError) {
-        let what = "GPIO line \(input.line)"
-        guard let line = gpiod_chip_get_line(chip, UInt32(input.line)) else {
-            throw GPIOError.from(errno: errno, chip: name, what: what)
-        }
-        let flags: Int32 = switch input.pull {
-        case .asIs: 0
-        case .up: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        case .down: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
-        case .disabled: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
-        }
-        guard gpiod_line_request_both_edges_events_flags(line, Self.consumer, flags) == 0 else {
-            let code = errno
-            throw GPIOError.from(errno: code, chip: name, what: what, consumer: gpiod_line_consumer(line).map { String(cString: $0) })
-        }
-        inputs.append((input.line, line, gpiod_line_event_get_fd(line)))
+        try lines.watch(input, chip: name)
     }
 
     /// Requests `line` as an output (an LED), initially off.
-    /// The corresponding C function is `gpiod_line_request_output`.
-    public func drive(line number: Int) throws(GPIOError) {
-        let what = "GPIO line \(number)"
-        guard let line = gpiod_chip_get_line(chip, UInt32(number)), gpiod_line_request_output(line, Self.consumer, 0) == 0 else {
-            throw GPIOError.from(errno: errno, chip: name, what: what)
-        }
-        outputs[number] = line
+    public func drive(line: Int) throws(GPIOError) {
+        try lines.drive(line: line, chip: name)
     }
 
     /// Sets an output line's level.
     public func set(line: Int, high: Bool) {
-        if let handle = outputs[line] { gpiod_line_set_value(handle, high ? 1 : 0) }
+        lines.set(line: line, high: high)
     }
 
     /// The watched lines' levels now (the quadrature decoder's starting point).
     public func levels() -> [Int: Bool] {
-        Dictionary(uniqueKeysWithValues: inputs.map { ($0.line, gpiod_line_get_value($0.handle) == 1) })
+        Dictionary(uniqueKeysWithValues: lines.inputs.map { ($0, lines.isHigh(line: $0)) })
     }
 
     /// Waits up to `timeoutMs` (−1: for ever) for edges on any watched line; returns
     /// them in time order, stamped by the kernel.
-    /// The corresponding C functions are `poll` and `gpiod_line_event_read`.
+    /// The corresponding C function is `poll`.
     public func waitForEdges(timeoutMs: Int32) throws(GPIOError) -> [EdgeEvent] {
-        var descriptors = inputs.map { pollfd(fd: $0.fd, events: Int16(POLLIN | POLLPRI), revents: 0) }
+        var descriptors = lines.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN | POLLPRI), revents: 0) }
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutMs)
         if ready < 0 {
             if errno == EINTR { return [] }
@@ -97,11 +78,7 @@ public final class GPIOChip {
         }
         var edges: [EdgeEvent] = []
         for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
-            var event = gpiod_line_event()
-            guard gpiod_line_event_read(inputs[index].handle, &event) == 0 else { continue }
-            let nanoseconds = Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec)
-            edges.append(EdgeEvent(line: inputs[index].line, high: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
-                                   nanoseconds: nanoseconds))
+            edges += lines.readEdges(input: index)
         }
         return edges.sorted { $0.nanoseconds < $1.nanoseconds }
     }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A Debian build root for one release, so that this machine (any Debian with Swift at
+# /opt/swift) builds Delaybox against that release's own libraries — FFmpeg, ALSA and
+# libgpiod differ by release (Debian 13: FFmpeg 7.1, libgpiod 2.2; Debian 12: 5.1, 1.6).
+# debootstrap into .build/roots/SUITE; the host's apt sources are not touched, and
+# packages come signed from Debian's archive (debootstrap checks the Release file with
+# debian-archive-keyring).
+#
+#   tools/debian-root/build.sh SUITE        # trixie (13) or bookworm (12)
+#
+# The host's Swift toolchain is used inside it (tools/debian-root/run.sh bind-mounts
+# /opt/swift): Swift 6.3 for Debian 12 runs on Debian 13's newer glibc. First build:
+# ~190 MB downloaded, about 2 minutes; later runs return at once.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=${1:?usage: tools/debian-root/build.sh SUITE}
+DIR="$ROOT/.build/roots/$SUITE"
+say() { echo "debian-root: $*" >&2; }
+
+case "$SUITE" in
+  trixie) RELEASE_LIBS=libstdc++-14-dev,libgcc-14-dev,libcurl4t64 ;;
+  bookworm) RELEASE_LIBS=libstdc++-12-dev,libgcc-12-dev,libcurl4 ;;
+  *) say "unknown release '$SUITE' (trixie or bookworm)"; exit 2 ;;
+esac
+[ -e "$DIR/.done" ] && exit 0
+[ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
+command -v debootstrap >/dev/null || { say "missing debootstrap: run deploy/setup-host.sh"; exit 1; }
+
+# What building Delaybox needs there: the C libraries' headers, pkg-config, what the
+# Swift toolchain itself links (libstdc++, libcurl, libxml2, libedit, sqlite), git for
+# SwiftPM, and dpkg-dev: the package's Depends are computed against this release.
+INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
+INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev
+INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
+rm -rf "$DIR"
+mkdir -p "$DIR"
+say "debootstrap $SUITE into $DIR"
+debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$DIR" http://deb.debian.org/debian > "$DIR.log" 2>&1 \
+  || { tail -20 "$DIR.log" >&2; exit 1; }
+rm -f "$DIR"/var/cache/apt/archives/*.deb
+touch "$DIR/.done"
+say "ready: $DIR ($(du -sh "$DIR" | cut -f1))"

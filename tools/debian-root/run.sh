@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs a command inside a Debian build root (tools/debian-root/build.sh), in this project's
+# directory at the same path, with the host's Swift toolchain (/opt/swift) on PATH:
+#
+#   tools/debian-root/run.sh SUITE COMMAND [ARGS…]
+#
+# The mounts it needs (proc, dev, the toolchain, the project, git's package mirror) live
+# in a mount namespace of its own: they vanish with the command, whatever happens, and
+# deleting the root can never reach through them.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=${1:?usage: tools/debian-root/run.sh SUITE COMMAND [ARGS…]}
+shift
+DIR="$ROOT/.build/roots/$SUITE"
+"$ROOT/tools/debian-root/build.sh" "$SUITE"
+SWIFT_DIR=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift || echo /opt/swift/usr/bin/swift)")")")")
+export DIR ROOT SWIFT_DIR
+exec unshare --mount --propagation private /bin/bash -c '
+  set -euo pipefail
+  bind() { mkdir -p "$DIR$2"; mount --bind "$1" "$DIR$2"; mount -o remount,bind,ro "$DIR$2" 2>/dev/null || true; }
+  mount -t proc proc "$DIR/proc"
+  mount --rbind /dev "$DIR/dev"
+  bind "$SWIFT_DIR" /opt/swift
+  mkdir -p "$DIR$ROOT"; mount --bind "$ROOT" "$DIR$ROOT"
+  # SwiftPM fetches dependencies with git as the host does (url rewrites, a local mirror).
+  [ -f /etc/gitconfig ] && { touch "$DIR/etc/gitconfig"; mount --bind /etc/gitconfig "$DIR/etc/gitconfig"; }
+  [ -d /opt/swift-packages ] && bind /opt/swift-packages /opt/swift-packages
+  cd "$ROOT"
+  exec chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$ROOT" "$@"
+' run "$@"
