@@ -8,13 +8,14 @@
 #   --board NAME       the board config to use (`delaybox boards`; e.g. pi4-hifiberry-dacplus);
 #                      without it the board keeps the one it has
 #   --deb FILE         the package to install (default: built for the board's
-#                      architecture by deploy/make-deb.sh)
+#                      architecture and Debian release by deploy/make-deb.sh)
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
 #   --timeout S        how long the health check waits for `playing` (default 60)
 #   --dry-run          look at the board and say what would be done; change nothing
 #
-# Steps: look at the board (architecture, installed version, board config); build or
+# Steps: look at the board (architecture, Debian release from /etc/os-release — 12
+# bookworm or 13 trixie, Raspberry Pi OS alike —, installed version, board config); build or
 # check the package; copy it; install it with apt (dependencies from the board's
 # archive); restart; health check through the console language (`delayboxctl status`
 # until the state is playing); on failure, reinstall the release that was running before
@@ -67,6 +68,7 @@ on_board() { ssh "${SSH_OPTIONS[@]}" "$TARGET" $SUDO sh -s -- "$@"; }
 say "looking at $TARGET${PORT:+ (port $PORT)}"
 facts=$(on_board <<'EOF'
 echo "arch=$(dpkg --print-architecture)"
+echo "os=$(. /etc/os-release && echo "$ID ${VERSION_ID:-} ${VERSION_CODENAME:-}")"
 echo "version=$(dpkg-query -W -f='${Status} ${Version}' delaybox 2>/dev/null | sed -n 's/^install ok installed //p')"
 echo "current=$(sha256sum /var/lib/delaybox-deploy/current.deb 2>/dev/null | cut -d' ' -f1)"
 echo "board=$(sed -n 's|^extends: */usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' /etc/delaybox/board.yaml 2>/dev/null)"
@@ -77,18 +79,27 @@ EOF
 fact() { sed -n "s/^$1=//p" <<<"$facts"; }
 ARCH=$(fact arch) INSTALLED=$(fact version) CURRENT_SUM=$(fact current) CURRENT_BOARD=$(fact board)
 [ -n "$ARCH" ] || fail 3 "$TARGET did not say its architecture (is it Debian? dpkg --print-architecture)"
+# The release decides the package (its libraries' sonames); Raspberry Pi OS says ID=raspbian
+# on 32-bit images and debian on 64-bit ones, with Debian's VERSION_ID either way.
+read -r OS_ID OS_VERSION OS_CODENAME <<<"$(fact os)"
+case "$OS_VERSION" in
+  12|13) DEBIAN=$OS_VERSION ;;
+  *) fail 2 "$TARGET runs ${OS_ID:-an unknown system} ${OS_VERSION:-} ${OS_CODENAME:-}: Delaybox supports Debian 12 (bookworm) and 13 (trixie), Raspberry Pi OS on either" ;;
+esac
 board_said=${CURRENT_BOARD:-none}
 [ -z "$CURRENT_BOARD" ] && [ "$(fact has_board)" = yes ] && board_said="its own $BOARD_FILE"
-say "the board: $ARCH, delaybox ${INSTALLED:-not installed}, board config $board_said, service $(fact active)"
+say "the board: $ARCH, Debian $DEBIAN, delaybox ${INSTALLED:-not installed}, board config $board_said, service $(fact active)"
 
 # --- The package.
 if [ -z "$DEB" ]; then
-  say "building the package for $ARCH"
-  DEB=$("$ROOT/deploy/make-deb.sh" --arch "$ARCH") || fail 3 "the package could not be built (above)"
+  say "building the package for $ARCH, Debian $DEBIAN"
+  DEB=$("$ROOT/deploy/make-deb.sh" --arch "$ARCH" --debian "$DEBIAN") || fail 3 "the package could not be built (above)"
 fi
 [ -f "$DEB" ] || fail 2 "no package at $DEB"
 PKG_ARCH=$(dpkg-deb -f "$DEB" Architecture) VERSION=$(dpkg-deb -f "$DEB" Version)
 [ "$PKG_ARCH" = "$ARCH" ] || fail 2 "$DEB is for $PKG_ARCH; the board is $ARCH (build with deploy/make-deb.sh --arch $ARCH)"
+[[ "$VERSION" == *"~deb$DEBIAN" ]] \
+  || fail 2 "$DEB ($VERSION) is not for Debian $DEBIAN, which the board runs (build with deploy/make-deb.sh --debian $DEBIAN)"
 SUM=$(sha256sum "$DEB" | cut -d' ' -f1)
 boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')
 if [ -n "$BOARD" ]; then

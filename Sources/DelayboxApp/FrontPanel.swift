@@ -29,10 +29,16 @@ final class FrontPanel: Sendable {
     /// starts the thread.
     func start() throws(GPIOError) {
         let chip = try GPIOChip(gpio.chip)
-        for button in gpio.buttons { try chip.watch(GPIOChip.Input(line: button.line, pull: Self.pull(button.bias))) }
+        // Buttons (the encoder's push too) are debounced by the kernel where libgpiod can
+        // ask it to, and again on the edges' timestamps; the encoder's A and B lines never
+        // are: the quadrature decoder rejects bounce and needs every quarter step.
+        for button in gpio.buttons {
+            try chip.watch(GPIOChip.Input(line: button.line, pull: Self.pull(button.bias), debounceMicroseconds: Int(button.debounceMs) * 1_000))
+        }
         if let encoder = gpio.encoder {
-            for line in [encoder.a, encoder.b] + (encoder.push.map { [$0] } ?? []) {
-                try chip.watch(GPIOChip.Input(line: line, pull: Self.pull(encoder.bias)))
+            for line in [encoder.a, encoder.b] { try chip.watch(GPIOChip.Input(line: line, pull: Self.pull(encoder.bias))) }
+            if let push = encoder.push {
+                try chip.watch(GPIOChip.Input(line: push, pull: Self.pull(encoder.bias), debounceMicroseconds: ControlSurface.pushDebounceMs * 1_000))
             }
         }
         for led in gpio.leds { try chip.drive(line: led.line) }
@@ -44,7 +50,7 @@ final class FrontPanel: Sendable {
             var (chip, surface) = owned
             loop(chip: &chip, surface: &surface)
         }
-        logger.info("front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs")
+        logger.info("front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs (\(GPIOChip.library)\(GPIOChip.kernelDebounce ? ", buttons debounced by the kernel" : ""))")
     }
 
     func stop() { worker.stop() }

@@ -16,6 +16,9 @@ public struct TimedCommand: Sendable, Equatable {
 /// toggle, the volume), accelerated by how fast it spins; tap-to-sync measures two taps.
 /// Pure: time is the edges' own, and `advance(to:)` when nothing happens.
 public struct ControlSurface: Sendable {
+    /// The encoder's push switch's debounce (ms): a button's default.
+    public static let pushDebounceMs = 10
+
     public enum KnobMode: Sendable, Equatable {
         case delay, volume
     }
@@ -51,7 +54,7 @@ public struct ControlSurface: Sendable {
                                            b: initialLevels[encoder.b] ?? true)
             if let push = encoder.push {
                 buttons[push] = Self.button(ButtonSettings(name: "encoder push", line: push, bias: encoder.bias, activeLow: true,
-                                                          debounceMs: 10, press: encoder.pushAction,
+                                                          debounceMs: Int64(Self.pushDebounceMs), press: encoder.pushAction,
                                                           longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
             }
         }

@@ -8,9 +8,20 @@ import Testing
 @Suite struct DeployTests {
     static let root = CommandLineTests.root
 
-    @Test(.enabled(if: VirtualBoardDeploy.package != nil, "needs the package make test builds (deploy/make-deb.sh)"))
-    func thePackageHoldsTheServiceItsConfigsAndDependsOnTheCLibrariesOnly() throws {
-        let package = try #require(VirtualBoardDeploy.package)
+    /// The C libraries' packages on each release (dpkg-shlibdeps in that release's root).
+    static let libraries = [12: ["libasound2 ", "libgpiod2", "libavformat59", "libavcodec59", "libswresample4", "libavutil57"],
+                            13: ["libasound2t64", "libgpiod3", "libavformat61", "libavcodec61", "libswresample5", "libavutil59"]]
+
+    /// `arguments` run on `release`: here, or in its build root (tools/debian-root).
+    static func inRelease(_ release: Int, _ arguments: [String]) -> [String] {
+        release == VirtualBoard.hostRelease ? arguments
+            : [root.appendingPathComponent("tools/debian-root/run.sh").path, release == 13 ? "trixie" : "bookworm"] + arguments
+    }
+
+    @Test(.enabled(if: VirtualBoardDeploy.package(VirtualBoard.hostRelease) != nil, "needs the package make test builds (deploy/make-deb.sh)"),
+          arguments: VirtualBoard.releases)
+    func thePackageHoldsTheServiceItsConfigsAndDependsOnTheCLibrariesOnly(release: Int) throws {
+        let package = try #require(VirtualBoardDeploy.package(release), "make test builds the Debian \(release) package")
         let files = Set(try ExternalTool.run(["dpkg-deb", "-c", package.path]).split(separator: "\n")
             .compactMap { $0.split(separator: " ").last.map { String($0.dropFirst()) } })
         for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
@@ -22,24 +33,28 @@ import Testing
         }
         #expect(!files.contains("/etc/delaybox/board.yaml"), "the board is chosen at install, not shipped")
         let depends = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Depends"])
-        for library in ["libasound2", "libgpiod2", "libavformat59", "libavcodec59", "libswresample4", "libavutil57"] {
+        for library in Self.libraries[release] ?? [] {
             #expect(depends.contains(library), "\(library) in \(depends)")
         }
+        #expect(try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).hasSuffix("~deb\(release)\n"))
         #expect(!depends.contains("swift"), "\(depends)")
         #expect(try ExternalTool.run(["dpkg-deb", "-I", package.path, "conffiles"]).contains("/etc/delaybox/delaybox.conf"))
 
-        // The programs need no Swift runtime on the board.
-        let tree = try ExternalTool.temporaryDirectory("package")
+        // The programs need no Swift runtime on the board (looked at on their release:
+        // under the project, where its build root sees them).
+        let tree = Self.root.appendingPathComponent(".build/test-package-\(release)")
+        try? FileManager.default.removeItem(at: tree)
         defer { try? FileManager.default.removeItem(at: tree) }
         try ExternalTool.run(["dpkg-deb", "-x", package.path, tree.path])
         for program in ["delaybox", "delayboxctl"] {
-            let libraries = try ExternalTool.run(["ldd", tree.appendingPathComponent("usr/bin/\(program)").path])
+            let libraries = try ExternalTool.run(Self.inRelease(release, ["ldd", tree.appendingPathComponent("usr/bin/\(program)").path]))
             #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("not found"), "\(libraries)")
         }
         // The site file as shipped (comments only) passes with every shipped board.
-        let check = try ExternalTool.execute(tree.appendingPathComponent("usr/bin/delaybox"),
-                                             ["check-config", tree.appendingPathComponent("usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml").path,
-                                              "--site", tree.appendingPathComponent("etc/delaybox/delaybox.conf").path])
+        let check = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"), Self.inRelease(release, [
+            tree.appendingPathComponent("usr/bin/delaybox").path, "check-config",
+            tree.appendingPathComponent("usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml").path,
+            "--site", tree.appendingPathComponent("etc/delaybox/delaybox.conf").path]))
         #expect(check.status == 0, "\(check.output)\(check.errors)")
         let manual = try ExternalTool.run(["sh", "-c", "zcat '\(tree.path)/usr/share/man/man1/delaybox.1.gz'"])
         #expect(manual.contains(".SS \"delaybox run\"") && manual.contains(".SS \"delayboxctl status\""))

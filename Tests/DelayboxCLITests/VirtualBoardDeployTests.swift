@@ -3,46 +3,50 @@ import Foundation
 import Testing
 
 /// What the deploy tests need: the virtual board with its own root filesystem
-/// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds.
+/// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds, for
+/// each Debian release.
 enum VirtualBoardDeploy {
-    static let directory = CommandLineTests.root.appendingPathComponent(".build/virtual-board")
-
-    /// The package deploy/make-deb.sh left in .build/virtual-board/release.
-    static var package: URL? {
-        let releases = directory.appendingPathComponent("release")
+    /// The package deploy/make-deb.sh left in .build/virtual-board/debianN/release.
+    static func package(_ release: Int) -> URL? {
+        let releases = VirtualBoard.directory(release).appendingPathComponent("release")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: releases.path)) ?? []
         return files.filter { $0.hasSuffix(".deb") }.sorted().last.map { releases.appendingPathComponent($0) }
     }
 
-    static var isAvailable: Bool {
-        VirtualBoard.isAvailable && package != nil
-            && FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img").path)
+    static func isAvailable(_ release: Int) -> Bool {
+        VirtualBoard.isAvailable(release) && package(release) != nil
+            && FileManager.default.fileExists(atPath: VirtualBoard.directory(release).appendingPathComponent("rootfs.img").path)
     }
 }
 
 /// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
-/// Debian with systemd and an SSH server (debootstrap), snd-aloop and gpio-sim — reached
-/// only through a port forwarded on loopback.
-@Suite(.serialized, .enabled(if: VirtualBoardDeploy.isAvailable,
+/// Debian (12 and 13) with systemd and an SSH server (debootstrap), snd-aloop and
+/// gpio-sim — reached only through a port forwarded on loopback.
+@Suite(.serialized, .enabled(if: VirtualBoardDeploy.isAvailable(VirtualBoard.hostRelease),
                              "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
-    let key = VirtualBoardDeploy.directory.appendingPathComponent("id_ed25519").path
+    let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/id_ed25519").path
 
     /// A good release installs and plays; installing it again does nothing; a dry run of a
     /// broken one changes nothing; the broken one (its program exits at once) fails its
     /// health check and the previous release is put back and plays again.
-    @Test func aGoodReleaseInstallsAndABrokenOneIsRolledBack() throws {
+    @Test(arguments: VirtualBoard.releases)
+    func aGoodReleaseInstallsAndABrokenOneIsRolledBack(release: Int) throws {
+        try #require(VirtualBoardDeploy.isAvailable(release), "the Debian \(release) board's root filesystem and package (make test builds them)")
         let directory = try ExternalTool.temporaryDirectory("deploy")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let good = try #require(VirtualBoardDeploy.package)
+        let good = try #require(VirtualBoardDeploy.package(release))
         let goodVersion = try ExternalTool.run(["dpkg-deb", "-f", good.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(goodVersion.hasSuffix("~deb\(release)"), "the package says its release: \(goodVersion)")
         let broken = try Self.brokenRelease(of: good, in: directory)
+        let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
         let port = try IcecastServer.freePort()
         let board = Process()
         board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
         board.arguments = [directory.path, String(port)]
+        board.environment = ProcessInfo.processInfo.environment.merging(["BOARD_DEBIAN": String(release)]) { $1 }
         board.standardOutput = FileHandle.nullDevice
         board.standardError = FileHandle.nullDevice
         try board.run()
@@ -53,6 +57,12 @@ struct VirtualBoardDeployTests {
         let first = try install(login, ["--board", "virtual-board", "--deb", good.path])
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
+        #expect(first.errors.contains("the board: amd64, Debian \(release),"), "\(first.errors)")
+        let other = try #require(VirtualBoard.releases.count > 1 ? VirtualBoardDeploy.package(release == 12 ? 13 : 12) : good)
+        if other != good {
+            let refused = try install(login, ["--deb", other.path])
+            #expect(refused.status == 2 && refused.errors.contains("is not for Debian \(release), which the board runs"), "\(refused.errors)")
+        }
 
         let again = try install(login, ["--deb", good.path])
         #expect(again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
@@ -60,13 +70,13 @@ struct VirtualBoardDeployTests {
         #expect(!again.errors.contains("copying"), "the same release is not copied again: \(again.errors)")
 
         let dry = try install(login, ["--deb", broken.path, "--dry-run"])
-        #expect(dry.status == 0 && dry.errors.contains("dry run: would install \(goodVersion).broken"), "\(dry.errors)")
+        #expect(dry.status == 0 && dry.errors.contains("dry run: would install \(brokenVersion)"), "\(dry.errors)")
         #expect(dry.errors.contains("on failure, would roll back to \(goodVersion)"), "\(dry.errors)")
         #expect(try login.run("dpkg-query -W -f='${Version}' delaybox") == goodVersion, "a dry run changes nothing")
 
         let bad = try install(login, ["--deb", broken.path, "--timeout", "60"])
         #expect(bad.status == 1, "exit 1: failed and rolled back; \(bad.errors)")
-        #expect(bad.errors.contains("\(goodVersion).broken on 127.0.0.1 failed its check"), "\(bad.errors)")
+        #expect(bad.errors.contains("\(brokenVersion) on 127.0.0.1 failed its check"), "\(bad.errors)")
         #expect(bad.errors.contains("journal: delaybox: broken on purpose"), "the board's own words: \(bad.errors)")
         #expect(bad.errors.contains("rolled back to \(goodVersion) on 127.0.0.1: healthy: playing"), "\(bad.errors)")
         #expect(try login.run("dpkg-query -W -f='${Version}' delaybox") == goodVersion)
@@ -82,7 +92,8 @@ struct VirtualBoardDeployTests {
                                   "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)"] + arguments)
     }
 
-    /// The good package with its program replaced by one that exits at once, as a newer version.
+    /// The good package with its program replaced by one that exits at once, as a newer
+    /// version for the same release (`X.broken~debN` sorts after `X~debN`).
     static func brokenRelease(of good: URL, in directory: URL) throws -> URL {
         let tree = directory.appendingPathComponent("broken")
         try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
@@ -91,7 +102,7 @@ struct VirtualBoardDeployTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
         let control = tree.appendingPathComponent("DEBIAN/control")
         let fields = try String(contentsOf: control, encoding: .utf8)
-        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)$"#, with: "Version: $1.broken", options: .regularExpression)
+        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1.broken$2", options: .regularExpression)
             .write(to: control, atomically: true, encoding: .utf8)
         let package = directory.appendingPathComponent("broken.deb")
         try ExternalTool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z1", "--build", tree.path, package.path])

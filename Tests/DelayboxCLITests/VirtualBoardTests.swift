@@ -2,39 +2,66 @@ import DelayboxAudio
 import DelayboxTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Whether this machine can boot the virtual board.
+/// The virtual boards this machine boots: one per Debian release.
 enum VirtualBoard {
-    static var isAvailable: Bool {
+    /// This machine's Debian release (12 here), whose board runs this machine's build.
+    static let hostRelease: Int = {
+        let text = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("VERSION_ID=") } ?? ""
+        return Int(line.dropFirst("VERSION_ID=".count).filter(\.isNumber)) ?? 12
+    }()
+
+    /// The releases the tests run on: this machine's, and Debian 13 (Raspberry Pi OS trixie)
+    /// when its board is built — or as root, where `make test` builds it, so that a missing
+    /// board fails rather than goes unnoticed.
+    static var releases: [Int] {
+        [hostRelease] + (hostRelease != 13 && (isAvailable(13) || getuid() == 0) ? [13] : [])
+    }
+
+    static func directory(_ release: Int) -> URL {
+        CommandLineTests.root.appendingPathComponent(".build/virtual-board/debian\(release)")
+    }
+
+    static func isAvailable(_ release: Int) -> Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
-            && FileManager.default.fileExists(atPath: CommandLineTests.root.appendingPathComponent(".build/virtual-board/vmlinuz").path)
-            && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
+            && FileManager.default.fileExists(atPath: directory(release).appendingPathComponent("vmlinuz").path)
+            && FileManager.default.isExecutableFile(atPath: binaries(release).appendingPathComponent("delaybox").path)
     }
 
     /// The release build the board runs, as it would ship (`make test` builds it before
-    /// these tests, for the package).
-    static let binaries = CommandLineTests.root.appendingPathComponent(".build/release")
+    /// these tests, for the package): this machine's, or the one built in that release's
+    /// build root (deploy/build-release.sh --debian N).
+    static func binaries(_ release: Int) -> URL {
+        CommandLineTests.root.appendingPathComponent(release == hostRelease ? ".build/release" : ".build/debian\(release)/release")
+    }
 }
 
 /// Hardware in the loop: the real `delaybox` on the virtual board (QEMU, Debian's kernel,
 /// gpio-sim as the GPIO chip, snd-aloop as the codec; tools/virtual-board). Edges come
 /// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
-@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable, "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"))
+@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable(VirtualBoard.hostRelease),
+                             "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 
     /// Runs a scenario from tools/virtual-board/scenarios on the board config for the
     /// virtual board; returns the directory with its results.
-    func run(_ scenario: String) throws -> URL {
-        let directory = try prepare(scenario)
-        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"])
+    func run(_ scenario: String, on release: Int) throws -> URL {
+        try #require(VirtualBoard.isAvailable(release), "the Debian \(release) board and its release build (make test builds them)")
+        let directory = try prepare(scenario, for: release)
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"],
+                                               environment: ["BOARD_DEBIAN": String(release)])
         let log = Self.text(directory, "scenario.log")
         #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
         return directory
     }
 
     /// A directory holding `scenario`, the virtual board's board config and the settings.
-    func prepare(_ scenario: String) throws -> URL {
+    func prepare(_ scenario: String, for release: Int = VirtualBoard.hostRelease) throws -> URL {
         let directory = try ExternalTool.temporaryDirectory("virtual-board")
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
                                          to: directory.appendingPathComponent("scenario.sh"))
@@ -42,7 +69,7 @@ struct VirtualBoardTests {
             .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
         try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
         let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer").path
-        try "DELAYBOX_BIN=\(VirtualBoard.binaries.path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
+        try "DELAYBOX_BIN=\(VirtualBoard.binaries(release).path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         return directory
     }
@@ -52,10 +79,13 @@ struct VirtualBoardTests {
     }
 
     /// Three encoder detents clockwise raise the delay by three steps (100 ms each), the
-    /// play button pauses, the LED line follows (on while playing, off when paused), the
-    /// console saw every edge, and the loopback's other side carries the demo programme.
-    @Test func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED() throws {
-        let directory = try run("front-panel")
+    /// play button pauses (its contact bouncing: the kernel debounces it where libgpiod 2
+    /// asks), an input the panel does not pull is held by the bias requested, the LED line
+    /// follows (on while playing, off when paused), the console saw every edge, and the
+    /// loopback's other side carries the demo programme — on each release's board.
+    @Test(arguments: VirtualBoard.releases)
+    func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(release: Int) throws {
+        let directory = try run("front-panel", on: release)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(Self.text(directory, "status-1.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "status-1.txt"))\n\(appliance)")
@@ -65,8 +95,14 @@ struct VirtualBoardTests {
         #expect(Self.text(directory, "led-2.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "LED off when paused")
         let gpio = Self.text(directory, "gpio.txt")
         #expect(gpio.contains("encoder A  GPIO5  high  6 edges") && gpio.contains("encoder B  GPIO6  high  6 edges"), "\(gpio)")
-        #expect(gpio.contains("play  GPIO17  high  released  2 edges"), "\(gpio)")
-        #expect(appliance.contains("front panel on gpiochip0: 3 buttons, encoder, 1 LEDs"))
+        // The play button's contact bounced (five changes, then held): one press either way;
+        // libgpiod 2 has the kernel debounce it (2 edges arrive), 1.6 passes all 6 on.
+        let library = release >= 13 ? "libgpiod 2." : "libgpiod 1.6"
+        #expect(gpio.contains("play  GPIO17  high  released  \(release >= 13 ? 2 : 6) edges"), "\(gpio)")
+        #expect(appliance.contains("front panel on gpiochip0: 3 buttons, encoder, 1 LEDs (\(library)"), "\(appliance)")
+        // The preset button's line has no pull but the one the appliance asked for.
+        #expect(Self.text(directory, "bias.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "pulled up by the bias requested")
+        #expect(gpio.contains("preset  GPIO27  high  released  0 edges"), "\(gpio)")
 
         // The capture (4 s from the loopback's other side) carries the programme.
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)
@@ -75,8 +111,9 @@ struct VirtualBoardTests {
     /// The card is taken from its driver for 3 s (sysfs unbind: to the appliance, a card
     /// pulled out) and given back: the appliance loses the device, keeps recording,
     /// retries with back-off, reopens it and plays the programme through it again.
-    @Test func aSoundCardPulledAndPutBackIsSurvived() throws {
-        let directory = try run("card-pulled")
+    @Test(arguments: VirtualBoard.releases)
+    func aSoundCardPulledAndPutBackIsSurvived(release: Int) throws {
+        let directory = try run("card-pulled", on: release)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(appliance.contains("audio output lost: alsa:hw:CARD=Loopback,DEV=0: snd_pcm_writei: No such device"), "\(appliance)")
@@ -94,8 +131,9 @@ struct VirtualBoardTests {
     /// second; the encoder, pushed into volume mode, raises the volume three detents, the
     /// codec's control follows the volume curve and the pips come out that much louder;
     /// the knob's feedback is heard between.
-    @Test func theJackHearsTheDelayChangeAndTheCodecsVolume() throws {
-        let directory = try run("delay-and-volume")
+    @Test(arguments: VirtualBoard.releases)
+    func theJackHearsTheDelayChangeAndTheCodecsVolume(release: Int) throws {
+        let directory = try run("delay-and-volume", on: release)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(appliance.contains("volume on the codec's mixer: default 'Digital', -51.0…0.0 dB"), "\(appliance)")
@@ -149,12 +187,15 @@ struct VirtualBoardTests {
     /// The console on the board's second serial port (a QEMU chardev on a Unix socket,
     /// the guest's /dev/ttyS1 at 115200 8N1): it greets, answers `status`, sets the delay,
     /// and shrugs off line noise with a complaint, still answering after it.
-    @Test func theConsoleAnswersOnTheVirtualSerialPort() throws {
-        let directory = try prepare("serial-console")
+    @Test(arguments: VirtualBoard.releases)
+    func theConsoleAnswersOnTheVirtualSerialPort(release: Int) throws {
+        try #require(VirtualBoard.isAvailable(release), "the Debian \(release) board and its release build (make test builds them)")
+        let directory = try prepare("serial-console", for: release)
         defer { try? FileManager.default.removeItem(at: directory) }
         let board = Process()
         board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/run.sh")
         board.arguments = [directory.path, "240"]
+        board.environment = ProcessInfo.processInfo.environment.merging(["BOARD_DEBIAN": String(release)]) { $1 }
         board.standardOutput = FileHandle.nullDevice
         board.standardError = FileHandle.nullDevice
         try board.run()

@@ -10,7 +10,7 @@
 #
 # The host's Swift toolchain is used inside it (tools/debian-root/run.sh bind-mounts
 # /opt/swift): Swift 6.3 for Debian 12 runs on Debian 13's newer glibc. First build:
-# ~190 MB downloaded, about 2 minutes; later runs return at once.
+# ~250 MB downloaded, about 3 minutes; later runs return at once.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SUITE=${1:?usage: tools/debian-root/build.sh SUITE}
@@ -18,25 +18,29 @@ DIR="$ROOT/.build/roots/$SUITE"
 say() { echo "debian-root: $*" >&2; }
 
 case "$SUITE" in
-  trixie) RELEASE_LIBS=libstdc++-14-dev,libgcc-14-dev,libcurl4t64 ;;
-  bookworm) RELEASE_LIBS=libstdc++-12-dev,libgcc-12-dev,libcurl4 ;;
+  trixie) RELEASE_LIBS=libstdc++-14-dev,libgcc-14-dev,libcurl4t64,libelf1t64 ;;
+  bookworm) RELEASE_LIBS=libstdc++-12-dev,libgcc-12-dev,libcurl4,libelf1 ;;
   *) say "unknown release '$SUITE' (trixie or bookworm)"; exit 2 ;;
 esac
-[ -e "$DIR/.done" ] && exit 0
-[ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
-command -v debootstrap >/dev/null || { say "missing debootstrap: run deploy/setup-host.sh"; exit 1; }
-
 # What building Delaybox needs there: the C libraries' headers, pkg-config, what the
 # Swift toolchain itself links (libstdc++, libcurl, libxml2, libedit, sqlite), git for
-# SwiftPM, and dpkg-dev: the package's Depends are computed against this release.
+# SwiftPM, and dpkg-dev: the package's Depends are computed against this release. For
+# the release's virtual board (tools/virtual-board/build.sh --debian N): gcc, make, kmod
+# and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs with the release's own compiler, and
+# its scenarios run here (alsa-utils records and sets the codec).
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
 INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
+INCLUDE+=,gcc,make,kmod,cpio,alsa-utils
+# Made again when this list changes.
+[ "$(cat "$DIR/.done" 2>/dev/null)" = "$INCLUDE" ] && exit 0
+[ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
+command -v debootstrap >/dev/null || { say "missing debootstrap: run deploy/setup-host.sh"; exit 1; }
 rm -rf "$DIR"
 mkdir -p "$DIR"
 say "debootstrap $SUITE into $DIR"
 debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$DIR" http://deb.debian.org/debian > "$DIR.log" 2>&1 \
   || { tail -20 "$DIR.log" >&2; exit 1; }
 rm -f "$DIR"/var/cache/apt/archives/*.deb
-touch "$DIR/.done"
+echo "$INCLUDE" > "$DIR/.done"
 say "ready: $DIR ($(du -sh "$DIR" | cut -f1))"

@@ -2,7 +2,7 @@
 # Boots the virtual board with its own root filesystem (tools/virtual-board/build-rootfs.sh):
 # Debian with systemd, an SSH server, snd-aloop and gpio-sim — a board to deploy to.
 #
-#   tools/virtual-board/boot.sh DIR PORT
+#   [BOARD_DEBIAN=12|13] tools/virtual-board/boot.sh DIR PORT
 #
 # Runs in the foreground until the board powers off or is killed. The board is reachable
 # only through 127.0.0.1:PORT, forwarded to its SSH port (QEMU's user network, restricted:
@@ -12,7 +12,7 @@
 # DIR/serial.sock. Log in with: ssh -i .build/virtual-board/id_ed25519 -p PORT root@127.0.0.1
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BOARD="$ROOT/.build/virtual-board"
+. "$ROOT/tools/virtual-board/release.sh"
 DIR=$(realpath "$1")
 PORT=$2
 [ -f "$BOARD/rootfs.img" ] || { echo "boot.sh: no root filesystem: run tools/virtual-board/build-rootfs.sh" >&2; exit 2; }

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Builds the virtual board's root filesystem for the deploy tests (docs/hardware.md): a
-# Debian 12 installed with debootstrap — systemd, udev, an SSH server, the libraries a
+# Debian 12 or 13 (BOARD_DEBIAN, as tools/virtual-board/build.sh) installed with debootstrap — systemd, udev, an SSH server, the libraries a
 # Delaybox package depends on — with the virtual board's kernel modules (snd-aloop,
 # gpio-sim, virtio networking) and a gpio-sim chip set up at boot like a board's panel.
 # tools/virtual-board/boot.sh boots it; deploy/install.sh reaches it over SSH.
 #
-#   tools/virtual-board/build-rootfs.sh
+#   [BOARD_DEBIAN=12|13] tools/virtual-board/build-rootfs.sh
 #
-# Writes .build/virtual-board/rootfs.img (ext4, 2 GB sparse) and the SSH key that logs in
-# as root (.build/virtual-board/id_ed25519). Needs tools/virtual-board/build.sh first.
+# Writes .build/virtual-board/debianN/rootfs.img (ext4, 2 GB sparse) and the SSH key that
+# logs in as root (.build/virtual-board/id_ed25519). Needs tools/virtual-board/build.sh first.
 # The first build downloads ~120 MB of packages and takes a few minutes; later runs reuse it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT="$ROOT/.build/virtual-board"
+. "$ROOT/tools/virtual-board/release.sh"
+OUT=$BOARD
+KEY="$ROOT/.build/virtual-board/id_ed25519"
 FS="$OUT/debian"
 IMAGE="$OUT/rootfs.img"
 say() { echo "build-rootfs: $*" >&2; }
@@ -28,11 +30,15 @@ X="$OUT/unpacked"
 
 # What a board running Delaybox has: an init, udev for /dev, SSH, and the package's
 # dependencies (FFmpeg, ALSA, libgpiod) — no network at test time, so they are here before.
-INCLUDE=systemd,systemd-sysv,udev,dbus,openssh-server,kmod,procps,libasound2,libgpiod2,libavformat59,libavcodec59,libswresample4,libavutil57
+INCLUDE=systemd,systemd-sysv,udev,dbus,openssh-server,kmod,procps
+case "$DEBIAN" in
+  12) INCLUDE+=,libasound2,libgpiod2,libavformat59,libavcodec59,libswresample4,libavutil57 ;;
+  13) INCLUDE+=,libasound2t64,libgpiod3,libavformat61,libavcodec61,libswresample5,libavutil59 ;;
+esac
 if [ ! -e "$FS/.done" ]; then
   rm -rf "$FS"
-  say "debootstrap bookworm into $FS"
-  debootstrap --variant=minbase --include="$INCLUDE" bookworm "$FS" http://deb.debian.org/debian > "$OUT/debootstrap.log" 2>&1 \
+  say "debootstrap $SUITE into $FS"
+  debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$FS" http://deb.debian.org/debian > "$OUT/debootstrap.log" 2>&1 \
     || { tail -20 "$OUT/debootstrap.log" >&2; exit 1; }
   rm -f "$FS"/var/cache/apt/archives/*.deb
   touch "$FS/.done"
@@ -72,9 +78,9 @@ DHCP=ipv4
 EOF
 echo virtual-board > "$FS/etc/hostname"
 echo "/dev/vda / ext4 defaults 0 1" > "$FS/etc/fstab"
-[ -f "$OUT/id_ed25519" ] || ssh-keygen -q -t ed25519 -N "" -C delaybox-virtual-board -f "$OUT/id_ed25519"
+[ -f "$KEY" ] || ssh-keygen -q -t ed25519 -N "" -C delaybox-virtual-board -f "$KEY"
 install -d -m 700 "$FS/root/.ssh"
-install -m 600 "$OUT/id_ed25519.pub" "$FS/root/.ssh/authorized_keys"
+install -m 600 "$KEY.pub" "$FS/root/.ssh/authorized_keys"
 systemctl --root="$FS" enable systemd-networkd.service virtual-board-gpio.service ssh.service >/dev/null 2>&1
 systemctl --root="$FS" mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer >/dev/null 2>&1 || true
 

@@ -4,18 +4,24 @@
 # kernel does not ship it), snd-aloop as the codec and a serial port, booting a busybox
 # initramfs that runs a test's scenario with this host's filesystem mounted read-only.
 #
-#   tools/virtual-board/build.sh [OUT_DIR]
+#   [BOARD_DEBIAN=12|13] tools/virtual-board/build.sh
 #
-# OUT_DIR gets vmlinuz and initramfs.cpio.gz (default .build/virtual-board). Debian
-# packages are downloaded once into OUT_DIR/debs (~225 MB) and never installed on the
-# host; a rebuild with everything cached takes a few seconds.
+# The board runs Debian 12's kernel (6.1) or 13's (6.12); .build/virtual-board/debianN
+# gets vmlinuz and initramfs.cpio.gz. Debian packages are downloaded once into its debs/
+# (~225 MB) and never installed on the host; a rebuild with everything cached takes a
+# few seconds. Another release than this machine's is built in that release's build root
+# (tools/debian-root), so that gpio-sim is compiled by the compiler its kernel was.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=$(realpath -m "${1:-$ROOT/.build/virtual-board}")
+. "$ROOT/tools/virtual-board/release.sh"
+if [ "$DEBIAN" != "$HOST_DEBIAN" ]; then
+  exec "$ROOT/tools/debian-root/run.sh" "$SUITE" env BOARD_DEBIAN="$DEBIAN" "$ROOT/tools/virtual-board/build.sh"
+fi
+OUT=$BOARD
 mkdir -p "$OUT/debs"
 
-say() { echo "virtual-board: $*" >&2; }
+say() { echo "virtual-board (Debian $DEBIAN): $*" >&2; }
 
 for tool in cpio gcc make depmod; do
   command -v "$tool" >/dev/null || { say "missing $tool: run deploy/setup-host.sh"; exit 1; }
@@ -25,18 +31,21 @@ done
 KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ {print $2; exit}')
 KREL=${KPKG#linux-image-}
 KSERIES=$(echo "$KREL" | cut -d. -f1,2)
-PACKAGES=("$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "linux-kbuild-$KSERIES"
+# The headers' build tools: linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.N+deb13 on 13.
+KBUILD=$(apt-cache depends "linux-headers-$KREL" | awk '/Depends: linux-kbuild-/ {print $2; exit}')
+PACKAGES=("$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "$KBUILD"
           "linux-source-$KSERIES" busybox-static)
 cd "$OUT/debs"
 for package in "${PACKAGES[@]}"; do
-  ls "${package}"_*.deb >/dev/null 2>&1 || { say "downloading $package"; apt-get download -q "$package" 2>/dev/null; }
+  ls "${package}"_*.deb >/dev/null 2>&1 || { say "downloading $package"; apt-get download -q "$package" 2>/dev/null \
+    || { apt-get update -qq && apt-get download -q "$package"; }; }
 done
 
 # Unpacked kernel, headers and sources (once).
 X="$OUT/unpacked"
 if [ ! -e "$X/.done-$KREL" ]; then
   rm -rf "$X"; mkdir -p "$X"
-  for package in "$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "linux-kbuild-$KSERIES" busybox-static; do
+  for package in "$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "$KBUILD" busybox-static; do
     dpkg -x "$OUT/debs/${package}"_*.deb "$X"
   done
   dpkg-deb --fsys-tarfile "$OUT/debs/linux-source-${KSERIES}"_*.deb | tar -x -C "$X" "./usr/src/linux-source-$KSERIES.tar.xz"
@@ -44,6 +53,8 @@ if [ ! -e "$X/.done-$KREL" ]; then
     "linux-source-$KSERIES/drivers/gpio/gpio-sim.c" "linux-source-$KSERIES/drivers/gpio/gpiolib.h" \
     "linux-source-$KSERIES/kernel/irq/irq_sim.c"
   rm "$X/usr/src/linux-source-$KSERIES.tar.xz"
+  # Debian 13's packages put everything under /usr (merged /usr): the old paths lead there.
+  for dir in lib bin sbin; do [ -e "$X/$dir" ] || [ ! -d "$X/usr/$dir" ] || ln -s "usr/$dir" "$X/$dir"; done
   depmod -b "$X" "$KREL"  # the package leaves that to its installation
   # The headers' Makefile includes the common part by absolute path.
   sed -i "s|^include /usr/src/|include $X/usr/src/|" "$X/usr/src/linux-headers-$KREL/Makefile"
@@ -60,7 +71,8 @@ if [ ! -e "$MOD/gpio-sim-oot.ko" ]; then
   sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq(irqnum);/' "$MOD/irq_sim.c"
   printf 'obj-m := gpio-sim-oot.o\ngpio-sim-oot-y := gpio-sim.o irq_sim.o\n' > "$MOD/Kbuild"
   say "building gpio-sim for $KREL"
-  make -s -C "$X/usr/src/linux-headers-$KREL" M="$MOD" modules >/dev/null 2>"$MOD/build.log" \
+  # No BTF for a test module (Debian 13's kernels would want pahole for it).
+  make -s -C "$X/usr/src/linux-headers-$KREL" M="$MOD" CONFIG_DEBUG_INFO_BTF_MODULES= modules >/dev/null 2>"$MOD/build.log" \
     || { cat "$MOD/build.log" >&2; exit 1; }
 fi
 

@@ -2,11 +2,13 @@
 # Boots the virtual board (tools/virtual-board/build.sh) on a scenario and waits for it
 # to power off:
 #
-#   tools/virtual-board/run.sh DIR [TIMEOUT_S]
+#   [BOARD_DEBIAN=12|13] tools/virtual-board/run.sh DIR [TIMEOUT_S]
 #
 # DIR holds scenario.sh (and whatever it reads); it is the guest's /mnt, writable, where
 # the scenario leaves its results, scenario.log and scenario.status. The guest sees this
-# host's filesystem read-only (chrooted), no network, 1 CPU and 512 MB under QEMU's
+# host's filesystem read-only (chrooted) — for another Debian release than this
+# machine's, that release's build root (tools/debian-root) with this project at its own
+# path, so the scenario runs with that release's libraries — no network, 1 CPU and 512 MB under QEMU's
 # software emulation; its kernel log goes to DIR/console.log, its second serial port (the
 # board's console) is DIR/serial.sock. Exit status: the
 # scenario's; 124 when it did not finish in time (default 240 s); 125 when the board went
@@ -16,10 +18,19 @@
 # (sysrq `b`) is not there at the next boot, as on an SD card.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BOARD="$ROOT/.build/virtual-board"
+. "$ROOT/tools/virtual-board/release.sh"
 DIR=$(realpath "$1")
 TIMEOUT=${2:-240}
 [ -f "$BOARD/vmlinuz" ] || { echo "run.sh: no virtual board: run tools/virtual-board/build.sh" >&2; exit 2; }
+HOSTFS=/
+if [ "$DEBIAN" != "$HOST_DEBIAN" ]; then
+  HOSTFS="$ROOT/.build/roots/$SUITE"
+  [ -e "$HOSTFS/.done" ] || { echo "run.sh: no Debian $DEBIAN build root: run tools/debian-root/build.sh $SUITE" >&2; exit 2; }
+  # The project inside it, in a mount namespace of this run's own (gone when it ends).
+  [ -n "${RUN_SH_NAMESPACE:-}" ] || exec unshare --mount --propagation private env RUN_SH_NAMESPACE=1 "$0" "$@"
+  mkdir -p "$HOSTFS$ROOT"
+  mount --bind "$ROOT" "$HOSTFS$ROOT"
+fi
 rm -f "$DIR/scenario.status"
 # ttyS0: the kernel's console, to DIR/console.log; ttyS1: the board's serial console,
 # a Unix socket DIR/serial.sock a test connects to as a terminal would.
@@ -28,7 +39,7 @@ timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -s
   -display none -monitor none -serial file:"$DIR/console.log" \
   -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
   -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" -append "console=ttyS0 quiet panic=-1" \
-  -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+  -virtfs local,path="$HOSTFS",mount_tag=host,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$DIR",mount_tag=out,security_model=none -nic none \
   ${BOARD_DISK:+-drive file="$BOARD_DISK",if=virtio,format=raw} > "$DIR/qemu.log" 2>&1 || qemu=$?
 if [ ! -f "$DIR/scenario.status" ]; then

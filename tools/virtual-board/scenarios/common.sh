@@ -42,15 +42,16 @@ stop_appliance() {
 }
 
 # The front panel on gpio-sim (board-configs/base.yaml's lines): creates the chip
-# (gpiochip0, 32 lines) with every input released (the panel's pull-ups); SIM is its
-# sysfs directory, where each line's level can be set and the LED's read.
+# (gpiochip0, 32 lines) with the inputs released (the panel's pull-ups) — all but the
+# preset button's (27), which only the pull-up the appliance requests holds high; SIM
+# is its sysfs directory, where each line's level can be set and the LED's read.
 panel() {
   CFG=/sys/kernel/config/gpio-sim/board0
   mkdir -p $CFG/bank0
   echo 32 > $CFG/bank0/num_lines
   echo 1 > $CFG/live
   SIM=/sys/devices/platform/$(cat $CFG/dev_name)/$(cat $CFG/bank0/chip_name)
-  for l in 5 6 13 17 22 27; do line $l up; done
+  for l in 5 6 13 17 22; do line $l up; done
 }
 line() { echo "pull-$2" > "$SIM/sim_gpio$1/pull"; }
 # One quarter step of the encoder (A on line 5, B on line 6) as raw levels "AB".
@@ -62,3 +63,6 @@ ab() {
 detent_cw() { ab 10; ab 00; ab 01; ab 11; sleep 0.25; }
 # A short press of the button on line $1.
 press() { line "$1" down; sleep 0.1; line "$1" up; }
+# A short press whose contact bounces: four changes within a millisecond or so (shell
+# builtins, no process started), then held down for 0.1 s and released.
+bouncing_press() { line "$1" down; line "$1" up; line "$1" down; line "$1" up; line "$1" down; sleep 0.1; line "$1" up; }

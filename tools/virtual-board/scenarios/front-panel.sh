@@ -1,7 +1,7 @@
 # Front panel on real kernel drivers (run in the virtual board, chrooted in the host's
 # filesystem; tools/virtual-board/run.sh): gpio-sim carries the Pi panel's lines
 # (board-configs/virtual-board.yaml), the appliance plays into snd-aloop. Turns the
-# encoder three detents clockwise, presses play/pause, and records what the console says,
+# encoder three detents clockwise, presses play/pause (its contact bouncing), and records what the console says,
 # what the status LED line shows and what the loopback's other side hears, in /mnt.
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 panel
@@ -22,7 +22,8 @@ detent_cw; detent_cw; detent_cw
 sleep 0.5
 ctl status > /mnt/status-1.txt 2>&1
 wait $CAPTURE
-press 17; sleep 1
+cat "$SIM/sim_gpio27/value" > /mnt/bias.txt   # held high by the bias the appliance requested
+bouncing_press 17; sleep 1
 ctl status > /mnt/status-2.txt 2>&1
 cat "$SIM/sim_gpio26/value" > /mnt/led-2.txt
 ctl gpio > /mnt/gpio.txt 2>&1
