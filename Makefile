@@ -33,7 +33,9 @@ run: release
 ## and why (as root, a skip fails the run) and fails if a test left a program running.
 test: setup
 	@mkdir -p $(OUT)
-	@date +%s > $(OUT)/test-started
+	@# Every program the tests start inherits this run's mark, so that the report at the end
+	@# finds the ones left running by their environment, whoever else runs what.
+	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
 	@rm -f $(OUT)/skipped.txt
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
@@ -46,12 +48,12 @@ test: setup
 	  deploy/make-deb.sh --debian $$n --out .build/virtual-board/debian$$n/release > /dev/null \
 	    || tools/skip.sh "the Debian $$n package could not be built (above): its tests" || exit 1; \
 	done
-	$(SWIFT) test --skip-build --skip VirtualBoard 2>&1 | tee $(OUT)/test-host.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --skip VirtualBoard 2>&1 | tee $(OUT)/test-host.log
 	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above
 	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
-	$(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
-	$(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
-	@tools/test-report.sh $$(cat $(OUT)/test-started) $(OUT)/test-host.log $(OUT)/test-board.log $(OUT)/test-deploy.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
+	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-host.log $(OUT)/test-board.log $(OUT)/test-deploy.log
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release

@@ -2,16 +2,17 @@
 # The end of `make test`: one line per test that did not run and why, and the programs the
 # tests started that are still running.
 #
-#   tools/test-report.sh STARTED LOG...
+#   tools/test-report.sh RUN LOG...
 #
-# STARTED is when make test began (seconds since the epoch); LOG… are the test runs'
-# outputs; out/skipped.txt holds what make test itself could not prepare. Fails when a
-# program a test started (icecast2, ffmpeg, qemu, delaybox) outlived the suite, naming it,
+# RUN is the mark make test gave its test runs (DELAYBOX_TEST_RUN, inherited by every
+# program they start); LOG… are the runs' outputs; out/skipped.txt holds what make test
+# itself could not prepare. Fails when a program a test started (icecast2, ffmpeg, qemu,
+# delaybox, a helper) outlived the suite, naming it,
 # and — run as root, where deploy/setup-host.sh can install everything a test needs —
 # when anything was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$1; shift
+run=$1; shift
 status=0
 
 skipped=$( { cat out/skipped.txt 2>/dev/null || true; grep -h -E '(Test|Suite) .* skipped' "$@" 2>/dev/null || true; } | sed 's/^[^A-Za-z]* //')
@@ -26,10 +27,12 @@ else
   echo "make test: nothing skipped"
 fi
 
-# Programs started since make test began (their age is less than make test's).
-age=$(( $(date +%s) - started ))
-left=$(ps -eo pid=,etimes=,args= | awk -v age="$age" '$2 <= age' |
-       grep -E ' (/[^ ]*/)?(icecast2|ffmpeg|qemu-system-[a-z0-9_]+|delaybox|delayboxctl|delaybox-settings-writer|python3 -c .*SOURCE)( |$)' || true)
+# Programs that carry this run's mark in their environment.
+left=$(for environ in /proc/[0-9]*/environ; do
+  pid=${environ#/proc/}; pid=${pid%/environ}
+  [ "$pid" = $$ ] && continue
+  { tr '\0' '\n' < "$environ"; } 2>/dev/null | grep -qxF "DELAYBOX_TEST_RUN=$run" && ps -o pid=,etimes=,args= -p "$pid"
+done || true)
 if [ -n "$left" ]; then
   echo "make test: still running after the suite (started by a test, never stopped):"
   echo "$left"

@@ -111,7 +111,7 @@ public final class Appliance {
         desk.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
         desk.start()
         defer { desk.stop() }
-        let panel = startFrontPanel()
+        var panel = startFrontPanel()
         defer { panel?.stop() }
         let inbox = ConsoleInbox()
         let console = startConsole(inbox: inbox)
@@ -163,8 +163,15 @@ public final class Appliance {
             // SIGHUP, or `config save` wrote the file: read the files again.
             if signals.takeReloadRequest() || answers.reloadRequested {
                 answers.reloadRequested = false
+                let panelBefore = (config.gpio, config.defaults.delayStepMs)
                 reload(systemd)
                 (answers.config, answers.document) = (config, document)
+                // New lines, or a new delay step: the panel's lines are requested again.
+                if panelBefore != (config.gpio, config.defaults.delayStepMs) {
+                    panel?.stop()
+                    panel = startFrontPanel()
+                    answers.panel = panel
+                }
             }
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil

@@ -97,6 +97,8 @@ final class FrontPanel: Sendable {
             for led in gpio.leds { chip.set(line: led.line, high: lit != led.activeLow) }
         }
         for led in gpio.leds { chip.set(line: led.line, high: led.activeLow) }  // off
+        // The lines are free once `stop()` returns: a reload may request them again at once.
+        chip.release()
     }
 
     private func post(_ commands: [TimedCommand]) {

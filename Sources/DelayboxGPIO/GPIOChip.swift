@@ -61,6 +61,12 @@ public final class GPIOChip {
         lines.set(line: line, high: high)
     }
 
+    /// Gives every requested line back to the kernel (the chip stays open): another
+    /// request for them, this process's or another's, succeeds from now on.
+    public func release() {
+        lines.release()
+    }
+
     /// The watched lines' levels now (the quadrature decoder's starting point).
     public func levels() -> [Int: Bool] {
         Dictionary(uniqueKeysWithValues: lines.inputs.map { ($0, lines.isHigh(line: $0)) })

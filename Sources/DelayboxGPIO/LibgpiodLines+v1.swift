@@ -30,6 +30,15 @@ final class LibgpiodLines {
         gpiod_chip_close(chip)  // releases every line requested from it
     }
 
+    /// Releases every requested line.
+    /// The corresponding C function is `gpiod_line_release`.
+    func release() {
+        for input in watched { gpiod_line_release(input.handle) }
+        for line in outputs.values { gpiod_line_release(line) }
+        watched.removeAll()
+        outputs.removeAll()
+    }
+
     var inputs: [Int] { watched.map(\.line) }
     var descriptors: [Int32] { watched.map(\.fd) }
 

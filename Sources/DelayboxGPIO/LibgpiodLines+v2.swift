@@ -38,10 +38,18 @@ final class LibgpiodLines {
     }
 
     deinit {
-        for input in watched { gpiod_line_request_release(input.request) }
-        for request in outputs.values { gpiod_line_request_release(request) }
+        release()
         gpiod_edge_event_buffer_free(events)
         gpiod_chip_close(chip)
+    }
+
+    /// Releases every line request.
+    /// The corresponding C function is `gpiod_line_request_release`.
+    func release() {
+        for input in watched { gpiod_line_request_release(input.request) }
+        for request in outputs.values { gpiod_line_request_release(request) }
+        watched.removeAll()
+        outputs.removeAll()
     }
 
     var inputs: [Int] { watched.map(\.line) }
