@@ -61,6 +61,18 @@ public final class GPIOChip {
         lines.set(line: line, high: high)
     }
 
+    /// The device of the chip `name` names: a path as it is, a number as /dev/gpiochipN, a
+    /// device name found in `chips`, or the chip in `chips` with that label (a gpio-sim
+    /// bank's, `pinctrl-bcm2711`). libgpiod 2 opens chips by path only; 1.x looked a name
+    /// up itself. `chips` (each GPIO character device with its label) is asked for only
+    /// when the name is neither a path nor a number.
+    static func devicePath(for name: String, among chips: () -> [(path: String, label: String?)]) -> String? {
+        if name.hasPrefix("/") { return name }
+        if let number = Int(name), number >= 0 { return "/dev/gpiochip\(number)" }
+        let known = chips()
+        return known.first { $0.path == "/dev/" + name }?.path ?? known.first { $0.label == name }?.path
+    }
+
     /// Gives every requested line back to the kernel (the chip stays open): another
     /// request for them, this process's or another's, succeeds from now on.
     public func release() {

@@ -55,14 +55,9 @@ final class LibgpiodLines {
     var inputs: [Int] { watched.map(\.line) }
     var descriptors: [Int32] { watched.map(\.fd) }
 
-    /// libgpiod 2 opens chips by path only; as 1.x did, a name (`gpiochip0`), a number
-    /// (`0`) or a label (`pinctrl-bcm2711`, a gpio-sim bank's) is found among /dev's chips.
+    /// The device of the chip `name` names (GPIOChip.devicePath), among /dev's chips.
     static func path(of name: String) -> String? {
-        if name.hasPrefix("/") { return name }
-        if let number = Int(name) { return "/dev/gpiochip\(number)" }
-        let devices = chipDevices()
-        if devices.contains("/dev/" + name) { return "/dev/" + name }
-        return devices.first { label(of: $0) == name }
+        GPIOChip.devicePath(for: name) { chipDevices().map { ($0, label(of: $0)) } }
     }
 
     /// The GPIO character devices in /dev.

@@ -81,8 +81,9 @@ struct VirtualBoardTests {
     /// Three encoder detents clockwise raise the delay by three steps (100 ms each), the
     /// play button pauses (its contact bouncing: the kernel debounces it where libgpiod 2
     /// asks), an input the panel does not pull is held by the bias requested, the LED line
-    /// follows (on while playing, off when paused), the console saw every edge, and the
-    /// loopback's other side carries the demo programme — on each release's board.
+    /// follows (on while playing, off when paused), the console saw every edge, the
+    /// loopback's other side carries the demo programme, and a reload that moves the play
+    /// button to another line has the panel take it — on each release's board.
     @Test(arguments: VirtualBoard.releases)
     func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(release: Int) throws {
         let directory = try run("front-panel", on: release)
@@ -103,6 +104,9 @@ struct VirtualBoardTests {
         // The preset button's line has no pull but the one the appliance asked for.
         #expect(Self.text(directory, "bias.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "pulled up by the bias requested")
         #expect(gpio.contains("preset  GPIO27  high  released  0 edges"), "\(gpio)")
+        // SIGHUP with the play button moved to line 24: the panel takes the new line.
+        #expect(Self.text(directory, "gpio-2.txt").contains("play  GPIO24  high  released  2 edges"), "\(Self.text(directory, "gpio-2.txt"))")
+        #expect(Self.text(directory, "status-3.txt").contains("state: playing"), "a press on the new line plays again")
 
         // The capture (4 s from the loopback's other side) carries the programme.
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)

@@ -31,6 +31,30 @@ import Glibc
     }
 }
 
+/// How a chip named in a board config is found: libgpiod 2 opens chips by path only, so
+/// the names a board config may use (as libgpiod 1.x took them) are looked up.
+@Suite struct GPIOChipLookupTests {
+    let chips: [(path: String, label: String?)] = [("/dev/gpiochip0", "pinctrl-bcm2711"), ("/dev/gpiochip1", "raspberrypi-exp-gpio"),
+                                                   ("/dev/gpiochip2", "gpio-sim.0-node0")]
+
+    @Test func pathsNumbersNamesAndLabelsFindTheirChip() {
+        var asked = 0
+        let listing = { asked += 1; return chips }
+        #expect(GPIOChip.devicePath(for: "/dev/gpiochip4", among: listing) == "/dev/gpiochip4")
+        #expect(GPIOChip.devicePath(for: "1", among: listing) == "/dev/gpiochip1")
+        #expect(asked == 0, "a path or a number needs no listing")
+        #expect(GPIOChip.devicePath(for: "gpiochip2", among: listing) == "/dev/gpiochip2")
+        #expect(GPIOChip.devicePath(for: "pinctrl-bcm2711", among: listing) == "/dev/gpiochip0")
+        #expect(GPIOChip.devicePath(for: "gpio-sim.0-node0", among: listing) == "/dev/gpiochip2")
+    }
+
+    @Test func anUnknownNameFindsNothing() {
+        #expect(GPIOChip.devicePath(for: "gpiochip7", among: { chips }) == nil)
+        #expect(GPIOChip.devicePath(for: "no-such-label", among: { chips }) == nil)
+        #expect(GPIOChip.devicePath(for: "-1", among: { chips }) == nil)
+    }
+}
+
 /// What the adapter says for the failures that need a chip to happen (permissions, a line
 /// another program holds), from the errno libgpiod leaves.
 @Suite struct GPIOErrorTests {

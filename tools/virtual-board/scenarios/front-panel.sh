@@ -27,4 +27,13 @@ bouncing_press 17; sleep 1
 ctl status > /mnt/status-2.txt 2>&1
 cat "$SIM/sim_gpio26/value" > /mnt/led-2.txt
 ctl gpio > /mnt/gpio.txt 2>&1
+# A reload that moves the play button to line 24: the panel requests its lines again.
+line 24 up
+printf 'gpio:\n  buttons:\n    play:\n      line: 24\n' >> /mnt/board.yaml
+kill -HUP "$APPLIANCE"
+panel_again() { [ "$(grep -c 'front panel on' /mnt/delaybox.log)" -ge 2 ]; }
+wait_until 100 0.2 panel_again
+press 24; sleep 1
+ctl status > /mnt/status-3.txt 2>&1
+ctl gpio > /mnt/gpio-2.txt 2>&1
 stop_appliance
