@@ -39,6 +39,9 @@ test: setup
 	@rm -f $(OUT)/skipped.txt
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
+	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
+	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
+	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
 	@# A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
 	@# another release than this machine's is built in its build root (tools/debian-root).
 	@for n in 12 13; do \
@@ -53,7 +56,7 @@ test: setup
 	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
-	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-host.log $(OUT)/test-board.log $(OUT)/test-deploy.log
+	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The build and the C adapters' tests against another Debian release's libraries (make
+# test): builds everything with its tests in the release's build root (into
+# .build/debianN; no warning from our code may appear there either), then runs the tests
+# of the adapters whose C library differs by release — FFmpeg, alsa-lib, libgpiod — there.
+#
+#   tools/debian-root/check.sh SUITE LOG_DIR
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE=$1 LOGS=$2
+. "$ROOT/deploy/debian-release.sh"
+number=$(case "$SUITE" in trixie) echo 13 ;; bookworm) echo 12 ;; esac)
+run() { "$ROOT/tools/debian-root/run.sh" "$SUITE" "$@"; }
+run swift build --build-tests --scratch-path "$ROOT/.build/debian$number" 2>&1 | tee "$LOGS/build-$SUITE.log"
+if grep -E '^/.*/(Sources|Tests)/.*warning:' "$LOGS/build-$SUITE.log"; then
+  echo "make test: warnings in our code on Debian $number (above)"
+  exit 1
+fi
+run swift test --skip-build --scratch-path "$ROOT/.build/debian$number" \
+  --filter 'DelayboxFFmpegTests|DelayboxAudioTests|DelayboxControlsTests\.GPIO' 2>&1 | tee "$LOGS/test-$SUITE.log"
