@@ -39,10 +39,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Board configs are YAML with comments; Yams keeps line and column of every node.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
+        // Named loggers to one output (our own: swift-log needs tools 6.2, the boards' Swift is 6.0).
+        .target(name: "DelayboxLog", swiftSettings: strict),
         // The output contract, the lock-free ring to the audio thread, conversion and volume.
         .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         // The mixer (sources on one timeline, levels, limiter) and what plays through it
@@ -72,8 +73,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxConsole", "DelayboxSerial",
-                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer",
-                                                    .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
@@ -137,6 +137,7 @@ let package = Package(
             dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             exclude: ["Golden"],
             swiftSettings: strict),
+        .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
             dependencies: ["DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation"],

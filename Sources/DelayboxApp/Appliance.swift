@@ -7,7 +7,7 @@ import DelayboxEngine
 import DelayboxSimulation
 import DelayboxState
 import Foundation
-import Logging
+import DelayboxLog
 
 /// The composition root of `delaybox run`: reads the board config and the saved
 /// settings, wires the channel, the engine and the output, owns the playout loop, and

@@ -64,11 +64,15 @@ final class CaptureClient: ChannelFeed {
         var samples = [Int16](repeating: 0, count: input.periodFrames * 2)
         var position: Int64 = 0
         while !worker.isStopRequested {
-            do throws(OutputError) {
-                try samples.withUnsafeMutableBufferPointer { buffer throws(OutputError) in try input.read(into: buffer.baseAddress!) }
-            } catch {
-                return "line-in: \(error)"
+            // The typed throw is caught inside the closure: Swift 6.0's
+            // withUnsafeMutableBufferPointer rethrows it as `any Error`.
+            let failure = samples.withUnsafeMutableBufferPointer { buffer -> OutputError? in
+                do throws(OutputError) {
+                    try input.read(into: buffer.baseAddress!)
+                    return nil
+                } catch { return error }
             }
+            if let failure { return "line-in: \(failure)" }
             backoff.reset()
             // The period's first frame was at the input a period and the device's backlog ago.
             let heard = clock.now().advanced(byFrames: -Int64(input.delayFrames() + input.periodFrames))

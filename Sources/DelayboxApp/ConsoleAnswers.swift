@@ -4,7 +4,7 @@ import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
 import Foundation
-import Logging
+import DelayboxLog
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
 /// config: plain text for people, one JSON object with `--json`.
@@ -96,10 +96,10 @@ struct ConsoleAnswers {
         case .showAds:
             return format([("ads", executor.settings.adsEnabled ? "on" : "off")], json: request.json)
         case .logLevel(let level):
-            if let level, let parsed = Logger.Level(rawValue: level) { JournalLogHandler.sharedLevel.withLock { $0 = parsed } }
-            return format([("log_level", JournalLogHandler.sharedLevel.withLock { $0 }.rawValue)], json: request.json)
+            if let level, let parsed = Logger.Level(rawValue: level) { LogOutput.level = parsed }
+            return format([("log_level", LogOutput.level.rawValue)], json: request.json)
         case .logTail(let count):
-            let lines = Array(JournalLogHandler.recent.withLock { $0 }.suffix(count))
+            let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
             return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
         case .configShow:
             return format([("board", config.name), ("hat", config.hat.rawValue), ("audio_device", config.audio.device),

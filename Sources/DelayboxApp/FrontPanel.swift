@@ -3,7 +3,7 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxGPIO
 import Foundation
-import Logging
+import DelayboxLog
 import Synchronization
 
 /// The front panel's own thread: one poll over every button and encoder line

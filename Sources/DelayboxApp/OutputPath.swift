@@ -1,7 +1,7 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import Logging
+import DelayboxLog
 
 /// Everything between the engine and the jack: the ring the playout thread fills, the
 /// audio thread that empties it into the driver, and the volume (the codec's mixer

@@ -18,11 +18,15 @@ public enum OutputDriverConformance {
         expect(driver.delayFrames() == 0, "delay before the first write is \(driver.delayFrames()) frames")
 
         let samples = [Float](repeating: 0.1, count: period * AudioFormat.channelCount)
+        // The typed throw is caught inside the closure: Swift 6.0's withUnsafeBufferPointer
+        // rethrows it as `any Error`.
         func write() -> OutputError? {
-            do throws(OutputError) {
-                try samples.withUnsafeBufferPointer { (pointer) throws(OutputError) in try driver.write(pointer.baseAddress!) }
-                return nil
-            } catch { return error }
+            samples.withUnsafeBufferPointer { pointer -> OutputError? in
+                do throws(OutputError) {
+                    try driver.write(pointer.baseAddress!)
+                    return nil
+                } catch { return error }
+            }
         }
         // Real time: after the buffer has filled, each period waits for the clock.
         let start = clock.now()

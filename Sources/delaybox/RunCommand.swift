@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
     var seconds: Double = 0
 
     func run() throws {
-        JournalLogHandler.bootstrap()
+        JournalLog.bootstrap()
         var options = Appliance.Options(boardPath: board, statePath: state)
         options.sitePath = site
         options.socketPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }

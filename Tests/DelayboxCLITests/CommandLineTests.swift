@@ -109,7 +109,8 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(String(decoding: data.prefix(4), as: UTF8.self) == "RIFF")
         let dataBytes = data.subdata(in: 40..<44).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        #expect(Int(dataBytes) == 2 * 48_000 * 4 + 960 * 4, "2 s, and the period that fades out at the end")
+        let twoSecondsAndAFadeOut: Int = 2 * 48_000 * 4 + 960 * 4  // bytes; named: Swift 6.0 cannot type-check it inside #expect
+        #expect(Int(dataBytes) == twoSecondsAndAFadeOut, "2 s, and the period that fades out at the end")
         #expect(data.count == 44 + Int(dataBytes))
         let lastSecond = data.suffix(48_000 * 4).prefix(40_000 * 4)
         #expect(lastSecond.contains { $0 != 0 }, "the tone is playing after the 1 s delay")
