@@ -18,7 +18,7 @@ say() { echo "build-release: $*" >&2; }
 . "$ROOT/deploy/debian-release.sh"
 ARCH=$(dpkg --print-architecture)
 NATIVE=$ARCH
-DEBIAN=$HOST_DEBIAN
+DEBIAN=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) ARCH=${2:?--arch needs a value}; shift 2 ;;
@@ -27,6 +27,9 @@ while [ $# -gt 0 ]; do
     *) say "unknown option $1 (see --help)"; exit 2 ;;
   esac
 done
+# This machine's release by default; for another CPU, Debian 13: its Swift (6.0.3) is the
+# one Debian packages for arm64 (tools/arm64).
+[ -n "$DEBIAN" ] || DEBIAN=$([ "$ARCH" = "$(dpkg --print-architecture)" ] && echo "$HOST_DEBIAN" || echo 13)
 
 # Debian's architecture names → the target triples Swift SDKs are made for.
 case "$ARCH" in
@@ -38,26 +41,34 @@ esac
 
 PRODUCTS=(delaybox delayboxctl)
 FLAGS=(-c release --static-swift-stdlib)
-if [ "$ARCH" != "$NATIVE" ]; then
-  # An SDK names its triple's CPU in its id (swift-sdk-generator: …_debian_bookworm_aarch64).
-  cpu=${TRIPLE%%-*}
-  sdk=$(swift sdk list 2>/dev/null | grep -E "(^|[_-])${cpu}([_-]|$)" | head -1 || true)
-  if [ -z "$sdk" ]; then
-    say "no Swift SDK for $TRIPLE is installed ($(swift sdk list 2>&1 | head -1))."
-    say "Install one for Debian 12 ($ARCH) that also carries the C libraries Delaybox links:"
-    say "  swift-sdk-generator make-linux-sdk --target $TRIPLE --distribution-name debian \\"
-    say "      --distribution-version 12 (from github.com/swiftlang/swift-sdk-generator),"
-    say "  with libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libasound2-dev"
-    say "  libgpiod-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
-    say "Or build natively on a $ARCH board (or a $ARCH Debian 12 VM): deploy/build-release.sh"
-    exit 3
-  fi
-  say "cross-compiling for $TRIPLE with the Swift SDK $sdk"
-  FLAGS+=(--swift-sdk "$sdk")
-fi
-
 in_release "$DEBIAN"
 [ "$DEBIAN" = "$HOST_DEBIAN" ] || FLAGS+=(--scratch-path "$ROOT/.build/debian$DEBIAN")
+if [ "$ARCH" != "$NATIVE" ]; then
+  # An installed SDK names its triple's CPU in its id (swift-sdk-generator: …_debian_bookworm_aarch64).
+  cpu=${TRIPLE%%-*}
+  sdk=$(swift sdk list 2>/dev/null | grep -E "(^|[_-])${cpu}([_-]|$)" | head -1 || true)
+  if [ -n "$sdk" ]; then
+    say "cross-compiling for $TRIPLE with the installed Swift SDK $sdk"
+    FLAGS+=(--swift-sdk "$sdk")
+  elif [ "$ARCH" = arm64 ] && [ "$DEBIAN" = 13 ]; then
+    # The project's own: Debian 13's Swift 6.0.3 and its arm64 libraries (tools/arm64).
+    say "cross-compiling for $TRIPLE in the arm64 build root (Debian 13's Swift 6.0.3)"
+    IN_RELEASE=("$ROOT/tools/debian-root/run.sh" trixie-arm64 env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+    FLAGS=(-c release --static-swift-stdlib --swift-sdks-path /opt/swift-sdks --swift-sdk debian13-arm64
+           --scratch-path "$ROOT/.build/debian13-arm64")
+  else
+    say "no Swift SDK for $TRIPLE is installed ($(swift sdk list 2>&1 | head -1))."
+    [ "$ARCH" = arm64 ] && say "For Debian 13 (Raspberry Pi OS trixie) this script makes one itself: --arch arm64 --debian 13."
+    say "Install one for Debian $DEBIAN ($ARCH) that also carries the C libraries Delaybox links:"
+    say "  swift-sdk-generator make-linux-sdk --target $TRIPLE --distribution-name debian \\"
+    say "      --distribution-version $DEBIAN (from github.com/swiftlang/swift-sdk-generator),"
+    say "  with libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libasound2-dev"
+    say "  libgpiod-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
+    say "Or build natively on a $ARCH board (or a $ARCH Debian VM): deploy/build-release.sh"
+    exit 3
+  fi
+fi
+
 cd "$ROOT"
 for product in "${PRODUCTS[@]}"; do
   say "building $product ($ARCH, Debian $DEBIAN, release, static Swift runtime)"

@@ -17,7 +17,7 @@ say() { echo "make-deb: $*" >&2; }
 
 . "$ROOT/deploy/debian-release.sh"
 ARCH=$(dpkg --print-architecture)
-DEBIAN=$HOST_DEBIAN
+DEBIAN=""
 OUT="$ROOT/out/deb"
 BIN=""
 while [ $# -gt 0 ]; do
@@ -30,8 +30,16 @@ while [ $# -gt 0 ]; do
     *) say "unknown option $1 (see --help)"; exit 2 ;;
   esac
 done
+# This machine's release by default; for another CPU, Debian 13: its Swift (6.0.3) is the
+# one Debian packages for arm64 (tools/arm64).
+[ -n "$DEBIAN" ] || DEBIAN=$([ "$ARCH" = "$(dpkg --print-architecture)" ] && echo "$HOST_DEBIAN" || echo 13)
 [ -n "$BIN" ] || BIN=$("$ROOT/deploy/build-release.sh" --arch "$ARCH" --debian "$DEBIAN")
 in_release "$DEBIAN"
+# How this machine runs the programs (for the manual page): natively, in the release's
+# build root, or an arm64 build under emulation (tools/arm64-run).
+RUN=("${IN_RELEASE[@]}")
+if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then RUN=(false); fi
+if [ "$ARCH" = arm64 ] && command -v qemu-aarch64-static >/dev/null; then RUN=("$ROOT/tools/arm64-run"); fi
 for program in delaybox delayboxctl; do
   [ -x "$BIN/$program" ] || { say "no $BIN/$program"; exit 1; }
 done
@@ -69,16 +77,18 @@ echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
 
 # The manual page, from the programs' own --help (when they run on this machine, in the
 # release's build root).
-if "${IN_RELEASE[@]}" "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
-  "${IN_RELEASE[@]}" "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
+if "${RUN[@]}" "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
+  MANPAGE_RUN="${RUN[*]}" "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
 else
   say "the $ARCH programs do not run here: no manual page (delaybox --help on the board has it all)"
   rmdir "$P/usr/share/man/man1"
 fi
 
 # Depends: what the programs link, as dpkg-shlibdeps finds it in the release (its build
-# root) for this machine's architecture; Debian 12's package names for another one.
-if [ "$ARCH" = "$(dpkg --print-architecture)" ]; then
+# root) for this machine's architecture, or in the arm64 build root (whose arm64 libraries
+# dpkg knows) for arm64; Debian 12's package names for another one.
+[ "$ARCH" = arm64 ] && [ "$DEBIAN" = 13 ] && IN_RELEASE=("$ROOT/tools/debian-root/run.sh" trixie-arm64)
+if [ "$ARCH" = "$(dpkg --print-architecture)" ] || [ "$ARCH/$DEBIAN" = arm64/13 ]; then
   mkdir -p "$STAGE/debian"
   printf 'Source: delaybox\n\nPackage: delaybox\nArchitecture: any\n' > "$STAGE/debian/control"
   SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2" "-e$3"' - "$STAGE" "$P/usr/bin/delaybox" \

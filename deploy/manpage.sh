@@ -5,13 +5,17 @@
 #   deploy/manpage.sh PATH/TO/delaybox VERSION
 #
 # delayboxctl is expected beside delaybox; each subcommand of both gets its section.
+# MANPAGE_RUN, when set, is the command that runs them (a release's build root,
+# tools/arm64-run for an arm64 build).
 set -euo pipefail
+read -r -a RUN <<<"${MANPAGE_RUN:-}"
+run() { "${RUN[@]}" "$@"; }
 DELAYBOX=$1
 VERSION=$2
 CTL="$(dirname "$DELAYBOX")/delayboxctl"
 
 # Subcommand names: the indented words under SUBCOMMANDS: in the top-level help.
-subcommands() { "$1" --help | awk '/^SUBCOMMANDS:/ {on=1; next} on && /^  [a-z]/ {print $1}'; }
+subcommands() { run "$1" --help | awk '/^SUBCOMMANDS:/ {on=1; next} on && /^  [a-z]/ {print $1}'; }
 # Help text as roff: verbatim lines, with roff's control characters escaped.
 verbatim() { printf '.nf\n'; sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/'; printf '.fi\n'; }
 
@@ -30,16 +34,16 @@ delaybox, delayboxctl \\- live commentary delayed to match the TV picture
 .RI [ ARGUMENTS ]
 .SH DESCRIPTION
 ROFF
-"$DELAYBOX" --help | verbatim
+run "$DELAYBOX" --help | verbatim
 for sub in $(subcommands "$DELAYBOX"); do
   printf '.SS "delaybox %s"\n' "$sub"
-  "$DELAYBOX" help "$sub" | verbatim
+  run "$DELAYBOX" help "$sub" | verbatim
 done
 printf '.SH DELAYBOXCTL\n'
-"$CTL" --help | verbatim
+run "$CTL" --help | verbatim
 for sub in $(subcommands "$CTL"); do
   printf '.SS "delayboxctl %s"\n' "$sub"
-  "$CTL" help "$sub" | verbatim
+  run "$CTL" help "$sub" | verbatim
 done
 cat <<'ROFF'
 .SH FILES

@@ -21,6 +21,7 @@ PACKAGES=(
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
   qemu-system-x86 cpio kmod gcc make   # the virtual board: QEMU, its initramfs, the gpio-sim module
+  qemu-user-static  # tools/arm64-run: the arm64 build run here under emulation
   debootstrap e2fsprogs openssh-client # ... its Debian root filesystem, reached over SSH by deploy/install.sh
   dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
 )

@@ -26,4 +26,21 @@ static inline int dbx_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AV_NOPTS_VALUE is a cast expression macro.
 static inline int64_t dbx_nopts_value(void) { return AV_NOPTS_VALUE; }
 
+/// av_log's callback takes a va_list, which Swift imports differently per CPU (a pointer on
+/// x86-64, a struct on arm64, where Swift 6.0 crashes compiling it): the line is formatted
+/// here, in C, and handed whole to Swift's `dbx_ffmpeg_log_line` (DelayboxFFmpeg's FFmpegLog).
+void dbx_ffmpeg_log_line(int level, const char *line);
+static inline void dbx_av_log_callback(void *context, int level, const char *format, va_list arguments) {
+    if (level > av_log_get_level()) return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(context, level, format, arguments, line, (int)sizeof line, &print_prefix);
+    dbx_ffmpeg_log_line(level, line);
+}
+/// Sends av_log's messages at `level` or more severe to `dbx_ffmpeg_log_line`.
+static inline void dbx_av_log_install(int level) {
+    av_log_set_level(level);
+    av_log_set_callback(dbx_av_log_callback);
+}
+
 #endif

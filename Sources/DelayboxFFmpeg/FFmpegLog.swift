@@ -22,23 +22,16 @@ public enum FFmpegLog {
 
     /// Sends messages at `level` (an `AV_LOG_*` value, default warnings) or more severe to
     /// `sink`, one line each, without FFmpeg's trailing newline.
-    /// The corresponding C functions are `av_log_set_callback` and `av_log_set_level`.
+    /// The corresponding C functions are `av_log_set_callback` and `av_log_set_level`
+    /// (through the shim, which formats each line: see `dbx_av_log_callback`).
     public static func install(level: Int32 = AV_LOG_WARNING, sink: @escaping @Sendable (String) -> Void) {
         self.sink.withLock { $0 = sink }
-        av_log_set_level(level)
-        av_log_set_callback { context, level, format, arguments in
-            guard let format, let arguments else { return }
-            FFmpegLog.forward(context: context, level: level, format: format, arguments: arguments)
-        }
+        dbx_av_log_install(level)
     }
 
-    private static func forward(context: UnsafeMutableRawPointer?, level: Int32, format: UnsafePointer<CChar>,
-                                arguments: CVaListPointer) {
-        guard level <= av_log_get_level() else { return }
-        var buffer = [CChar](repeating: 0, count: 1_024)
-        var printPrefix: Int32 = 1
-        av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &printPrefix)
-        var line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// One formatted line from the shim's av_log callback.
+    static func forward(level: Int32, line formatted: UnsafePointer<CChar>) {
+        var line = String(cString: formatted)
         while line.last == "\n" { line.removeLast() }
         guard !line.isEmpty else { return }
         if level <= AV_LOG_ERROR { remember(line) }
@@ -52,4 +45,10 @@ public enum FFmpegLog {
         let message = String(text)
         lastErrors.withLock { $0[pthread_self()] = message }
     }
+}
+
+/// Called by the C shim's av_log callback (CFFmpeg's `dbx_av_log_callback`) with each line.
+@_cdecl("dbx_ffmpeg_log_line")
+func ffmpegLogLine(level: Int32, line: UnsafePointer<CChar>) {
+    FFmpegLog.forward(level: level, line: line)
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs a command inside a Debian build root (tools/debian-root/build.sh), in this project's
-# directory at the same path, with the host's Swift toolchain (/opt/swift) on PATH:
+# Runs a command inside a Debian build root (tools/debian-root/build.sh; trixie-arm64 is
+# tools/arm64/build-root.sh's), in this project's directory at the same path, with the
+# root's own Swift (Debian's swiftlang, when it has one) or else the host's (/opt/swift)
+# on PATH:
 #
 #   tools/debian-root/run.sh SUITE COMMAND [ARGS…]
 #
@@ -12,7 +14,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SUITE=${1:?usage: tools/debian-root/run.sh SUITE COMMAND [ARGS…]}
 shift
 DIR="$ROOT/.build/roots/$SUITE"
-"$ROOT/tools/debian-root/build.sh" "$SUITE"
+case "$SUITE" in
+  trixie-arm64) "$ROOT/tools/arm64/build-root.sh" ;;
+  *) "$ROOT/tools/debian-root/build.sh" "$SUITE" ;;
+esac
 SWIFT_DIR=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift || echo /opt/swift/usr/bin/swift)")")")")
 export DIR ROOT SWIFT_DIR
 exec unshare --mount --propagation private /bin/bash -c '
@@ -26,6 +31,6 @@ exec unshare --mount --propagation private /bin/bash -c '
   [ -f /etc/gitconfig ] && { touch "$DIR/etc/gitconfig"; mount --bind /etc/gitconfig "$DIR/etc/gitconfig"; }
   [ -d /opt/swift-packages ] && bind /opt/swift-packages /opt/swift-packages
   cd "$ROOT"
-  exec chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  exec chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/libexec/swift/bin:/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$ROOT" "$@"
 ' run "$@"
