@@ -38,7 +38,7 @@ test: setup
 	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
 	@rm -f $(OUT)/skipped.txt
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
-	@if grep -E '^/.*/(Sources|Tests)/.*warning:' $(OUT)/build.log; then echo "make test: warnings in our code (above)"; exit 1; fi
+	@tools/check-warnings.sh $(OUT)/build.log
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
 	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi

@@ -25,10 +25,10 @@ esac
 # What building Delaybox needs there: the C libraries' headers, pkg-config, what the
 # Swift toolchain itself links (libstdc++, libcurl, libxml2, libedit, sqlite), git for
 # SwiftPM, and dpkg-dev: the package's Depends are computed against this release. For
-# the release's virtual board (tools/virtual-board/build.sh --debian N): gcc, make, kmod
-# and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs with the release's own compiler, and
-# its scenarios run here (alsa-utils records and sets the codec). ffmpeg encodes what the
-# FFmpeg adapter's tests decode there.
+# the release's virtual board (BOARD_DEBIAN=N tools/virtual-board/build.sh): gcc, make,
+# kmod and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs
+# with the release's own compiler, and its scenarios run here (alsa-utils records and
+# sets the codec). ffmpeg encodes what the FFmpeg adapter's tests decode there.
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
 INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata

@@ -8,13 +8,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SUITE=$1 LOGS=$2
-. "$ROOT/deploy/debian-release.sh"
 number=$(case "$SUITE" in trixie) echo 13 ;; bookworm) echo 12 ;; esac)
 run() { "$ROOT/tools/debian-root/run.sh" "$SUITE" "$@"; }
 run swift build --build-tests --scratch-path "$ROOT/.build/debian$number" 2>&1 | tee "$LOGS/build-$SUITE.log"
-if grep -E '^/.*/(Sources|Tests)/.*warning:' "$LOGS/build-$SUITE.log"; then
-  echo "make test: warnings in our code on Debian $number (above)"
-  exit 1
-fi
+"$ROOT/tools/check-warnings.sh" "$LOGS/build-$SUITE.log" " on Debian $number"
 run swift test --skip-build --scratch-path "$ROOT/.build/debian$number" \
   --filter 'DelayboxFFmpegTests|DelayboxAudioTests|DelayboxControlsTests\.GPIO' 2>&1 | tee "$LOGS/test-$SUITE.log"

@@ -35,7 +35,7 @@ rm -f "$DIR/scenario.status"
 # ttyS0: the kernel's console, to DIR/console.log; ttyS1: the board's serial console,
 # a Unix socket DIR/serial.sock a test connects to as a terminal would.
 qemu=0
-timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -no-reboot \
+timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -no-reboot \
   -display none -monitor none -serial file:"$DIR/console.log" \
   -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
   -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" -append "console=ttyS0 quiet panic=-1" \
