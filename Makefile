@@ -42,6 +42,10 @@ test: setup
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
 	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
+	@# The boards' CPU: Debian 13's arm64 package, and every module built with Swift 6.0 and its
+	@# pure suites run under emulation (tools/arm64/check.sh).
+	@tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
+	@if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh $(OUT); fi
 	@# A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
 	@# another release than this machine's is built in its build root (tools/debian-root).
 	@for n in 12 13; do \
@@ -61,6 +65,8 @@ test: setup
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release
 	@deploy/setup-host.sh --bench
+	@# The arm64 figures need the Pi package (built once, then reused).
+	@deploy/make-deb.sh --arch arm64 --out .build/arm64/deb > /dev/null || echo "make bench: no arm64 package (above): its figures are skipped"
 	.build/release/delaybox-bench
 
 clean:

@@ -8,7 +8,8 @@ import Glibc
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
 /// `delaybox-bench engine` runs only the engine and simulator figures, `mix` the mixer's
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
-/// [SECONDS]` only the appliance's (at a 300 s delay unless given); no argument runs all.
+/// [SECONDS]` only the appliance's (at a 300 s delay unless given), `arm64` the Raspberry Pi
+/// build's; no argument runs all.
 @main
 enum Bench {
     static func main() throws {
@@ -17,6 +18,7 @@ enum Bench {
         if part == nil || part == "mix" { try MixCost.figures(minutes: CommandLine.arguments.dropFirst(2).first.flatMap(Double.init) ?? 5) }
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
+        if part == nil || part == "arm64" { try Arm64Figures.print() }
     }
 
     /// The `delaybox` executable beside this one.

@@ -1,0 +1,92 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Debian 13 arm64 build a Raspberry Pi installs (`make test` makes it with
+/// tools/arm64/check.sh, as `make deb ARCH=arm64` does).
+enum Arm64Build {
+    static let root = CommandLineTests.root
+    /// The release programs, cross-compiled with the static Swift runtime.
+    static let binaries = root.appendingPathComponent(".build/debian13-arm64/aarch64-unknown-linux-gnu/release")
+
+    /// The package tools/arm64/check.sh made, if any.
+    static var package: URL? {
+        let directory = root.appendingPathComponent(".build/arm64/deb")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.first { $0.hasSuffix("_arm64.deb") }.map { directory.appendingPathComponent($0) }
+    }
+
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-aarch64-static") && package != nil
+            && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
+    }
+
+    /// The shipped Raspberry Pi boards' configs (board-configs/pi*.yaml).
+    static var piBoards: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("board-configs").path)) ?? []
+        return names.filter { $0.hasPrefix("pi") && $0.hasSuffix(".yaml") }.sorted()
+    }
+}
+
+/// The arm64 programs, checked as shipped and run under user-mode emulation
+/// (tools/arm64-run, qemu-aarch64-static) beside this machine's build. As root, where
+/// `make test` builds them, a missing build fails instead of skipping.
+@Suite(.enabled(if: Arm64Build.isAvailable || getuid() == 0, "needs the arm64 package (make test builds it: tools/arm64/check.sh)"))
+struct Arm64BuildTests {
+    func arm64Delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
+        try #require(Arm64Build.isAvailable, "the arm64 package and programs (tools/arm64/check.sh)")
+        return try ExternalTool.execute(Arm64Build.root.appendingPathComponent("tools/arm64-run"),
+                                        [Arm64Build.binaries.appendingPathComponent("delaybox").path] + arguments)
+    }
+
+    /// What a Pi gets: aarch64 programs that need no Swift runtime on the board, and Depends
+    /// on Debian 13's own library packages (dpkg-shlibdeps against the arm64 libraries).
+    @Test func thePackageHoldsAarch64ProgramsThatCarryTheirSwiftRuntime() throws {
+        let package = try #require(Arm64Build.package, "the arm64 package (tools/arm64/check.sh)")
+        let directory = try ExternalTool.temporaryDirectory("arm64-deb")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.run(["dpkg-deb", "-x", package.path, directory.path])
+        for program in ["delaybox", "delayboxctl"] {
+            let path = directory.appendingPathComponent("usr/bin/\(program)").path
+            let header = try #require(FileHandle(forReadingAtPath: path)).readData(ofLength: 20)
+            // ELF e_machine (bytes 18–19, little-endian): 183 is EM_AARCH64.
+            #expect(header.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]) && Int(header[18]) | Int(header[19]) << 8 == 183,
+                    "\(program) is an aarch64 ELF program")
+            let needed = try ExternalTool.run(["readelf", "-d", path]).split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            #expect(!needed.isEmpty && !needed.contains { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("libdispatch") },
+                    "\(program) links no shared Swift runtime: \(needed)")
+        }
+        let fields = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Architecture", "Version", "Depends"])
+        #expect(fields.contains("Architecture: arm64") && fields.contains("~deb13"), "\(fields)")
+        for library in ["libavformat61", "libasound2t64", "libgpiod3"] {
+            #expect(fields.contains(library), "Depends names Debian 13's \(library): \(fields)")
+        }
+    }
+
+    /// The one-hour acceptance run (two outages at a 60 s delay) computes the same on the
+    /// board's CPU as here: the outages' audio lost, to within one packet, and nothing else.
+    @Test func theOneHourAcceptanceSimulationLosesWhatThisMachinesBuildLoses() throws {
+        let arguments = ["simulate", "--duration", "3600", "--delay", "60", "--outage", "600:3", "--outage", "1200:10", "--json"]
+        let arm64 = try arm64Delaybox(arguments)
+        let native = try ExternalTool.execute(Arm64Build.root.appendingPathComponent(".build/debug/delaybox"), arguments)
+        #expect(arm64.status == 0 && native.status == 0, "\(arm64.errors)\(native.errors)")
+        let board = try #require(try JSONSerialization.jsonObject(with: Data(arm64.output.utf8)) as? [String: Any])
+        let here = try #require(try JSONSerialization.jsonObject(with: Data(native.output.utf8)) as? [String: Any])
+        let lost = try #require(board["lost_ms"] as? Double)
+        #expect(abs(lost - (here["lost_ms"] as? Double ?? 0)) <= 24 && abs(lost - 6_000) <= 24, "arm64 \(board), amd64 \(here)")
+        #expect(board["gaps_ms"] as? Double == 0)
+        #expect(board["underruns"] as? Int == 0)
+        #expect((board["delay_error_ms_p99"] as? Double ?? 99) < 1)
+        #expect((board["events"] as? [Any])?.count == (here["events"] as? [Any])?.count)
+    }
+
+    /// Every shipped Pi board's config passes the arm64 program's own check, as shipped.
+    @Test(arguments: Arm64Build.piBoards)
+    func aShippedPiBoardConfigChecksOutOnArm64(_ board: String) throws {
+        let result = try arm64Delaybox(["check-config", Arm64Build.root.appendingPathComponent("board-configs/\(board)").path])
+        #expect(result.status == 0 && result.output.contains("OK: "), "\(board): \(result.output)\(result.errors)")
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The arm64 build's part of `make test` (docs/deploy.md): in the arm64 build root
+# (tools/arm64/build-root.sh), with Debian 13's Swift 6.0.3 — the compiler of the boards'
+# own release —
+# - the Debian 13 arm64 package, as `make deb ARCH=arm64` makes it, into .build/arm64/deb
+#   (the tests of the arm64 programs, Arm64BuildTests, and the arm64 board use it);
+# - every module with its tests, cross-compiled (no warning from our code may appear with
+#   6.0 either), and the pure modules' suites — engine, simulation, mixer, controls,
+#   console, config, log — run under user-mode emulation (tools/arm64-run).
+#
+#   tools/arm64/check.sh LOG_DIR
+#
+# The suites are built optimized (with -enable-testing): unoptimized code runs about 30×
+# slower under emulation than natively, optimized code about 1.5× (measured: 140 tests,
+# 55 s native debug, 80 s emulated release). Their own scratch directory keeps the
+# package's release build (static Swift runtime) apart.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+LOGS=$1
+run() { "$ROOT/tools/debian-root/run.sh" trixie-arm64 env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig "$@"; }
+
+rm -rf "$ROOT/.build/arm64/deb"
+"$ROOT/deploy/make-deb.sh" --arch arm64 --out "$ROOT/.build/arm64/deb" > /dev/null
+
+TESTS="$ROOT/.build/debian13-arm64-tests"
+run swift build -c release -Xswiftc -enable-testing --build-tests --swift-sdks-path /opt/swift-sdks --swift-sdk debian13-arm64 \
+  --scratch-path "$TESTS" 2>&1 | tee "$LOGS/build-arm64.log"
+"$ROOT/tools/check-warnings.sh" "$LOGS/build-arm64.log" " with Swift 6.0 for arm64"
+
+# Not here: the FFmpeg and ALSA suites (real servers and devices; the arm64 board runs
+# those programs) and the killed-writer test, which starts a program of this machine's own
+# build (an emulated process cannot start another arm64 one without binfmt). The test
+# bundle links the shared Swift runtime: the arm64 one, from the build root.
+LD_LIBRARY_PATH=/opt/swift-arm64/usr/libexec/swift/lib/swift/linux "$ROOT/tools/arm64-run" \
+  "$TESTS/aarch64-unknown-linux-gnu/release/DelayboxPackageTests.xctest" --testing-library swift-testing \
+  --filter '^Delaybox(Engine|Simulation|Mixer|Controls|Console|Config|Log)Tests\.' \
+  --skip 'aWriterKilledAtRandom' 2>&1 | tee "$LOGS/test-arm64.log"
+grep -qE 'Test run with [1-9][0-9]* tests passed' "$LOGS/test-arm64.log" || { echo "make test: no arm64 test ran" >&2; exit 1; }
