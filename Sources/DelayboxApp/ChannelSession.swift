@@ -17,6 +17,9 @@ final class ChannelSession {
     let client: (any ChannelFeed)?
     private var decoders: [ChannelDecoder] = []
     private var demo: SimulatedNetwork?
+    /// Whether the current connection has carried a title yet: its first is the stream's
+    /// state as the server resends it to every new listener (engine: announcedAtConnect).
+    private var connectionCarriedTitle = false
     private var demoStart = Instant.zero
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
@@ -84,6 +87,7 @@ final class ChannelSession {
     func apply(_ message: StreamClient.Message) -> String? {
         switch message {
         case .opened(let parameters, let time):
+            connectionCarriedTitle = false
             do {
                 for decoder in decoders { try decoder.configure(parameters) }
                 engine.connectionOpened(now: time)
@@ -92,13 +96,16 @@ final class ChannelSession {
                 engine.fail(reason: "cannot decode \(parameters.codecName): \(error)", now: time)
             }
         case .started(let description, let time):
+            connectionCarriedTitle = false
             engine.connectionOpened(now: time)
             return description
         case .packet(let packet, let time):
             engine.ingest(packet, now: time)
         case .title(let title, let timestamp, let time):
+            let announcedAtConnect = !connectionCarriedTitle
+            connectionCarriedTitle = true
             for event in StreamEventConvention.events(fromTitle: title) {
-                engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
+                engine.ingest(event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect)
             }
         case .lost(let reason, let time):
             engine.connectionLost(reason: reason, now: time)

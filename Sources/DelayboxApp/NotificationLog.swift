@@ -10,6 +10,7 @@ public enum NotificationLog {
         case .availableDelayChanged(let ms): "available delay: \(ms) ms"
         case .delayChanged(let ms, let reason): "delay: \(ms) ms (\(reason.rawValue))"
         case .eventTookEffect(let event, let transition, _): "event: \(describe(event.event)) \(transition.rawValue)"
+        case .eventNotTriggered(let event, let why): "event: \(describe(event)) not triggered: \(why)"
         case .audioLost(_, let frames): "audio lost: \(AudioFormat.milliseconds(frames: frames)) ms"
         case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
         case .pauseExceededMaximum(let frames): "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
@@ -28,6 +29,9 @@ public enum NotificationLog {
         case .eventTookEffect(let event, let transition, let frame):
             object.merge(["type": "event", "kind": event.event.kind, "detail": describe(event.event),
                           "transition": transition.rawValue, "output_frame": frame]) { $1 }
+        case .eventNotTriggered(let event, let why):
+            object.merge(["type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
+                          "reason": why]) { $1 }
         case .audioLost(let position, let frames):
             object.merge(["type": "audio_lost", "position": position, "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
         case .spliced(let overlap): object.merge(["type": "spliced", "overlap_ms": AudioFormat.milliseconds(frames: overlap)]) { $1 }

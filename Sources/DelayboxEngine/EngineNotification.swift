@@ -11,6 +11,9 @@ public enum EngineNotification: Sendable, Equatable {
     case delayChanged(milliseconds: Int64, reason: DelayChangeReason)
     /// A stream event took effect at playout.
     case eventTookEffect(TimelineEvent, EventTransition, outputFrame: Int64)
+    /// An event a new connection announced as the stream's state (the server resends the
+    /// current title to every listener) that is not acted on as if just sent (why).
+    case eventNotTriggered(StreamEvent, reason: String)
     /// Audio that the server never delivered; it plays as a gap of exactly this length.
     case audioLost(atPosition: Int64, frames: Int64)
     /// A reconnect's resent audio was matched and spliced in place.

@@ -54,7 +54,19 @@ extension PlaybackEngine {
     }
 
     /// Takes a stream event stamped with a connection timestamp (frames).
-    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant) {
+    /// - Parameter announcedAtConnect: it came with the connection's first title: the
+    ///   stream's state as the server resends it to every new listener, not something the
+    ///   broadcaster just sent. Muted, unmuted and the title are state and apply as usual;
+    ///   an ad break is a trigger, and one whose start was not heard on a connection is
+    ///   not played (docs/stream-events.md, "Exactly once").
+    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false) {
+        if announcedAtConnect, case .adBreak = event {
+            let resent = timeline.events.contains { $0.event == event }
+            notifications.append(.eventNotTriggered(event, reason: resent
+                ? "resent on reconnecting: the break is already on the timeline"
+                : "on air when the connection opened: its start was not heard here"))
+            return
+        }
         guard let base = placement.base, !isMatching else {
             placement.pendingEvents.append((event, connectionTimestamp))
             return

@@ -110,7 +110,8 @@ extension PlaybackEngine {
     private func emitTransitions(to position: Int64) {
         let frame = statistics.renderedFrames
         if position > eventCursor {
-            for event in timeline.events(in: eventCursor..<position) {
+            // A break that is over at the new position is not part of the programme there.
+            for event in timeline.events(in: eventCursor..<position) where !event.hasEnded(by: position) {
                 notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame))
             }
         } else if position < eventCursor {

@@ -43,6 +43,12 @@ public struct TimelineEvent: Sendable, Equatable, Hashable {
         self.event = event
         self.position = position
     }
+
+    /// Whether this is an ad break that is over at timeline `position` (frames).
+    func hasEnded(by position: Int64) -> Bool {
+        guard case .adBreak(let ad) = event else { return false }
+        return position - self.position >= AudioFormat.frames(milliseconds: ad.durationMs)
+    }
 }
 
 /// How an event took effect at playout.

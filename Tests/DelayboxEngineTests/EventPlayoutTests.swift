@@ -62,4 +62,65 @@ import Testing
         #expect(effects(rig).count == 1)
         #expect(rig.engine.status(at: rig.now).programme.title == "Kick-off")
     }
+
+    func notTriggered(_ rig: EngineRig) -> [String] {
+        rig.notifications { notification in
+            guard case .eventNotTriggered(_, let reason) = notification else { return nil }
+            return reason
+        }
+    }
+
+    /// Icecast resends the current title to every new connection, and with it the ad tag
+    /// the title still carries, at a new place: a reconnect during the break and one after
+    /// it must not play the ad again.
+    @Test func anAdTagResentOnEachReconnectPlaysOnce() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 5_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 300)
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000))
+        rig.events[560] = ad
+        rig.run(milliseconds: 8_000)  // the break reached at 5 s behind live
+        for pause in [Int64(1_000), 6_000] {  // during the break, then after it
+            rig.disconnect()
+            rig.run(milliseconds: pause)
+            rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad])
+            rig.run(milliseconds: 8_000)
+        }
+        #expect(effects(rig).filter { $0.0 == ad }.map(\.1) == [.reached], "the break plays once")
+        #expect(notTriggered(rig).count == 2 && notTriggered(rig).allSatisfy { $0.contains("resent") }, "\(notTriggered(rig))")
+        #expect(rig.engine.status(at: rig.now).programme.activeAd == nil)
+    }
+
+    /// A box that connects while the title carries an ad tag (a start, a restart, a switch
+    /// to the channel) did not hear the break begin and cannot tell whether it is over:
+    /// it plays no ad. Muted is state: it applies.
+    @Test func aBreakOnAirWhenTheBoxConnectsIsNotPlayedButMutedApplies() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 5_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 300)
+        rig.run(milliseconds: 2_000)
+        rig.disconnect()
+        rig.run(milliseconds: 500)
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 30_000))
+        rig.reconnect(burstPackets: 200, announcing: [.streamerMuted, ad])
+        rig.run(milliseconds: 10_000)
+        #expect(!effects(rig).contains { $0.0 == ad })
+        #expect(notTriggered(rig) == ["on air when the connection opened: its start was not heard here"])
+        #expect(rig.engine.status(at: rig.now).programme.streamerMuted)
+    }
+
+    /// A jump toward live past the end of a break plays no ad: at the new place the break
+    /// is over (status says no ad, and the mixer is told nothing).
+    @Test func aJumpTowardLivePastABreaksEndPlaysNoAd() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 2_000))
+        rig.events[700] = ad  // live 4 s in
+        rig.run(milliseconds: 12_000)
+        rig.engine.setDelay(milliseconds: 2_000, now: rig.now)  // to 6 s after the break's end
+        rig.run(milliseconds: 200)
+        #expect(effects(rig).isEmpty, "\(effects(rig))")
+        #expect(rig.engine.status(at: rig.now).programme.activeAd == nil)
+    }
 }

@@ -64,6 +64,27 @@ struct IcecastStreamTests {
         #expect(events.contains { $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true })
     }
 
+    /// The reported bug: Icecast resends the current title — still carrying the ad tag —
+    /// to every new connection, so each network glitch replayed the ad. Here the listener's
+    /// connection is killed during the break and after it: the break plays once, for its
+    /// length, and each resend is logged as not triggered.
+    @Test func anAdBreakPlaysOnceThoughTheListenerReconnectsDuringAndAfterIt() throws {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "2", "--for", "20"])
+        run.wait(until: 3)
+        try server.broadcast(["ad", "5", "demo://ad", "Half-time ad"], mount: "/live.mp3", tool: Self.broadcast)
+        for moment in [6.0, 11.0] {  // inside the break (heard from ~5 s), then after it
+            run.wait(until: moment)
+            #expect(try server.dropListeners(mount: "/live.mp3") == 1)
+        }
+        let result = run.finish()
+        let ads = result.lines.lines("event").filter { $0["kind"] as? String == "ad" }
+        #expect(ads.filter { $0["transition"] as? String == "reached" }.count == 1, "\(ads)")
+        #expect(ads.filter { $0["transition"] as? String == "not_triggered" }.count == 2, "\(ads)")
+        #expect(result.lines.lines("spliced").count + result.lines.lines("audio_lost").count >= 2, "both reconnects happened")
+    }
+
     /// The source killed and restarted (the listener sees the stream end, then 404s), or
     /// the whole server (connections refused meanwhile).
     @Test(arguments: ["source", "server"])
