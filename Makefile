@@ -65,7 +65,8 @@ test: setup
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release
 	@deploy/setup-host.sh --bench
-	@# The arm64 figures need the Pi package (built once, then reused).
+	@# The arm64 figures need the Pi package (its build root and release are made once;
+	@# later runs rebuild what changed and repackage).
 	@deploy/make-deb.sh --arch arm64 --out .build/arm64/deb > /dev/null || echo "make bench: no arm64 package (above): its figures are skipped"
 	.build/release/delaybox-bench
 

@@ -17,10 +17,10 @@ final class ChannelSession {
     let client: (any ChannelFeed)?
     private var decoders: [ChannelDecoder] = []
     private var demo: SimulatedNetwork?
+    private var demoStart = Instant.zero
     /// Whether the current connection has carried a title yet: its first is the stream's
     /// state as the server resends it to every new listener (engine: announcedAtConnect).
     private var connectionCarriedTitle = false
-    private var demoStart = Instant.zero
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
     init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,

@@ -6,23 +6,19 @@ import Foundation
 /// `delaybox` under user-mode emulation (tools/arm64-run) — what a board computes, not how
 /// fast (emulation says nothing of a Pi's speed). `make bench` builds the package first.
 enum Arm64Figures {
-    /// The project's root: the nearest directory above this program (built under its
-    /// .build) that holds Package.swift.
-    static let root: URL = {
+    /// The build in the project this program was built in: the nearest directory above
+    /// it (under .build) that holds Package.swift.
+    static let build: Arm64Build = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.deletingLastPathComponent()
         while directory.path != "/", !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
             directory = directory.deletingLastPathComponent()
         }
-        return directory
+        return Arm64Build(root: directory)
     }()
 
     static func print() throws {
         let names = ["arm64_release_mb", "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
-        let directory = root.appendingPathComponent(".build/arm64/deb")
-        let package = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .first { $0.hasSuffix("_arm64.deb") }.map { directory.appendingPathComponent($0).path }
-        let delaybox = root.appendingPathComponent(".build/debian13-arm64/aarch64-unknown-linux-gnu/release/delaybox").path
-        guard let package, FileManager.default.isExecutableFile(atPath: delaybox) else {
+        guard let package = build.package?.path, build.isAvailable else {
             for name in names { Swift.print("\(name): skipped (no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64)") }
             return
         }
@@ -32,8 +28,7 @@ enum Arm64Figures {
             throw Bench.BenchError("no Installed-Size in \(package)")
         }
         Swift.print("arm64_release_mb: \(Bench.format(kib / 1_024))")
-        let output = try ExternalTool.run([root.appendingPathComponent("tools/arm64-run").path, delaybox, "simulate", "--duration", "3600",
-                                           "--delay", "60", "--outage", "600:3", "--outage", "1200:10", "--json"])
+        let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
         guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double, let underruns = report["underruns"] as? Int
         else { throw Bench.BenchError("arm64 simulate printed no report: \(output.prefix(200))") }

@@ -5,47 +5,30 @@ import Testing
 import Glibc
 #endif
 
-/// The Debian 13 arm64 build a Raspberry Pi installs (`make test` makes it with
-/// tools/arm64/check.sh, as `make deb ARCH=arm64` does).
-enum Arm64Build {
-    static let root = CommandLineTests.root
-    /// The release programs, cross-compiled with the static Swift runtime.
-    static let binaries = root.appendingPathComponent(".build/debian13-arm64/aarch64-unknown-linux-gnu/release")
+/// The Debian 13 arm64 build a Raspberry Pi installs, in this checkout (`make test` makes
+/// it with tools/arm64/check.sh, as `make deb ARCH=arm64` does).
+private let build = Arm64Build(root: CommandLineTests.root)
 
-    /// The package tools/arm64/check.sh made, if any.
-    static var package: URL? {
-        let directory = root.appendingPathComponent(".build/arm64/deb")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.first { $0.hasSuffix("_arm64.deb") }.map { directory.appendingPathComponent($0) }
-    }
-
-    static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-aarch64-static") && package != nil
-            && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
-    }
-
-    /// The shipped Raspberry Pi boards' configs (board-configs/pi*.yaml).
-    static var piBoards: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("board-configs").path)) ?? []
-        return names.filter { $0.hasPrefix("pi") && $0.hasSuffix(".yaml") }.sorted()
-    }
-}
+/// The shipped Raspberry Pi boards' configs (board-configs/pi*.yaml).
+private let piBoards: [String] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: build.root.appendingPathComponent("board-configs").path)) ?? []
+    return names.filter { $0.hasPrefix("pi") && $0.hasSuffix(".yaml") }.sorted()
+}()
 
 /// The arm64 programs, checked as shipped and run under user-mode emulation
 /// (tools/arm64-run, qemu-aarch64-static) beside this machine's build. As root, where
 /// `make test` builds them, a missing build fails instead of skipping.
-@Suite(.enabled(if: Arm64Build.isAvailable || getuid() == 0, "needs the arm64 package (make test builds it: tools/arm64/check.sh)"))
+@Suite(.enabled(if: build.isAvailable || getuid() == 0, "needs the arm64 package (make test builds it: tools/arm64/check.sh)"))
 struct Arm64BuildTests {
     func arm64Delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
-        try #require(Arm64Build.isAvailable, "the arm64 package and programs (tools/arm64/check.sh)")
-        return try ExternalTool.execute(Arm64Build.root.appendingPathComponent("tools/arm64-run"),
-                                        [Arm64Build.binaries.appendingPathComponent("delaybox").path] + arguments)
+        try #require(build.isAvailable, "the arm64 package and programs (tools/arm64/check.sh)")
+        return try ExternalTool.execute(build.runner, [build.delaybox.path] + arguments)
     }
 
     /// What a Pi gets: aarch64 programs that need no Swift runtime on the board, and Depends
     /// on Debian 13's own library packages (dpkg-shlibdeps against the arm64 libraries).
     @Test func thePackageHoldsAarch64ProgramsThatCarryTheirSwiftRuntime() throws {
-        let package = try #require(Arm64Build.package, "the arm64 package (tools/arm64/check.sh)")
+        let package = try #require(build.package, "the arm64 package (tools/arm64/check.sh)")
         let directory = try ExternalTool.temporaryDirectory("arm64-deb")
         defer { try? FileManager.default.removeItem(at: directory) }
         try ExternalTool.run(["dpkg-deb", "-x", package.path, directory.path])
@@ -69,9 +52,9 @@ struct Arm64BuildTests {
     /// The one-hour acceptance run (two outages at a 60 s delay) computes the same on the
     /// board's CPU as here: the outages' audio lost, to within one packet, and nothing else.
     @Test func theOneHourAcceptanceSimulationLosesWhatThisMachinesBuildLoses() throws {
-        let arguments = ["simulate", "--duration", "3600", "--delay", "60", "--outage", "600:3", "--outage", "1200:10", "--json"]
+        let arguments = AcceptanceSimulation.arguments
         let arm64 = try arm64Delaybox(arguments)
-        let native = try ExternalTool.execute(Arm64Build.root.appendingPathComponent(".build/debug/delaybox"), arguments)
+        let native = try ExternalTool.execute(build.root.appendingPathComponent(".build/debug/delaybox"), arguments)
         #expect(arm64.status == 0 && native.status == 0, "\(arm64.errors)\(native.errors)")
         let board = try #require(try JSONSerialization.jsonObject(with: Data(arm64.output.utf8)) as? [String: Any])
         let here = try #require(try JSONSerialization.jsonObject(with: Data(native.output.utf8)) as? [String: Any])
@@ -84,9 +67,9 @@ struct Arm64BuildTests {
     }
 
     /// Every shipped Pi board's config passes the arm64 program's own check, as shipped.
-    @Test(arguments: Arm64Build.piBoards)
+    @Test(arguments: piBoards)
     func aShippedPiBoardConfigChecksOutOnArm64(_ board: String) throws {
-        let result = try arm64Delaybox(["check-config", Arm64Build.root.appendingPathComponent("board-configs/\(board)").path])
+        let result = try arm64Delaybox(["check-config", build.root.appendingPathComponent("board-configs/\(board)").path])
         #expect(result.status == 0 && result.output.contains("OK: "), "\(board): \(result.output)\(result.errors)")
     }
 }

@@ -21,8 +21,7 @@ import Testing
     }
 
     @Test func theOneHourAcceptanceSimulation() throws {
-        let result = try delaybox(["simulate", "--duration", "3600", "--delay", "60",
-                                   "--outage", "600:3", "--outage", "1200:10", "--json"])
+        let result = try delaybox(AcceptanceSimulation.arguments)
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let lost = try #require(json["lost_ms"] as? Double)

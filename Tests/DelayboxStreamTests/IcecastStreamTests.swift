@@ -66,8 +66,8 @@ struct IcecastStreamTests {
 
     /// The reported bug: Icecast resends the current title — still carrying the ad tag —
     /// to every new connection, so each network glitch replayed the ad. Here the listener's
-    /// connection is killed during the break and after it: the break plays once, for its
-    /// length, and each resend is logged as not triggered.
+    /// connection is killed during the break and after it: the break plays once, and each
+    /// resend is logged as not triggered.
     @Test func anAdBreakPlaysOnceThoughTheListenerReconnectsDuringAndAfterIt() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
