@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build release deb run test bench clean
+.PHONY: setup build release deb run test test-arm64-board bench clean
 
 setup:
 	@deploy/setup-host.sh
@@ -61,6 +61,22 @@ test: setup
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
+
+## The arm64 virtual board (docs/hardware.md): the hardware-in-the-loop scenarios and a
+## deploy with rollback on the boards' CPU, the arm64 package on an emulated Debian 13 arm64
+## board. Not part of `make test`: emulated, it would take that past CI's time limit.
+test-arm64-board: setup
+	@deploy/setup-host.sh --arm64-board
+	@mkdir -p $(OUT)
+	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
+	@rm -f $(OUT)/skipped.txt
+	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
+	@tools/check-warnings.sh $(OUT)/build.log
+	tools/arm64/check.sh $(OUT)
+	BOARD_ARCH=arm64 tools/virtual-board/build.sh
+	BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardArm64Tests 2>&1 | tee $(OUT)/test-arm64-board.log
+	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-arm64-board.log
 
 ## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
 bench: release

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a Debian 12 host to build, run and test Delaybox: checks the Swift toolchain
 # and installs the Debian packages the build and the tests need (only those missing).
-# Later features add their packages to PACKAGES below. With --bench, also the benchmark's peers.
+# Later features add their packages to PACKAGES below. With --bench, also the benchmark's
+# peers; with --arm64-board, what the arm64 virtual board needs (make test-arm64-board).
 set -euo pipefail
 
 # Packages the build and tests need. The playback engine itself needs no C library.
@@ -28,6 +29,10 @@ PACKAGES=(
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=(mpv)
+fi
+# `--arm64-board`: the arm64 machine (qemu-system-aarch64).
+if [ "${1:-}" = "--arm64-board" ]; then
+  PACKAGES+=(qemu-system-arm)
 fi
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

@@ -18,10 +18,10 @@ import Testing
             : [root.appendingPathComponent("tools/debian-root/run.sh").path, release == 13 ? "trixie" : "bookworm"] + arguments
     }
 
-    @Test(.enabled(if: VirtualBoardDeploy.package(VirtualBoard.hostRelease) != nil, "needs the package make test builds (deploy/make-deb.sh)"),
+    @Test(.enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).package != nil, "needs the package make test builds (deploy/make-deb.sh)"),
           arguments: VirtualBoard.releases)
     func thePackageHoldsTheServiceItsConfigsAndDependsOnTheCLibrariesOnly(release: Int) throws {
-        let package = try #require(VirtualBoardDeploy.package(release), "make test builds the Debian \(release) package")
+        let package = try #require(VirtualBoard.Board(release: release).package, "make test builds the Debian \(release) package")
         let files = Set(try ExternalTool.run(["dpkg-deb", "-c", package.path]).split(separator: "\n")
             .compactMap { $0.split(separator: " ").last.map { String($0.dropFirst()) } })
         for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",

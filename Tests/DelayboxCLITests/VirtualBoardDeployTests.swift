@@ -2,27 +2,18 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-/// What the deploy tests need: the virtual board with its own root filesystem
-/// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds, for
-/// each Debian release.
-enum VirtualBoardDeploy {
-    /// The package deploy/make-deb.sh left in .build/virtual-board/debianN/release.
-    static func package(_ release: Int) -> URL? {
-        let releases = VirtualBoard.directory(release).appendingPathComponent("release")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: releases.path)) ?? []
-        return files.filter { $0.hasSuffix(".deb") }.sorted().last.map { releases.appendingPathComponent($0) }
-    }
-
-    static func isAvailable(_ release: Int) -> Bool {
-        VirtualBoard.isAvailable(release) && package(release) != nil
-            && FileManager.default.fileExists(atPath: VirtualBoard.directory(release).appendingPathComponent("rootfs.img").path)
+extension VirtualBoard.Board {
+    /// What the deploy tests need: the board, its own root filesystem
+    /// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds.
+    var isDeployable: Bool {
+        isAvailable && package != nil && FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img").path)
     }
 }
 
 /// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
 /// Debian (12 and 13) with systemd and an SSH server (debootstrap), snd-aloop and
 /// gpio-sim — reached only through a port forwarded on loopback.
-@Suite(.serialized, .enabled(if: VirtualBoardDeploy.isAvailable(VirtualBoard.hostRelease),
+@Suite(.serialized, .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
                              "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
@@ -31,35 +22,38 @@ struct VirtualBoardDeployTests {
     /// A good release installs and plays; installing it again does nothing; a dry run of a
     /// broken one changes nothing; the broken one (its program exits at once) fails its
     /// health check and the previous release is put back and plays again.
-    @Test(arguments: VirtualBoard.releases)
-    func aGoodReleaseInstallsAndABrokenOneIsRolledBack(release: Int) throws {
-        try #require(VirtualBoardDeploy.isAvailable(release), "the Debian \(release) board's root filesystem and package (make test builds them)")
+    @Test(arguments: VirtualBoard.boards)
+    func aGoodReleaseInstallsAndABrokenOneIsRolledBack(board: VirtualBoard.Board) throws {
+        try #require(board.isDeployable, "the \(board) board's root filesystem and package (make test builds them)")
         let directory = try ExternalTool.temporaryDirectory("deploy")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let good = try #require(VirtualBoardDeploy.package(release))
+        let good = try #require(board.package)
+        let release = board.release
         let goodVersion = try ExternalTool.run(["dpkg-deb", "-f", good.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(goodVersion.hasSuffix("~deb\(release)"), "the package says its release: \(goodVersion)")
         let broken = try Self.brokenRelease(of: good, in: directory)
         let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
         let port = try IcecastServer.freePort()
-        let board = Process()
-        board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
-        board.arguments = [directory.path, String(port)]
-        board.environment = ProcessInfo.processInfo.environment.merging(["BOARD_DEBIAN": String(release)]) { $1 }
-        board.standardOutput = FileHandle.nullDevice
-        board.standardError = FileHandle.nullDevice
-        try board.run()
-        defer { ExternalTool.stop(board) }
+        let machine = Process()
+        machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
+        machine.arguments = [directory.path, String(port)]
+        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }
+        machine.standardOutput = FileHandle.nullDevice
+        machine.standardError = FileHandle.nullDevice
+        try machine.run()
+        defer { ExternalTool.stop(machine) }
         let login = Login(port: port, key: key, knownHosts: directory.appendingPathComponent("known_hosts").path)
-        try login.waitForSSH(seconds: 180, console: directory.appendingPathComponent("console.log"))
+        try login.waitForSSH(seconds: board.allowing(180), console: directory.appendingPathComponent("console.log"))
 
-        let first = try install(login, ["--board", "virtual-board", "--deb", good.path])
+        let first = try install(login, ["--board", board.boardConfig, "--deb", good.path])
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
-        #expect(first.errors.contains("the board: amd64, Debian \(release),"), "\(first.errors)")
-        let other = try #require(VirtualBoard.releases.count > 1 ? VirtualBoardDeploy.package(release == 12 ? 13 : 12) : good)
-        if other != good {
+        #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
+        if board.arch != "amd64", let other = VirtualBoard.Board(release: release).package {
+            let refused = try install(login, ["--deb", other.path])
+            #expect(refused.status == 2 && refused.errors.contains("the board is \(board.arch)"), "\(refused.errors)")
+        } else if VirtualBoard.releases.count > 1, let other = VirtualBoard.Board(release: release == 12 ? 13 : 12).package {
             let refused = try install(login, ["--deb", other.path])
             #expect(refused.status == 2 && refused.errors.contains("is not for Debian \(release), which the board runs"), "\(refused.errors)")
         }

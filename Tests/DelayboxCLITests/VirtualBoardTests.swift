@@ -6,7 +6,8 @@ import Testing
 import Glibc
 #endif
 
-/// The virtual boards this machine boots: one per Debian release.
+/// The virtual boards this machine boots: one per Debian release for this machine's CPU,
+/// and the boards' own CPU (arm64, Debian 13) under emulation.
 enum VirtualBoard {
     /// This machine's Debian release (12 here), whose board runs this machine's build.
     static let hostRelease: Int = {
@@ -15,61 +16,104 @@ enum VirtualBoard {
         return Int(line.dropFirst("VERSION_ID=".count).filter(\.isNumber)) ?? 12
     }()
 
-    /// The releases the tests run on: this machine's, and Debian 13 (Raspberry Pi OS trixie)
-    /// when its board is built — or as root, where `make test` builds it, so that a missing
-    /// board fails rather than goes unnoticed.
+    /// The releases the x86 boards run: this machine's, and Debian 13 (Raspberry Pi OS
+    /// trixie) when its board is built — or as root, where `make test` builds it, so that a
+    /// missing board fails rather than goes unnoticed.
     static var releases: [Int] {
-        [hostRelease] + (hostRelease != 13 && (isAvailable(13) || getuid() == 0) ? [13] : [])
+        [hostRelease] + (hostRelease != 13 && (Board(release: 13).isAvailable || getuid() == 0) ? [13] : [])
     }
 
-    static func directory(_ release: Int) -> URL {
-        CommandLineTests.root.appendingPathComponent(".build/virtual-board/debian\(release)")
-    }
+    /// The x86 boards `make test` runs the scenarios on (the arm64 one: VirtualBoardArm64Tests).
+    static var boards: [Board] { releases.map { Board(release: $0) } }
 
-    static func isAvailable(_ release: Int) -> Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
-            && FileManager.default.fileExists(atPath: directory(release).appendingPathComponent("vmlinuz").path)
-            && FileManager.default.isExecutableFile(atPath: binaries(release).appendingPathComponent("delaybox").path)
-    }
+    /// One virtual board: a Debian release on a CPU (tools/virtual-board/release.sh).
+    struct Board: Sendable, CustomStringConvertible {
+        var release: Int
+        /// Debian's name for the CPU: amd64 (this machine's) or arm64 (the boards').
+        var arch = "amd64"
 
-    /// The release build the board runs, as it would ship (`make test` builds it before
-    /// these tests, for the package): this machine's, or the one built in that release's
-    /// build root (deploy/build-release.sh --debian N).
-    static func binaries(_ release: Int) -> URL {
-        CommandLineTests.root.appendingPathComponent(release == hostRelease ? ".build/release" : ".build/debian\(release)/release")
+        /// The Raspberry Pi's: Debian 13 on arm64, emulated.
+        static let arm64 = Board(release: 13, arch: "arm64")
+
+        var description: String { "Debian \(release) \(arch)" }
+
+        /// What tools/virtual-board's scripts are told to pick this board.
+        var environment: [String: String] { ["BOARD_DEBIAN": String(release), "BOARD_ARCH": arch] }
+
+        var directory: URL {
+            CommandLineTests.root.appendingPathComponent(".build/virtual-board/debian\(release)\(arch == "amd64" ? "" : "-\(arch)")")
+        }
+
+        /// The release build the board runs, as it would ship (`make test` builds it before
+        /// these tests, for the package): this machine's, the one built in that release's
+        /// build root (deploy/build-release.sh --debian N), or the arm64 one (tools/arm64/check.sh).
+        var binaries: URL {
+            if arch == "arm64" { return Arm64Build(root: CommandLineTests.root).binaries }
+            return CommandLineTests.root.appendingPathComponent(release == hostRelease ? ".build/release" : ".build/debian\(release)/release")
+        }
+
+        /// The package deploy tests install: deploy/make-deb.sh's, in the board's release/
+        /// (the arm64 one where tools/arm64/check.sh leaves it).
+        var package: URL? {
+            if arch == "arm64" { return Arm64Build(root: CommandLineTests.root).package }
+            let releases = directory.appendingPathComponent("release")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: releases.path)) ?? []
+            return files.filter { $0.hasSuffix(".deb") }.sorted().last.map { releases.appendingPathComponent($0) }
+        }
+
+        /// How long to wait on this board for what takes up to `seconds` on an x86 one:
+        /// emulated arm64 runs several times slower.
+        func allowing(_ seconds: Int) -> Int { arch == "amd64" ? seconds : 3 * seconds }
+
+        /// The board config the scenarios run with (the arm64 board's console is its PL011).
+        var boardConfig: String { arch == "arm64" ? "virtual-board-arm64" : "virtual-board" }
+
+        /// The panel's GPIO chip as its board config names it: `virt` has a chip of its own
+        /// before gpio-sim's, which the arm64 board's config names by label.
+        var gpioChip: String { arch == "arm64" ? "virtual-board-panel" : "gpiochip0" }
+
+        var isAvailable: Bool {
+            FileManager.default.isExecutableFile(atPath: arch == "arm64" ? "/usr/bin/qemu-system-aarch64" : "/usr/bin/qemu-system-x86_64")
+                && FileManager.default.fileExists(atPath: directory.appendingPathComponent("vmlinuz").path)
+                && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
+                // The arm64 board's scenarios run on its own root filesystem (run.sh).
+                && (arch == "amd64" || FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img.stamp").path))
+        }
     }
 }
 
 /// Hardware in the loop: the real `delaybox` on the virtual board (QEMU, Debian's kernel,
 /// gpio-sim as the GPIO chip, snd-aloop as the codec; tools/virtual-board). Edges come
 /// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
-@Suite(.serialized, .enabled(if: VirtualBoard.isAvailable(VirtualBoard.hostRelease),
+@Suite(.serialized, .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isAvailable,
                              "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 
     /// Runs a scenario from tools/virtual-board/scenarios on the board config for the
     /// virtual board; returns the directory with its results.
-    func run(_ scenario: String, on release: Int) throws -> URL {
-        try #require(VirtualBoard.isAvailable(release), "the Debian \(release) board and its release build (make test builds them)")
-        let directory = try prepare(scenario, for: release)
-        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"), [directory.path, "240"],
-                                               environment: ["BOARD_DEBIAN": String(release)])
+    func run(_ scenario: String, on board: VirtualBoard.Board) throws -> URL {
+        try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")
+        let directory = try prepare(scenario, for: board)
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
+                                               [directory.path, String(board.allowing(240))],
+                                               environment: board.environment)
         let log = Self.text(directory, "scenario.log")
         #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
         return directory
     }
 
     /// A directory holding `scenario`, the virtual board's board config and the settings.
-    func prepare(_ scenario: String, for release: Int = VirtualBoard.hostRelease) throws -> URL {
+    func prepare(_ scenario: String, for board: VirtualBoard.Board = .init(release: VirtualBoard.hostRelease)) throws -> URL {
         let directory = try ExternalTool.temporaryDirectory("virtual-board")
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
                                          to: directory.appendingPathComponent("scenario.sh"))
-        let board = try String(contentsOf: Self.root.appendingPathComponent("board-configs/virtual-board.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "extends: base.yaml", with: "extends: \(Self.root.appendingPathComponent("board-configs/base.yaml").path)")
-        try board.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
+        let configs = Self.root.appendingPathComponent("board-configs")
+        let config = try String(contentsOf: configs.appendingPathComponent("\(board.boardConfig).yaml"), encoding: .utf8)
+            .replacingOccurrences(of: #"(?m)^extends: "#, with: "extends: \(configs.path)/", options: .regularExpression)
+        try config.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
         let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer").path
-        try "DELAYBOX_BIN=\(VirtualBoard.binaries(release).path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
+        try "DELAYBOX_BIN=\(board.binaries.path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         return directory
     }
@@ -84,9 +128,9 @@ struct VirtualBoardTests {
     /// follows (on while playing, off when paused), the console saw every edge, the
     /// loopback's other side carries the demo programme, and a reload that moves the play
     /// button to another line has the panel take it — on each release's board.
-    @Test(arguments: VirtualBoard.releases)
-    func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(release: Int) throws {
-        let directory = try run("front-panel", on: release)
+    @Test(arguments: VirtualBoard.boards)
+    func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(board: VirtualBoard.Board) throws {
+        let directory = try run("front-panel", on: board)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(Self.text(directory, "status-1.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "status-1.txt"))\n\(appliance)")
@@ -98,9 +142,9 @@ struct VirtualBoardTests {
         #expect(gpio.contains("encoder A  GPIO5  high  6 edges") && gpio.contains("encoder B  GPIO6  high  6 edges"), "\(gpio)")
         // The play button's contact bounced (five changes, then held): one press either way;
         // libgpiod 2 has the kernel debounce it (2 edges arrive), 1.6 passes all 6 on.
-        let library = release >= 13 ? "libgpiod 2." : "libgpiod 1.6"
-        #expect(gpio.contains("play  GPIO17  high  released  \(release >= 13 ? 2 : 6) edges"), "\(gpio)")
-        #expect(appliance.contains("front panel on gpiochip0: 3 buttons, encoder, 1 LEDs (\(library)"), "\(appliance)")
+        let library = board.release >= 13 ? "libgpiod 2." : "libgpiod 1.6"
+        #expect(gpio.contains("play  GPIO17  high  released  \(board.release >= 13 ? 2 : 6) edges"), "\(gpio)")
+        #expect(appliance.contains("front panel on \(board.gpioChip): 3 buttons, encoder, 1 LEDs (\(library)"), "\(appliance)")
         // The preset button's line has no pull but the one the appliance asked for.
         #expect(Self.text(directory, "bias.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "pulled up by the bias requested")
         #expect(gpio.contains("preset  GPIO27  high  released  0 edges"), "\(gpio)")
@@ -115,9 +159,9 @@ struct VirtualBoardTests {
     /// The card is taken from its driver for 3 s (sysfs unbind: to the appliance, a card
     /// pulled out) and given back: the appliance loses the device, keeps recording,
     /// retries with back-off, reopens it and plays the programme through it again.
-    @Test(arguments: VirtualBoard.releases)
-    func aSoundCardPulledAndPutBackIsSurvived(release: Int) throws {
-        let directory = try run("card-pulled", on: release)
+    @Test(arguments: VirtualBoard.boards)
+    func aSoundCardPulledAndPutBackIsSurvived(board: VirtualBoard.Board) throws {
+        let directory = try run("card-pulled", on: board)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(appliance.contains("audio output lost: alsa:hw:CARD=Loopback,DEV=0: snd_pcm_writei: No such device"), "\(appliance)")
@@ -135,9 +179,9 @@ struct VirtualBoardTests {
     /// second; the encoder, pushed into volume mode, raises the volume three detents, the
     /// codec's control follows the volume curve and the pips come out that much louder;
     /// the knob's feedback is heard between.
-    @Test(arguments: VirtualBoard.releases)
-    func theJackHearsTheDelayChangeAndTheCodecsVolume(release: Int) throws {
-        let directory = try run("delay-and-volume", on: release)
+    @Test(arguments: VirtualBoard.boards)
+    func theJackHearsTheDelayChangeAndTheCodecsVolume(board: VirtualBoard.Board) throws {
+        let directory = try run("delay-and-volume", on: board)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(appliance.contains("volume on the codec's mixer: default 'Digital', -51.0…0.0 dB"), "\(appliance)")
@@ -188,24 +232,24 @@ struct VirtualBoardTests {
         return Double(amixer[range].dropFirst().dropLast(3))
     }
 
-    /// The console on the board's second serial port (a QEMU chardev on a Unix socket,
-    /// the guest's /dev/ttyS1 at 115200 8N1): it greets, answers `status`, sets the delay,
+    /// The console on the board's serial port (a QEMU chardev on a Unix socket: the x86
+    /// guest's second UART, /dev/ttyS1, or the arm64 one's PL011, /dev/ttyAMA0; 115200 8N1): it greets, answers `status`, sets the delay,
     /// and shrugs off line noise with a complaint, still answering after it.
-    @Test(arguments: VirtualBoard.releases)
-    func theConsoleAnswersOnTheVirtualSerialPort(release: Int) throws {
-        try #require(VirtualBoard.isAvailable(release), "the Debian \(release) board and its release build (make test builds them)")
-        let directory = try prepare("serial-console", for: release)
+    @Test(arguments: VirtualBoard.boards)
+    func theConsoleAnswersOnTheVirtualSerialPort(board: VirtualBoard.Board) throws {
+        try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")
+        let directory = try prepare("serial-console", for: board)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let board = Process()
-        board.executableURL = Self.root.appendingPathComponent("tools/virtual-board/run.sh")
-        board.arguments = [directory.path, "240"]
-        board.environment = ProcessInfo.processInfo.environment.merging(["BOARD_DEBIAN": String(release)]) { $1 }
-        board.standardOutput = FileHandle.nullDevice
-        board.standardError = FileHandle.nullDevice
-        try board.run()
-        defer { if board.isRunning { board.terminate() } }
-        let deadline = Date().addingTimeInterval(180)
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path), board.isRunning, Date() < deadline {
+        let machine = Process()
+        machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/run.sh")
+        machine.arguments = [directory.path, String(board.allowing(240))]
+        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }
+        machine.standardOutput = FileHandle.nullDevice
+        machine.standardError = FileHandle.nullDevice
+        try machine.run()
+        defer { if machine.isRunning { machine.terminate() } }
+        let deadline = Date().addingTimeInterval(TimeInterval(board.allowing(180)))
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path), machine.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.2)
         }
         try #require(FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
@@ -230,8 +274,8 @@ struct VirtualBoardTests {
         let transcript = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
                                                   ["python3", "-c", talk, directory.appendingPathComponent("serial.sock").path]).output
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("done").path, contents: nil)
-        board.waitUntilExit()
-        #expect(board.terminationStatus == 0, "\(Self.text(directory, "scenario.log"))")
+        machine.waitUntilExit()
+        #expect(machine.terminationStatus == 0, "\(Self.text(directory, "scenario.log"))")
         // Two status answers (each from `channel:` on): playing at 2 s, then at 2.5 s.
         let statuses = transcript.components(separatedBy: "channel: Demo").dropFirst()
         #expect(statuses.count == 2, "\(transcript)")

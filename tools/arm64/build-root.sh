@@ -17,6 +17,8 @@ DIR="$ROOT/.build/roots/trixie-arm64"
 say() { echo "arm64-root: $*" >&2; }
 
 INCLUDE=swiftlang,libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,file
+# The arm64 virtual board's kernel module (gpio-sim) and initramfs (tools/virtual-board/build.sh).
+INCLUDE+=,gcc-14-aarch64-linux-gnu,make,cpio,kmod
 ARM64=(libc6-dev libgcc-14-dev libstdc++-14-dev zlib1g-dev libavformat-dev libavcodec-dev libswresample-dev
        libavutil-dev libasound2-dev libgpiod-dev)
 STAMP="$INCLUDE ${ARM64[*]}"

@@ -16,10 +16,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$(realpath "$1")
 PORT=$2
 [ -f "$BOARD/rootfs.img" ] || { echo "boot.sh: no root filesystem: run tools/virtual-board/build-rootfs.sh" >&2; exit 2; }
-exec qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2 -no-reboot \
-  -display none -monitor none -serial file:"$DIR/console.log" \
-  -chardev socket,id=board,path="$DIR/serial.sock",server=on,wait=off -serial chardev:board \
+board_machine "$DIR"
+exec "${MACHINE[@]}" -m 1024 -smp 2 -no-reboot -display none -monitor none \
   -kernel "$BOARD/vmlinuz" -initrd "$BOARD/initramfs.cpio.gz" \
-  -append "console=ttyS0 board.root=/dev/vda panic=-1" \
+  -append "console=$KERNEL_CONSOLE board.root=/dev/vda panic=-1" \
   -drive file="$BOARD/rootfs.img",format=raw,if=virtio,snapshot=on \
   -netdev user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:"$PORT"-:22 -device virtio-net-pci,netdev=net0

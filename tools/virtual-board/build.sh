@@ -4,40 +4,49 @@
 # kernel does not ship it), snd-aloop as the codec and a serial port, booting a busybox
 # initramfs that runs a test's scenario with this host's filesystem mounted read-only.
 #
-#   [BOARD_DEBIAN=12|13] tools/virtual-board/build.sh
+#   [BOARD_DEBIAN=12|13] [BOARD_ARCH=amd64|arm64] tools/virtual-board/build.sh
 #
-# The board runs Debian 12's kernel (6.1) or 13's (6.12); .build/virtual-board/debianN
-# gets vmlinuz and initramfs.cpio.gz. Debian packages are downloaded once into its debs/
-# (~225 MB) and never installed on the host; a rebuild with everything cached takes a
-# few seconds. Another release than this machine's is built in that release's build root
-# (tools/debian-root), so that gpio-sim is compiled by the compiler its kernel was.
+# The board runs Debian 12's kernel (6.1) or 13's (6.12), for x86 or (BOARD_ARCH=arm64,
+# Debian 13) for the boards' CPU; its directory (tools/virtual-board/release.sh) gets
+# vmlinuz and initramfs.cpio.gz. Debian packages are downloaded once into its debs/
+# (~225 MB; arm64 ~265 MB) and never installed on the host; a rebuild with everything
+# cached takes a few seconds. Another release than this machine's is built in that
+# release's build root (tools/debian-root), and the arm64 board in the arm64 one
+# (tools/arm64/build-root.sh, with Debian 13's aarch64 cross gcc), so that gpio-sim is
+# compiled by the compiler its kernel was.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/virtual-board/release.sh"
-if [ "$DEBIAN" != "$HOST_DEBIAN" ]; then
-  exec "$ROOT/tools/debian-root/run.sh" "$SUITE" env BOARD_DEBIAN="$DEBIAN" "$ROOT/tools/virtual-board/build.sh"
+if [ -z "${IN_BUILD_ROOT:-}" ] && { [ "$DEBIAN" != "$HOST_DEBIAN" ] || [ "$ARCH" != amd64 ]; }; then
+  BUILD_ROOT=$SUITE
+  [ "$ARCH" = amd64 ] || BUILD_ROOT=$SUITE-$ARCH
+  exec "$ROOT/tools/debian-root/run.sh" "$BUILD_ROOT" env IN_BUILD_ROOT=1 BOARD_DEBIAN="$DEBIAN" BOARD_ARCH="$ARCH" \
+    "$ROOT/tools/virtual-board/build.sh"
 fi
 OUT=$BOARD
 mkdir -p "$OUT/debs"
 
-say() { echo "virtual-board (Debian $DEBIAN): $*" >&2; }
+say() { echo "virtual-board (Debian $DEBIAN, $ARCH): $*" >&2; }
 
 for tool in cpio gcc make depmod; do
   command -v "$tool" >/dev/null || { say "missing $tool: run deploy/setup-host.sh"; exit 1; }
 done
 
-# The kernel Debian's linux-image-amd64 points at, and its build files.
-KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ {print $2; exit}')
+# The kernel Debian's linux-image-ARCH points at, and its build files. The kernel, its
+# headers and busybox are the board's architecture's (name:ARCH); the headers' build tools
+# (linux-kbuild: 6.1 on Debian 12, 6.12.N+deb13 on 13) run here, so they are this machine's.
+KPKG=$(apt-cache depends "linux-image-$ARCH:$ARCH" | awk '/Depends: linux-image-/ {print $2; exit}')
+KPKG=${KPKG%:*}
 KREL=${KPKG#linux-image-}
 KSERIES=$(echo "$KREL" | cut -d. -f1,2)
-# The headers' build tools: linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.N+deb13 on 13.
-KBUILD=$(apt-cache depends "linux-headers-$KREL" | awk '/Depends: linux-kbuild-/ {print $2; exit}')
-PACKAGES=("$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "$KBUILD"
-          "linux-source-$KSERIES" busybox-static)
+KBUILD=$(apt-cache depends "linux-headers-$KREL:$ARCH" | awk '/Depends: linux-kbuild-/ {print $2; exit}')
+KBUILD=${KBUILD%:*}
+PACKAGES=("$KPKG:$ARCH" "linux-headers-$KREL:$ARCH" "linux-headers-${KREL%-"$ARCH"}-common" "$KBUILD"
+          "linux-source-$KSERIES" "busybox-static:$ARCH")
 cd "$OUT/debs"
 for package in "${PACKAGES[@]}"; do
-  ls "${package}"_*.deb >/dev/null 2>&1 || { say "downloading $package"; apt-get download -q "$package" 2>/dev/null \
+  ls "${package%:*}"_*.deb >/dev/null 2>&1 || { say "downloading $package"; apt-get download -q "$package" 2>/dev/null \
     || { apt-get update -qq && apt-get download -q "$package"; }; }
 done
 
@@ -45,8 +54,8 @@ done
 X="$OUT/unpacked"
 if [ ! -e "$X/.done-$KREL" ]; then
   rm -rf "$X"; mkdir -p "$X"
-  for package in "$KPKG" "linux-headers-$KREL" "linux-headers-${KREL%-amd64}-common" "$KBUILD" busybox-static; do
-    dpkg -x "$OUT/debs/${package}"_*.deb "$X"
+  for package in "${PACKAGES[@]}"; do
+    [ "$package" = "linux-source-$KSERIES" ] || dpkg -x "$OUT/debs/${package%:*}"_*.deb "$X"
   done
   dpkg-deb --fsys-tarfile "$OUT/debs/linux-source-${KSERIES}"_*.deb | tar -x -C "$X" "./usr/src/linux-source-$KSERIES.tar.xz"
   tar -xJf "$X/usr/src/linux-source-$KSERIES.tar.xz" -C "$X" \
@@ -83,7 +92,7 @@ fi
 R="$OUT/rootfs"
 rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,newroot,etc}
 cp "$X/bin/busybox" "$R/bin/busybox"
-for applet in $("$R/bin/busybox" --list); do [ "$applet" = busybox ] || ln -sf busybox "$R/bin/$applet"; done
+ln -s busybox "$R/bin/sh"  # init links the other applets (busybox is the board's CPU's: it may not run here)
 "$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$MOD/gpio-sim-oot.ko" "$R" \
   configfs snd-aloop 9p 9pnet_virtio virtio_pci virtio_blk ext4 crc32c_generic
 cp "$ROOT/tools/virtual-board/init" "$R/init"

@@ -42,13 +42,15 @@ stop_appliance() {
 }
 
 # The front panel on gpio-sim (board-configs/base.yaml's lines): creates the chip
-# (gpiochip0, 32 lines) with the inputs released (the panel's pull-ups) — all but the
+# (gpiochip0 — on the arm64 board gpiochip1, after the machine's own —, 32 lines, labelled
+# virtual-board-panel) with the inputs released (the panel's pull-ups) — all but the
 # preset button's (27), which only the pull-up the appliance requests holds high; SIM
 # is its sysfs directory, where each line's level can be set and the LED's read.
 panel() {
   CFG=/sys/kernel/config/gpio-sim/board0
   mkdir -p $CFG/bank0
   echo 32 > $CFG/bank0/num_lines
+  echo virtual-board-panel > $CFG/bank0/label
   echo 1 > $CFG/live
   SIM=/sys/devices/platform/$(cat $CFG/dev_name)/$(cat $CFG/bank0/chip_name)
   for l in 5 6 13 17 22; do line $l up; done

@@ -29,7 +29,9 @@ cat "$SIM/sim_gpio26/value" > /mnt/led-2.txt
 ctl gpio > /mnt/gpio.txt 2>&1
 # A reload that moves the play button to line 24: the panel requests its lines again.
 line 24 up
-printf 'gpio:\n  buttons:\n    play:\n      line: 24\n' >> /mnt/board.yaml
+# (in a file extending the running one, whose own `gpio:` may name the chip: arm64)
+mv /mnt/board.yaml /mnt/board-before.yaml
+printf 'extends: board-before.yaml\ngpio:\n  buttons:\n    play:\n      line: 24\n' > /mnt/board.yaml
 kill -HUP "$APPLIANCE"
 panel_again() { [ "$(grep -c 'front panel on' /mnt/delaybox.log)" -ge 2 ]; }
 wait_until 100 0.2 panel_again
