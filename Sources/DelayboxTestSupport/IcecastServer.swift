@@ -142,6 +142,18 @@ public final class IcecastServer {
                               "--password", adminPassword] + arguments)
     }
 
+    /// Waits until the server's statistics show a title for `mount` that contains `text`:
+    /// they follow a metadata update within moments, and `tools/delaybox-broadcast title`
+    /// reads the current title there.
+    public func waitForTitle(containing text: String, mount: String) throws {
+        let stats = "http://admin:\(adminPassword)@127.0.0.1:\(port)/admin/stats"
+        try waitUntil(timeout: 10) {
+            let xml = (try? ExternalTool.run(["curl", "-sf", stats])) ?? ""
+            return xml.components(separatedBy: "<source mount=\"\(mount)\">").dropFirst().first?
+                .components(separatedBy: "</source>").first?.contains(text) == true
+        }
+    }
+
     private func configuration(logs: String) -> String {
         """
         <icecast>
