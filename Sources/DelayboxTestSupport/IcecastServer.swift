@@ -7,7 +7,7 @@ import Glibc
 /// and real ffmpeg live sources; everything started here is stopped by its PID.
 /// (See ../shared/notes/icecast-on-loopback.md for what was measured.)
 public final class IcecastServer {
-    public let port: Int
+    public private(set) var port: Int
     public let sourcePassword = "delaybox-source"
     public let adminPassword = "delaybox-admin"
     public let directory: URL
@@ -19,10 +19,19 @@ public final class IcecastServer {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/icecast2") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
     }
 
+    /// Starts a server on a port of its own. Should another test's server take that port
+    /// between its choice and icecast's bind, icecast exits and another port is tried.
     public init() throws {
         directory = try ExternalTool.temporaryDirectory("icecast")
-        port = try Self.freePort()
-        try start()
+        port = try LoopbackPort.unused()
+        for attempt in 1... {
+            do {
+                try start()
+                return
+            } catch is Exited where attempt < 3 {
+                port = try LoopbackPort.unused()
+            }
+        }
     }
 
     deinit {
@@ -45,11 +54,15 @@ public final class IcecastServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/icecast2")
         process.arguments = ["-c", config.path]
+        // What icecast says before its own log opens (a port it cannot bind) goes to stderr.
+        let errors = logs.appendingPathComponent("stderr.log")
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try Self.newFile(errors)
         try process.run()
         server = process
-        try waitUntil(timeout: 30) { (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil }
+        try waitUntil("the server answering", timeout: 30, while: process, errors) {
+            (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil
+        }
     }
 
     /// Stops the server (as a crash or restart would).
@@ -72,11 +85,12 @@ public final class IcecastServer {
         process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
                              "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
             + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
+        let errors = directory.appendingPathComponent("source\(mount.replacingOccurrences(of: "/", with: "-")).log")
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try Self.newFile(errors)
         try process.run()
         sources[mount] = process
-        try waitUntil(timeout: 30) {
+        try waitUntil("a source on \(mount)", timeout: 30, while: process, errors) {
             ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(mount)
         }
     }
@@ -147,7 +161,7 @@ public final class IcecastServer {
     /// reads the current title there.
     public func waitForTitle(containing text: String, mount: String) throws {
         let stats = "http://admin:\(adminPassword)@127.0.0.1:\(port)/admin/stats"
-        try waitUntil(timeout: 10) {
+        try waitUntil("a title containing \(text) on \(mount)", timeout: 10) {
             let xml = (try? ExternalTool.run(["curl", "-sf", stats])) ?? ""
             return xml.components(separatedBy: "<source mount=\"\(mount)\">").dropFirst().first?
                 .components(separatedBy: "</source>").first?.contains(text) == true
@@ -173,12 +187,34 @@ public final class IcecastServer {
         """
     }
 
-    private func waitUntil(timeout: Double, _ condition: () -> Bool) throws {
+    /// A program the server needed exited before it was ready; `description` has its last words.
+    struct Exited: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Waits up to `timeout` seconds for `condition`; fails at once, with the end of
+    /// `log`, if `process` (the server or a source) exits meanwhile.
+    private func waitUntil(_ what: String, timeout: Double, while process: Process? = nil, _ log: URL? = nil,
+                           _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
+        let lastWords = { log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { String($0.suffix(600)) } ?? "" }
         while !condition() {
-            if Date() > deadline { throw ExternalTool.Failed(description: "icecast on port \(port) did not get ready") }
+            if let process, !process.isRunning {
+                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") exited: \(lastWords())")
+            }
+            if Date() > deadline {
+                throw ExternalTool.Failed(description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
+    }
+
+    /// A new, empty file to write a program's stderr to, so that a failure can quote it.
+    private static func newFile(_ url: URL) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw ExternalTool.Failed(description: "cannot create \(url.path)")
+        }
+        return try FileHandle(forWritingTo: url)
     }
 
     private static func kill(_ process: Process) {
@@ -186,22 +222,5 @@ public final class IcecastServer {
         // SIGKILL: ffmpeg answers SIGTERM by trying to flush to a server that may be frozen.
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-    }
-
-    /// A port nobody listens on: bind port 0 and read what the kernel chose.
-    public static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ExternalTool.Failed(description: "socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw ExternalTool.Failed(description: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

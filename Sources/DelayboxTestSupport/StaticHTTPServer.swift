@@ -18,7 +18,7 @@ public final class StaticHTTPServer {
     ///   carries `StreamTitle='icyTitles[k]';`, the others are empty.
     public init(directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000) throws {
         self.directory = directory
-        port = try IcecastServer.freePort()
+        port = try LoopbackPort.unused()
         scheme = selfSignedTLS ? "https" : "http"
         var server = "import http.server, functools, os\n" + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
             + "handler = functools.partial(\(icyTitles == nil ? "http.server.SimpleHTTPRequestHandler" : "Icy"), directory='\(directory.path)')\n"

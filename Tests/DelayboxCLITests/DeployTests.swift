@@ -87,7 +87,7 @@ import Testing
         #expect(badBoard.status == 2 && badBoard.errors.contains("--board takes a board config's name"), "\(badBoard.errors)")
         let badTimeout = try ExternalTool.execute(script, ["--host", "box", "--timeout", "soon"])
         #expect(badTimeout.status == 2 && badTimeout.errors.contains("--timeout takes whole seconds"), "\(badTimeout.errors)")
-        let port = try IcecastServer.freePort()
+        let port = try LoopbackPort.unused()
         let unreachable = try ExternalTool.execute(script, ["--host", "127.0.0.1", "--port", String(port), "--dry-run"])
         #expect(unreachable.status == 3 && unreachable.errors.contains("cannot reach root@127.0.0.1 over SSH"), "\(unreachable.errors)")
     }

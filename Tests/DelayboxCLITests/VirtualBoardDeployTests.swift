@@ -34,7 +34,7 @@ struct VirtualBoardDeployTests {
         let broken = try Self.brokenRelease(of: good, in: directory)
         let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let port = try IcecastServer.freePort()
+        let port = try LoopbackPort.unused()
         let machine = Process()
         machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
         machine.arguments = [directory.path, String(port)]

@@ -233,8 +233,9 @@ struct VirtualBoardTests {
     }
 
     /// The console on the board's serial port (a QEMU chardev on a Unix socket: the x86
-    /// guest's second UART, /dev/ttyS1, or the arm64 one's PL011, /dev/ttyAMA0; 115200 8N1): it greets, answers `status`, sets the delay,
-    /// and shrugs off line noise with a complaint, still answering after it.
+    /// guest's second UART, /dev/ttyS1, or the arm64 one's PL011, /dev/ttyAMA0; 115200
+    /// 8N1): it greets, answers `status`, sets the delay, and shrugs off line noise with a
+    /// complaint, still answering after it.
     @Test(arguments: VirtualBoard.boards)
     func theConsoleAnswersOnTheVirtualSerialPort(board: VirtualBoard.Board) throws {
         try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")

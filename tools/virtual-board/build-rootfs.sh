@@ -47,14 +47,15 @@ $NATIVE || INCLUDE+=,alsa-utils
 
 # The board's own files — plain files, so that they can go in before another CPU's packages
 # are configured: the kernel's modules the board uses, with what they depend on; the
-# panel's GPIO chip, gpio-sim set up at boot as gpiochip0 with 32 lines; DHCP from QEMU's
+# panel's GPIO chip, gpio-sim set up at boot with 32 lines, labelled virtual-board-panel
+# (gpiochip0 on x86; the arm64 `virt` machine's own chip comes first there); DHCP from QEMU's
 # user network on the virtio NIC; SSH for root with the key.
 board_files() {
   "$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$OUT/gpio-sim/gpio-sim-oot.ko" "$FS" configfs snd-aloop virtio_net
   mkdir -p "$FS/etc/modules-load.d" "$FS/usr/local/sbin" "$FS/etc/systemd/system" "$FS/etc/systemd/network"
   printf 'snd-aloop\ngpio-sim-oot\n' > "$FS/etc/modules-load.d/virtual-board.conf"
   printf '%s\n' '#!/bin/sh' \
-    "# Creates the virtual board's GPIO chip (gpio-sim, 32 lines), as a Pi's gpiochip0." \
+    "# Creates the virtual board's GPIO chip (gpio-sim, 32 lines), as a Pi's header chip." \
     'CFG=/sys/kernel/config/gpio-sim/board0' \
     'mkdir -p $CFG/bank0 && echo 32 > $CFG/bank0/num_lines && echo virtual-board-panel > $CFG/bank0/label' \
     'echo 1 > $CFG/live' > "$FS/usr/local/sbin/virtual-board-gpio"

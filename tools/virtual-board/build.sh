@@ -2,7 +2,8 @@
 # Builds the virtual board the hardware-in-the-loop tests run on (docs/hardware.md):
 # Debian's own kernel under QEMU, a gpio-sim GPIO chip (built here out of tree: Debian's
 # kernel does not ship it), snd-aloop as the codec and a serial port, booting a busybox
-# initramfs that runs a test's scenario with this host's filesystem mounted read-only.
+# initramfs that runs a test's scenario with this host's filesystem (the arm64 board: its
+# own root filesystem, build-rootfs.sh) mounted read-only.
 #
 #   [BOARD_DEBIAN=12|13] [BOARD_ARCH=amd64|arm64] tools/virtual-board/build.sh
 #
@@ -87,8 +88,9 @@ fi
 
 # The initramfs: busybox, the modules the tests need with their dependencies, and /init
 # (tools/virtual-board/init). Programs are not copied in: the guest mounts this host's
-# filesystem read-only over 9p and runs them there (chrooted), with the libraries they
-# were built against — FFmpeg alone links ~150 of them.
+# filesystem read-only over 9p (the arm64 board: its own root filesystem, with the project
+# over 9p) and runs them there (chrooted), with the libraries they were built against —
+# FFmpeg alone links ~150 of them.
 R="$OUT/rootfs"
 rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,newroot,etc}
 cp "$X/bin/busybox" "$R/bin/busybox"
