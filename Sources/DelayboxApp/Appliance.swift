@@ -202,7 +202,7 @@ public final class Appliance {
                 let text = NotificationLog.text(notification)
                 logger.info("\(text)")
                 console?.show(text)
-                if case .eventTookEffect(let event, _, _) = notification {
+                if case .eventTookEffect(let event, _, _, _) = notification {
                     // Heard once what the ring and the device hold now has played (± a period).
                     let heard = Date().addingTimeInterval(Double(output.feeder.outputDelayFrames(now: now)) / Double(AudioFormat.sampleRate))
                     let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)

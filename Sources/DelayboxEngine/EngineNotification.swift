@@ -9,8 +9,11 @@ public enum EngineNotification: Sendable, Equatable {
     case availableDelayChanged(milliseconds: Int64)
     /// The delay in force changed (set by the listener, jump to live, pause, re-buffering).
     case delayChanged(milliseconds: Int64, reason: DelayChangeReason)
-    /// A stream event took effect at playout.
-    case eventTookEffect(TimelineEvent, EventTransition, outputFrame: Int64)
+    /// A stream event took effect at playout. `elapsedFrames`: how far playout already is
+    /// past the event's position when it takes effect — 0 when playout reaches it, more
+    /// when a jump (or an event placed behind playout) lands inside it, so that an ad
+    /// break plays only what is left of it.
+    case eventTookEffect(TimelineEvent, EventTransition, outputFrame: Int64, elapsedFrames: Int64)
     /// An event a new connection announced as the stream's state (the server resends the
     /// current title to every listener) that is not acted on as if just sent (why).
     case eventNotTriggered(StreamEvent, reason: String)

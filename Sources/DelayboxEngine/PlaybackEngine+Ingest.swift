@@ -218,11 +218,12 @@ extension PlaybackEngine {
     }
 
     /// Puts an event on the timeline; one whose position playout already passed takes
-    /// effect at once.
+    /// effect at once, as far into it as playout is (a break over by then: not at all).
     private func place(_ event: TimelineEvent) {
         guard timeline.insert(event) else { return }
-        if event.position < eventCursor {
-            notifications.append(.eventTookEffect(event, .reached, outputFrame: statistics.renderedFrames))
+        if event.position < eventCursor, !event.hasEnded(by: eventCursor) {
+            notifications.append(.eventTookEffect(event, .reached, outputFrame: statistics.renderedFrames,
+                                                  elapsedFrames: eventCursor - event.position))
         }
     }
 }

@@ -110,13 +110,15 @@ extension PlaybackEngine {
     private func emitTransitions(to position: Int64) {
         let frame = statistics.renderedFrames
         if position > eventCursor {
-            // A break that is over at the new position is not part of the programme there.
+            // A break that is over at the new position is not part of the programme there;
+            // one the jump lands in plays on from there, to its end.
             for event in timeline.events(in: eventCursor..<position) where !event.hasEnded(by: position) {
-                notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame))
+                notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame,
+                                                      elapsedFrames: position - event.position))
             }
         } else if position < eventCursor {
             for event in timeline.events(in: position..<eventCursor).reversed() {
-                notifications.append(.eventTookEffect(event, .undoneByJump, outputFrame: frame))
+                notifications.append(.eventTookEffect(event, .undoneByJump, outputFrame: frame, elapsedFrames: 0))
             }
         }
         eventCursor = position
@@ -162,7 +164,7 @@ extension PlaybackEngine {
         guard end > from else { return }
         for event in timeline.events(in: from..<end) {
             let frame = statistics.renderedFrames + max(0, event.position - start)
-            notifications.append(.eventTookEffect(event, .reached, outputFrame: frame))
+            notifications.append(.eventTookEffect(event, .reached, outputFrame: frame, elapsedFrames: 0))
         }
         eventCursor = end
     }

@@ -11,10 +11,12 @@ struct ClipPlayer {
     /// Next frame of the clip to play.
     private var cursor = 0
 
-    init(clip: AudioClip?, loops: Bool, lengthFrames: Int64?) {
+    /// - Parameter startFrame: the clip's frame to start at (an ad joined mid-break).
+    init(clip: AudioClip?, loops: Bool, lengthFrames: Int64?, startFrame: Int = 0) {
         self.clip = clip
         self.loops = loops
         remainingFrames = lengthFrames
+        cursor = startFrame
     }
 
     var isFinished: Bool { remainingFrames.map { $0 <= 0 } ?? false }

@@ -11,9 +11,9 @@ import DelayboxEngine
 ///   (10 ms fade-in) and plays for the break's length (longer ads fade out at its end,
 ///   shorter ones leave silence), then the levels come back; with ads off it is ignored
 ///   and logged; an ad whose audio is not there plays as silence for the break, logged;
-/// - a jump towards live over a break's start plays that ad from its beginning (the
-///   sponsor's message is not cut by a knob); a jump back before it stops the ad and
-///   restores the levels;
+/// - a jump towards live into a break plays the rest of it — the ad from as far in as
+///   the break is at the new place, to the break's end, where the stream comes back on
+///   time; a jump back before it stops the ad and restores the levels;
 /// - paused: music and ad fade out and hold their place (the engine silences the
 ///   stream); feedback sounds are always heard.
 ///
@@ -201,7 +201,7 @@ public final class ProgrammeMix {
             } else if !adsEnabled {
                 log.append("ad break ignored (ads off): \(ad.durationMs) ms, \(ad.audioURL)")
             } else {
-                startAd(ad, fromJump: effect.transition == .executedByJump)
+                startAd(ad, elapsedFrames: effect.elapsedFrames)
             }
         }
     }
@@ -216,15 +216,21 @@ public final class ProgrammeMix {
         retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
     }
 
-    private func startAd(_ ad: AdBreak, fromJump: Bool) {
+    /// Starts `ad`'s break `elapsedFrames` into it: the ad from that frame, for the rest
+    /// of the break.
+    private func startAd(_ ad: AdBreak, elapsedFrames: Int64) {
         let clip = adClips[ad.audioURL]
         let length = AudioFormat.frames(milliseconds: ad.durationMs)
+        guard elapsedFrames < length else { return }
         playingAd = ad
-        adRemaining = length
-        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: length + AudioFormat.frames(milliseconds: Ramp.adOut))
+        adRemaining = length - elapsedFrames
+        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
+                              startFrame: Int(elapsedFrames))
         mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
         if clip == nil { log.append("ad audio not available (\(ad.audioURL)): \(ad.durationMs) ms of silence") }
-        if fromJump { log.append("ad plays from its start: the jump passed its break") }
+        if elapsedFrames > 0 {
+            log.append("ad plays from \(AudioFormat.milliseconds(frames: elapsedFrames)) ms in, to its break's end")
+        }
         retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
     }
 

@@ -165,7 +165,7 @@ public final class Simulation {
 
     private func eventReports() -> [SimulationReport.Event] {
         let effects = notifications.compactMap { _, notification -> (TimelineEvent, EventTransition, Int64)? in
-            guard case .eventTookEffect(let event, let transition, let frame) = notification else { return nil }
+            guard case .eventTookEffect(let event, let transition, let frame, _) = notification else { return nil }
             return (event, transition, frame)
         }
         return scenario.events.map { scheduled in

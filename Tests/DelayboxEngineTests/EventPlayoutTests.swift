@@ -5,7 +5,7 @@ import Testing
 @Suite struct EventPlayoutTests {
     func effects(_ rig: EngineRig) -> [(StreamEvent, EventTransition, Int64)] {
         rig.notifications { notification in
-            guard case .eventTookEffect(let event, let transition, let frame) = notification else { return nil }
+            guard case .eventTookEffect(let event, let transition, let frame, _) = notification else { return nil }
             return (event.event, transition, frame)
         }
     }

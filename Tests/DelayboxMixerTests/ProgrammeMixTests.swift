@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxMixer
+import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ import Testing
     /// The output frame at which the `index`th event took effect.
     static func effectFrame(_ rig: EngineRig, _ index: Int = 0) throws -> Int {
         let frames: [Int64] = rig.notifications { notification in
-            guard case .eventTookEffect(_, _, let frame) = notification else { return nil }
+            guard case .eventTookEffect(_, _, let frame, _) = notification else { return nil }
             return frame
         }
         return Int(try #require(frames.dropFirst(index).first))
@@ -130,8 +131,8 @@ import Testing
         #expect(mix.drainLog().contains { $0.contains("ad audio not available") })
     }
 
-    /// A jump towards live over a break's start plays the ad from its beginning; a jump
-    /// back before the break stops it and brings the programme back.
+    /// A jump towards live into a break plays the ad; a jump back before the break stops
+    /// it and brings the programme back.
     @Test func aJumpOverABreakPlaysTheAdAndAJumpBackStopsIt() throws {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 20_000
@@ -147,13 +148,60 @@ import Testing
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd?.durationMs == 30_000)
         #expect(rig.output.samples.suffix(2 * 960).allSatisfy { $0 == Self.adLevel }, "the ad plays, the stream is ducked")
-        #expect(mix.drainLog().contains { $0.contains("plays from its start") })
+        #expect(mix.drainLog().contains { $0.contains("ms in, to its break's end") })
         _ = rig.engine.setDelay(milliseconds: 19_000, now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd == nil)
         let end = Int(rig.output.frameCount)
         #expect((end - 9_600..<end).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
                 "only the stream (its exact position code) is heard: the ad is gone")
+    }
+
+    /// An ad whose every frame says which it is: frame k carries k mod 16384 on the left
+    /// and k / 16384 on the right (in 1/32767 steps, below the limiter's ceiling).
+    static let numberedAd = AudioClip(samples: (0..<48_000 * 10).flatMap { [Int16($0 % 16_384), Int16($0 / 16_384)] })
+
+    /// The frame of `numberedAd` output frame `frame` carries, if it is the ad alone at full level.
+    static func adFrame(_ rig: EngineRig, _ frame: Int) -> Int {
+        Int((rig.output.samples[2 * frame] * 32_767).rounded()) + 16_384 * Int((rig.output.samples[2 * frame + 1] * 32_767).rounded())
+    }
+
+    /// A jump towards live into the middle of a break plays the rest of it: the ad from as
+    /// far into it as the break is at the new place (not from its start), and the stream
+    /// back when the break's end comes — on time, as its position code shows.
+    @Test func aJumpIntoABreakPlaysTheRestOfItAndTheStreamComesBackOnTime() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+        let ad = AdBreak(audioURL: Self.adURL, durationMs: 8_000)
+        rig.events[710] = .adBreak(ad)  // stream frame 681 600
+        let mix = ProgrammeMix()
+        mix.provideAd(Self.numberedAd, url: Self.adURL)
+        let engine = rig.engine
+        rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
+        rig.run(milliseconds: 12_000)
+        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        rig.run(milliseconds: 8_000)
+        let jumped: [(Int, Int64)] = rig.notifications { notification in
+            guard case .eventTookEffect(_, .executedByJump, let frame, let elapsed) = notification else { return nil }
+            return (Int(frame), elapsed)
+        }
+        let (start, elapsed) = try #require(jumped.first)
+        let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
+        #expect(elapsed > 48_000 && elapsed < length - 48_000, "landed well inside the break: \(elapsed) frames in")
+        let rest = length - Int(elapsed)
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        for k in [duck, duck + 1, rest / 2, rest - 1] {
+            #expect(Self.adFrame(rig, start + k) == Int(elapsed) + k, "\(k) frames after the jump")
+        }
+        #expect(mix.playingAd == nil, "over at the break's end")
+        #expect(mix.drainLog().contains { $0.contains("ad plays from \(AudioFormat.milliseconds(frames: elapsed)) ms in") })
+        // Once the levels are back, the stream's position code says where the break ended.
+        let after = start + rest + duck + 480
+        let code = try #require(SignalChecks.code(rig.output.samples, frame: after), "the stream alone, at full level")
+        let breakEnd = Int64(681_600 + length) % ToneCodec.codePeriod
+        let sinceEnd = Int((code - breakEnd + ToneCodec.codePeriod) % ToneCodec.codePeriod)
+        #expect(abs(after - sinceEnd - (start + rest)) <= 1, "the ad ended where the break does in the stream")
     }
 
     /// Paused: the programme (here mute music) fades out and holds; a feedback click is
