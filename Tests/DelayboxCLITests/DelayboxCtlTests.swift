@@ -129,7 +129,7 @@ import Glibc
         process.waitUntilExit()
 
         let wav = directory.appendingPathComponent("out/delaybox.wav")
-        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav.path)
         // 10 ms windows: the tone's are equal on both sides, peak at -18 dBFS times the
         // listener's volume (50: the simulated host's default) and cross zero 20 times.
         let expectedPeak = Int((TestTone.amplitude * VolumeCurve.gain(50) * 32_767).rounded())

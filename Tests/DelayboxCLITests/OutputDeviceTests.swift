@@ -102,7 +102,7 @@ import Testing
         let delayMs = try #require(reported, "\(result.output)")
 
         // Heard at frame k (ms k / 48), said at counter - 1000 ms after the input began.
-        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav.path)
         var offsets: [Int: Int] = [:]
         for frame in 0..<(samples.count / 2) where samples[2 * frame] >= 1_000 && samples[2 * frame + 1] == -samples[2 * frame] {
             offsets[frame / 48 - Int(samples[2 * frame] - 1_000), default: 0] += 1

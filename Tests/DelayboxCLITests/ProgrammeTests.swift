@@ -8,34 +8,6 @@ import Testing
 /// music (300 Hz) sounds while the streamer is muted, the demo ad's chime (1046 Hz) in
 /// the break, each for as long as the schedule says.
 @Suite struct ProgrammeTests {
-    /// Power of `hertz` in a window of the left channel (Goertzel), relative to full scale.
-    static func power(_ samples: ArraySlice<Int16>, hertz: Double) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
-        var (previous, beforePrevious) = (0.0, 0.0)
-        var count = 0
-        for index in stride(from: samples.startIndex, to: samples.endIndex, by: 2) {
-            let value = Double(samples[index]) / 32_768 + coefficient * previous - beforePrevious
-            (beforePrevious, previous) = (previous, value)
-            count += 1
-        }
-        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / Double(count * count)
-    }
-
-    /// Start and length (s) of the longest run of 50 ms windows where `hertz` dominates.
-    static func longestRun(_ samples: [Int16], hertz: Double, threshold: Double) -> (start: Double, length: Double)? {
-        let window = 2_400 * 2
-        let loud = (0..<samples.count / window).map { power(samples[($0 * window)..<(($0 + 1) * window)], hertz: hertz) > threshold }
-        var best: (Int, Int)?
-        var index = 0
-        while index < loud.count {
-            guard loud[index] else { index += 1; continue }
-            let start = index
-            while index < loud.count, loud[index] { index += 1 }
-            if index - start > (best?.1 ?? 0) { best = (start, index - start) }
-        }
-        return best.map { (Double($0.0) * 0.05, Double($0.1) * 0.05) }
-    }
-
     @Test func muteMusicFromTheNetworkAndTheAdPlayWhenTheScheduleSays() throws {
         let directory = try ExternalTool.temporaryDirectory("programme")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -65,10 +37,10 @@ import Testing
         let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cache").path)
         #expect(cached.count == 1 && cached[0].hasSuffix(".mp3"), "\(cached)")
 
-        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav.path)
         // -30 dB relative power: clearly there, far above leakage from the other sounds.
-        let music = try #require(Self.longestRun(samples, hertz: 300, threshold: 1e-4), "the mute music never sounded")
-        let ad = try #require(Self.longestRun(samples, hertz: 1_046.5, threshold: 1e-5), "the ad never sounded")
+        let music = try #require(Goertzel.longestRun(samples, hertz: 300, threshold: 1e-4), "the mute music never sounded")
+        let ad = try #require(Goertzel.longestRun(samples, hertz: 1_046.5, threshold: 1e-5), "the ad never sounded")
         // Muted 1.5 s; the 800 ms fades cross the threshold about 0.2 s after the fade-in
         // starts and 0.6 s after the fade-out starts (measured 1.95 s).
         #expect(music.length >= 1.7 && music.length <= 2.2, "music for \(music.length) s")

@@ -1,3 +1,4 @@
+import DelayboxTestSupport
 import Foundation
 
 /// The demo's beeped timecode as a recording heard it (a 48 kHz stereo 16-bit WAV): where
@@ -18,7 +19,7 @@ struct TimecodeCapture {
     let onsets: [Onset]
 
     init(wav: URL) throws {
-        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav.path)
         left = stride(from: 0, to: samples.count - 1, by: 2).map { samples[$0] }
         onsets = Self.onsets(in: left)
     }

@@ -291,23 +291,12 @@ struct VirtualBoardTests {
     /// A capture from the loopback's other side holds at least `seconds` of audio with the
     /// demo's 880 Hz pips (one a second): the programme went through the kernel's driver.
     static func expectProgramme(in wav: URL, seconds: Double) throws {
-        let samples = try Data(contentsOf: wav).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav.path)
         #expect(Double(samples.count) >= 2 * 48_000 * seconds)
         let windows = stride(from: 0, to: samples.count / 2 - 2_400, by: 2_400).map { start -> Double in
-            power(samples, from: start, frames: 2_400, hertz: 880)
+            Goertzel.power(samples, from: start, frames: 2_400, hertz: 880)
         }
         let loud = windows.indices.filter { windows[$0] > 1e-5 }
         #expect(loud.count >= Int(seconds) - 1, "880 Hz pips in 50 ms windows: \(loud)")
-    }
-
-    /// Goertzel power of `hertz` in the left channel of `frames` frames from `start`.
-    static func power(_ samples: [Int16], from start: Int, frames: Int, hertz: Double) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
-        var (previous, beforePrevious) = (0.0, 0.0)
-        for frame in start..<start + frames {
-            let value = Double(samples[2 * frame]) / 32_768 + coefficient * previous - beforePrevious
-            (beforePrevious, previous) = (previous, value)
-        }
-        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / Double(frames * frames)
     }
 }

@@ -70,7 +70,7 @@ import Testing
             .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
         let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
 
-        let samples = try Data(contentsOf: URL(fileURLWithPath: wav)).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try WavCapture.stereoSamples(path: wav)
         let heardLeft = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
         let heardMarks = Self.onsets(heardLeft)
         #expect(heardMarks.count >= 8, "\(heardMarks.count) marks heard")
