@@ -1,6 +1,7 @@
 import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
+import Foundation
 
 /// One channel playing: its engine (whose delay line holds only this channel's audio),
 /// the decoders the engine's read heads use, and, in real time, the stream client that
@@ -105,7 +106,12 @@ final class ChannelSession {
             let announcedAtConnect = !connectionCarriedTitle
             connectionCarriedTitle = true
             for event in StreamEventConvention.events(fromTitle: title) {
-                engine.ingest(event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect)
+                var startedAgoMs: Int64?
+                if case .adBreak(let ad) = event, let startedAt = ad.startedAt {
+                    startedAgoMs = Int64(((Date().timeIntervalSince1970 - startedAt) * 1_000).rounded())
+                }
+                engine.ingest(event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect,
+                              startedAgoMs: startedAgoMs)
             }
         case .lost(let reason, let time):
             engine.connectionLost(reason: reason, now: time)

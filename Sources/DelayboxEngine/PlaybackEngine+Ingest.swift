@@ -54,18 +54,40 @@ extension PlaybackEngine {
     }
 
     /// Takes a stream event stamped with a connection timestamp (frames).
-    /// - Parameter announcedAtConnect: it came with the connection's first title: the
-    ///   stream's state as the server resends it to every new listener, not something the
-    ///   broadcaster just sent. Muted, unmuted and the title are state and apply as usual;
-    ///   an ad break is a trigger, and one whose start was not heard on a connection is
-    ///   not played (docs/stream-events.md, "Exactly once").
-    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false) {
-        if announcedAtConnect, case .adBreak = event {
-            let resent = timeline.events.contains { $0.event == event }
-            notifications.append(.eventNotTriggered(event, reason: resent
-                ? "resent on reconnecting: the break is already on the timeline"
-                : "on air when the connection opened: its start was not heard here"))
-            return
+    /// - Parameters:
+    ///   - announcedAtConnect: it came with the connection's first title: the stream's
+    ///     state as the server resends it to every new listener, not something the
+    ///     broadcaster just sent. Muted, unmuted and the title are state and apply as
+    ///     usual; an ad break already placed is not placed again, and one whose start was
+    ///     not heard is placed where its tag says it began, or, if it does not say, not
+    ///     played (docs/stream-events.md, "Exactly once").
+    ///   - startedAgoMs: for an ad break whose tag says when it began, how long before
+    ///     `now` that was by this box's clock.
+    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false,
+                       startedAgoMs: Int64? = nil) {
+        if case .adBreak(let ad) = event {
+            // A break that says when it began is that break wherever its tag comes again.
+            if announcedAtConnect || ad.startedAt != nil, timeline.events.contains(where: { $0.event == event }) {
+                notifications.append(.eventNotTriggered(event, reason: announcedAtConnect
+                    ? "resent on reconnecting: the break is already on the timeline"
+                    : "sent again: the break is already on the timeline"))
+                return
+            }
+            if announcedAtConnect {
+                guard let startedAgoMs else {
+                    notifications.append(.eventNotTriggered(event, reason: "on air when the connection opened: its start was not heard here"))
+                    return
+                }
+                // Where it began: the timeline's positions are live times. Playout plays
+                // what is left of it, or nothing if it is over there.
+                let placed = TimelineEvent(event: event, position: livePosition(at: now) - AudioFormat.frames(milliseconds: max(0, startedAgoMs)))
+                if eventCursor != .min, placed.hasEnded(by: eventCursor) {
+                    notifications.append(.eventNotTriggered(event, reason: "on air when the connection opened: over where playout is"))
+                } else {
+                    place(placed)
+                }
+                return
+            }
         }
         guard let base = placement.base, !isMatching else {
             placement.pendingEvents.append((event, connectionTimestamp))

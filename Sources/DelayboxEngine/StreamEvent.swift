@@ -20,16 +20,21 @@ public enum StreamEvent: Sendable, Equatable, Hashable {
     }
 }
 
-/// An ad break's audio and length.
+/// An ad break's audio and length, and when it began if its tag says.
 public struct AdBreak: Sendable, Equatable, Hashable {
     /// Where the ad's audio is fetched from (http, https or file URL).
     public var audioURL: String
     /// How long the programme is replaced, in milliseconds.
     public var durationMs: Int64
+    /// When the break began at the source, by the broadcaster's clock (Unix time, seconds;
+    /// `[delaybox:ad@START …]`): it names the break wherever its tag comes again, and tells
+    /// a box that connects during it how much of it is left.
+    public var startedAt: Double?
 
-    public init(audioURL: String, durationMs: Int64) {
+    public init(audioURL: String, durationMs: Int64, startedAt: Double? = nil) {
         self.audioURL = audioURL
         self.durationMs = durationMs
+        self.startedAt = startedAt
     }
 }
 

@@ -4,9 +4,12 @@
 ///     Half-time [delaybox:muted]
 ///     Second half [delaybox:unmuted]
 ///     Ad break [delaybox:ad 30 https://club.example/ads/beer.mp3]
+///     Ad break [delaybox:ad@1795500300.25 30 https://club.example/ads/beer.mp3]
+///     Half-time: 2-1 [delaybox:muted] [delaybox:ad@1795500300.25 30 https://club.example/ads/beer.mp3]
 ///     Kick-off: City v United
 ///
-/// A title ends in at most one tag; the text before it is the "now playing" text.
+/// A title ends in tags (a state each: muted during half-time and an ad break in it); the
+/// text before them is the "now playing" text.
 public enum StreamEventConvention {
     static let tagPrefix = "[delaybox:"
 
@@ -22,28 +25,38 @@ public enum StreamEventConvention {
         return String(rest.hasSuffix("'") ? rest.dropLast() : rest)
     }
 
-    /// The events a stream title carries: a tagged state change (with the text before the
-    /// tag as the new title, when there is one), or just a title.
+    /// The events a stream title carries: the text before its tags as the new title, when
+    /// there is one, then each tag's event in order; or just a title. Tags are read from
+    /// the end: one that is not understood, and everything before it, is text.
     public static func events(fromTitle title: String) -> [StreamEvent] {
-        guard let tagStart = title.range(of: tagPrefix, options: .backwards), title.hasSuffix("]") else {
-            return title.isEmpty ? [] : [.title(title)]
+        var text = Substring(title)
+        var tagged: [StreamEvent] = []
+        while text.hasSuffix("]"), let tagStart = text.range(of: tagPrefix, options: .backwards),
+              let event = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
+            tagged.insert(event, at: 0)
+            text = text[..<tagStart.lowerBound]
+            while text.last == " " { text = text.dropLast() }
         }
-        let text = title[..<tagStart.lowerBound].trimmingSpaces()
-        let words = title[tagStart.upperBound..<title.index(before: title.endIndex)].split(separator: " ")
-        let event: StreamEvent?
+        guard !tagged.isEmpty else { return title.isEmpty ? [] : [.title(title)] }
+        let rest = text.trimmingSpaces()
+        return (rest.isEmpty ? [] : [.title(rest)]) + tagged
+    }
+
+    /// The event of one tag's words (between `[delaybox:` and `]`), nil if not understood.
+    private static func event(fromTag tag: Substring) -> StreamEvent? {
+        let words = tag.split(separator: " ")
         switch words.first {
-        case "muted": event = .streamerMuted
-        case "unmuted": event = .streamerUnmuted
-        case "ad":
-            if words.count == 3, let seconds = Double(words[1]), seconds > 0 {
-                event = .adBreak(AdBreak(audioURL: String(words[2]), durationMs: Int64((seconds * 1000).rounded())))
-            } else {
-                event = nil
-            }
-        default: event = nil
+        case "muted": return .streamerMuted
+        case "unmuted": return .streamerUnmuted
+        case let keyword? where keyword == "ad" || keyword.hasPrefix("ad@"):
+            // `ad@START`: when the break began (Unix time, s); a START that is not one
+            // makes the tag malformed, so it is shown as text rather than half understood.
+            let startedAt = keyword == "ad" ? nil : Double(keyword.dropFirst(3))
+            let startIsValid = keyword == "ad" || (startedAt.map { $0.isFinite && $0 > 0 } ?? false)
+            guard words.count == 3, startIsValid, let seconds = Double(words[1]), seconds > 0, seconds.isFinite else { return nil }
+            return .adBreak(AdBreak(audioURL: String(words[2]), durationMs: Int64((seconds * 1000).rounded()), startedAt: startedAt))
+        default: return nil
         }
-        guard let event else { return [.title(title)] }  // an unknown tag is just text
-        return text.isEmpty ? [event] : [.title(text), event]
     }
 
     /// The stream title a broadcaster sends for `event` with `text` before the tag.
@@ -55,7 +68,8 @@ public enum StreamEventConvention {
         case .adBreak(let ad):
             let seconds = Double(ad.durationMs) / 1000
             let shown = seconds == seconds.rounded() ? String(Int64(seconds)) : String(seconds)
-            return prefix + "[delaybox:ad \(shown) \(ad.audioURL)]"
+            let start = ad.startedAt.map { "@" + String($0) } ?? ""
+            return prefix + "[delaybox:ad\(start) \(shown) \(ad.audioURL)]"
         case .title(let title): return title
         }
     }

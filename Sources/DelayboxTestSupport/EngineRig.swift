@@ -44,14 +44,16 @@ public final class EngineRig {
 
     /// Opens a connection now; the server resends its newest `burstPackets` at once, and
     /// with them, as Icecast does for every new listener, its current title's `announcing`
-    /// events, at the connection's first metadata block (1 s in at 128 kbps).
-    public func reconnect(burstPackets: Int64, announcing: [StreamEvent] = []) {
+    /// events, at the connection's first metadata block (1 s in at 128 kbps). An ad break
+    /// among them that says when it began began `startedAgoMs` before now.
+    public func reconnect(burstPackets: Int64, announcing: [StreamEvent] = [], startedAgoMs: Int64? = nil) {
         connected = true
         engine.connectionOpened(now: now)
         feed.connectionFirstPacket = max(0, nextPacket - burstPackets)
         for index in feed.connectionFirstPacket..<nextPacket { deliver(index) }
         for event in announcing {
-            engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true)
+            engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
+                          startedAgoMs: startedAgoMs)
         }
     }
 

@@ -3,10 +3,11 @@ import DelayboxTestSupport
 import Testing
 
 @Suite struct EventPlayoutTests {
-    func effects(_ rig: EngineRig) -> [(StreamEvent, EventTransition, Int64)] {
+    /// Each event that took effect: how, at which output frame, and how far into it.
+    func effects(_ rig: EngineRig) -> [(StreamEvent, EventTransition, Int64, elapsed: Int64)] {
         rig.notifications { notification in
-            guard case .eventTookEffect(let event, let transition, let frame, _) = notification else { return nil }
-            return (event.event, transition, frame)
+            guard case .eventTookEffect(let event, let transition, let frame, let elapsed) = notification else { return nil }
+            return (event.event, transition, frame, elapsed)
         }
     }
 
@@ -91,22 +92,75 @@ import Testing
         #expect(rig.engine.status(at: rig.now).programme.activeAd == nil)
     }
 
-    /// A box that connects while the title carries an ad tag (a start, a restart, a switch
-    /// to the channel) did not hear the break begin and cannot tell whether it is over:
-    /// it plays no ad. Muted is state: it applies.
-    @Test func aBreakOnAirWhenTheBoxConnectsIsNotPlayedButMutedApplies() throws {
+    /// A rig at 5 s delay that played 2 s and has now been disconnected for 500 ms.
+    static func rigAfterAnOutage() throws -> EngineRig {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         rig.run(milliseconds: 2_000)
         rig.disconnect()
         rig.run(milliseconds: 500)
+        return rig
+    }
+
+    /// A box that connects while the title carries an ad tag without a start (a start, a
+    /// restart, a switch to the channel) did not hear the break begin and cannot tell
+    /// whether it is over: it plays no ad. Muted is state: it applies.
+    @Test func aBreakOnAirWhenTheBoxConnectsIsNotPlayedButMutedApplies() throws {
+        let rig = try Self.rigAfterAnOutage()
         let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 30_000))
         rig.reconnect(burstPackets: 200, announcing: [.streamerMuted, ad])
         rig.run(milliseconds: 10_000)
         #expect(!effects(rig).contains { $0.0 == ad })
         #expect(notTriggered(rig) == ["on air when the connection opened: its start was not heard here"])
         #expect(rig.engine.status(at: rig.now).programme.streamerMuted)
+    }
+
+    /// A box that connects during a break whose tag says when it began (a start, a
+    /// restart, a switch back, a reconnect after missing the tag) places the break there:
+    /// at 5 s delay, one 10 s long that began 1 s ago is still ahead of playout and heard
+    /// whole; one that began 8 s ago is heard from 3 s in, 12 s ago from 7 s in (over at
+    /// live, not yet where the listener is); 20 s ago it is over and not heard. Its tag
+    /// resent on the next reconnect is the same break, or one over by then.
+    @Test(arguments: [(Int64(1_000), Int64?(0)), (8_000, 3_000), (12_000, 7_000), (20_000, nil)])
+    func aBreakOnAirWhenTheBoxConnectsPlaysWhatIsLeftOfIt(startedAgoMs: Int64, heardFromMs: Int64?) throws {
+        let rig = try Self.rigAfterAnOutage()
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
+        rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgoMs: startedAgoMs)
+        rig.run(milliseconds: 5_000)
+        rig.disconnect()
+        rig.run(milliseconds: 500)
+        rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgoMs: startedAgoMs + 5_500)
+        rig.run(milliseconds: 12_000)
+        let heard = effects(rig).filter { $0.0 == ad }
+        let over = "on air when the connection opened: over where playout is"
+        if let heardFromMs {
+            #expect(heard.count == 1, "once: \(heard)")
+            let elapsedMs = AudioFormat.milliseconds(frames: heard.first?.elapsed ?? -1)
+            #expect(abs(elapsedMs - heardFromMs) <= 20, "heard from \(elapsedMs) ms in")
+            // At the second reconnect, 5.5 s on, the break is over where playout is (5 s
+            // behind live) if it began more than 15 s before: then it is no longer held.
+            let resent = startedAgoMs + 5_500 < 10_000 + 5_000 ? "resent on reconnecting: the break is already on the timeline" : over
+            #expect(notTriggered(rig) == [resent])
+        } else {
+            #expect(heard.isEmpty, "over where playout is: \(heard)")
+            #expect(notTriggered(rig) == [over, over])
+        }
+        #expect(rig.engine.status(at: rig.now).programme.activeAd == nil)
+    }
+
+    /// A tag that says when its break began names the break: sent again later on the same
+    /// connection (a broadcaster resending the title) it does not play the ad again.
+    @Test func anAdTagWithItsStartSentAgainPlaysOnce() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 5_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 300)
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000, startedAt: 1_795_500_300.25))
+        rig.events[560] = ad
+        rig.events[600] = ad
+        rig.run(milliseconds: 12_000)
+        #expect(effects(rig).filter { $0.0 == ad }.count == 1)
+        #expect(notTriggered(rig) == ["sent again: the break is already on the timeline"])
     }
 
     /// A jump toward live past the end of a break plays no ad: at the new place the break

@@ -117,6 +117,63 @@ struct IcecastStreamTests {
         #expect(muteStates(later).last != "muted" && hasTitle(later, "Second half: 2-2"), "\(later)")
     }
 
+    /// A box that connects 3 s into an 8 s break (a start, a restart, a switch to the
+    /// channel) learns from the tag when the break began and plays what is left of it:
+    /// the ad from as far in as its playout is, and the stream back when the break ends —
+    /// measured in the appliance's output, where the source's 440 Hz tone is ducked for
+    /// just that long.
+    @Test func aBoxThatJoinsDuringABreakPlaysWhatIsLeftOfIt() throws {
+        let server = try IcecastServer()
+        try server.startSource(mount: "/live.mp3")
+        let directory = try ExternalTool.temporaryDirectory("join")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = directory.appendingPathComponent("out.wav").path
+        let board = directory.appendingPathComponent("board.yaml")
+        try """
+            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(wav)
+            channels:
+              - name: Live
+                url: \(server.url(mount: "/live.mp3"))
+            defaults:
+              volume: 100
+            """.write(to: board, atomically: true, encoding: .utf8)
+        let sent = Date()
+        try server.broadcast(["ad", "8", "demo://ad", "Half-time ad"], mount: "/live.mp3", tool: Self.broadcast)
+        try server.waitForTitle(containing: "[delaybox:ad@", mount: "/live.mp3")
+        Thread.sleep(until: sent.addingTimeInterval(3))
+        let launched = Date()
+        let run = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"),
+                                           ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                                            "--delay", "2", "--seconds", "10"])
+        #expect(run.status == 0, "\(run.errors)")
+        let ads = run.errors.split(separator: "\n").filter { $0.contains("event: ad break 8000 ms") }
+        #expect(ads.count == 1, "played once: \(ads)")
+        let into = try #require(ads.first?.split(separator: ", ").last, "\(ads)")
+        let elapsed = Double(try #require(Int(into.prefix { $0.isNumber }), "how far in: \(into)")) / 1_000
+        // In 50 ms windows: playout starts with the first sound (the ad comes in while the
+        // stream ducks over 300 ms, its tone heard for the first ~100 ms of that); the
+        // stream's tone is back when the break is over.
+        let samples = try WavCapture.stereoSamples(path: wav)
+        let window = Double(Goertzel.windowFrames) / 48_000
+        let sounding = stride(from: 0, to: samples.count / 2 - Goertzel.windowFrames, by: Goertzel.windowFrames).map { start in
+            (2 * start..<2 * (start + Goertzel.windowFrames)).contains { samples[$0] != 0 }
+        }
+        let tone = Goertzel.windowPowers(samples, hertz: 440).map { $0 > 1e-3 }
+        let start = try #require(sounding.firstIndex(of: true), "nothing played")
+        let back = try #require(tone.indices.first { $0 > start + 10 && tone[$0] }, "the stream never came back")
+        let ducked = Double(back - start) * window
+        // The tone is back above the threshold (half its power) 0.21 s into its 300 ms
+        // return (measured 6.70 s for a rest of 6.49 s).
+        #expect(abs(ducked - (8 - elapsed + 0.21)) < 0.15, "ducked for \(ducked) s; the break's rest was \(8 - elapsed) s")
+        // Where playout was when the ad came in: 2 s behind live, by the clock the
+        // broadcaster stamped the start with (the same machine's here).
+        let expected = launched.addingTimeInterval(Double(start) * window - 2).timeIntervalSince(sent)
+        // (Measured 1.51 s against 1.40 s: the source's and the server's own lag.)
+        #expect(abs(elapsed - expected) < 0.4, "joined \(elapsed) s into the break; its start says \(expected) s")
+    }
+
     /// The source killed and restarted (the listener sees the stream end, then 404s), or
     /// the whole server (connections refused meanwhile).
     @Test(arguments: ["source", "server"])
