@@ -10,7 +10,7 @@ public enum NotificationLog {
         case .availableDelayChanged(let ms): "available delay: \(ms) ms"
         case .delayChanged(let ms, let reason): "delay: \(ms) ms (\(reason.rawValue))"
         case .eventTookEffect(let event, let transition, _, let elapsed):
-            "event: \(describe(event.event)) \(transition.rawValue)" + (elapsed > 0 ? ", \(AudioFormat.milliseconds(frames: elapsed)) ms into it" : "")
+            "event: \(describe(event.event)) \(transition.rawValue)" + (event.event.kind == "ad" && elapsed > 0 ? ", \(AudioFormat.milliseconds(frames: elapsed)) ms into it" : "")
         case .eventNotTriggered(let event, let why): "event: \(describe(event)) not triggered: \(why)"
         case .audioLost(_, let frames): "audio lost: \(AudioFormat.milliseconds(frames: frames)) ms"
         case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
@@ -29,8 +29,8 @@ public enum NotificationLog {
         case .delayChanged(let ms, let reason): object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
         case .eventTookEffect(let event, let transition, let frame, let elapsed):
             object.merge(["type": "event", "kind": event.event.kind, "detail": describe(event.event),
-                          "transition": transition.rawValue, "output_frame": frame,
-                          "elapsed_ms": AudioFormat.milliseconds(frames: elapsed)]) { $1 }
+                          "transition": transition.rawValue, "output_frame": frame]) { $1 }
+            if event.event.kind == "ad" { object["elapsed_ms"] = AudioFormat.milliseconds(frames: elapsed) }
         case .eventNotTriggered(let event, let why):
             object.merge(["type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
                           "reason": why]) { $1 }

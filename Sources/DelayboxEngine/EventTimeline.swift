@@ -48,11 +48,13 @@ struct EventTimeline {
         }
     }
 
-    /// Folds events before `position` into the base state and drops them.
+    /// Folds events before `position` into the base state and drops them — except an ad
+    /// break that runs past it: playout may yet come to its rest (a box that joined during
+    /// a break holds no audio from its start). In place: no allocation while one is kept.
     mutating func dropEvents(before position: Int64) {
-        let keepFrom = events.firstIndex { $0.position >= position } ?? events.endIndex
-        guard keepFrom > 0 else { return }
-        for entry in events[..<keepFrom] { baseState.apply(entry.event, at: entry.position) }
-        events.removeFirst(keepFrom)
+        guard let first = events.first, first.position < position else { return }
+        let dropped = { (entry: TimelineEvent) in entry.position < position && !entry.runsPast(position) }
+        for entry in events where dropped(entry) { baseState.apply(entry.event, at: entry.position) }
+        events.removeAll(where: dropped)
     }
 }

@@ -79,9 +79,11 @@ extension PlaybackEngine {
                     return
                 }
                 // Where it began: the timeline's positions are live times. Playout plays
-                // what is left of it, or nothing if it is over there.
+                // what is left of it, or nothing if it is over there — or over before the
+                // oldest audio held, where playout can never be.
                 let placed = TimelineEvent(event: event, position: livePosition(at: now) - AudioFormat.frames(milliseconds: max(0, startedAgoMs)))
-                if eventCursor != .min, placed.hasEnded(by: eventCursor) {
+                let playableFrom = eventCursor != .min ? eventCursor : line.isEmpty ? nil : line.startPosition
+                if let playableFrom, placed.hasEnded(by: playableFrom) {
                     notifications.append(.eventNotTriggered(event, reason: "on air when the connection opened: over where playout is"))
                 } else {
                     place(placed)

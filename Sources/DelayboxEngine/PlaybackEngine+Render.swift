@@ -112,9 +112,13 @@ extension PlaybackEngine {
         if position > eventCursor {
             // A break that is over at the new position is not part of the programme there;
             // one the jump lands in plays on from there, to its end.
-            for event in timeline.events(in: eventCursor..<position) where !event.hasEnded(by: position) {
-                notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame,
-                                                      elapsedFrames: position - event.position))
+            for event in timeline.events(in: eventCursor..<position) {
+                if event.hasEnded(by: position) {
+                    notifications.append(.eventNotTriggered(event.event, reason: "over where playout is"))
+                } else {
+                    notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame,
+                                                          elapsedFrames: position - event.position))
+                }
             }
         } else if position < eventCursor {
             for event in timeline.events(in: position..<eventCursor).reversed() {

@@ -54,6 +54,12 @@ public struct TimelineEvent: Sendable, Equatable, Hashable {
         guard case .adBreak(let ad) = event else { return false }
         return position - self.position >= AudioFormat.frames(milliseconds: ad.durationMs)
     }
+
+    /// Whether this is an ad break that began before timeline `position` and runs past it.
+    func runsPast(_ position: Int64) -> Bool {
+        guard case .adBreak = event else { return false }
+        return self.position < position && !hasEnded(by: position)
+    }
 }
 
 /// How an event took effect at playout.

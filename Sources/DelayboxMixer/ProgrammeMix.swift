@@ -78,10 +78,22 @@ public final class ProgrammeMix {
         }
     }
 
-    /// An ad's audio, fetched ahead of its break.
+    /// An ad's audio, fetched ahead of its break — or during it, when the break began
+    /// before the box knew of it (a box that joined mid-break): the ad then comes in
+    /// where the break is, for the rest of it.
     public func provideAd(_ clip: AudioClip, url: String) {
-        adClips[url] = clip.fadedAtBothEnds(milliseconds: 5)
+        let faded = clip.fadedAtBothEnds(milliseconds: 5)
+        adClips[url] = faded
         if adClips.count > 8, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
+        if let ad = playingAd, ad.audioURL == url, adPlayer?.clip == nil {
+            let length = AudioFormat.frames(milliseconds: ad.durationMs)
+            adPlayer = ClipPlayer(clip: faded, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
+                                  startFrame: Int(length - adRemaining))
+            log.append("ad audio ready \(AudioFormat.milliseconds(frames: length - adRemaining)) ms into its break: it plays from there")
+            // Mid-clip: in on the ad's own short ramp, not with a step.
+            mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
+            retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
+        }
     }
 
     public func hasAd(url: String) -> Bool { adClips[url] != nil }

@@ -42,6 +42,16 @@ public final class EngineRig {
         reconnect(burstPackets: burstPackets)
     }
 
+    /// The same, with the first connection's `announcing` events (see `reconnect`).
+    public convenience init(configuration: EngineConfiguration, burstPackets: Int64, announcing: [StreamEvent],
+                            startedAgoMs: Int64?) throws {
+        try self.init(configuration: configuration, burstPackets: burstPackets)
+        for event in announcing {
+            engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
+                          startedAgoMs: startedAgoMs)
+        }
+    }
+
     /// Opens a connection now; the server resends its newest `burstPackets` at once, and
     /// with them, as Icecast does for every new listener, its current title's `announcing`
     /// events, at the connection's first metadata block (1 s in at 128 kbps). An ad break

@@ -76,15 +76,18 @@ public final class IcecastServer {
         if let server { Glibc.kill(server.processIdentifier, frozen ? SIGSTOP : SIGCONT) }
     }
 
-    /// Starts a live ffmpeg source on `mount`: a tone of `frequency` Hz (MP3 128 kbps, or Ogg/Opus).
-    public func startSource(mount: String, opus: Bool = false, frequency: Int = 440) throws {
+    /// Starts a live ffmpeg source on `mount`: a tone of `frequency` Hz (MP3 128 kbps, or
+    /// Ogg/Opus with `title` as its stream's title — Icecast takes no title updates on Ogg
+    /// mounts, a source sends them in the stream itself).
+    public func startSource(mount: String, opus: Bool = false, frequency: Int = 440, title: String? = nil) throws {
         let codec = opus ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
                          : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
+        let metadata = title.map { ["-metadata", "title=\($0)"] } ?? []
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
                              "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
-            + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
+            + metadata + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
         let errors = directory.appendingPathComponent("source\(mount.replacingOccurrences(of: "/", with: "-")).log")
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try Self.newFile(errors)

@@ -43,4 +43,18 @@ import Testing
         timeline.shift(from: 150, by: -10)
         #expect(timeline.events.first?.position == 190)
     }
+
+    /// An ad break that began before the oldest audio held but runs past it is kept (a
+    /// box that joined during it may yet play its rest) until it is over there.
+    @Test func anAdBreakStillRunningIsNotDropped() {
+        var timeline = EventTimeline()
+        timeline.insert(TimelineEvent(event: .streamerMuted, position: 100))
+        timeline.insert(TimelineEvent(event: .adBreak(ad), position: 1_000))  // 48 000 frames long
+        timeline.dropEvents(before: 40_000)
+        #expect(timeline.events.map(\.position) == [1_000], "the break is kept; muted folded into the base state")
+        #expect(timeline.state(at: 40_000).streamerMuted && timeline.state(at: 40_000).activeAd?.elapsedFrames == 39_000)
+        timeline.dropEvents(before: 49_000)
+        #expect(timeline.events.isEmpty)
+        #expect(timeline.state(at: 49_000).activeAd == nil)
+    }
 }

@@ -204,6 +204,28 @@ import Testing
         #expect(abs(after - sinceEnd - (start + rest)) <= 1, "the ad ended where the break does in the stream")
     }
 
+    /// An ad whose audio comes only during its break (a box that joined mid-break fetches
+    /// it then) comes in where the break is — on its 10 ms ramp, for the rest of the break.
+    @Test func anAdThatArrivesDuringItsBreakPlaysFromWhereTheBreakIs() throws {
+        let ad = AdBreak(audioURL: "file:///late.mp3", durationMs: 2_000)
+        let (rig, mix) = try Self.rig(silent: true, events: [700: .adBreak(ad)])
+        rig.run(milliseconds: 14_500)
+        let start = try Self.effectFrame(rig)
+        let arrived = Int(rig.output.frameCount)
+        #expect(arrived - start > 9_600, "the break began before its audio came")
+        mix.provideAd(Self.numberedAd, url: ad.audioURL)
+        rig.run(milliseconds: 2_000)
+        let adIn = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
+        #expect(Self.left(rig, arrived - 1) == 0, "silence until then")
+        for k in [adIn, adIn + 1, 24_000] {
+            #expect(Self.adFrame(rig, arrived + k) == arrived - start + k, "\(k) frames after it came")
+        }
+        let steps = (arrived..<arrived + adIn).map { abs(Self.left(rig, $0 + 1) - Self.left(rig, $0)) }
+        #expect((steps.max() ?? 1) < 0.01, "no click: it ramps in")
+        #expect(mix.drainLog().contains { $0.hasPrefix("ad audio ready") })
+        #expect(mix.playingAd == nil, "over at the break's end")
+    }
+
     /// Paused: the programme (here mute music) fades out and holds; a feedback click is
     /// heard exactly as synthesised; resumed: the music goes on where it stopped.
     @Test func pausedSilencesTheProgrammeButNotTheFeedback() throws {

@@ -121,10 +121,14 @@ struct IcecastStreamTests {
     /// channel) learns from the tag when the break began and plays what is left of it:
     /// the ad from as far in as its playout is, and the stream back when the break ends —
     /// measured in the appliance's output, where the source's 440 Hz tone is ducked for
-    /// just that long.
-    @Test func aBoxThatJoinsDuringABreakPlaysWhatIsLeftOfIt() throws {
+    /// just that long. A box started after the break, the tag still in the title, plays
+    /// none of it. On an MP3 mount the tag comes by the broadcaster's title update; on an
+    /// Ogg one (Icecast takes no title updates there) in the source's own stream, as the
+    /// title of its link.
+    @Test(arguments: ["mp3", "ogg"])
+    func aBoxThatJoinsDuringABreakPlaysWhatIsLeftOfIt(format: String) throws {
         let server = try IcecastServer()
-        try server.startSource(mount: "/live.mp3")
+        let mount = "/live.\(format)"
         let directory = try ExternalTool.temporaryDirectory("join")
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("out.wav").path
@@ -135,43 +139,75 @@ struct IcecastStreamTests {
               device: wav:\(wav)
             channels:
               - name: Live
-                url: \(server.url(mount: "/live.mp3"))
+                url: \(server.url(mount: mount))
             defaults:
               volume: 100
             """.write(to: board, atomically: true, encoding: .utf8)
+        let run = { (seconds: Int) throws -> ExternalTool.Outcome in
+            try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"),
+                                     ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                                      "--delay", "2", "--seconds", String(seconds)])
+        }
+        // The log's lines for the break taking effect (not those saying why it did not).
+        let played = { (run: ExternalTool.Outcome) in
+            run.errors.split(separator: "\n").filter { $0.contains("event: ad break 8000 ms") && !$0.contains("not triggered") }
+        }
         let sent = Date()
-        try server.broadcast(["ad", "8", "demo://ad", "Half-time ad"], mount: "/live.mp3", tool: Self.broadcast)
-        try server.waitForTitle(containing: "[delaybox:ad@", mount: "/live.mp3")
+        if format == "ogg" {
+            let start = String(format: "%.3f", sent.timeIntervalSince1970)
+            try server.startSource(mount: mount, opus: true, title: "Half-time ad [delaybox:ad@\(start) 8 demo://ad]")
+        } else {
+            try server.startSource(mount: mount)
+            try server.broadcast(["ad", "8", "demo://ad", "Half-time ad"], mount: mount, tool: Self.broadcast)
+            try server.waitForTitle(containing: "[delaybox:ad@", mount: mount)
+        }
         Thread.sleep(until: sent.addingTimeInterval(3))
-        let launched = Date()
-        let run = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"),
-                                           ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                                            "--delay", "2", "--seconds", "10"])
-        #expect(run.status == 0, "\(run.errors)")
-        let ads = run.errors.split(separator: "\n").filter { $0.contains("event: ad break 8000 ms") }
+        let joined = try run(10)
+        #expect(joined.status == 0, "\(joined.errors)")
+        let ads = played(joined)
         #expect(ads.count == 1, "played once: \(ads)")
-        let into = try #require(ads.first?.split(separator: ", ").last, "\(ads)")
+        // "…, N ms into it"
+        let into = try #require(ads.first, "\(ads)").split(separator: ", ").last ?? ""
         let elapsed = Double(try #require(Int(into.prefix { $0.isNumber }), "how far in: \(into)")) / 1_000
-        // In 50 ms windows: playout starts with the first sound (the ad comes in while the
-        // stream ducks over 300 ms, its tone heard for the first ~100 ms of that); the
-        // stream's tone is back when the break is over.
+        // In 50 ms windows: the stream's tone ducks when the ad comes in (below the
+        // threshold, half its power, 0.09 s into its 300 ms ramp) and is back when the break
+        // is over (0.21 s into its return); the ad's chime (1046.5 Hz notes) sounds between.
         let samples = try WavCapture.stereoSamples(path: wav)
         let window = Double(Goertzel.windowFrames) / 48_000
-        let sounding = stride(from: 0, to: samples.count / 2 - Goertzel.windowFrames, by: Goertzel.windowFrames).map { start in
-            (2 * start..<2 * (start + Goertzel.windowFrames)).contains { samples[$0] != 0 }
-        }
         let tone = Goertzel.windowPowers(samples, hertz: 440).map { $0 > 1e-3 }
-        let start = try #require(sounding.firstIndex(of: true), "nothing played")
-        let back = try #require(tone.indices.first { $0 > start + 10 && tone[$0] }, "the stream never came back")
-        let ducked = Double(back - start) * window
-        // The tone is back above the threshold (half its power) 0.21 s into its 300 ms
-        // return (measured 6.70 s for a rest of 6.49 s).
-        #expect(abs(ducked - (8 - elapsed + 0.21)) < 0.15, "ducked for \(ducked) s; the break's rest was \(8 - elapsed) s")
-        // Where playout was when the ad came in: 2 s behind live, by the clock the
-        // broadcaster stamped the start with (the same machine's here).
-        let expected = launched.addingTimeInterval(Double(start) * window - 2).timeIntervalSince(sent)
-        // (Measured 1.51 s against 1.40 s: the source's and the server's own lag.)
-        #expect(abs(elapsed - expected) < 0.4, "joined \(elapsed) s into the break; its start says \(expected) s")
+        let playing = try #require(tone.firstIndex(of: true), "the stream never played")
+        let duck = try #require(tone.indices.first { $0 > playing && !tone[$0] }, "the stream never ducked")
+        let back = try #require(tone.indices.first { $0 > duck + 10 && tone[$0] }, "the stream never came back")
+        let ducked = Double(back - duck) * window
+        #expect(abs(ducked - (8 - elapsed + 0.21 - 0.09)) < 0.15, "ducked for \(ducked) s; the break's rest was \(8 - elapsed) s")
+        let chime = Goertzel.windowPowers(samples, hertz: 1_046.5)[duck..<back].filter { $0 > 1e-4 }.count
+        #expect(Double(chime) * window > 0.5, "the ad heard: its chime for \(Double(chime) * window) s")
+        // Where playout was when the ad came in: the delay in force behind live, by the
+        // clock the broadcaster stamped the start with (the same machine's here). The box
+        // places the break by the live edge it sees, which trails the source's audio by the
+        // source's encoding and the server's lag, so it is placed that much late and
+        // joined that much less far in (measured: MP3 0.35–0.38 s, Ogg/Opus 0.05 s early).
+        let raised = joined.errors.split(separator: "\n").last { $0.contains("(raisedToMinimum)") }
+        let delay = Double(raised.flatMap { Int($0.split(separator: "delay: ").last?.prefix { $0.isNumber } ?? "") } ?? 2_000) / 1_000
+        let expected = try Self.wallTime(ofFirstFrameIn: joined.errors).addingTimeInterval(Double(duck) * window - 0.09 - delay)
+            .timeIntervalSince(sent)
+        #expect(elapsed > expected - 0.6 && elapsed < expected + 0.25, "joined \(elapsed) s into the break; its start says \(expected) s")
+
+        // The break is over where a box 2 s behind live would play it by 10 s after it began.
+        Thread.sleep(until: sent.addingTimeInterval(11))
+        let later = try run(4)
+        #expect(played(later).isEmpty, "\(later.errors)")
+        #expect(later.errors.contains("not triggered: on air when the connection opened: over where playout is"), "\(later.errors)")
+    }
+
+    /// When the first frame of a run's output was heard, from its log's "first frame heard
+    /// at monotonic T s" and this machine's clocks now.
+    static func wallTime(ofFirstFrameIn log: String) throws -> Date {
+        let line = try #require(log.split(separator: "\n").first { $0.contains("its first frame heard at monotonic") }, "\(log)")
+        let monotonic = try #require(Double(line.split(separator: " ").dropLast().last ?? ""), "\(line)")
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Date().addingTimeInterval(monotonic - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
     }
 
     /// The source killed and restarted (the listener sees the stream end, then 404s), or
