@@ -3,9 +3,10 @@ import DelayboxEngine
 
 /// Plays into a 16-bit stereo WAV file, paced at real time like a sound card, so the
 /// file is what the jack would have played: frame k is heard k frames after the first
-/// write, and an underrun's gap is written as silence. Written out once a second; a
-/// failed write (disk full, file size limit) is a lost device. Opened again after a
-/// loss, it appends to what the file holds.
+/// write, and an underrun's gap is written as silence. Each period goes to the file as
+/// it is written (header included), so a tool reading the file sees it when it is due; a
+/// failed write (disk full, file size limit) is a lost device. Opened again after a loss,
+/// it appends to what the file holds.
 public final class WavFileOutput: OutputDriver {
     public let name: String
     public let format = OutputFormat(rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
@@ -14,7 +15,6 @@ public final class WavFileOutput: OutputDriver {
     public var underruns: Int { pacing.underruns }
     private var writer: WavFileWriter?
     private var pacing: PacedPlayout
-    private var unflushedFrames = 0
     private let silence: [Float]
     private let clock: any MonotonicClock
     private let sleeper: any Sleeper
@@ -50,14 +50,10 @@ public final class WavFileOutput: OutputDriver {
         sleeper.sleep(until: due)
         writer.write(UnsafeBufferPointer(start: frames, count: periodFrames * AudioFormat.channelCount))
         pacing.didWrite(frames: periodFrames)
-        unflushedFrames += periodFrames + Int(gap)
-        if unflushedFrames >= AudioFormat.sampleRate {
-            unflushedFrames = 0
-            do {
-                try writer.flush()
-            } catch {
-                throw .deviceLost(reason: "\(error)")
-            }
+        do {
+            try writer.flush()
+        } catch {
+            throw .deviceLost(reason: "\(error)")
         }
     }
 

@@ -48,27 +48,27 @@ public final class WavFileWriter {
         }
     }
 
-    /// Writes what is pending and updates the header.
+    /// Writes what is pending and brings the header's two sizes up to date. By `pwrite`,
+    /// allocating nothing: it runs for every period on the output's thread.
     public func flush() throws(WriteFailed) {
-        do {
-            try handle.seek(toOffset: 44 + UInt64(dataBytes))
-            try handle.write(contentsOf: pending)
-            dataBytes &+= UInt32(pending.count)
-            pending.removeAll(keepingCapacity: true)
-            try handle.seek(toOffset: 0)
-            try handle.write(contentsOf: header())
-        } catch {
-            throw WriteFailed(path: path, reason: Self.reason(error))
+        let fd = handle.fileDescriptor
+        var done = 0
+        while done < pending.count {
+            // A short write (a file size limit reached part-way) is followed by one that
+            // fails and says why (EFBIG: "File too large").
+            let written = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(44 + Int(dataBytes) + done)) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw WriteFailed(path: path, reason: String(cString: strerror(errno))) }
+            done += written
         }
-    }
-
-    /// The POSIX error under Foundation's wrapper, as `strerror` words it.
-    private static func reason(_ error: any Error) -> String {
-        let wrapped = error as NSError
-        if let underlying = wrapped.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        dataBytes &+= UInt32(pending.count)
+        pending.removeAll(keepingCapacity: true)
+        // The RIFF chunk's size (at byte 4) and the data chunk's (at byte 40), little-endian.
+        var riff = (36 &+ dataBytes).littleEndian
+        var data = dataBytes.littleEndian
+        guard pwrite(fd, &riff, 4, 4) == 4, pwrite(fd, &data, 4, 40) == 4 else {
+            throw WriteFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        return wrapped.localizedDescription
     }
 
     public func close() throws {

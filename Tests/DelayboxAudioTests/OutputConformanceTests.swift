@@ -44,6 +44,23 @@ import Testing
         #expect(capture.left.count == 25 * 960 + 2 * 3_840)
     }
 
+    /// Each period is in the file, its header saying so, once written: a listener tailing
+    /// the file, or a tool timing it, hears it when it is due (it was once a second).
+    @Test func eachPeriodReachesTheWavFileWhenItIsWritten() throws {
+        let path = NSTemporaryDirectory() + "delaybox-wav-periods-\(getpid()).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let driver = try WavFileOutput(path: path, periodFrames: 960, periods: 4, clock: clock, sleeper: sleeper)
+        let period = [Float](repeating: 0.25, count: 2 * 960)
+        for written in 1...3 {
+            try period.withUnsafeBufferPointer { try driver.write($0.baseAddress!) }
+            let file = try Data(contentsOf: URL(fileURLWithPath: path))
+            let dataBytes = file[40..<44].reversed().reduce(0) { $0 << 8 | Int($1) }
+            #expect(file.count == 44 + written * 960 * 4 && dataBytes == written * 960 * 4, "after period \(written): \(file.count) bytes")
+            #expect(try WavCapture(path: path).left.last == Int16(0.25 * 32_767))
+        }
+        driver.close()
+    }
+
     @Test func nullConforms() {
         let driver = NullOutput(periodFrames: 960, periods: 4, clock: clock, sleeper: sleeper)
         #expect(OutputDriverConformance.problems(of: driver, clock: clock) == [])
