@@ -45,7 +45,9 @@ struct ConsoleAnswers {
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),
             ]
-            return format(fields, json: request.json)
+            // While a delay longer than the audio held is being recorded.
+            let building: [(String, Any)] = status.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
+            return format(fields + building, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):
@@ -55,7 +57,7 @@ struct ConsoleAnswers {
             return format([("result", "ok"), ("channel", next)], json: request.json)
         case .selectChannel(let name):
             guard let match = config.channels.channels.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-                return "error: no channel named '\(name)'; `channels` lists them"
+                return "error: no channel named '\(name)'; the channels: \(config.channels.channels.map(\.name).joined(separator: ", "))"
             }
             requestedChannel = match.name
             return format([("result", "ok"), ("channel", match.name)], json: request.json)

@@ -94,5 +94,8 @@ public struct EngineStatus: Sendable, Equatable {
     public var programme: ProgrammeState
     /// Bytes the delay buffer holds allocated.
     public var delayBufferBytes: Int
+    /// Buffering for a delay longer than the audio held yet (at the start, or on a new
+    /// channel): how much more must be recorded before playout starts, ms; nil otherwise.
+    public var delayToBuildMs: Int64?
     public var statistics: EngineStatistics
 }

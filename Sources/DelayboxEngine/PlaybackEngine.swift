@@ -183,7 +183,17 @@ public final class PlaybackEngine {
             bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,
+            delayToBuildMs: delayToBuildFrames(at: now).map { AudioFormat.milliseconds(frames: $0) },
             statistics: statistics)
+    }
+
+    /// While waiting to start at the set delay: how far back of the oldest audio that may
+    /// be played the delay's start position still lies (frames), if it does.
+    private func delayToBuildFrames(at now: Instant) -> Int64? {
+        guard case .waiting(nil) = transport, receivedAudio, !line.isEmpty else { return nil }
+        let start = livePosition(at: now) + outputDelayFrames - max(delayFrames, minimumDelayFrames(at: now))
+        let missing = oldestPlayablePosition(at: now) - start
+        return missing > 0 ? missing : nil
     }
 
 }

@@ -23,7 +23,6 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
     case startRequested
     case firstAudioReceived
     case bufferFilled
-    case waitingForDelay(missingMilliseconds: Int64)
     case reachedLiveEdge
     case pauseRequested
     case resumeRequested
@@ -37,7 +36,6 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
         case .startRequested: "start requested"
         case .firstAudioReceived: "first audio received"
         case .bufferFilled: "buffer filled"
-        case .waitingForDelay(let ms): "building delay, \(ms) ms to go"
         case .reachedLiveEdge: "playout reached the live edge"
         case .pauseRequested: "pause requested"
         case .resumeRequested: "resume requested"

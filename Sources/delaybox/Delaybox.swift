@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import Foundation
 
 @main
 struct Delaybox: ParsableCommand {
@@ -14,4 +15,12 @@ struct Delaybox: ParsableCommand {
         version: DelayboxVersion.string,
         subcommands: [RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self],
         defaultSubcommand: nil)
+
+    /// With `DELAYBOX_PARSE_ONLY` set, parses the command line and stops: how `make test`
+    /// checks that every command line the docs show is one this program takes.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard ProcessInfo.processInfo.environment["DELAYBOX_PARSE_ONLY"] != nil else { return main(arguments) }
+        do { _ = try parseAsRoot(arguments) } catch { exit(withError: error) }
+    }
 }

@@ -23,7 +23,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Network outage AT:LEN in seconds from the start (repeatable).")
     var outage: [String] = []
 
-    @Option(name: .long, help: "DAC clock error in ppm.")
+    // Unconditional: a slow DAC's `--drift-ppm -100` is a value, not an option.
+    @Option(name: .long, parsing: .unconditional, help: "DAC clock error in ppm (negative: the DAC runs slow).")
     var driftPpm: Double = 0
 
     @Option(name: .long, help: "Random extra network latency per packet, up to this many ms.")

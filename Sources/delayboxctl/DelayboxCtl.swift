@@ -15,6 +15,16 @@ struct DelayboxCtl: ParsableCommand {
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
                       ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Version.self])
+
+    /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
+    /// with most tools; the parser takes a subcommand's options after its name. With
+    /// `DELAYBOX_PARSE_ONLY` set, parses the command line and stops (`make test` checks the
+    /// command lines in the docs so).
+    static func main() {
+        let arguments = Connection.movedAfterTheSubcommand(Array(CommandLine.arguments.dropFirst()))
+        guard ProcessInfo.processInfo.environment["DELAYBOX_PARSE_ONLY"] != nil else { return main(arguments) }
+        do { _ = try parseAsRoot(arguments) } catch { exit(withError: error) }
+    }
 }
 
 struct Connection: ParsableArguments {
@@ -23,6 +33,25 @@ struct Connection: ParsableArguments {
 
     @Flag(name: .long, help: "Answer in JSON.")
     var json = false
+
+    /// `arguments` with the connection's options that come before the subcommand moved
+    /// to the end, where the subcommand's parser takes them.
+    static func movedAfterTheSubcommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            if first == "--json" || first.hasPrefix("--socket=") {
+                leading.append(first)
+                rest = rest.dropFirst()
+            } else if first == "--socket", rest.count >= 2 {
+                leading += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else {
+                break
+            }
+        }
+        return Array(rest) + leading
+    }
 
     /// Sends one console line and prints the answer; exits by what it says.
     func send(_ words: [String]) throws {
@@ -89,15 +118,24 @@ struct Status: ParsableCommand {
 struct Delay: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show or set the delay: 45, 45s, 1.5min, +0.5, -1, live.")
     @OptionGroup var connection: Connection
-    @Argument(help: "The delay (seconds unless a unit is given), +/- to adjust, or live.") var value: String?
-    func run() throws { try connection.send(["delay"] + (value.map { [$0] } ?? [])) }
+    // All unrecognised inputs: `-1` is an adjustment, not an option.
+    @Argument(parsing: .allUnrecognized, help: "The delay (seconds unless a unit is given), +/- to adjust, or live.")
+    var value: [String] = []
+    func validate() throws {
+        guard value.count <= 1 else { throw ValidationError("delay takes one value: \(value.joined(separator: " "))") }
+    }
+    func run() throws { try connection.send(["delay"] + value) }
 }
 
 struct Volume: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show or set the volume: 0-100, +N, -N.")
     @OptionGroup var connection: Connection
-    @Argument(help: "0-100, +N or -N.") var value: String?
-    func run() throws { try connection.send(["volume"] + (value.map { [$0] } ?? [])) }
+    // All unrecognised inputs: `-5` is an adjustment, not an option.
+    @Argument(parsing: .allUnrecognized, help: "0-100, +N or -N.") var value: [String] = []
+    func validate() throws {
+        guard value.count <= 1 else { throw ValidationError("volume takes one value: \(value.joined(separator: " "))") }
+    }
+    func run() throws { try connection.send(["volume"] + value) }
 }
 
 struct Pause: ParsableCommand {
@@ -173,7 +211,8 @@ struct ConfigCommand: ParsableCommand {
                                                         delayboxctl config save             kept in config.yaml beside the state file
                                                         """)
     @OptionGroup var connection: Connection
-    @Argument(help: "get KEY, set KEY VALUE, save, or nothing.") var request: [String] = []
+    // All unrecognised inputs: a value may be negative (`config set KEY -3`).
+    @Argument(parsing: .allUnrecognized, help: "get KEY, set KEY VALUE, save, or nothing.") var request: [String] = []
     func validate() throws {
         let valid = switch request.first {
         case nil: true

@@ -44,6 +44,15 @@ import Testing
         #expect(json["resyncs"] as? Int == 0)
     }
 
+    /// A slow DAC as users type it: `--drift-ppm -100`, a value, not an option.
+    @Test func aNegativeDriftIsTakenAsTyped() throws {
+        let result = try delaybox(["simulate", "--duration", "600", "--delay", "10", "--drift-ppm", "-100", "--json"])
+        #expect(result.status == 0, "\(result.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(json["drift_ppm"] as? Double == -100)
+        #expect(abs((json["drift_ppm_measured"] as? Double ?? 0) + 100) < 15, "\(json["drift_ppm_measured"] ?? "none")")
+    }
+
     @Test func checkConfigPassesAShippedBoardAndFailsABrokenOneWithPlaces() throws {
         let good = try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path])
         #expect(good.status == 0, "\(good.errors)")

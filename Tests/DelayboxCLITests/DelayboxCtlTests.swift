@@ -47,6 +47,12 @@ import Glibc
         let set = try ctl(["delay", "2"], socket: socket)
         #expect(set.status == 0 && set.output.contains("delay_ms: 2000"), "\(set.output)\(set.errors)")
         #expect(try ctl(["delay", "soon"], socket: socket).status == 2, "a bad argument")
+        // As users type them: the socket before the subcommand, a negative adjustment.
+        let lower = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+                                             ["--socket", socket, "delay", "-0.5"])
+        #expect(lower.status == 0 && lower.output.contains("delay_ms: 1500"), "\(lower.output)\(lower.errors)")
+        let quieter = try ctl(["volume", "-5"], socket: socket)
+        #expect(quieter.status == 0 && quieter.output.contains("volume: "), "\(quieter.output)\(quieter.errors)")
         let refused = try ctl(["preset", "4"], socket: socket)
         #expect(refused.status == 1 && refused.errors.contains("preset 4 is empty"), "refused")
         #expect(try ctl(["preset", "--save", "4"], socket: socket).status == 0)
@@ -102,7 +108,9 @@ import Glibc
         #expect(gpio.status == 1 && gpio.errors.contains("no buttons or encoder"), "the simulated host has none: \(gpio.errors)")
         let switched = try ctl(["channel", "Demo"], socket: socket)
         #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
-        #expect(try ctl(["channel", "Nowhere FM"], socket: socket).status == 1, "refused: no such channel")
+        let nowhere = try ctl(["channel", "Nowhere FM"], socket: socket)
+        #expect(nowhere.status == 1 && nowhere.errors.contains("no channel named 'Nowhere FM'; the channels: Demo"),
+                "refused, saying which there are: \(nowhere.errors)")
     }
 
     /// `tone on` puts a 1 kHz sine at -18 dBFS where the programme was, `tone off` takes it

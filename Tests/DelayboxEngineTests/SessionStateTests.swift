@@ -27,6 +27,24 @@ import Testing
         #expect(rig.engine.status(at: rig.now).bufferedAheadMs >= 2_900)
     }
 
+    /// A 20 s delay from a 6 s burst: buffering while 14 s more is recorded, the status
+    /// counting it down in step with the clock; then playing, and nothing left to build.
+    @Test func aDelayLongerThanTheBurstIsBuiltAndCountedDown() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 300)
+        rig.run(milliseconds: 100)
+        let first = try #require(rig.engine.status(at: rig.now).delayToBuildMs, "building")
+        #expect(abs(first - 13_900) <= 40, "\(first) ms to go")
+        rig.run(milliseconds: 5_000)
+        #expect(rig.engine.state == .buffering)
+        let later = try #require(rig.engine.status(at: rig.now).delayToBuildMs)
+        #expect(first - later == 5_000, "counted down with the clock: \(first) → \(later)")
+        #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 9_500))
+        #expect(rig.engine.status(at: rig.now).delayToBuildMs == nil)
+        #expect(abs(rig.engine.status(at: rig.now).heardDelayMs - 20_000) < 25)
+    }
+
     @Test func refusesAnInvalidConfigurationWithEveryProblem() {
         var configuration = EngineConfiguration()
         configuration.initialBufferMs = 500
