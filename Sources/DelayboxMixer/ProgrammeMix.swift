@@ -86,13 +86,8 @@ public final class ProgrammeMix {
         adClips[url] = faded
         if adClips.count > 8, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
         if let ad = playingAd, ad.audioURL == url, adPlayer?.clip == nil {
-            let length = AudioFormat.frames(milliseconds: ad.durationMs)
-            adPlayer = ClipPlayer(clip: faded, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
-                                  startFrame: Int(length - adRemaining))
-            log.append("ad audio ready \(AudioFormat.milliseconds(frames: length - adRemaining)) ms into its break: it plays from there")
-            // Mid-clip: in on the ad's own short ramp, not with a step.
-            mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
-            retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
+            let elapsed = playAdFromWhereTheBreakIs(faded)
+            log.append("ad audio ready \(AudioFormat.milliseconds(frames: elapsed)) ms into its break: it plays from there")
         }
     }
 
@@ -236,14 +231,24 @@ public final class ProgrammeMix {
         guard elapsedFrames < length else { return }
         playingAd = ad
         adRemaining = length - elapsedFrames
-        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
-                              startFrame: Int(elapsedFrames))
-        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
+        playAdFromWhereTheBreakIs(clip)
         if clip == nil { log.append("ad audio not available (\(ad.audioURL)): \(ad.durationMs) ms of silence") }
         if elapsedFrames > 0 {
             log.append("ad plays from \(AudioFormat.milliseconds(frames: elapsedFrames)) ms in, to its break's end")
         }
+    }
+
+    /// Plays `clip` (nil: silence) for the break in progress from as far into it as the
+    /// break is, to its end; it comes in on the ad's own short ramp (mid-clip: no step)
+    /// while the rest ducks. Returns how far in that is (frames).
+    @discardableResult
+    private func playAdFromWhereTheBreakIs(_ clip: AudioClip?) -> Int64 {
+        let elapsed = AudioFormat.frames(milliseconds: playingAd?.durationMs ?? 0) - adRemaining
+        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
+                              startFrame: Int(elapsed))
+        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
         retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
+        return elapsed
     }
 
     private func endAd() {

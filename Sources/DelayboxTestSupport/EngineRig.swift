@@ -46,10 +46,7 @@ public final class EngineRig {
     public convenience init(configuration: EngineConfiguration, burstPackets: Int64, announcing: [StreamEvent],
                             startedAgoMs: Int64?) throws {
         try self.init(configuration: configuration, burstPackets: burstPackets)
-        for event in announcing {
-            engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
-                          startedAgoMs: startedAgoMs)
-        }
+        announce(announcing, startedAgoMs: startedAgoMs)
     }
 
     /// Opens a connection now; the server resends its newest `burstPackets` at once, and
@@ -61,7 +58,12 @@ public final class EngineRig {
         engine.connectionOpened(now: now)
         feed.connectionFirstPacket = max(0, nextPacket - burstPackets)
         for index in feed.connectionFirstPacket..<nextPacket { deliver(index) }
-        for event in announcing {
+        announce(announcing, startedAgoMs: startedAgoMs)
+    }
+
+    /// The connection's current title's events, at its first metadata block (1 s in).
+    private func announce(_ events: [StreamEvent], startedAgoMs: Int64?) {
+        for event in events {
             engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
                           startedAgoMs: startedAgoMs)
         }

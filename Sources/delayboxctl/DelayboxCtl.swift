@@ -53,6 +53,12 @@ struct Connection: ParsableArguments {
         return Array(rest) + leading
     }
 
+    /// A value argument that takes whatever is left (so that `-1` is a value) holds at
+    /// most one.
+    static func requireAtMostOne(_ values: [String], for command: String) throws {
+        guard values.count <= 1 else { throw ValidationError("\(command) takes one value: \(values.joined(separator: " "))") }
+    }
+
     /// Sends one console line and prints the answer; exits by what it says.
     func send(_ words: [String]) throws {
         let line = (words + (json ? ["--json"] : [])).joined(separator: " ")
@@ -121,9 +127,7 @@ struct Delay: ParsableCommand {
     // All unrecognised inputs: `-1` is an adjustment, not an option.
     @Argument(parsing: .allUnrecognized, help: "The delay (seconds unless a unit is given), +/- to adjust, or live.")
     var value: [String] = []
-    func validate() throws {
-        guard value.count <= 1 else { throw ValidationError("delay takes one value: \(value.joined(separator: " "))") }
-    }
+    func validate() throws { try Connection.requireAtMostOne(value, for: "delay") }
     func run() throws { try connection.send(["delay"] + value) }
 }
 
@@ -132,9 +136,7 @@ struct Volume: ParsableCommand {
     @OptionGroup var connection: Connection
     // All unrecognised inputs: `-5` is an adjustment, not an option.
     @Argument(parsing: .allUnrecognized, help: "0-100, +N or -N.") var value: [String] = []
-    func validate() throws {
-        guard value.count <= 1 else { throw ValidationError("volume takes one value: \(value.joined(separator: " "))") }
-    }
+    func validate() throws { try Connection.requireAtMostOne(value, for: "volume") }
     func run() throws { try connection.send(["volume"] + value) }
 }
 
