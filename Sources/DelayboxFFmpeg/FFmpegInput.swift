@@ -42,6 +42,8 @@ public final class FFmpegInput {
     /// Bytes and frames of the packets read, for the frames per byte of this stream.
     private var receivedBytes: Int64 = 0
     private var receivedFrames: Int64 = 0
+    /// Where the packets read lie in the byte stream (Ogg gives a page's offset only).
+    private var packetBytes = PacketBytePositions()
     /// The last title handed out: a repeat is not news.
     private var lastTitle: String?
 
@@ -110,9 +112,10 @@ public final class FFmpegInput {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
             var stamped = stamped(packet.pointee)
-            stamped.receivedAheadFrames = receivedAhead(of: packet.pointee, frames: stamped.durationFrames)
             if packet.pointee.pos >= 0 {
-                byteMap.record(byte: packet.pointee.pos, byteCount: Int(packet.pointee.size),
+                let start = packetBytes.place(offset: packet.pointee.pos, size: Int(packet.pointee.size))
+                stamped.receivedAheadFrames = receivedAhead(byteCount: packet.pointee.size, frames: stamped.durationFrames)
+                byteMap.record(byte: start, byteCount: Int(packet.pointee.size),
                                timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)
             }
             if let title = chainedTitle() { placedTitles.append((title, stamped.connectionTimestamp)) }
@@ -121,14 +124,15 @@ public final class FFmpegInput {
         }
     }
 
-    /// Audio fetched from the network beyond `packet` (frames): the bytes the I/O layer has
-    /// read past the packet's end, at this connection's average frames per byte. Zero when
-    /// FFmpeg gives no byte positions.
-    private func receivedAhead(of packet: AVPacket, frames: Int) -> Int64 {
-        guard packet.pos >= 0, let io = context?.pointee.pb else { return 0 }
-        receivedBytes += Int64(packet.size)
+    /// Audio fetched from the network beyond the packet just read (frames): the bytes the
+    /// I/O layer has read past its end, at this connection's average frames per byte.
+    /// (Counted from an Ogg page's offset, a one-second page's packets were placed up to a
+    /// second too early, and heard up to a second less delayed than set.)
+    private func receivedAhead(byteCount: Int32, frames: Int) -> Int64 {
+        guard let io = context?.pointee.pb else { return 0 }
+        receivedBytes += Int64(byteCount)
         receivedFrames += Int64(frames)
-        let ahead = io.pointee.pos - (packet.pos + Int64(packet.size))
+        let ahead = io.pointee.pos - packetBytes.end
         guard ahead > 0, receivedBytes > 0 else { return 0 }
         return ahead * receivedFrames / receivedBytes
     }

@@ -98,27 +98,62 @@ public final class IcecastServer {
         }
     }
 
-    /// Starts a source on `mount` that sends a CBR MP3 file (no Xing frame, no ID3 tag)
-    /// frame by frame at real-time pace: frame n (`frameBytes`, `frameSeconds` long) goes
-    /// out at t0 + (n + 1) · frameSeconds — the moment its last sample would be live — over
-    /// Icecast's SOURCE protocol with Nagle off. Returns t0 on CLOCK_MONOTONIC (seconds), so
-    /// a test knows when every sample of the stream was live.
-    public func startPacedSource(mount: String, file: String, frameBytes: Int, frameSeconds: Double) throws -> Double {
+    /// How a paced source cuts its file into units, each sent when its last sample is live.
+    public enum PacedFormat: Sendable {
+        /// A CBR MP3 file (no Xing frame, no ID3 tag): frame n (`frameBytes`,
+        /// `frameSeconds` long) at t0 + (n + 1) · frameSeconds.
+        case mp3(frameBytes: Int, frameSeconds: Double)
+        /// An Ogg/Opus file: its header pages at once, then each page at
+        /// t0 + (granule position − pre-skip) / 48 000, the end of its audio as decoded.
+        case oggOpus
+    }
+
+    /// Starts a source on `mount` that sends `file` at real-time pace, unit by unit as
+    /// `format` says, over Icecast's SOURCE protocol with Nagle off. Returns t0 on
+    /// CLOCK_MONOTONIC (seconds): sample s of the decoded stream was live at
+    /// t0 + (s + 1) / rate, so a test knows when every sample was live.
+    public func startPacedSource(mount: String, file: String, format: PacedFormat) throws -> Double {
+        let units: String
+        let contentType: String
+        switch format {
+        case .mp3(let frameBytes, let frameSeconds):
+            contentType = "audio/mpeg"
+            units = """
+                units = [((n + 1) * \(frameSeconds), data[n * \(frameBytes):(n + 1) * \(frameBytes)])
+                         for n in range(len(data) // \(frameBytes))]
+                """
+        case .oggOpus:
+            contentType = "audio/ogg"
+            units = """
+                units, offset, preskip = [], 0, 0
+                while offset + 27 <= len(data):
+                    segments = data[offset + 26]
+                    end = offset + 27 + segments + sum(data[offset + 27:offset + 27 + segments])
+                    page = data[offset:end]
+                    granule = int.from_bytes(page[6:14], 'little', signed=True)
+                    body = page[27 + segments:]
+                    if body.startswith(b'OpusHead'): preskip = int.from_bytes(body[10:12], 'little')
+                    at = max(granule - preskip, 0) / 48000
+                    units.append((at, page))
+                    offset = end
+                """
+        }
         let script = """
             import base64, socket, sys, time
             data = open('\(file)', 'rb').read()
+            \(units)
             sock = socket.create_connection(('127.0.0.1', \(port)))
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             auth = base64.b64encode(b'source:\(sourcePassword)').decode()
             sock.sendall(('SOURCE \(mount) HTTP/1.0\\r\\nAuthorization: Basic ' + auth +
-                          '\\r\\nContent-Type: audio/mpeg\\r\\nIce-Public: 0\\r\\n\\r\\n').encode())
+                          '\\r\\nContent-Type: \(contentType)\\r\\nIce-Public: 0\\r\\n\\r\\n').encode())
             if b'200' not in sock.recv(1024): sys.exit('icecast refused the source')
             t0 = time.monotonic()
             print('%.6f' % t0, flush=True)
-            for n in range(len(data) // \(frameBytes)):
-                wait = t0 + (n + 1) * \(frameSeconds) - time.monotonic()
+            for at, unit in units:
+                wait = t0 + at - time.monotonic()
                 if wait > 0: time.sleep(wait)
-                sock.sendall(data[n * \(frameBytes):(n + 1) * \(frameBytes)])
+                sock.sendall(unit)
             time.sleep(3600)
             """
         let process = Process()
