@@ -110,7 +110,7 @@ extension PlaybackEngine {
 
     /// Starts placing a new connection (or a discontinuity) on the timeline.
     func beginPlacement(now: Instant) {
-        if case .matching(let matcher) = placement.phase { resolveByTime(among: matcher.candidates, now: now) }
+        decidePendingPlacement(now: now)
         settlePlacement()
         var next = ConnectionPlacement()
         if !line.isEmpty {
@@ -146,6 +146,12 @@ extension PlaybackEngine {
         statistics.splices += 1
         notifications.append(.spliced(overlapFrames: overlap))
         placePendingEvents()
+    }
+
+    /// Places the packets waiting for the splice matcher's verdict now, by content if it
+    /// has candidates that agree with their arrival times, else by time.
+    func decidePendingPlacement(now: Instant) {
+        if case .matching(let matcher) = placement.phase { resolveByTime(among: matcher.candidates, now: now) }
     }
 
     /// Content left several candidates (repeated identical packets): take the one whose

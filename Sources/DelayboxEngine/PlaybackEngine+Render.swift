@@ -39,6 +39,11 @@ extension PlaybackEngine {
     private func steer(frames: Int, now: Instant) {
         let fade = AudioFormat.frames(milliseconds: configuration.fadeMs)
         if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < Int64(frames) + fade {
+            // The new connection's audio may be waiting for the splice matcher's verdict:
+            // playout needs it now, so the verdict cannot wait.
+            decidePendingPlacement(now: now)
+        }
+        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < Int64(frames) + fade {
             statistics.underruns += 1
             enterWaiting(hold: primary.position, reason: .reachedLiveEdge)
             return

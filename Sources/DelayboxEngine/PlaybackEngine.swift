@@ -201,6 +201,16 @@ public final class PlaybackEngine {
 extension PlaybackEngine {
     /// The session state, cheap enough to read after every render.
     public var state: SessionState { derivedState }
+    /// Whether playout moves along the timeline, and the programme (an ad break, mute
+    /// music) with it: while playing, and while reconnecting on the audio held — not
+    /// while waiting for audio, paused or stopped.
+    public var isPlayingOut: Bool {
+        guard connection == .connected || connection == .reconnecting else { return false }
+        switch transport {
+        case .playing, .resuming: return true
+        case .waiting, .paused: return false
+        }
+    }
     /// The delay in force, in frames at the jack.
     public var delayInFrames: Int64 { delayFrames }
     /// Frames rendered so far: the frame numbering of `outputFrame` in notifications.

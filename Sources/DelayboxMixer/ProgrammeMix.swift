@@ -153,9 +153,10 @@ public final class ProgrammeMix {
     public func mix(_ buffer: UnsafeMutableBufferPointer<Float>, renderedBy engine: PlaybackEngine, firstFrame: Int64) {
         let frames = buffer.count / AudioFormat.channelCount
         let effects = EventEffect.collect(from: engine.pendingNotifications, firstFrame: firstFrame, frames: frames)
-        // In place: the engine's frames are the stream source's.
+        // In place: the engine's frames are the stream source's. A break's ad runs on
+        // through a reconnect, as the timeline does: its end is a place in the stream.
         render(into: buffer.baseAddress!, frames: frames, programme: buffer.baseAddress!, effects: effects,
-               playing: engine.state == .playing)
+               playing: engine.isPlayingOut)
     }
 
     private func segment(into out: UnsafeMutablePointer<Float>, frames: Int) {

@@ -87,6 +87,23 @@ import Testing
         #expect(dropped.engine.status(at: dropped.now).statistics.splices == 1)
     }
 
+    /// A restarted encoder sending what the held audio ends with (digital silence, a
+    /// steady tone) leaves the splice matcher undecided for up to 2 s. Playout reaching the
+    /// held audio's end takes the verdict then, by arrival time, instead of re-buffering
+    /// (which raised the delay by the wait: on a live Icecast, 2 s to 4.16 s).
+    @Test func audioAwaitingTheSpliceVerdictIsPlayedNotWaitedFor() throws {
+        let rig = try rig(delayMs: 2_000)
+        rig.feed.silentPackets = 0..<100_000
+        rig.run(milliseconds: 10_000)
+        rig.disconnect()
+        rig.run(milliseconds: 500)
+        rig.reconnect(burstPackets: 10)
+        rig.run(milliseconds: 6_000)
+        let status = rig.engine.status(at: rig.now)
+        #expect(status.statistics.underruns == 0)
+        #expect(status.state == .playing && status.delayMs == 2_000)
+    }
+
     @Test func identicalContentFromANewEncoderIsNotTakenForAResend() throws {
         let rig = try rig(delayMs: 20_000)
         rig.run(milliseconds: 10_000)  // held up to packet 999

@@ -204,6 +204,35 @@ import Testing
         #expect(abs(after - sinceEnd - (start + rest)) <= 1, "the ad ended where the break does in the stream")
     }
 
+    /// The connection drops 1 s into a 4 s break and comes back 1.5 s later, playout going
+    /// on over the audio held: the ad goes on with it, frame after frame, and ends where
+    /// the break does (it paused while reconnecting, and ended that much late, on a live
+    /// Icecast 0.5–1.1 s).
+    @Test func anAdRunsOnThroughAReconnectAndEndsWithItsBreak() throws {
+        let ad = AdBreak(audioURL: Self.adURL, durationMs: 4_000)
+        let (rig, mix) = try Self.rig(silent: false, events: [700: .adBreak(ad)])
+        mix.provideAd(Self.numberedAd, url: Self.adURL)
+        #expect(rig.run(until: { !$0.notifications { if case .eventTookEffect = $0 { true } else { nil } }.isEmpty }))
+        let start = try Self.effectFrame(rig)
+        rig.run(milliseconds: 1_000)
+        rig.disconnect()
+        rig.run(milliseconds: 1_500)
+        #expect(rig.engine.state == .reconnecting)
+        rig.reconnect(burstPackets: 200)
+        rig.run(milliseconds: 4_000)
+        let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        for k in [duck, 48_000 + 960, 96_000, 120_000, length - 1] {
+            #expect(Self.adFrame(rig, start + k) == k, "\(k) frames into the break")
+        }
+        #expect(mix.playingAd == nil, "over at the break's end")
+        let after = start + length + duck + 480
+        let code = try #require(SignalChecks.code(rig.output.samples, frame: after), "the stream alone, at full level")
+        let breakEnd = Int64(700 * 960 + length) % ToneCodec.codePeriod
+        let sinceEnd = Int((code - breakEnd + ToneCodec.codePeriod) % ToneCodec.codePeriod)
+        #expect(abs(after - sinceEnd - (start + length)) <= 1, "the ad ended where the break does in the stream")
+    }
+
     /// An ad whose audio comes only during its break (a box that joined mid-break fetches
     /// it then) comes in where the break is — on its 10 ms ramp, for the rest of the break.
     @Test func anAdThatArrivesDuringItsBreakPlaysFromWhereTheBreakIs() throws {
