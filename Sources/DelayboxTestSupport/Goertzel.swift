@@ -23,6 +23,36 @@ public enum Goertzel {
         (0..<samples.count / 2 / windowFrames).map { power(samples, from: $0 * windowFrames, frames: windowFrames, hertz: hertz) }
     }
 
+    /// Where `hertz` is missing (power at most `threshold`) once it has first sounded,
+    /// in seconds from the capture's start: each gap's start and its end, nil for a gap
+    /// the capture ends in. Presence shorter than `ignoring` windows inside a gap (a ramp's
+    /// edge straddling a window) does not end it.
+    public static func gaps(_ samples: [Int16], hertz: Double, threshold: Double = 1e-3,
+                            ignoring: Int = 2) -> [(start: Double, end: Double?)] {
+        let loud = windowPowers(samples, hertz: hertz).map { $0 > threshold }
+        let seconds = Double(windowFrames) / 48_000
+        guard var index = loud.firstIndex(of: true) else { return [] }
+        var result: [(start: Double, end: Double?)] = []
+        while let start = loud[index...].firstIndex(of: false) {
+            var end = start
+            while true {
+                guard let back = loud[end...].firstIndex(of: true) else {
+                    result.append((Double(start) * seconds, nil))
+                    return result
+                }
+                let presence = loud[back...].prefix { $0 }.count
+                end = back + presence
+                if presence > ignoring || end == loud.count {
+                    result.append((Double(start) * seconds, Double(back) * seconds))
+                    break
+                }
+            }
+            index = end
+            guard index < loud.count else { break }
+        }
+        return result
+    }
+
     /// Start and length (s) of the longest run of 50 ms windows where the power of
     /// `hertz` is above `threshold`.
     public static func longestRun(_ samples: [Int16], hertz: Double, threshold: Double) -> (start: Double, length: Double)? {

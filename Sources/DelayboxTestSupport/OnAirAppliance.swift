@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `delaybox run` as a listener's box, for tests on a live server: the simulated host's
+/// board with the given channels, its output a WAV file written at real-time pace, and a
+/// control socket for `delayboxctl` while it runs; its log and output are read afterwards.
+public final class OnAirAppliance {
+    public let started = Date()
+    public let directory: URL
+    /// The output, 48 kHz 16-bit stereo.
+    public let wav: String
+    private let root: URL
+    private let socket: String
+    private let log: URL
+    private let process = Process()
+
+    /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
+    /// `seconds` seconds; `root` is the package's, holding `.build/debug`.
+    public init(root: URL, channels: [(name: String, url: String)], delay: Double, seconds: Int) throws {
+        self.root = root
+        directory = try ExternalTool.temporaryDirectory("on-air")
+        wav = directory.appendingPathComponent("out.wav").path
+        socket = directory.appendingPathComponent("control.sock").path
+        log = directory.appendingPathComponent("log.txt")
+        let board = directory.appendingPathComponent("board.yaml")
+        try """
+            extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(wav)
+            channels:
+            \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" }.joined(separator: "\n"))
+            defaults:
+              volume: 100
+            """.write(to: board, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = root.appendingPathComponent(".build/debug/delaybox")
+        process.arguments = ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                             "--socket", socket, "--delay", String(delay), "--seconds", String(seconds)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+    }
+
+    deinit {
+        ExternalTool.stop(process)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Sleeps until `seconds` after the start.
+    public func wait(until seconds: Double) {
+        Thread.sleep(until: started.addingTimeInterval(seconds))
+    }
+
+    /// Runs `delayboxctl` with `arguments` against the running box.
+    public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(root.appendingPathComponent(".build/debug/delayboxctl"), ["--socket", socket] + arguments)
+    }
+
+    /// Waits for the run to end; its exit status and log (stderr).
+    public func finish() -> (status: Int32, log: String) {
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+}
