@@ -12,8 +12,10 @@ extension VirtualBoard.Board {
 
 /// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
 /// Debian (12 and 13) with systemd and an SSH server (debootstrap), snd-aloop and
-/// gpio-sim — reached only through a port forwarded on loopback.
-@Suite(.serialized, .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
+/// gpio-sim — reached only through a port forwarded on loopback. The two releases' boards
+/// run at once: nothing here is timed finely, and together they took 245 s where one after
+/// the other took 297 s (each board's two emulated CPUs leave a core idle much of the time).
+@Suite(.enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
                              "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
