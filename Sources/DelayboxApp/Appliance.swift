@@ -200,7 +200,7 @@ public final class Appliance {
             for line in output.report() { logger.notice("\(line)") }
             for notification in engine.drainNotifications() {
                 let text = NotificationLog.text(notification)
-                logger.info("\(text)")
+                logger.log(NotificationLog.level(of: notification), text)
                 console?.show(text)
                 if case .eventTookEffect(let event, _, _, _) = notification {
                     // Heard once what the ring and the device hold now has played (± a period).

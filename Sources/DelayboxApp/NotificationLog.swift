@@ -1,4 +1,5 @@
 import DelayboxEngine
+import DelayboxLog
 import Foundation
 
 /// Turns engine notifications into the lines the appliance and `delaybox play` print:
@@ -18,6 +19,15 @@ public enum NotificationLog {
         case .packetRejected(let why): "packet rejected: \(why)"
         case .reconnectFailed(let why): "reconnect failed: \(why)"
         }
+    }
+
+    /// The journal level of a notification: INFO for what a maintainer acts on — state
+    /// changes, delay changes, events, faults and recoveries; DEBUG for the available delay
+    /// growing, said each second while the buffer fills (up to 3,600 lines an hour of SD-card
+    /// writes; `status` and `delay` answer it when asked).
+    public static func level(of notification: EngineNotification) -> Logger.Level {
+        if case .availableDelayChanged = notification { return .debug }
+        return .info
     }
 
     public static func json(_ notification: EngineNotification, atSeconds seconds: Double) -> String {

@@ -1,8 +1,29 @@
 import DelayboxApp
+import DelayboxEngine
+import DelayboxLog
+import DelayboxTestSupport
 import Foundation
 import Testing
 
 @Suite struct NotificationLogTests {
+    /// What the journal gets at INFO or above from the engine (the appliance logs each
+    /// notification at `NotificationLog.level(of:)`): connecting to the set 5 s delay,
+    /// then ten minutes of steady playing while the buffer fills to its 5 min maximum, in
+    /// virtual time. A maintainer's lines only — the state changes — where the available
+    /// delay once wrote a line a second (300 here).
+    @Test func tenMinutesOfSteadyPlayingWriteAtMostFiveLinesAtInfo() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 5_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 50)
+        rig.run(milliseconds: 600_000)
+        let all: [EngineNotification] = rig.notifications { $0 }
+        let loud = all.filter { NotificationLog.level(of: $0) >= .info }.map(NotificationLog.text)
+        #expect(rig.engine.state == .playing)
+        #expect(all.count - loud.count >= 290, "the fill is still said, at DEBUG: \(all.count - loud.count) lines")
+        #expect(loud.count <= 5, "\(loud)")
+        print("ten minutes of playing: \(loud.count) lines at INFO, \(all.count - loud.count) at DEBUG")
+    }
+
     /// `events` on the console: what, where in the stream, when heard.
     @Test func anEventEntrySaysItsStreamTimeAndWhenItWasHeard() {
         let heard = Date(timeIntervalSince1970: 3_600 * 24 + 45 * 60 + 12.345)
