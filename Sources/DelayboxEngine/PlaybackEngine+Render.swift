@@ -37,16 +37,16 @@ extension PlaybackEngine {
     /// Before a chunk: re-buffer when playout would reach the newest audio, carry out a
     /// pending delay change, or correct a delay error beyond the threshold.
     private func steer(frames: Int, now: Instant) {
-        let fade = AudioFormat.frames(milliseconds: configuration.fadeMs)
-        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < Int64(frames) + fade {
+        let needed = Int64(frames) + AudioFormat.frames(milliseconds: configuration.fadeMs)
+        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < needed {
             // The new connection's audio may be waiting for the splice matcher's verdict:
             // playout needs it now, so the verdict cannot wait.
             decidePendingPlacement(now: now)
-        }
-        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < Int64(frames) + fade {
-            statistics.underruns += 1
-            enterWaiting(hold: primary.position, reason: .reachedLiveEdge)
-            return
+            if connectionFeedsPlayout, line.endPosition - primary.position < needed {
+                statistics.underruns += 1
+                enterWaiting(hold: primary.position, reason: .reachedLiveEdge)
+                return
+            }
         }
         guard crossfade.isFinished else { return }
         let error = primary.position - targetPosition(at: now)
@@ -135,7 +135,7 @@ extension PlaybackEngine {
 
     private func renderHeads(into out: UnsafeMutablePointer<Float>, frames: Int) {
         let channels = AudioFormat.channelCount
-        let advance = connection != .connected
+        let advance = !connectionFeedsPlayout
         let start = primary.position
         // A drift correction reads a frame more or fewer and stretches it to the chunk,
         // only where that much audio is there and no crossfade is running.

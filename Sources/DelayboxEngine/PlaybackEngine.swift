@@ -126,6 +126,13 @@ public final class PlaybackEngine {
             livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs))
     }
 
+    /// Whether the connection's audio bounds playout: connected, with audio placed. A new
+    /// connection whose first audio is still on its way (a reconnect's burst) does not:
+    /// playout runs on into the gap at the set delay, as while reconnecting — its audio is
+    /// placed by the live edge, so waiting for it would only raise the delay, and hold a
+    /// running ad break with playout.
+    var connectionFeedsPlayout: Bool { connection == .connected && placement.base != nil }
+
     /// Where playout is (or will resume), on the timeline.
     func playoutPosition(at now: Instant) -> Int64 {
         switch transport {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `delaybox run` as a listener's box, for tests on a live server: the simulated host's
 /// board with the given channels, its output a WAV file written at real-time pace, and a

@@ -104,6 +104,33 @@ import Testing
         #expect(status.state == .playing && status.delayMs == 2_000)
     }
 
+    /// A reconnect whose first audio is still on its way (the server's answer came, its
+    /// burst not yet) when playout reaches the end of the audio held: playout runs on into
+    /// the gap at the set delay, as while reconnecting, and the audio is placed by the live
+    /// edge when it comes. Re-buffering there (as it did) held playout — and with it a
+    /// running ad break — for the wait and raised the delay by it.
+    @Test func aConnectionWhoseAudioIsStillOnItsWayDoesNotHoldPlayout() throws {
+        let rig = try rig(delayMs: 2_000)
+        rig.run(milliseconds: 10_000)
+        rig.disconnect()
+        rig.run(milliseconds: 1_500)
+        rig.engine.connectionOpened(now: rig.now)
+        // Playout passes the held audio's end 500 ms in, and the programme (a running ad
+        // break) moves on with it.
+        #expect(!rig.run(until: { !$0.engine.isPlayingOut }, limitMs: 800), "playout held at the gap")
+        rig.reconnect(burstPackets: 50)
+        rig.run(milliseconds: 5_000)
+        let status = rig.engine.status(at: rig.now)
+        #expect(status.statistics.underruns == 0)
+        let waits: [StateChangeReason] = rig.notifications { if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil } }
+        #expect(waits.count == 1, "buffering only at the start: \(waits)")
+        #expect(status.state == .playing && status.delayMs == 2_000)
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 2_000) < 1, "the set delay holds: \(heard) ms")
+        // The source was live all along; 50 of the 115 packets sent meanwhile came back.
+        #expect(abs(status.statistics.lostFrames - 65 * 960) <= 960, "\(status.statistics.lostFrames)")
+    }
+
     @Test func identicalContentFromANewEncoderIsNotTakenForAResend() throws {
         let rig = try rig(delayMs: 20_000)
         rig.run(milliseconds: 10_000)  // held up to packet 999

@@ -118,9 +118,9 @@ struct AdBreaksOnAirTests {
 
     /// The listener switches to another channel (880 Hz) 2 s into an 8 s break and back 2 s
     /// later: the box connects anew, learns from the tag when the break began and plays the
-    /// ad on to the break's end — where it would have ended without the switch, give or take
-    /// how far the live edge the box sees trails the source (MP3: 0.35–0.38 s). Away and
-    /// back again after the break: none of it.
+    /// ad on to the break's end by that start — give or take how far the live edge the box
+    /// sees trails the source (MP3: 0.35–0.38 s). Away and back again after the break: none
+    /// of it.
     @Test func aChannelSwitchedAwayAndBackDuringABreakPlaysTheRestAfterItNone() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3", frequency: 440)
