@@ -40,7 +40,10 @@ case "$ARCH" in
 esac
 
 PRODUCTS=(delaybox delayboxctl)
-FLAGS=(-c release --static-swift-stdlib)
+# Full RELRO, as Debian hardens its own programs: Debian 12's default linker (gold) gives
+# partial RELRO by itself, the bfd linker of Debian 13 (which has no gold) none at all.
+HARDENING=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+FLAGS=(-c release --static-swift-stdlib "${HARDENING[@]}")
 in_release "$DEBIAN"
 [ "$DEBIAN" = "$HOST_DEBIAN" ] || FLAGS+=(--scratch-path "$ROOT/.build/debian$DEBIAN")
 if [ "$ARCH" != "$NATIVE" ]; then
@@ -54,7 +57,7 @@ if [ "$ARCH" != "$NATIVE" ]; then
     # The project's own: Debian 13's Swift 6.0.3 and its arm64 libraries (tools/arm64).
     say "cross-compiling for $TRIPLE in the arm64 build root (Debian 13's Swift 6.0.3)"
     IN_RELEASE=("$ROOT/tools/debian-root/run.sh" trixie-arm64 env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-    FLAGS=(-c release --static-swift-stdlib --swift-sdks-path /opt/swift-sdks --swift-sdk debian13-arm64
+    FLAGS=(-c release --static-swift-stdlib "${HARDENING[@]}" --swift-sdks-path /opt/swift-sdks --swift-sdk debian13-arm64
            --scratch-path "$ROOT/.build/debian13-arm64")
   else
     say "no Swift SDK for $TRIPLE is installed ($(swift sdk list 2>&1 | head -1))."

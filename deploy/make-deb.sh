@@ -58,7 +58,8 @@ STAGE=$(mktemp -d "$ROOT/.build/make-deb.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 P="$STAGE/pkg"
 install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
-  "$P/usr/share/delaybox/board-configs" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1"
+  "$P/usr/share/delaybox/board-configs" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1" \
+  "$P/usr/share/lintian/overrides"
 
 # The programs, without their symbols (61 MB instead of 83 for delaybox).
 STRIP=strip
@@ -71,7 +72,16 @@ install -m 644 "$ROOT/deploy/delaybox.service" "$P/lib/systemd/system/delaybox.s
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
-install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$P/usr/share/doc/delaybox/"
+install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyright" "$P/usr/share/doc/delaybox/"
+install -m 644 "$ROOT/deploy/debian/lintian-overrides" "$P/usr/share/lintian/overrides/delaybox"
+# The changelog a Debian tool looks for (a native package's: changelog.gz): this build's
+# entry, from the commit it was built from.
+{
+  printf 'delaybox (%s) unstable; urgency=medium\n\n' "$VERSION"
+  printf '  * %s\n' "$(git -C "$ROOT" log -1 --format='Built from commit %h: %s' 2>/dev/null | cut -c1-70 || echo 'Built outside git')"
+  printf '\n -- Delaybox maintainers <maintainers@delaybox.invalid>  %s\n' \
+    "$(LC_ALL=C git -C "$ROOT" log -1 --date=rfc2822 --format=%cd 2>/dev/null || LC_ALL=C date -R)"
+} | gzip -9n > "$P/usr/share/doc/delaybox/changelog.gz"
 for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
 echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
 
@@ -79,6 +89,7 @@ echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
 # release's build root).
 if "${RUN[@]}" "$P/usr/bin/delaybox" --version >/dev/null 2>&1; then
   MANPAGE_RUN="${RUN[*]}" "$ROOT/deploy/manpage.sh" "$P/usr/bin/delaybox" "$VERSION" | gzip -9n > "$P/usr/share/man/man1/delaybox.1.gz"
+  ln -s delaybox.1.gz "$P/usr/share/man/man1/delayboxctl.1.gz"  # one page has both programs
 else
   say "the $ARCH programs do not run here: no manual page (delaybox --help on the board has it all)"
   rmdir "$P/usr/share/man/man1"
@@ -105,12 +116,13 @@ Maintainer: Delaybox maintainers <maintainers@delaybox.invalid>
 Section: sound
 Priority: optional
 Installed-Size: $SIZE
-Depends: $SHLIBS, passwd, systemd
+Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
 Recommends: espeak-ng, alsa-utils
 Description: live commentary delayed to match the TV picture
- Delaybox plays a live audio stream (a sports club's live commentary) delayed by a
- knob-set amount so that it matches the TV picture, with mute music and ads by the
- stream's state, GPIO buttons and a rotary encoder, ALSA output and a serial console.
+ Delaybox plays a live audio stream (a sports club's live commentary)
+ delayed by a knob-set amount so that it matches the TV picture, with mute
+ music and ads by the stream's state, GPIO buttons and a rotary encoder,
+ ALSA output and a serial console.
 EOF
 
 mkdir -p "$OUT"

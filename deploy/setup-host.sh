@@ -25,6 +25,7 @@ PACKAGES=(
   qemu-user-static  # tools/arm64-run: the arm64 build run here under emulation
   debootstrap e2fsprogs openssh-client # ... its Debian root filesystem, reached over SSH by deploy/install.sh
   dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
+  lintian           # the packages are checked lintian-clean
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -60,6 +60,23 @@ import Testing
         #expect(manual.contains(".SS \"delaybox run\"") && manual.contains(".SS \"delayboxctl status\""))
     }
 
+    /// Every package a board installs is lintian-clean: no error, no warning. The one
+    /// override (libyaml, which Yams compiles into the program) carries its reason in
+    /// deploy/debian/lintian-overrides. (Debian 12's lintian, for both releases' packages.)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"), "needs lintian (deploy/setup-host.sh installs it)"),
+          arguments: VirtualBoard.releases.map { "amd64 Debian \($0)" } + ["arm64 Debian 13"])
+    func thePackageIsLintianClean(board: String) throws {
+        let package = try #require(board.hasPrefix("arm64") ? Arm64Build(root: Self.root).package
+                                       : VirtualBoard.Board(release: Int(board.suffix(2))!).package,
+                                   "make test builds the \(board) package")
+        let outcome = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/lintian"),
+                                               ["--fail-on", "error,warning", "--no-tag-display-limit", package.path])
+        let tags = outcome.output.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        #expect(outcome.status == 0 && tags.isEmpty, "\(outcome.output)\(outcome.errors)")
+        let overridden = try ExternalTool.run(["lintian", "--show-overrides", "--no-tag-display-limit", package.path])
+        #expect(overridden.split(separator: "\n").filter { $0.hasPrefix("O: ") }.count <= 1, "only libyaml's: \(overridden)")
+    }
+
     @Test func theMaintainerScriptsAreValidShell() throws {
         for script in ["postinst", "prerm", "postrm"] {
             let outcome = try ExternalTool.execute(URL(fileURLWithPath: "/bin/sh"), ["-n", Self.root.appendingPathComponent("deploy/debian/\(script)").path])
