@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+// No Foundation: a socket client needs none, and without it (and ICU's data) the program
+// is a few MB instead of 59 (issue 23). ArgumentParser brings FoundationEssentials only.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,14 +23,14 @@ struct DelayboxCtl: ParsableCommand {
     /// command lines in the docs so).
     static func main() {
         let arguments = Connection.movedAfterTheSubcommand(Array(CommandLine.arguments.dropFirst()))
-        guard ProcessInfo.processInfo.environment["DELAYBOX_PARSE_ONLY"] != nil else { return main(arguments) }
+        guard getenv("DELAYBOX_PARSE_ONLY") != nil else { return main(arguments) }
         do { _ = try parseAsRoot(arguments) } catch { exit(withError: error) }
     }
 }
 
 struct Connection: ParsableArguments {
     @Option(name: .long, help: "The control socket.")
-    var socket: String = ProcessInfo.processInfo.environment["DELAYBOX_SOCKET"] ?? "/run/delaybox/control.sock"
+    var socket: String = getenv("DELAYBOX_SOCKET").map { String(cString: $0) } ?? "/run/delaybox/control.sock"
 
     @Flag(name: .long, help: "Answer in JSON.")
     var json = false
@@ -66,15 +67,21 @@ struct Connection: ParsableArguments {
         do {
             answer = try Self.exchange(line, socket: socket)
         } catch {
-            FileHandle.standardError.write(Data("delayboxctl: \(error)\n".utf8))
+            Self.writeError("delayboxctl: \(error)\n")
             throw ExitCode(3)
         }
         let text = answer.hasSuffix("\n") ? String(answer.dropLast()) : answer
         if text.hasPrefix("error: ") || text.contains("result: refused") || text.contains("\"result\":\"refused") {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            Self.writeError(text + "\n")
             throw ExitCode(text.hasPrefix("error: usage") || text.contains("is not a") ? 2 : 1)
         }
         print(text)
+    }
+
+    /// Writes `text` to standard error (descriptor 2, unbuffered).
+    static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     struct Unreachable: Error, CustomStringConvertible {
