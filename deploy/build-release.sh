@@ -40,9 +40,9 @@ case "$ARCH" in
 esac
 
 PRODUCTS=(delaybox delayboxctl)
-# Full RELRO, as Debian hardens its own programs: Debian 12's default linker (gold) gives
-# partial RELRO by itself, the bfd linker of Debian 13 (which has no gold) none at all.
-HARDENING=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+# Full RELRO, as Debian hardens its own programs, linked by the toolchain's lld: Debian
+# 13 has no gold, and its bfd linker leaves a Swift program without RELRO even when asked.
+HARDENING=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 FLAGS=(-c release --static-swift-stdlib "${HARDENING[@]}")
 in_release "$DEBIAN"
 [ "$DEBIAN" = "$HOST_DEBIAN" ] || FLAGS+=(--scratch-path "$ROOT/.build/debian$DEBIAN")
