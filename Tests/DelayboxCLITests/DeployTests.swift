@@ -12,6 +12,10 @@ import Testing
     static let libraries = [12: ["libasound2 ", "libgpiod2", "libavformat59", "libavcodec59", "libswresample4", "libavutil57"],
                             13: ["libasound2t64", "libgpiod3", "libavformat61", "libavcodec61", "libswresample5", "libavutil59"]]
 
+    /// The boards make test packages for. (A closure inside `@Test(arguments:)` crashes
+    /// Swift 6.0.3's compiler.)
+    static let packagedBoards = VirtualBoard.releases.map { "amd64 Debian \($0)" } + ["arm64 Debian 13"]
+
     /// `arguments` run on `release`: here, or in its build root (tools/debian-root).
     static func inRelease(_ release: Int, _ arguments: [String]) -> [String] {
         release == VirtualBoard.hostRelease ? arguments
@@ -64,7 +68,7 @@ import Testing
     /// override (libyaml, which Yams compiles into the program) carries its reason in
     /// deploy/debian/lintian-overrides. (Debian 12's lintian, for both releases' packages.)
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"), "needs lintian (deploy/setup-host.sh installs it)"),
-          arguments: VirtualBoard.releases.map { "amd64 Debian \($0)" } + ["arm64 Debian 13"])
+          arguments: packagedBoards)
     func thePackageIsLintianClean(board: String) throws {
         let package = try #require(board.hasPrefix("arm64") ? Arm64Build(root: Self.root).package
                                        : VirtualBoard.Board(release: Int(board.suffix(2))!).package,
