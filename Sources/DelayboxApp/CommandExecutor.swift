@@ -8,8 +8,11 @@ import DelayboxEngine
 public final class CommandExecutor {
     public enum Outcome: Sendable, Equatable {
         case done
-        /// Done, but held at a limit (delay at the maximum available, volume at 100).
+        /// Done, but held at a limit (delay at the maximum, volume at 100).
         case limitReached
+        /// Done: the delay set is longer than the audio held, and is reached in `inMs`
+        /// (playout waits; recording goes on).
+        case reaching(delayMs: Int64, inMs: Int64)
         case refused(String)
     }
 
@@ -79,6 +82,7 @@ public final class CommandExecutor {
     private func setDelay(_ milliseconds: Int64, now: Instant) -> Outcome {
         let set = engine.setDelay(milliseconds: milliseconds, now: now)
         remember(delay: set, now: now)
+        if let wait = engine.status(at: now).delayToBuildMs { return .reaching(delayMs: set, inMs: wait) }
         return set == milliseconds ? .done : .limitReached
     }
 

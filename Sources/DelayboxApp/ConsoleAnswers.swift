@@ -66,7 +66,8 @@ struct ConsoleAnswers {
             let after = engine.status(at: now)
             let fields: [(String, Any)] = [("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
                                            ("volume", executor.settings.volume), ("state", after.state.rawValue)]
-            return format(fields, json: request.json)
+            let building: [(String, Any)] = after.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
+            return format(fields + building, json: request.json)
         case .showDelay:
             return format([("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
                            ("minimum_delay_ms", status.minimumDelayMs)], json: request.json)
@@ -194,6 +195,7 @@ struct ConsoleAnswers {
         switch outcome {
         case .done: "ok"
         case .limitReached: "limit reached"
+        case .reaching(let delay, let wait): String(format: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
         case .refused(let why): "refused: \(why)"
         }
     }

@@ -77,7 +77,7 @@ final class ProgrammeDesk {
         switch outcome {
         case .refused: mix.play(FeedbackSound.error.clip)
         case .limitReached: mix.play(FeedbackSound.limitReached.clip)
-        case .done: mix.play(command == .toggleKnobMode ? FeedbackSound.modeChange.clip : FeedbackSound.click.clip)
+        case .done, .reaching: mix.play(command == .toggleKnobMode ? FeedbackSound.modeChange.clip : FeedbackSound.click.clip)
         }
         switch command {
         case .adjustDelay, .setDelay, .recallPreset, .jumpToLive:

@@ -33,6 +33,8 @@ public enum EngineNotification: Sendable, Equatable {
 public enum DelayChangeReason: String, Sendable, Equatable {
     case requested
     case jumpToLive
+    /// Held to what can be set: above the maximum delay, below the minimum, or while
+    /// paused above the audio held.
     case clampedToAvailable
     /// The delay asked for at start is below the initial buffer plus the arrival lag.
     case raisedToMinimum

@@ -58,8 +58,12 @@ extension PlaybackEngine {
         updateState(.resumeRequested)
     }
 
-    /// Sets the delay, clamped to what can be set now; the change is crossfaded.
-    /// - Returns: the delay in force, in milliseconds.
+    /// Sets the delay; the change is crossfaded. A delay longer than the audio held (up to
+    /// the maximum) is reached by waiting: playout stops with a fade — recording goes on —
+    /// and starts again at that delay once the audio that far back is there, as at the
+    /// first start (`EngineStatus.delayToBuildMs` says how long that is). While paused, the
+    /// delay is clamped to what is held.
+    /// - Returns: the delay set, in milliseconds.
     @discardableResult
     public func setDelay(milliseconds: Int64, now: Instant) -> Int64 {
         applyDelay(frames: AudioFormat.frames(milliseconds: milliseconds), reason: .requested, now: now)
@@ -73,12 +77,15 @@ extension PlaybackEngine {
 
     private func applyDelay(frames requested: Int64, reason: DelayChangeReason, now: Instant) -> Int64 {
         let minimum = minimumDelayFrames(at: now)
-        let maximum = max(minimum, availableDelayFrames(at: now))
+        let available = max(minimum, availableDelayFrames(at: now))
+        let paused = if case .paused = transport { true } else { false }
+        let maximum = paused ? available : max(minimum, AudioFormat.frames(milliseconds: configuration.maxDelayMs))
         let frames = min(max(requested, minimum), maximum)
         delayFrames = frames
         let milliseconds = AudioFormat.milliseconds(frames: frames)
         notifications.append(.delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
         switch transport {
+        case .playing where frames > available: enterWaiting(hold: nil, reason: .buildingDelay)
         case .playing: jumpPending = true
         case .waiting, .resuming: transport = .waiting(hold: nil)
         case .paused: transport = .paused(at: targetPosition(at: now))

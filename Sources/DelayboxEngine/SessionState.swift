@@ -24,6 +24,8 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
     case firstAudioReceived
     case bufferFilled
     case reachedLiveEdge
+    /// A delay longer than the audio held was set: playout waits until it is there.
+    case buildingDelay
     case pauseRequested
     case resumeRequested
     case connectionLost(String)
@@ -37,6 +39,7 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
         case .firstAudioReceived: "first audio received"
         case .bufferFilled: "buffer filled"
         case .reachedLiveEdge: "playout reached the live edge"
+        case .buildingDelay: "building the delay set"
         case .pauseRequested: "pause requested"
         case .resumeRequested: "resume requested"
         case .connectionLost(let why): "connection lost: \(why)"

@@ -51,6 +51,13 @@ import Glibc
         let lower = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"),
                                              ["--socket", socket, "delay", "-0.5"])
         #expect(lower.status == 0 && lower.output.contains("delay_ms: 1500"), "\(lower.output)\(lower.errors)")
+        // More than is held: reached by waiting, and the answer says when (issue 26).
+        let target = try ctl(["delay", "60"], socket: socket)
+        #expect(target.status == 0 && target.output.contains("result: reaching 60.0 s in ") && target.output.contains("building_delay_ms: "),
+                "\(target.output)\(target.errors)")
+        let building = try ctl(["status"], socket: socket)
+        #expect(building.output.contains("state: buffering") && building.output.contains("building_delay_ms: "), "\(building.output)")
+        #expect(try ctl(["delay", "1.5"], socket: socket).output.contains("delay_ms: 1500"))
         let quieter = try ctl(["volume", "-5"], socket: socket)
         #expect(quieter.status == 0 && quieter.output.contains("volume: "), "\(quieter.output)\(quieter.errors)")
         let refused = try ctl(["preset", "4"], socket: socket)

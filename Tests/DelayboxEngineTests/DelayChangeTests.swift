@@ -24,17 +24,45 @@ import Testing
         #expect(abs(status.heardDelayMs - 30_000) < 1, "the engine's own account agrees with the audio")
     }
 
-    @Test func aDelayBeyondWhatIsHeldIsClampedAndSaysSo() throws {
+    /// A listener whose TV runs 30 s behind sets 30 s with 14 s held: playout fades out
+    /// (recording goes on), says how long until the delay is there, and plays again at
+    /// exactly 30 s when it is — from the oldest audio held, without a click (issue 26).
+    @Test func aDelayBeyondWhatIsHeldIsReachedByWaiting() throws {
         let rig = try recordingRig(seconds: 10)
-        let set = rig.engine.setDelay(milliseconds: 600_000, now: rig.now)
         let available = rig.engine.status(at: rig.now).availableDelayMs
-        #expect(set == available)
         #expect(available >= 13_900 && available <= 14_100, "4 s burst + 10 s recorded")
+        #expect(rig.engine.setDelay(milliseconds: 30_000, now: rig.now) == 30_000)
+        rig.run(milliseconds: 20)
+        let building = rig.engine.status(at: rig.now)
+        #expect(building.state == .buffering && building.delayMs == 30_000)
+        let wait = try #require(building.delayToBuildMs)
+        #expect(abs(wait - (30_000 - available)) <= 40, "\(wait) ms to wait")
+        let held = Int(rig.output.frameCount)
+        #expect(!rig.run(until: { $0.engine.state == .playing }, limitMs: wait - 100), "not before it is there")
+        #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 200))
+        let resumed = Int(rig.output.frameCount)
+        rig.run(milliseconds: 2_000)
+        // Silent while it built (after the 5 ms fade), no click where it plays again.
+        #expect(rig.output.samples[(held + 480) * 2..<(resumed - 960) * 2].allSatisfy { $0 == 0 })
+        #expect(SignalChecks.largestStep(rig.output.left((resumed - 960)..<(resumed + 2 * 960))) <= SignalChecks.toneStep * 1.5)
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 30_000) < 1, "\(heard) ms")
+        let reasons: [StateChangeReason] = rig.notifications { if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil } }
+        #expect(reasons.last == .buildingDelay)
+    }
+
+    /// Beyond the maximum delay the target is the maximum; while paused, what is held.
+    @Test func aDelayBeyondTheMaximumOrWhilePausedIsClampedAndSaysSo() throws {
+        let rig = try recordingRig(seconds: 10)
+        #expect(rig.engine.setDelay(milliseconds: 600_000, now: rig.now) == EngineConfiguration().maxDelayMs)
+        rig.engine.jumpToLive(now: rig.now)
+        rig.run(milliseconds: 2_000)
+        rig.engine.pause(now: rig.now)
+        let available = rig.engine.status(at: rig.now).availableDelayMs
+        #expect(rig.engine.setDelay(milliseconds: 60_000, now: rig.now) == available)
         rig.run(milliseconds: 200)
-        #expect(rig.notifications { notification -> DelayChangeReason? in
-            guard case .delayChanged(_, let reason) = notification else { return nil }
-            return reason
-        }.contains(.clampedToAvailable))
+        let reasons: [DelayChangeReason] = rig.notifications { if case .delayChanged(_, let why) = $0 { why } else { nil } }
+        #expect(reasons.filter { $0 == .clampedToAvailable }.count == 2, "\(reasons)")
     }
 
     @Test func jumpToLiveSetsTheSmallestDelay() throws {
