@@ -34,6 +34,8 @@ public final class CommandExecutor {
             return setDelay(engine.status(at: now).delayMs + milliseconds, now: now)
         case .setDelay(let milliseconds):
             return setDelay(milliseconds, now: now)
+        case .syncDelay(let milliseconds):
+            return syncDelay(by: milliseconds, now: now)
         case .jumpToLive:
             remember(delay: engine.jumpToLive(now: now), now: now)
             return .done
@@ -84,6 +86,22 @@ public final class CommandExecutor {
         remember(delay: set, now: now)
         if let wait = engine.status(at: now).delayToBuildMs { return .reaching(delayMs: set, inMs: wait) }
         return set == milliseconds ? .done : .limitReached
+    }
+
+    /// Tap-to-sync's measurement: the delay moves by it, unless that is out of range — a
+    /// mistaken tap must not throw the delay to a limit.
+    private func syncDelay(by milliseconds: Int64, now: Instant) -> Outcome {
+        let status = engine.status(at: now)
+        let target = status.delayMs + milliseconds
+        let maximum = engine.configuration.maxDelayMs
+        let seconds = { (ms: Int64) in String(Double(ms) / 1_000) + " s" }
+        if target < status.minimumDelayMs {
+            return .refused("tap-to-sync: the TV was \(seconds(-milliseconds)) ahead; the delay (\(seconds(status.delayMs))) cannot go below \(seconds(status.minimumDelayMs))")
+        }
+        if target > maximum {
+            return .refused("tap-to-sync: the TV was \(seconds(milliseconds)) behind; the delay (\(seconds(status.delayMs))) cannot go above \(seconds(maximum))")
+        }
+        return setDelay(target, now: now)
     }
 
     private func setVolume(_ volume: Int, now: Instant) -> Outcome {

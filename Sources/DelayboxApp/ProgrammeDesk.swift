@@ -80,7 +80,7 @@ final class ProgrammeDesk {
         case .done, .reaching: mix.play(command == .toggleKnobMode ? FeedbackSound.modeChange.clip : FeedbackSound.click.clip)
         }
         switch command {
-        case .adjustDelay, .setDelay, .recallPreset, .jumpToLive:
+        case .adjustDelay, .setDelay, .syncDelay, .recallPreset, .jumpToLive:
             readoutDue = now.advanced(byNanoseconds: Self.readoutAfterRestMs * 1_000_000)
         default: break
         }

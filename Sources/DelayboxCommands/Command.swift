@@ -4,6 +4,9 @@
 public enum Command: Sendable, Equatable {
     /// Changes the delay by this much (ms; negative: towards live).
     case adjustDelay(milliseconds: Int64)
+    /// Tap-to-sync measured the radio this much ahead of the TV (ms; negative: behind):
+    /// the delay moves by it, or the command is refused if the delay cannot go there.
+    case syncDelay(milliseconds: Int64)
     case setDelay(milliseconds: Int64)
     case jumpToLive
     /// Changes the volume by this many steps of the 0-100 scale.

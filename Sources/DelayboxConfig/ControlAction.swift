@@ -16,4 +16,9 @@ public enum ControlAction: String, Sendable, CaseIterable {
     /// Press at a moment heard on the radio, again when the TV shows it: the delay grows
     /// by the time between.
     case tapSync = "tap_sync"
+    /// Tap-to-sync both ways, with two inputs: press one at a moment heard on the radio and
+    /// the other when the TV shows it, in either order; the delay moves by the difference,
+    /// up or down.
+    case tapHeard = "tap_heard"
+    case tapSeen = "tap_seen"
 }

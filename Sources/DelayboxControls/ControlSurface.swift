@@ -141,7 +141,9 @@ public struct ControlSurface: Sendable {
         case .presetRecall: return .recallPreset(1)
         case .presetSave: return .savePreset(1)
         case .nextChannel: return .nextChannel
-        case .tapSync: return tapSync.tap(at: nanoseconds).map { .adjustDelay(milliseconds: $0) }
+        case .tapSync: return tapSync.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapHeard: return tapSync.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapSeen: return tapSync.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
         }
     }
 }

@@ -74,11 +74,34 @@ import Testing
     @Test func tapToSyncAddsTheTimeBetweenTheTaps() {
         var controls = surface()
         let commands = run(&controls, press(22, at: 1_000, for: 80) + press(22, at: 4_250, for: 80), until: 6_000)
-        #expect(commands.map(\.command) == [.adjustDelay(milliseconds: 3_250)])
+        #expect(commands.map(\.command) == [.syncDelay(milliseconds: 3_250)])
         var sync = TapSync()
         #expect(sync.tap(at: 0) == nil && sync.tap(at: 61_000 * Self.ms) == nil, "a first tap left alone a minute is forgotten")
         #expect(sync.tap(at: 62_000 * Self.ms) == 1_000)
     }
+
+    /// Two inputs, one for the radio's moment and one for the TV's, in either order: the
+    /// delay moves up when the TV came second, down when it came first.
+    @Test func tapToSyncBothWaysMovesTheDelayUpOrDown() {
+        var sync = TapSync()
+        #expect(sync.heard(at: 1_000 * Self.ms) == nil && sync.isWaiting)
+        #expect(sync.seen(at: 3_500 * Self.ms) == 2_500, "the TV after the radio: more delay")
+        #expect(sync.seen(at: 10_000 * Self.ms) == nil)
+        #expect(sync.heard(at: 11_200 * Self.ms) == -1_200, "the TV first: less delay")
+        #expect(!sync.isWaiting)
+        #expect(sync.seen(at: 20_000 * Self.ms) == nil && sync.heard(at: 81_000 * Self.ms) == nil, "a tap left a minute is forgotten")
+        #expect(sync.seen(at: 81_400 * Self.ms) == 400)
+
+        var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
+        let commands = run(&controls, press(24, at: 1_000, for: 80) + press(23, at: 1_900, for: 80), until: 3_000)
+        #expect(commands.map(\.command) == [.syncDelay(milliseconds: -900)])
+    }
+
+    /// A panel with the two tap buttons: the radio's moment on line 23, the TV's on 24.
+    static let twoTapPanel = GPIOSettings(
+        chip: "gpiochip0",
+        buttons: [ButtonSettings(name: "heard", line: 23, press: .tapHeard), ButtonSettings(name: "seen", line: 24, press: .tapSeen)],
+        encoder: nil, leds: [])
 
     @Test func theStatusLEDFollowsTheState() {
         let lit = { (state: String) in (0..<1_000).filter { LEDPattern(state: state).isLit(atMilliseconds: Int64($0)) }.count }
@@ -147,5 +170,23 @@ import Testing
         }
         rig.run(milliseconds: 200)
         #expect(rig.engine.status(at: rig.now).delayMs == 7_500)
+    }
+
+    /// The TV 3 s ahead of the radio at 5 s delay: 2 s. Then a tap pair that would take
+    /// the delay below the minimum is refused with the reason, the delay untouched.
+    @Test func tapToSyncBothWaysSetsTheDelayOrSaysWhyNot() throws {
+        let rig = try playingRig()
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
+        let start = rig.now.nanoseconds / Self.ms
+        for command in run(&controls, press(24, at: start + 100, for: 80) + press(23, at: start + 3_100, for: 80), until: start + 3_500) {
+            #expect(executor.execute(command.command, now: rig.now) == .done)
+        }
+        rig.run(milliseconds: 200)
+        #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
+        let outcomes = run(&controls, press(24, at: start + 5_000, for: 80) + press(23, at: start + 9_000, for: 80), until: start + 9_500)
+            .map { executor.execute($0.command, now: rig.now) }
+        #expect(outcomes == [.refused("tap-to-sync: the TV was 4.0 s ahead; the delay (2.0 s) cannot go below 1.0 s")])
+        #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
     }
 }
