@@ -17,7 +17,7 @@ enum Arm64Figures {
     }()
 
     static func print() throws {
-        let names = ["arm64_release_mb", "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
+        let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
         guard let package = build.package?.path, build.isAvailable else {
             for name in names { Swift.print("\(name): skipped (no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64)") }
             return
@@ -28,6 +28,16 @@ enum Arm64Figures {
             throw Bench.BenchError("no Installed-Size in \(package)")
         }
         Swift.print("arm64_release_mb: \(Bench.format(kib / 1_024))")
+        // Each program as the board installs it (stripped), from the package's listing:
+        // "-rwxr-xr-x root/root 57920688 2026-11-24 04:09 ./usr/bin/delaybox".
+        let listing = try ExternalTool.run(["dpkg-deb", "-c", package]).split(separator: "\n")
+        for program in ["delaybox", "delayboxctl"] {
+            let fields = listing.first { $0.hasSuffix(" ./usr/bin/\(program)") }?.split(separator: " ")
+            guard let bytes = fields.flatMap({ $0.count > 2 ? Double($0[2]) : nil }) else {
+                throw Bench.BenchError("no usr/bin/\(program) in \(package)")
+            }
+            Swift.print("arm64_\(program)_mb: \(Bench.format(bytes / 1_048_576))")
+        }
         let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
         guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double, let underruns = report["underruns"] as? Int
