@@ -8,6 +8,8 @@ public final class OnAirAppliance {
     public let directory: URL
     /// The output, 48 kHz 16-bit stereo.
     public let wav: String
+    /// How long the run lasts (s).
+    public let seconds: Int
     private let root: URL
     private let socket: String
     private let log: URL
@@ -17,6 +19,7 @@ public final class OnAirAppliance {
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`.
     public init(root: URL, channels: [(name: String, url: String)], delay: Double, seconds: Int) throws {
         self.root = root
+        self.seconds = seconds
         directory = try ExternalTool.temporaryDirectory("on-air")
         wav = directory.appendingPathComponent("out.wav").path
         socket = directory.appendingPathComponent("control.sock").path
@@ -53,6 +56,15 @@ public final class OnAirAppliance {
     /// Runs `delayboxctl` with `arguments` against the running box.
     public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(root.appendingPathComponent(".build/debug/delayboxctl"), ["--socket", socket] + arguments)
+    }
+
+    /// The output as stereo samples, up to half a second before the run's end: what the box
+    /// played before it was asked to stop. (The stop fades out and the output writes
+    /// silence while the box shuts down — on a loaded machine for long enough to look like
+    /// a gap in the programme at its end.)
+    public func programme() throws -> [Int16] {
+        let samples = try WavCapture.stereoSamples(path: wav)
+        return Array(samples.prefix(max(0, seconds * 48_000 - 24_000) * 2))
     }
 
     /// Waits for the run to end; its exit status and log (stderr).

@@ -79,7 +79,7 @@ struct AdBreaksOnAirTests {
         #expect(run.log.contains("event: streamer muted reached"), "\(run.log)")
         #expect(!run.log.contains("audio lost"), "each reconnect spliced in place: \(run.log)")
 
-        let samples = try WavCapture.stereoSamples(path: box.wav)
+        let samples = try box.programme()
         let gaps = Self.gaps(samples)
         // The break, then the mute to the end: no second break, no gap at a reconnect.
         #expect(gaps.count == 2 && gaps.last?.end == nil, "the 440 Hz tone's gaps (s): \(gaps)")
@@ -110,7 +110,7 @@ struct AdBreaksOnAirTests {
         #expect(Self.played(run.log, seconds: 6).count == 1, "\(run.log)")
         #expect(run.log.contains("audio lost"), "a new encoder: what the server never had is lost: \(run.log)")
 
-        let samples = try WavCapture.stereoSamples(path: box.wav)
+        let samples = try box.programme()
         let gaps = Self.gaps(samples)
         #expect(gaps.count == 1, "the 440 Hz tone's gaps (s): \(gaps)")
         let ad = try #require(gaps.first)
@@ -147,7 +147,7 @@ struct AdBreaksOnAirTests {
         #expect(rest > 2.5 && rest < 6, "the rest: from \(rest) s in")
         #expect(run.log.contains("not triggered: on air when the connection opened: over where playout is"), "\(run.log)")
 
-        let samples = try WavCapture.stereoSamples(path: box.wav)
+        let samples = try box.programme()
         let gaps = Self.gaps(samples)
         // One gap from the break's start to its end, Other's 880 Hz inside it; then Other
         // again after the break, briefly.
@@ -192,7 +192,7 @@ struct AdBreaksOnAirTests {
         #expect(ads.count == 1, "played once: \(ads)")
         let elapsed = Self.elapsed(try #require(ads.first, "\(ads)"))
         #expect(elapsed > 0, "joined into the break: \(ads)")
-        let samples = try WavCapture.stereoSamples(path: box.wav)
+        let samples = try box.programme()
         let gaps = Self.gaps(samples)
         #expect(gaps.count == 1, "the 440 Hz tone's gaps (s): \(gaps)")
         let ad = try #require(gaps.first)
