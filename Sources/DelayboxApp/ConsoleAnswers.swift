@@ -45,9 +45,7 @@ struct ConsoleAnswers {
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),
             ]
-            // While a delay longer than the audio held is being recorded.
-            let building: [(String, Any)] = status.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
-            return format(fields + building, json: request.json)
+            return format(fields + Self.building(status), json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):
@@ -66,8 +64,7 @@ struct ConsoleAnswers {
             let after = engine.status(at: now)
             let fields: [(String, Any)] = [("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
                                            ("volume", executor.settings.volume), ("state", after.state.rawValue)]
-            let building: [(String, Any)] = after.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
-            return format(fields + building, json: request.json)
+            return format(fields + Self.building(after), json: request.json)
         case .showDelay:
             return format([("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
                            ("minimum_delay_ms", status.minimumDelayMs)], json: request.json)
@@ -189,6 +186,11 @@ struct ConsoleAnswers {
         self.unsaved = nil
         reloadRequested = true
         return format([("result", "ok"), ("saved", path)], json: json)
+    }
+
+    /// While a delay longer than the audio held is being recorded: how much more must be.
+    static func building(_ status: EngineStatus) -> [(String, Any)] {
+        status.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
     }
 
     static func describe(_ outcome: CommandExecutor.Outcome) -> String {
