@@ -67,12 +67,15 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"],
                 swiftSettings: strict + (libgpiod2 ? [.define("LIBGPIOD2")] : [])),
+        // Remote controls through the kernel's input layer (evdev): an IR receiver, a USB remote.
+        .target(name: "CInput"),
+        .target(name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls"], swiftSettings: strict),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxConsole", "DelayboxSerial",
+                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxInput", "DelayboxConsole", "DelayboxSerial",
                                                     "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",

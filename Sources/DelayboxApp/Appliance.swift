@@ -113,6 +113,8 @@ public final class Appliance {
         defer { desk.stop() }
         var panel = startFrontPanel()
         defer { panel?.stop() }
+        var remote = startRemote()
+        defer { remote?.stop() }
         let inbox = ConsoleInbox()
         let console = startConsole(inbox: inbox)
         defer { console?.stop() }
@@ -142,7 +144,7 @@ public final class Appliance {
             wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
             if signals.stopRequested { break }
             for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
-            for command in panel?.drain() ?? [] {
+            for command in (panel?.drain() ?? []) + (remote?.drain() ?? []) {
                 if command == .nextChannel {
                     lineup.selectNext()
                     answers.requestedChannel = lineup.selected.name
@@ -164,6 +166,7 @@ public final class Appliance {
             if signals.takeReloadRequest() || answers.reloadRequested {
                 answers.reloadRequested = false
                 let panelBefore = (config.gpio, config.defaults.delayStepMs)
+                let remoteBefore = config.remote
                 reload(systemd)
                 (answers.config, answers.document) = (config, document)
                 // New lines, or a new delay step: the panel's lines are requested again.
@@ -171,6 +174,10 @@ public final class Appliance {
                     panel?.stop()
                     panel = startFrontPanel()
                     answers.panel = panel
+                }
+                if remoteBefore != config.remote || panelBefore.1 != config.defaults.delayStepMs {
+                    remote?.stop()
+                    remote = startRemote()
                 }
             }
             if let name = answers.requestedChannel {
@@ -333,6 +340,20 @@ public final class Appliance {
             return panel
         } catch {
             Logger(label: "delaybox.controls").error("\(error); playing without the front panel (the console still works)")
+            return nil
+        }
+    }
+
+    /// The remote control's thread, when the board has one; it finds its device when it
+    /// appears.
+    private func startRemote() -> RemoteReceiver? {
+        guard let settings = config.remote else { return nil }
+        do {
+            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs)
+            remote.start()
+            return remote
+        } catch {
+            Logger(label: "delaybox.controls").error("remote: \(error); playing without the remote")
             return nil
         }
     }

@@ -26,17 +26,19 @@ extension BoardConfig {
         let gpio = gpioSection.isPresent ? readGPIO(gpioSection, log: log) : nil
         let consoleSection = root.section("console")
         let console = consoleSection.isPresent ? readConsole(consoleSection) : nil
+        let remoteSection = root.section("remote")
+        let remote = remoteSection.isPresent ? readRemote(remoteSection, log: log) : nil
         let channels = readChannels(root, log: log)
         let defaults = readDefaults(root.section("defaults"), log: log)
         root.finish()
 
-        GPIOAllocation(hat: hat, console: console).check(gpio: gpioSection, settings: gpio, log: log)
+        GPIOAllocation(hat: hat, console: console, configTxt: configTxt).check(gpio: gpioSection, settings: gpio, log: log)
         let diagnostics = log.diagnostics
         guard !diagnostics.contains(where: { $0.severity == .error }), let name, let audio, let channels, let defaults else {
             return (nil, diagnostics)
         }
         return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                            channels: channels, defaults: defaults), diagnostics)
+                            remote: remote, channels: channels, defaults: defaults), diagnostics)
     }
 
     private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {

@@ -13,6 +13,8 @@ public struct BoardConfig: Sendable, Equatable {
     public var gpio: GPIOSettings?
     /// Nil: no serial console.
     public var console: ConsoleSettings?
+    /// Nil: no remote control.
+    public var remote: RemoteSettings?
     public var channels: ChannelLineup
     public var defaults: Defaults
 }

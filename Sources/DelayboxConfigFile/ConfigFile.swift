@@ -91,20 +91,27 @@ public enum ConfigFile {
         if emptyAllowed, (try? Yams.compose(yaml: text)) == .some(nil) { return .mapping([], location) }
         guard let document = parse(text, file: path, diagnostics: &diagnostics) else { return nil }
         guard let extends = document["extends"] else { return document }
-        guard case .scalar(let base, let baseLocation) = extends else {
-            diagnostics.append(ConfigDiagnostic(.error, at: extends.location, "'extends' names one file"))
-            return nil
-        }
-        let basePath = base.hasPrefix("/") ? base : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path
-        var inner: [ConfigDiagnostic] = []
-        guard let resolved = resolve(basePath, chain: chain + [canonical], diagnostics: &inner) else {
-            // Say where the broken `extends` is, then what is wrong with the base.
-            diagnostics.append(ConfigDiagnostic(.error, at: baseLocation, "cannot extend '\(base)'"))
+        // One base, or a list laid over each other in order (a board, then a remote's keys).
+        let bases: [ConfigNode] = if case .sequence(let items, _) = extends { items } else { [extends] }
+        var merged: ConfigNode?
+        for item in bases {
+            guard case .scalar(let base, let baseLocation) = item else {
+                diagnostics.append(ConfigDiagnostic(.error, at: item.location, "'extends' names a file, or a list of files"))
+                return nil
+            }
+            let basePath = base.hasPrefix("/") ? base : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path
+            var inner: [ConfigDiagnostic] = []
+            guard let resolved = resolve(basePath, chain: chain + [canonical], diagnostics: &inner) else {
+                // Say where the broken `extends` is, then what is wrong with the base.
+                diagnostics.append(ConfigDiagnostic(.error, at: baseLocation, "cannot extend '\(base)'"))
+                diagnostics += inner
+                return nil
+            }
             diagnostics += inner
-            return nil
+            merged = merged.map { $0.merged(with: resolved) } ?? resolved
         }
-        diagnostics += inner
-        return resolved.merged(with: document.removing("extends"))
+        let own = document.removing("extends")
+        return merged.map { $0.merged(with: own) } ?? own
     }
 
     /// YAML text to a located tree; syntax errors become diagnostics.

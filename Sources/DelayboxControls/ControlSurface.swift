@@ -19,31 +19,23 @@ public struct ControlSurface: Sendable {
     /// The encoder's push switch's debounce (ms): a button's default.
     public static let pushDebounceMs = 10
 
-    public enum KnobMode: Sendable, Equatable {
-        case delay, volume
-    }
-
     struct Button: Sendable {
         var settings: ButtonSettings
         var decoder: ButtonDecoder
     }
 
-    public private(set) var knobMode = KnobMode.delay
+    public var knobMode: ControlActions.KnobMode { actions.knobMode }
+    private var actions: ControlActions
     private var buttons: [Int: Button] = [:]
     private var encoder: EncoderSettings?
     private var quadrature: QuadratureDecoder?
     private var levels: [Int: Bool]
     private var acceleration = KnobAcceleration()
-    private var tapSync = TapSync()
-    /// Delay change per slow detent or button press (ms).
-    public let delayStepMs: Int64
-    /// The most one detent may change the delay, however fast the spin (ms).
-    public let maxDelayStepMs: Int64 = 1_000
 
     /// - Parameter initialLevels: each input line's level at start (the knob rests in a
     ///   detent), by line.
     public init(gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool]) {
-        self.delayStepMs = delayStepMs
+        actions = ControlActions(delayStepMs: delayStepMs)
         levels = initialLevels
         for settings in gpio.buttons {
             buttons[settings.line] = Self.button(settings)
@@ -108,8 +100,7 @@ public struct ControlSurface: Sendable {
         let multiplier = acceleration.multiplier(forDetentAt: nanoseconds)
         switch knobMode {
         case .delay:
-            let perDetent = min(maxDelayStepMs, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
-            return [TimedCommand(.adjustDelay(milliseconds: Int64(detents) * perDetent), at: nanoseconds)]
+            return [TimedCommand(.adjustDelay(milliseconds: Int64(detents) * actions.delayStep(multiplier: multiplier)), at: nanoseconds)]
         case .volume:
             return [TimedCommand(.adjustVolume(steps: detents * (multiplier >= 5 ? 3 : 1)), at: nanoseconds)]
         }
@@ -122,28 +113,7 @@ public struct ControlSurface: Sendable {
         case .doublePress: settings.doublePress
         case .repeatTick: settings.hold
         }
-        guard let action, let command = command(for: action, at: nanoseconds) else { return [] }
+        guard let action, let command = actions.command(for: ControlBinding(action), at: nanoseconds) else { return [] }
         return [TimedCommand(command, at: nanoseconds)]
-    }
-
-    private mutating func command(for action: ControlAction, at nanoseconds: Int64) -> Command? {
-        switch action {
-        case .delayUp: return .adjustDelay(milliseconds: delayStepMs)
-        case .delayDown: return .adjustDelay(milliseconds: -delayStepMs)
-        case .volumeUp: return .adjustVolume(steps: 2)
-        case .volumeDown: return .adjustVolume(steps: -2)
-        case .modeToggle:
-            knobMode = knobMode == .delay ? .volume : .delay
-            return .toggleKnobMode
-        case .playPause: return .playPause
-        case .jumpToLive: return .jumpToLive
-        case .mute: return .toggleMute
-        case .presetRecall: return .recallPreset(1)
-        case .presetSave: return .savePreset(1)
-        case .nextChannel: return .nextChannel
-        case .tapSync: return tapSync.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapHeard: return tapSync.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapSeen: return tapSync.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        }
     }
 }

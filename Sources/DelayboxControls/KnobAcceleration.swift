@@ -20,7 +20,12 @@ public struct KnobAcceleration: Sendable {
         let interval = nanoseconds - last
         if interval >= slowNs { return 1 }
         if interval <= fastNs { return maxMultiplier }
-        let position = Double(slowNs - interval) / Double(slowNs - fastNs)  // 0 slow … 1 fast
-        return (pow(maxMultiplier, position) * 100).rounded() / 100
+        return Self.multiplier(at: Double(slowNs - interval) / Double(slowNs - fastNs), max: maxMultiplier)
+    }
+
+    /// Between 1 (`position` 0: slow) and `max` (1: fast), geometric so that each equal
+    /// step in between feels the same; to 0.01.
+    public static func multiplier(at position: Double, max: Double) -> Double {
+        (pow(max, Swift.min(1, Swift.max(0, position))) * 100).rounded() / 100
     }
 }

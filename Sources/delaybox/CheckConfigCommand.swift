@@ -28,7 +28,8 @@ struct CheckConfigCommand: ParsableCommand {
         }
         guard let config = result.config else { throw ExitCode(1) }
         let gpio = config.gpio.map { "\($0.buttons.count) buttons, \($0.encoder == nil ? "no" : "an") encoder, \($0.leds.count) LEDs" } ?? "no GPIO"
-        print("\(file): OK: \(config.name); audio \(config.audio.device); \(gpio); \(config.channels.channels.count) channel(s)")
+        let remote = config.remote.map { "; remote '\($0.device)' (\($0.keys.count) keys)" } ?? ""
+        print("\(file): OK: \(config.name); audio \(config.audio.device); \(gpio)\(remote); \(config.channels.channels.count) channel(s)")
         if !config.configTxt.isEmpty {
             print("the board's /boot/firmware/config.txt needs:")
             for line in config.configTxt { print("  " + line) }

@@ -1,0 +1,53 @@
+#define _GNU_SOURCE
+#include "cinput.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+int dbx_input_open(const char *path, int grab) {
+    int descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (descriptor < 0) return -1;
+    int clock = CLOCK_MONOTONIC;
+    if (ioctl(descriptor, EVIOCSCLOCKID, &clock) < 0 || (grab && ioctl(descriptor, EVIOCGRAB, 1) < 0)) {
+        int saved = errno;
+        close(descriptor);
+        errno = saved;
+        return -1;
+    }
+    return descriptor;
+}
+
+int dbx_input_name(int descriptor, char *buffer, int size) {
+    int length = ioctl(descriptor, EVIOCGNAME(size), buffer);
+    if (length < 0) return -1;
+    buffer[size - 1] = 0;
+    return length;
+}
+
+int dbx_input_read_keys(int descriptor, struct dbx_key_event *keys, int max) {
+    struct input_event events[64];
+    int count = 0;
+    while (count < max) {
+        // No more events than there is room for: each may be a key.
+        size_t room = (size_t)(max - count) < 64 ? (size_t)(max - count) : 64;
+        ssize_t got = read(descriptor, events, room * sizeof events[0]);
+        if (got < 0) {
+            if (errno == EAGAIN || errno == EINTR) break;
+            return -1;
+        }
+        if (got == 0) break;
+        for (size_t i = 0; i < (size_t)got / sizeof events[0]; i++) {
+            if (events[i].type != EV_KEY) continue;
+            keys[count].code = events[i].code;
+            keys[count].value = events[i].value;
+            keys[count].nanoseconds = (long long)events[i].input_event_sec * 1000000000LL + (long long)events[i].input_event_usec * 1000LL;
+            count++;
+        }
+    }
+    return count;
+}
+
+int dbx_input_wake_pipe(int ends[2]) { return pipe2(ends, O_CLOEXEC | O_NONBLOCK); }

@@ -1,0 +1,85 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxControls
+import DelayboxInput
+import DelayboxLog
+import Synchronization
+
+/// The remote control's own thread: waits on its input device (`InputDevice`), turns its
+/// keys into commands (`RemoteKeys`) and leaves them in an inbox that the playout thread
+/// drains with the panel's. A device that is not there yet (the IR driver loads after the
+/// box starts, a USB receiver is plugged in later) or goes away is looked for again every
+/// `retryMs`; the box plays on without it.
+final class RemoteReceiver: Sendable {
+    /// How often a missing device is looked for again (ms).
+    static let retryMs: Int64 = 5_000
+
+    private let remote: RemoteSettings
+    private let delayStepMs: Int64
+    private let inbox = Mutex<[Command]>([])
+    private let worker = WorkerThread(name: "delaybox-remote")
+    private let wake: WakePipe
+    private let logger = Logger(label: "delaybox.controls")
+
+    init(remote: RemoteSettings, delayStepMs: Int64) throws(InputError) {
+        self.remote = remote
+        self.delayStepMs = delayStepMs
+        wake = try WakePipe()
+    }
+
+    func start() {
+        worker.start { [self] in loop() }
+    }
+
+    func stop() { worker.stop { wake.wake() } }
+
+    /// The commands the remote produced since the last call.
+    func drain() -> [Command] {
+        inbox.withLock { commands in
+            defer { commands.removeAll(keepingCapacity: true) }
+            return commands
+        }
+    }
+
+    private func loop() {
+        var lastProblem: String?
+        while !worker.isStopRequested {
+            let device: InputDevice
+            do {
+                device = try InputDevice(remote.device)
+            } catch {
+                // Said once, not every retry: an installer reads the first, and the journal stays quiet.
+                if error.description != lastProblem {
+                    logger.warning("remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)")
+                    lastProblem = error.description
+                }
+                worker.wait(milliseconds: Self.retryMs)
+                continue
+            }
+            lastProblem = nil
+            logger.info("remote: '\(device.name)' (\(device.path)), \(remote.keys.count) keys")
+            var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs)
+            do {
+                try listen(device, keys: &keys)
+            } catch {
+                logger.warning("remote: \(error); looking for it again")
+                lastProblem = error.description
+            }
+        }
+    }
+
+    /// Turns the device's keys into commands until a stop, or the device fails.
+    private func listen(_ device: InputDevice, keys: inout RemoteKeys) throws(InputError) {
+        while !worker.isStopRequested {
+            let now = SystemClock.monotonicNanoseconds()
+            let timeout = keys.nextDeadline.map { Int32(clamping: max(0, ($0 - now + 999_999) / 1_000_000)) } ?? -1
+            for event in try device.waitForKeys(timeoutMs: timeout, waking: wake) { post(keys.handle(event)) }
+            post(keys.advance(to: SystemClock.monotonicNanoseconds()))
+        }
+    }
+
+    private func post(_ commands: [TimedCommand]) {
+        guard !commands.isEmpty else { return }
+        inbox.withLock { $0.append(contentsOf: commands.map(\.command)) }
+    }
+}

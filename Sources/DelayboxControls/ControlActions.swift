@@ -1,0 +1,50 @@
+import DelayboxCommands
+import DelayboxConfig
+
+/// What an action does when a control fires it — the same for a panel button, the knob's
+/// push and a remote's key — with the state some actions keep: the knob's mode, and
+/// tap-to-sync's first tap.
+public struct ControlActions: Sendable {
+    public enum KnobMode: Sendable, Equatable {
+        case delay, volume
+    }
+
+    /// Delay change per press, or per slow detent (ms).
+    public let delayStepMs: Int64
+    /// The most one detent or one repeat may change the delay, however fast (ms).
+    public static let maxDelayStepMs: Int64 = 1_000
+    /// Volume change per press (steps of the 0-100 scale).
+    public static let volumeStep = 2
+    public private(set) var knobMode = KnobMode.delay
+    private var tapSync = TapSync()
+
+    public init(delayStepMs: Int64) { self.delayStepMs = delayStepMs }
+
+    /// The command `binding` fires at `nanoseconds` (nil: a tap that waits for its pair).
+    public mutating func command(for binding: ControlBinding, at nanoseconds: Int64) -> Command? {
+        switch binding.action {
+        case .delayUp: return .adjustDelay(milliseconds: delayStepMs)
+        case .delayDown: return .adjustDelay(milliseconds: -delayStepMs)
+        case .volumeUp: return .adjustVolume(steps: Self.volumeStep)
+        case .volumeDown: return .adjustVolume(steps: -Self.volumeStep)
+        case .modeToggle:
+            knobMode = knobMode == .delay ? .volume : .delay
+            return .toggleKnobMode
+        case .playPause: return .playPause
+        case .jumpToLive: return .jumpToLive
+        case .mute: return .toggleMute
+        case .presetRecall: return .recallPreset(binding.slot)
+        case .presetSave: return .savePreset(binding.slot)
+        case .nextChannel: return .nextChannel
+        case .tapSync: return tapSync.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapHeard: return tapSync.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapSeen: return tapSync.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        }
+    }
+
+    /// One step of the delay at `multiplier` times the base step (the knob spinning, a
+    /// remote's key held): rounded to 10 ms, at most `maxDelayStepMs` (ms).
+    public func delayStep(multiplier: Double) -> Int64 {
+        min(Self.maxDelayStepMs, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
+    }
+}

@@ -1,0 +1,97 @@
+import DelayboxCommands
+import DelayboxConfig
+
+/// A remote control's keys as the board config maps them: key events in, commands out.
+/// A press does its action at once; a key that also has a long press does its press when
+/// it comes up early, its long press once held for `RemoteKey.longPressMs`. A held delay
+/// or volume key repeats with the kernel's autorepeat, and the delay's steps grow the
+/// longer it is held, as the knob's do the faster it spins: from the base step after
+/// `accelerationStartNs` to ten times it (at most 1 s a step) at `accelerationFullNs`.
+/// Pure: time is the events' own, and `advance(to:)` when nothing happens.
+public struct RemoteKeys: Sendable {
+    /// Held this long (ns), the delay still moves by its base step.
+    public static let accelerationStartNs: Int64 = 1_000_000_000
+    /// Held this long (ns), it moves by ten steps.
+    public static let accelerationFullNs: Int64 = 3_000_000_000
+
+    private struct Held: Sendable {
+        var key: RemoteKey
+        var since: Int64
+        var longPressDone = false
+    }
+
+    private let keys: [Int: RemoteKey]
+    private var actions: ControlActions
+    private var held: [Int: Held] = [:]
+
+    public init(remote: RemoteSettings, delayStepMs: Int64) {
+        keys = Dictionary(remote.keys.map { ($0.code, $0) }) { first, _ in first }
+        actions = ControlActions(delayStepMs: delayStepMs)
+    }
+
+    /// The codes the remote acts on.
+    public var codes: [Int] { keys.keys.sorted() }
+
+    /// One key event; returns the commands it (and the time up to it) completes.
+    public mutating func handle(_ event: KeyEvent) -> [TimedCommand] {
+        var commands = advance(to: event.nanoseconds)
+        guard let key = keys[event.code] else { return commands }
+        switch event.change {
+        case .press:
+            held[key.code] = Held(key: key, since: event.nanoseconds)
+            if key.longPress == nil { commands += fire(key.press, at: event.nanoseconds) }
+        case .repeatWhileHeld:
+            // A repeat whose press was missed (the device opened while the key was down)
+            // starts a hold of its own.
+            guard let hold = held[key.code] else {
+                held[key.code] = Held(key: key, since: event.nanoseconds)
+                return commands
+            }
+            if key.longPress == nil, let press = key.press { commands += repeated(press, heldFor: event.nanoseconds - hold.since, at: event.nanoseconds) }
+        case .release:
+            if let hold = held.removeValue(forKey: key.code), key.longPress != nil, !hold.longPressDone {
+                commands += fire(key.press, at: event.nanoseconds)
+            }
+        }
+        return commands
+    }
+
+    /// Lets time pass: long presses fire.
+    public mutating func advance(to nanoseconds: Int64) -> [TimedCommand] {
+        var commands: [TimedCommand] = []
+        for code in held.keys.sorted() {
+            guard var hold = held[code], let longPress = hold.key.longPress, !hold.longPressDone else { continue }
+            let due = hold.since + RemoteKey.longPressMs * 1_000_000
+            guard nanoseconds >= due else { continue }
+            hold.longPressDone = true
+            held[code] = hold
+            commands += fire(longPress, at: due)
+        }
+        return commands
+    }
+
+    /// When `advance(to:)` next has something to do: the event loop's poll timeout.
+    public var nextDeadline: Int64? {
+        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map { $0.since + RemoteKey.longPressMs * 1_000_000 }.min()
+    }
+
+    private mutating func fire(_ binding: ControlBinding?, at nanoseconds: Int64) -> [TimedCommand] {
+        guard let binding, let command = actions.command(for: binding, at: nanoseconds) else { return [] }
+        return [TimedCommand(command, at: nanoseconds)]
+    }
+
+    /// A delay or volume key's autorepeat; other actions (play/pause, a preset, a tap) do
+    /// not repeat.
+    private func repeated(_ binding: ControlBinding, heldFor: Int64, at nanoseconds: Int64) -> [TimedCommand] {
+        let position = Double(heldFor - Self.accelerationStartNs) / Double(Self.accelerationFullNs - Self.accelerationStartNs)
+        let step = actions.delayStep(multiplier: KnobAcceleration.multiplier(at: position, max: 10))
+        let command: Command? = switch binding.action {
+        case .delayUp: .adjustDelay(milliseconds: step)
+        case .delayDown: .adjustDelay(milliseconds: -step)
+        case .volumeUp: .adjustVolume(steps: ControlActions.volumeStep)
+        case .volumeDown: .adjustVolume(steps: -ControlActions.volumeStep)
+        default: nil
+        }
+        return command.map { [TimedCommand($0, at: nanoseconds)] } ?? []
+    }
+}

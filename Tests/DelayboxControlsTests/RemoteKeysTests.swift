@@ -1,0 +1,93 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxControls
+import Testing
+
+/// A remote's keys in virtual time: the kernel's events (press, autorepeat every 125 ms
+/// after 500 ms, release) in, commands out.
+@Suite struct RemoteKeysTests {
+    static let ms: Int64 = 1_000_000
+    static let volumeUp = InputKeyName.codes["KEY_VOLUMEUP"]!, next = InputKeyName.codes["KEY_NEXT"]!
+    static let three = InputKeyName.codes["KEY_NUMERIC_3"]!, play = InputKeyName.codes["KEY_PLAYPAUSE"]!
+    static let ok = InputKeyName.codes["KEY_OK"]!, red = InputKeyName.codes["KEY_RED"]!, green = InputKeyName.codes["KEY_GREEN"]!
+
+    func keys() -> RemoteKeys {
+        RemoteKeys(remote: RemoteSettings(device: "gpio_ir_recv", keys: [
+            RemoteKey(name: "KEY_VOLUMEUP", code: Self.volumeUp, press: ControlBinding(.volumeUp)),
+            RemoteKey(name: "KEY_NEXT", code: Self.next, press: ControlBinding(.delayUp)),
+            RemoteKey(name: "KEY_PLAYPAUSE", code: Self.play, press: ControlBinding(.playPause)),
+            RemoteKey(name: "KEY_NUMERIC_3", code: Self.three, press: ControlBinding(.presetRecall, slot: 3),
+                      longPress: ControlBinding(.presetSave, slot: 3)),
+            RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
+            RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
+        ]), delayStepMs: 100)
+    }
+
+    /// A key held from `down` ms for `length` ms, as rc-core reports it.
+    func hold(_ code: Int, at down: Int64, for length: Int64) -> [KeyEvent] {
+        var events = [KeyEvent(code: code, .press, at: down * Self.ms)]
+        var at = down + 500
+        while at < down + length {
+            events.append(KeyEvent(code: code, .repeatWhileHeld, at: at * Self.ms))
+            at += 125
+        }
+        return events + [KeyEvent(code: code, .release, at: (down + length) * Self.ms)]
+    }
+
+    func run(_ keys: inout RemoteKeys, _ events: [KeyEvent], until end: Int64) -> [Command] {
+        (events.flatMap { keys.handle($0) } + keys.advance(to: end * Self.ms)).map(\.command)
+    }
+
+    @Test func aPressDoesItsActionOnceAndKeysTheRemoteDoesNotMapDoNothing() {
+        var remote = keys()
+        let commands = run(&remote, hold(Self.play, at: 0, for: 900) + hold(Self.ok, at: 1_000, for: 100), until: 2_000)
+        #expect(commands == [.playPause], "play/pause does not repeat while held; KEY_OK is not mapped here")
+    }
+
+    @Test func aHeldDelayKeyRepeatsFasterTheLongerItIsHeld() {
+        var remote = keys()
+        let commands = run(&remote, hold(Self.next, at: 0, for: 4_000), until: 5_000)
+        let steps = commands.compactMap { if case .adjustDelay(let ms) = $0 { ms } else { nil } }
+        #expect(steps.count == 29, "the press and 28 repeats: \(steps)")
+        #expect(steps.prefix(5).allSatisfy { $0 == 100 }, "the base step for the first second: \(steps)")
+        #expect(steps.suffix(8).allSatisfy { $0 == 1_000 }, "ten steps (1 s) after three seconds: \(steps)")
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 <= $1 }, "never slower: \(steps)")
+        var again = keys()
+        let short = run(&again, hold(Self.next, at: 0, for: 100) + hold(Self.next, at: 300, for: 100), until: 1_000)
+        #expect(short == [.adjustDelay(milliseconds: 100), .adjustDelay(milliseconds: 100)], "a new press starts slow again")
+    }
+
+    @Test func aHeldVolumeKeyRepeatsItsStep() {
+        var remote = keys()
+        let commands = run(&remote, hold(Self.volumeUp, at: 0, for: 1_000), until: 2_000)
+        #expect(commands == Array(repeating: .adjustVolume(steps: 2), count: 5), "\(commands)")
+    }
+
+    @Test func aNumberKeyRecallsItsPresetWhenReleasedAndSavesItWhenHeldASecond() {
+        var remote = keys()
+        #expect(run(&remote, hold(Self.three, at: 0, for: 300), until: 2_000) == [.recallPreset(3)])
+        #expect(run(&remote, hold(Self.three, at: 3_000, for: 2_500), until: 6_000) == [.savePreset(3)], "once, however long held")
+        // The long press fires at its second although no event comes then.
+        var held = keys()
+        _ = held.handle(KeyEvent(code: Self.three, .press, at: 10_000 * Self.ms))
+        #expect(held.nextDeadline == 11_000 * Self.ms)
+        #expect(held.advance(to: 10_999 * Self.ms).isEmpty)
+        #expect(held.advance(to: 11_000 * Self.ms).map(\.command) == [.savePreset(3)])
+        #expect(held.nextDeadline == nil)
+    }
+
+    @Test func tapSyncBothWaysFromTwoKeys() {
+        var remote = keys()
+        let later = run(&remote, hold(Self.red, at: 0, for: 100) + hold(Self.green, at: 1_500, for: 100), until: 2_000)
+        #expect(later == [.syncDelay(milliseconds: 1_500)])
+        let earlier = run(&remote, hold(Self.green, at: 5_000, for: 100) + hold(Self.red, at: 5_800, for: 100), until: 6_000)
+        #expect(earlier == [.syncDelay(milliseconds: -800)], "the TV first: less delay")
+    }
+
+    @Test func aRepeatWithoutItsPressStartsAHoldButDoesNothingYet() {
+        var remote = keys()
+        let commands = run(&remote, [KeyEvent(code: Self.three, .repeatWhileHeld, at: 0),
+                                     KeyEvent(code: Self.three, .release, at: 200 * Self.ms)], until: 2_000)
+        #expect(commands == [.recallPreset(3)], "the release of a short hold is a press: \(commands)")
+    }
+}
