@@ -101,7 +101,7 @@ PKG_ARCH=$(dpkg-deb -f "$DEB" Architecture) VERSION=$(dpkg-deb -f "$DEB" Version
 [[ "$VERSION" == *"~deb$DEBIAN" ]] \
   || fail 2 "$DEB ($VERSION) is not for Debian $DEBIAN, which the board runs (build with deploy/make-deb.sh --debian $DEBIAN)"
 SUM=$(sha256sum "$DEB" | cut -d' ' -f1)
-boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\(.*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')
+boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\([^/]*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')
 if [ -n "$BOARD" ]; then
   [[ " $boards" == *" $BOARD "* ]] || fail 2 "no board config '$BOARD' in $VERSION; there are: $boards"
 elif [ "$(fact has_board)" != yes ]; then

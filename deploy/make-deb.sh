@@ -58,7 +58,7 @@ STAGE=$(mktemp -d "$ROOT/.build/make-deb.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 P="$STAGE/pkg"
 install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
-  "$P/usr/share/delaybox/board-configs" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1" \
+  "$P/usr/share/delaybox/board-configs/remotes" "$P/usr/share/delaybox/rc_keymaps" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1" \
   "$P/usr/share/lintian/overrides"
 
 # The programs, without their symbols (61 MB instead of 83 for delaybox).
@@ -72,6 +72,8 @@ install -m 644 "$ROOT/deploy/delaybox.service" "$P/lib/systemd/system/delaybox.s
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
+install -m 644 "$ROOT"/board-configs/remotes/*.yaml "$P/usr/share/delaybox/board-configs/remotes/"
+install -m 644 "$ROOT"/deploy/rc_keymaps/*.toml "$P/usr/share/delaybox/rc_keymaps/"
 install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyright" "$P/usr/share/doc/delaybox/"
 install -m 644 "$ROOT/deploy/debian/lintian-overrides" "$P/usr/share/lintian/overrides/delaybox"
 # The changelog a Debian tool looks for (a native package's: changelog.gz): this build's
@@ -118,11 +120,12 @@ Priority: optional
 Installed-Size: $SIZE
 Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
 Recommends: espeak-ng, alsa-utils
+Suggests: ir-keytable
 Description: live commentary delayed to match the TV picture
  Delaybox plays a live audio stream (a sports club's live commentary)
  delayed by a knob-set amount so that it matches the TV picture, with mute
- music and ads by the stream's state, GPIO buttons and a rotary encoder,
- ALSA output and a serial console.
+ music and ads by the stream's state, GPIO buttons, a rotary encoder and
+ an IR remote, ALSA output and a serial console.
 EOF
 
 mkdir -p "$OUT"

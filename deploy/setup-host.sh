@@ -26,6 +26,7 @@ PACKAGES=(
   debootstrap e2fsprogs openssh-client # ... its Debian root filesystem, reached over SSH by deploy/install.sh
   dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
   lintian           # the packages are checked lintian-clean
+  ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -156,6 +156,30 @@ struct VirtualBoardTests {
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)
     }
 
+    /// An IR remote through the kernel: rc-loopback as the receiver, the kernel's NEC
+    /// decoder and the shipped Car MP3 keymap (loaded by ir-keytable, as on a board) make
+    /// keys of the codes ir-ctl sends; the appliance finds the receiver's input device by
+    /// name and the shipped remote's keys raise the delay, the volume (held: repeated),
+    /// save a preset (held) and recall it, and switch the channel — on each release's board.
+    @Test(arguments: VirtualBoard.boards)
+    func anIRRemotesKeysChangeDelayVolumePresetAndChannel(board: VirtualBoard.Board) throws {
+        let directory = try run("remote", on: board)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appliance = Self.text(directory, "delaybox.log")
+        let name = Self.text(directory, "receiver-name.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(appliance.contains("remote: '\(name)' (/dev/input/event"), "\(appliance)")
+        #expect(Self.text(directory, "keytable.txt").contains("Wrote 21 keycode(s)"), "the keymap loaded: \(Self.text(directory, "keytable.txt"))")
+        #expect(Self.text(directory, "status-delay.txt").contains("delay_ms: 2100"), "\(Self.text(directory, "status-delay.txt"))\n\(appliance)")
+        #expect(Self.text(directory, "status-volume.txt").contains("volume: 52"))
+        // Held ~1.6 s: the press and at least two autorepeats (rc-core: 500 ms, then every 125 ms).
+        let held = Self.text(directory, "status-volume-held.txt")
+        let volume = try #require(held.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(held)")
+        #expect(volume >= 58, "\(held)\n\(appliance)")
+        #expect(appliance.contains("savePreset(3): done"), "the 3 held saved preset 3: \(appliance)")
+        #expect(Self.text(directory, "status-recalled.txt").contains("delay_ms: 2100"), "3 pressed recalled it")
+        #expect(Self.text(directory, "status-channel.txt").contains("channel: Away"))
+    }
+
     /// The card is taken from its driver for 3 s (sysfs unbind: to the appliance, a card
     /// pulled out) and given back: the appliance loses the device, keeps recording,
     /// retries with back-off, reopens it and plays the programme through it again.

@@ -28,11 +28,11 @@ esac
 # the release's virtual board (BOARD_DEBIAN=N tools/virtual-board/build.sh): gcc, make,
 # kmod and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs
 # with the release's own compiler, and its scenarios run here (alsa-utils records and
-# sets the codec). ffmpeg encodes what the FFmpeg adapter's tests decode there.
+# sets the codec; ir-keytable and ir-ctl load a remote's keymap and send its codes). ffmpeg encodes what the FFmpeg adapter's tests decode there.
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
 INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
-INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg
+INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils
 # Made again when this list changes.
 [ "$(cat "$DIR/.done" 2>/dev/null)" = "$INCLUDE" ] && exit 0
 [ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }

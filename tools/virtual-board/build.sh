@@ -86,7 +86,9 @@ if [ ! -e "$MOD/gpio-sim-oot.ko" ]; then
     || { cat "$MOD/build.log" >&2; exit 1; }
 fi
 
-# The initramfs: busybox, the modules the tests need with their dependencies, and /init
+# The initramfs: busybox, the modules the tests need with their dependencies (rc-loopback:
+# an IR receiver whose transmitter loops back to it, the NEC decoder and evdev carry a
+# remote's keys to the appliance), and /init
 # (tools/virtual-board/init). Programs are not copied in: the guest mounts this host's
 # filesystem read-only over 9p (the arm64 board: its own root filesystem, with the project
 # over 9p) and runs them there (chrooted), with the libraries they were built against —
@@ -96,7 +98,7 @@ rm -rf "$R"; mkdir -p "$R"/{bin,dev,proc,sys,host,newroot,etc}
 cp "$X/bin/busybox" "$R/bin/busybox"
 ln -s busybox "$R/bin/sh"  # init links the other applets (busybox is the board's CPU's: it may not run here)
 "$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$MOD/gpio-sim-oot.ko" "$R" \
-  configfs snd-aloop 9p 9pnet_virtio virtio_pci virtio_blk ext4 crc32c_generic
+  configfs snd-aloop 9p 9pnet_virtio virtio_pci virtio_blk ext4 crc32c_generic evdev rc-loopback ir-nec-decoder
 cp "$ROOT/tools/virtual-board/init" "$R/init"
 chmod +x "$R/init"
 echo "$KREL" > "$R/etc/kernel-release"
