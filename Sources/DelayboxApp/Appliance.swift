@@ -129,6 +129,7 @@ public final class Appliance {
         var answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: start)
         answers.document = document
         answers.panel = panel
+        answers.remote = remote
         answers.consoleConfigPath = options.consoleConfigPath
         var volume = (settings.volume, false)
         var testTone = TestTone()
@@ -178,6 +179,7 @@ public final class Appliance {
                 if remoteBefore != config.remote || panelBefore.1 != config.defaults.delayStepMs {
                     remote?.stop()
                     remote = startRemote()
+                    answers.remote = remote
                 }
             }
             if let name = answers.requestedChannel {

@@ -30,6 +30,8 @@ struct ConsoleAnswers {
     var reloadRequested = false
     /// The front panel, when the board has one and it started (`gpio`).
     var panel: FrontPanel?
+    /// The remote's thread, when the board has one (`remote`).
+    var remote: RemoteReceiver?
     /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
     var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
@@ -124,6 +126,11 @@ struct ConsoleAnswers {
                 if let active = line.active { object["pressed"] = active }
                 return object
             }])
+        case .remote:
+            guard let view = remote?.view() else {
+                return config.remote == nil ? "error: this board has no remote (docs/controls.md: IR remote)" : "error: the remote is not running (see the log)"
+            }
+            return format(view.fields(now: SystemClock.monotonicNanoseconds()), json: request.json)
         case .configSet(let key, let value):
             return setConfig(key, to: value, json: request.json)
         case .configSave:

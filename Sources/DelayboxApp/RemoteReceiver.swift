@@ -19,13 +19,18 @@ final class RemoteReceiver: Sendable {
     private let inbox = Mutex<[Command]>([])
     private let worker = WorkerThread(name: "delaybox-remote")
     private let wake: WakePipe
+    private let seen: Mutex<RemoteView>
     private let logger = Logger(label: "delaybox.controls")
 
     init(remote: RemoteSettings, delayStepMs: Int64) throws(InputError) {
         self.remote = remote
         self.delayStepMs = delayStepMs
         wake = try WakePipe()
+        seen = Mutex(RemoteView(device: remote.device))
     }
+
+    /// What the remote's thread has open and the keys it saw (`remote`).
+    func view() -> RemoteView { seen.withLock { $0 } }
 
     func start() {
         worker.start { [self] in loop() }
@@ -49,6 +54,7 @@ final class RemoteReceiver: Sendable {
                 device = try InputDevice(remote.device)
             } catch {
                 // Said once, not every retry: an installer reads the first, and the journal stays quiet.
+                seen.withLock { $0.open = nil; $0.problem = error.description }
                 if error.description != lastProblem {
                     logger.warning("remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)")
                     lastProblem = error.description
@@ -57,6 +63,7 @@ final class RemoteReceiver: Sendable {
                 continue
             }
             lastProblem = nil
+            seen.withLock { $0.open = (device.name, device.path); $0.problem = nil }
             logger.info("remote: '\(device.name)' (\(device.path)), \(remote.keys.count) keys")
             var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs)
             do {
@@ -64,6 +71,7 @@ final class RemoteReceiver: Sendable {
             } catch {
                 logger.warning("remote: \(error); looking for it again")
                 lastProblem = error.description
+                seen.withLock { $0.open = nil; $0.problem = error.description }
             }
         }
     }
@@ -73,7 +81,12 @@ final class RemoteReceiver: Sendable {
         while !worker.isStopRequested {
             let now = SystemClock.monotonicNanoseconds()
             let timeout = keys.nextDeadline.map { Int32(clamping: max(0, ($0 - now + 999_999) / 1_000_000)) } ?? -1
-            for event in try device.waitForKeys(timeoutMs: timeout, waking: wake) { post(keys.handle(event)) }
+            let events = try device.waitForKeys(timeoutMs: timeout, waking: wake)
+            for event in events { post(keys.handle(event)) }
+            let presses = events.filter { $0.change == .press }
+            if !presses.isEmpty {
+                seen.withLock { view in for press in presses { view.pressed(press.code, at: press.nanoseconds, remote: remote) } }
+            }
             post(keys.advance(to: SystemClock.monotonicNanoseconds()))
         }
     }

@@ -30,6 +30,7 @@ public enum ConsoleLanguage {
               summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
         Entry(name: "board", usage: "board", summary: "the board: pins and audio device", arguments: []),
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
+        Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
         Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
     ]
@@ -64,6 +65,7 @@ public enum ConsoleLanguage {
         case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
         case ("gpio", 0): return .success(.gpio)
+        case ("remote", 0): return .success(.remote)
         case ("delay", 0): return .success(.showDelay)
         case ("delay", _): return delay(arguments.joined(separator: " ")).map { .command($0) }
         case ("volume", 0): return .success(.showVolume)

@@ -25,6 +25,7 @@ public struct ConsoleRequest: Sendable, Equatable {
         case configSave
         case board
         case gpio
+        case remote
         case tone(on: Bool)
     }
 

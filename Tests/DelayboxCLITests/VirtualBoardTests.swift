@@ -178,6 +178,12 @@ struct VirtualBoardTests {
         #expect(appliance.contains("savePreset(3): done"), "the 3 held saved preset 3: \(appliance)")
         #expect(Self.text(directory, "status-recalled.txt").contains("delay_ms: 2100"), "3 pressed recalled it")
         #expect(Self.text(directory, "status-channel.txt").contains("channel: Away"))
+        // The console's view: the device open, eight presses (a held key's messages are one),
+        // the last first with its action.
+        let view = Self.text(directory, "remote.txt")
+        #expect(view.contains("device: '\(name)' (/dev/input/event"), "\(view)")
+        #expect(view.contains("last_keys: KEY_CHANNELUP (next_channel)"), "\(view)")
+        #expect(view.contains("presses: 8"), "\(view)")
     }
 
     /// The card is taken from its driver for 3 s (sysfs unbind: to the appliance, a card

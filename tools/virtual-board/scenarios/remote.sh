@@ -51,4 +51,5 @@ send 0x5e                                   # 3: recall
 wait_until 40 0.5 status_has "delay_ms: 2100" status-recalled.txt
 send 0x47                                   # CH+
 wait_until 40 0.5 status_has "channel: Away" status-channel.txt
+ctl remote > /mnt/remote.txt 2>&1
 stop_appliance
