@@ -105,6 +105,9 @@ public final class Appliance {
         var session = try ChannelSession(channel: lineup.selected, configuration: configuration, delayMs: delayMs,
                                          client: StreamClient.Options(), clock: clock)
         defer { session.client?.stop() }
+        let standby = try StandbyChannels(lineup: lineup, playing: session.channel.name, configuration: configuration,
+                                          delayMs: delayMs, clock: clock, now: clock.now())
+        defer { standby.stop() }
         let executor = CommandExecutor(engine: session.engine, settings: settings)
         let desk = ProgrammeDesk(cache: ClipCache(directory: cacheDirectory, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
                                  feedbackSounds: config.defaults.feedbackSounds)
@@ -145,6 +148,7 @@ public final class Appliance {
             wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
             if signals.stopRequested { break }
             for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
+            standby.poll(now: now)
             for command in (panel?.drain() ?? []) + (remote?.drain() ?? []) {
                 if command == .nextChannel {
                     lineup.selectNext()
@@ -185,7 +189,8 @@ public final class Appliance {
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil
                 if lineup.select(named: name), name != session.channel.name {
-                    session = try switchChannel(from: session, to: lineup.selected, output: output, desk: desk, now: now, clock: clock)
+                    session = try switchChannel(from: session, to: lineup.selected, standby: standby, output: output, desk: desk,
+                                                now: now, clock: clock)
                     desk.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
                     executor.attach(session.engine, channel: session.channel.name, now: now)
                     answers.engine = session.engine
@@ -253,13 +258,20 @@ public final class Appliance {
 
     /// Ends the playing channel (its fade-out is rendered now) and starts `channel` with
     /// the same delay, which its own buffer has to fill first.
-    private func switchChannel(from session: ChannelSession, to channel: Channel, output: OutputPath, desk: ProgrammeDesk,
-                               now: Instant, clock: SystemClock) throws -> ChannelSession {
+    private func switchChannel(from session: ChannelSession, to channel: Channel, standby: StandbyChannels, output: OutputPath,
+                               desk: ProgrammeDesk, now: Instant, clock: SystemClock) throws -> ChannelSession {
         let delayMs = session.engine.status(at: now).delayMs
-        session.stop(now: now)
-        let old = session.engine
-        render(old, through: desk, to: output, now: now)
-        let next = try ChannelSession(channel: channel, configuration: old.configuration, delayMs: delayMs,
+        if session.channel.record { standby.keep(session, now: now) } else { session.stop(now: now) }
+        render(session.engine, through: desk, to: output, now: now)
+        // A channel recorded in the background plays at once at the delay in force (from
+        // what it holds); another fills its own buffer to it first.
+        if let kept = standby.take(channel.name) {
+            kept.engine.setDelay(milliseconds: delayMs, now: now)
+            let held = kept.engine.status(at: now).availableDelayMs
+            logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms, recorded in the background: \(held) ms held")
+            return kept
+        }
+        let next = try ChannelSession(channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
                                       client: StreamClient.Options(), clock: clock)
         next.start(now: now)
         logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms")

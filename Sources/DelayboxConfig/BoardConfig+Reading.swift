@@ -133,7 +133,8 @@ extension BoardConfig {
             defer { reader.finish() }
             guard reader.isPresent else { continue }
             let channel = Channel(name: reader.string("name") ?? "", streamURL: reader.string("url") ?? "",
-                                  muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true)
+                                  muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true,
+                                  record: reader.bool("record") ?? false)
             for problem in channel.problems() { log.error(item.location, problem) }
             channels.append(channel)
         }

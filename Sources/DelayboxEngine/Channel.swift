@@ -8,12 +8,17 @@ public struct Channel: Sendable, Equatable {
     public var muteMusicURL: String?
     /// Whether ad breaks announced by the stream play their ad (otherwise ignored, logged).
     public var adsEnabled: Bool
+    /// Whether the box records this channel while another plays, so that switching to it
+    /// keeps the delay at once instead of filling an empty buffer (memory: the maximum delay's
+    /// worth of its stream, ~1 MB per minute at 128 kbps).
+    public var record: Bool
 
-    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true) {
+    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true, record: Bool = false) {
         self.name = name
         self.streamURL = streamURL
         self.muteMusicURL = muteMusicURL
         self.adsEnabled = adsEnabled
+        self.record = record
     }
 
     /// Schemes a mute music or ad file is fetched with; a bare path is a local file.

@@ -39,6 +39,20 @@ extension PlaybackEngine {
         enterWaiting(hold: nil, reason: .stopRequested)
     }
 
+    /// Another channel takes the output: playout fades out, recording goes on. Until the
+    /// engine plays again, `maintain(now:)` keeps its buffer within the maximum delay; its
+    /// next render starts at the delay set then, at once when that much is held.
+    public func standBy(now: Instant) {
+        enterWaiting(hold: nil, reason: .standingBy)
+    }
+
+    /// For an engine that records without playing (a channel kept in the background):
+    /// settles the connection's placement and drops audio beyond the maximum delay, as
+    /// each render does.
+    public func maintain(now: Instant) {
+        housekeeping(now: now)
+    }
+
     /// Holds playout where it is; recording goes on, so the delay grows by the pause.
     public func pause(now: Instant) {
         switch transport {

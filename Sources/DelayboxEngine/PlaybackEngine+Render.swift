@@ -194,7 +194,7 @@ extension PlaybackEngine {
 
     /// Once per render: settle the placement, drop audio beyond the maximum delay, and
     /// report the available delay.
-    private func housekeeping(now: Instant) {
+    func housekeeping(now: Instant) {
         switch placement.phase {
         case .timed(let settlesAt?) where now >= settlesAt:
             settlePlacement()

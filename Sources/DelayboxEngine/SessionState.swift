@@ -31,6 +31,8 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
     case connectionLost(String)
     case reconnected
     case stopRequested
+    /// Another channel plays; this one goes on recording (`Channel.record`).
+    case standingBy
     case failure(String)
 
     public var description: String {
@@ -45,6 +47,7 @@ public enum StateChangeReason: Sendable, Equatable, CustomStringConvertible {
         case .connectionLost(let why): "connection lost: \(why)"
         case .reconnected: "reconnected"
         case .stopRequested: "stop requested"
+        case .standingBy: "another channel plays; recording goes on"
         case .failure(let why): "failed: \(why)"
         }
     }

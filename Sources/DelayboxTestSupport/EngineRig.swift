@@ -82,6 +82,10 @@ public final class EngineRig {
         }
     }
 
+    /// False: another channel has the output (`PlaybackEngine.standBy`); the engine only
+    /// records and is maintained, and the output gets that channel's period (silence here).
+    public var playing = true
+
     /// Advances by `milliseconds` in 20 ms steps: the source completes a packet (delivered
     /// if connected and not stalled), then the output renders a period.
     public func run(milliseconds: Int64) {
@@ -89,7 +93,12 @@ public final class EngineRig {
             clock.advance(byNanoseconds: 20_000_000)
             if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
             nextPacket += 1
-            output.renderPeriod(engine, now: now)
+            if playing {
+                output.renderPeriod(engine, now: now)
+            } else {
+                engine.maintain(now: now)
+                output.recordSilentPeriod()
+            }
         }
     }
 

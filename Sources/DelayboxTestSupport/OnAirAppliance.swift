@@ -16,8 +16,9 @@ public final class OnAirAppliance {
     private let process = Process()
 
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
-    /// `seconds` seconds; `root` is the package's, holding `.build/debug`.
-    public init(root: URL, channels: [(name: String, url: String)], delay: Double, seconds: Int) throws {
+    /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
+    /// named in `recorded` are recorded while another plays (`record: true`).
+    public init(root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int) throws {
         self.root = root
         self.seconds = seconds
         directory = try ExternalTool.temporaryDirectory("on-air")
@@ -30,7 +31,7 @@ public final class OnAirAppliance {
             audio:
               device: wav:\(wav)
             channels:
-            \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" }.joined(separator: "\n"))
+            \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" + (recorded.contains($0.name) ? "\n    record: true" : "") }.joined(separator: "\n"))
             defaults:
               volume: 100
             """.write(to: board, atomically: true, encoding: .utf8)

@@ -40,6 +40,11 @@ public final class RecordingOutput {
     }
 
     /// The left channel of frames `range`.
+    /// A period the engine did not render (another channel's).
+    public func recordSilentPeriod() {
+        samples.append(contentsOf: repeatElement(0, count: periodFrames * AudioFormat.channelCount))
+    }
+
     public func left(_ range: Range<Int>) -> [Float] { range.map { samples[2 * $0] } }
     /// The right channel of frame `frame`.
     public func right(_ frame: Int) -> Float { samples[2 * frame + 1] }

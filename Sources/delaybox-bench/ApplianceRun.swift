@@ -10,8 +10,9 @@ struct ApplianceRun {
     /// Where the board config and state file go.
     var directory: URL
 
-    /// The command line that plays `url` at `delaySeconds` for `totalSeconds`.
-    func command(url: String, delaySeconds: Double, totalSeconds: Double) throws -> [String] {
+    /// The command line that plays `url` at `delaySeconds` for `totalSeconds`; with
+    /// `recording`, a second channel of that stream is recorded in the background.
+    func command(url: String, delaySeconds: Double, totalSeconds: Double, recording: String? = nil) throws -> [String] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let board = directory.appendingPathComponent("board.yaml")
         let state = directory.appendingPathComponent("state.json")
@@ -28,6 +29,7 @@ struct ApplianceRun {
             channels:
               - name: Live
                 url: \(url)
+            \(recording.map { "  - name: Recorded\n    url: \($0)\n    record: true" } ?? "")
             defaults:
               initial_buffer: 1 s
               max_delay: 10 min
@@ -35,7 +37,8 @@ struct ApplianceRun {
 
             """
         try yaml.write(to: board, atomically: true, encoding: .utf8)
-        return [executable, "run", "--board", board.path, "--state", state.path, "--seconds", String(totalSeconds)]
+        return [executable, "run", "--board", board.path, "--state", state.path, "--seconds", String(totalSeconds),
+                "--socket", directory.appendingPathComponent("control.sock").path]
     }
 
     /// Start-up on a local live stream with a 1 s initial buffer and delay: the

@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxSimulation
+import DelayboxTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,8 @@ import Glibc
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
 /// `delaybox-bench engine` runs only the engine and simulator figures, `mix` the mixer's
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
-/// [SECONDS]` only the appliance's (at a 300 s delay unless given), `arm64` the Raspberry Pi
-/// build's; no argument runs all.
+/// [SECONDS]` only the appliance's (at a 300 s delay unless given), `recorded` what a channel
+/// recorded in the background costs, `arm64` the Raspberry Pi build's; no argument runs all.
 @main
 enum Bench {
     static func main() throws {
@@ -18,6 +19,7 @@ enum Bench {
         if part == nil || part == "mix" { try MixCost.figures(minutes: CommandLine.arguments.dropFirst(2).first.flatMap(Double.init) ?? 5) }
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
+        if part == nil || part == "recorded" { try recordedChannelFigures() }
         if part == nil || part == "arm64" { try Arm64Figures.print() }
     }
 
@@ -109,6 +111,17 @@ enum Bench {
         print("appliance_rss_ratio_vs_mpv: \(format(ours.peakMB / mpv.peakMB))")
         print("appliance_delay_mem_mb_per_min: \(format(ours.growthMBPerMinute))")
         print("appliance_delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
+    }
+
+    /// What one channel recorded in the background costs (`RecordedChannelCost`).
+    static func recordedChannelFigures() throws {
+        guard IcecastServer.isAvailable else {
+            print("recorded_channel_cpu_s_per_min: skipped (icecast2 or ffmpeg not installed)")
+            return
+        }
+        let recorded = try RecordedChannelCost(delaybox: delayboxPath).run()
+        print("recorded_channel_cpu_s_per_min: \(format(recorded.cpuSecondsPerMinute))")
+        print("recorded_channel_mb_per_min: \(format(recorded.mbPerMinute))")
     }
 
     /// Hours of audio the engine records and plays per hour of CPU: a live 128 kbps
