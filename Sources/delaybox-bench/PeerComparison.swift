@@ -49,11 +49,7 @@ struct PeerComparison {
         defer { ExternalTool.stop(ours); ExternalTool.stop(peer) }
         let started = Date()
         func sampleBoth(at seconds: Double) throws -> (ProcessSample, ProcessSample) {
-            Thread.sleep(forTimeInterval: max(0, seconds - Date().timeIntervalSince(started)))
-            guard let a = ProcessSample(pid: ours.processIdentifier), let b = ProcessSample(pid: peer.processIdentifier) else {
-                throw Bench.BenchError("a player ended early")
-            }
-            return (a, b)
+            try ProcessSample.pair(ours, peer, at: seconds, since: started)
         }
         let settled = try sampleBoth(at: settleSeconds)
         let held = try sampleBoth(at: delaySeconds - 1)

@@ -5,6 +5,16 @@ import Glibc
 
 /// CPU time and resident memory of another process, from /proc (all its threads).
 struct ProcessSample {
+    /// Two processes started side by side, sampled together `seconds` after `started`
+    /// (sleeping until then).
+    static func pair(_ a: Process, _ b: Process, at seconds: Double, since started: Date) throws -> (ProcessSample, ProcessSample) {
+        Thread.sleep(forTimeInterval: max(0, seconds - Date().timeIntervalSince(started)))
+        guard let first = ProcessSample(pid: a.processIdentifier), let second = ProcessSample(pid: b.processIdentifier) else {
+            throw Bench.BenchError("a process ended early")
+        }
+        return (first, second)
+    }
+
     /// User plus system CPU time so far (s).
     var cpuSeconds: Double
     /// Resident set size (bytes).

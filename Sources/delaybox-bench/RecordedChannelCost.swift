@@ -23,15 +23,8 @@ struct RecordedChannelCost {
                                                            recording: server.url(mount: "/other.mp3")))
         defer { ExternalTool.stop(one); ExternalTool.stop(two) }
         let started = Date()
-        func sample(at moment: Double) throws -> (ProcessSample, ProcessSample) {
-            Thread.sleep(forTimeInterval: max(0, moment - Date().timeIntervalSince(started)))
-            guard let a = ProcessSample(pid: one.processIdentifier), let b = ProcessSample(pid: two.processIdentifier) else {
-                throw Bench.BenchError("an appliance ended early")
-            }
-            return (a, b)
-        }
-        let settled = try sample(at: settleSeconds)
-        let end = try sample(at: seconds - 1)
+        let settled = try ProcessSample.pair(one, two, at: settleSeconds, since: started)
+        let end = try ProcessSample.pair(one, two, at: seconds - 1, since: started)
         let minutes = (seconds - 1 - settleSeconds) / 60
         let cpu = ((end.1.cpuSeconds - settled.1.cpuSeconds) - (end.0.cpuSeconds - settled.0.cpuSeconds)) / minutes
         let grown = Double((end.1.residentBytes - settled.1.residentBytes) - (end.0.residentBytes - settled.0.residentBytes)) / 1e6 / minutes
