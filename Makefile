@@ -78,7 +78,7 @@ test-arm64-board: setup
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardArm64Tests 2>&1 | tee $(OUT)/test-arm64-board.log
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-arm64-board.log
 
-## Prints benchmark figures, one `name: value` per line (about 9 minutes; needs mpv, installed here).
+## Prints benchmark figures, one `name: value` per line (about 10 minutes; needs mpv, installed here).
 bench: release
 	@deploy/setup-host.sh --bench
 	@# The arm64 figures need the Pi package (its build root and release are made once;
