@@ -133,6 +133,7 @@ public final class Appliance {
         answers.document = document
         answers.panel = panel
         answers.remote = remote
+        answers.recording = standby.names
         answers.consoleConfigPath = options.consoleConfigPath
         var volume = (settings.volume, false)
         var testTone = TestTone()
@@ -195,6 +196,7 @@ public final class Appliance {
                     executor.attach(session.engine, channel: session.channel.name, now: now)
                     answers.engine = session.engine
                     answers.channel = session.channel
+                    answers.recording = standby.names
                 }
             }
             if executor.settings.volume != volume.0 || executor.muted != volume.1 {

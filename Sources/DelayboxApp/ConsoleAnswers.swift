@@ -36,6 +36,8 @@ struct ConsoleAnswers {
     var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
     var output = OutputStatistics()
+    /// The channels recorded in the background now (`record: true`), by name.
+    var recording: [String] = []
 
     mutating func answer(_ request: ConsoleRequest, now: Instant) -> String {
         let status = engine.status(at: now)
@@ -47,7 +49,8 @@ struct ConsoleAnswers {
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),
             ]
-            return format(fields + Self.building(status), json: request.json)
+            let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
+            return format(fields + recorded + Self.building(status), json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):

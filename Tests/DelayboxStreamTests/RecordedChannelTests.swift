@@ -16,18 +16,22 @@ extension IcecastStreamTests {
         let box = try OnAirAppliance(root: Self.root, channels: [("Home", server.url(mount: "/home.mp3")),
                                                                  ("Away", server.url(mount: "/away.mp3"))],
                                      recorded: ["Home", "Away"], delay: 6, seconds: 16)
+        var statuses: [String] = []
         for (moment, channel) in [(9.0, "Away"), (12.0, "Home")] {
             box.wait(until: moment)
             let switched = try box.ctl(["channel", channel])
             #expect(switched.status == 0, "\(switched.output)\(switched.errors)")
+            box.wait(until: moment + 0.4)
+            statuses.append(try box.ctl(["status"]).output)
         }
-        box.wait(until: 12.4)
-        let status = try box.ctl(["status"]).output
+        let status = statuses[1]
         let run = box.finish()
         #expect(run.status == 0, "\(run.log)")
         #expect(run.log.contains("recording 'Away' in the background"), "\(run.log)")
         #expect(run.log.contains("channel: Away") && run.log.contains("recorded in the background: "), "\(run.log)")
         #expect(status.contains("state: playing") && status.contains("delay_ms: 6000"), "0.4 s after the switch back: \(status)")
+        #expect(statuses[0].contains("channel: Away") && statuses[0].contains("recording: Home"), "Home records on: \(statuses[0])")
+        #expect(status.contains("channel: Home") && status.contains("recording: Away"), "Away records on: \(status)")
         // The WAV starts when the box's output does (≤ 0.3 s after the process): each switch
         // is heard by then; the tone of the new channel is there within 0.4 s of it.
         let capture = try WavCapture(path: box.wav)
