@@ -21,9 +21,10 @@ public final class IcecastServer {
 
     /// Starts a server on a port of its own. Should another test's server take that port
     /// between its choice and icecast's bind, icecast exits and another port is tried.
-    public init() throws {
+    /// `port`: the first port to try (a test of that case), instead of a free one.
+    public init(port first: Int? = nil) throws {
         directory = try ExternalTool.temporaryDirectory("icecast")
-        port = try LoopbackPort.unused()
+        port = try first ?? LoopbackPort.unused()
         for attempt in 1... {
             do {
                 try start()
@@ -39,6 +40,9 @@ public final class IcecastServer {
         if let server { Self.kill(server) }
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// This server's own mark in its status (its `location`): unique to this instance.
+    var identity: String { directory.lastPathComponent }
 
     public func url(mount: String) -> String { "http://127.0.0.1:\(port)\(mount)" }
 
@@ -60,8 +64,12 @@ public final class IcecastServer {
         process.standardError = try Self.newFile(errors)
         try process.run()
         server = process
+        // Answered by this server, not by another test's that took the port first: then
+        // this one cannot bind it and exits, and `init` tries another port. (Answered by any
+        // server, a test once went on with the other's — and failed when that one stopped.)
         try waitUntil("the server answering", timeout: 30, while: process, errors) {
-            (try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) != nil
+            ((try? ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "")
+                .contains("\"location\":\"\(self.identity)\"")
         }
     }
 
@@ -210,6 +218,7 @@ public final class IcecastServer {
         """
         <icecast>
           <hostname>127.0.0.1</hostname>
+          <location>\(identity)</location>
           <limits><clients>20</clients><sources>4</sources><queue-size>524288</queue-size>
             <client-timeout>30</client-timeout><header-timeout>15</header-timeout><source-timeout>10</source-timeout>
             <burst-on-connect>1</burst-on-connect><burst-size>65535</burst-size></limits>

@@ -161,3 +161,17 @@ struct IcecastStreamTests {
         #expect(result.lines.states.last == "playing")
     }
 }
+
+/// The test servers themselves: each test must get a server of its own.
+extension IcecastStreamTests {
+    /// A server whose port another test's server took first (the race between choosing a
+    /// free port and binding it) moves to a port of its own, instead of going on with the
+    /// other's — which answers on that port until its test stops it.
+    @Test func aServerWhosePortIsTakenMovesToAPortOfItsOwn() throws {
+        let first = try IcecastServer()
+        let second = try IcecastServer(port: first.port)
+        #expect(second.port != first.port)
+        let status = try ExternalTool.run(["curl", "-sf", "http://127.0.0.1:\(second.port)/status-json.xsl"])
+        #expect(status.contains("\"location\":\"\(second.directory.lastPathComponent)\""), "\(status)")
+    }
+}
