@@ -133,7 +133,7 @@ public final class Appliance {
         answers.document = document
         answers.panel = panel
         answers.remote = remote
-        answers.recording = standby.names
+        answers.standby = standby
         answers.consoleConfigPath = options.consoleConfigPath
         var volume = (settings.volume, false)
         var testTone = TestTone()
@@ -196,7 +196,6 @@ public final class Appliance {
                     executor.attach(session.engine, channel: session.channel.name, now: now)
                     answers.engine = session.engine
                     answers.channel = session.channel
-                    answers.recording = standby.names
                 }
             }
             if executor.settings.volume != volume.0 || executor.muted != volume.1 {
@@ -258,8 +257,9 @@ public final class Appliance {
         logger.notice("first audio at the output \(String(format: "%.3f", seconds)) s after start")
     }
 
-    /// Ends the playing channel (its fade-out is rendered now) and starts `channel` with
-    /// the same delay, which its own buffer has to fill first.
+    /// Fades the playing channel out (rendered now) — it goes on recording if it has
+    /// `record`, else it ends — and plays `channel` at the same delay: at once when it was
+    /// recorded in the background, else once its own buffer has filled to it.
     private func switchChannel(from session: ChannelSession, to channel: Channel, standby: StandbyChannels, output: OutputPath,
                                desk: ProgrammeDesk, now: Instant, clock: SystemClock) throws -> ChannelSession {
         let delayMs = session.engine.status(at: now).delayMs

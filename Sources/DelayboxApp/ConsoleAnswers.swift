@@ -36,8 +36,8 @@ struct ConsoleAnswers {
     var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
     var output = OutputStatistics()
-    /// The channels recorded in the background now (`record: true`), by name.
-    var recording: [String] = []
+    /// The channels recorded in the background (`record: true`; `status` lists them).
+    var standby: StandbyChannels?
 
     mutating func answer(_ request: ConsoleRequest, now: Instant) -> String {
         let status = engine.status(at: now)
@@ -49,6 +49,7 @@ struct ConsoleAnswers {
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),
             ]
+            let recording = standby?.names ?? []
             let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
             return format(fields + recorded + Self.building(status), json: request.json)
         case .version:

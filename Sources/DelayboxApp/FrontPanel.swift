@@ -13,7 +13,7 @@ import Synchronization
 final class FrontPanel: Sendable {
     private let gpio: GPIOSettings
     private let delayStepMs: Int64
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = CommandInbox()
     private let pattern = Mutex(LEDPattern.off)
     /// Input levels and edge counts by line, for the console's `gpio`.
     private let seen = Mutex<(levels: [Int: Bool], edges: [Int: Int])>(([:], [:]))
@@ -56,12 +56,7 @@ final class FrontPanel: Sendable {
     func stop() { worker.stop() }
 
     /// The commands the panel produced since the last call.
-    func drain() -> [Command] {
-        inbox.withLock { commands in
-            defer { commands.removeAll(keepingCapacity: true) }
-            return commands
-        }
-    }
+    func drain() -> [Command] { inbox.drain() }
 
     func show(_ pattern: LEDPattern) { self.pattern.withLock { $0 = pattern } }
 
@@ -78,7 +73,7 @@ final class FrontPanel: Sendable {
             let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50
             do {
                 let edges = try chip.waitForEdges(timeoutMs: Int32(min(deadline, 50)))
-                for edge in edges { post(surface.handle(edge)) }
+                for edge in edges { inbox.post(surface.handle(edge)) }
                 if !edges.isEmpty {
                     seen.withLock { seen in
                         for edge in edges {
@@ -92,18 +87,13 @@ final class FrontPanel: Sendable {
                 Thread.sleep(forTimeInterval: 1)
             }
             let after = SystemClock.monotonicNanoseconds()
-            post(surface.advance(to: after))
+            inbox.post(surface.advance(to: after))
             let lit = pattern.withLock { $0 }.isLit(atMilliseconds: after / 1_000_000)
             for led in gpio.leds { chip.set(line: led.line, high: lit != led.activeLow) }
         }
         for led in gpio.leds { chip.set(line: led.line, high: led.activeLow) }  // off
         // The lines are free once `stop()` returns: a reload may request them again at once.
         chip.release()
-    }
-
-    private func post(_ commands: [TimedCommand]) {
-        guard !commands.isEmpty else { return }
-        inbox.withLock { $0.append(contentsOf: commands.map(\.command)) }
     }
 
     static func pull(_ bias: LineBias) -> GPIOChip.Pull {

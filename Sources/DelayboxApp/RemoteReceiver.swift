@@ -16,7 +16,7 @@ final class RemoteReceiver: Sendable {
 
     private let remote: RemoteSettings
     private let delayStepMs: Int64
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = CommandInbox()
     private let worker = WorkerThread(name: "delaybox-remote")
     private let wake: WakePipe
     private let seen: Mutex<RemoteView>
@@ -39,12 +39,7 @@ final class RemoteReceiver: Sendable {
     func stop() { worker.stop { wake.wake() } }
 
     /// The commands the remote produced since the last call.
-    func drain() -> [Command] {
-        inbox.withLock { commands in
-            defer { commands.removeAll(keepingCapacity: true) }
-            return commands
-        }
-    }
+    func drain() -> [Command] { inbox.drain() }
 
     private func loop() {
         var lastProblem: String?
@@ -54,11 +49,10 @@ final class RemoteReceiver: Sendable {
                 device = try InputDevice(remote.device)
             } catch {
                 // Said once, not every retry: an installer reads the first, and the journal stays quiet.
-                seen.withLock { $0.open = nil; $0.problem = error.description }
                 if error.description != lastProblem {
                     logger.warning("remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)")
-                    lastProblem = error.description
                 }
+                lastProblem = closed(error)
                 worker.wait(milliseconds: Self.retryMs)
                 continue
             }
@@ -70,10 +64,15 @@ final class RemoteReceiver: Sendable {
                 try listen(device, keys: &keys)
             } catch {
                 logger.warning("remote: \(error); looking for it again")
-                lastProblem = error.description
-                seen.withLock { $0.open = nil; $0.problem = error.description }
+                lastProblem = closed(error)
             }
         }
+    }
+
+    /// No device is open, because of `error` (for `remote`); returns what it says.
+    private func closed(_ error: InputError) -> String {
+        seen.withLock { $0.open = nil; $0.problem = error.description }
+        return error.description
     }
 
     /// Turns the device's keys into commands until a stop, or the device fails.
@@ -82,17 +81,12 @@ final class RemoteReceiver: Sendable {
             let now = SystemClock.monotonicNanoseconds()
             let timeout = keys.nextDeadline.map { Int32(clamping: max(0, ($0 - now + 999_999) / 1_000_000)) } ?? -1
             let events = try device.waitForKeys(timeoutMs: timeout, waking: wake)
-            for event in events { post(keys.handle(event)) }
+            for event in events { inbox.post(keys.handle(event)) }
             let presses = events.filter { $0.change == .press }
             if !presses.isEmpty {
                 seen.withLock { view in for press in presses { view.pressed(press.code, at: press.nanoseconds, remote: remote) } }
             }
-            post(keys.advance(to: SystemClock.monotonicNanoseconds()))
+            inbox.post(keys.advance(to: SystemClock.monotonicNanoseconds()))
         }
-    }
-
-    private func post(_ commands: [TimedCommand]) {
-        guard !commands.isEmpty else { return }
-        inbox.withLock { $0.append(contentsOf: commands.map(\.command)) }
     }
 }

@@ -48,7 +48,7 @@ public struct ControlBinding: Sendable, Equatable {
         self.slot = slot
     }
 
-    /// Reads `action` or `action slot`; nil with the reason otherwise.
+    /// Reads `action` or `action slot`, or says why it cannot.
     public static func parse(_ text: String) -> Result<ControlBinding, BindingError> {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let first = words.first, let action = ControlAction(rawValue: first) else {

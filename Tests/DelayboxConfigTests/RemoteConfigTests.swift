@@ -68,18 +68,15 @@ import Testing
     }
 
     @Test func extendsTakesAListLaidOverInOrder() throws {
-        let found = try boards.diagnostics("extends: [first.yaml, second.yaml]\ndefaults:\n  volume: 70\n", extra: [
-            "first.yaml": BoardConfigTests.minimal + "defaults:\n  delay: 7 s\n  volume: 10\n",
-            "second.yaml": "defaults:\n  delay: 9 s\n  volume: 20\n",
-        ])
-        #expect(found.isEmpty, "\(found)")
         let directory = try boards.directory([
             "first.yaml": BoardConfigTests.minimal + "defaults:\n  delay: 7 s\n  volume: 10\n",
             "second.yaml": "defaults:\n  delay: 9 s\n  volume: 20\n",
             "board.yaml": "extends: [first.yaml, second.yaml]\ndefaults:\n  volume: 70\n",
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
+        let result = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let config = try #require(result.config)
         #expect(config.defaults.delayMs == 9_000 && config.defaults.volume == 70, "the second base over the first, the file over both")
         let broken = try boards.diagnostics("extends: [first.yaml, [nested]]\n", extra: ["first.yaml": BoardConfigTests.minimal])
         #expect(broken.contains { $0.contains("'extends' names a file, or a list of files") }, "\(broken)")
