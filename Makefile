@@ -83,6 +83,7 @@ bench: release
 	@deploy/setup-host.sh --bench
 	@# The arm64 figures need the Pi package (its build root and release are made once;
 	@# later runs rebuild what changed and repackage).
+	@deploy/make-deb.sh --out .build/deb > /dev/null || echo "make bench: no package for this machine (above): its sizes are skipped"
 	@deploy/make-deb.sh --arch arm64 --out .build/arm64/deb > /dev/null || echo "make bench: no arm64 package (above): its figures are skipped"
 	.build/release/delaybox-bench
 

@@ -37,8 +37,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Board configs are YAML with comments; Yams keeps line and column of every node.
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "DelayboxEngine", swiftSettings: strict),
@@ -72,8 +70,9 @@ let package = Package(
         .target(name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls"], swiftSettings: strict),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
-        .target(name: "DelayboxConfigFile", dependencies: ["DelayboxConfig", .product(name: "Yams", package: "Yams")],
-                swiftSettings: strict),
+        // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxInput", "DelayboxConsole", "DelayboxSerial",
                                                     "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog"], swiftSettings: strict),

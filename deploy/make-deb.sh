@@ -58,8 +58,7 @@ STAGE=$(mktemp -d "$ROOT/.build/make-deb.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 P="$STAGE/pkg"
 install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
-  "$P/usr/share/delaybox/board-configs/remotes" "$P/usr/share/delaybox/rc_keymaps" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1" \
-  "$P/usr/share/lintian/overrides"
+  "$P/usr/share/delaybox/board-configs/remotes" "$P/usr/share/delaybox/rc_keymaps" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1"
 
 # The programs, without their symbols (61 MB instead of 83 for delaybox).
 STRIP=strip
@@ -75,7 +74,6 @@ install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs
 install -m 644 "$ROOT"/board-configs/remotes/*.yaml "$P/usr/share/delaybox/board-configs/remotes/"
 install -m 644 "$ROOT"/deploy/rc_keymaps/*.toml "$P/usr/share/delaybox/rc_keymaps/"
 install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyright" "$P/usr/share/doc/delaybox/"
-install -m 644 "$ROOT/deploy/debian/lintian-overrides" "$P/usr/share/lintian/overrides/delaybox"
 # The changelog a Debian tool looks for (a native package's: changelog.gz): this build's
 # entry, from the commit it was built from.
 {

@@ -18,6 +18,7 @@ PACKAGES=(
   openssl           # a self-signed certificate for the https certificate-failure test
   systemd           # systemd-analyze verifies the unit file and rates its exposure
   libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
+  libyaml-dev       # the board configs' YAML parser
   libasound2-dev    # the audio output (alsa-lib 1.2); its null and file plugins run the tests
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)

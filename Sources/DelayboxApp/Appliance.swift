@@ -6,7 +6,7 @@ import DelayboxSerial
 import DelayboxEngine
 import DelayboxSimulation
 import DelayboxState
-import Foundation
+import FoundationEssentials
 import DelayboxLog
 
 /// The composition root of `delaybox run`: reads the board config and the saved
@@ -254,7 +254,7 @@ public final class Appliance {
         health.heardFirstAudio = true
         guard let age = ProcessFigures.ageSeconds() else { return }
         let seconds = age + Double(frames) / Double(AudioFormat.sampleRate)
-        logger.notice("first audio at the output \(String(format: "%.3f", seconds)) s after start")
+        logger.notice("first audio at the output \(String(printf: "%.3f", seconds)) s after start")
     }
 
     /// Fades the playing channel out (rendered now) — it goes on recording if it has

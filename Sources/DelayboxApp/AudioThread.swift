@@ -1,5 +1,5 @@
 import DelayboxAudio
-import Foundation
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -17,7 +17,7 @@ final class AudioThread: Sendable {
     /// - Parameter realtimePriority: SCHED_FIFO priority (1-99), or nil for normal.
     ///   Paced outputs (files, null) sleep rather than block on a device and need none.
     func start(realtimePriority: Int32?) {
-        let thread = Thread { [self] in
+        PlatformThread.start(name: "delaybox-audio", stackBytes: 512 * 1024) { [self] in
             if let realtimePriority {
                 var parameters = sched_param()
                 parameters.sched_priority = realtimePriority
@@ -27,9 +27,6 @@ final class AudioThread: Sendable {
             pump.finish()
             done.signal()
         }
-        thread.name = "delaybox-audio"
-        thread.stackSize = 512 * 1024
-        thread.start()
     }
 
     /// Lets the device play out what the ring holds, closes it and waits for the thread.

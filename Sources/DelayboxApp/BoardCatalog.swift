@@ -1,6 +1,6 @@
 import DelayboxConfig
 import DelayboxConfigFile
-import Foundation
+import FoundationEssentials
 
 /// The shipped board configs: found beside the source tree in a development checkout,
 /// or where the package installs them.

@@ -1,7 +1,7 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A line-in channel's input (`alsa:NAME`, e.g. the codec's ADC): one thread reads the

@@ -1,7 +1,7 @@
 import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
-import Foundation
+import FoundationEssentials
 
 /// One channel playing: its engine (whose delay line holds only this channel's audio),
 /// the decoders the engine's read heads use, and, in real time, the stream client that

@@ -1,6 +1,7 @@
 import DelayboxFFmpeg
 import DelayboxMixer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Mute music and ad files on disk: each remote file is fetched once (http, https) and
 /// kept in `directory` under a size cap, the least recently used going first; local files
@@ -45,7 +46,7 @@ final class ClipCache {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw Failure(description: "cannot create the cache directory \(directory.path): \(error.localizedDescription)")
+            throw Failure(description: "cannot create the cache directory \(directory.path): \(ErrorText.of(error))")
         }
         let partial = directory.appendingPathComponent(".\(Self.fileName(for: url)).part")
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -61,18 +62,18 @@ final class ClipCache {
             try? FileManager.default.removeItem(at: cached)
             try FileManager.default.moveItem(at: partial, to: cached)
         } catch {
-            throw Failure(description: "cannot keep \(url) in \(directory.path): \(error.localizedDescription)")
+            throw Failure(description: "cannot keep \(url) in \(directory.path): \(ErrorText.of(error))")
         }
         return clip
     }
 
     /// The files in the cache (name, bytes), least recently used first.
     func entries() -> [(name: String, bytes: Int64)] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
-        return files.filter { !$0.lastPathComponent.hasPrefix(".") }.compactMap { file -> (String, Int64, Date)? in
-            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (file.lastPathComponent, Int64(values.fileSize ?? 0), values.contentModificationDate ?? .distantPast)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Int64, Int64)? in
+            var info = stat()
+            guard stat(directory.appendingPathComponent(name).path, &info) == 0 else { return nil }
+            return (name, Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
         }
         .sorted { $0.2 < $1.2 }
         .map { ($0.0, $0.1) }

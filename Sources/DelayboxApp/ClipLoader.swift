@@ -1,6 +1,6 @@
 import DelayboxEngine
 import DelayboxMixer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Fetches and decodes mute music and ads on its own thread, so the playout thread never

@@ -3,7 +3,7 @@ import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
-import Foundation
+import FoundationEssentials
 import DelayboxLog
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
@@ -192,7 +192,7 @@ struct ConsoleAnswers {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            return "error: cannot write \(path): \(error.localizedDescription)"
+            return "error: cannot write \(path): \(ErrorText.of(error))"
         }
         self.unsaved = nil
         reloadRequested = true
@@ -208,7 +208,7 @@ struct ConsoleAnswers {
         switch outcome {
         case .done: "ok"
         case .limitReached: "limit reached"
-        case .reaching(let delay, let wait): String(format: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
+        case .reaching(let delay, let wait): String(printf: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
         case .refused(let why): "refused: \(why)"
         }
     }

@@ -1,5 +1,5 @@
 import DelayboxConsole
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc

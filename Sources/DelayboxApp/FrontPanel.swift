@@ -2,7 +2,7 @@ import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls
 import DelayboxGPIO
-import Foundation
+import FoundationEssentials
 import DelayboxLog
 import Synchronization
 
@@ -84,7 +84,7 @@ final class FrontPanel: Sendable {
                 }
             } catch {
                 logger.error("\(error)")
-                Thread.sleep(forTimeInterval: 1)
+                PlatformThread.sleep(nanoseconds: 1_000_000_000)
             }
             let after = SystemClock.monotonicNanoseconds()
             inbox.post(surface.advance(to: after))

@@ -1,5 +1,5 @@
 import DelayboxLog
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The log on stderr, one line per message: `label: message`. Under systemd
@@ -26,7 +26,7 @@ public struct JournalLog: LogSink {
     public func write(level: Logger.Level, label: String, message: String) {
         let prefix = journal ? "<\(Self.priority(level))>" : "\(level.rawValue.uppercased()) "
         let line = "\(label): \(message)"
-        FileHandle.standardError.write(Data("\(prefix)\(line)\n".utf8))
+        StandardStream.error.write("\(prefix)\(line)\n")
         Self.recent.withLock { lines in
             lines.append("\(level.rawValue) \(line)")
             if lines.count > Self.recentCapacity { lines.removeFirst(lines.count - Self.recentCapacity) }

@@ -1,6 +1,8 @@
+import DelayboxConfig
 import DelayboxEngine
 import DelayboxLog
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns engine notifications into the lines the appliance and `delaybox play` print:
 /// a readable sentence, or one JSON object per line for scripts.
@@ -59,19 +61,25 @@ public enum NotificationLog {
     /// An event as the console's `events` lists it: what it was, where it sits in the
     /// stream (s on the connection's timeline) and when it was heard (local time to the
     /// millisecond, to compare with the picture).
-    public static func eventEntry(_ text: String, streamFrame: Int64, heardAt: Date, timeZone: TimeZone = .current) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss.SSS"
-        formatter.timeZone = timeZone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        let stream = String(format: "%.3f", Double(streamFrame) / Double(AudioFormat.sampleRate))
-        return "\(text) · stream \(stream) s · heard \(formatter.string(from: heardAt))"
+    /// - Parameter utcOffsetSeconds: the time zone's offset; nil: the system's (/etc/localtime, TZ).
+    public static func eventEntry(_ text: String, streamFrame: Int64, heardAt: Date, utcOffsetSeconds: Int? = nil) -> String {
+        let stream = String(printf: "%.3f", Double(streamFrame) / Double(AudioFormat.sampleRate))
+        let milliseconds = Int64((heardAt.timeIntervalSince1970 * 1000).rounded(.down))
+        let whole = (milliseconds - (milliseconds < 0 ? 999 : 0)) / 1000
+        var seconds = time_t(whole)
+        var local = tm()
+        if let utcOffsetSeconds {
+            seconds += time_t(utcOffsetSeconds)
+            gmtime_r(&seconds, &local)
+        } else {
+            localtime_r(&seconds, &local)
+        }
+        let heard = String(printf: "%02d:%02d:%02d.%03d", local.tm_hour, local.tm_min, local.tm_sec,
+                           Int32(milliseconds - whole * 1000))
+        return "\(text) · stream \(stream) s · heard \(heard)"
     }
 
-    public static func jsonLine(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static func jsonLine(_ object: [String: Any]) -> String { JSONText.encode(object) }
 
     static func describe(_ event: StreamEvent) -> String {
         switch event {

@@ -1,7 +1,7 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Where audio goes, as the board config or `--output` names it, and how to open it
@@ -49,8 +49,8 @@ public enum OutputDevice: Sendable, Equatable, CustomStringConvertible {
             case .null:
                 return NullOutput(periodFrames: request.periodFrames, periods: request.periods, clock: clock, sleeper: sleeper)
             case .wav(let path):
-                let folder = (path as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 let appending = openedBefore.exchange(true, ordering: .relaxed)
                 return try WavFileOutput(path: path, appending: appending, periodFrames: request.periodFrames,
                                          periods: request.periods, clock: clock, sleeper: sleeper)

@@ -131,7 +131,7 @@ final class OutputPath {
             case .firstFrameHeard(let at):
                 // On CLOCK_MONOTONIC, so an outside observer can check the output's timing.
                 let seconds = Double(SystemClock.monotonicNanoseconds() + at.nanoseconds - clock.now().nanoseconds) / 1e9
-                lines.append("audio output: its first frame heard at monotonic \(String(format: "%.6f", seconds)) s")
+                lines.append("audio output: its first frame heard at monotonic \(String(printf: "%.6f", seconds)) s")
             }
         }
         let ring = pump.ringUnderruns.load(ordering: .relaxed), device = pump.deviceUnderruns.load(ordering: .relaxed)

@@ -1,7 +1,7 @@
 import DelayboxCommands
 import DelayboxEngine
 import DelayboxMixer
-import Foundation
+import FoundationEssentials
 
 /// The appliance's side of the programme mix, on the playout thread: it asks the clip
 /// loader for the channel's mute music and, as soon as an ad break is recorded (a whole
@@ -51,7 +51,7 @@ final class ProgrammeDesk {
             switch result {
             case .loaded(let url, let clip):
                 if url == musicURL { mix.setMuteMusic(clip, url: url) } else { mix.provideAd(clip, url: url) }
-                lines.append("clip ready: \(url) (\(String(format: "%.1f", Double(clip.frames) / 48_000)) s)")
+                lines.append("clip ready: \(url) (\(String(printf: "%.1f", Double(clip.frames) / 48_000)) s)")
             case .failed(_, let reason, let retry):
                 lines.append("\(reason); silence in its place, trying again in \(retry) s")
             }

@@ -1,6 +1,6 @@
 import DelayboxConsole
 import DelayboxSerial
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The serial console's thread: bytes from the line go through the line editor; each
@@ -51,7 +51,7 @@ final class SerialConsole: Sendable {
                 if case .success(let request)? = ConsoleLanguage.parse(line), request.action == .stats(watch: true) {
                     watchStatistics()
                 } else if let answer = inbox.answer(line: line), !answer.isEmpty {
-                    port.write(Array((answer.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n").utf8))
+                    port.write(Array((answer.replacing("\n", with: "\r\n") + "\r\n").utf8))
                 }
                 port.write(editor.promptBytes())
             }
@@ -65,14 +65,20 @@ final class SerialConsole: Sendable {
         var buffer: [Double] = [], errors: [Double] = []
         while !worker.isStopRequested, port.read(timeoutMs: 1_000).isEmpty {
             guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false), json: true)),
-                  let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
-                  let fill = object["buffer_ms"] as? Double, let error = object["delay_error_ms"] as? Double else { continue }
+                  let figures = try? JSONDecoder().decode(WatchedFigures.self, from: Data(reply.utf8)) else { continue }
+            let fill = figures.buffer_ms, error = figures.delay_error_ms
             buffer = Array((buffer + [fill / 1000]).suffix(30))
             errors = Array((errors + [error]).suffix(30))
-            let line = "buffer " + Sparkline.render(buffer) + String(format: " %6.1f s   delay error ", fill / 1000)
-                + Sparkline.render(errors) + String(format: " %6.1f ms", error)
+            let line = "buffer " + Sparkline.render(buffer) + String(printf: " %6.1f s   delay error ", fill / 1000)
+                + Sparkline.render(errors) + String(printf: " %6.1f ms", error)
             port.write(Array(("\r\u{1B}[K" + line).utf8))
         }
         port.write(Array("\r\n".utf8))
     }
+}
+
+/// What `stats watch` reads from the `stats` answer (its JSON keys).
+private struct WatchedFigures: Decodable {
+    var buffer_ms: Double
+    var delay_error_ms: Double
 }

@@ -1,5 +1,5 @@
 import DelayboxMixer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Says the delay aloud after the knob rests, through espeak-ng when it is installed
@@ -20,7 +20,7 @@ final class SpeechReadout: Sendable {
         let tenths = (delayMs + 50) / 100
         let minutes = tenths / 600
         let seconds = Double(tenths % 600) / 10
-        let secondsText = seconds == seconds.rounded() ? "\(Int(seconds))" : String(format: "%.1f", seconds)
+        let secondsText = seconds == seconds.rounded() ? "\(Int(seconds))" : String(printf: "%.1f", seconds)
         if minutes == 0 { return "\(secondsText) seconds" }
         return "\(minutes) minute\(minutes == 1 ? "" : "s")" + (seconds == 0 ? "" : " \(secondsText) seconds")
     }
@@ -29,17 +29,9 @@ final class SpeechReadout: Sendable {
     func say(delayMs: Int64) -> Bool {
         guard let executable else { return false }
         let text = Self.text(delayMs: delayMs)
-        Thread.detachNewThread { [self] in
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["--stdout", "-s", "175", text]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            if let clip = Self.clip(fromWav: data) { ready.withLock { $0.append(clip) } }
+        PlatformThread.start(name: "delaybox-speech") { [self] in
+            guard let wav = ChildProcess.output(of: executable.path, ["--stdout", "-s", "175", text]) else { return }
+            if let clip = Self.clip(fromWav: wav) { ready.withLock { $0.append(clip) } }
         }
         return true
     }
@@ -54,8 +46,7 @@ final class SpeechReadout: Sendable {
 
     /// 16-bit PCM WAV (as espeak-ng writes it to a pipe: the sizes are placeholders, the
     /// data runs to the end) converted to a clip; nil if it is not that.
-    static func clip(fromWav data: Data) -> AudioClip? {
-        let bytes = [UInt8](data)
+    static func clip(fromWav bytes: [UInt8]) -> AudioClip? {
         func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func long(_ at: Int) -> Int { word(at) | word(at + 2) << 16 }
         guard bytes.count > 44, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else { return nil }

@@ -1,6 +1,6 @@
 import DelayboxEngine
 import DelayboxFFmpeg
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The stream client: one thread that connects to a channel URL through FFmpeg, reads

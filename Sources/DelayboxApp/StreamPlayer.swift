@@ -1,7 +1,7 @@
 import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
-import Foundation
+import FoundationEssentials
 
 /// `delaybox play`: one stream through the engine to a WAV file (or nowhere), without a
 /// board — for trying a stream, diagnostics and tests.
@@ -185,7 +185,7 @@ public final class StreamPlayer {
 
     private func announce(_ channel: Channel, at time: Instant) {
         log(options.json ? NotificationLog.jsonLine(["type": "channel", "name": channel.name, "url": channel.streamURL, "t": seconds(at: time)])
-                         : String(format: "%8.2f  ", time.seconds - start.seconds) + "channel: \(channel.name) (\(channel.streamURL))")
+                         : String(printf: "%8.2f  ", time.seconds - start.seconds) + "channel: \(channel.name) (\(channel.streamURL))")
     }
 
     private func renderPeriod(_ engine: PlaybackEngine, into period: inout [Float], at time: Instant) {
@@ -198,14 +198,14 @@ public final class StreamPlayer {
         for notification in engine.drainNotifications() {
             let seconds = time.seconds - start.seconds
             log(options.json ? NotificationLog.json(notification, atSeconds: seconds)
-                             : String(format: "%8.2f  ", seconds) + NotificationLog.text(notification))
+                             : String(printf: "%8.2f  ", seconds) + NotificationLog.text(notification))
         }
     }
 
     /// A line for people; in JSON, `{"type": "info", "text": …}`.
     private func say(_ text: String, at time: Instant) {
         log(options.json ? NotificationLog.jsonLine(["type": "info", "text": text, "t": seconds(at: time)])
-                         : String(format: "%8.2f  ", time.seconds - start.seconds) + text)
+                         : String(printf: "%8.2f  ", time.seconds - start.seconds) + text)
     }
 
     /// Seconds since the start, to the millisecond, for JSON lines.

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// The system's monotonic clock (CLOCK_MONOTONIC through Swift's `ContinuousClock`),
 /// as the engine's `Instant`s, counted from when this clock was made.

@@ -1,6 +1,6 @@
 import DelayboxAudio
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// Sleeps on a `SystemClock` (the same instance whose `Instant`s it is given).
 public struct SystemSleeper: Sleeper {
@@ -10,6 +10,6 @@ public struct SystemSleeper: Sleeper {
 
     public func sleep(until instant: Instant) {
         let wait = instant.nanoseconds - clock.now().nanoseconds
-        if wait > 0 { Thread.sleep(forTimeInterval: Double(wait) / 1e9) }
+        PlatformThread.sleep(nanoseconds: wait)
     }
 }

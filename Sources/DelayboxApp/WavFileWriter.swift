@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// Writes the internal format to a 16-bit PCM WAV file. The header's sizes are brought up
 /// to date on every `flush()`, so the file stays playable if the process is killed.
@@ -17,25 +17,33 @@ public final class WavFileWriter {
     }
 
     private let path: String
-    private let handle: FileHandle
+    private let fd: Int32
+    private var closed = false
     private var dataBytes: UInt32 = 0
-    private var pending = Data()
+    private var pending: [UInt8] = []
 
     /// - Parameter appending: keep the audio an earlier writer left in the file (its
     ///   header says how much) and add to it; without it, or without such a file, the
     ///   file starts empty.
     public init(path: String, appending: Bool = false) throws {
         self.path = path
-        if appending, let existing = FileHandle(forUpdatingAtPath: path),
-           let header = try? existing.read(upToCount: 44), header.count == 44, header.starts(with: Array("RIFF".utf8)) {
-            handle = existing
-            dataBytes = header[40..<44].reversed().reduce(0) { $0 << 8 | UInt32($1) }
-            return
+        if appending {
+            let existing = open(path, O_RDWR | O_CLOEXEC)
+            var header = [UInt8](repeating: 0, count: 44)
+            if existing >= 0, pread(existing, &header, 44, 0) == 44, header.starts(with: Array("RIFF".utf8)) {
+                fd = existing
+                dataBytes = header[40..<44].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+                return
+            }
+            if existing >= 0 { Glibc.close(existing) }
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forUpdatingAtPath: path) else { throw OpenFailed(path: path) }
-        self.handle = handle
-        try handle.write(contentsOf: header())
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OpenFailed(path: path) }
+        let header = header()
+        guard pwrite(fd, header, header.count, 0) == header.count else {
+            Glibc.close(fd)
+            throw WriteFailed(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Appends interleaved frames, converted to 16 bits with clipping.
@@ -51,7 +59,6 @@ public final class WavFileWriter {
     /// Writes what is pending and brings the header's two sizes up to date. By `pwrite`,
     /// allocating nothing: it runs for every period on the output's thread.
     public func flush() throws(WriteFailed) {
-        let fd = handle.fileDescriptor
         var done = 0
         while done < pending.count {
             // A short write (a file size limit reached part-way) is followed by one that
@@ -72,12 +79,19 @@ public final class WavFileWriter {
     }
 
     public func close() throws {
+        defer {
+            closed = true
+            Glibc.close(fd)
+        }
         try flush()
-        try handle.close()
     }
 
-    private func header() -> Data {
-        var data = Data()
+    deinit {
+        if !closed { Glibc.close(fd) }
+    }
+
+    private func header() -> [UInt8] {
+        var data: [UInt8] = []
         func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         let channels = UInt16(AudioFormat.channelCount), rate = UInt32(AudioFormat.sampleRate)

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 /// One of the appliance's own threads (stream, capture, clips, console, control, panel):
@@ -14,12 +14,10 @@ final class WorkerThread: Sendable {
 
     /// Runs `body` on a new thread; it should return once `isStopRequested`.
     func start(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread { [finished] in
+        PlatformThread.start(name: name) { [finished] in
             body()
             finished.signal()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Asks the loop to end, ends its `wait`, calls `interrupt` (to end any other blocking

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// The console's `tone on`: a 1 kHz sine at −18 dBFS (the usual alignment level) on both
 /// channels in place of the programme, for an installer checking speakers and wiring,

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The listener's volume, 0-100, on a perceptual curve: amplitude is the cube of the
 /// fraction, so each step sounds about as large as the next (60 dB from 100 down to 10;

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the listener set and expects back after a power cut: delay, volume, channel,
 /// presets, ads on/off. Saved to the state file (`SettingsFile`), debounced.

@@ -1,8 +1,7 @@
 import DelayboxConfig
-import Foundation
-import Yams
+import FoundationEssentials
 
-/// Board config files: YAML read with Yams into a `ConfigNode` tree that keeps every
+/// Board config files: YAML read with libyaml (`YAMLReader`) into a `ConfigNode` tree that keeps every
 /// key's and value's line and column. A file may `extends:` another (a path relative to
 /// it, e.g. a shared base); a site file laid over the board file overrides it.
 ///
@@ -57,21 +56,7 @@ public enum ConfigFile {
         }
     }
 
-    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                out += scalar.value < 0x20 ? String(format: "\\u%04X", scalar.value) : String(scalar)
-            }
-        }
-        return out + "\""
-    }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
     /// One file with everything it extends, bases first. `emptyAllowed`: a file with
     /// nothing but comments is an empty mapping (a site file that sets nothing yet, as
@@ -88,7 +73,7 @@ public enum ConfigFile {
             diagnostics.append(ConfigDiagnostic(.error, at: location, "the config file \(why)"))
             return nil
         }
-        if emptyAllowed, (try? Yams.compose(yaml: text)) == .some(nil) { return .mapping([], location) }
+        if emptyAllowed, case .success(nil) = Result(catching: { try YAMLReader.read(text, file: path) }) { return .mapping([], location) }
         guard let document = parse(text, file: path, diagnostics: &diagnostics) else { return nil }
         guard let extends = document["extends"] else { return document }
         // One base, or a list laid over each other in order (a board, then a remote's keys).
@@ -117,50 +102,15 @@ public enum ConfigFile {
     /// YAML text to a located tree; syntax errors become diagnostics.
     static func parse(_ text: String, file: String, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
         do {
-            guard let root = try Yams.compose(yaml: text) else {
+            guard let root = try YAMLReader.read(text, file: file) else {
                 diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "the config file is empty"))
                 return nil
             }
-            return convert(root, file: file)
-        } catch let error as YamlError {
-            diagnostics.append(diagnostic(for: error, file: file, text: text))
-            return nil
+            return root
         } catch {
-            diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "\(error)"))
+            let at = SourceLocation(file: file, line: error.line, column: error.column)
+            diagnostics.append(ConfigDiagnostic(.error, at: at, error.ours ? error.problem : "YAML: \(error.problem)"))
             return nil
-        }
-    }
-
-    static func convert(_ node: Node, file: String) -> ConfigNode {
-        let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
-        switch node {
-        case .scalar(let scalar): return .scalar(scalar.string, location)
-        case .sequence(let sequence): return .sequence(sequence.map { convert($0, file: file) }, location)
-        case .mapping(let mapping):
-            return .mapping(mapping.map { key, value in
-                let keyLocation = SourceLocation(file: file, line: key.mark?.line ?? location.line, column: key.mark?.column ?? location.column)
-                return (ConfigNode.Key(key.string ?? "\(key)", at: keyLocation), convert(value, file: file))
-            }, location)
-        case .alias(let alias):
-            return .scalar("\(alias)", location)
-        }
-    }
-
-    static func diagnostic(for error: YamlError, file: String, text: String) -> ConfigDiagnostic {
-        func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ConfigDiagnostic(.error, at: at(mark), "YAML: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, _):
-            // Yams gives no place for this one: the second line that starts with the key.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let hits = lines.indices.filter { lines[$0].drop { $0 == " " }.hasPrefix((duplicates.first ?? "") + ":") }
-            let line = hits.count > 1 ? hits[1] : (hits.first ?? 0)
-            let column = (lines.indices.contains(line) ? lines[line].prefix { $0 == " " }.count : 0) + 1
-            return ConfigDiagnostic(.error, at: SourceLocation(file: file, line: line + 1, column: column),
-                                    "'\(duplicates.joined(separator: ", "))' is written twice in one mapping")
-        default:
-            return ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "YAML: \(error)")
         }
     }
 }

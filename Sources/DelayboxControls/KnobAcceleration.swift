@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Fast spins move further: the interval between detents scales the step, from the base
 /// step when the knob turns slowly up to `maxMultiplier` times it when it spins.

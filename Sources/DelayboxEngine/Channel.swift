@@ -51,7 +51,7 @@ public struct Channel: Sendable, Equatable {
 
     /// The scheme of `url` (`https` of `https://…`), nil for a bare path.
     static func scheme(of url: String) -> String? {
-        guard let separator = url.range(of: "://") else { return nil }
+        guard let separator = url.firstRange(of: "://") else { return nil }
         return url[..<separator.lowerBound].lowercased()
     }
 }

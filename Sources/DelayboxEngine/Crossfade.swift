@@ -1,4 +1,4 @@
-import Foundation  // sin() for the curve, computed once
+import Glibc  // sin() for the curve, computed once
 
 /// An equal-power crossfade from an outgoing to an incoming signal.
 ///

@@ -18,10 +18,10 @@ public enum StreamEventConvention {
     /// precedes the next key), not to the first quote.
     public static func streamTitle(fromIcyMetadata metadata: String) -> String? {
         let text = metadata.trimmingTrailingNULs()
-        guard let start = text.range(of: "StreamTitle='") else { return nil }
+        guard let start = text.firstRange(of: "StreamTitle='") else { return nil }
         let rest = text[start.upperBound...]
-        if let next = rest.range(of: "';StreamUrl='") { return String(rest[..<next.lowerBound]) }
-        if let end = rest.range(of: "';", options: .backwards) { return String(rest[..<end.lowerBound]) }
+        if let next = rest.firstRange(of: "';StreamUrl='") { return String(rest[..<next.lowerBound]) }
+        if let end = rest.ranges(of: "';").last { return String(rest[..<end.lowerBound]) }
         return String(rest.hasSuffix("'") ? rest.dropLast() : rest)
     }
 
@@ -31,7 +31,7 @@ public enum StreamEventConvention {
     public static func events(fromTitle title: String) -> [StreamEvent] {
         var text = Substring(title)
         var tagged: [StreamEvent] = []
-        while text.hasSuffix("]"), let tagStart = text.range(of: tagPrefix, options: .backwards),
+        while text.hasSuffix("]"), let tagStart = text.ranges(of: tagPrefix).last,
               let event = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
             tagged.insert(event, at: 0)
             text = text[..<tagStart.lowerBound]

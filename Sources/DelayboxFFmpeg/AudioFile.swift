@@ -1,6 +1,6 @@
 import CFFmpeg
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// Whole audio files through FFmpeg — mute music and ads: fetched from a URL (http,
 /// https, file: whatever libavformat's protocols open, certificates verified) and decoded
@@ -23,10 +23,9 @@ public enum AudioFile {
         defer { withExtendedLifetime(gate) {} }
         try FFmpegError.check(avio_open2(&context, url, AVIO_FLAG_READ, &callback, &dictionary), "avio_open2")
         defer { avio_closep(&context) }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-            throw FFmpegError(operation: "open \(path) for writing", code: dbx_averror(EACCES))
-        }
-        defer { try? file.close() }
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw FFmpegError(operation: "open \(path) for writing", code: dbx_averror(errno)) }
+        defer { close(file) }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var total = 0
         while true {
@@ -36,10 +35,11 @@ public enum AudioFile {
             try FFmpegError.check(read, "avio_read")
             total += Int(read)
             guard total <= maxBytes else { throw FFmpegError(operation: "download (larger than \(maxBytes / 1_000_000) MB)", code: dbx_averror(EFBIG)) }
-            do {
-                try file.write(contentsOf: buffer[0..<Int(read)])
-            } catch {
-                throw FFmpegError(operation: "write \(path)", code: dbx_averror(EIO))
+            var written = 0
+            while written < Int(read) {
+                let count = buffer.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, Int(read) - written) }
+                guard count > 0 else { throw FFmpegError(operation: "write \(path)", code: dbx_averror(count < 0 ? errno : EIO)) }
+                written += count
             }
         }
         return total

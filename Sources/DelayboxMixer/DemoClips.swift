@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// The demo channel's mute music and ad, synthesised (no files, no network): the music an
 /// 8 s loop of a gentle arpeggio, the ad a 10 s two-tone jingle — each unmistakable for

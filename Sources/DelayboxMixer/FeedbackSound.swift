@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// What the box says back when a control is used: short synthesised sounds, distinct
 /// enough to tell apart without looking (docs/controls.md).

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// Keeps the sum of the sources from clipping, in two stages, without delaying the audio
 /// (the mix stays sample-aligned with the timeline):

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// The demo channel (`demo://…`): a live programme made on the box's own clock, so a
 /// newcomer sees and hears every state without a network. It is a beeped timecode over a

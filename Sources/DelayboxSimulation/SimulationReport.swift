@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a simulation measured. Encoded as JSON with snake_case keys by `jsonString()`.
 public struct SimulationReport: Codable, Sendable {

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import Foundation
+import Glibc
 
 /// A test codec whose decoded audio tells which stream frame it is.
 ///

@@ -1,5 +1,5 @@
 import DelayboxConfig
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,16 +27,17 @@ public struct SettingsFile: Sendable {
 
     /// Removes `PATH.tmp-*` files of writers that died before their rename.
     private func removeLeftovers() {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let prefix = URL(fileURLWithPath: path).lastPathComponent + ".tmp-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
             unlink(directory + "/" + name)
         }
     }
 
+    /// The directory the file is in.
+    private var directory: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
+
     /// Writes `settings` atomically and durably.
     public func save(_ settings: Settings) throws {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp-\(getpid())"
         let data = settings.encoded()
         let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

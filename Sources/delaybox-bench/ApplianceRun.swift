@@ -43,8 +43,9 @@ struct ApplianceRun {
 
     /// Start-up on a local live stream with a 1 s initial buffer and delay: the
     /// appliance's own figure (process start to the first programme frame at the jack,
-    /// from its log) and, as a check on it, when that log line was seen here (s).
-    func startToAudio() throws -> (reported: Double, seen: Double) {
+    /// from its log), as a check on it, when that log line was seen here (s), and its
+    /// resident memory then (bytes: the program and a second of buffer, before the delay grows).
+    func startToAudio() throws -> (reported: Double, seen: Double, residentBytes: Int) {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
         let process = Process()
@@ -63,10 +64,11 @@ struct ApplianceRun {
             text += String(decoding: data, as: UTF8.self)
             guard let line = text.split(separator: "\n").first(where: { $0.contains("first audio at the output") }) else { continue }
             let seen = Date().timeIntervalSince(started)
+            guard let memory = ProcessSample(pid: process.processIdentifier) else { throw Bench.BenchError("delaybox run ended at its first audio") }
             guard let reported = line.split(separator: " ").compactMap({ Double($0) }).first else {
                 throw Bench.BenchError("unreadable: \(line)")
             }
-            return (reported, seen)
+            return (reported, seen, memory.residentBytes)
         }
     }
 }

@@ -22,22 +22,10 @@ enum Arm64Figures {
             for name in names { Swift.print("\(name): skipped (no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64)") }
             return
         }
-        // Installed-Size is in KiB (Debian Policy 5.6.20).
-        let installed = try ExternalTool.run(["dpkg-deb", "-f", package, "Installed-Size"])
-        guard let kib = Double(installed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Bench.BenchError("no Installed-Size in \(package)")
-        }
-        Swift.print("arm64_release_mb: \(Bench.format(kib / 1_024))")
-        // Each program as the board installs it (stripped), from the package's listing:
-        // "-rwxr-xr-x root/root 57920688 2026-11-24 04:09 ./usr/bin/delaybox".
-        let listing = try ExternalTool.run(["dpkg-deb", "-c", package]).split(separator: "\n")
-        for program in ["delaybox", "delayboxctl"] {
-            let fields = listing.first { $0.hasSuffix(" ./usr/bin/\(program)") }?.split(separator: " ")
-            guard let bytes = fields.flatMap({ $0.count > 2 ? Double($0[2]) : nil }) else {
-                throw Bench.BenchError("no usr/bin/\(program) in \(package)")
-            }
-            Swift.print("arm64_\(program)_mb: \(Bench.format(bytes / 1_048_576))")
-        }
+        let figures = try PackageFigures(package: package)
+        Swift.print("arm64_release_mb: \(Bench.format(figures.installedMB))")
+        Swift.print("arm64_delaybox_mb: \(Bench.format(figures.programMB["delaybox"]!))")
+        Swift.print("arm64_delayboxctl_mb: \(Bench.format(figures.programMB["delayboxctl"]!))")
         let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
         guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double, let underruns = report["underruns"] as? Int

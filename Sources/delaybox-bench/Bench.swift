@@ -10,7 +10,8 @@ import Glibc
 /// `delaybox-bench engine` runs only the engine and simulator figures, `mix` the mixer's
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
 /// [SECONDS]` only the appliance's (at a 300 s delay unless given), `recorded` what a channel
-/// recorded in the background costs, `arm64` the Raspberry Pi build's; no argument runs all.
+/// recorded in the background costs, `package` this machine's package's sizes, `arm64` the
+/// Raspberry Pi build's; no argument runs all.
 @main
 enum Bench {
     static func main() throws {
@@ -20,6 +21,7 @@ enum Bench {
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
         if part == nil || part == "recorded" { try recordedChannelFigures() }
+        if part == nil || part == "package" { try PackageFigures.print(root: Arm64Figures.build.root) }
         if part == nil || part == "arm64" { try Arm64Figures.print() }
     }
 
@@ -87,7 +89,9 @@ enum Bench {
     /// on the same live stream at a 5 min delay, and its start-up on a local stream.
     static func applianceFigures() throws {
         if let missing = PeerComparison.missingPeer {
-            for name in ["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s"] { print("\(name): skipped (\(missing))") }
+            for name in ["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"] {
+                print("\(name): skipped (\(missing))")
+            }
             return
         }
         let appliance = ApplianceRun(executable: delayboxPath,
@@ -96,6 +100,7 @@ enum Bench {
         let start = try appliance.startToAudio()
         print("start_to_audio_s: \(format(start.reported))")
         print("start_to_audio_log_seen_s: \(format(start.seen))")
+        print("appliance_rss_mb_start: \(format(Double(start.residentBytes) / 1_048_576))")
         // `delaybox-bench appliance SECONDS` holds a shorter delay, for a quick look.
         let delay = CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 300 : 300
         let comparison = PeerComparison(delaySeconds: delay, playSeconds: 30, settleSeconds: 10) { url, delay, total in
@@ -111,6 +116,12 @@ enum Bench {
         print("appliance_rss_ratio_vs_mpv: \(format(ours.peakMB / mpv.peakMB))")
         print("appliance_delay_mem_mb_per_min: \(format(ours.growthMBPerMinute))")
         print("appliance_delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
+        // Where the CPU goes: each wake-up costs a fixed ~50 µs here (docs/performance.md).
+        for (thread, rate) in ours.wakeupsPerSecond.sorted(by: { $0.key < $1.key }) where rate >= 0.05 {
+            print("appliance_wakeups_per_s_\(thread.replacingOccurrences(of: "-", with: "_")): \(format(rate))")
+        }
+        print("appliance_wakeups_per_s: \(format(ours.wakeupsPerSecond.values.reduce(0, +)))")
+        print("appliance_wakeups_per_s_mpv: \(format(mpv.wakeupsPerSecond.values.reduce(0, +)))")
     }
 
     /// What one channel recorded in the background costs (`RecordedChannelCost`).

@@ -28,6 +28,8 @@ struct PeerComparison {
         var growthMBPerMinute: Double
         /// The largest resident memory of the run (MB).
         var peakMB: Double
+        /// Wake-ups per second of each thread once running, by the thread's name.
+        var wakeupsPerSecond: [String: Double]
     }
 
     /// Why the comparison cannot run here, or nil.
@@ -59,7 +61,8 @@ struct PeerComparison {
             Figures(cpuSecondsPerMinute: (end.cpuSeconds - settled.cpuSeconds) / ((total - 1 - settleSeconds) / 60),
                     cpuSecondsPerMinuteWithStartup: end.cpuSeconds / ((total - 1) / 60),
                     growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes,
-                    peakMB: Double(end.peakResidentBytes) / 1e6)
+                    peakMB: Double(end.peakResidentBytes) / 1e6,
+                    wakeupsPerSecond: end.wakeupsPerSecond(since: settled, seconds: total - 1 - settleSeconds))
         }
         return (figures(settled.0, held.0, end.0), figures(settled.1, held.1, end.1))
     }

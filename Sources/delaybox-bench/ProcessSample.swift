@@ -21,6 +21,9 @@ struct ProcessSample {
     var residentBytes: Int
     /// The largest resident set size so far (bytes).
     var peakResidentBytes: Int
+    /// Times each thread has gone to sleep so far (its voluntary context switches: one per
+    /// wake-up), by the thread's name (threads of one name added together).
+    var sleepsByThread: [String: Int]
 
     /// Reads the process `pid`; nil when it is gone.
     init?(pid: Int32) {
@@ -37,5 +40,19 @@ struct ProcessSample {
         }
         residentBytes = kilobytes("VmRSS:")
         peakResidentBytes = kilobytes("VmHWM:")
+        sleepsByThread = [:]
+        let tasks = "/proc/\(pid)/task"
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
+                  let status = try? String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                  let sleeps = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap({ Int($0) }) else { continue }
+            sleepsByThread[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += sleeps
+        }
+    }
+
+    /// Wake-ups per second of each thread between `earlier` and this sample, `seconds` apart.
+    func wakeupsPerSecond(since earlier: ProcessSample, seconds: Double) -> [String: Double] {
+        sleepsByThread.mapValues { Double($0) / seconds }.merging(earlier.sleepsByThread.mapValues { -Double($0) / seconds }, uniquingKeysWith: +)
     }
 }

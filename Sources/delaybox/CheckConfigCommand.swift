@@ -2,7 +2,7 @@ import ArgumentParser
 import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
-import Foundation
+import FoundationEssentials
 
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +24,7 @@ struct CheckConfigCommand: ParsableCommand {
         }
         let result = ConfigFile.load(file, site: site)
         for diagnostic in result.diagnostics {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+            StandardStream.error.write(diagnostic.description + "\n")
         }
         guard let config = result.config else { throw ExitCode(1) }
         let gpio = config.gpio.map { "\($0.buttons.count) buttons, \($0.encoder == nil ? "no" : "an") encoder, \($0.leds.count) LEDs" } ?? "no GPIO"
@@ -57,8 +57,8 @@ struct BoardsCommand: ParsableCommand {
         }
         let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            print(row[0].padding(toLength: widths[0] + 2, withPad: " ", startingAt: 0)
-                  + row[1].padding(toLength: widths[1] + 2, withPad: " ", startingAt: 0) + row[2])
+            func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+            print(padded(row[0], widths[0] + 2) + padded(row[1], widths[1] + 2) + row[2])
         }
         print("(\(directory))")
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DelayboxApp
-import Foundation
+import FoundationEssentials
 
 @main
 struct Delaybox: ParsableCommand {

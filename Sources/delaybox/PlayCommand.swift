@@ -1,7 +1,7 @@
 import ArgumentParser
 import DelayboxApp
 import DelayboxEngine
-import Foundation
+import FoundationEssentials
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +58,7 @@ struct PlayCommand: ParsableCommand {
         options.client.input.stallTimeoutMs = try milliseconds(stallTimeout, "--stall-timeout")
         options.client.backoff.capMs = try milliseconds(backoffCap, "--backoff-cap")
         let status = try StreamPlayer(options: options) { line in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardStream.output.write(line + "\n")
         }.run()
         if status.state == .failed { throw ExitCode(2) }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DelayboxApp
-import Foundation
+import FoundationEssentials
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
         do {
             try Appliance(options: options).run()
         } catch let error as Appliance.StartFailed {
-            FileHandle.standardError.write(Data("delaybox: \(error)\n".utf8))
+            StandardStream.error.write("delaybox: \(error)\n")
             throw ExitCode(1)
         }
     }

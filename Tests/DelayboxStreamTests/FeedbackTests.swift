@@ -79,7 +79,7 @@ import Testing
         let peak = clip.samples.map { abs(Int($0)) }.max() ?? 0
         #expect(peak > 3_000, "peak \(peak)")
         #expect(stride(from: 0, to: clip.samples.count, by: 2).allSatisfy { clip.samples[$0] == clip.samples[$0 + 1] })
-        #expect(SpeechReadout.clip(fromWav: Data("RIFF....WAVEjunk".utf8)) == nil)
+        #expect(SpeechReadout.clip(fromWav: Array("RIFF....WAVEjunk".utf8)) == nil)
     }
 
     /// Through the appliance's desk: a detent is answered by a click at the next frames

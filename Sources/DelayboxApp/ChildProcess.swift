@@ -1,0 +1,39 @@
+import Glibc
+
+/// Runs a program and collects what it writes to standard output (its standard error goes
+/// to /dev/null): the speech synthesiser. posix_spawn, so nothing of this process but the
+/// pipe reaches the child.
+enum ChildProcess {
+    /// The program's standard output once it has exited; nil when it cannot be started or
+    /// does not exit with status 0.
+    static func output(of executable: String, _ arguments: [String]) -> [UInt8]? {
+        var ends: [Int32] = [-1, -1]
+        // Close-on-exec, so that no other child inherits it (pipe2 is not in Swift's Glibc).
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard spawned == 0 else { return nil }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(ends[0], &chunk, chunk.count)
+            if count > 0 { output += chunk[0..<count]; continue }
+            if count < 0, errno == EINTR { continue }
+            break
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        // WIFEXITED and WEXITSTATUS are macros Swift does not import.
+        return status & 0x7f == 0 && (status >> 8) & 0xff == 0 ? output : nil
+    }
+}
