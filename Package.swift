@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "delaybox",
             dependencies: [
-                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile",
+                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile", "DelayboxCtlCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -87,10 +87,12 @@ let package = Package(
             name: "delaybox-bench",
             dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg"],
             swiftSettings: strict),
-        .executableTarget(
-            name: "delayboxctl",
+        // delayboxctl's commands: its own executable, and `delaybox` called by that name.
+        .target(
+            name: "DelayboxCtlCommands",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        .executableTarget(name: "delayboxctl", dependencies: ["DelayboxCtlCommands"], swiftSettings: strict),
         // Test helper: writes settings until killed (the power-cut test).
         .executableTarget(
             name: "delaybox-settings-writer",

@@ -60,13 +60,14 @@ P="$STAGE/pkg"
 install -d "$P/DEBIAN" "$P/usr/bin" "$P/lib/systemd/system" "$P/lib/udev/rules.d" "$P/etc/delaybox" \
   "$P/usr/share/delaybox/board-configs/remotes" "$P/usr/share/delaybox/rc_keymaps" "$P/usr/share/doc/delaybox" "$P/usr/share/man/man1"
 
-# The programs, without their symbols (61 MB instead of 83 for delaybox).
+# The program, without its symbols (16 MB instead of 83). delayboxctl is a link to it:
+# called by that name, delaybox is delayboxctl (a multi-call program, as busybox), so the
+# board holds one static Swift runtime, not two (14 MB each).
 STRIP=strip
 if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then STRIP=$(command -v llvm-strip || command -v /opt/swift/usr/bin/llvm-strip || echo true); fi
-for program in delaybox delayboxctl; do
-  install -m 755 "$BIN/$program" "$P/usr/bin/$program"
-  "$STRIP" "$P/usr/bin/$program"
-done
+install -m 755 "$BIN/delaybox" "$P/usr/bin/delaybox"
+"$STRIP" "$P/usr/bin/delaybox"
+ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$P/lib/systemd/system/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
@@ -102,8 +103,8 @@ fi
 if [ "$ARCH" = "$(dpkg --print-architecture)" ] || [ "$ARCH/$DEBIAN" = arm64/13 ]; then
   mkdir -p "$STAGE/debian"
   printf 'Source: delaybox\n\nPackage: delaybox\nArchitecture: any\n' > "$STAGE/debian/control"
-  SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2" "-e$3"' - "$STAGE" "$P/usr/bin/delaybox" \
-    "$P/usr/bin/delayboxctl" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+  SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2"' - "$STAGE" "$P/usr/bin/delaybox" \
+    2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 else
   SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libc6 (>= 2.36), libgcc-s1, libstdc++6"
 fi

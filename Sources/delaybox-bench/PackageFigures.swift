@@ -6,7 +6,7 @@ import Foundation
 struct PackageFigures {
     /// Installed-Size (MiB).
     var installedMB: Double
-    /// `delaybox` and `delayboxctl` as installed (MiB).
+    /// `delaybox` and `delayboxctl` as installed (MiB; 0 for a link to the other).
     var programMB: [String: Double]
 
     init(package: String) throws {
@@ -17,11 +17,12 @@ struct PackageFigures {
         }
         installedMB = kib / 1_024
         // Each program from the package's listing:
-        // "-rwxr-xr-x root/root 57920688 2026-11-24 04:09 ./usr/bin/delaybox".
+        // "-rwxr-xr-x root/root 57920688 2026-11-24 04:09 ./usr/bin/delaybox", or a link:
+        // "lrwxrwxrwx root/root 0 2026-11-24 04:09 ./usr/bin/delayboxctl -> delaybox".
         let listing = try ExternalTool.run(["dpkg-deb", "-c", package]).split(separator: "\n")
         programMB = [:]
         for program in ["delaybox", "delayboxctl"] {
-            let fields = listing.first { $0.hasSuffix(" ./usr/bin/\(program)") }?.split(separator: " ")
+            let fields = listing.first { $0.hasSuffix(" ./usr/bin/\(program)") || $0.contains(" ./usr/bin/\(program) -> ") }?.split(separator: " ")
             guard let bytes = fields.flatMap({ $0.count > 2 ? Double($0[2]) : nil }) else {
                 throw Bench.BenchError("no usr/bin/\(program) in \(package)")
             }

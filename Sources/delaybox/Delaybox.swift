@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import DelayboxCtlCommands
 import FoundationEssentials
 
 @main
@@ -17,8 +18,11 @@ struct Delaybox: ParsableCommand {
         defaultSubcommand: nil)
 
     /// With `DELAYBOX_PARSE_ONLY` set, parses the command line and stops: how `make test`
-    /// checks that every command line the docs show is one this program takes.
+    /// checks that every command line the docs show is one this program takes. Called as
+    /// `delayboxctl` (the package's link to this program), it is that program: one static
+    /// Swift runtime on the board instead of two (14 MB).
     static func main() {
+        if CommandLine.arguments.first?.split(separator: "/").last == "delayboxctl" { return DelayboxCtlProgram.main() }
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard ProcessInfo.processInfo.environment["DELAYBOX_PARSE_ONLY"] != nil else { return main(arguments) }
         do { _ = try parseAsRoot(arguments) } catch { exit(withError: error) }

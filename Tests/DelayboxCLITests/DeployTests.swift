@@ -58,9 +58,16 @@ import Testing
             // be most of the program (61 MB when `delaybox` imported it; 16 MB without).
             let icu = try ExternalTool.execute(URL(fileURLWithPath: "/bin/grep"), ["-c", "icudt", path])
             #expect(icu.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(program) carries ICU's data")
-            let bytes = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            let bytes = try #require(try FileManager.default.attributesOfItem(atPath: tree.appendingPathComponent("usr/bin/delaybox").path)[.size] as? Int)
             #expect(bytes <= 25 * 1_048_576, "\(program): \(bytes / 1_048_576) MB stripped (issue 23: at most 25)")
         }
+        // One program: delayboxctl is a link to delaybox, which is delayboxctl by that name.
+        let link = tree.appendingPathComponent("usr/bin/delayboxctl").path
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "delaybox")
+        let help = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"), Self.inRelease(release, [link, "--help"]))
+        #expect(help.status == 0 && help.output.contains("USAGE: delayboxctl <subcommand>") && help.output.contains("status"), "\(help.output)\(help.errors)")
+        let unreachable = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"), Self.inRelease(release, [link, "status", "--socket", "/nonexistent.sock"]))
+        #expect(unreachable.status == 3, "exit 3: the appliance cannot be reached; \(unreachable.errors)")
         // The site file as shipped (comments only) passes with every shipped board.
         let check = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"), Self.inRelease(release, [
             tree.appendingPathComponent("usr/bin/delaybox").path, "check-config",

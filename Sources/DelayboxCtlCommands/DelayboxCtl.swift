@@ -5,10 +5,15 @@ import ArgumentParser
 import Glibc
 #endif
 
+/// `delayboxctl` as a program runs it: the `delayboxctl` executable, and `delaybox` when
+/// called by that name (the package installs one program and a link to it).
+public enum DelayboxCtlProgram {
+    public static func main() { DelayboxCtl.main() }
+}
+
 /// `delayboxctl`: the console's commands from a shell, through the appliance's control
 /// socket. Exit status: 0 done, 1 refused or failed (the answer says why), 2 a bad
 /// argument, 3 the appliance cannot be reached.
-@main
 struct DelayboxCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delayboxctl",

@@ -1,0 +1,3 @@
+import DelayboxCtlCommands
+
+DelayboxCtlProgram.main()
