@@ -27,7 +27,7 @@ import Testing
     func thePackageHoldsTheServiceItsConfigsAndDependsOnTheCLibrariesOnly(release: Int) throws {
         let package = try #require(VirtualBoard.Board(release: release).package, "make test builds the Debian \(release) package")
         let files = Set(try ExternalTool.run(["dpkg-deb", "-c", package.path]).split(separator: "\n")
-            .compactMap { $0.split(separator: " ").last.map { String($0.dropFirst()) } })
+            .compactMap { $0.split(separator: " ").first { $0.hasPrefix("./") }.map { String($0.dropFirst()) } })  // a link's: "./usr/bin/delayboxctl -> delaybox"
         for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
                          "/lib/udev/rules.d/60-delaybox-gpio.rules", "/etc/delaybox/delaybox.conf",
                          "/usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml",

@@ -75,13 +75,14 @@ ENABLE="systemd-networkd.service virtual-board-gpio.service ssh.service"
 MASK="apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer"
 
 if $NATIVE; then
-  if [ ! -e "$FS/.done" ]; then
+  # Made again when the package list changes.
+  if [ "$(cat "$FS/.done" 2>/dev/null)" != "$INCLUDE" ]; then
     rm -rf "$FS"
     say "debootstrap $SUITE into $FS"
     debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$FS" http://deb.debian.org/debian > "$OUT/debootstrap.log" 2>&1 \
       || { tail -20 "$OUT/debootstrap.log" >&2; exit 1; }
     rm -f "$FS"/var/cache/apt/archives/*.deb
-    touch "$FS/.done"
+    echo "$INCLUDE" > "$FS/.done"
   fi
   board_files
   systemctl --root="$FS" enable $ENABLE >/dev/null 2>&1
