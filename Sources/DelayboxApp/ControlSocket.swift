@@ -44,20 +44,34 @@ final class ControlSocket: Sendable {
 
     func start() { worker.start { [self] in run() } }
 
+    /// Ends the thread's wait in `accept` by connecting to the socket itself, then closes it.
     func stop() {
-        worker.stop()
+        worker.stop { [path] in
+            let knock = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard knock >= 0, let target = sockaddr_un.unix(path) else { return }
+            var address = target.address
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(knock, $0, target.length) }
+            }
+            close(knock)
+        }
         close(listener)
         unlink(path)
     }
 
+    /// Sleeps in `accept` until a client connects: no wake-ups while nobody asks (it
+    /// polled ten times a second before).
     private func run() {
         while !worker.isStopRequested {
-            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
+            guard client >= 0 else {
+                // Out of descriptors, say: try again later rather than spin.
+                if errno != EINTR { worker.wait(milliseconds: 100) }
+                continue
+            }
+            defer { close(client) }
+            guard !worker.isStopRequested else { return }
             serve(client)
-            close(client)
         }
     }
 
