@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// What the modules may import, checked in their sources: the pure modules no C library,
+/// no Foundation or Dispatch and no clock of the system (time comes from an injected
+/// clock); no module the firmware ships all of Foundation (its ICU data is 30 MB of each
+/// program: docs/deploy.md).
+@Suite struct ModuleImportsTests {
+    static let sources = CommandLineTests.root.appendingPathComponent("Sources")
+    /// Logic apart from hardware (docs/architecture.md).
+    static let pure = ["DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig",
+                       "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog"]
+    /// What a pure module may import besides the other pure modules: atomics and locks,
+    /// Foundation's essentials (JSON, URLs, data), and the C library for maths.
+    static let pureMayImport: Set<String> = ["Synchronization", "FoundationEssentials", "Glibc"]
+    /// What reads the system's time (a pure module takes it as a parameter).
+    static let systemClocks = ["clock_gettime(", "gettimeofday(", "Date()", "DispatchTime", "ContinuousClock", "SuspendingClock"]
+    /// Modules that are not shipped: the tests' support and the benchmark.
+    static let notShipped: Set<String> = ["DelayboxTestSupport", "delaybox-bench", "delaybox-settings-writer"]
+
+    /// Each Swift file of `module`, with its text.
+    static func files(of module: String) throws -> [(name: String, text: String)] {
+        let directory = sources.appendingPathComponent(module)
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+            .map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    /// The modules `text` imports (`import X`, `@testable import X`, `import X  // why`).
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard let at = words.firstIndex(of: "import"), at + 1 < words.count, words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { return nil }
+            return String(words[at + 1])
+        }
+    }
+
+    @Test(arguments: pure)
+    func aPureModuleImportsNoCLibraryAndReadsNoClock(module: String) throws {
+        let allowed = Self.pureMayImport.union(Self.pure)
+        for (name, text) in try Self.files(of: module) {
+            let foreign = Self.imports(text).filter { !allowed.contains($0) }
+            #expect(foreign.isEmpty, "\(module)/\(name) imports \(foreign)")
+            let clocks = Self.systemClocks.filter { text.contains($0) }
+            #expect(clocks.isEmpty, "\(module)/\(name) reads the system's time: \(clocks)")
+        }
+    }
+
+    @Test func noShippedModuleImportsAllOfFoundation() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !Self.notShipped.contains($0) }
+        for module in modules {
+            for (name, text) in try Self.files(of: module) {
+                #expect(!Self.imports(text).contains("Foundation"), "\(module)/\(name) imports Foundation: FoundationEssentials or the C library")
+            }
+        }
+    }
+
+    @Test func importsAreReadAsWritten() {
+        #expect(Self.imports("import Glibc  // sin()\n@testable import DelayboxEngine\nlet important = 1\n// import Foundation\n")
+            == ["Glibc", "DelayboxEngine"])
+    }
+}
