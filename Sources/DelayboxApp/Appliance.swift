@@ -4,6 +4,7 @@ import DelayboxConfigFile
 import DelayboxControls
 import DelayboxSerial
 import DelayboxEngine
+import DelayboxFFmpeg
 import DelayboxSimulation
 import DelayboxState
 import FoundationEssentials
@@ -91,6 +92,12 @@ public final class Appliance {
     }
 
     public func run() throws {
+        // FFmpeg's own messages (a certificate refused, a malformed frame) go to our log at
+        // DEBUG, not raw to stderr around the journal's priorities; their reason is also
+        // carried by the line that says what failed (`reconnect failed: … (Peer certificate
+        // failed verification)`), which needs them routed here.
+        let ffmpegLogger = Logger(label: "delaybox.ffmpeg")
+        FFmpegLog.install { line in ffmpegLogger.debug("\(line)") }
         let settings = loadedSettings
         let clock = SystemClock()
         let sleeper = SystemSleeper(clock: clock)

@@ -209,6 +209,29 @@ import Glibc
         #expect(text.contains("GPIO chip 'gpiochip0' not found") && text.contains("playing without the front panel"), "\(text)")
     }
 
+    /// A channel on an https server whose certificate does not verify: the appliance says
+    /// why in its own line (FFmpeg's reason, through its log), and nothing of FFmpeg's goes
+    /// raw to stderr.
+    @Test func anUntrustedCertificateIsNamedInTheAppliancesLog() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.encodeTone(frequency: 440, seconds: 2, sampleRate: 44_100, channels: 2,
+                                    codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
+                                    to: directory.appendingPathComponent("tone.mp3").path)
+        let server = try StaticHTTPServer(directory: directory, selfSignedTLS: true)
+        let notify = try NotifySocket(directory: directory)
+        let log = directory.appendingPathComponent("log")
+        let board = try board(in: directory, extra: "channels:\n  - name: Away\n    url: \(server.url("tone.mp3"))\n")
+        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "4"],
+                                notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        process.waitUntilExit()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("INFO delaybox.appliance: reconnect failed:") && $0.contains("Peer certificate failed verification") }, "\(text)")
+        #expect(!lines.contains { $0.hasPrefix("[") }, "FFmpeg's own lines raw on stderr: \(text)")
+    }
+
     @Test func theUnitFileVerifiesAndItsExposureIsAtMostTwo() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
             Issue.record("systemd-analyze is missing (deploy/setup-host.sh installs systemd)")
