@@ -171,39 +171,56 @@ public final class Appliance {
             for line in desk.poll(engine: session.engine, now: now) { logger.notice("\(line)") }
             desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
             for pending in inbox.drain() { pending.reply(answers.answer(pending.request, now: now)) }
+            // A change reaches everything that reads the config, whichever door it came
+            // through: `config set` on the console, or SIGHUP and `config save` (the files
+            // read again).
+            let before = config
+            // The playing channel's new definition (its URL changed, say): played at once.
+            var redefined: Channel?
             if answers.configChanged {
                 answers.configChanged = false
                 (config, document) = (answers.config, answers.document)
             }
-            // SIGHUP, or `config save` wrote the file: read the files again.
             if signals.takeReloadRequest() || answers.reloadRequested {
                 answers.reloadRequested = false
-                let panelBefore = (config.gpio, config.defaults.delayStepMs)
-                let remoteBefore = config.remote
                 reload(systemd)
                 (answers.config, answers.document) = (config, document)
+            }
+            if config != before {
                 // New lines, or a new delay step: the panel's lines are requested again.
-                if panelBefore != (config.gpio, config.defaults.delayStepMs) {
+                if (before.gpio, before.defaults.delayStepMs) != (config.gpio, config.defaults.delayStepMs) {
                     panel?.stop()
                     panel = startFrontPanel()
                     answers.panel = panel
                 }
-                if remoteBefore != config.remote || panelBefore.1 != config.defaults.delayStepMs {
+                if before.remote != config.remote || before.defaults.delayStepMs != config.defaults.delayStepMs {
                     remote?.stop()
                     remote = startRemote()
                     answers.remote = remote
                 }
+                // The lineup the panel's next channel and a console switch choose from; the
+                // channel playing stays selected while it is in it.
+                if before.channels.channels != config.channels.channels {
+                    lineup = config.channels
+                    if !lineup.select(named: session.channel.name) {
+                        logger.notice("channel '\(session.channel.name)' is no longer configured: it plays until the next switch")
+                    } else if lineup.selected != session.channel {
+                        redefined = lineup.selected
+                    }
+                }
             }
+            var switchTo = redefined
             if let name = answers.requestedChannel {
                 answers.requestedChannel = nil
-                if lineup.select(named: name), name != session.channel.name {
-                    session = try switchChannel(from: session, to: lineup.selected, standby: standby, output: output, desk: desk,
-                                                now: now, clock: clock)
-                    desk.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
-                    executor.attach(session.engine, channel: session.channel.name, now: now)
-                    answers.engine = session.engine
-                    answers.channel = session.channel
-                }
+                if lineup.select(named: name), name != session.channel.name { switchTo = lineup.selected }
+            }
+            if let switchTo {
+                session = try switchChannel(from: session, to: switchTo, standby: standby, output: output, desk: desk,
+                                            now: now, clock: clock)
+                desk.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
+                executor.attach(session.engine, channel: session.channel.name, now: now)
+                answers.engine = session.engine
+                answers.channel = session.channel
             }
             if executor.settings.volume != volume.0 || executor.muted != volume.1 {
                 volume = (executor.settings.volume, executor.muted)
@@ -270,7 +287,8 @@ public final class Appliance {
     private func switchChannel(from session: ChannelSession, to channel: Channel, standby: StandbyChannels, output: OutputPath,
                                desk: ProgrammeDesk, now: Instant, clock: SystemClock) throws -> ChannelSession {
         let delayMs = session.engine.status(at: now).delayMs
-        if session.channel.record { standby.keep(session, now: now) } else { session.stop(now: now) }
+        // (A channel redefined under its own name is not kept: its old stream is done with.)
+        if session.channel.record, session.channel.name != channel.name { standby.keep(session, now: now) } else { session.stop(now: now) }
         render(session.engine, through: desk, to: output, now: now)
         // A channel recorded in the background plays at once at the delay in force (from
         // what it holds); another fills its own buffer to it first.

@@ -166,6 +166,39 @@ import Glibc
         second.waitUntilExit()
     }
 
+    /// A channel added to the board file and reloaded (SIGHUP) can be switched to at once;
+    /// the panel's and the console's choices come from the lineup in force.
+    @Test func aChannelAddedByAReloadCanBeSwitchedTo() throws {
+        let directory = try ExternalTool.temporaryDirectory("daemon-lineup")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let socket = directory.appendingPathComponent("control.sock").path
+        let board = try board(in: directory)
+        let ctl = { (words: [String]) throws -> String in
+            let outcome = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+            return outcome.output + outcome.errors
+        }
+        let log = directory.appendingPathComponent("log")
+        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket],
+                                notify: notify, log: log)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
+        _ = try self.board(in: directory, extra: "channels:\n  - name: Demo\n    url: demo://commentary\n  - name: Second\n    url: demo://commentary?cycle=9\n")
+        kill(process.processIdentifier, SIGHUP)
+        #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
+        #expect(try ctl(["channel", "Second"]).contains("Second"))
+        Thread.sleep(forTimeInterval: 0.5)
+        let status = try ctl(["status"])
+        #expect(status.contains("channel: Second"), "\(status)")
+        // The playing channel's URL set on the console: played from the new URL at once.
+        #expect(try ctl(["config", "set", "channels.1.url", "demo://commentary?cycle=7"]).contains("result: ok"))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("channel: Second (demo://commentary?cycle=7)"), "\(text)")
+    }
+
     @Test func theWatchdogGoesUnfedWhenTheOutputFails() throws {
         let directory = try ExternalTool.temporaryDirectory("daemon-full")
         defer { try? FileManager.default.removeItem(at: directory) }
