@@ -175,18 +175,22 @@ public final class Appliance {
             // through: `config set` on the console, or SIGHUP and `config save` (the files
             // read again).
             let before = config
+            var replaced = false
             // The playing channel's new definition (its URL changed, say): played at once.
             var redefined: Channel?
             if answers.configChanged {
                 answers.configChanged = false
                 (config, document) = (answers.config, answers.document)
+                replaced = true
             }
             if signals.takeReloadRequest() || answers.reloadRequested {
                 answers.reloadRequested = false
                 reload(systemd)
                 (answers.config, answers.document) = (config, document)
+                replaced = true
             }
-            if config != before {
+            // (Compared only when replaced: this runs every period.)
+            if replaced, config != before {
                 // New lines, or a new delay step: the panel's lines are requested again.
                 if (before.gpio, before.defaults.delayStepMs) != (config.gpio, config.defaults.delayStepMs) {
                     panel?.stop()

@@ -73,8 +73,7 @@ public enum ConfigFile {
             diagnostics.append(ConfigDiagnostic(.error, at: location, "the config file \(why)"))
             return nil
         }
-        if emptyAllowed, case .success(nil) = Result(catching: { try YAMLReader.read(text, file: path) }) { return .mapping([], location) }
-        guard let document = parse(text, file: path, diagnostics: &diagnostics) else { return nil }
+        guard let document = parse(text, file: path, emptyAllowed: emptyAllowed, diagnostics: &diagnostics) else { return nil }
         guard let extends = document["extends"] else { return document }
         // One base, or a list laid over each other in order (a board, then a remote's keys).
         let bases: [ConfigNode] = if case .sequence(let items, _) = extends { items } else { [extends] }
@@ -99,17 +98,19 @@ public enum ConfigFile {
         return merged.map { $0.merged(with: own) } ?? own
     }
 
-    /// YAML text to a located tree; syntax errors become diagnostics.
-    static func parse(_ text: String, file: String, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+    /// YAML text to a located tree; syntax errors become diagnostics. Text with no
+    /// document (only comments) is an empty mapping when `emptyAllowed`, else an error.
+    static func parse(_ text: String, file: String, emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+        let start = SourceLocation(file: file, line: 1, column: 1)
         do {
             guard let root = try YAMLReader.read(text, file: file) else {
-                diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: 1, column: 1), "the config file is empty"))
+                if emptyAllowed { return .mapping([], start) }
+                diagnostics.append(ConfigDiagnostic(.error, at: start, "the config file is empty"))
                 return nil
             }
             return root
         } catch {
-            let at = SourceLocation(file: file, line: error.line, column: error.column)
-            diagnostics.append(ConfigDiagnostic(.error, at: at, error.ours ? error.problem : "YAML: \(error.problem)"))
+            diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: error.line, column: error.column), error.problem))
             return nil
         }
     }

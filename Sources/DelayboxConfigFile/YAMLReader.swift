@@ -5,13 +5,12 @@ import DelayboxConfig
 /// line and column; every scalar stays text (no implicit typing: `no` is not false,
 /// `0755` not octal); an alias is the node its anchor names.
 enum YAMLReader {
-    /// Where and what is wrong with the text (line and column from 1).
+    /// Where and what is wrong with the text (line and column from 1). libyaml's words
+    /// start with "YAML: "; ours (what YAML allows but a config does not) do not.
     struct Failure: Error {
         var problem: String
         var line: Int
         var column: Int
-        /// Said by us (what YAML allows but a config does not), not by libyaml.
-        var ours = false
     }
 
     /// The document's root, or nil when the text holds none (empty, or only comments).
@@ -49,16 +48,16 @@ enum YAMLReader {
         }
 
         mutating func document() throws(Failure) -> ConfigNode? {
-            guard case (.streamStart, _) = try next() else { throw failure("no YAML stream") }
+            guard case (.streamStart, _) = try next() else { throw failure("no stream") }
             let (first, _) = try next()
             if case .streamEnd = first { return nil }
-            guard case .documentStart = first else { throw failure("no YAML document") }
+            guard case .documentStart = first else { throw failure("no document") }
             let (event, location) = try next()
             let root = try node(event, at: location)
             guard case (.documentEnd, _) = try next() else { throw failure("expected the end of the document") }
             let (after, place) = try next()
             guard case .streamEnd = after else {
-                throw Failure(problem: "a second document ('---'): a config file holds one", line: place.line, column: place.column, ours: true)
+                throw Failure(problem: "a second document ('---'): a config file holds one", line: place.line, column: place.column)
             }
             return root
         }
@@ -69,7 +68,7 @@ enum YAMLReader {
                 return remember(.scalar(text, location), as: anchor)
             case .alias(let anchor):
                 guard let node = anchors[anchor] else {
-                    throw Failure(problem: "'*\(anchor)' names no anchor above it", line: location.line, column: location.column, ours: true)
+                    throw Failure(problem: "'*\(anchor)' names no anchor above it", line: location.line, column: location.column)
                 }
                 return node
             case .sequenceStart(let anchor):
@@ -86,17 +85,17 @@ enum YAMLReader {
                     let (key, keyPlace) = try next()
                     if case .mappingEnd = key { break }
                     guard case .scalar(let name, _) = key else {
-                        throw Failure(problem: "a key must be plain text", line: keyPlace.line, column: keyPlace.column, ours: true)
+                        throw Failure(problem: "a key must be plain text", line: keyPlace.line, column: keyPlace.column)
                     }
                     guard !entries.contains(where: { $0.0.name == name }) else {
-                        throw Failure(problem: "'\(name)' is written twice in one mapping", line: keyPlace.line, column: keyPlace.column, ours: true)
+                        throw Failure(problem: "'\(name)' is written twice in one mapping", line: keyPlace.line, column: keyPlace.column)
                     }
                     let (value, valuePlace) = try next()
                     entries.append((ConfigNode.Key(name, at: keyPlace), try node(value, at: valuePlace)))
                 }
                 return remember(.mapping(entries, location), as: anchor)
             default:
-                throw Failure(problem: "unexpected \(event)", line: location.line, column: location.column)
+                throw Failure(problem: "YAML: unexpected \(event)", line: location.line, column: location.column)
             }
         }
 
@@ -111,7 +110,7 @@ enum YAMLReader {
                 let problem = parser.pointee.problem.map { String(cString: $0) } ?? "cannot be parsed"
                 let context = parser.pointee.context.map { String(cString: $0) + ": " } ?? ""
                 let mark = parser.pointee.problem_mark
-                throw Failure(problem: context + problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+                throw Failure(problem: "YAML: " + context + problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
             }
             defer { yaml_event_delete(&event) }
             let location = SourceLocation(file: file, line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
@@ -138,7 +137,7 @@ enum YAMLReader {
 
         private func failure(_ problem: String) -> Failure {
             let mark = parser.pointee.mark
-            return Failure(problem: problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+            return Failure(problem: "YAML: " + problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
         }
     }
 }

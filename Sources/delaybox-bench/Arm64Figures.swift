@@ -19,7 +19,7 @@ enum Arm64Figures {
     static func print() throws {
         let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
         guard let package = build.package?.path, build.isAvailable else {
-            for name in names { Swift.print("\(name): skipped (no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64)") }
+            Bench.skip(names, because: "no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64")
             return
         }
         let figures = try PackageFigures(package: package)

@@ -66,8 +66,7 @@ enum Bench {
 
     static func peerFigures() throws {
         if let missing = PeerComparison.missingPeer {
-            print("stream_cpu_ratio_vs_mpv: skipped (\(missing))")
-            print("delay_mem_ratio_vs_mpv: skipped (\(missing))")
+            skip(["stream_cpu_ratio_vs_mpv", "delay_mem_ratio_vs_mpv"], because: missing)
         } else {
             let comparison = PeerComparison { url, delay, total in
                 [delayboxPath, "play", url, "--delay", String(delay), "--for", String(total), "--output", "null"]
@@ -89,9 +88,7 @@ enum Bench {
     /// on the same live stream at a 5 min delay, and its start-up on a local stream.
     static func applianceFigures() throws {
         if let missing = PeerComparison.missingPeer {
-            for name in ["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"] {
-                print("\(name): skipped (\(missing))")
-            }
+            skip(["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"], because: missing)
             return
         }
         let appliance = ApplianceRun(executable: delayboxPath,
@@ -127,7 +124,7 @@ enum Bench {
     /// What one channel recorded in the background costs (`RecordedChannelCost`).
     static func recordedChannelFigures() throws {
         guard IcecastServer.isAvailable else {
-            print("recorded_channel_cpu_s_per_min: skipped (icecast2 or ffmpeg not installed)")
+            skip(["recorded_channel_cpu_s_per_min"], because: "icecast2 or ffmpeg not installed")
             return
         }
         let recorded = try RecordedChannelCost(delaybox: delayboxPath).run()
@@ -198,6 +195,11 @@ enum Bench {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// Says that the figures `names` were not measured here, and why.
+    static func skip(_ names: [String], because reason: String) {
+        for name in names { print("\(name): skipped (\(reason))") }
+    }
 
     struct BenchError: Error, CustomStringConvertible {
         var description: String

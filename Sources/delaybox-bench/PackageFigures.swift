@@ -39,7 +39,7 @@ struct PackageFigures {
             .filter { $0.hasSuffix(".deb") }.map { directory.appendingPathComponent($0).path }
             .max { modified($0) < modified($1) }
         guard let newest else {
-            for name in names { Swift.print("\(name): skipped (no package in \(directory.path): deploy/make-deb.sh --out .build/deb)") }
+            Bench.skip(names, because: "no package in \(directory.path): deploy/make-deb.sh --out .build/deb")
             return
         }
         let figures = try PackageFigures(package: newest)
