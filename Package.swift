@@ -142,6 +142,11 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
+        // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
+        .testTarget(
+            name: "DelayboxApplianceTests",
+            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
             dependencies: ["DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation"],

@@ -7,7 +7,8 @@ import FoundationEssentials
 import DelayboxLog
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
-/// config: plain text for people, one JSON object with `--json`.
+/// config: plain text for people, one JSON object with `--json`. Channels are chosen in
+/// the playout's `ChannelChoice`, as the panel chooses them.
 struct ConsoleAnswers {
     var engine: PlaybackEngine
     let executor: CommandExecutor
@@ -18,8 +19,6 @@ struct ConsoleAnswers {
     let started: Instant
     /// Recent stream events as the log printed them, newest last.
     var recentEvents: [String] = []
-    /// A channel the console asked for; the playout loop switches to it.
-    var requestedChannel: String?
     /// Where `config save` writes (nil: nowhere), and the changes `config set` made since
     /// the last save.
     var consoleConfigPath: String?
@@ -28,10 +27,8 @@ struct ConsoleAnswers {
     var configChanged = false
     /// `config save` wrote the file: the playout loop reloads, as on SIGHUP.
     var reloadRequested = false
-    /// The front panel, when the board has one and it started (`gpio`).
-    var panel: FrontPanel?
-    /// The remote's thread, when the board has one (`remote`).
-    var remote: RemoteReceiver?
+    /// The panel and the remote, for `gpio` and `remote`.
+    var doors: Doors?
     /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
     var toneOn = false
     /// The output's trouble counts, as of the last status update (once a second).
@@ -39,7 +36,7 @@ struct ConsoleAnswers {
     /// The channels recorded in the background (`record: true`; `status` lists them).
     var standby: StandbyChannels?
 
-    mutating func answer(_ request: ConsoleRequest, now: Instant) -> String {
+    mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> String {
         let status = engine.status(at: now)
         switch request.action {
         case .status:
@@ -55,15 +52,11 @@ struct ConsoleAnswers {
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):
-            let names = config.channels.channels.map(\.name)
-            let next = names[((names.firstIndex(of: requestedChannel ?? channel.name) ?? 0) + 1) % names.count]
-            requestedChannel = next
-            return format([("result", "ok"), ("channel", next)], json: request.json)
+            return format([("result", "ok"), ("channel", channels.next().name)], json: request.json)
         case .selectChannel(let name):
-            guard let match = config.channels.channels.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-                return "error: no channel named '\(name)'; the channels: \(config.channels.channels.map(\.name).joined(separator: ", "))"
+            guard let match = channels.select(named: name) else {
+                return "error: no channel named '\(name)'; the channels: \(channels.lineup.channels.map(\.name).joined(separator: ", "))"
             }
-            requestedChannel = match.name
             return format([("result", "ok"), ("channel", match.name)], json: request.json)
         case .command(let command):
             let outcome = executor.execute(command, now: now)
@@ -120,7 +113,7 @@ struct ConsoleAnswers {
         case .configGet(let key):
             return configValue(key, json: request.json)
         case .gpio:
-            guard let view = panel?.inputView() else {
+            guard let view = doors?.panel?.inputView() else {
                 return config.gpio == nil ? "error: this board has no buttons or encoder" : "error: the front panel is not running (see the log)"
             }
             guard request.json else { return view.text }
@@ -131,7 +124,7 @@ struct ConsoleAnswers {
                 return object
             }])
         case .remote:
-            guard let view = remote?.view() else {
+            guard let view = doors?.remote?.view() else {
                 return config.remote == nil ? "error: this board has no remote (docs/controls.md: IR remote)" : "error: the remote is not running (see the log)"
             }
             return format(view.fields(now: SystemClock.monotonicNanoseconds()), json: request.json)

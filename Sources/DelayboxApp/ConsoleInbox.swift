@@ -11,19 +11,22 @@ import Synchronization
 final class ConsoleInbox: Sendable {
     final class Pending: Sendable {
         let request: ConsoleRequest
-        private let answer = Mutex<String?>(nil)
+        private let answerText = Mutex<String?>(nil)
         private let answered = DispatchSemaphore(value: 0)
 
         init(_ request: ConsoleRequest) { self.request = request }
 
         func reply(_ text: String) {
-            answer.withLock { $0 = text }
+            answerText.withLock { $0 = text }
             answered.signal()
         }
 
+        /// The answer, once given.
+        var answer: String? { answerText.withLock { $0 } }
+
         func wait(seconds: Double) -> String? {
             guard answered.wait(timeout: .now() + seconds) == .success else { return nil }
-            return answer.withLock { $0 }
+            return answer
         }
     }
 
@@ -35,12 +38,17 @@ final class ConsoleInbox: Sendable {
 
     /// Asks the playout thread; nil if it did not answer within `seconds`.
     func ask(_ request: ConsoleRequest, seconds: Double = 2) -> String? {
+        guard let item = post(request) else { return Self.stopping }
+        return item.wait(seconds: seconds)
+    }
+
+    /// Leaves `request` for the playout thread without waiting for its answer; nil once closed.
+    func post(_ request: ConsoleRequest) -> Pending? {
         let item = Pending(request)
-        let open = pending.withLock { items in
+        return pending.withLock { items in
             items?.append(item)
-            return items != nil
+            return items == nil ? nil : item
         }
-        return open ? item.wait(seconds: seconds) : Self.stopping
     }
 
     /// Answers what waits, and from now on every request, with `stopping`.

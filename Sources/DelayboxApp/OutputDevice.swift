@@ -41,8 +41,7 @@ public enum OutputDevice: Sendable, Equatable, CustomStringConvertible {
 
     /// A factory that opens this device; a WAV file is created by the first open and
     /// appended to by later ones (after a loss), so nothing already written is lost.
-    func opener(_ request: Request, clock: SystemClock) -> AudioPump.DriverFactory {
-        let sleeper = SystemSleeper(clock: clock)
+    func opener(_ request: Request, clock: any MonotonicClock, sleeper: any Sleeper) -> AudioPump.DriverFactory {
         let openedBefore = Atomic<Bool>(false)
         return { () throws(OutputError) -> any OutputDriver in
             switch self {

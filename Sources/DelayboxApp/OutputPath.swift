@@ -12,11 +12,12 @@ import DelayboxLog
 final class OutputPath {
     let device: OutputDevice
     let feeder: RingFeeder
-    private let pump: AudioPump
+    /// The audio thread's work; a test in virtual time steps it itself instead of `start`.
+    let pump: AudioPump
     private let thread: AudioThread
     private let mixer: (any HardwareVolume)?
     private let logger = Logger(label: "delaybox.output")
-    private let clock: SystemClock
+    private let clock: any MonotonicClock
     private var reportedRingUnderruns = 0
     private var reportedDeviceUnderruns = 0
     /// Frames rendered into the ring so far.
@@ -30,10 +31,12 @@ final class OutputPath {
     /// - Parameters:
     ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
     ///     against a late playout thread.
-    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: SystemClock, ringMs: Int64 = 120) {
+    ///   - open: opens the device (by default as `device` says).
+    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock, sleeper: any Sleeper,
+         ringMs: Int64 = 120, open: AudioPump.DriverFactory? = nil) {
         self.device = device
         self.clock = clock
-        let open = device.opener(request, clock: clock)
+        let open = open ?? device.opener(request, clock: clock, sleeper: sleeper)
         var first: (any OutputDriver)?, failure: OutputError?
         do throws(OutputError) {
             first = try open()
@@ -44,7 +47,7 @@ final class OutputPath {
         let ring = FrameRing(capacityFrames: target + 2 * request.periodFrames)
         let timing = OutputTiming()
         feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
-        pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: SystemSleeper(clock: clock),
+        pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper,
                          driver: first, nominalPeriodFrames: request.periodFrames, open: open)
         if let failure { pump.firstOpenFailed(failure) }
         thread = AudioThread(pump: pump)

@@ -11,7 +11,7 @@ final class StandbyChannels {
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
     init(lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
-         clock: SystemClock, now: Instant) throws {
+         clock: any MonotonicClock, now: Instant) throws {
         for channel in lineup.channels where channel.record && channel.name != playing {
             let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs,
                                              client: StreamClient.Options(), clock: clock)

@@ -69,7 +69,7 @@ public final class StreamPlayer {
         let sleeper = SystemSleeper(clock: clock)
         var request = OutputDevice.Request()
         request.periodFrames = periodFrames
-        let output = OutputPath(device: options.output, request: request, mixerControl: nil, clock: clock)
+        let output = OutputPath(device: options.output, request: request, mixerControl: nil, clock: clock, sleeper: sleeper)
         start = clock.now()
         var session = try beginSession(delayMs: options.delayMs, clock: clock, at: start)
         defer { session.client?.stop() }

@@ -1,0 +1,112 @@
+import DelayboxCommands
+import DelayboxConfig
+import DelayboxControls
+import DelayboxSerial
+import DelayboxLog
+
+/// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
+/// remote, the serial console and the control socket. The panel and the remote post
+/// commands (`drain`); the console and the socket post questions to the `ConsoleInbox`.
+/// A door that cannot open is reported and left out: the box plays on without it.
+///
+/// Threads: made, restarted, drained and stopped by the playout thread.
+final class Doors {
+    /// The front panel, when the board has one and it started (`gpio`).
+    private(set) var panel: FrontPanel?
+    /// The remote's thread, when the board has one (`remote`).
+    private(set) var remote: RemoteReceiver?
+    private var console: SerialConsole?
+    private var socket: ControlSocket?
+    private let logger = Logger(label: "delaybox.controls")
+    private let consoleLogger = Logger(label: "delaybox.console")
+
+    /// Opens every door `config` has; the console and the socket answer through `inbox`.
+    /// - Parameter socketPath: the control socket for `delayboxctl`; nil: none.
+    init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?) {
+        panel = startFrontPanel(config)
+        remote = startRemote(config)
+        console = startConsole(config, inbox: inbox)
+        socket = socketPath.flatMap { startControlSocket(path: $0, inbox: inbox) }
+    }
+
+    /// The commands the panel and the remote decoded since the last call.
+    func drain() -> [Command] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }
+
+    /// Shows the engine's state on the panel's LED.
+    func show(_ pattern: LEDPattern) { panel?.show(pattern) }
+
+    /// Writes a line (a stream event, a state change) to the serial console.
+    func show(_ line: String) { console?.show(line) }
+
+    /// A config replaced `before`: the panel's and the remote's lines are requested again
+    /// when theirs or the delay step changed.
+    func configChanged(from before: BoardConfig, to config: BoardConfig) {
+        if (before.gpio, before.defaults.delayStepMs) != (config.gpio, config.defaults.delayStepMs) {
+            panel?.stop()
+            panel = startFrontPanel(config)
+        }
+        if before.remote != config.remote || before.defaults.delayStepMs != config.defaults.delayStepMs {
+            remote?.stop()
+            remote = startRemote(config)
+        }
+    }
+
+    func stop() {
+        socket?.stop()
+        console?.stop()
+        remote?.stop()
+        panel?.stop()
+    }
+
+    private func startFrontPanel(_ config: BoardConfig) -> FrontPanel? {
+        guard let gpio = config.gpio else { return nil }
+        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs)
+        do {
+            try panel.start()
+            return panel
+        } catch {
+            logger.error("\(error); playing without the front panel (the console still works)")
+            return nil
+        }
+    }
+
+    /// The remote finds its device when it appears.
+    private func startRemote(_ config: BoardConfig) -> RemoteReceiver? {
+        guard let settings = config.remote else { return nil }
+        do {
+            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs)
+            remote.start()
+            return remote
+        } catch {
+            logger.error("remote: \(error); playing without the remote")
+            return nil
+        }
+    }
+
+    /// The serial console, or on a host a pseudo-terminal whose path is logged.
+    private func startConsole(_ config: BoardConfig, inbox: ConsoleInbox) -> SerialConsole? {
+        guard let settings = config.console else { return nil }
+        do {
+            let port = settings.device == "pty" ? try SerialPort(pseudoTerminal: ()) : try SerialPort(device: settings.device, baud: settings.baud)
+            let console = SerialConsole(port: port, inbox: inbox, channels: config.channels.channels.map(\.name))
+            console.start()
+            consoleLogger.notice("console on \(port.path) (\(settings.baud) 8N1): picocom -b \(settings.baud) \(port.path)")
+            return console
+        } catch {
+            consoleLogger.error("\(error); playing without the serial console")
+            return nil
+        }
+    }
+
+    private func startControlSocket(path: String, inbox: ConsoleInbox) -> ControlSocket? {
+        do {
+            let socket = try ControlSocket(path: path, inbox: inbox)
+            socket.start()
+            consoleLogger.info("control socket on \(path)")
+            return socket
+        } catch {
+            consoleLogger.error("\(error); delayboxctl cannot reach this box")
+            return nil
+        }
+    }
+}

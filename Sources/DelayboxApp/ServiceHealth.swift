@@ -1,0 +1,60 @@
+import DelayboxEngine
+import DelayboxLog
+
+/// What systemd hears from the box (docs/daemon.md): READY once the first period is
+/// rendered, STATUS= once a second, and the watchdog fed only while audio reaches the
+/// output — a device that is down (a WAV file that cannot be written, a codec that
+/// vanished) leaves it unfed, so systemd restarts the service if that lasts.
+struct ServiceHealth {
+    private(set) var healthy = true
+    /// The output's losses at the last look.
+    private var deviceLosses = 0
+    /// Since when the output has been up without a loss; nil while it is down.
+    private var upSince: Instant?
+    /// How long a failed output must work again before it counts as healthy (ms).
+    static let recoveryMs: Int64 = 5_000
+    private var isFirstPeriod = true
+    private var lastStatus: Instant
+    private var lastPing: Instant
+    private let systemd: SystemdNotifier
+    private let logger = Logger(label: "delaybox.appliance")
+
+    init(systemd: SystemdNotifier, start: Instant) {
+        self.systemd = systemd
+        lastStatus = start
+        lastPing = start
+    }
+
+    /// After each period: READY after the first, STATUS= and the output's health once a
+    /// second, the watchdog at its interval while healthy.
+    mutating func periodRendered(output: OutputPath, engine: PlaybackEngine, at now: Instant) {
+        if isFirstPeriod {
+            isFirstPeriod = false
+            systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)")
+        }
+        if now.milliseconds(since: lastStatus) >= 1_000 { look(at: output, engine: engine, now: now) }
+        if healthy, let interval = systemd.watchdogIntervalNanoseconds, now.nanoseconds - lastPing.nanoseconds >= interval {
+            systemd.notify("WATCHDOG=1")
+            lastPing = now
+        }
+    }
+
+    func notify(_ state: String) { systemd.notify(state) }
+
+    private mutating func look(at output: OutputPath, engine: PlaybackEngine, now: Instant) {
+        lastStatus = now
+        // Up now and not lost since the last look: a device that reopens and fails again
+        // at once is not working. After a failure it counts as working again once it has
+        // stayed up for `recoveryMs`.
+        let losses = output.deviceLosses
+        let up = output.isDeviceUp && losses == deviceLosses
+        deviceLosses = losses
+        upSince = up ? upSince ?? now : nil
+        let working = up && (healthy || now.milliseconds(since: upSince ?? now) >= Self.recoveryMs)
+        if working, !healthy { logger.notice("output works again") }
+        if !working, healthy { logger.error("output \(output.device) is down; the watchdog is no longer fed") }
+        healthy = working
+        let status = engine.status(at: now)
+        systemd.notify("STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
+    }
+}

@@ -1,0 +1,78 @@
+@testable import DelayboxApp
+import DelayboxAudio
+import DelayboxConsole
+import DelayboxEngine
+import DelayboxSimulation
+import DelayboxTestSupport
+import Foundation
+
+/// A whole appliance in virtual time: `delaybox run`'s own composition (`Appliance`: the
+/// board file, the saved settings, the `Playout` with its engine, mix and doors) on a
+/// `ManualClock`, its output ring emptied by the real audio pump into a jack that keeps
+/// what it heard. The demo channels deliver their programme on the same clock, so a
+/// minute of playing takes well under a second and every run is the same.
+final class VirtualAppliance {
+    let clock = ManualClock()
+    let directory: URL
+    let boardPath: URL
+    let jack: Jack
+    private let output: OutputPath
+    private let inbox = ConsoleInbox()
+    let playout: Playout
+    /// When the playout started.
+    let start: Instant
+
+    /// A board of `board` YAML (the audio section is the jack's), its state beside it.
+    init(board: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-appliance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        boardPath = directory.appendingPathComponent("board.yaml")
+        try board.write(to: boardPath, atomically: true, encoding: .utf8)
+        let appliance = try Appliance(options: Appliance.Options(boardPath: boardPath.path,
+                                                                 statePath: directory.appendingPathComponent("state.json").path))
+        let sleeper = ManualSleeper(clock: clock)
+        let jack = Jack(clock: clock, sleeper: sleeper)
+        self.jack = jack
+        output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
+                            open: { () throws(OutputError) -> any OutputDriver in jack })
+        start = clock.now()
+        playout = try appliance.makePlayout(output: output, inbox: inbox, clock: clock,
+                                            systemd: SystemdNotifier(environment: [:]), now: start)
+    }
+
+    deinit {
+        playout.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `seconds` of virtual time: the playout thread's wake-up, then the audio
+    /// thread's, which sleeps (moves the clock) until the device has room.
+    func run(seconds: Double) throws {
+        let end = clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))
+        while clock.now() < end {
+            try playout.step(now: clock.now())
+            output.pump.step()
+        }
+    }
+
+    /// A console line, answered by the playout's next wake-up, as `delayboxctl` and the
+    /// serial console get it.
+    func console(_ line: String) throws -> String {
+        guard case .success(let request)? = ConsoleLanguage.parse(line) else { return "unparsed: \(line)" }
+        guard let pending = inbox.post(request) else { return "closed" }
+        try playout.step(now: clock.now())
+        return pending.answer ?? "no answer"
+    }
+
+    /// The value of `key` in the console's `status`.
+    func status(_ key: String) throws -> String? {
+        try console("status").split(separator: "\n").first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+    }
+
+    /// The board file rewritten; SIGHUP's reload.
+    func reload(board: String) throws {
+        try board.write(to: boardPath, atomically: true, encoding: .utf8)
+        playout.requestReload()
+        try playout.step(now: clock.now())
+    }
+}
