@@ -30,22 +30,18 @@ final class Playout {
         /// Fetched mute music and ads.
         var cacheDirectory: URL
         /// Reads the config files again (SIGHUP, `config save`); throws when they are invalid.
-        var reload: () throws -> (config: BoardConfig, document: ConfigNode?)
+        var reload: @Sendable () throws -> (config: BoardConfig, document: ConfigNode?)
     }
 
     private let logger = Logger(label: "delaybox.appliance")
-    private let configLogger = Logger(label: "delaybox.config")
     private let stateLogger = Logger(label: "delaybox.state")
-    private let setup: Setup
+    private let settingsFile: SettingsFile
     private let output: OutputPath
     private let inbox: ConsoleInbox
     private let doors: Doors
     private let clock: any MonotonicClock
-    /// The config in force.
-    private(set) var config: BoardConfig
-    private var document: ConfigNode?
+    private var configuration: ConfigInForce
     private var channels: ChannelChoice
-    private var reloadRequested = false
     private(set) var session: ChannelSession
     private let standby: StandbyChannels
     let executor: CommandExecutor
@@ -61,12 +57,13 @@ final class Playout {
     /// in the background.
     init(setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
          systemd: SystemdNotifier, now: Instant) throws {
-        self.setup = setup
+        settingsFile = setup.settingsFile
         self.output = output
         self.inbox = inbox
         self.doors = doors
         self.clock = clock
-        (config, document) = (setup.config, setup.document)
+        configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
+        let config = setup.config
         let settings = setup.settings
         var lineup = config.channels
         if let saved = settings.channel { lineup.select(named: saved) }
@@ -83,7 +80,7 @@ final class Playout {
         desk = ProgrammeDesk(cache: ClipCache(directory: setup.cacheDirectory, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
                              feedbackSounds: config.defaults.feedbackSounds)
         answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
-        answers.document = document
+        answers.document = setup.document
         answers.doors = doors
         answers.standby = standby
         answers.consoleConfigPath = setup.consoleConfigPath
@@ -97,7 +94,7 @@ final class Playout {
     }
 
     /// SIGHUP: the config files are read again before the next period.
-    func requestReload() { reloadRequested = true }
+    func requestReload() { configuration.requestReload() }
 
     /// One wake-up: takes what arrived (stream, doors, config), switches channel if asked,
     /// and tops up the output.
@@ -154,25 +151,13 @@ final class Playout {
         return .done
     }
 
-    /// A change reaches everything that reads the config, whichever door it came through:
-    /// `config set` on the console, or SIGHUP and `config save` (the files read again).
-    /// Returns the playing channel's new definition when it was redefined (its URL
-    /// changed, say): it plays from it at once.
+    /// A change reaches everything that reads the config, whichever door it came through
+    /// (`config set` on the console, SIGHUP, `config save`): the doors, and the lineup the
+    /// channels are chosen from. Returns the playing channel's new definition when it was
+    /// redefined (its URL changed, say): it plays from it at once.
     private func takeConfigChanges() -> Channel? {
-        let before = config
-        var replaced = false
-        if answers.configChanged {
-            answers.configChanged = false
-            (config, document) = (answers.config, answers.document)
-            replaced = true
-        }
-        if reloadRequested || answers.reloadRequested {
-            (reloadRequested, answers.reloadRequested) = (false, false)
-            reload()
-            (answers.config, answers.document) = (config, document)
-            replaced = true
-        }
-        guard replaced, config != before else { return nil }
+        guard let before = configuration.takeChanges(from: &answers, notify: health.notify) else { return nil }
+        let config = configuration.config
         doors.configChanged(from: before, to: config)
         guard before.channels.channels != config.channels.channels else { return nil }
         guard let definition = channels.replace(with: config.channels, playing: session.channel.name) else {
@@ -180,21 +165,6 @@ final class Playout {
             return nil
         }
         return definition == session.channel ? nil : definition
-    }
-
-    /// Reads the config again; what can change live takes effect (channels, delay step,
-    /// defaults for the next start), an invalid file changes nothing.
-    private func reload() {
-        health.notify("RELOADING=1")
-        defer { health.notify("READY=1") }
-        do {
-            let fresh = try setup.reload()
-            let changed = fresh.config != config
-            (config, document) = fresh
-            configLogger.info("config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms")
-        } catch {
-            configLogger.error("config not reloaded, keeping the running one: \(error)")
-        }
     }
 
     /// Fades the playing channel out (rendered now) — it goes on recording if it has
@@ -273,7 +243,7 @@ final class Playout {
 
     private func save() {
         do {
-            try setup.settingsFile.save(executor.settings)
+            try settingsFile.save(executor.settings)
         } catch {
             stateLogger.error("cannot save settings: \(error)")
         }
