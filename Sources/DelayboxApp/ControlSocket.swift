@@ -23,9 +23,12 @@ final class ControlSocket: Sendable {
         self.path = path
         self.inbox = inbox
         unlink(path)  // a socket left by a crash
+        guard let target = sockaddr_un.unix(path) else {
+            throw Failed(description: "cannot create the control socket \(path): the path is too long for a socket")
+        }
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0, let target = sockaddr_un.unix(path) else {
-            throw Failed(description: "cannot create the control socket \(path)")
+        guard listener >= 0 else {
+            throw Failed(description: "cannot create the control socket \(path): \(ErrorText.system(errno))")
         }
         var address = target.address
         let length = target.length
@@ -35,7 +38,7 @@ final class ControlSocket: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
         }
         guard bound == 0, listen(listener, 8) == 0 else {
-            let why = String(cString: strerror(errno))
+            let why = ErrorText.system(errno)
             close(listener)
             throw Failed(description: "cannot listen on \(path): \(why)")
         }

@@ -21,7 +21,7 @@ enum PlatformThread {
             return nil
         }, start)
         // Only a system out of threads or memory refuses; the appliance cannot run without them.
-        precondition(result == 0, "pthread_create(\(name)): \(String(cString: strerror(result)))")
+        precondition(result == 0, "pthread_create(\(name)): \(ErrorText.system(result))")
     }
 
     /// Names the calling thread through /proc (pthread_setname_np is not in Swift's Glibc).

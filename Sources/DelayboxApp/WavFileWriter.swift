@@ -6,7 +6,9 @@ import Glibc
 public final class WavFileWriter {
     public struct OpenFailed: Error, CustomStringConvertible {
         public var path: String
-        public var description: String { "cannot create WAV file \(path)" }
+        /// The system's word for it ("Permission denied").
+        public var reason: String
+        public var description: String { "cannot create WAV file \(path): \(reason)" }
     }
 
     /// Writing to the file failed; `reason` is the system's word for it ("File too large").
@@ -38,11 +40,12 @@ public final class WavFileWriter {
             if existing >= 0 { Glibc.close(existing) }
         }
         fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OpenFailed(path: path) }
+        guard fd >= 0 else { throw OpenFailed(path: path, reason: ErrorText.system(errno)) }
         let header = header()
         guard pwrite(fd, header, header.count, 0) == header.count else {
+            let code = errno
             Glibc.close(fd)
-            throw WriteFailed(path: path, reason: String(cString: strerror(errno)))
+            throw WriteFailed(path: path, reason: ErrorText.system(code))
         }
     }
 
@@ -65,7 +68,7 @@ public final class WavFileWriter {
             // fails and says why (EFBIG: "File too large").
             let written = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(44 + Int(dataBytes) + done)) }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw WriteFailed(path: path, reason: String(cString: strerror(errno))) }
+            guard written > 0 else { throw WriteFailed(path: path, reason: ErrorText.system(errno)) }
             done += written
         }
         dataBytes &+= UInt32(pending.count)
@@ -74,7 +77,7 @@ public final class WavFileWriter {
         var riff = (36 &+ dataBytes).littleEndian
         var data = dataBytes.littleEndian
         guard pwrite(fd, &riff, 4, 4) == 4, pwrite(fd, &data, 4, 40) == 4 else {
-            throw WriteFailed(path: path, reason: String(cString: strerror(errno)))
+            throw WriteFailed(path: path, reason: ErrorText.system(errno))
         }
     }
 

@@ -44,6 +44,14 @@ import Testing
         #expect(capture.left.count == 25 * 960 + 2 * 3_840)
     }
 
+    /// A WAV file that cannot be made says why, in the system's words.
+    @Test func aWavFileThatCannotBeCreatedSaysWhy() {
+        let path = "/nonexistent-\(UUID().uuidString)/out.wav"
+        #expect(throws: OutputError.deviceLost(reason: "cannot create WAV file \(path): No such file or directory")) {
+            try WavFileOutput(path: path, periodFrames: 960, periods: 4, clock: clock, sleeper: sleeper)
+        }
+    }
+
     /// Each period is in the file, its header saying so, once written: a listener tailing
     /// the file, or a tool timing it, hears it when it is due (it was once a second).
     @Test func eachPeriodReachesTheWavFileWhenItIsWritten() throws {
