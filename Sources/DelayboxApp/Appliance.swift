@@ -89,19 +89,17 @@ public final class Appliance {
     }
 
     public func run() throws {
-        // FFmpeg's own messages (a certificate refused, a malformed frame) go to our log at
-        // DEBUG, not raw to stderr around the journal's priorities; their reason is also
-        // carried by the line that says what failed (`reconnect failed: … (Peer certificate
-        // failed verification)`), which needs them routed here.
-        let ffmpegLogger = Logger(label: "delaybox.ffmpeg")
-        FFmpegLog.install { line in ffmpegLogger.debug("\(line)") }
         let clock = SystemClock()
         let sleeper = SystemSleeper(clock: clock)
         let output = openOutput(clock: clock, sleeper: sleeper)
         let inbox = ConsoleInbox()
         let signals = SignalInbox()
         let start = clock.now()
-        let playout = try makePlayout(output: output, inbox: inbox, clock: clock, systemd: SystemdNotifier(), now: start)
+        let log = ApplianceLog(board: config.name, output: output.device.description)
+        // FFmpeg's own messages go to the journal with the rest, not raw to stderr around
+        // its priorities.
+        log.receiveFFmpegMessages()
+        let playout = try makePlayout(output: output, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
         let intervalNanoseconds = output.playoutIntervalNanoseconds
         output.frameLimit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
@@ -125,11 +123,11 @@ public final class Appliance {
     /// This appliance's playout — its config, saved settings and doors — on `clock`: the
     /// system's in `run`; a manual one in ApplianceScenarioTests, which step it in virtual
     /// time.
-    func makePlayout(output: OutputPath, inbox: ConsoleInbox, clock: any MonotonicClock, systemd: SystemdNotifier,
-                     now: Instant) throws -> Playout {
+    func makePlayout(output: OutputPath, inbox: ConsoleInbox, clock: any MonotonicClock, log: any PlayoutLog,
+                     systemd: SystemdNotifier, now: Instant) throws -> Playout {
         let options = self.options
         let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
-                                  consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory,
+                                  consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, log: log,
                                   reload: { try Self.loadConfig(options, logger: Self.configLogger) })
         let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath)
         do {

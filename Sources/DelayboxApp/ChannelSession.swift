@@ -53,8 +53,15 @@ final class ChannelSession {
             return decoder
         })
         decoders = made
-        client = clientOptions.map { StreamClient(url: channel.streamURL, options: $0, clock: clock) }
+        client = clientOptions.map { options in
+            var options = options
+            // A local file is played as if it were live.
+            options.paceAtRealTime = options.paceAtRealTime || Self.isLocalFile(channel.streamURL)
+            return StreamClient(url: channel.streamURL, options: options, clock: clock)
+        }
     }
+
+    static func isLocalFile(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 
     func start(now: Instant) {
         demoStart = now

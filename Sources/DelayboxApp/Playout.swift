@@ -1,7 +1,6 @@
 import DelayboxAudio
 import DelayboxCommands
 import DelayboxConfig
-import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxControls
 import DelayboxEngine
@@ -12,11 +11,12 @@ import DelayboxLog
 /// The box at work, one wake-up at a time, on the playout thread: what the stream client
 /// posted reaches the engine; every door's commands and questions are answered, in one
 /// place; a config change reaches everything that reads the config; a channel switch
-/// happens; and the output's ring is topped up through the programme mix.
+/// happens; and the output's ring is topped up through the programme mix. `delaybox run`
+/// (`Appliance`) and `delaybox play` (`StreamPlayer`) both play through it.
 ///
 /// It takes time only from its caller (`step(now:)`) and the clock it is given (for the
 /// stream clients), so a test runs a whole appliance in virtual time on a demo channel
-/// (ApplianceScenarioTests); `Appliance` runs it in real time.
+/// (ApplianceScenarioTests).
 final class Playout {
     /// What the composition root hands over.
     struct Setup {
@@ -24,18 +24,24 @@ final class Playout {
         /// The config as written (values with their files and lines), for `config get`.
         var document: ConfigNode?
         var settings: Settings
-        var settingsFile: SettingsFile
+        /// Where the settings are saved; nil: nowhere (`play`).
+        var settingsFile: SettingsFile?
         /// Where `config save` writes; nil: nowhere.
         var consoleConfigPath: String?
-        /// Fetched mute music and ads.
-        var cacheDirectory: URL
+        /// Where fetched mute music and ads are kept; nil: no programme mix (`play` plays
+        /// the stream as the engine renders it).
+        var cacheDirectory: URL?
+        var client = StreamClient.Options()
+        var log: any PlayoutLog
         /// Reads the config files again (SIGHUP, `config save`); throws when they are invalid.
-        var reload: @Sendable () throws -> (config: BoardConfig, document: ConfigNode?)
+        var reload: () throws -> (config: BoardConfig, document: ConfigNode?)
     }
 
     private let logger = Logger(label: "delaybox.appliance")
     private let stateLogger = Logger(label: "delaybox.state")
-    private let settingsFile: SettingsFile
+    private let log: any PlayoutLog
+    private let settingsFile: SettingsFile?
+    private let client: StreamClient.Options
     private let output: OutputPath
     private let inbox: ConsoleInbox
     private let doors: Doors
@@ -44,8 +50,8 @@ final class Playout {
     private var channels: ChannelChoice
     private(set) var session: ChannelSession
     private let standby: StandbyChannels
-    let executor: CommandExecutor
-    private let desk: ProgrammeDesk
+    private let executor: CommandExecutor
+    private let desk: ProgrammeDesk?
     private var answers: ConsoleAnswers
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
@@ -57,57 +63,63 @@ final class Playout {
     /// in the background.
     init(setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
          systemd: SystemdNotifier, now: Instant) throws {
-        settingsFile = setup.settingsFile
-        self.output = output
-        self.inbox = inbox
-        self.doors = doors
-        self.clock = clock
+        (log, settingsFile, client) = (setup.log, setup.settingsFile, setup.client)
+        (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
-        let config = setup.config
-        let settings = setup.settings
+        let (config, settings) = (setup.config, setup.settings)
         var lineup = config.channels
         if let saved = settings.channel { lineup.select(named: saved) }
         channels = ChannelChoice(lineup: lineup)
         let delayMs = min(settings.delayMs, config.defaults.maxDelayMs)
-        var configuration = EngineConfiguration()
-        configuration.initialBufferMs = config.defaults.initialBufferMs
-        configuration.maxDelayMs = config.defaults.maxDelayMs
-        session = try ChannelSession(channel: lineup.selected, configuration: configuration, delayMs: delayMs,
-                                     client: StreamClient.Options(), clock: clock)
-        standby = try StandbyChannels(lineup: lineup, playing: lineup.selected.name, configuration: configuration,
-                                      delayMs: delayMs, clock: clock, now: now)
+        var engine = EngineConfiguration()
+        engine.initialBufferMs = config.defaults.initialBufferMs
+        engine.maxDelayMs = config.defaults.maxDelayMs
+        session = try ChannelSession(channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock)
+        standby = try StandbyChannels(lineup: lineup, playing: lineup.selected.name, configuration: engine,
+                                      delayMs: delayMs, client: client, clock: clock, now: now)
         executor = CommandExecutor(engine: session.engine, settings: settings)
-        desk = ProgrammeDesk(cache: ClipCache(directory: setup.cacheDirectory, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
-                             feedbackSounds: config.defaults.feedbackSounds)
+        desk = setup.cacheDirectory.map {
+            ProgrammeDesk(cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
+                          feedbackSounds: config.defaults.feedbackSounds)
+        }
         answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
-        answers.document = setup.document
-        answers.doors = doors
-        answers.standby = standby
+        (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)
         answers.consoleConfigPath = setup.consoleConfigPath
         health = ServiceHealth(systemd: systemd, start: now)
         volume = (settings.volume, false)
         output.setVolume(settings.volume, muted: false)
-        desk.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
-        desk.start()
+        desk?.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
+        desk?.start()
+        log.channelStarted(session.channel, delayMs: delayMs, heldMs: nil, heardAt: now, switched: false)
         session.start(now: now)
-        logger.info("delaybox \(DelayboxVersion.string) on \(config.name): channel '\(session.channel.name)', delay \(delayMs) ms, output \(output.device)")
     }
 
     /// SIGHUP: the config files are read again before the next period.
     func requestReload() { configuration.requestReload() }
 
+    /// The next channel, as the panel's button asks for it: played from the next wake-up.
+    func chooseNextChannel() { _ = channels.next() }
+
+    /// The channel called `name`, played from the next wake-up; false when there is none.
+    func chooseChannel(named name: String) -> Bool { channels.select(named: name) != nil }
+
+    /// What the playing channel's engine says at `now`.
+    func status(at now: Instant) -> EngineStatus { session.engine.status(at: now) }
+
     /// One wake-up: takes what arrived (stream, doors, config), switches channel if asked,
     /// and tops up the output.
     func step(now: Instant) throws {
-        for line in session.applyClientMessages(now: now) { logger.info("\(line)") }
+        for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
         standby.poll(now: now)
         for command in doors.drain() {
             let outcome = apply(command, now: now)
-            desk.feedback(for: command, outcome: outcome, now: now)
+            desk?.feedback(for: command, outcome: outcome, now: now)
             logger.info("\(command): \(outcome)")
         }
-        for line in desk.poll(engine: session.engine, now: now) { logger.notice("\(line)") }
-        desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
+        if let desk {
+            for line in desk.poll(engine: session.engine, now: now) { log.report(line, level: .notice, at: now) }
+            desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
+        }
         answers.output = output.statistics
         for pending in inbox.drain() { pending.reply(answers.answer(pending.request, channels: &channels, now: now)) }
         let redefined = takeConfigChanges()
@@ -118,9 +130,7 @@ final class Playout {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
         }
-        render(now: now)
-        for line in output.report() { logger.notice("\(line)") }
-        report(session.engine.drainNotifications(), now: now)
+        render(session.engine, now: now)
         doors.show(LEDPattern(state: session.engine.state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
@@ -131,7 +141,7 @@ final class Playout {
     func fadeOut(now: Instant) {
         health.notify("STOPPING=1")
         session.stop(now: now)
-        renderFadeOut(of: session.engine, now: now)
+        render(session.engine, now: now, minimumPeriods: 1)
         save()
     }
 
@@ -140,14 +150,14 @@ final class Playout {
         doors.stop()
         session.client?.stop()
         standby.stop()
-        desk.stop()
+        desk?.stop()
     }
 
     /// A command from the panel or the remote: the channel is chosen as the console
     /// chooses it, everything else is the executor's.
     private func apply(_ command: Command, now: Instant) -> CommandExecutor.Outcome {
         guard command == .nextChannel else { return executor.execute(command, now: now) }
-        _ = channels.next()
+        chooseNextChannel()
         return .done
     }
 
@@ -169,63 +179,56 @@ final class Playout {
 
     /// Fades the playing channel out (rendered now) — it goes on recording if it has
     /// `record`, else it ends — and plays `channel` at the same delay: at once when it was
-    /// recorded in the background, else once its own buffer has filled to it.
+    /// recorded in the background, else once its own buffer has filled to it. Its first
+    /// frame is heard after what the ring and the device still hold of the old one.
     private func switchChannel(to channel: Channel, now: Instant) throws {
         let delayMs = session.engine.status(at: now).delayMs
         // (A channel redefined under its own name is not kept: its old stream is done with.)
         if session.channel.record, session.channel.name != channel.name { standby.keep(session, now: now) } else { session.stop(now: now) }
-        renderFadeOut(of: session.engine, now: now)
+        render(session.engine, now: now, minimumPeriods: 1)
+        let heard = now.advanced(byFrames: Int64(output.feeder.outputDelayFrames(now: now)))
         if let kept = standby.take(channel.name) {
             kept.engine.setDelay(milliseconds: delayMs, now: now)
-            let held = kept.engine.status(at: now).availableDelayMs
-            logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms, recorded in the background: \(held) ms held")
+            log.channelStarted(channel, delayMs: delayMs, heldMs: kept.engine.status(at: now).availableDelayMs, heardAt: heard, switched: true)
             session = kept
         } else {
             session = try ChannelSession(channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
-                                         client: StreamClient.Options(), clock: clock)
+                                         client: client, clock: clock)
+            log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
             session.start(now: now)
-            logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms")
         }
-        desk.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
+        desk?.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
         executor.attach(session.engine, channel: session.channel.name, now: now)
-        answers.engine = session.engine
-        answers.channel = session.channel
+        (answers.engine, answers.channel) = (session.engine, session.channel)
     }
 
-    /// Tops the output's ring up: the programme, the mix over it, the test tone instead of
-    /// it when on.
-    private func render(now: Instant) {
-        let engine = session.engine
+    /// Tops the output's ring up (at least `minimumPeriods`: a fade-out) with `engine`'s
+    /// programme, the mix over it, the test tone instead of it when on; then tells what
+    /// happened, the engine's notifications dated when their period is heard.
+    private func render(_ engine: PlaybackEngine, now: Instant, minimumPeriods: Int = 0) {
         testTone.isOn = answers.toneOn
-        output.feed(now: now) { buffer, delay in
+        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, delay in
             let wasPlaying = engine.state == .playing
             let first = engine.renderedFrames
             engine.render(into: buffer, now: now, outputDelayFrames: delay)
-            desk.render(buffer, engine: engine, firstFrame: first)
+            desk?.render(buffer, engine: engine, firstFrame: first)
             testTone.apply(to: buffer.baseAddress!, frames: buffer.count / AudioFormat.channelCount)
             if !wasPlaying, engine.state == .playing, !heardFirstAudio { firstAudio(inFrames: delay) }
+            report(engine.drainNotifications(), now: now, heardAt: now.advanced(byFrames: Int64(delay)))
         }
-    }
-
-    /// Renders one period of `engine` (its fade-out, after `stop`) through the mix.
-    private func renderFadeOut(of engine: PlaybackEngine, now: Instant) {
-        output.feed(now: now, minimumPeriods: 1) { buffer, delay in
-            let first = engine.renderedFrames
-            engine.render(into: buffer, now: now, outputDelayFrames: delay)
-            desk.render(buffer, engine: engine, firstFrame: first)
-        }
+        for line in output.report() { log.report(line, level: .notice, at: now) }
+        report(engine.drainNotifications(), now: now, heardAt: now)
     }
 
     /// The engine's notifications to the log and the console; stream events also to the
-    /// console's `events`, dated when they are heard.
-    private func report(_ notifications: [EngineNotification], now: Instant) {
+    /// console's `events`, with the wall-clock time they are heard.
+    private func report(_ notifications: [EngineNotification], now: Instant, heardAt: Instant) {
         for notification in notifications {
+            log.notification(notification, heardAt: heardAt)
             let text = NotificationLog.text(notification)
-            logger.log(NotificationLog.level(of: notification), text)
             doors.show(text)
             if case .eventTookEffect(let event, _, _, _) = notification {
-                // Heard once what the ring and the device hold now has played (± a period).
-                let heard = Date().addingTimeInterval(Double(output.feeder.outputDelayFrames(now: now)) / Double(AudioFormat.sampleRate))
+                let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
                 answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
             }
@@ -242,6 +245,7 @@ final class Playout {
     }
 
     private func save() {
+        guard let settingsFile else { return }
         do {
             try settingsFile.save(executor.settings)
         } catch {

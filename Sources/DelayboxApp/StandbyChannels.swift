@@ -11,10 +11,10 @@ final class StandbyChannels {
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
     init(lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
-         clock: any MonotonicClock, now: Instant) throws {
+         client: StreamClient.Options, clock: any MonotonicClock, now: Instant) throws {
         for channel in lineup.channels where channel.record && channel.name != playing {
             let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs,
-                                             client: StreamClient.Options(), clock: clock)
+                                             client: client, clock: clock)
             session.start(now: now)
             sessions[channel.name] = session
             logger.info("recording '\(channel.name)' in the background (\(channel.streamURL))")

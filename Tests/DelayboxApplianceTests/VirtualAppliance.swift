@@ -36,7 +36,7 @@ final class VirtualAppliance {
         output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
                             open: { () throws(OutputError) -> any OutputDriver in jack })
         start = clock.now()
-        playout = try appliance.makePlayout(output: output, inbox: inbox, clock: clock,
+        playout = try appliance.makePlayout(output: output, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
                                             systemd: SystemdNotifier(environment: [:]), now: start)
     }
 
