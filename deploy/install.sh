@@ -128,8 +128,12 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep 1
 done
 echo "unhealthy: service $(systemctl is-active delaybox.service), state ${state:-not answering} ($(echo "$status" | head -1))"
-# Its last words, each once (a restart loop repeats them).
-journalctl -u delaybox.service -n 12 --no-pager -o cat 2>/dev/null | awk '!seen[$0]++' | tail -6 | sed 's/^/  journal: /'
+# Its last words, each once (a restart loop repeats them): the program's own first, then
+# systemd's last two about it. (Six lines of both, as they came, were often all systemd's:
+# each restart adds four lines of its own, which pushed the program's reason out.)
+words=$(journalctl -u delaybox.service -n 40 --no-pager -o cat 2>/dev/null | awk 'NF && !seen[$0]++')
+systemd='^(delaybox\.service: |Started |Starting |Stopped |Stopping |Failed to start |Scheduled restart)'
+{ echo "$words" | grep -Ev "$systemd|^$" | tail -4; echo "$words" | grep -E "$systemd" | tail -2; } | sed 's/^/  journal: /'
 exit 1
 EOF
 }
