@@ -73,13 +73,20 @@ let package = Package(
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
+        // The operating system as the root uses it: threads, the monotonic clock and sleeping,
+        // child processes, errno in words, unbuffered stdout and stderr, process figures.
+        .target(name: "DelayboxPlatform", dependencies: ["DelayboxEngine", "DelayboxAudio"], swiftSettings: strict),
+        // systemd and the journal: sd_notify, the journal's priorities, signals.
+        .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxInput", "DelayboxConsole", "DelayboxSerial",
-                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog"], swiftSettings: strict),
+                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog", "DelayboxPlatform",
+                                                    "DelayboxService"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
                 "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile", "DelayboxCtlCommands",
+                "DelayboxPlatform", "DelayboxService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -145,7 +152,8 @@ let package = Package(
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",
-            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxService", "DelayboxSimulation",
+                           "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

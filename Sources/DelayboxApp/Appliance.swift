@@ -4,6 +4,8 @@ import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxState
 import FoundationEssentials
+import DelayboxPlatform
+import DelayboxService
 import DelayboxLog
 
 /// The composition root of `delaybox run`: reads the board config and the saved

@@ -2,6 +2,7 @@ import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 
 /// A line-in channel's input (`alsa:NAME`, e.g. the codec's ADC): one thread reads the

@@ -2,6 +2,7 @@ import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
 import FoundationEssentials
+import DelayboxPlatform
 
 /// One channel playing: its engine (whose delay line holds only this channel's audio),
 /// the decoders the engine's read heads use, and, in real time, the stream client that

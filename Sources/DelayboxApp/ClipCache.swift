@@ -1,6 +1,7 @@
 import DelayboxFFmpeg
 import DelayboxMixer
 import FoundationEssentials
+import DelayboxPlatform
 import Glibc
 
 /// Mute music and ad files on disk: each remote file is fetched once (http, https) and

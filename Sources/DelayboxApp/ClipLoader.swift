@@ -1,6 +1,7 @@
 import DelayboxEngine
 import DelayboxMixer
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 
 /// Fetches and decodes mute music and ads on its own thread, so the playout thread never

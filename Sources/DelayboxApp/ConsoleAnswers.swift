@@ -4,6 +4,8 @@ import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
 import FoundationEssentials
+import DelayboxPlatform
+import DelayboxService
 import DelayboxLog
 
 /// Answers console requests on the playout thread, from the engine, the executor and the

@@ -1,5 +1,6 @@
 import DelayboxConsole
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 #if canImport(Glibc)
 import Glibc

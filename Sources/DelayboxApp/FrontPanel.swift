@@ -3,6 +3,7 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxGPIO
 import FoundationEssentials
+import DelayboxPlatform
 import DelayboxLog
 import Synchronization
 

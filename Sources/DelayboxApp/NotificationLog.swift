@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxEngine
 import DelayboxLog
+import DelayboxPlatform
 import FoundationEssentials
 import Glibc
 

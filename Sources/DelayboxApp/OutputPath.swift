@@ -2,6 +2,7 @@ import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
 import DelayboxLog
+import DelayboxPlatform
 
 /// Everything between the engine and the jack: the ring the playout thread fills, the
 /// audio thread that empties it into the driver, and the volume (the codec's mixer

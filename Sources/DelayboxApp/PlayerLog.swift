@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxLog
+import DelayboxPlatform
 
 /// `delaybox play`'s output: a line per thing that happened, its time in seconds since
 /// the start, or one JSON object per line (`--json`: docs/stream-events.md).

@@ -6,6 +6,8 @@ import DelayboxControls
 import DelayboxEngine
 import DelayboxState
 import FoundationEssentials
+import DelayboxPlatform
+import DelayboxService
 import DelayboxLog
 
 /// The box at work, one wake-up at a time, on the playout thread: what the stream client

@@ -2,6 +2,7 @@ import DelayboxCommands
 import DelayboxEngine
 import DelayboxMixer
 import FoundationEssentials
+import DelayboxPlatform
 
 /// The appliance's side of the programme mix, on the playout thread: it asks the clip
 /// loader for the channel's mute music and, as soon as an ad break is recorded (a whole

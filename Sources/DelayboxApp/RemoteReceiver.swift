@@ -3,6 +3,7 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxInput
 import DelayboxLog
+import DelayboxPlatform
 import Synchronization
 
 /// The remote control's own thread: waits on its input device (`InputDevice`), turns its

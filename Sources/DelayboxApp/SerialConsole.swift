@@ -1,6 +1,7 @@
 import DelayboxConsole
 import DelayboxSerial
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 
 /// The serial console's thread: bytes from the line go through the line editor; each

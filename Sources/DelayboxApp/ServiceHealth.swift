@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxLog
+import DelayboxService
 
 /// What systemd hears from the box (docs/daemon.md): READY once the first period is
 /// rendered, STATUS= once a second, and the watchdog fed only while audio reaches the

@@ -1,5 +1,6 @@
 import DelayboxMixer
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 
 /// Says the delay aloud after the knob rests, through espeak-ng when it is installed

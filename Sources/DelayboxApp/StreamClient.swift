@@ -1,6 +1,7 @@
 import DelayboxEngine
 import DelayboxFFmpeg
 import FoundationEssentials
+import DelayboxPlatform
 import Synchronization
 
 /// The stream client: one thread that connects to a channel URL through FFmpeg, reads

@@ -3,6 +3,8 @@ import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
 import FoundationEssentials
+import DelayboxPlatform
+import DelayboxService
 
 /// `delaybox play`: one stream through the engine to a sound card, a WAV file or nowhere,
 /// without a board — for trying a stream, diagnostics and tests.

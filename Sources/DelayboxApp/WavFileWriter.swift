@@ -1,5 +1,6 @@
 import DelayboxEngine
 import Glibc
+import DelayboxPlatform
 
 /// Writes the internal format to a 16-bit PCM WAV file. The header's sizes are brought up
 /// to date on every `flush()`, so the file stays playable if the process is killed.

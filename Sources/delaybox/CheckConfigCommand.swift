@@ -3,6 +3,7 @@ import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
 import FoundationEssentials
+import DelayboxPlatform
 
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import DelayboxApp
 import DelayboxEngine
 import FoundationEssentials
+import DelayboxPlatform
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DelayboxApp
 import FoundationEssentials
+import DelayboxPlatform
+import DelayboxService
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import DelayboxEngine
 import DelayboxSimulation
 import FoundationEssentials
+import DelayboxPlatform
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@
 import DelayboxAudio
 import DelayboxConsole
 import DelayboxEngine
+import DelayboxService
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import DelayboxPlatform
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import DelayboxLog
+import DelayboxPlatform
 import FoundationEssentials
 import Synchronization
 
@@ -8,7 +9,7 @@ import Synchronization
 /// terminal gets the level as a word instead. The last lines are kept for `log tail`.
 public struct JournalLog: LogSink {
     /// The last lines logged, for `log tail` (newest last).
-    static let recent = Mutex<[String]>([])
+    public static let recent = Mutex<[String]>([])
     static let recentCapacity = 200
 
     private let journal: Bool

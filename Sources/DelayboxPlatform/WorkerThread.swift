@@ -4,16 +4,16 @@ import Synchronization
 /// One of the appliance's own threads (stream, capture, clips, console, control, panel):
 /// named, running a loop until asked to stop, with a wait that a stop (or `wake()`) ends
 /// at once. `stop()` blocks until the loop has returned; a second call returns at once.
-final class WorkerThread: Sendable {
-    let name: String
+public final class WorkerThread: Sendable {
+    public let name: String
     private let stopRequested = Atomic<Bool>(false)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(name: String) { self.name = name }
+    public init(name: String) { self.name = name }
 
     /// Runs `body` on a new thread; it should return once `isStopRequested`.
-    func start(_ body: @escaping @Sendable () -> Void) {
+    public func start(_ body: @escaping @Sendable () -> Void) {
         PlatformThread.start(name: name) { [finished] in
             body()
             finished.signal()
@@ -22,7 +22,7 @@ final class WorkerThread: Sendable {
 
     /// Asks the loop to end, ends its `wait`, calls `interrupt` (to end any other blocking
     /// call: FFmpeg's gate, a port's read), and waits until the loop has returned.
-    func stop(interrupt: () -> Void = {}) {
+    public func stop(interrupt: () -> Void = {}) {
         stopRequested.store(true, ordering: .releasing)
         wakeUp.signal()
         interrupt()
@@ -30,18 +30,18 @@ final class WorkerThread: Sendable {
         finished.signal()
     }
 
-    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+    public var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
 
     /// Sleeps up to `milliseconds`, or until a stop or `wake()`.
-    func wait(milliseconds: Int64) {
+    public func wait(milliseconds: Int64) {
         _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(max(0, min(milliseconds, 86_400_000)))))
     }
 
     /// Sleeps up to `nanoseconds`, or until a stop or `wake()`.
-    func wait(nanoseconds: Int64) {
+    public func wait(nanoseconds: Int64) {
         _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
     }
 
     /// Ends the current (or next) `wait` early.
-    func wake() { wakeUp.signal() }
+    public func wake() { wakeUp.signal() }
 }

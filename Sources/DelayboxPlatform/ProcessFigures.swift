@@ -5,11 +5,11 @@ import Glibc
 
 /// This process's own figures from /proc, for the log and the console's `stats`: how
 /// long it has existed, the CPU it used, the memory it holds.
-enum ProcessFigures {
+public enum ProcessFigures {
     /// Seconds since the kernel started the process (before the dynamic linker loaded
     /// FFmpeg and the rest, so start-up figures include everything a listener waits for),
     /// or nil where /proc cannot tell.
-    static func ageSeconds() -> Double? {
+    public static func ageSeconds() -> Double? {
         // Field 22 of /proc/self/stat: start time after boot, in clock ticks; the clock
         // that counts it is CLOCK_BOOTTIME.
         guard let fields = statFields(), fields.count > 19, let ticks = Double(fields[19]) else { return nil }
@@ -19,14 +19,14 @@ enum ProcessFigures {
     }
 
     /// User plus system CPU time of all threads so far (s).
-    static func cpuSeconds() -> Double {
+    public static func cpuSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Resident memory now (bytes), from /proc/self/statm.
-    static func residentBytes() -> Int {
+    public static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0

@@ -3,10 +3,10 @@ import Glibc
 /// Runs a program and collects what it writes to standard output (its standard error goes
 /// to /dev/null): the speech synthesiser. posix_spawn, so nothing of this process but the
 /// pipe reaches the child.
-enum ChildProcess {
+public enum ChildProcess {
     /// The program's standard output once it has exited; nil when it cannot be started or
     /// does not exit with status 0.
-    static func output(of executable: String, _ arguments: [String]) -> [UInt8]? {
+    public static func output(of executable: String, _ arguments: [String]) -> [UInt8]? {
         var ends: [Int32] = [-1, -1]
         // Close-on-exec, so that no other child inherits it (pipe2 is not in Swift's Glibc).
         guard pipe(&ends) == 0 else { return nil }

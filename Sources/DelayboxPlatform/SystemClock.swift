@@ -15,7 +15,7 @@ public struct SystemClock: MonotonicClock {
 
     /// CLOCK_MONOTONIC itself, in nanoseconds: the clock libgpiod stamps edges with, and
     /// the one an outside observer of the output reads.
-    static func monotonicNanoseconds() -> Int64 {
+    public static func monotonicNanoseconds() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)

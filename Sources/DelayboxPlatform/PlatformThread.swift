@@ -2,11 +2,11 @@ import Glibc
 
 /// The appliance's threads, started on POSIX threads directly (Foundation's `Thread` would
 /// bring all of Foundation and its ICU data, 30 MB, into the firmware).
-enum PlatformThread {
+public enum PlatformThread {
     /// Starts `body` on a new detached thread named `name` (as `top -H` and
     /// /proc/PID/task/TID/comm show it; at most 15 bytes are kept), with a stack of
     /// `stackBytes` (the system's default, 8 MB, when nil).
-    static func start(name: String, stackBytes: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+    public static func start(name: String, stackBytes: Int? = nil, _ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -34,7 +34,7 @@ enum PlatformThread {
     }
 
     /// Sleeps the calling thread for `nanoseconds` (the whole time, across signals).
-    static func sleep(nanoseconds: Int64) {
+    public static func sleep(nanoseconds: Int64) {
         guard nanoseconds > 0 else { return }
         var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         var remaining = timespec()
