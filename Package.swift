@@ -78,15 +78,19 @@ let package = Package(
         .target(name: "DelayboxPlatform", dependencies: ["DelayboxEngine", "DelayboxAudio"], swiftSettings: strict),
         // systemd and the journal: sd_notify, the journal's priorities, signals.
         .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
+        // Everything between the engine and the jack: the kinds of output (ALSA, a WAV file,
+        // null), the ring and the real-time audio thread, volume.
+        .target(name: "DelayboxOutput", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
+                swiftSettings: strict),
         .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
                                                     "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxInput", "DelayboxConsole", "DelayboxSerial",
-                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog", "DelayboxPlatform",
-                                                    "DelayboxService"], swiftSettings: strict),
+                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog", "DelayboxOutput",
+                                                    "DelayboxPlatform", "DelayboxService"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
                 "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile", "DelayboxCtlCommands",
-                "DelayboxPlatform", "DelayboxService",
+                "DelayboxOutput", "DelayboxPlatform", "DelayboxService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -123,7 +127,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput", "DelayboxSimulation",
+                           "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
@@ -141,7 +146,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxAudioTests",
-            dependencies: ["DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxOutput", "DelayboxSimulation",
+                           "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxMixerTests",
@@ -152,7 +158,7 @@ let package = Package(
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",
-            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxService", "DelayboxSimulation",
+            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxOutput", "DelayboxService", "DelayboxSimulation",
                            "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxFFmpeg
 import DelayboxState
 import FoundationEssentials

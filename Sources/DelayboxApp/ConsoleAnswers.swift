@@ -3,6 +3,7 @@ import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
+import DelayboxOutput
 import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService

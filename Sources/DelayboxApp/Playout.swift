@@ -4,6 +4,7 @@ import DelayboxConfig
 import DelayboxConsole
 import DelayboxControls
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxState
 import FoundationEssentials
 import DelayboxPlatform

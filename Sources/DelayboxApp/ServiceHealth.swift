@@ -1,4 +1,5 @@
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxLog
 import DelayboxService
 

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxFFmpeg
 import DelayboxSimulation
 import FoundationEssentials

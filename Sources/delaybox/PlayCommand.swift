@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import DelayboxOutput
 import DelayboxEngine
 import FoundationEssentials
 import DelayboxPlatform

@@ -1,4 +1,5 @@
 @testable import DelayboxApp
+import DelayboxOutput
 import DelayboxAudio
 import DelayboxConsole
 import DelayboxEngine

@@ -1,4 +1,5 @@
 import DelayboxApp
+import DelayboxOutput
 import DelayboxAudio
 import DelayboxEngine
 import DelayboxSimulation

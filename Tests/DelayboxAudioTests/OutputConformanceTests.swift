@@ -1,5 +1,6 @@
 import DelayboxALSA
 import DelayboxApp
+import DelayboxOutput
 import DelayboxAudio
 import DelayboxSimulation
 import DelayboxTestSupport

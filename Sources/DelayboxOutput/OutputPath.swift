@@ -10,11 +10,11 @@ import DelayboxPlatform
 ///
 /// Threads: `feed`, `setVolume`, `report` and `stop` are for the playout thread; the
 /// audio thread is internal.
-final class OutputPath {
-    let device: OutputDevice
-    let feeder: RingFeeder
+public final class OutputPath {
+    public let device: OutputDevice
+    public let feeder: RingFeeder
     /// The audio thread's work; a test in virtual time steps it itself instead of `start`.
-    let pump: AudioPump
+    public let pump: AudioPump
     private let thread: AudioThread
     private let mixer: (any HardwareVolume)?
     private let logger = Logger(label: "delaybox.output")
@@ -22,10 +22,10 @@ final class OutputPath {
     private var reportedRingUnderruns = 0
     private var reportedDeviceUnderruns = 0
     /// Frames rendered into the ring so far.
-    private(set) var renderedFrames: Int64 = 0
+    public private(set) var renderedFrames: Int64 = 0
     /// Frames of programme to render before the owner stops (`--seconds`): feeding stops
     /// there so that a run's output is exactly that long, plus its fade-out.
-    var frameLimit = Int64.max
+    public var frameLimit = Int64.max
 
     /// Opens the device (a failure is reported like the audio thread's own retries, which
     /// go on with back-off while the engine keeps recording) and the mixer control, if any.
@@ -33,7 +33,7 @@ final class OutputPath {
     ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
     ///     against a late playout thread.
     ///   - open: opens the device (by default as `device` says).
-    init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock, sleeper: any Sleeper,
+    public init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock, sleeper: any Sleeper,
          ringMs: Int64 = 120, open: AudioPump.DriverFactory? = nil) {
         self.device = device
         self.clock = clock
@@ -71,23 +71,23 @@ final class OutputPath {
     /// periods the audio thread takes at a time. Waking once per several periods rather
     /// than once per period is most of what the appliance saves while it only holds the
     /// delay (docs/performance.md).
-    var playoutIntervalNanoseconds: Int64 {
+    public var playoutIntervalNanoseconds: Int64 {
         Int64(max(feeder.targetFrames - 2 * feeder.periodFrames, feeder.periodFrames)) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
     }
 
     /// Whether a device is open and taking audio (the watchdog's health).
-    var isDeviceUp: Bool { pump.deviceUp.load(ordering: .relaxed) }
+    public var isDeviceUp: Bool { pump.deviceUp.load(ordering: .relaxed) }
 
     /// Times the device was lost since the start.
-    var deviceLosses: Int { pump.deviceLosses.load(ordering: .relaxed) }
+    public var deviceLosses: Int { pump.deviceLosses.load(ordering: .relaxed) }
 
     /// What went wrong at the output since the start, for the console's `stats`.
-    var statistics: OutputStatistics {
+    public var statistics: OutputStatistics {
         OutputStatistics(xruns: pump.deviceUnderruns.load(ordering: .relaxed), lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
                          deviceLosses: deviceLosses)
     }
 
-    func start() {
+    public func start() {
         // Real-time priority only for a device that blocks: paced outputs sleep.
         let priority: Int32? = if case .alsa = device { 50 } else { nil }
         thread.start(realtimePriority: priority)
@@ -96,7 +96,7 @@ final class OutputPath {
     /// Renders periods until the ring holds its target (at least `minimumPeriods`, which
     /// may go past `frameLimit`: a fade-out); `render` gets the buffer and how many frames
     /// after `now` its first frame is heard.
-    func feed(now: Instant, minimumPeriods: Int = 0, render: (UnsafeMutableBufferPointer<Float>, Int) -> Void) {
+    public func feed(now: Instant, minimumPeriods: Int = 0, render: (UnsafeMutableBufferPointer<Float>, Int) -> Void) {
         let period = Int64(feeder.periodFrames)
         let remaining = frameLimit == .max ? Int.max : Int(max(0, (frameLimit - renderedFrames + period - 1) / period))
         let periods = feeder.feed(now: now, minimumPeriods: minimumPeriods, maximumPeriods: remaining, render: render)
@@ -105,7 +105,7 @@ final class OutputPath {
 
     /// Sets the listener's volume (0-100) and mute: the mixer control in dB when there is
     /// one (its switch mutes, if it has one), software gain otherwise.
-    func setVolume(_ volume: Int, muted: Bool) {
+    public func setVolume(_ volume: Int, muted: Bool) {
         guard let mixer else {
             pump.gain.gain = muted ? 0 : VolumeCurve.gain(volume)
             return
@@ -122,7 +122,7 @@ final class OutputPath {
     }
 
     /// What happened at the device since the last call, as lines for the log.
-    func report() -> [String] {
+    public func report() -> [String] {
         var lines: [String] = []
         for event in pump.takeEvents() {
             switch event {
@@ -147,15 +147,19 @@ final class OutputPath {
     }
 
     /// Lets the device play out the ring, closes it and ends the audio thread.
-    func stop() { thread.stop() }
+    public func stop() { thread.stop() }
 }
 
 /// The output's trouble counts.
-struct OutputStatistics {
+public struct OutputStatistics: Sendable {
     /// Underruns the device recovered from (ALSA's xruns).
-    var xruns = 0
+    public var xruns = 0
     /// Periods the audio thread filled with silence because the playout thread was late.
-    var lateRenders = 0
+    public var lateRenders = 0
     /// Times the device was lost and reopened.
-    var deviceLosses = 0
+    public var deviceLosses = 0
+
+    public init(xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0) {
+        (self.xruns, self.lateRenders, self.deviceLosses) = (xruns, lateRenders, deviceLosses)
+    }
 }
