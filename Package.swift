@@ -6,9 +6,10 @@ import PackageDescription
 /// - Pure logic modules import no C library and take time as a parameter:
 ///   `DelayboxEngine` (buffering, delay line, events, playout) and
 ///   `DelayboxSimulation` (simulated network, DAC and test codec on a manual clock).
-/// - C adapters (FFmpeg, ALSA, libgpiod, termios) arrive with the issues that need them,
-///   one module each.
-/// - `DelayboxApp` is the one composition root: it owns threads and wiring.
+/// - C adapters (FFmpeg, ALSA, libgpiod, libyaml, termios, evdev), one module each; the
+///   modules the root composes, named for what they talk to (`DelayboxOutput`,
+///   `DelayboxStream`, `DelayboxDoors`, `DelayboxClips`, `DelayboxPlatform`, `DelayboxService`).
+/// - `DelayboxApp` is the one composition root: it owns the wiring and the playout.
 /// - `delaybox` is the appliance's command line; `delaybox-bench` prints benchmark figures.
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -82,10 +83,23 @@ let package = Package(
         // null), the ring and the real-time audio thread, volume.
         .target(name: "DelayboxOutput", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
                 swiftSettings: strict),
-        .target(name: "DelayboxApp", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxFFmpeg", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxState", "DelayboxCommands", "DelayboxControls", "DelayboxGPIO", "DelayboxInput", "DelayboxConsole", "DelayboxSerial",
-                                                    "DelayboxAudio", "DelayboxALSA", "DelayboxMixer", "DelayboxLog", "DelayboxOutput",
-                                                    "DelayboxPlatform", "DelayboxService"], swiftSettings: strict),
+        // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
+        // serial console and the control socket, and the inboxes they post to.
+        .target(name: "DelayboxDoors", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                                                      "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
+                                                      "DelayboxLog"], swiftSettings: strict),
+        // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
+        // the demo's simulated connection, and the session that feeds them to an engine.
+        .target(name: "DelayboxStream", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
+                                                       "DelayboxSimulation", "DelayboxPlatform"], swiftSettings: strict),
+        // Mute music and ads fetched over HTTP and kept on disk, and the delay read out by espeak-ng.
+        .target(name: "DelayboxClips", dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
+                swiftSettings: strict),
+        .target(name: "DelayboxApp", dependencies: ["DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
+                                                    "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
+                                                    "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxOutput",
+                                                    "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
+                                                    "DelayboxStream"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
@@ -127,8 +141,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxApp", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput", "DelayboxSimulation",
-                           "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxClips", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput",
+                           "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
@@ -158,7 +172,8 @@ let package = Package(
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",
-            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxEngine", "DelayboxOutput", "DelayboxService", "DelayboxSimulation",
+            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxDoors", "DelayboxEngine", "DelayboxOutput", "DelayboxService",
+                           "DelayboxSimulation",
                            "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxDoors
 import DelayboxConfigFile
 import DelayboxEngine
 import DelayboxOutput
@@ -132,7 +133,7 @@ public final class Appliance {
         let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
                                   consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, log: log,
                                   reload: { try Self.loadConfig(options, logger: Self.configLogger) })
-        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath)
+        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
         do {
             return try Playout(setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)
         } catch {

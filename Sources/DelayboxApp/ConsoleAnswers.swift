@@ -1,5 +1,6 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxDoors
 import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine

@@ -1,9 +1,12 @@
 import DelayboxAudio
+import DelayboxClips
+import DelayboxDoors
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxControls
 import DelayboxEngine
+import DelayboxStream
 import DelayboxOutput
 import DelayboxState
 import FoundationEssentials

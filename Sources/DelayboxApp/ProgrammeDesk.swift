@@ -1,4 +1,5 @@
 import DelayboxCommands
+import DelayboxClips
 import DelayboxEngine
 import DelayboxMixer
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import DelayboxEngine
+import DelayboxStream
 import DelayboxLog
 
 /// The channels recorded while another plays (`channels.N.record: true`): each with its

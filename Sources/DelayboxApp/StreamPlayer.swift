@@ -1,5 +1,7 @@
 import DelayboxConfig
+import DelayboxDoors
 import DelayboxEngine
+import DelayboxStream
 import DelayboxOutput
 import DelayboxFFmpeg
 import DelayboxSimulation
@@ -77,7 +79,7 @@ public final class StreamPlayer {
         let setup = Playout.Setup(config: board, settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
                                   client: options.client, log: log, reload: { (board, nil) })
         let inbox = ConsoleInbox()
-        let playout = try Playout(setup: setup, output: output, inbox: inbox, doors: Doors(config: board, inbox: inbox, socketPath: nil),
+        let playout = try Playout(setup: setup, output: output, inbox: inbox, doors: Doors(config: board, inbox: inbox, socketPath: nil, version: DelayboxVersion.string),
                                   clock: clock, systemd: SystemdNotifier(environment: [:]), now: start)
         defer { playout.close() }
         output.frameLimit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max

@@ -1,6 +1,7 @@
 @testable import DelayboxApp
 import DelayboxOutput
 import DelayboxAudio
+import DelayboxDoors
 import DelayboxConsole
 import DelayboxEngine
 import DelayboxService

@@ -1,4 +1,5 @@
 @testable import DelayboxApp
+@testable import DelayboxClips
 import DelayboxMixer
 import DelayboxTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 @testable import DelayboxApp
+@testable import DelayboxClips
 import DelayboxEngine
 import DelayboxMixer
 import DelayboxTestSupport

@@ -6,12 +6,12 @@ import Synchronization
 /// Says the delay aloud after the knob rests, through espeak-ng when it is installed
 /// (`delayInTones` otherwise). The synthesiser runs as a process off the playout thread;
 /// the clip is taken when ready.
-final class SpeechReadout: Sendable {
+public final class SpeechReadout: Sendable {
     /// The synthesiser, nil when none is installed.
     let executable: URL?
     private let ready = Mutex<[AudioClip]>([])
 
-    init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
+    public init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
         executable = searchPath.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("espeak-ng") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -27,7 +27,7 @@ final class SpeechReadout: Sendable {
     }
 
     /// Starts saying the delay; false when no synthesiser is installed.
-    func say(delayMs: Int64) -> Bool {
+    public func say(delayMs: Int64) -> Bool {
         guard let executable else { return false }
         let text = Self.text(delayMs: delayMs)
         PlatformThread.start(name: "delaybox-speech") { [self] in
@@ -38,7 +38,7 @@ final class SpeechReadout: Sendable {
     }
 
     /// Spoken clips ready to play.
-    func take() -> [AudioClip] {
+    public func take() -> [AudioClip] {
         ready.withLock { clips in
             defer { clips.removeAll() }
             return clips

@@ -11,7 +11,7 @@ import Synchronization
 /// (`GPIOChip.waitForEdges`), the control surface turning edges into commands, and the
 /// status LED's blinking. Commands wait in an inbox that the playout thread drains before
 /// each period; the playout thread tells which LED pattern to show.
-final class FrontPanel: Sendable {
+public final class FrontPanel: Sendable {
     private let gpio: GPIOSettings
     private let delayStepMs: Int64
     private let inbox = CommandInbox()
@@ -62,7 +62,7 @@ final class FrontPanel: Sendable {
     func show(_ pattern: LEDPattern) { self.pattern.withLock { $0 = pattern } }
 
     /// The inputs as the panel's thread last saw them (`gpio`).
-    func inputView() -> InputLineView {
+    public func inputView() -> InputLineView {
         let (levels, edges) = seen.withLock { $0 }
         return InputLineView(gpio: gpio, levels: levels, edges: edges)
     }

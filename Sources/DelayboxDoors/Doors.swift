@@ -10,37 +10,39 @@ import DelayboxLog
 /// A door that cannot open is reported and left out: the box plays on without it.
 ///
 /// Threads: made, restarted, drained and stopped by the playout thread.
-final class Doors {
+public final class Doors {
     /// The front panel, when the board has one and it started (`gpio`).
-    private(set) var panel: FrontPanel?
+    public private(set) var panel: FrontPanel?
     /// The remote's thread, when the board has one (`remote`).
-    private(set) var remote: RemoteReceiver?
+    public private(set) var remote: RemoteReceiver?
     private var console: SerialConsole?
     private var socket: ControlSocket?
     private let logger = Logger(label: "delaybox.controls")
     private let consoleLogger = Logger(label: "delaybox.console")
 
     /// Opens every door `config` has; the console and the socket answer through `inbox`.
-    /// - Parameter socketPath: the control socket for `delayboxctl`; nil: none.
-    init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?) {
+    /// - Parameters:
+    ///   - socketPath: the control socket for `delayboxctl`; nil: none.
+    ///   - version: the firmware's version, for the console's greeting.
+    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String) {
         panel = startFrontPanel(config)
         remote = startRemote(config)
-        console = startConsole(config, inbox: inbox)
+        console = startConsole(config, inbox: inbox, version: version)
         socket = socketPath.flatMap { startControlSocket(path: $0, inbox: inbox) }
     }
 
     /// The commands the panel and the remote decoded since the last call.
-    func drain() -> [Command] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }
+    public func drain() -> [Command] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }
 
     /// Shows the engine's state on the panel's LED.
-    func show(_ pattern: LEDPattern) { panel?.show(pattern) }
+    public func show(_ pattern: LEDPattern) { panel?.show(pattern) }
 
     /// Writes a line (a stream event, a state change) to the serial console.
-    func show(_ line: String) { console?.show(line) }
+    public func show(_ line: String) { console?.show(line) }
 
     /// A config replaced `before`: the panel's and the remote's lines are requested again
     /// when theirs or the delay step changed.
-    func configChanged(from before: BoardConfig, to config: BoardConfig) {
+    public func configChanged(from before: BoardConfig, to config: BoardConfig) {
         if (before.gpio, before.defaults.delayStepMs) != (config.gpio, config.defaults.delayStepMs) {
             panel?.stop()
             panel = startFrontPanel(config)
@@ -51,7 +53,7 @@ final class Doors {
         }
     }
 
-    func stop() {
+    public func stop() {
         socket?.stop()
         console?.stop()
         remote?.stop()
@@ -84,11 +86,11 @@ final class Doors {
     }
 
     /// The serial console, or on a host a pseudo-terminal whose path is logged.
-    private func startConsole(_ config: BoardConfig, inbox: ConsoleInbox) -> SerialConsole? {
+    private func startConsole(_ config: BoardConfig, inbox: ConsoleInbox, version: String) -> SerialConsole? {
         guard let settings = config.console else { return nil }
         do {
             let port = settings.device == "pty" ? try SerialPort(pseudoTerminal: ()) : try SerialPort(device: settings.device, baud: settings.baud)
-            let console = SerialConsole(port: port, inbox: inbox, channels: config.channels.channels.map(\.name))
+            let console = SerialConsole(port: port, inbox: inbox, channels: config.channels.channels.map(\.name), version: version)
             console.start()
             consoleLogger.notice("console on \(port.path) (\(settings.baud) 8N1): picocom -b \(settings.baud) \(port.path)")
             return console

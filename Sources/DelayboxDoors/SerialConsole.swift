@@ -13,11 +13,14 @@ final class SerialConsole: Sendable {
     private let logLines = Mutex<[String]>([])
     private let worker = WorkerThread(name: "delaybox-console")
     private let channels: [String]
+    /// The firmware's version, for the greeting.
+    private let version: String
 
-    init(port: SerialPort, inbox: ConsoleInbox, channels: [String]) {
+    init(port: SerialPort, inbox: ConsoleInbox, channels: [String], version: String) {
         self.port = port
         self.inbox = inbox
         self.channels = channels
+        self.version = version
     }
 
     func start() { worker.start { [self] in run() } }
@@ -33,7 +36,7 @@ final class SerialConsole: Sendable {
     private func run() {
         let channels = self.channels
         var editor = LineEditor(completer: { ConsoleLanguage.completions(for: $0, channels: channels) })
-        port.write(Array("Delaybox \(DelayboxVersion.string) console; 'help' lists the commands.\r\n".utf8) + editor.promptBytes())
+        port.write(Array("Delaybox \(version) console; 'help' lists the commands.\r\n".utf8) + editor.promptBytes())
         while !worker.isStopRequested {
             // Bytes, a log line to show or a stop end the wait: no polling while idle.
             let bytes = port.read(timeoutMs: -1)

@@ -8,27 +8,29 @@ import Synchronization
 /// stops it closes the inbox: what waits and what comes after is answered at once, so a
 /// door with a backlog of lines (a terminal flooding the console) cannot hold up the exit
 /// by two seconds a line.
-final class ConsoleInbox: Sendable {
-    final class Pending: Sendable {
-        let request: ConsoleRequest
+public final class ConsoleInbox: Sendable {
+    public final class Pending: Sendable {
+        public let request: ConsoleRequest
         private let answerText = Mutex<String?>(nil)
         private let answered = DispatchSemaphore(value: 0)
 
         init(_ request: ConsoleRequest) { self.request = request }
 
-        func reply(_ text: String) {
+        public func reply(_ text: String) {
             answerText.withLock { $0 = text }
             answered.signal()
         }
 
         /// The answer, once given.
-        var answer: String? { answerText.withLock { $0 } }
+        public var answer: String? { answerText.withLock { $0 } }
 
         func wait(seconds: Double) -> String? {
             guard answered.wait(timeout: .now() + seconds) == .success else { return nil }
             return answer
         }
     }
+
+    public init() {}
 
     /// The requests waiting, or nil once closed.
     private let pending = Mutex<[Pending]?>([])
@@ -43,7 +45,7 @@ final class ConsoleInbox: Sendable {
     }
 
     /// Leaves `request` for the playout thread without waiting for its answer; nil once closed.
-    func post(_ request: ConsoleRequest) -> Pending? {
+    public func post(_ request: ConsoleRequest) -> Pending? {
         let item = Pending(request)
         return pending.withLock { items in
             items?.append(item)
@@ -52,7 +54,7 @@ final class ConsoleInbox: Sendable {
     }
 
     /// Answers what waits, and from now on every request, with `stopping`.
-    func close() {
+    public func close() {
         for item in pending.withLock({ items in defer { items = nil }; return items ?? [] }) { item.reply(Self.stopping) }
     }
 
@@ -74,7 +76,7 @@ final class ConsoleInbox: Sendable {
     }
 
     /// The requests waiting, for the playout thread.
-    func drain() -> [Pending] {
+    public func drain() -> [Pending] {
         pending.withLock { items in
             defer { items?.removeAll(keepingCapacity: true) }
             return items ?? []

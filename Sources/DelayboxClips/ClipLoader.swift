@@ -8,8 +8,8 @@ import Synchronization
 /// waits for the network or a decoder: the playout thread says what it wants, and takes
 /// the clips (or the reasons they failed) when they are ready. A file that fails is tried
 /// again later — 30 s, doubling up to 10 min — until it comes.
-final class ClipLoader: @unchecked Sendable {
-    enum Result {
+public final class ClipLoader: @unchecked Sendable {
+    public enum Result: Sendable {
         case loaded(url: String, clip: AudioClip)
         case failed(url: String, reason: String, retryInSeconds: Int)
     }
@@ -26,17 +26,17 @@ final class ClipLoader: @unchecked Sendable {
     private let state = Mutex<(wants: [Want], results: [Result])>(([], []))
     private let worker = WorkerThread(name: "delaybox-clips")
 
-    init(cache: ClipCache) {
+    public init(cache: ClipCache) {
         self.cache = cache
     }
 
-    func start() { worker.start { [self] in run() } }
+    public func start() { worker.start { [self] in run() } }
 
-    func stop() { worker.stop() }
+    public func stop() { worker.stop() }
 
     /// Asks for the clip at `url` (at most `maxSeconds` long); asking again for a clip
     /// already wanted does nothing.
-    func want(_ url: String, maxSeconds: Int) {
+    public func want(_ url: String, maxSeconds: Int) {
         let added = state.withLock { state -> Bool in
             guard !state.wants.contains(where: { $0.url == url }) else { return false }
             state.wants.append(Want(url: url, maxSeconds: maxSeconds, due: .distantPast, retrySeconds: 30))
@@ -46,7 +46,7 @@ final class ClipLoader: @unchecked Sendable {
     }
 
     /// Takes the results since the last call.
-    func drain() -> [Result] {
+    public func drain() -> [Result] {
         state.withLock { state in
             defer { state.results.removeAll() }
             return state.results

@@ -3,7 +3,7 @@ import DelayboxEngine
 /// What feeds a channel's engine from its own thread — the stream client, or the line-in
 /// capture — posting what happens to an inbox that the playout thread drains before each
 /// render (the engine has one owner).
-protocol ChannelFeed: Sendable {
+public protocol ChannelFeed: Sendable {
     /// Starts the feed's thread.
     func start()
     /// Ends the thread; blocks until it is done. A second call returns at once.

@@ -11,7 +11,7 @@ import Synchronization
 /// drains with the panel's. A device that is not there yet (the IR driver loads after the
 /// box starts, a USB receiver is plugged in later) or goes away is looked for again every
 /// `retryMs`; the box plays on without it.
-final class RemoteReceiver: Sendable {
+public final class RemoteReceiver: Sendable {
     /// How often a missing device is looked for again (ms).
     static let retryMs: Int64 = 5_000
 
@@ -31,7 +31,7 @@ final class RemoteReceiver: Sendable {
     }
 
     /// What the remote's thread has open and the keys it saw (`remote`).
-    func view() -> RemoteView { seen.withLock { $0 } }
+    public func view() -> RemoteView { seen.withLock { $0 } }
 
     func start() {
         worker.start { [self] in loop() }

@@ -12,11 +12,11 @@ import DelayboxPlatform
 /// built-in programme (`DemoProgramme`: a beeped timecode with muted periods and ad
 /// breaks) on the same clock. A line-in channel (`alsa:NAME`) is
 /// captured from the codec's input (`CaptureClient`) and held uncompressed.
-final class ChannelSession {
-    let channel: Channel
-    let engine: PlaybackEngine
+public final class ChannelSession {
+    public let channel: Channel
+    public let engine: PlaybackEngine
     /// Nil when the owner reads the input itself (`delaybox play --fast`), and for the demo.
-    let client: (any ChannelFeed)?
+    public let client: (any ChannelFeed)?
     private var decoders: [ChannelDecoder] = []
     private var demo: SimulatedNetwork?
     private var demoStart = Instant.zero
@@ -25,7 +25,7 @@ final class ChannelSession {
     private var connectionCarriedTitle = false
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
-    init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
+    public init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
          client clientOptions: StreamClient.Options?, clock: any MonotonicClock) throws {
         self.channel = channel
         var configuration = configuration
@@ -64,7 +64,7 @@ final class ChannelSession {
 
     static func isLocalFile(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 
-    func start(now: Instant) {
+    public func start(now: Instant) {
         demoStart = now
         engine.start(now: now)
         client?.start()
@@ -72,14 +72,14 @@ final class ChannelSession {
 
     /// Ends the client's thread (blocks up to FFmpeg's interrupt polling interval) and
     /// starts the engine's fade-out, which the next render plays.
-    func stop(now: Instant) {
+    public func stop(now: Instant) {
         client?.stop()
         engine.stop(now: now)
     }
 
     /// Hands the engine what the client posted (or the demo delivered) up to `now`;
     /// returns what is worth telling the listener beyond the engine's notifications.
-    func applyClientMessages(now: Instant) -> [String] {
+    public func applyClientMessages(now: Instant) -> [String] {
         if demo != nil {
             let elapsed = now.nanoseconds - demoStart.nanoseconds
             while demo!.nextTime().nanoseconds <= elapsed {
@@ -93,7 +93,7 @@ final class ChannelSession {
     /// Hands one thing the stream client (or the fast reader) saw to the engine; returns
     /// what is worth telling beyond the engine's notifications (what a new connection carries).
     @discardableResult
-    func apply(_ message: StreamClient.Message) -> String? {
+    public func apply(_ message: StreamClient.Message) -> String? {
         switch message {
         case .opened(let parameters, let time):
             connectionCarriedTitle = false

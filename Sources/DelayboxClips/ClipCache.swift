@@ -12,7 +12,7 @@ import Glibc
 /// network is down, what is cached still plays.
 ///
 /// Blocking (network, disk, decoding): runs on the clip loader's thread.
-final class ClipCache {
+public final class ClipCache {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -23,7 +23,7 @@ final class ClipCache {
     /// A single download larger than this is refused.
     static let maxFileBytes = 64_000_000
 
-    init(directory: URL, capBytes: Int64) {
+    public init(directory: URL, capBytes: Int64) {
         self.directory = directory
         self.capBytes = capBytes
     }
