@@ -62,8 +62,6 @@ final class Playout {
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
     private var testTone = TestTone()
-    /// Whether the programme's first audio has been logged.
-    private var heardFirstAudio = false
 
     /// Starts the saved (or first) channel at the saved delay, and the channels recorded
     /// in the background.
@@ -112,15 +110,24 @@ final class Playout {
     /// What the playing channel's engine says at `now`.
     func status(at now: Instant) -> EngineStatus { session.engine.status(at: now) }
 
+    /// What the box is doing at `now`, as the listener set it.
+    func state(at now: Instant) -> RunningState {
+        RunningState(channel: session.channel.name, delayMs: session.engine.status(at: now).delayMs, volume: executor.settings.volume,
+                     muted: executor.muted, paused: session.engine.state == .paused, adsEnabled: executor.settings.adsEnabled,
+                     presets: executor.settings.presets, config: configuration.config)
+    }
+
     /// One wake-up: takes what arrived (stream, doors, config), switches channel if asked,
-    /// and tops up the output.
+    /// and tops up the output. What the doors changed is logged once, whichever door it
+    /// came through.
     func step(now: Instant) throws {
         for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
         standby.poll(now: now)
+        let before = state(at: now)
         for command in doors.drain() {
             let outcome = apply(command, now: now)
             desk?.feedback(for: command, outcome: outcome, now: now)
-            logger.info("\(command): \(outcome)")
+            if outcome != .done { logger.info("\(command): \(ConsoleAnswers.describe(outcome))") }
         }
         if let desk {
             for line in desk.poll(engine: session.engine, now: now) { log.report(line, level: .notice, at: now) }
@@ -132,6 +139,7 @@ final class Playout {
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
+        for change in state(at: now).changes(since: before) { logger.info("\(change)") }
         if (executor.settings.volume, executor.muted) != volume {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
@@ -219,7 +227,7 @@ final class Playout {
             engine.render(into: buffer, now: now, outputDelayFrames: delay)
             desk?.render(buffer, engine: engine, firstFrame: first)
             testTone.apply(to: buffer.baseAddress!, frames: buffer.count / AudioFormat.channelCount)
-            if !wasPlaying, engine.state == .playing, !heardFirstAudio { firstAudio(inFrames: delay) }
+            if !wasPlaying, engine.state == .playing { health.programmeStarted(inFrames: delay) }
             report(engine.drainNotifications(), now: now, heardAt: now.advanced(byFrames: Int64(delay)))
         }
         for line in output.report() { log.report(line, level: .notice, at: now) }
@@ -239,15 +247,6 @@ final class Playout {
                 answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
             }
         }
-    }
-
-    /// Logs, once, when the programme's first frame reaches the jack, counted from the
-    /// process's start: the start-up figure an installer compares (docs/performance.md).
-    private func firstAudio(inFrames frames: Int) {
-        heardFirstAudio = true
-        guard let age = ProcessFigures.ageSeconds() else { return }
-        let seconds = age + Double(frames) / Double(AudioFormat.sampleRate)
-        logger.notice("first audio at the output \(String(printf: "%.3f", seconds)) s after start")
     }
 
     private func save() {

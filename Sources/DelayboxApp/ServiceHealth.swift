@@ -1,4 +1,5 @@
 import DelayboxEngine
+import DelayboxPlatform
 import DelayboxOutput
 import DelayboxLog
 import DelayboxService
@@ -6,7 +7,8 @@ import DelayboxService
 /// What systemd hears from the box (docs/daemon.md): READY once the first period is
 /// rendered, STATUS= once a second, and the watchdog fed only while audio reaches the
 /// output — a device that is down (a WAV file that cannot be written, a codec that
-/// vanished) leaves it unfed, so systemd restarts the service if that lasts.
+/// vanished) leaves it unfed, so systemd restarts the service if that lasts. Also the
+/// start-up figure: when the first audio reached the output.
 struct ServiceHealth {
     private(set) var healthy = true
     /// The output's losses at the last look.
@@ -16,6 +18,8 @@ struct ServiceHealth {
     /// How long a failed output must work again before it counts as healthy (ms).
     static let recoveryMs: Int64 = 5_000
     private var isFirstPeriod = true
+    /// Whether the programme's first audio has been logged.
+    private var heardFirstAudio = false
     private var lastStatus: Instant
     private var lastPing: Instant
     private let systemd: SystemdNotifier
@@ -42,6 +46,17 @@ struct ServiceHealth {
     }
 
     func notify(_ state: String) { systemd.notify(state) }
+
+    /// The programme starts playing, its first frame heard `frames` from now. The first
+    /// time, logs when that is, counted from the process's start: the start-up figure an
+    /// installer compares (docs/performance.md).
+    mutating func programmeStarted(inFrames frames: Int) {
+        guard !heardFirstAudio else { return }
+        heardFirstAudio = true
+        guard let age = ProcessFigures.ageSeconds() else { return }
+        let seconds = age + Double(frames) / Double(AudioFormat.sampleRate)
+        logger.notice("first audio at the output \(String(printf: "%.3f", seconds)) s after start")
+    }
 
     private mutating func look(at output: OutputPath, engine: PlaybackEngine, now: Instant) {
         lastStatus = now

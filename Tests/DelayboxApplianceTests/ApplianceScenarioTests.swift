@@ -113,6 +113,24 @@ import Testing
         #expect(try box.console("channel Studio").hasPrefix("error: no channel named 'Studio'; the channels: Home, Away"))
     }
 
+    /// What the listener set is one state, whichever door set it; the playout logs what
+    /// each wake-up's commands changed in it, a line per change.
+    @Test func theRunningStateIsWhatTheCommandsSetAndSaysWhatChanged() throws {
+        let box = try VirtualAppliance(board: Self.board())
+        try box.run(seconds: 5)
+        let before = box.playout.state(at: box.clock.now())
+        #expect((before.channel, before.delayMs, before.volume, before.muted, before.paused, before.adsEnabled) == ("Home", 3_000, 100, false, false, true))
+        for line in ["delay 4", "volume 40", "mute", "pause", "preset save 2", "ads off"] {
+            #expect(!(try box.console(line)).hasPrefix("error"), "\(line)")
+        }
+        let after = box.playout.state(at: box.clock.now())
+        #expect(after.changes(since: before) == ["delay: 3000 → 4000 ms", "volume: 100 → 40", "muted", "paused", "ads: off", "preset 2 saved: 4000 ms"])
+        #expect(try box.status("volume") == "40" && box.status("muted") == "true" && box.status("state") == "paused")
+        #expect(try box.console("channel away").contains("Away"))
+        #expect(box.playout.state(at: box.clock.now()).channel == "Away")
+        #expect(before.changes(since: before).isEmpty)
+    }
+
     @Test func aReloadedBoardFileAddsAChannelAndABrokenOneChangesNothing() throws {
         let box = try VirtualAppliance(board: Self.board())
         try box.run(seconds: 2)

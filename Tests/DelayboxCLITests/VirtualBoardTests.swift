@@ -175,7 +175,7 @@ struct VirtualBoardTests {
         let held = Self.text(directory, "status-volume-held.txt")
         let volume = try #require(held.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(held)")
         #expect(volume >= 58, "\(held)\n\(appliance)")
-        #expect(appliance.contains("savePreset(3): done"), "the 3 held saved preset 3: \(appliance)")
+        #expect(appliance.contains("preset 3 saved: 2100 ms"), "the 3 held saved preset 3: \(appliance)")
         #expect(Self.text(directory, "status-recalled.txt").contains("delay_ms: 2100"), "3 pressed recalled it")
         #expect(Self.text(directory, "status-channel.txt").contains("channel: Away"))
         // The console's view: the device open, eight presses (a held key's messages are one),
