@@ -11,7 +11,7 @@ import DelayboxService
 import DelayboxLog
 
 /// The composition root of `delaybox run`: reads the board config and the saved
-/// settings, wires the channel, the engine and the output, owns the playout loop, and
+/// settings, wires the doors, the output and the `Playout` (which runs the loop), and
 /// behaves as a systemd service (docs/daemon.md): READY once audio flows, the watchdog
 /// fed only while the output takes audio, SIGTERM fades out, saves and exits, SIGHUP
 /// reloads the config.
@@ -105,21 +105,14 @@ public final class Appliance {
         log.receiveFFmpegMessages()
         let playout = try makePlayout(output: output, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
-        let intervalNanoseconds = output.playoutIntervalNanoseconds
-        output.frameLimit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
-        output.start()
-        var wake = start
-        while output.renderedFrames < output.frameLimit {
-            sleeper.sleep(until: wake)
-            let now = clock.now()
-            wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
-            if signals.stopRequested { break }
+        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: sleeper) { _ in
+            if signals.stopRequested { return false }
             if signals.takeReloadRequest() { playout.requestReload() }
-            try playout.step(now: now)
+            return true
         }
         // Fade out (one period) and save, then let the device play it and go.
         inbox.close()
-        playout.fadeOut(now: clock.now())
+        playout.fadeOut(now: end)
         output.stop()
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
     }

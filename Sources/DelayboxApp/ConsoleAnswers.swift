@@ -35,7 +35,7 @@ struct ConsoleAnswers {
     var doors: Doors?
     /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
     var toneOn = false
-    /// The output's trouble counts, as of the last status update (once a second).
+    /// The output's trouble counts, as of this wake-up (the playout sets them before it answers).
     var output = OutputStatistics()
     /// The channels recorded in the background (`record: true`; `status` lists them).
     var standby: StandbyChannels?

@@ -150,6 +150,24 @@ final class Playout {
         if executor.settingsDueForSave(at: now) { save() }
     }
 
+    /// Plays at the clock's pace, `seconds` of output (0: until `goOn` says stop): sleeps
+    /// until the output's ring needs topping up, lets `goOn` take what the root has for it
+    /// (signals, requests), then steps. The output starts here; returns when it stopped.
+    func runInRealTime(seconds: Double, sleeper: any Sleeper, goOn: (Instant) -> Bool) throws -> Instant {
+        let interval = output.playoutIntervalNanoseconds
+        output.frameLimit = seconds > 0 ? Int64(seconds * Double(AudioFormat.sampleRate)) : Int64.max
+        output.start()
+        var wake = clock.now()
+        while output.renderedFrames < output.frameLimit {
+            sleeper.sleep(until: wake)
+            let now = clock.now()
+            wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2))
+            guard goOn(now) else { break }
+            try step(now: now)
+        }
+        return clock.now()
+    }
+
     /// Fades out (one period, rendered now) and saves the settings; the output then plays
     /// out what it holds.
     func fadeOut(now: Instant) {

@@ -82,24 +82,17 @@ public final class StreamPlayer {
         let playout = try Playout(setup: setup, output: output, inbox: inbox, doors: Doors(config: board, inbox: inbox, socketPath: nil, version: DelayboxVersion.string),
                                   clock: clock, systemd: SystemdNotifier(environment: [:]), now: start)
         defer { playout.close() }
-        output.frameLimit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
-        output.start()
-        let intervalNanoseconds = output.playoutIntervalNanoseconds
-        var wake = start
-        periods: while output.renderedFrames < output.frameLimit {
-            sleeper.sleep(until: wake)
-            let now = clock.now()
-            wake = max(wake.advanced(byNanoseconds: intervalNanoseconds), now.advanced(byNanoseconds: intervalNanoseconds / 2))
+        let requests = self.requests
+        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: sleeper) { now in
             for request in requests.take() {
                 switch request {
-                case .stop: break periods
+                case .stop: return false
                 case .nextChannel: playout.chooseNextChannel()
                 case .selectChannel(let name): if !playout.chooseChannel(named: name) { log.say("no channel named '\(name)'", at: now) }
                 }
             }
-            try playout.step(now: now)
+            return true
         }
-        let end = clock.now()
         playout.fadeOut(now: end)
         output.stop()
         return playout.status(at: end)
