@@ -39,14 +39,14 @@ public final class StreamPlayer {
     /// low (on this class of machine each wakeup costs ~50 µs of CPU: holding a stream
     /// costs 0.2 s of CPU per minute with 20 ms periods, 0.08 s with 100 ms); 20 ms for a
     /// sound card. Events still take effect on their exact frame.
-    var periodFrames: Int { if case .alsa = options.output { 960 } else { 4_800 } }
+    var periodFrames: Int { options.output.kind.pacesItself ? 960 : 4_800 }
     /// The output delay the engine is told in fast mode: a WAV file plays each frame as written.
     static let fastOutputDelayFrames = 0
 
     private var options: Options
     private let requests: PlayerRequests
     private let write: @Sendable (String) -> Void
-    private var writer: WavFileWriter?
+    private var writer: (any FrameFile)?
 
     /// - Parameter requests: where other threads ask for channel switches and a stop
     ///   (real time only).
@@ -59,7 +59,7 @@ public final class StreamPlayer {
     /// Plays until done; returns the engine's final status.
     @discardableResult
     public func run() throws -> EngineStatus {
-        if options.fast, case .wav(let path) = options.output { writer = try WavFileWriter(path: path) }
+        if options.fast { writer = try options.output.kind.fastWriter() }
         let status = options.fast ? try runFast() : try runRealTime()
         try writer?.close()
         return status

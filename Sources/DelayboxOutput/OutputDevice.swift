@@ -1,35 +1,42 @@
-import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import FoundationEssentials
 import Synchronization
 
 /// Where audio goes, as the board config or `--output` names it, and how to open it
 /// (again, after a loss).
-public enum OutputDevice: Sendable, Equatable, CustomStringConvertible {
-    /// An ALSA PCM: `hw:CARD=…,DEV=0`, `default`, a plugin name.
-    case alsa(String)
-    /// A WAV file, paced at real time.
-    case wav(String)
-    /// Nothing, paced at real time.
-    case null
+public struct OutputDevice: Sendable, Equatable, CustomStringConvertible {
+    /// Every kind of output, by the name each is written with.
+    public static let kinds: [any OutputKind.Type] = [ALSAOutputKind.self, WavOutputKind.self, NullOutputKind.self]
+    /// The kind a name without a known scheme is: an ALSA PCM (`default`, `hw:0`).
+    static let bareNameKind: any OutputKind.Type = ALSAOutputKind.self
 
-    /// Parses `alsa:NAME`, `wav:PATH`, `null`, or a bare ALSA name.
+    public let kind: any OutputKind
+    /// Nothing: where audio goes when the configured device is not a device name.
+    public static let null = OutputDevice(NullOutputKind())
+
+    public init(_ kind: any OutputKind) { self.kind = kind }
+
+    /// Parses `SCHEME:ARGUMENT` or `SCHEME` of one of `kinds`, or a bare ALSA name.
     public init?(_ text: String) {
-        if text == "null" { self = .null }
-        else if text.hasPrefix("wav:"), text.count > 4 { self = .wav(String(text.dropFirst(4))) }
-        else if text.hasPrefix("alsa:"), text.count > 5 { self = .alsa(String(text.dropFirst(5))) }
-        else if !text.isEmpty, !text.contains(" ") { self = .alsa(text) }
-        else { return nil }
+        for kind in Self.kinds {
+            let argument: String?? = if text == kind.scheme { .some(nil) }
+                else if text.hasPrefix(kind.scheme + ":") { .some(String(text.dropFirst(kind.scheme.count + 1))) }
+                else { .none }
+            if let argument, let parsed = kind.init(argument: argument) {
+                self.kind = parsed
+                return
+            }
+        }
+        guard let bare = Self.bareNameKind.init(argument: text) else { return nil }
+        kind = bare
     }
 
     public var description: String {
-        switch self {
-        case .alsa(let name): "alsa:" + name
-        case .wav(let path): "wav:" + path
-        case .null: "null"
-        }
+        let scheme = type(of: kind).scheme
+        return kind.argument.map { scheme + ":" + $0 } ?? scheme
     }
+
+    public static func == (left: OutputDevice, right: OutputDevice) -> Bool { left.description == right.description }
 
     /// Period and buffer to ask for, and the sample format a codec prefers.
     public struct Request: Sendable {
@@ -39,25 +46,12 @@ public enum OutputDevice: Sendable, Equatable, CustomStringConvertible {
         public init() {}
     }
 
-    /// A factory that opens this device; a WAV file is created by the first open and
-    /// appended to by later ones (after a loss), so nothing already written is lost.
+    /// A factory that opens this device; the first open creates, later ones (after a
+    /// loss) reopen.
     func opener(_ request: Request, clock: any MonotonicClock, sleeper: any Sleeper) -> AudioPump.DriverFactory {
         let openedBefore = Atomic<Bool>(false)
-        return { () throws(OutputError) -> any OutputDriver in
-            switch self {
-            case .null:
-                return NullOutput(periodFrames: request.periodFrames, periods: request.periods, clock: clock, sleeper: sleeper)
-            case .wav(let path):
-                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                let appending = openedBefore.exchange(true, ordering: .relaxed)
-                return try WavFileOutput(path: path, appending: appending, periodFrames: request.periodFrames,
-                                         periods: request.periods, clock: clock, sleeper: sleeper)
-            case .alsa(let name):
-                let alsa = ALSAOutput.Request(device: name, sampleFormat: request.sampleFormat, periodFrames: request.periodFrames,
-                                              periods: request.periods)
-                return try ALSAOutput(alsa, clock: clock, sleeper: sleeper)
-            }
+        return { [kind] () throws(OutputError) -> any OutputDriver in
+            try kind.open(request, reopening: openedBefore.exchange(true, ordering: .relaxed), clock: clock, sleeper: sleeper)
         }
     }
 }

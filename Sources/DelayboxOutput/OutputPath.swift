@@ -1,4 +1,3 @@
-import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
 import DelayboxLog
@@ -56,9 +55,9 @@ public final class OutputPath {
     }
 
     private static func openMixer(device: OutputDevice, control: String?, logger: Logger) -> (any HardwareVolume)? {
-        guard let control, case .alsa(let name) = device else { return nil }
+        guard let control else { return nil }
         do throws(OutputError) {
-            let mixer = try ALSAMixer(device: name, control: control)
+            guard let mixer = try device.kind.mixer(control: control) else { return nil }
             logger.info("volume on the codec's mixer: \(mixer.controlName), \(mixer.decibelRange.lowerBound)…\(mixer.decibelRange.upperBound) dB")
             return mixer
         } catch {
@@ -89,7 +88,7 @@ public final class OutputPath {
 
     public func start() {
         // Real-time priority only for a device that blocks: paced outputs sleep.
-        let priority: Int32? = if case .alsa = device { 50 } else { nil }
+        let priority: Int32? = device.kind.pacesItself ? 50 : nil
         thread.start(realtimePriority: priority)
     }
 

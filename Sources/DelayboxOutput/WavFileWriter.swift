@@ -4,7 +4,7 @@ import DelayboxPlatform
 
 /// Writes the internal format to a 16-bit PCM WAV file. The header's sizes are brought up
 /// to date on every `flush()`, so the file stays playable if the process is killed.
-public final class WavFileWriter {
+public final class WavFileWriter: FrameFile {
     public struct OpenFailed: Error, CustomStringConvertible {
         public var path: String
         /// The system's word for it ("Permission denied").

@@ -42,7 +42,7 @@ struct PlayCommand: ParsableCommand {
         guard let output = OutputDevice(output) else {
             throw ValidationError("--output wants alsa:NAME, wav:PATH or null; got '\(output)'")
         }
-        if fast, case .alsa = output {
+        if fast, output.kind.pacesItself {
             throw ValidationError("--fast plays faster than real time: it writes to wav:PATH or null, not a sound card")
         }
         let lineup: ChannelLineup

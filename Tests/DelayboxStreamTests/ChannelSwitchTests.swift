@@ -1,5 +1,6 @@
 import DelayboxApp
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxTestSupport
 import Foundation
 import Synchronization
@@ -21,7 +22,7 @@ extension IcecastStreamTests {
         ]))
         options.delayMs = 2_000
         options.seconds = 13
-        options.output = .wav(wav)
+        options.output = OutputDevice(WavOutputKind(path: wav))
         options.json = true
         let requests = PlayerRequests()
         let lines = Mutex<[String]>([])
