@@ -126,8 +126,9 @@ struct VirtualBoardTests {
     /// play button pauses (its contact bouncing: the kernel debounces it where libgpiod 2
     /// asks), an input the panel does not pull is held by the bias requested, the LED line
     /// follows (on while playing, off when paused), the console saw every edge, the
-    /// loopback's other side carries the demo programme, and a reload that moves the play
-    /// button to another line has the panel take it — on each release's board.
+    /// loopback's other side carries the demo programme, a reload that moves the play
+    /// button to another line has the panel take it, and so does a delay step set live
+    /// from the console (`config set defaults.delay_step`) — on each release's board.
     @Test(arguments: VirtualBoard.boards)
     func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(board: VirtualBoard.Board) throws {
         let directory = try run("front-panel", on: board)
@@ -151,6 +152,13 @@ struct VirtualBoardTests {
         // SIGHUP with the play button moved to line 24: the panel takes the new line.
         #expect(Self.text(directory, "gpio-2.txt").contains("play  GPIO24  high  released  2 edges"), "\(Self.text(directory, "gpio-2.txt"))")
         #expect(Self.text(directory, "status-3.txt").contains("state: playing"), "a press on the new line plays again")
+        // `config set defaults.delay_step 500 ms` from the console: the next detent is 500 ms.
+        func delay(_ file: String) -> Int? {
+            Self.text(directory, file).split(separator: "\n").first { $0.hasPrefix("delay_ms:") }
+                .flatMap { Int($0.dropFirst("delay_ms:".count).trimmingCharacters(in: .whitespaces)) }
+        }
+        let before = try #require(delay("status-4.txt"), "\(Self.text(directory, "step.txt"))\n\(Self.text(directory, "status-4.txt"))")
+        #expect(delay("status-5.txt") == before + 500, "one detent after the step was set live: \(Self.text(directory, "status-5.txt"))\n\(appliance)")
 
         // The capture (4 s from the loopback's other side) carries the programme.
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)

@@ -1,7 +1,8 @@
 # Front panel on real kernel drivers (run in the virtual board, chrooted in the host's
 # filesystem; tools/virtual-board/run.sh): gpio-sim carries the Pi panel's lines
 # (board-configs/virtual-board.yaml), the appliance plays into snd-aloop. Turns the
-# encoder three detents clockwise, presses play/pause (its contact bouncing), and records what the console says,
+# encoder three detents clockwise, presses play/pause (its contact bouncing), moves the play button
+# (SIGHUP), sets the delay step live and turns one detent more, and records what the console says,
 # what the status LED line shows and what the loopback's other side hears, in /mnt.
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 panel
@@ -44,4 +45,11 @@ wait_until 100 0.2 panel_again
 press 24; sleep 1
 ctl status > /mnt/status-3.txt 2>&1
 ctl gpio > /mnt/gpio-2.txt 2>&1
+# The delay step set live from the console: the panel takes it for its next detent.
+ctl config set defaults.delay_step 500 ms > /mnt/step.txt 2>&1
+panel_third() { [ "$(grep -c 'front panel on' /mnt/delaybox.log)" -ge 3 ]; }
+wait_until 50 0.2 panel_third || echo "the front panel was not started again" >> /mnt/step.txt
+ctl status > /mnt/status-4.txt 2>&1
+detent_cw; sleep 0.5
+ctl status > /mnt/status-5.txt 2>&1
 stop_appliance
