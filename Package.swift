@@ -83,11 +83,17 @@ let package = Package(
         // null), the ring and the real-time audio thread, volume.
         .target(name: "DelayboxOutput", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
                 swiftSettings: strict),
+        // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
+        .target(name: "DelayboxMQTT", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        // libmosquitto: the MQTT client's network loop on a thread of its own.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxPlatform"], swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
-        // serial console and the control socket, and the inboxes they post to.
+        // serial console, the control socket and MQTT, and the inboxes they post to.
         .target(name: "DelayboxDoors", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
                                                       "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
-                                                      "DelayboxLog"], swiftSettings: strict),
+                                                      "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine"],
+                swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
         // the demo's simulated connection, and the session that feeds them to an engine.
         .target(name: "DelayboxStream", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
@@ -146,7 +152,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
-            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxState", "DelayboxSimulation",
+            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT", "DelayboxState", "DelayboxSimulation",
                            "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(

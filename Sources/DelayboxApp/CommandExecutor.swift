@@ -46,6 +46,9 @@ public final class CommandExecutor {
         case .toggleMute:
             muted.toggle()
             return .done
+        case .setMuted(let value):
+            muted = value
+            return .done
         case .playPause:
             if engine.state == .paused { engine.resume(now: now) } else { engine.pause(now: now) }
             return .done

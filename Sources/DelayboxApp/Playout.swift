@@ -139,7 +139,9 @@ final class Playout {
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
-        for change in state(at: now).changes(since: before) { logger.info("\(change)") }
+        let changes = state(at: now).changes(since: before)
+        for change in changes { logger.info("\(change)") }
+        if !changes.isEmpty { doors.stateChanged() }
         if (executor.settings.volume, executor.muted) != volume {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
@@ -259,10 +261,16 @@ final class Playout {
             log.notification(notification, heardAt: heardAt)
             let text = NotificationLog.text(notification)
             doors.show(text)
-            if case .eventTookEffect(let event, _, _, _) = notification {
+            switch notification {
+            case .eventTookEffect(let event, _, _, _):
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
                 answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
+                doors.eventHeard(text, streamSeconds: Double(event.position) / Double(AudioFormat.sampleRate),
+                                 heardUnixMs: Int64((heard.timeIntervalSince1970 * 1000).rounded(.down)))
+                doors.stateChanged()
+            case .stateChanged, .delayChanged: doors.stateChanged()
+            default: break
             }
         }
     }

@@ -13,6 +13,9 @@ public enum Command: Sendable, Equatable {
     case adjustVolume(steps: Int)
     case setVolume(Int)
     case toggleMute
+    /// Mutes (true) or unmutes, whatever it was: for a door that knows what it wants (a
+    /// home automation switch), where a toggle would race with the panel.
+    case setMuted(Bool)
     case playPause
     case pause
     case resume

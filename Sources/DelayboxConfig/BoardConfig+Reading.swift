@@ -28,6 +28,8 @@ extension BoardConfig {
         let console = consoleSection.isPresent ? readConsole(consoleSection) : nil
         let remoteSection = root.section("remote")
         let remote = remoteSection.isPresent ? readRemote(remoteSection, log: log) : nil
+        let mqttSection = root.section("mqtt")
+        let mqtt = mqttSection.isPresent ? readMQTT(mqttSection, log: log) : nil
         let channels = readChannels(root, log: log)
         let defaults = readDefaults(root.section("defaults"), log: log)
         root.finish()
@@ -38,7 +40,7 @@ extension BoardConfig {
             return (nil, diagnostics)
         }
         return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                            remote: remote, channels: channels, defaults: defaults), diagnostics)
+                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt), diagnostics)
     }
 
     private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {

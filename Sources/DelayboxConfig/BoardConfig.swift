@@ -17,6 +17,8 @@ public struct BoardConfig: Sendable, Equatable {
     public var remote: RemoteSettings?
     public var channels: ChannelLineup
     public var defaults: Defaults
+    /// Nil: no MQTT.
+    public var mqtt: MQTTSettings? = nil
 }
 
 public struct AudioSettings: Sendable, Equatable {

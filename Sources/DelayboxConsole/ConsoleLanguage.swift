@@ -18,7 +18,7 @@ public enum ConsoleLanguage {
         Entry(name: "volume", usage: "volume [0-100 | +N | -N]", summary: "show or set the volume (perceptual scale)", arguments: []),
         Entry(name: "pause", usage: "pause", summary: "hold playout; recording goes on, so the delay grows", arguments: []),
         Entry(name: "resume", usage: "resume", summary: "play on from where it was held", arguments: []),
-        Entry(name: "mute", usage: "mute", summary: "mute or unmute the output", arguments: []),
+        Entry(name: "mute", usage: "mute [on|off]", summary: "mute or unmute the output (without on or off: the other way)", arguments: ["on", "off"]),
         Entry(name: "channel", usage: "channel [list | next | NAME]", summary: "list the channels, or switch", arguments: ["list", "next"]),
         Entry(name: "ads", usage: "ads [on | off]", summary: "show or set whether ad breaks play their ad", arguments: ["on", "off"]),
         Entry(name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset", arguments: ["save", "recall"]),
@@ -62,6 +62,8 @@ public enum ConsoleLanguage {
         case ("pause", 0): return .success(.command(.pause))
         case ("resume", 0): return .success(.command(.resume))
         case ("mute", 0): return .success(.command(.toggleMute))
+        case ("mute", 1) where first == "on": return .success(.command(.setMuted(true)))
+        case ("mute", 1) where first == "off": return .success(.command(.setMuted(false)))
         case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
         case ("gpio", 0): return .success(.gpio)

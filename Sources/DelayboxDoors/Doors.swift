@@ -5,7 +5,7 @@ import DelayboxSerial
 import DelayboxLog
 
 /// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
-/// remote, the serial console and the control socket. The panel and the remote post
+/// remote, the serial console, the control socket and MQTT. The panel and the remote post
 /// commands (`drain`); the console and the socket post questions to the `ConsoleInbox`.
 /// A door that cannot open is reported and left out: the box plays on without it.
 ///
@@ -17,6 +17,9 @@ public final class Doors {
     public private(set) var remote: RemoteReceiver?
     private var console: SerialConsole?
     private var socket: ControlSocket?
+    private var mqtt: MQTTDoor?
+    private let inbox: ConsoleInbox
+    private let version: String
     private let logger = Logger(label: "delaybox.controls")
     private let consoleLogger = Logger(label: "delaybox.console")
 
@@ -25,10 +28,23 @@ public final class Doors {
     ///   - socketPath: the control socket for `delayboxctl`; nil: none.
     ///   - version: the firmware's version, for the console's greeting.
     public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String) {
+        self.inbox = inbox
+        self.version = version
         panel = startFrontPanel(config)
         remote = startRemote(config)
         console = startConsole(config, inbox: inbox, version: version)
         socket = socketPath.flatMap { startControlSocket(path: $0, inbox: inbox) }
+        mqtt = startMQTT(config)
+    }
+
+    /// What the status shows changed (a command took effect, the engine's state): MQTT
+    /// publishes it.
+    public func stateChanged() { mqtt?.stateChanged() }
+
+    /// A stream event was heard (`streamSeconds` on the stream's timeline, at
+    /// `heardUnixMs`): MQTT publishes it.
+    public func eventHeard(_ text: String, streamSeconds: Double, heardUnixMs: Int64) {
+        mqtt?.eventHeard(text, streamSeconds: streamSeconds, heardUnixMs: heardUnixMs)
     }
 
     /// The commands the panel and the remote decoded since the last call.
@@ -51,9 +67,16 @@ public final class Doors {
             remote?.stop()
             remote = startRemote(config)
         }
+        if before.mqtt != config.mqtt {
+            mqtt?.stop()
+            mqtt = startMQTT(config)
+        } else if before != config {
+            mqtt?.configChanged(config)
+        }
     }
 
     public func stop() {
+        mqtt?.stop()
         socket?.stop()
         console?.stop()
         remote?.stop()
@@ -96,6 +119,19 @@ public final class Doors {
             return console
         } catch {
             consoleLogger.error("\(error); playing without the serial console")
+            return nil
+        }
+    }
+
+    private func startMQTT(_ config: BoardConfig) -> MQTTDoor? {
+        guard let settings = config.mqtt else { return nil }
+        do {
+            let door = try MQTTDoor(settings: settings, config: config, inbox: inbox, version: version)
+            door.start()
+            logger.info("MQTT: \(settings.tls ? "mqtts" : "mqtt")://\(settings.host):\(settings.port) as \(door.topics.clientID), topics under \(door.topics.prefix)")
+            return door
+        } catch {
+            logger.error("MQTT: \(error); playing without MQTT")
             return nil
         }
     }

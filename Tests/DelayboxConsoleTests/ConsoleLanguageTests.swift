@@ -30,6 +30,8 @@ import Testing
         #expect(parse("volume 40")?.action == .command(.setVolume(40)))
         #expect(parse("volume -5")?.action == .command(.adjustVolume(steps: -5)))
         #expect(parse("pause")?.action == .command(.pause) && parse("resume")?.action == .command(.resume))
+        #expect(parse("mute")?.action == .command(.toggleMute) && parse("mute on")?.action == .command(.setMuted(true))
+                && parse("mute OFF")?.action == .command(.setMuted(false)))
         #expect(parse("channel")?.action == .listChannels && parse("channel next")?.action == .command(.nextChannel))
         #expect(parse("channel City Radio")?.action == .selectChannel("City Radio"))
         #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)

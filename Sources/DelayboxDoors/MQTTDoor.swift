@@ -1,0 +1,243 @@
+import DelayboxConfig
+import DelayboxConsole
+import DelayboxEngine
+import DelayboxLog
+import DelayboxMQTT
+import DelayboxMosquitto
+import DelayboxPlatform
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The box on an MQTT broker (docs/mqtt.md): its status retained on `<prefix>/status` on
+/// change and every 30 s, `online`/`offline` on `<prefix>/availability` (the broker's will
+/// when the box vanishes), stream events on `<prefix>/event`, console lines taken from
+/// `<prefix>/command` (and its group's) and answered on `<prefix>/reply`, and Home
+/// Assistant's discovery messages. Commands go through the console inbox like a typed
+/// line, so they are checked and carried out the same way.
+///
+/// Threads: its own (`delaybox-mqtt`) does the work; libmosquitto's loop runs on another
+/// (`mqtt-net`); the playout thread only drops notes in (`stateChanged`, `eventHeard`) —
+/// nothing the playout or the audio does waits on the network.
+final class MQTTDoor: Sendable {
+    /// Commands waiting at most; more are dropped and counted (a flood).
+    static let queueLimit = 64
+
+    private struct Mail {
+        var commands: [(line: [UInt8], group: Bool)] = []
+        var events: [String] = []
+        var dropped = 0
+        /// Connected (again), or the config changed: `online` and discovery to send.
+        var announce = false
+        var changed = false
+        var config: BoardConfig
+    }
+
+    let topics: MQTTTopics
+    private let client: MosquittoClient
+    private let inbox: ConsoleInbox
+    private let version: String
+    private let mail: Mutex<Mail>
+    private let worker = WorkerThread(name: "delaybox-mqtt")
+    private let logger = Logger(label: "delaybox.mqtt")
+    /// The problems reported since the last connection: each is said once.
+    private let reported = Mutex<Set<String>>([])
+    private let broker: String
+    /// libmosquitto's callbacks' way to this door, until it stops.
+    private final class Relay: Sendable {
+        let door = Mutex<MQTTDoor?>(nil)
+    }
+    private let relay = Relay()
+
+    init(settings: MQTTSettings, config: BoardConfig, inbox: ConsoleInbox, version: String) throws {
+        let topics = MQTTTopics(settings: settings, hostname: Self.hostname())
+        self.topics = topics
+        self.inbox = inbox
+        self.version = version
+        mail = Mutex(Mail(config: config))
+        broker = "\(settings.tls ? "mqtts" : "mqtt")://\(settings.host):\(settings.port)"
+        var options = MosquittoClient.Options(host: settings.host, port: settings.port, clientID: topics.clientID)
+        options.username = settings.username
+        options.password = settings.password
+        options.tls = settings.tls
+        options.caFile = settings.caFile
+        options.will = MosquittoClient.Message(topic: topics.availability, payload: "offline", retain: true)
+        let relay = relay
+        client = try MosquittoClient(options) { event in relay.door.withLock { $0 }?.received(event) }
+        relay.door.withLock { $0 = self }
+    }
+
+    func start() {
+        worker.start { [self] in run() }
+        client.start()
+    }
+
+    /// The status changed (a command from any door, the engine's state): published soon.
+    func stateChanged() {
+        mail.withLock { $0.changed = true }
+        worker.wake()
+    }
+
+    /// A stream event was heard: published on `<prefix>/event`.
+    func eventHeard(_ text: String, streamSeconds: Double, heardUnixMs: Int64) {
+        let payload = JSONText.encode(["event": text, "stream_s": streamSeconds, "heard_unix_ms": heardUnixMs] as [String: Any])
+        mail.withLock { if $0.events.count < Self.queueLimit { $0.events.append(payload) } }
+        worker.wake()
+    }
+
+    /// The config changed (channels, delay step): the discovery messages are sent again.
+    func configChanged(_ config: BoardConfig) {
+        mail.withLock { mail in
+            mail.config = config
+            mail.announce = true
+        }
+        worker.wake()
+    }
+
+    /// Says `offline`, disconnects and ends both threads.
+    func stop() {
+        worker.stop()
+        client.stop(lastWords: MosquittoClient.Message(topic: topics.availability, payload: "offline", retain: true))
+        relay.door.withLock { $0 = nil }
+    }
+
+    /// On libmosquitto's thread: note it and wake the worker; nothing here blocks.
+    private func received(_ event: MosquittoClient.Event) {
+        switch event {
+        case .connected:
+            reported.withLock { $0.removeAll() }
+            logger.notice("MQTT: connected to \(broker) as \(topics.clientID), topics under \(topics.prefix)")
+            mail.withLock { $0.announce = true }
+            client.subscribe(topics.command)
+            if let group = topics.groupCommand { client.subscribe(group) }
+        case .refused(let reason):
+            report("the broker refused the connection: \(reason)", error: true)
+        case .lost(let reason, let retryMs):
+            report(reason, then: "; trying again in \(retryMs) ms (then up to every 30 s)", error: false)
+        case .message(let topic, let payload):
+            let group = topic != topics.command
+            mail.withLock { mail in
+                if mail.commands.count < Self.queueLimit { mail.commands.append((payload, group)) } else { mail.dropped += 1 }
+            }
+        }
+        worker.wake()
+    }
+
+    /// A problem once until the next connection, not at every retry.
+    private func report(_ problem: String, then detail: String = "", error: Bool) {
+        guard reported.withLock({ $0.insert(problem).inserted }) else { return }
+        let line = "MQTT \(broker): \(problem)\(detail)"
+        if error { logger.error(line) } else { logger.warning(line) }
+    }
+
+    private func run() {
+        let clock = SystemClock()
+        var pacing = StatusPacing()
+        var droppedReportedAt: Int64?
+        while !worker.isStopRequested {
+            let taken = mail.withLock { mail in
+                defer { (mail.commands, mail.events, mail.dropped, mail.announce, mail.changed) = ([], [], 0, false, false) }
+                return mail
+            }
+            if taken.announce {
+                announce(config: taken.config)
+                pacing.reconnected()
+            }
+            if taken.changed { pacing.changed() }
+            for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
+            if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
+            let now = clock.now().nanoseconds
+            if taken.dropped > 0 {
+                if droppedReportedAt.map({ now - $0 > 10_000_000_000 }) ?? true {
+                    logger.warning("MQTT: \(taken.dropped) commands dropped: more than \(Self.queueLimit) were waiting")
+                    droppedReportedAt = now
+                }
+            }
+            if client.isConnected, pacing.due <= now, let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
+                client.publish(.init(topic: topics.status, payload: status, retain: true))
+                pacing.published(at: now)
+            }
+            let wait = client.isConnected ? max(1_000_000, pacing.due - clock.now().nanoseconds) : 30_000_000_000
+            worker.wait(nanoseconds: wait)
+        }
+    }
+
+    /// `online`, the discovery messages, and the status at once.
+    private func announce(config: BoardConfig) {
+        client.publish(.init(topic: topics.availability, payload: "online", retain: true))
+        for message in HomeAssistantDiscovery(topics: topics, config: config, version: version).messages {
+            client.publish(.init(topic: message.topic, payload: message.payload, retain: true))
+        }
+    }
+
+    /// The commands taken: each refused with its reason, or asked of the playout thread —
+    /// all of them, and the status after them, answered at its next wake-up — the answers
+    /// on `reply` and the status published. True when the status was published.
+    private func carryOut(_ commands: [(line: [UInt8], group: Bool)]) -> Bool {
+        var asked: [(line: String, pending: ConsoleInbox.Pending)] = []
+        for command in commands {
+            guard let (line, request) = request(command.line, group: command.group) else { continue }
+            guard let pending = inbox.post(request) else {
+                reply(command: line, error: "the appliance is stopping")
+                continue
+            }
+            asked.append((line, pending))
+        }
+        guard !asked.isEmpty, let status = inbox.post(ConsoleRequest(.status, json: true)) else { return false }
+        for (line, pending) in asked {
+            guard let answer = pending.wait(seconds: 2) else {
+                reply(command: line, error: "the appliance did not answer within 2 s")
+                continue
+            }
+            if answer.hasPrefix("{") {
+                let rest = answer.dropFirst()
+                client.publish(.init(topic: topics.reply, payload: "{\"command\":" + JSONText.encode(line) + (rest == "}" ? "" : ",") + rest,
+                                     retain: false))
+            } else {
+                reply(command: line, error: answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer)
+            }
+        }
+        guard let text = status.wait(seconds: 2), text.hasPrefix("{"), client.isConnected else { return false }
+        client.publish(.init(topic: topics.status, payload: text, retain: true))
+        return true
+    }
+
+    /// A payload as a console request (in JSON), or nil when it was refused (the reason
+    /// is on `reply`).
+    private func request(_ payload: [UInt8], group: Bool) -> (String, ConsoleRequest)? {
+        let line: String
+        switch MQTTCommandLine.parse(payload, group: group) {
+        case .failure(let refusal):
+            reply(command: nil, error: refusal.description)
+            return nil
+        case .success(let text): line = text
+        }
+        switch ConsoleLanguage.parse(line) {
+        case nil: return nil
+        case .failure(let error)?:
+            reply(command: line, error: error.description)
+            return nil
+        case .success(var request)?:
+            if case .help = request.action {
+                reply(command: line, error: "help is for the console; docs/mqtt.md lists the commands")
+                return nil
+            }
+            request.json = true
+            return (line, request)
+        }
+    }
+
+    private func reply(command: String?, error: String) {
+        var fields: [String: Any] = ["error": error]
+        if let command { fields["command"] = command }
+        client.publish(.init(topic: topics.reply, payload: JSONText.encode(fields), retain: false))
+    }
+
+    private static func hostname() -> String {
+        var name = [UInt8](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "delaybox" }
+        let text = String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+        return text.isEmpty ? "delaybox" : text
+    }
+}

@@ -1,0 +1,46 @@
+import DelayboxConfig
+
+/// The box's topics (docs/mqtt.md): its own under the prefix, its group's, and Home
+/// Assistant's discovery topics.
+public struct MQTTTopics: Sendable, Equatable {
+    /// The client id the broker knows the box by: `mqtt.client_id`, else the hostname.
+    public let clientID: String
+    /// `mqtt.topic_prefix`, else `delaybox/<client id>`.
+    public let prefix: String
+    /// `delaybox/group/<group>`, when the box is in one.
+    public let groupPrefix: String?
+
+    public init(settings: MQTTSettings, hostname: String) {
+        clientID = settings.clientID ?? hostname
+        prefix = settings.topicPrefix ?? "delaybox/" + Self.level(clientID)
+        groupPrefix = settings.group.map { "delaybox/group/" + $0 }
+    }
+
+    /// Retained JSON: `delayboxctl status --json`'s keys.
+    public var status: String { prefix + "/status" }
+    /// Retained `online` / `offline` (the broker publishes `offline` as the will).
+    public var availability: String { prefix + "/availability" }
+    /// Stream events as they are heard (not retained).
+    public var event: String { prefix + "/event" }
+    /// A console line to carry out.
+    public var command: String { prefix + "/command" }
+    /// The console's JSON answer to each command.
+    public var reply: String { prefix + "/reply" }
+    /// A console line every box of the group carries out (a delay or a channel).
+    public var groupCommand: String? { groupPrefix.map { $0 + "/command" } }
+
+    /// Home Assistant's discovery topic for one entity of this box.
+    public func discovery(component: String, object: String) -> String {
+        "homeassistant/\(component)/\(nodeID)/\(object)/config"
+    }
+
+    /// The client id as Home Assistant's node id (letters, digits, `_` and `-` only).
+    public var nodeID: String {
+        String(clientID.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+
+    /// A hostname as one topic level: the MQTT wildcards and `/` replaced.
+    static func level(_ name: String) -> String {
+        String(name.map { "+#/".contains($0) ? "_" : $0 })
+    }
+}

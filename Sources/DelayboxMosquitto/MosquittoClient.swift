@@ -1,0 +1,195 @@
+import CMosquitto
+import DelayboxPlatform
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An MQTT client on libmosquitto, with its network loop on a thread of its own
+/// (`mqtt-net`): it connects, keeps the connection alive, and connects again with back-off
+/// (1 s doubling to 30 s) after any failure — a broker down at start, restarted, a name
+/// that does not resolve yet, refused credentials. `publish` and `subscribe` queue the
+/// packet and return at once (the loop thread writes it), so no caller waits on the network.
+///
+/// Threads: `onEvent` is called on the loop thread and must not block; the rest from any.
+public final class MosquittoClient: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        public var username: String?
+        public var password: String?
+        /// TLS, verified against `caFile` (or the system's CAs in /etc/ssl/certs).
+        public var tls = false
+        public var caFile: String?
+        /// The broker publishes this if the box vanishes without saying goodbye.
+        public var will: Message?
+        public var keepAliveSeconds: Int32 = 30
+
+        public init(host: String, port: Int, clientID: String) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+        }
+    }
+
+    public struct Message: Sendable {
+        public var topic: String
+        public var payload: String
+        public var retain: Bool
+        public init(topic: String, payload: String, retain: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    public enum Event: Sendable {
+        case connected
+        /// The broker answered the connect with a refusal (credentials, client id).
+        case refused(String)
+        /// Not connected: could not connect, or the connection was lost; retried in `retryMs`.
+        case lost(String, retryMs: Int64)
+        case message(topic: String, payload: [UInt8])
+    }
+
+    public struct SetupFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let handle: OpaquePointer
+    private let options: Options
+    private let thread = WorkerThread(name: "mqtt-net")
+    private let onEvent: @Sendable (Event) -> Void
+    private let connected = Atomic<Bool>(false)
+    private var context: Unmanaged<Context>?
+
+    /// The C callbacks' way back to this client.
+    private final class Context {
+        weak var client: MosquittoClient?
+    }
+
+    private static let library: Void = { mosquitto_lib_init() }()
+
+    public init(_ options: Options, onEvent: @escaping @Sendable (Event) -> Void) throws(SetupFailed) {
+        _ = Self.library
+        let context = Unmanaged.passRetained(Context())
+        guard let handle = mosquitto_new(options.clientID, true, context.toOpaque()) else {
+            context.release()
+            throw SetupFailed(description: "cannot make an MQTT client (out of memory, or a client id libmosquitto refuses)")
+        }
+        self.handle = handle
+        self.options = options
+        self.onEvent = onEvent
+        self.context = context
+        context.takeUnretainedValue().client = self
+        mosquitto_threaded_set(handle, true)
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        if let username = options.username { try check(mosquitto_username_pw_set(handle, username, options.password), "credentials") }
+        if let will = options.will {
+            try check(mosquitto_will_set(handle, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain), "will")
+        }
+        if options.tls {
+            try check(mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
+                      "TLS (CA file \(options.caFile ?? "/etc/ssl/certs"))")
+        }
+        mosquitto_connect_callback_set(handle) { _, context, code in
+            MosquittoClient.client(context)?.connectAnswered(code)
+        }
+        mosquitto_message_callback_set(handle) { _, context, message in
+            guard let message, let client = MosquittoClient.client(context) else { return }
+            let topic = String(cString: message.pointee.topic)
+            let payload = message.pointee.payload.map {
+                Array(UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)))
+            } ?? []
+            client.onEvent(.message(topic: topic, payload: payload))
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+        context?.release()
+    }
+
+    private static func client(_ context: UnsafeMutableRawPointer?) -> MosquittoClient? {
+        context.map { Unmanaged<Context>.fromOpaque($0).takeUnretainedValue().client } ?? nil
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(SetupFailed) {
+        guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw SetupFailed(description: "MQTT \(what): \(String(cString: mosquitto_strerror(code)))")
+    }
+
+    private func connectAnswered(_ code: Int32) {
+        if code == 0 {
+            connected.store(true, ordering: .releasing)
+            onEvent(.connected)
+        } else {
+            onEvent(.refused(String(cString: mosquitto_connack_string(code))))
+        }
+    }
+
+    /// Whether the broker accepted the connection and it has not been lost since.
+    public var isConnected: Bool { connected.load(ordering: .acquiring) }
+
+    /// Starts the loop thread: connects, and keeps connecting.
+    public func start() {
+        thread.start { [self] in run() }
+    }
+
+    private func run() {
+        var backoffMs: Int64 = 1_000
+        var everConnected = false
+        while !thread.isStopRequested {
+            let code = everConnected ? mosquitto_reconnect(handle)
+                : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAliveSeconds)
+            if code == MOSQ_ERR_SUCCESS.rawValue {
+                everConnected = true
+                var result = MOSQ_ERR_SUCCESS.rawValue
+                while !thread.isStopRequested, result == MOSQ_ERR_SUCCESS.rawValue {
+                    result = mosquitto_loop(handle, 1_000, 1)
+                    if isConnected { backoffMs = 1_000 }
+                }
+                if thread.isStopRequested { break }
+                connected.store(false, ordering: .releasing)
+                onEvent(.lost(Self.describe(result), retryMs: backoffMs))
+            } else {
+                onEvent(.lost(Self.describe(code), retryMs: backoffMs))
+            }
+            thread.wait(milliseconds: backoffMs)
+            backoffMs = min(backoffMs * 2, 30_000)
+        }
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        if code == MOSQ_ERR_CONN_LOST.rawValue { return "connection lost" }
+        if code == MOSQ_ERR_ERRNO.rawValue { return ErrorText.system(errno) }
+        return String(cString: mosquitto_strerror(code))
+    }
+
+    /// Queues a message (QoS 1); false when it cannot be queued (not connected).
+    @discardableResult
+    public func publish(_ message: Message) -> Bool {
+        mosquitto_publish(handle, nil, message.topic, Int32(message.payload.utf8.count), message.payload, 1, message.retain)
+            == MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    public func subscribe(_ topic: String) {
+        _ = mosquitto_subscribe(handle, nil, topic, 1)
+    }
+
+    /// Publishes `lastWords` (the box going offline on purpose), disconnects so that the
+    /// broker does not send the will, and ends the loop thread.
+    public func stop(lastWords: Message?) {
+        if isConnected {
+            if let lastWords { publish(lastWords) }
+            _ = mosquitto_disconnect(handle)
+        }
+        thread.stop()
+        // What the loop had not written yet (the last words, the disconnect): up to 1 s.
+        if isConnected {
+            for _ in 0..<10 where mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+            connected.store(false, ordering: .releasing)
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `delaybox run` on a real mosquitto broker on loopback, `mosquitto_sub` and
+/// `mosquitto_pub` as the outside world (docs/mqtt.md): status and availability, commands
+/// and replies, Home Assistant's discovery, a venue group, a broker restart, TLS, refused
+/// credentials and a flood of garbage.
+@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto and mosquitto-clients (deploy/setup-host.sh installs them)"))
+struct MQTTTests {
+    /// One box: the simulated host's board (its demo channel and a second one), output to
+    /// null, the given `mqtt:` section; its log is stderr.
+    final class Box {
+        let directory: URL
+        let process = Process()
+        let log: URL
+        let socket: String
+
+        init(mqtt: String, name: String = "box") throws {
+            directory = try ExternalTool.temporaryDirectory("mqtt-\(name)")
+            log = directory.appendingPathComponent("log.txt")
+            socket = directory.appendingPathComponent("control.sock").path
+            let board = directory.appendingPathComponent("board.yaml")
+            try """
+                extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+                audio:
+                  device: null
+                channels:
+                  - name: Demo
+                    url: demo://commentary
+                  - name: Second
+                    url: demo://commentary
+                defaults:
+                  delay: 2 s
+                mqtt:
+                \(mqtt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                """.write(to: board, atomically: true, encoding: .utf8)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = CommandLineTests.root.appendingPathComponent(".build/debug/delaybox")
+            process.arguments = ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+        }
+
+        deinit {
+            ExternalTool.stop(process)
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        /// SIGTERM, and the exit.
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+
+        /// `delayboxctl status --json` as a dictionary.
+        func status() throws -> [String: Any] {
+            let outcome = try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delayboxctl"),
+                                                   ["--socket", socket, "status", "--json"])
+            return try #require(Self.object(outcome.output))
+        }
+
+        static func object(_ text: String) -> [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        }
+    }
+
+    static func field(_ payload: String, _ key: String) -> String? {
+        Box.object(payload)?[key].map { "\($0)" }
+    }
+
+    /// Retained status with `delayboxctl status --json`'s keys, `online`, and every kind of
+    /// command carried out and answered; `offline` when the box stops.
+    @Test func statusAvailabilityAndEveryCommandKindGoThroughARealBroker() throws {
+        let broker = try MosquittoBroker()
+        let watcher = try broker.watch("delaybox/#")
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: box1")
+        let prefix = "delaybox/box1"
+        #expect(watcher.wait(for: prefix + "/availability") { $0 == "online" } != nil, "\(box.logText)")
+        let first = try #require(watcher.wait(for: prefix + "/status"), "\(box.logText)")
+        let keys = Set(try #require(Box.object(first)).keys)
+        let local = Set(try box.status().keys)
+        #expect(local.subtracting(["building_delay_ms"]) == keys.subtracting(["building_delay_ms"]), "MQTT \(keys) vs delayboxctl \(local)")
+        // The status is retained: a client that comes later gets it at once.
+        let late = try ExternalTool.run(["mosquitto_sub"] + broker.clientArguments + ["-t", prefix + "/status", "-C", "1", "-W", "3"])
+        #expect(late.contains("\"delay_ms\""), "retained: \(late)")
+
+        let commands: [(line: String, status: (String) -> Bool)] = [
+            ("delay 7", { Self.field($0, "delay_ms") == "7000" }),
+            ("delay +0.5", { Self.field($0, "delay_ms") == "7500" }),
+            ("volume 30", { Self.field($0, "volume") == "30" }),
+            ("volume -5", { Self.field($0, "volume") == "25" }),
+            ("mute on", { Self.field($0, "muted") == "1" || Self.field($0, "muted") == "true" }),
+            ("mute off", { Self.field($0, "muted") == "0" || Self.field($0, "muted") == "false" }),
+            ("pause", { Self.field($0, "state") == "paused" }),
+            ("resume", { Self.field($0, "state") != "paused" }),
+            ("channel next", { Self.field($0, "channel") == "Second" }),
+            ("channel Demo", { Self.field($0, "channel") == "Demo" }),
+        ]
+        for command in commands {
+            try broker.publish(prefix + "/command", command.line)
+            let reply = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == command.line }
+            #expect(reply != nil && Self.field(reply!, "error") == nil, "\(command.line): \(reply ?? "no reply")\n\(box.logText)")
+            #expect(watcher.wait(for: prefix + "/status", where: command.status) != nil,
+                    "\(command.line): \(watcher.payloads(prefix + "/status").suffix(2))")
+        }
+        // Refused with the console's reason, nothing changed.
+        try broker.publish(prefix + "/command", "delay 99 min")
+        let refused = try #require(watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == "delay 99 min" })
+        #expect(Self.field(refused, "error") != nil || Self.field(refused, "result") != "ok", "\(refused)")
+        try broker.publish(prefix + "/command", "volume loud")
+        let error = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == "volume loud" }
+        #expect(error.flatMap { Self.field($0, "error") } != nil, "\(error ?? "no reply")")
+
+        box.stop()
+        #expect(watcher.payloads(prefix + "/availability").last == "offline", "\(watcher.payloads(prefix + "/availability"))")
+        #expect(box.logText.contains("MQTT: connected to mqtt://127.0.0.1:\(broker.port) as box1"), "\(box.logText)")
+    }
+
+    /// The box killed (no goodbye): the broker says `offline` for it — the will.
+    @Test func theWillSaysOfflineWhenTheBoxVanishes() throws {
+        let broker = try MosquittoBroker()
+        let watcher = try broker.watch("delaybox/+/availability")
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: willing")
+        #expect(watcher.wait(for: "delaybox/willing/availability") { $0 == "online" } != nil, "\(box.logText)")
+        kill(box.process.processIdentifier, SIGKILL)
+        box.process.waitUntilExit()
+        #expect(watcher.wait(for: "delaybox/willing/availability", seconds: 5) { $0 == "offline" } != nil, "\(watcher.lines)")
+    }
+
+    /// Home Assistant's MQTT discovery: one retained config per entity, each with only keys
+    /// Home Assistant documents for its platform (number, select, switch, sensor), one device.
+    @Test func discoveryDescribesTheBoxAsAHomeAssistantDevice() throws {
+        let broker = try MosquittoBroker()
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: den")
+        let watcher = try broker.watch("delaybox/den/availability")
+        #expect(watcher.wait(for: "delaybox/den/availability") { $0 == "online" } != nil, "\(box.logText)")
+        // Retained: a subscriber that comes now (as Home Assistant starting) gets all seven.
+        let text = try ExternalTool.run(["mosquitto_sub"] + broker.clientArguments + ["-v", "-t", "homeassistant/#", "-C", "7", "-W", "5"])
+        var configs: [String: [String: Any]] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            configs[String(parts[0])] = Box.object(String(parts[1]))
+        }
+        let common: Set = ["name", "unique_id", "object_id", "availability_topic", "payload_available", "payload_not_available",
+                           "device", "icon", "state_topic", "value_template"]
+        let documented: [String: Set<String>] = [
+            "number": common.union(["command_topic", "command_template", "min", "max", "step", "mode", "unit_of_measurement"]),
+            "select": common.union(["command_topic", "command_template", "options"]),
+            "switch": common.union(["command_topic", "payload_on", "payload_off", "state_on", "state_off"]),
+            "sensor": common,
+        ]
+        let expected = ["number/den/delay", "number/den/volume", "select/den/channel", "switch/den/pause", "switch/den/mute",
+                        "sensor/den/state", "sensor/den/now_playing"]
+        #expect(Set(configs.keys) == Set(expected.map { "homeassistant/\($0)/config" }), "\(configs.keys)")
+        for (topic, config) in configs {
+            let platform = String(topic.split(separator: "/")[1])
+            let unknown = Set(config.keys).subtracting(documented[platform] ?? [])
+            #expect(unknown.isEmpty, "\(topic): keys Home Assistant does not document for \(platform): \(unknown)")
+            #expect(config["state_topic"] as? String == "delaybox/den/status")
+            let device = config["device"] as? [String: Any]
+            #expect((device?["identifiers"] as? [String]) == ["delaybox_den"], "one device for every entity: \(topic)")
+        }
+        let delay = try #require(configs["homeassistant/number/den/delay/config"])
+        #expect(delay["step"] as? Double == 0.1, "the board's delay step, in seconds")
+        #expect(delay["max"] as? Double == 300, "the board's max_delay")
+        #expect(delay["command_template"] as? String == "delay {{ value }}")
+        #expect(configs["homeassistant/select/den/channel/config"]?["options"] as? [String] == ["Demo", "Second"])
+        #expect(configs["homeassistant/switch/den/mute/config"]?["payload_on"] as? String == "mute on")
+    }
+
+    /// A venue: two boxes in group `bar`; a delay and a channel set on the group are
+    /// followed by both, each reporting its own; what a group may not do is refused.
+    @Test func aGroupOfTwoBoxesFollowsOneDelay() throws {
+        let broker = try MosquittoBroker()
+        let watcher = try broker.watch("delaybox/#")
+        let one = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: screen1\ngroup: bar", name: "one")
+        let two = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: screen2\ngroup: bar", name: "two")
+        for box in ["screen1", "screen2"] {
+            #expect(watcher.wait(for: "delaybox/\(box)/availability") { $0 == "online" } != nil, "\(one.logText)\n\(two.logText)")
+        }
+        try broker.publish("delaybox/group/bar/command", "delay 4.5")
+        try broker.publish("delaybox/group/bar/command", "channel Second")
+        for box in ["screen1", "screen2"] {
+            #expect(watcher.wait(for: "delaybox/\(box)/status") { Self.field($0, "delay_ms") == "4500" && Self.field($0, "channel") == "Second" } != nil,
+                    "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
+        }
+        try broker.publish("delaybox/group/bar/command", "volume 0")
+        let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
+        #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
+        #expect(try one.status()["volume"] as? Int != 0 && two.status()["volume"] as? Int != 0)
+    }
+
+    /// The broker restarted under a playing box: one warning, the box reconnects with
+    /// back-off, says `online` again and takes commands; the audio never stopped.
+    @Test func aBrokerRestartIsSurvived() throws {
+        let broker = try MosquittoBroker()
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: phoenix")
+        let watcher = try broker.watch("delaybox/phoenix/#")
+        #expect(watcher.wait(for: "delaybox/phoenix/availability") { $0 == "online" } != nil, "\(box.logText)")
+        broker.stop()
+        Thread.sleep(forTimeInterval: 3)
+        try broker.start()
+        let again = try broker.watch("delaybox/phoenix/#")
+        #expect(again.wait(for: "delaybox/phoenix/availability", seconds: 15) { $0 == "online" } != nil, "\(box.logText)")
+        try broker.publish("delaybox/phoenix/command", "delay 3")
+        #expect(again.wait(for: "delaybox/phoenix/status") { Self.field($0, "delay_ms") == "3000" } != nil, "\(box.logText)")
+        let log = box.logText
+        #expect(log.components(separatedBy: "MQTT mqtt://127.0.0.1:\(broker.port): connection lost").count - 1 == 1, "\(log)")
+        #expect(log.components(separatedBy: "MQTT: connected to").count - 1 == 2, "\(log)")
+        let status = try box.status()
+        #expect(status["state"] as? String == "playing", "\(status)")
+    }
+
+    /// TLS with a test CA: the box verifies the broker against `ca_file` and works; with
+    /// the system's CAs instead it refuses the broker and says so, and plays on.
+    @Test func tlsWithATestCA() throws {
+        let broker = try MosquittoBroker(tls: true)
+        let ca = try #require(broker.caFile)
+        let watcher = try broker.watch("delaybox/#")
+        let box = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nca_file: \(ca)\nclient_id: secure", name: "tls")
+        #expect(watcher.wait(for: "delaybox/secure/status") != nil, "\(box.logText)\n\(broker.log.suffix(800))")
+        let untrusting = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nclient_id: doubter", name: "untrusting")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(watcher.payloads("delaybox/doubter/status").isEmpty)
+        let log = untrusting.logText
+        #expect(log.contains("MQTT mqtts://127.0.0.1:\(broker.port):"), "\(log)")
+        #expect(try untrusting.status()["channel"] as? String == "Demo", "it plays on")
+    }
+
+    /// A wrong password: the broker's refusal in the log, once, and the box plays on.
+    @Test func refusedCredentialsAreSaidOnce() throws {
+        let broker = try MosquittoBroker(passwords: ["venue": "right"])
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: locked\nusername: venue\npassword: wrong")
+        Thread.sleep(forTimeInterval: 4)
+        let log = box.logText
+        #expect(log.components(separatedBy: "the broker refused the connection").count - 1 == 1, "\(log)")
+        #expect(log.lowercased().contains("not authori"), "\(log)")
+        #expect(try box.status()["channel"] as? String == "Demo", "it plays on")
+    }
+
+    /// 10,000 garbage payloads (invalid commands, control characters, binary, oversized,
+    /// empty): each refused or dropped, the box still playing, and a good command after
+    /// them still carried out.
+    @Test func tenThousandGarbagePayloadsLeaveTheBoxPlaying() throws {
+        let broker = try MosquittoBroker()
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: sturdy")
+        let watcher = try broker.watch("delaybox/sturdy/#")
+        #expect(watcher.wait(for: "delaybox/sturdy/availability") { $0 == "online" } != nil, "\(box.logText)")
+        var generator = SystemRandomNumberGenerator()
+        let words = ["delay", "volume", "channel", "preset", "config", "mute", "ads", "log", "xyzzy", "", "--json", "🙂"]
+        let lines = (0..<9_990).map { index -> String in
+            switch index % 5 {
+            case 0: return (0..<Int.random(in: 1...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            case 1: return String(repeating: "x", count: 300 + index % 200)
+            case 2: return "delay \(Int.random(in: -1_000_000...1_000_000, using: &generator)) parsecs"
+            case 3: return "\u{7}\u{1b}[2J" + String(index)
+            default: return "config set \(index) \(index)"
+            }
+        }
+        try broker.publish("delaybox/sturdy/command", lines.joined(separator: "\n"), lines: true)
+        for index in 0..<6 { try broker.publish("delaybox/sturdy/command", "\u{FFFD}\(index)") }
+        // Once the flood has drained (what came while 64 waited was dropped): binary.
+        Thread.sleep(forTimeInterval: 2)
+        for size in [0, 64, 4_096, 65_536] {
+            let file = box.directory.appendingPathComponent("binary-\(size)")
+            try Data((0..<size).map { index in index == 0 ? 0xFF : UInt8.random(in: 0...255, using: &generator) }).write(to: file)
+            try broker.publish("delaybox/sturdy/command", file: file)
+        }
+        try broker.publish("delaybox/sturdy/command", "delay 6")
+        #expect(watcher.wait(for: "delaybox/sturdy/status", seconds: 60) { Self.field($0, "delay_ms") == "6000" } != nil,
+                "replies: \(watcher.payloads("delaybox/sturdy/reply").suffix(3)) status: \(watcher.payloads("delaybox/sturdy/status").suffix(1)) \(box.logText.suffix(1_000))")
+        // Refused with their reasons (those not dropped as a flood: the log says how many).
+        let replies = watcher.payloads("delaybox/sturdy/reply").joined(separator: "\n")
+        for reason in ["not UTF-8", "a command is at most 256", "control characters", "unknown command"] {
+            #expect(replies.contains(reason), "no reply says '\(reason)'")
+        }
+        // It builds the longer delay, then plays again.
+        let deadline = Date().addingTimeInterval(15)
+        var state = ""
+        repeat {
+            Thread.sleep(forTimeInterval: 0.2)
+            state = try box.status()["state"] as? String ?? ""
+        } while state != "playing" && Date() < deadline
+        #expect(state == "playing", "\(box.logText.suffix(1_000))")
+    }
+}

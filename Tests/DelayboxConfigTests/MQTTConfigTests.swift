@@ -1,0 +1,101 @@
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxMQTT
+import Foundation
+import Testing
+
+/// The `mqtt:` section, and the pure parts of MQTT: topics, command payloads, when the
+/// status is published.
+@Suite struct MQTTConfigTests {
+    let boards = BoardConfigTests()
+
+    func load(_ section: String) throws -> (config: BoardConfig?, diagnostics: [String]) {
+        let directory = try boards.directory(["board.yaml": BoardConfigTests.minimal + section])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+        return (result.config, result.diagnostics.map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") })
+    }
+
+    @Test func aBrokerWithEverySettingIsRead() throws {
+        let result = try load("""
+            mqtt:
+              broker: mqtts://broker.venue.lan:8884
+              ca_file: /etc/delaybox/venue-ca.pem
+              client_id: bar-screen-2
+              username: delaybox
+              password: s3cret
+              topic_prefix: venue/bar/screen2
+              group: bar
+
+            """)
+        let mqtt = try #require(result.config?.mqtt, "\(result.diagnostics)")
+        #expect(mqtt == MQTTSettings(host: "broker.venue.lan", port: 8884, tls: true, caFile: "/etc/delaybox/venue-ca.pem", clientID: "bar-screen-2",
+                                     username: "delaybox", password: "s3cret", topicPrefix: "venue/bar/screen2", group: "bar"))
+        let plain = try #require(try load("mqtt:\n  broker: mqtt://10.0.0.2\n").config?.mqtt)
+        #expect((plain.host, plain.port, plain.tls) == ("10.0.0.2", 1883, false))
+        #expect(try load("").config?.mqtt == nil, "no section, no MQTT")
+    }
+
+    @Test(arguments: [
+        ("mqtt:\n  client_id: x\n", "'mqtt.broker' is missing"),
+        ("mqtt:\n  broker: http://broker\n", "is not an MQTT broker URL"),
+        ("mqtt:\n  broker: mqtt://broker:99999\n", "the port is 1-65535"),
+        ("mqtt:\n  broker: mqtt://user:pw@broker\n", "credentials go in mqtt.username"),
+        ("mqtt:\n  broker: mqtt://broker\n  ca_file: /ca.pem\n", "write the broker as mqtts://"),
+        ("mqtt:\n  broker: mqtt://broker\n  password: x\n", "'mqtt.password' without 'mqtt.username'"),
+        ("mqtt:\n  broker: mqtt://broker\n  group: bar/#\n", "'mqtt.group' is 'bar/#'"),
+        ("mqtt:\n  broker: mqtt://broker\n  topic_prefix: a//b\n", "'mqtt.topic_prefix' is 'a//b'"),
+        ("mqtt:\n  broker: mqtt://broker\n  keepalive: 5\n", "mqtt.keepalive"),
+    ])
+    func aWrongSettingIsReportedWithItsPlace(section: String, message: String) throws {
+        let result = try load(section)
+        #expect(result.config == nil)
+        #expect(result.diagnostics.contains { $0.contains("error") && $0.contains(message) }, "\(result.diagnostics)")
+    }
+
+    @Test func topicsFollowTheClientIDAndThePrefix() {
+        let plain = MQTTTopics(settings: MQTTSettings(host: "b", port: 1883), hostname: "den+pi")
+        #expect(plain.status == "delaybox/den_pi/status" && plain.command == "delaybox/den_pi/command" && plain.groupCommand == nil)
+        #expect(plain.discovery(component: "number", object: "delay") == "homeassistant/number/den_pi/delay/config")
+        let venue = MQTTTopics(settings: MQTTSettings(host: "b", port: 1883, clientID: "screen.2", topicPrefix: "venue/bar", group: "bar"), hostname: "x")
+        #expect(venue.availability == "venue/bar/availability" && venue.groupCommand == "delaybox/group/bar/command")
+        #expect(venue.nodeID == "screen_2", "Home Assistant's node ids are letters, digits, _ and -")
+    }
+
+    @Test func aPayloadIsOneShortLineOfText() {
+        #expect(MQTTCommandLine.parse(Array("  delay 45 \n".utf8)) == .success("delay 45"))
+        #expect(MQTTCommandLine.parse(Array("channel next".utf8), group: true) == .success("channel next"))
+        for (payload, reason) in [([0xFF, 0x41], "not UTF-8"), (Array(repeating: 0x61, count: 300), "at most 256"), ([], "empty"),
+                                  (Array("delay 4\u{1b}[2J".utf8), "control characters")] as [([UInt8], String)] {
+            guard case .failure(let refusal) = MQTTCommandLine.parse(payload) else {
+                Issue.record("\(payload) was taken")
+                continue
+            }
+            #expect(refusal.description.contains(reason), "\(refusal)")
+        }
+        guard case .failure(let refusal) = MQTTCommandLine.parse(Array("volume 0".utf8), group: true) else {
+            Issue.record("a group set the volume")
+            return
+        }
+        #expect(refusal.description.contains("delay or channel"))
+    }
+
+    /// At once on the first and on a change, but never twice within the gap; every 30 s
+    /// without one; at once again after a reconnection.
+    @Test func theStatusIsPublishedOnChangeAtMostEveryGapAndEvery30Seconds() {
+        let ms: Int64 = 1_000_000
+        var pacing = StatusPacing(minimumGapNanoseconds: 100 * ms, refreshNanoseconds: 30_000 * ms)
+        #expect(pacing.due <= 0, "the first is due at once")
+        pacing.published(at: 1_000 * ms)
+        #expect(pacing.due == 31_000 * ms, "nothing changed: the refresh")
+        pacing.changed()
+        #expect(pacing.due == 1_100 * ms, "a change right after: not before the gap")
+        pacing.published(at: 1_100 * ms)
+        pacing.changed()
+        pacing.changed()
+        #expect(pacing.due == 1_200 * ms, "two changes, one message")
+        pacing.published(at: 5_000 * ms)
+        pacing.reconnected()
+        #expect(pacing.due <= 5_000 * ms)
+    }
+}
