@@ -66,7 +66,7 @@ if [ "$ARCH" != "$NATIVE" ]; then
     say "  swift-sdk-generator make-linux-sdk --target $TRIPLE --distribution-name debian \\"
     say "      --distribution-version $DEBIAN (from github.com/swiftlang/swift-sdk-generator),"
     say "  with libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libasound2-dev"
-    say "  libgpiod-dev libyaml-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
+    say "  libgpiod-dev libyaml-dev libmosquitto-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
     say "Or build natively on a $ARCH board (or a $ARCH Debian VM): deploy/build-release.sh"
     exit 3
   fi

@@ -28,6 +28,8 @@ PACKAGES=(
   dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
   lintian           # the packages are checked lintian-clean
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
+  libmosquitto-dev  # MQTT (libmosquitto 2.0)
+  mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then

@@ -154,7 +154,10 @@ struct ConsoleAnswers {
             let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
             return "error: no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)"
         }
-        return format([("key", key), ("value", node.summary), ("from", "\(node.location.file):\(node.location.line)")], json: json)
+        // A secret is said to be set, not shown: the console's answers go to the control
+        // socket's and MQTT's clients too.
+        let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
+        return format([("key", key), ("value", value), ("from", "\(node.location.file):\(node.location.line)")], json: json)
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid

@@ -60,12 +60,14 @@ struct MQTTTests {
             process.waitUntilExit()
         }
 
-        /// `delayboxctl status --json` as a dictionary.
-        func status() throws -> [String: Any] {
+        /// `delayboxctl` with `arguments` and `--json`, as a dictionary.
+        func ctl(_ arguments: [String]) throws -> [String: Any] {
             let outcome = try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delayboxctl"),
-                                                   ["--socket", socket, "status", "--json"])
-            return try #require(Self.object(outcome.output))
+                                                   ["--socket", socket] + arguments + ["--json"])
+            return try #require(Self.object(outcome.output), "\(outcome.output)\(outcome.errors)")
         }
+
+        func status() throws -> [String: Any] { try ctl(["status"]) }
 
         static func object(_ text: String) -> [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
@@ -243,6 +245,8 @@ struct MQTTTests {
         let log = box.logText
         #expect(log.components(separatedBy: "the broker refused the connection").count - 1 == 1, "\(log)")
         #expect(log.lowercased().contains("not authori"), "\(log)")
+        #expect(!log.contains("wrong"), "the password is not logged")
+        #expect(try box.ctl(["config", "get", "mqtt.password"])["value"] as? String == "(set; not shown)")
         #expect(try box.status()["channel"] as? String == "Demo", "it plays on")
     }
 
