@@ -116,7 +116,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "delaybox-bench",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg"],
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxMosquitto"],
             swiftSettings: strict),
         // delayboxctl's commands: its own executable, and `delaybox` called by that name.
         .target(

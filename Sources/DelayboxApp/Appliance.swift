@@ -96,7 +96,8 @@ public final class Appliance {
         let clock = SystemClock()
         let sleeper = SystemSleeper(clock: clock)
         let output = openOutput(clock: clock, sleeper: sleeper)
-        let inbox = ConsoleInbox()
+        let wakeable = WakeableSleeper(clock: clock)
+        let inbox = ConsoleInbox(ring: wakeable.ring)
         let signals = SignalInbox()
         let start = clock.now()
         let log = ApplianceLog(board: config.name, output: output.device.description)
@@ -105,7 +106,7 @@ public final class Appliance {
         log.receiveFFmpegMessages()
         let playout = try makePlayout(output: output, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
-        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: sleeper) { _ in
+        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: wakeable) { _ in
             if signals.stopRequested { return false }
             if signals.takeReloadRequest() { playout.requestReload() }
             return true

@@ -41,9 +41,8 @@ public enum NotificationLog {
         case .availableDelayChanged(let ms): object.merge(["type": "available_delay", "ms": ms]) { $1 }
         case .delayChanged(let ms, let reason): object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
         case .eventTookEffect(let event, let transition, let frame, let elapsed):
-            object.merge(["type": "event", "kind": event.event.kind, "detail": describe(event.event),
-                          "transition": transition.rawValue, "output_frame": frame]) { $1 }
-            if event.event.kind == "ad" { object["elapsed_ms"] = AudioFormat.milliseconds(frames: elapsed) }
+            object.merge(eventFields(event.event, transition, elapsedFrames: elapsed)) { $1 }
+            object.merge(["type": "event", "output_frame": frame]) { $1 }
         case .eventNotTriggered(let event, let why):
             object.merge(["type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
                           "reason": why]) { $1 }
@@ -81,6 +80,14 @@ public enum NotificationLog {
     }
 
     public static func jsonLine(_ object: [String: Any]) -> String { JSONText.encode(object) }
+
+    /// An event that took effect, for JSON: `kind`, `detail`, `transition`, and for an ad
+    /// `elapsed_ms` (how far into it it was joined).
+    static func eventFields(_ event: StreamEvent, _ transition: EventTransition, elapsedFrames: Int64) -> [String: Any] {
+        var fields: [String: Any] = ["kind": event.kind, "detail": describe(event), "transition": transition.rawValue]
+        if event.kind == "ad" { fields["elapsed_ms"] = AudioFormat.milliseconds(frames: elapsedFrames) }
+        return fields
+    }
 
     static func describe(_ event: StreamEvent) -> String {
         switch event {

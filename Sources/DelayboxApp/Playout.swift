@@ -154,7 +154,8 @@ final class Playout {
 
     /// Plays at the clock's pace, `seconds` of output (0: until `goOn` says stop): sleeps
     /// until the output's ring needs topping up, lets `goOn` take what the root has for it
-    /// (signals, requests), then steps. The output starts here; returns when it stopped.
+    /// (signals, requests), then steps. A sleep ended early (a door's request) steps at once
+    /// and keeps the schedule. The output starts here; returns when it stopped.
     func runInRealTime(seconds: Double, sleeper: any Sleeper, goOn: (Instant) -> Bool) throws -> Instant {
         let interval = output.playoutIntervalNanoseconds
         output.frameLimit = seconds > 0 ? Int64(seconds * Double(AudioFormat.sampleRate)) : Int64.max
@@ -163,7 +164,7 @@ final class Playout {
         while output.renderedFrames < output.frameLimit {
             sleeper.sleep(until: wake)
             let now = clock.now()
-            wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2))
+            if now >= wake { wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2)) }
             guard goOn(now) else { break }
             try step(now: now)
         }
@@ -262,12 +263,14 @@ final class Playout {
             let text = NotificationLog.text(notification)
             doors.show(text)
             switch notification {
-            case .eventTookEffect(let event, _, _, _):
+            case .eventTookEffect(let event, let transition, _, let elapsed):
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
                 answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
-                doors.eventHeard(text, streamSeconds: Double(event.position) / Double(AudioFormat.sampleRate),
-                                 heardUnixMs: Int64((heard.timeIntervalSince1970 * 1000).rounded(.down)))
+                var fields = NotificationLog.eventFields(event.event, transition, elapsedFrames: elapsed)
+                fields["stream_s"] = Double(event.position) / Double(AudioFormat.sampleRate)
+                fields["heard_unix_ms"] = Int64((heard.timeIntervalSince1970 * 1000).rounded(.down))
+                doors.eventHeard(json: JSONText.encode(fields))
                 doors.stateChanged()
             case .stateChanged, .delayChanged: doors.stateChanged()
             default: break

@@ -30,7 +30,10 @@ public final class ConsoleInbox: Sendable {
         }
     }
 
-    public init() {}
+    private let ring: @Sendable () -> Void
+
+    /// - Parameter ring: called after each request is left, to wake the playout thread.
+    public init(ring: @escaping @Sendable () -> Void = {}) { self.ring = ring }
 
     /// The requests waiting, or nil once closed.
     private let pending = Mutex<[Pending]?>([])
@@ -47,10 +50,12 @@ public final class ConsoleInbox: Sendable {
     /// Leaves `request` for the playout thread without waiting for its answer; nil once closed.
     public func post(_ request: ConsoleRequest) -> Pending? {
         let item = Pending(request)
-        return pending.withLock { items in
+        let posted = pending.withLock { items in
             items?.append(item)
             return items == nil ? nil : item
         }
+        if posted != nil { ring() }
+        return posted
     }
 
     /// Answers what waits, and from now on every request, with `stopping`.

@@ -41,11 +41,9 @@ public final class Doors {
     /// publishes it.
     public func stateChanged() { mqtt?.stateChanged() }
 
-    /// A stream event was heard (`streamSeconds` on the stream's timeline, at
-    /// `heardUnixMs`): MQTT publishes it.
-    public func eventHeard(_ text: String, streamSeconds: Double, heardUnixMs: Int64) {
-        mqtt?.eventHeard(text, streamSeconds: streamSeconds, heardUnixMs: heardUnixMs)
-    }
+    /// A stream event was heard (a JSON object: what, where in the stream, when heard):
+    /// MQTT publishes it.
+    public func eventHeard(json: String) { mqtt?.eventHeard(json: json) }
 
     /// The commands the panel and the remote decoded since the last call.
     public func drain() -> [Command] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }

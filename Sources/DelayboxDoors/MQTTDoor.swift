@@ -79,10 +79,9 @@ final class MQTTDoor: Sendable {
         worker.wake()
     }
 
-    /// A stream event was heard: published on `<prefix>/event`.
-    func eventHeard(_ text: String, streamSeconds: Double, heardUnixMs: Int64) {
-        let payload = JSONText.encode(["event": text, "stream_s": streamSeconds, "heard_unix_ms": heardUnixMs] as [String: Any])
-        mail.withLock { if $0.events.count < Self.queueLimit { $0.events.append(payload) } }
+    /// A stream event was heard (its JSON): published on `<prefix>/event`.
+    func eventHeard(json: String) {
+        mail.withLock { if $0.events.count < Self.queueLimit { $0.events.append(json) } }
         worker.wake()
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
 /// [SECONDS]` only the appliance's (at a 300 s delay unless given), `recorded` what a channel
 /// recorded in the background costs, `package` this machine's package's sizes, `arm64` the
-/// Raspberry Pi build's; no argument runs all.
+/// Raspberry Pi build's, `mqtt` a command's round trip through a broker; no argument runs all.
 @main
 enum Bench {
     static func main() throws {
@@ -23,6 +23,7 @@ enum Bench {
         if part == nil || part == "recorded" { try recordedChannelFigures() }
         if part == nil || part == "package" { try PackageFigures.print(root: Arm64Figures.build.root) }
         if part == nil || part == "arm64" { try Arm64Figures.print() }
+        if part == nil || part == "mqtt" { try MQTTRoundTrip.figures(delaybox: delayboxPath) }
     }
 
     /// The `delaybox` executable beside this one.

@@ -19,7 +19,9 @@ struct MQTTTests {
         let log: URL
         let socket: String
 
-        init(mqtt: String, name: String = "box") throws {
+        /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
+        ///   cycle it names).
+        init(mqtt: String, name: String = "box", demo: String = "demo://commentary") throws {
             directory = try ExternalTool.temporaryDirectory("mqtt-\(name)")
             log = directory.appendingPathComponent("log.txt")
             socket = directory.appendingPathComponent("control.sock").path
@@ -30,7 +32,7 @@ struct MQTTTests {
                   device: null
                 channels:
                   - name: Demo
-                    url: demo://commentary
+                    url: \(demo)
                   - name: Second
                     url: demo://commentary
                 defaults:
@@ -124,6 +126,31 @@ struct MQTTTests {
         box.stop()
         #expect(watcher.payloads(prefix + "/availability").last == "offline", "\(watcher.payloads(prefix + "/availability"))")
         #expect(box.logText.contains("MQTT: connected to mqtt://127.0.0.1:\(broker.port) as box1"), "\(box.logText)")
+    }
+
+    /// Stream events as they are heard: the demo's on a 9 s cycle (muted at 2 s, unmuted at
+    /// 3.5 s, an ad break at 6 s of stream time), each with its stream time and when it was
+    /// heard, not retained.
+    @Test func streamEventsArePublishedAsTheyAreHeard() throws {
+        let broker = try MosquittoBroker()
+        let watcher = try broker.watch("delaybox/events/event")
+        let started = Date()
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: events", demo: "demo://commentary?cycle=9")
+        #expect(watcher.wait(for: "delaybox/events/event", seconds: 20) { Self.field($0, "kind") == "ad" } != nil, "\(box.logText)")
+        let events = try watcher.payloads("delaybox/events/event").map { try #require(Box.object($0)) }
+        let kinds = events.compactMap { $0["kind"] as? String }
+        #expect(kinds.starts(with: ["muted", "unmuted", "ad"]), "\(kinds)")
+        let times = events.compactMap { $0["stream_s"] as? Double }
+        #expect(times.count >= 3 && abs(times[1] - times[0] - 1.5) < 0.01 && abs(times[2] - times[1] - 2.5) < 0.01,
+                "stream times 1.5 s and 2.5 s apart: \(times)")
+        #expect(events.first?["transition"] as? String == "reached" && events.first?["detail"] as? String == "streamer muted", "\(events)")
+        let heard = try #require(events.first?["heard_unix_ms"] as? Int)
+        // Heard after the delay (2 s) from the box's start, and not in the future.
+        let heardSeconds = Double(heard) / 1000 - started.timeIntervalSince1970
+        #expect(heardSeconds > 2 && heardSeconds < Date().timeIntervalSince(started) + 0.5, "heard \(heardSeconds) s after the start")
+        let late = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/mosquitto_sub"),
+                                            broker.clientArguments + ["-t", "delaybox/events/event", "--retained-only", "-W", "1"])
+        #expect(late.output.isEmpty, "events are not retained: \(late.output)")
     }
 
     /// The box killed (no goodbye): the broker says `offline` for it — the will.
