@@ -37,10 +37,13 @@ public final class MosquittoClient: @unchecked Sendable {
         public var topic: String
         public var payload: String
         public var retain: Bool
-        public init(topic: String, payload: String, retain: Bool) {
+        /// 1: at least once (what the box publishes); 0: at most once.
+        public var qos: Int32
+        public init(topic: String, payload: String, retain: Bool, qos: Int32 = 1) {
             self.topic = topic
             self.payload = payload
             self.retain = retain
+            self.qos = qos
         }
     }
 
@@ -85,6 +88,9 @@ public final class MosquittoClient: @unchecked Sendable {
         context.takeUnretainedValue().client = self
         mosquitto_threaded_set(handle, true)
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        // A reply and the status after it are small writes back to back: without this,
+        // Nagle's algorithm holds the second until the first is acknowledged (40 ms).
+        _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = options.username { try check(mosquitto_username_pw_set(handle, username, options.password), "credentials") }
         if let will = options.will {
             try check(mosquitto_will_set(handle, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain), "will")
@@ -167,10 +173,10 @@ public final class MosquittoClient: @unchecked Sendable {
         return String(cString: mosquitto_strerror(code))
     }
 
-    /// Queues a message (QoS 1); false when it cannot be queued (not connected).
+    /// Queues a message; false when it cannot be queued.
     @discardableResult
     public func publish(_ message: Message) -> Bool {
-        mosquitto_publish(handle, nil, message.topic, Int32(message.payload.utf8.count), message.payload, 1, message.retain)
+        mosquitto_publish(handle, nil, message.topic, Int32(message.payload.utf8.count), message.payload, message.qos, message.retain)
             == MOSQ_ERR_SUCCESS.rawValue
     }
 
