@@ -46,6 +46,7 @@ struct ConsoleAnswers {
         case .status:
             let fields: [(String, Any)] = [
                 ("state", status.state.rawValue), ("channel", channel.name), ("delay_ms", status.delayMs),
+                ("heard_delay_ms", (status.heardDelayMs * 10).rounded() / 10),
                 ("available_delay_ms", status.availableDelayMs), ("volume", executor.settings.volume), ("muted", executor.muted),
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),

@@ -221,6 +221,12 @@ struct MQTTTests {
             #expect(watcher.wait(for: "delaybox/\(box)/status") { Self.field($0, "delay_ms") == "4500" && Self.field($0, "channel") == "Second" } != nil,
                     "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
         }
+        // Each reports the delay its own jack hears: once both play, they agree.
+        for box in ["screen1", "screen2"] {
+            let playing = watcher.wait(for: "delaybox/\(box)/status", seconds: 15) { Self.field($0, "state") == "playing" && Self.field($0, "delay_ms") == "4500" }
+            let heard = playing.flatMap { Box.object($0)?["heard_delay_ms"] as? Double }
+            #expect(heard.map { abs($0 - 4_500) < 5 } == true, "\(box): \(playing ?? "not playing")")
+        }
         try broker.publish("delaybox/group/bar/command", "volume 0")
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
         #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
@@ -246,6 +252,21 @@ struct MQTTTests {
         #expect(log.components(separatedBy: "MQTT: connected to").count - 1 == 2, "\(log)")
         let status = try box.status()
         #expect(status["state"] as? String == "playing", "\(status)")
+    }
+
+    /// No broker when the box starts: it plays, says so once, and joins when the broker
+    /// comes up.
+    @Test func aBrokerDownAtTheStartIsJoinedWhenItComesUp() throws {
+        let broker = try MosquittoBroker()
+        broker.stop()
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: early")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(try box.status()["channel"] as? String == "Demo", "it plays without the broker")
+        try broker.start()
+        let watcher = try broker.watch("delaybox/early/availability")
+        #expect(watcher.wait(for: "delaybox/early/availability", seconds: 10) { $0 == "online" } != nil, "\(box.logText)")
+        let log = box.logText
+        #expect(log.components(separatedBy: "Connection refused").count - 1 == 1, "said once: \(log)")
     }
 
     /// TLS with a test CA: the box verifies the broker against `ca_file` and works; with
