@@ -111,7 +111,8 @@ struct ConsoleAnswers {
                            ("channels", config.channels.channels.map(\.name).joined(separator: ", ")),
                            ("initial_buffer_ms", config.defaults.initialBufferMs), ("max_delay_ms", config.defaults.maxDelayMs),
                            ("delay_step_ms", config.defaults.delayStepMs),
-                           ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none")], json: request.json)
+                           ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none"),
+                           ("mqtt", config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")], json: request.json)
         case .tone(let on):
             toneOn = on
             return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)

@@ -126,7 +126,7 @@ public final class Doors {
         do {
             let door = try MQTTDoor(settings: settings, config: config, inbox: inbox, version: version)
             door.start()
-            logger.info("MQTT: \(settings.tls ? "mqtts" : "mqtt")://\(settings.host):\(settings.port) as \(door.topics.clientID), topics under \(door.topics.prefix)")
+            logger.info("MQTT: \(settings.brokerURL) as \(door.topics.clientID), topics under \(door.topics.prefix)")
             return door
         } catch {
             logger.error("MQTT: \(error); playing without MQTT")

@@ -56,7 +56,7 @@ final class MQTTDoor: Sendable {
         self.inbox = inbox
         self.version = version
         mail = Mutex(Mail(config: config))
-        broker = "\(settings.tls ? "mqtts" : "mqtt")://\(settings.host):\(settings.port)"
+        broker = settings.brokerURL
         var options = MosquittoClient.Options(host: settings.host, port: settings.port, clientID: topics.clientID)
         options.username = settings.username
         options.password = settings.password

@@ -228,6 +228,7 @@ struct MQTTTests {
             #expect(heard.map { abs($0 - 4_500) < 5 } == true, "\(box): \(playing ?? "not playing")")
         }
         try broker.publish("delaybox/group/bar/command", "volume 0")
+        #expect(try one.ctl(["config"])["mqtt"] as? String == "mqtt://127.0.0.1:\(broker.port) group bar")
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
         #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
         #expect(try one.status()["volume"] as? Int != 0 && two.status()["volume"] as? Int != 0)
