@@ -78,13 +78,12 @@ public final class StreamPlayer {
                                        periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs)
         let setup = Playout.Setup(config: board, settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
                                   client: options.client, log: log, reload: { (board, nil) })
-        let wakeable = WakeableSleeper(clock: clock)
-        let inbox = ConsoleInbox(ring: wakeable.ring)
+        let inbox = ConsoleInbox()
         let playout = try Playout(setup: setup, output: output, inbox: inbox, doors: Doors(config: board, inbox: inbox, socketPath: nil, version: DelayboxVersion.string),
                                   clock: clock, systemd: SystemdNotifier(environment: [:]), now: start)
         defer { playout.close() }
         let requests = self.requests
-        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: wakeable) { now in
+        let end = try playout.runInRealTime(seconds: options.seconds, sleeper: sleeper) { now in
             for request in requests.take() {
                 switch request {
                 case .stop: return false

@@ -32,8 +32,8 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The broker as a URL: `mqtts://broker.venue.lan:8883`.
     public var brokerURL: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
 
-    /// Host, port and TLS from `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`; nil with the
-    /// reason when the URL is not one.
+    /// Host, port and TLS from `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`, or why the
+    /// URL is not one.
     public static func broker(_ url: String) -> Result<(host: String, port: Int, tls: Bool), BrokerURLError> {
         let tls: Bool
         let rest: Substring

@@ -65,7 +65,9 @@ public final class MosquittoClient: @unchecked Sendable {
     private let thread = WorkerThread(name: "mqtt-net")
     private let onEvent: @Sendable (Event) -> Void
     private let connected = Atomic<Bool>(false)
-    private var context: Unmanaged<Context>?
+    /// Set by `stop` before it disconnects: the loop then ends without calling that a loss.
+    private let stopping = Atomic<Bool>(false)
+    private let context: Unmanaged<Context>
 
     /// The C callbacks' way back to this client.
     private final class Context {
@@ -114,7 +116,7 @@ public final class MosquittoClient: @unchecked Sendable {
 
     deinit {
         mosquitto_destroy(handle)
-        context?.release()
+        context.release()
     }
 
     private static func client(_ context: UnsafeMutableRawPointer?) -> MosquittoClient? {
@@ -156,7 +158,7 @@ public final class MosquittoClient: @unchecked Sendable {
                     result = mosquitto_loop(handle, 1_000, 1)
                     if isConnected { backoffMs = 1_000 }
                 }
-                if thread.isStopRequested { break }
+                if thread.isStopRequested || stopping.load(ordering: .acquiring) { break }
                 connected.store(false, ordering: .releasing)
                 onEvent(.lost(Self.describe(result), retryMs: backoffMs))
             } else {
@@ -187,6 +189,7 @@ public final class MosquittoClient: @unchecked Sendable {
     /// Publishes `lastWords` (the box going offline on purpose), disconnects so that the
     /// broker does not send the will, and ends the loop thread.
     public func stop(lastWords: Message?) {
+        stopping.store(true, ordering: .releasing)
         if isConnected {
             if let lastWords { publish(lastWords) }
             _ = mosquitto_disconnect(handle)
@@ -194,7 +197,8 @@ public final class MosquittoClient: @unchecked Sendable {
         thread.stop()
         // What the loop had not written yet (the last words, the disconnect): up to 1 s.
         if isConnected {
-            for _ in 0..<10 where mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+            var rounds = 0
+            while rounds < 10, mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue { rounds += 1 }
             connected.store(false, ordering: .releasing)
         }
     }

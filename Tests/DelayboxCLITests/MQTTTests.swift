@@ -55,6 +55,16 @@ struct MQTTTests {
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+        /// Waits up to `seconds` for `text` to be said (by the box, or by `source`) `count` times.
+        static func wait(for text: String, count: Int = 1, seconds: Double = 10, in source: () -> String) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while source().components(separatedBy: text).count - 1 < count {
+                guard Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return true
+        }
+
         /// SIGTERM, and the exit.
         func stop() {
             guard process.isRunning else { return }
@@ -279,10 +289,8 @@ struct MQTTTests {
         let box = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nca_file: \(ca)\nclient_id: secure", name: "tls")
         #expect(watcher.wait(for: "delaybox/secure/status") != nil, "\(box.logText)\n\(broker.log.suffix(800))")
         let untrusting = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nclient_id: doubter", name: "untrusting")
-        Thread.sleep(forTimeInterval: 3)
+        #expect(Box.wait(for: "MQTT mqtts://127.0.0.1:\(broker.port):") { untrusting.logText }, "\(untrusting.logText)")
         #expect(watcher.payloads("delaybox/doubter/status").isEmpty)
-        let log = untrusting.logText
-        #expect(log.contains("MQTT mqtts://127.0.0.1:\(broker.port):"), "\(log)")
         #expect(try untrusting.status()["channel"] as? String == "Demo", "it plays on")
     }
 
@@ -290,7 +298,8 @@ struct MQTTTests {
     @Test func refusedCredentialsAreSaidOnce() throws {
         let broker = try MosquittoBroker(passwords: ["venue": "right"])
         let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: locked\nusername: venue\npassword: wrong")
-        Thread.sleep(forTimeInterval: 4)
+        // Refused twice (the broker's log says so for each attempt): said once all the same.
+        #expect(Box.wait(for: "disconnected, not authorised", count: 2) { broker.log }, "\(broker.log.suffix(800))")
         let log = box.logText
         #expect(log.components(separatedBy: "the broker refused the connection").count - 1 == 1, "\(log)")
         #expect(log.lowercased().contains("not authori"), "\(log)")
