@@ -116,7 +116,9 @@ enum Bench {
         print("appliance_delay_mem_mb_per_min_mpv: \(format(mpv.growthMBPerMinute))")
         // Where the CPU goes: each wake-up costs a fixed ~50 µs here (docs/performance.md).
         for (thread, rate) in ours.wakeupsPerSecond.sorted(by: { $0.key < $1.key }) where rate >= 0.05 {
-            print("appliance_wakeups_per_s_\(thread.replacingOccurrences(of: "-", with: "_")): \(format(rate))")
+            let name = thread.replacingOccurrences(of: "-", with: "_")
+            print("appliance_wakeups_per_s_\(name): \(format(rate))")
+            print("appliance_cpu_ms_per_s_\(name): \(format(ours.cpuMillisecondsPerSecond[thread] ?? 0))")
         }
         print("appliance_wakeups_per_s: \(format(ours.wakeupsPerSecond.values.reduce(0, +)))")
         print("appliance_wakeups_per_s_mpv: \(format(mpv.wakeupsPerSecond.values.reduce(0, +)))")

@@ -30,6 +30,8 @@ struct PeerComparison {
         var peakMB: Double
         /// Wake-ups per second of each thread once running, by the thread's name.
         var wakeupsPerSecond: [String: Double]
+        /// CPU per second of each thread once running (ms), by the thread's name.
+        var cpuMillisecondsPerSecond: [String: Double]
     }
 
     /// Why the comparison cannot run here, or nil.
@@ -62,7 +64,8 @@ struct PeerComparison {
                     cpuSecondsPerMinuteWithStartup: end.cpuSeconds / ((total - 1) / 60),
                     growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes,
                     peakMB: Double(end.peakResidentBytes) / 1e6,
-                    wakeupsPerSecond: end.wakeupsPerSecond(since: settled, seconds: total - 1 - settleSeconds))
+                    wakeupsPerSecond: end.wakeupsPerSecond(since: settled, seconds: total - 1 - settleSeconds),
+                    cpuMillisecondsPerSecond: end.cpuMillisecondsPerSecond(since: settled, seconds: total - 1 - settleSeconds))
         }
         return (figures(settled.0, held.0, end.0), figures(settled.1, held.1, end.1))
     }

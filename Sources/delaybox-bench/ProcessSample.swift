@@ -24,6 +24,9 @@ struct ProcessSample {
     /// Times each thread has gone to sleep so far (its voluntary context switches: one per
     /// wake-up), by the thread's name (threads of one name added together).
     var sleepsByThread: [String: Int]
+    /// CPU time each thread has run so far (ns, the scheduler's own count in
+    /// /proc/PID/task/TID/schedstat: finer than the clock ticks of `stat`), by thread name.
+    var runNanosecondsByThread: [String: Int]
 
     /// Reads the process `pid`; nil when it is gone.
     init?(pid: Int32) {
@@ -41,14 +44,27 @@ struct ProcessSample {
         residentBytes = kilobytes("VmRSS:")
         peakResidentBytes = kilobytes("VmHWM:")
         sleepsByThread = [:]
+        runNanosecondsByThread = [:]
         let tasks = "/proc/\(pid)/task"
         for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
                   let status = try? String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8),
                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
                   let sleeps = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap({ Int($0) }) else { continue }
-            sleepsByThread[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += sleeps
+            let thread = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            sleepsByThread[thread, default: 0] += sleeps
+            if let schedstat = try? String(contentsOfFile: "\(tasks)/\(task)/schedstat", encoding: .utf8),
+               let running = schedstat.split(separator: " ").first.flatMap({ Int($0) }) {
+                runNanosecondsByThread[thread, default: 0] += running
+            }
         }
+    }
+
+    /// CPU milliseconds per second of each thread between `earlier` and this sample,
+    /// `seconds` apart.
+    func cpuMillisecondsPerSecond(since earlier: ProcessSample, seconds: Double) -> [String: Double] {
+        runNanosecondsByThread.mapValues { Double($0) / 1e6 / seconds }
+            .merging(earlier.runNanosecondsByThread.mapValues { -Double($0) / 1e6 / seconds }, uniquingKeysWith: +)
     }
 
     /// Wake-ups per second of each thread between `earlier` and this sample, `seconds` apart.
