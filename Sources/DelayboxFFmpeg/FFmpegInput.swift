@@ -46,6 +46,8 @@ public final class FFmpegInput {
     private var packetBytes = PacketBytePositions()
     /// The last title handed out: a repeat is not news.
     private var lastTitle: String?
+    /// The largest packet read on this connection (bytes).
+    public private(set) var largestPacketBytes = 0
 
     /// Opens `url`; blocks at most the stall timeout per network step.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
@@ -99,6 +101,18 @@ public final class FFmpegInput {
     /// The container's name, e.g. `mp3`, `ogg`, `hls`.
     public var formatName: String { context.map { String(cString: $0.pointee.iformat.pointee.name) } ?? "" }
 
+    /// Bytes fetched and not yet parsed into packets: while the next packet lies in them, a
+    /// read does not wait on the network.
+    public var bufferedBytes: Int {
+        guard let io = context?.pointee.pb else { return 0 }
+        return io.pointee.buf_end - io.pointee.buf_ptr
+    }
+
+    /// Whether the packets are parsed from the one byte stream the connection reads (an
+    /// Icecast or SHOUTcast stream), so that `bufferedBytes` says when a read will wait
+    /// on the network; HLS and DASH fetch segments through connections of their own.
+    public var readsOneByteStream: Bool { !["hls", "dash"].contains(formatName) && context?.pointee.pb != nil }
+
     /// Reads the next audio packet; nil at the end of the stream.
     /// Throws on network errors and stalls (`FFmpegError.isInterrupted`, `gate.didStall`).
     /// The corresponding C function is `av_read_frame`.
@@ -112,6 +126,7 @@ public final class FFmpegInput {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
             var stamped = stamped(packet.pointee)
+            largestPacketBytes = max(largestPacketBytes, Int(packet.pointee.size))
             if packet.pointee.pos >= 0 {
                 let start = packetBytes.place(offset: packet.pointee.pos, size: Int(packet.pointee.size))
                 stamped.receivedAheadFrames = receivedAhead(byteCount: packet.pointee.size, frames: stamped.durationFrames)

@@ -27,6 +27,8 @@ public final class StreamClient: ChannelFeed {
         public var backoff = ReconnectBackoff()
         /// Read a local file at real-time pace, as if it were live.
         public var paceAtRealTime = false
+        /// Pauses between batches of reads on a live byte stream (`ReadBatching`).
+        public var batching = ReadBatching()
         public init() {}
     }
 
@@ -91,6 +93,8 @@ public final class StreamClient: ChannelFeed {
         // and so would defeat the splice. The last packet of a cut connection is dropped; a
         // splice brings it back whole. A local file's end is clean and keeps it.
         var held: [Message] = []
+        var batching = options.batching
+        if options.paceAtRealTime || !input.readsOneByteStream { batching.pauseMs = 0 }
         do {
             while var packet = try input.readPacket() {
                 backoff.reset()
@@ -106,6 +110,9 @@ public final class StreamClient: ChannelFeed {
                     held.append(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
                 if gate.isStopRequested { return "stopped" }
+                let pause = batching.pause(now: now, connected: opened, bufferedBytes: input.bufferedBytes,
+                                           packetBytes: input.largestPacketBytes)
+                if pause > 0 { worker.wait(nanoseconds: pause) }
             }
             if options.paceAtRealTime { held.forEach(post) }
             return "end of stream"

@@ -1,0 +1,84 @@
+import DelayboxEngine
+import Testing
+
+/// The stream thread's pauses, against a simulated Icecast connection in virtual time:
+/// a 128 kbps stream sent as a TCP segment every 70 ms, read as 418-byte MP3 packets
+/// through a reader's buffer the way FFmpeg reads (a read that needs more bytes takes all
+/// the kernel holds, or waits for the next segment).
+@Suite struct ReadBatchingTests {
+    struct Read {
+        /// When the packet was read (ns).
+        var at: Int64
+        /// When the last byte of it arrived (ns).
+        var lastByteArrived: Int64
+    }
+
+    /// Reads `seconds` of the stream; returns each packet's read and the thread's wake-ups.
+    static func simulate(seconds: Int64, batching: ReadBatching?) -> (reads: [Read], wakeups: Int) {
+        let segmentBytes = 1_120, segmentNs: Int64 = 70_000_000, packetBytes = 418
+        var batching = batching ?? ReadBatching(pauseMs: 0)
+        var now: Int64 = 0, wakeups = 0
+        var received = 0, parsed = 0 // bytes taken from the kernel, bytes parsed into packets
+        var reads: [Read] = []
+        func arrivedBytes(by time: Int64) -> Int { Int(time / segmentNs + 1) * segmentBytes }
+        while now < seconds * 1_000_000_000 {
+            if received - parsed < packetBytes {
+                if arrivedBytes(by: now) <= received {
+                    // Nothing queued: the read sleeps until the next segment.
+                    now = (now / segmentNs + 1) * segmentNs
+                    wakeups += 1
+                }
+                received = arrivedBytes(by: now)
+                continue
+            }
+            parsed += packetBytes
+            // The segment that completed this packet.
+            let lastByteArrived = Int64((parsed - 1) / segmentBytes) * segmentNs
+            reads.append(Read(at: now, lastByteArrived: lastByteArrived))
+            let pause = batching.pause(now: Instant(nanoseconds: now), connected: .zero, bufferedBytes: received - parsed,
+                                       packetBytes: packetBytes)
+            if pause > 0 {
+                now += pause
+                wakeups += 1
+            }
+        }
+        return (reads, wakeups)
+    }
+
+    @Test func aLiveStreamIsReadInBatchesAFewTimesASecond() {
+        let plain = Self.simulate(seconds: 70, batching: nil)
+        let batched = Self.simulate(seconds: 70, batching: ReadBatching(pauseMs: 400, settleMs: 10_000))
+        // Per second over the last minute (the first 10 s are not paused).
+        let plainRate = Double(plain.wakeups) / 70
+        let wakeupsAfterSettling = batched.wakeups - plain.wakeups * 10 / 70
+        #expect(plainRate > 14, "one wake-up per segment: \(plainRate)")
+        #expect(Double(wakeupsAfterSettling) / 60 < 5, "\(wakeupsAfterSettling) wake-ups in a minute")
+        func arrivedBefore69s(_ reads: [Read]) -> Int { reads.filter { $0.lastByteArrived < 69_000_000_000 }.count }
+        #expect(arrivedBefore69s(batched.reads) == arrivedBefore69s(plain.reads), "every packet is read")
+    }
+
+    @Test func packetsAreStampedNoEarlierThanTheyArrivedAndSomeOnTheMoment() {
+        let batched = Self.simulate(seconds: 70, batching: ReadBatching(pauseMs: 400, settleMs: 10_000))
+        let lateness = batched.reads.map { $0.at - $0.lastByteArrived }
+        #expect(lateness.allSatisfy { $0 >= 0 })
+        #expect(lateness.max()! <= 470_000_000, "at most a pause and a segment late")
+        // The first 10 s: every read as it arrives (a reconnect's placement needs them).
+        let settling = batched.reads.filter { $0.at < 10_000_000_000 }
+        #expect(settling.allSatisfy { $0.at - $0.lastByteArrived < 70_000_000 })
+        #expect(settling.last!.at > 9_900_000_000)
+        // Afterwards, every second still has packets read on the moment their bytes came.
+        for second in 10..<70 {
+            let inSecond = batched.reads.filter { $0.at / 1_000_000_000 == second }
+            #expect(inSecond.contains { $0.at == $0.lastByteArrived }, "second \(second)")
+        }
+    }
+
+    @Test func aBufferedPacketIsReadWithoutAPause() {
+        var batching = ReadBatching(pauseMs: 400, settleMs: 0)
+        let now = Instant(nanoseconds: 20_000_000_000)
+        #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 900, packetBytes: 418) == 0)
+        #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 400_000_000)
+        #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 0, "then a read on the network")
+        #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 400_000_000)
+    }
+}
