@@ -11,9 +11,22 @@ public struct SampleConverter: Sendable {
     /// Converts `frames` frames from `source` (stereo Float) into `destination`, which
     /// holds at least `frames * format.bytesPerFrame` bytes.
     public func convert(_ source: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer) {
+        if format.channels == 2, format.sampleFormat == .s16 { return storeStereo16(source, frames: frames, into: destination) }
         switch format.sampleFormat {
         case .s16: store(source, frames: frames, into: destination, as: Int16.self)
         case .s24, .s32: store(source, frames: frames, into: destination, as: Int32.self)
+        }
+    }
+
+    /// Stereo 16-bit, what the boards ask their codecs for: one straight run with no branch
+    /// and no trapping conversion, which the compiler vectorises (4 to 8 samples at a time;
+    /// the general loop below cost the audio thread a third of its time). Adding 1.5 × 2^23
+    /// leaves the rounded sample (half to even) in the Float's low 16 bits.
+    private func storeStereo16(_ source: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer) {
+        let out = destination.bindMemory(to: Int16.self, capacity: frames * 2)
+        for index in 0..<frames * 2 {
+            let biased = min(1, max(-1, source[index])) * SampleFormat.s16.fullScale + 12_582_912
+            out[index] = Int16(truncatingIfNeeded: biased.bitPattern)
         }
     }
 

@@ -25,6 +25,16 @@ import Testing
         #expect(s32[0] > 2_147_483_000 && s32[1] < -2_147_483_000 && s32[2] == s32[0] && s32[4] == 1_073_741_760)
     }
 
+    @Test func stereo16BitRoundsEverySampleToTheNearest() {
+        var random = SystemRandomNumberGenerator()
+        let frames = (0..<4_096).map { _ in (Float.random(in: -1.2...1.2, using: &random), Float.random(in: -1...1, using: &random)) }
+            + [(.nan, 3.5 / 32_767), (-0.5 / 32_767, 1e-9)]
+        let expected = frames.flatMap { [$0.0, $0.1] }.map { value -> Int32 in
+            Int32((min(1, max(-1, value)) * 32_767).rounded(.toNearestOrEven))
+        }
+        #expect(convert(frames, to: .init(rate: 48_000, channels: 2, sampleFormat: .s16)) == expected)
+    }
+
     @Test func monoCodecGetsTheMixdownAndWideOnesSilentExtraChannels() {
         let frames: [(Float, Float)] = [(0.5, 0.25), (-1, 1)]
         #expect(convert(frames, to: .init(rate: 48_000, channels: 1, sampleFormat: .s16)) == [12_288, 0])
