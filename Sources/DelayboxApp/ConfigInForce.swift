@@ -24,6 +24,7 @@ struct ConfigInForce {
     /// systemd through `notify`); the console then answers from the result. Returns the
     /// config replaced, when the one in force is now different.
     mutating func takeChanges(from answers: inout ConsoleAnswers, notify: (String) -> Void) -> BoardConfig? {
+        guard answers.configChanged || reloadRequested || answers.reloadRequested else { return nil }
         let before = config
         if answers.configChanged {
             answers.configChanged = false

@@ -123,8 +123,10 @@ final class Playout {
     func step(now: Instant) throws {
         for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
         standby.poll(now: now)
-        let before = state(at: now)
-        for command in doors.drain() {
+        // Most wake-ups bring no request: what the listener set is compared only when one came.
+        let commands = doors.drain(), requests = inbox.drain()
+        let before = commands.isEmpty && requests.isEmpty ? nil : state(at: now)
+        for command in commands {
             let outcome = apply(command, now: now)
             desk?.feedback(for: command, outcome: outcome, now: now)
             if outcome != .done { logger.info("\(command): \(ConsoleAnswers.describe(outcome))") }
@@ -134,14 +136,16 @@ final class Playout {
             desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
         }
         answers.output = output.statistics
-        for pending in inbox.drain() { pending.reply(answers.answer(pending.request, channels: &channels, now: now)) }
+        for pending in requests { pending.reply(answers.answer(pending.request, channels: &channels, now: now)) }
         let redefined = takeConfigChanges()
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
-        let changes = state(at: now).changes(since: before)
-        for change in changes { logger.info("\(change)") }
-        if !changes.isEmpty { doors.stateChanged() }
+        if let before {
+            let changes = state(at: now).changes(since: before)
+            for change in changes { logger.info("\(change)") }
+            if !changes.isEmpty { doors.stateChanged() }
+        }
         if (executor.settings.volume, executor.muted) != volume {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
