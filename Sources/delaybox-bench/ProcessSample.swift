@@ -63,8 +63,13 @@ struct ProcessSample {
     /// CPU milliseconds per second of each thread between `earlier` and this sample,
     /// `seconds` apart.
     func cpuMillisecondsPerSecond(since earlier: ProcessSample, seconds: Double) -> [String: Double] {
-        runNanosecondsByThread.mapValues { Double($0) / 1e6 / seconds }
-            .merging(earlier.runNanosecondsByThread.mapValues { -Double($0) / 1e6 / seconds }, uniquingKeysWith: +)
+        // A loop: Swift 6.0 (the arm64 build) gave up type-checking this as one expression.
+        var rates: [String: Double] = [:]
+        for (thread, nanoseconds) in runNanosecondsByThread {
+            let ran: Int = nanoseconds - (earlier.runNanosecondsByThread[thread] ?? 0)
+            rates[thread] = Double(ran) / 1e6 / seconds
+        }
+        return rates
     }
 
     /// Wake-ups per second of each thread between `earlier` and this sample, `seconds` apart.

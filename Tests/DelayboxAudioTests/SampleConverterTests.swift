@@ -27,8 +27,10 @@ import Testing
 
     @Test func stereo16BitRoundsEverySampleToTheNearest() {
         var random = SystemRandomNumberGenerator()
-        let frames = (0..<4_096).map { _ in (Float.random(in: -1.2...1.2, using: &random), Float.random(in: -1...1, using: &random)) }
-            + [(.nan, 3.5 / 32_767), (-0.5 / 32_767, 1e-9)]
+        let edges: [(Float, Float)] = [(.nan, 3.5 / 32_767), (-0.5 / 32_767, 1e-9)]
+        let frames: [(Float, Float)] = (0..<4_096).map { _ in
+            (Float.random(in: -1.2...1.2, using: &random), Float.random(in: -1...1, using: &random))
+        } + edges
         let expected = frames.flatMap { [$0.0, $0.1] }.map { value -> Int32 in
             Int32((min(1, max(-1, value)) * 32_767).rounded(.toNearestOrEven))
         }
