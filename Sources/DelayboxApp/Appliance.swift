@@ -95,7 +95,8 @@ public final class Appliance {
     public func run() throws {
         let clock = SystemClock()
         let sleeper = SystemSleeper(clock: clock)
-        let output = openOutput(clock: clock, sleeper: sleeper)
+        let cues = FeedbackCues()
+        let output = openOutput(clock: clock, sleeper: sleeper, cues: cues)
         let wakeable = WakeableSleeper(clock: clock)
         let inbox = ConsoleInbox(ring: wakeable.ring)
         let signals = SignalInbox()
@@ -104,7 +105,7 @@ public final class Appliance {
         // FFmpeg's own messages go to the journal with the rest, not raw to stderr around
         // its priorities.
         log.receiveFFmpegMessages()
-        let playout = try makePlayout(output: output, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
+        let playout = try makePlayout(output: output, cues: cues, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
         let end = try playout.runInRealTime(seconds: options.seconds, sleeper: wakeable) { _ in
             if signals.stopRequested { return false }
@@ -120,12 +121,12 @@ public final class Appliance {
 
     /// This appliance's playout — its config, saved settings and doors — on `clock`: the
     /// system's in `run`; a manual one in ApplianceScenarioTests, which step it in virtual
-    /// time.
-    func makePlayout(output: OutputPath, inbox: ConsoleInbox, clock: any MonotonicClock, log: any PlayoutLog,
+    /// time. `cues` are the feedback sounds `output`'s audio thread plays.
+    func makePlayout(output: OutputPath, cues: FeedbackCues, inbox: ConsoleInbox, clock: any MonotonicClock, log: any PlayoutLog,
                      systemd: SystemdNotifier, now: Instant) throws -> Playout {
         let options = self.options
         let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
-                                  consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, log: log,
+                                  consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
                                   reload: { try Self.loadConfig(options, logger: Self.configLogger) })
         let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
         do {
@@ -141,23 +142,36 @@ public final class Appliance {
         URL(fileURLWithPath: options.statePath).deletingLastPathComponent().appendingPathComponent("cache")
     }
 
+    /// How far the playout renders ahead of the device (ms). The playout thread wakes when
+    /// the ring is down to what the audio thread takes at a time (40 ms on the shipped
+    /// boards), so 320 ms wakes it every 280 ms instead of every 80 ms (120 ms): on a small
+    /// board a wake-up is most of what holding a stream costs, and a deeper ring rides out
+    /// a slow render. What the playout renders — a delay change, a pause, a channel switch —
+    /// is heard up to the ring later; the controls' own sounds are not (`FeedbackCues`),
+    /// nor the volume and mute (the codec's mixer or the audio thread's gain).
+    static let ringMs: Int64 = 320
+
     /// The board's output; when it cannot open at start and the board names a fallback
     /// (the simulated host: no sound card here), the fallback, and the log says so.
-    private func openOutput(clock: SystemClock, sleeper: SystemSleeper) -> OutputPath {
+    private func openOutput(clock: SystemClock, sleeper: SystemSleeper, cues: FeedbackCues) -> OutputPath {
         var request = OutputDevice.Request()
         request.sampleFormat = config.audio.format
         request.periodFrames = Int(AudioFormat.frames(milliseconds: config.audio.periodMs))
         request.periods = config.audio.periods
+        func path(_ device: OutputDevice, mixer: String?) -> OutputPath {
+            OutputPath(device: device, request: request, mixerControl: mixer, clock: clock, sleeper: sleeper, ringMs: Self.ringMs,
+                       cues: cues.player)
+        }
         guard let device = OutputDevice(config.audio.device) else {
             logger.error("audio device '\(config.audio.device)' is not a device name; playing to null")
-            return OutputPath(device: .null, request: request, mixerControl: nil, clock: clock, sleeper: sleeper)
+            return path(.null, mixer: nil)
         }
         if let fallbackName = config.audio.fallback, let fallback = OutputDevice(fallbackName) {
-            let probe = OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock, sleeper: sleeper)
+            let probe = path(device, mixer: config.audio.mixer)
             if probe.isDeviceUp { return probe }
             logger.notice("no sound card for '\(device)' here: audio goes to \(fallback)")
-            return OutputPath(device: fallback, request: request, mixerControl: nil, clock: clock, sleeper: sleeper)
+            return path(fallback, mixer: nil)
         }
-        return OutputPath(device: device, request: request, mixerControl: config.audio.mixer, clock: clock, sleeper: sleeper)
+        return path(device, mixer: config.audio.mixer)
     }
 }

@@ -37,6 +37,8 @@ final class Playout {
         /// Where fetched mute music and ads are kept; nil: no programme mix (`play` plays
         /// the stream as the engine renders it).
         var cacheDirectory: URL?
+        /// The controls' feedback sounds, played by the output's audio thread; nil: none.
+        var cues: FeedbackCues?
         var client = StreamClient.Options()
         var log: any PlayoutLog
         /// Reads the config files again (SIGHUP, `config save`); throws when they are invalid.
@@ -84,7 +86,7 @@ final class Playout {
         executor = CommandExecutor(engine: session.engine, settings: settings)
         desk = setup.cacheDirectory.map {
             ProgrammeDesk(cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
-                          feedbackSounds: config.defaults.feedbackSounds)
+                          cues: config.defaults.feedbackSounds ? setup.cues : nil)
         }
         answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
         (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)

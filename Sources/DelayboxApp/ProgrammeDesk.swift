@@ -8,12 +8,14 @@ import DelayboxPlatform
 /// The appliance's side of the programme mix, on the playout thread: it asks the clip
 /// loader for the channel's mute music and, as soon as an ad break is recorded (a whole
 /// delay before it plays), for its ad; hands the clips to the mix; mixes each render; and
-/// answers the controls with feedback sounds and, once the knob rests, the delay read out.
+/// answers the controls with feedback sounds (played by the audio thread, `FeedbackCues`)
+/// and, once the knob rests, the delay read out (in the mix, as programme).
 final class ProgrammeDesk {
     let mix = ProgrammeMix()
     private let loader: ClipLoader
     private let speech = SpeechReadout()
-    private let feedbackSounds: Bool
+    /// The controls' sounds; nil when the board turned them off.
+    private let cues: FeedbackCues?
     /// The mute music wanted now (the channel's).
     private var musicURL: String?
     private var lastEventScan = Instant.zero
@@ -23,9 +25,9 @@ final class ProgrammeDesk {
     /// Longest mute music kept (loops after): 34 MB as 16-bit stereo.
     static let musicMaxSeconds = 180
 
-    init(cache: ClipCache, feedbackSounds: Bool) {
+    init(cache: ClipCache, cues: FeedbackCues?) {
         loader = ClipLoader(cache: cache)
-        self.feedbackSounds = feedbackSounds
+        self.cues = cues
     }
 
     func start() { loader.start() }
@@ -75,11 +77,11 @@ final class ProgrammeDesk {
 
     /// The sound a control's command answers with.
     func feedback(for command: Command, outcome: CommandExecutor.Outcome, now: Instant) {
-        guard feedbackSounds else { return }
+        guard let cues else { return }
         switch outcome {
-        case .refused: mix.play(FeedbackSound.error.clip)
-        case .limitReached: mix.play(FeedbackSound.limitReached.clip)
-        case .done, .reaching: mix.play(command == .toggleKnobMode ? FeedbackSound.modeChange.clip : FeedbackSound.click.clip)
+        case .refused: cues.play(.error)
+        case .limitReached: cues.play(.limitReached)
+        case .done, .reaching: cues.play(command == .toggleKnobMode ? .modeChange : .click)
         }
         switch command {
         case .adjustDelay, .setDelay, .syncDelay, .recallPreset, .jumpToLive:

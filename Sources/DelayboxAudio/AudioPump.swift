@@ -29,6 +29,8 @@ public final class AudioPump: @unchecked Sendable {
     public let ring: FrameRing
     public let timing: OutputTiming
     public let gain: MasterGain
+    /// Sounds mixed over each period as it is written (the controls' feedback), if any.
+    public let cues: CuePlayer?
     private let clock: any MonotonicClock
     private let sleeper: any Sleeper
     private let open: DriverFactory
@@ -68,11 +70,13 @@ public final class AudioPump: @unchecked Sendable {
     ///     report problems at start), or nil to open one with the first step.
     ///   - open: opens the device again after a loss.
     ///   - nominalPeriodFrames: the pace while no device is open.
+    ///   - cues: sounds to mix over the programme as it goes to the device.
     public init(ring: FrameRing, timing: OutputTiming, gain: MasterGain, clock: any MonotonicClock, sleeper: any Sleeper,
-                driver: (any OutputDriver)?, nominalPeriodFrames: Int, open: @escaping DriverFactory) {
+                driver: (any OutputDriver)?, nominalPeriodFrames: Int, cues: CuePlayer? = nil, open: @escaping DriverFactory) {
         self.ring = ring
         self.timing = timing
         self.gain = gain
+        self.cues = cues
         self.clock = clock
         self.sleeper = sleeper
         self.open = open
@@ -136,6 +140,7 @@ public final class AudioPump: @unchecked Sendable {
             ringUnderruns.add(1, ordering: .relaxed)
         }
         primed = true
+        cues?.mix(into: buffer, frames: frames)
         ramp.fade(to: gain.gain)
         ramp.apply(to: buffer, frames: frames)
         do throws(OutputError) {

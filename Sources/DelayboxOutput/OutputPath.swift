@@ -31,9 +31,11 @@ public final class OutputPath {
     /// - Parameters:
     ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
     ///     against a late playout thread.
+    ///   - cues: sounds the audio thread mixes over the programme (the controls' feedback),
+    ///     heard within the device's buffer rather than after the ring's `ringMs`.
     ///   - open: opens the device (by default as `device` says).
     public init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock, sleeper: any Sleeper,
-         ringMs: Int64 = 120, open: AudioPump.DriverFactory? = nil) {
+         ringMs: Int64 = 120, cues: CuePlayer? = nil, open: AudioPump.DriverFactory? = nil) {
         self.device = device
         self.clock = clock
         let open = open ?? device.opener(request, clock: clock, sleeper: sleeper)
@@ -48,7 +50,7 @@ public final class OutputPath {
         let timing = OutputTiming()
         feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
         pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper,
-                         driver: first, nominalPeriodFrames: request.periodFrames, open: open)
+                         driver: first, nominalPeriodFrames: request.periodFrames, cues: cues, open: open)
         if let failure { pump.firstOpenFailed(failure) }
         thread = AudioThread(pump: pump)
         mixer = Self.openMixer(device: device, control: mixerControl, logger: logger)

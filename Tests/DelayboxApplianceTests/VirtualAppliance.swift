@@ -36,10 +36,11 @@ final class VirtualAppliance {
         let sleeper = ManualSleeper(clock: clock)
         let jack = Jack(clock: clock, sleeper: sleeper)
         self.jack = jack
+        let cues = FeedbackCues()
         output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
-                            open: { () throws(OutputError) -> any OutputDriver in jack })
+                            ringMs: Appliance.ringMs, cues: cues.player, open: { () throws(OutputError) -> any OutputDriver in jack })
         start = clock.now()
-        playout = try appliance.makePlayout(output: output, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
+        playout = try appliance.makePlayout(output: output, cues: cues, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
                                             systemd: SystemdNotifier(environment: [:]), now: start)
     }
 

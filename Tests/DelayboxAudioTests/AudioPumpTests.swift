@@ -10,26 +10,15 @@ import Testing
 /// The audio thread's loop in virtual time: a device lost mid-stream is reopened with
 /// back-off while the ring keeps being consumed at the clock's pace.
 @Suite struct AudioPumpTests {
-    /// A null device that is unplugged after some writes.
-    final class UnpluggedOutput: OutputDriver {
-        let inner: NullOutput
-        var writesLeft: Int
-        init(writesLeft: Int, clock: ManualClock) {
-            inner = NullOutput(periodFrames: 960, periods: 4, clock: clock, sleeper: ManualSleeper(clock: clock))
-            self.writesLeft = writesLeft
+    /// A null device that is unplugged after `writes` writes.
+    static func unplugged(after writes: Int, clock: ManualClock) -> WatchedOutput {
+        let device = WatchedOutput(name: "unplugged", clock: clock)
+        var left = writes
+        device.beforeWrite = { () throws(OutputError) in
+            guard left > 0 else { throw .deviceLost(reason: "unplugged") }
+            left -= 1
         }
-        var name: String { "unplugged" }
-        var format: OutputFormat { inner.format }
-        var periodFrames: Int { inner.periodFrames }
-        var bufferFrames: Int { inner.bufferFrames }
-        var underruns: Int { inner.underruns }
-        func write(_ frames: UnsafePointer<Float>) throws(OutputError) {
-            guard writesLeft > 0 else { throw .deviceLost(reason: "unplugged") }
-            writesLeft -= 1
-            try inner.write(frames)
-        }
-        func delayFrames() -> Int { inner.delayFrames() }
-        func close() { inner.close() }
+        return device
     }
 
     @Test func aLostDeviceIsReopenedWithBackOffWhileTheRingKeepsPace() {
@@ -38,10 +27,10 @@ import Testing
         let ring = FrameRing(capacityFrames: 4 * 960)
         let timing = OutputTiming()
         let pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
-                             driver: UnpluggedOutput(writesLeft: 50, clock: clock), nominalPeriodFrames: 960) { () throws(OutputError) in
+                             driver: Self.unplugged(after: 50, clock: clock), nominalPeriodFrames: 960) { () throws(OutputError) in
             let attempt = attempts.withLock { $0 += 1; return $0 }
             if attempt <= 2 { throw OutputError.deviceLost(reason: "no such card") }
-            return UnpluggedOutput(writesLeft: .max, clock: clock)
+            return WatchedOutput(name: "plugged back", clock: clock)
         }
         let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
         let start = clock.now()

@@ -83,8 +83,9 @@ import Testing
         #expect(SpeechReadout.clip(fromWav: Array("RIFF....WAVEjunk".utf8)) == nil)
     }
 
-    /// Through the appliance's desk: a detent is answered by a click at the next frames
-    /// mixed, a limit by its two beeps; once the knob has rested 1.2 s, the delay is read out.
+    /// Through the appliance's desk: a detent is answered by a click in the next period the
+    /// audio thread writes, a limit by its two beeps (not behind the programme the ring
+    /// holds); once the knob has rested 1.2 s, the delay is read out in the mix.
     @Test func theDeskAnswersTheKnobAndReadsTheDelayOutWhenItRests() throws {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
@@ -92,21 +93,30 @@ import Testing
         rig.feed.silentPackets = 0..<100_000
         let directory = try ExternalTool.temporaryDirectory("desk")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let desk = ProgrammeDesk(cache: ClipCache(directory: directory, capBytes: 1_000_000), feedbackSounds: true)
+        let cues = FeedbackCues()
+        let desk = ProgrammeDesk(cache: ClipCache(directory: directory, capBytes: 1_000_000), cues: cues)
         let engine = rig.engine
         rig.output.afterRender = { buffer, first in desk.render(buffer, engine: engine, firstFrame: first) }
         rig.run(milliseconds: 8_000)  // the burst (tone) has played out; silence now
+        /// What the audio thread adds to the next `milliseconds` of silence.
+        func nextPeriods(milliseconds: Int64) -> [Float] {
+            var periods = [Float](repeating: 0, count: 2 * Int(AudioFormat.frames(milliseconds: milliseconds)))
+            for start in stride(from: 0, to: periods.count, by: 2 * 960) {
+                periods.withUnsafeMutableBufferPointer { cues.player.mix(into: $0.baseAddress! + start, frames: 960) }
+            }
+            return periods
+        }
         let from = Int(rig.output.frameCount)
         desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .done, now: rig.now)
-        rig.run(milliseconds: 20)
-        let click = FeedbackSound.click.clip
-        #expect((0..<click.frames).allSatisfy { rig.output.samples[2 * (from + $0)] == click.sample($0, 0) })
+        let click = FeedbackSound.click.clip, next = nextPeriods(milliseconds: 20)
+        #expect((0..<click.frames).allSatisfy { next[2 * $0] == click.sample($0, 0) && next[2 * $0 + 1] == click.sample($0, 1) })
+        #expect(next[(2 * click.frames)...].allSatisfy { $0 == 0 }, "once")
         desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .limitReached, now: rig.now)
-        let limitFrom = Int(rig.output.frameCount)
-        rig.run(milliseconds: 200)
         let limit = FeedbackSound.limitReached.clip
-        #expect(SignalChecks.firstDifference(Array(rig.output.samples[(2 * limitFrom)..<(2 * (limitFrom + limit.frames))]),
+        #expect(SignalChecks.firstDifference(Array(nextPeriods(milliseconds: 200).prefix(limit.samples.count)),
                                              limit.samples.map { Float($0) / 32_767 }) == nil)
+        rig.run(milliseconds: 220)
+        #expect(rig.output.samples[(2 * from)...].allSatisfy { $0 == 0 }, "not in the programme")
         // Resting: nothing until 1.2 s after the last turn, then the read-out.
         let restStart = Int(rig.output.frameCount)
         for _ in 0..<45 {

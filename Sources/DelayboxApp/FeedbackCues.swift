@@ -1,0 +1,16 @@
+import DelayboxAudio
+import DelayboxMixer
+
+/// The controls' feedback sounds, played by the audio thread over whatever the ring
+/// already holds (`CuePlayer`): a detent's click is heard within the device's buffer,
+/// not after the programme the playout has rendered ahead.
+struct FeedbackCues {
+    /// The sounds a control answers with; the delay's read-out is programme (`ProgrammeMix`).
+    static let sounds: [FeedbackSound] = [.click, .modeChange, .limitReached, .error]
+    let player = CuePlayer(sounds: Self.sounds.map { sound in sound.clip.samples.map { Float($0) / 32_767 } })
+
+    func play(_ sound: FeedbackSound) {
+        guard let index = Self.sounds.firstIndex(of: sound) else { preconditionFailure("\(sound) is not a control's sound") }
+        player.play(index)
+    }
+}

@@ -1,0 +1,84 @@
+import Synchronization
+
+/// Short sounds — the controls' feedback — that the audio thread mixes into each period
+/// as it goes to the device: heard within the device's buffer (at most 80 ms on the
+/// shipped boards) of being asked for, however far ahead the playout thread has rendered
+/// the programme into the ring.
+///
+/// Threads: `play` is for one thread (the playout); `mix` is the audio thread's, where it
+/// allocates nothing and takes no lock. The sounds are given once and never change.
+public final class CuePlayer: @unchecked Sendable {
+    // @unchecked: `sounds` is immutable after init; `requests` is a single-producer,
+    // single-consumer queue ordered by the two atomics; `voices` is the audio thread's.
+    private let sounds: [UnsafeMutableBufferPointer<Float>]
+    /// Sounds asked for and not yet started, by index.
+    private let requests: UnsafeMutablePointer<Int>
+    private let asked = Atomic<Int>(0)
+    private let started = Atomic<Int>(0)
+    /// The sounds playing: index and the next frame, oldest first.
+    private let voices: UnsafeMutablePointer<(sound: Int, frame: Int)>
+    private var voiceCount = 0
+    private static let capacity = 8
+
+    /// - Parameter sounds: each interleaved stereo, full scale ±1.
+    public init(sounds: [[Float]]) {
+        self.sounds = sounds.map { samples in
+            let copy = UnsafeMutableBufferPointer<Float>.allocate(capacity: samples.count)
+            _ = copy.initialize(from: samples)
+            return copy
+        }
+        requests = .allocate(capacity: Self.capacity)
+        voices = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        sounds.forEach { $0.deallocate() }
+        requests.deallocate()
+        voices.deallocate()
+    }
+
+    /// Plays sound `index` from the next period written; false (and nothing played) when
+    /// eight are already waiting — the audio thread is not running.
+    @discardableResult
+    public func play(_ index: Int) -> Bool {
+        precondition(sounds.indices.contains(index))
+        let next = asked.load(ordering: .relaxed)
+        guard next - started.load(ordering: .acquiring) < Self.capacity else { return false }
+        requests[next % Self.capacity] = index
+        asked.store(next + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Audio thread: adds what is playing to `frames` frames of interleaved stereo. Sounds
+    /// asked for since the last call start at the buffer's first frame; beyond eight at
+    /// once, the oldest is cut.
+    public func mix(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        var next = started.load(ordering: .relaxed)
+        let last = asked.load(ordering: .acquiring)
+        while next < last {
+            if voiceCount == Self.capacity { remove(at: 0) }
+            voices[voiceCount] = (requests[next % Self.capacity], 0)
+            voiceCount += 1
+            next += 1
+        }
+        started.store(next, ordering: .releasing)
+        var index = 0
+        while index < voiceCount {
+            let (sound, frame) = voices[index]
+            let samples = sounds[sound]
+            let count = min(frames, samples.count / 2 - frame)
+            for sample in 0..<count * 2 { buffer[sample] += samples[frame * 2 + sample] }
+            if frame + count >= samples.count / 2 {
+                remove(at: index)
+            } else {
+                voices[index].frame = frame + count
+                index += 1
+            }
+        }
+    }
+
+    private func remove(at index: Int) {
+        for later in index..<(voiceCount - 1) { voices[later] = voices[later + 1] }
+        voiceCount -= 1
+    }
+}

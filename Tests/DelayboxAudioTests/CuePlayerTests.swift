@@ -1,0 +1,78 @@
+import DelayboxAudio
+import DelayboxEngine
+import DelayboxOutput
+import DelayboxSimulation
+import DelayboxTestSupport
+import Testing
+
+/// The controls' sounds as the audio thread plays them: over the programme, from the
+/// next period written, within the device's buffer of being asked for.
+@Suite struct CuePlayerTests {
+    /// 30 ms at +0.5 left / −0.5 right, and 5 ms at 0.25.
+    static let long = [Float]((0..<1_440).flatMap { _ in [0.5, -0.5] }), short = [Float](repeating: 0.25, count: 480)
+
+    static func mix(_ player: CuePlayer, periods: Int, over programme: Float = 0) -> [Float] {
+        var out = [Float](repeating: programme, count: periods * 960 * 2)
+        out.withUnsafeMutableBufferPointer { buffer in
+            for period in 0..<periods { player.mix(into: buffer.baseAddress! + period * 1_920, frames: 960) }
+        }
+        return out
+    }
+
+    @Test func aSoundIsAddedFromTheNextPeriodOnceAcrossPeriods() {
+        let player = CuePlayer(sounds: [Self.long, Self.short])
+        #expect(Self.mix(player, periods: 1, over: 0.1).allSatisfy { $0 == 0.1 }, "nothing asked for")
+        player.play(0)
+        let heard = Self.mix(player, periods: 3, over: 0.1)
+        #expect(heard[..<(1_440 * 2)].enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? 0.6 : Float(0.1) - 0.5) },
+                "30 ms over the programme, across two periods")
+        #expect(heard[(1_440 * 2)...].allSatisfy { $0 == 0.1 }, "then gone")
+    }
+
+    @Test func soundsAskedTogetherOverlap() {
+        let player = CuePlayer(sounds: [Self.long, Self.short])
+        player.play(0)
+        player.play(1)
+        let heard = Self.mix(player, periods: 1)
+        #expect(heard[0] == 0.75 && heard[1] == -0.25 && heard[479] == -0.25 && heard[480] == 0.5 && heard[481] == -0.5)
+    }
+
+    @Test func eightWaitAtMostWhileTheAudioThreadIsAway() {
+        let player = CuePlayer(sounds: [Self.short])
+        #expect((0..<8).allSatisfy { _ in player.play(0) })
+        #expect(!player.play(0), "the ninth is refused")
+        _ = Self.mix(player, periods: 1)
+        #expect(player.play(0), "taken: room again")
+    }
+
+    /// The appliance's ring holds 320 ms of rendered programme; a click asked for now is
+    /// heard at the jack within the device's buffer (4 × 20 ms), not after the ring.
+    @Test func aCueIsHeardWithinTheDeviceBufferNotBehindTheRing() {
+        let clock = ManualClock()
+        let device = WatchedOutput(name: "heard", clock: clock)
+        /// When each period written is heard, and its first left sample.
+        var heard: [(at: Instant, first: Float)] = []
+        device.afterWrite = { period, at in heard.append((at, period[0])) }
+        let ring = FrameRing(capacityFrames: 18 * 960)
+        let timing = OutputTiming()
+        let cues = CuePlayer(sounds: [Self.short])
+        let pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+                             driver: device, nominalPeriodFrames: 960, cues: cues) { () throws(OutputError) in throw .closed }
+        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 16 * 960)
+        func play(until seconds: Double) {
+            while clock.now().seconds < seconds {
+                feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0.125) }
+                pump.step()
+            }
+        }
+        play(until: 1)
+        #expect(ring.fillFrames >= 14 * 960, "the ring is 280-320 ms ahead")
+        let asked = clock.now()
+        cues.play(0)
+        play(until: 2)
+        let cue = heard.first { $0.first > 0.3 }
+        #expect(cue != nil)
+        let lateMs = cue.map { $0.at.milliseconds(since: asked) } ?? .max
+        #expect(lateMs >= 0 && lateMs <= 80, "heard \(lateMs) ms after it was asked for")
+    }
+}
