@@ -152,7 +152,6 @@ final class Playout {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
         }
-        output.deepRing = Self.rendersFarAhead(session.engine, now: now)
         render(session.engine, now: now)
         doors.show(LEDPattern(state: session.engine.state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
@@ -164,30 +163,18 @@ final class Playout {
     /// (signals, requests), then steps. A sleep ended early (a door's request) steps at once
     /// and keeps the schedule. The output starts here; returns when it stopped.
     func runInRealTime(seconds: Double, sleeper: any Sleeper, goOn: (Instant) -> Bool) throws -> Instant {
+        let interval = output.playoutIntervalNanoseconds
         output.frameLimit = seconds > 0 ? Int64(seconds * Double(AudioFormat.sampleRate)) : Int64.max
         output.start()
         var wake = clock.now()
         while output.renderedFrames < output.frameLimit {
             sleeper.sleep(until: wake)
             let now = clock.now()
-            let interval = output.playoutIntervalNanoseconds
             if now >= wake { wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2)) }
             guard goOn(now) else { break }
             try step(now: now)
         }
         return clock.now()
-    }
-
-    /// Whether the output's ring may run its whole depth ahead (`Appliance.ringMs`): while
-    /// the programme plays, and while a delay builds that is more than a second from
-    /// starting. Around a start — at power-on, after a switch or a re-buffering — and while
-    /// paused, it runs shallow, so that the programme is heard as soon as it starts.
-    static func rendersFarAhead(_ engine: PlaybackEngine, now: Instant) -> Bool {
-        switch engine.state {
-        case .playing: true
-        case .paused: false
-        default: engine.delayToBuildFrames(at: now).map { $0 > AudioFormat.frames(milliseconds: 1_000) } ?? false
-        }
     }
 
     /// Fades out (one period, rendered now) and saves the settings; the output then plays

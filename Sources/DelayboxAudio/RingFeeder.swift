@@ -9,10 +9,8 @@ public final class RingFeeder {
     /// Frames per rendered period.
     public let periodFrames: Int
     /// Frames the ring is kept filled to: the audio thread's cushion against a late
-    /// playout thread. Lowered, the ring drains to it as the device plays.
-    public var targetFrames: Int {
-        didSet { precondition(targetFrames <= ring.capacityFrames && periodFrames <= targetFrames) }
-    }
+    /// playout thread.
+    public let targetFrames: Int
     private let scratch: UnsafeMutableBufferPointer<Float>
 
     public init(ring: FrameRing, timing: OutputTiming, periodFrames: Int, targetFrames: Int) {

@@ -195,9 +195,8 @@ public final class PlaybackEngine {
     }
 
     /// While waiting to start at the set delay: how far back of the oldest audio that may
-    /// be played the delay's start position still lies (frames), if it does — how long
-    /// until playout starts.
-    public func delayToBuildFrames(at now: Instant) -> Int64? {
+    /// be played the delay's start position still lies (frames), if it does.
+    private func delayToBuildFrames(at now: Instant) -> Int64? {
         guard case .waiting(nil) = transport, receivedAudio, !line.isEmpty else { return nil }
         let start = livePosition(at: now) + outputDelayFrames - max(delayFrames, minimumDelayFrames(at: now))
         let missing = oldestPlayablePosition(at: now) - start

@@ -29,8 +29,8 @@ public final class OutputPath {
     /// Opens the device (a failure is reported like the audio thread's own retries, which
     /// go on with back-off while the engine keeps recording) and the mixer control, if any.
     /// - Parameters:
-    ///   - ringMs: how far the ring may run ahead of the device (`deepRing`): the audio
-    ///     thread's cushion against a late playout thread.
+    ///   - ringMs: how far the ring runs ahead of the device: the audio thread's cushion
+    ///     against a late playout thread.
     ///   - cues: sounds the audio thread mixes over the programme (the controls' feedback),
     ///     heard within the device's buffer rather than after the ring's `ringMs`.
     ///   - open: opens the device (by default as `device` says).
@@ -45,13 +45,10 @@ public final class OutputPath {
         } catch {
             failure = error
         }
-        func target(_ milliseconds: Int64) -> Int {
-            max(Int(AudioFormat.frames(milliseconds: milliseconds)) / request.periodFrames, 2) * request.periodFrames
-        }
-        (deepTargetFrames, shallowTargetFrames) = (target(ringMs), target(min(ringMs, Self.shallowRingMs)))
-        let ring = FrameRing(capacityFrames: deepTargetFrames + 2 * request.periodFrames)
+        let target = max(Int(AudioFormat.frames(milliseconds: ringMs)) / request.periodFrames, 2) * request.periodFrames
+        let ring = FrameRing(capacityFrames: target + 2 * request.periodFrames)
         let timing = OutputTiming()
-        feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: shallowTargetFrames)
+        feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
         pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper,
                          driver: first, nominalPeriodFrames: request.periodFrames, cues: cues, open: open)
         if let failure { pump.firstOpenFailed(failure) }
@@ -69,17 +66,6 @@ public final class OutputPath {
             logger.warning("mixer control '\(control)': \(error); using software volume")
             return nil
         }
-    }
-
-    /// The least the ring runs ahead (ms), when what is rendered next should be heard soon.
-    public static let shallowRingMs: Int64 = 120
-    private let deepTargetFrames: Int, shallowTargetFrames: Int
-
-    /// Whether the ring runs the whole `ringMs` ahead (false: `shallowRingMs`). Deeper, the
-    /// playout wakes less often and a slow render is ridden out; what it renders is heard
-    /// later.
-    public var deepRing = false {
-        didSet { feeder.targetFrames = deepRing ? deepTargetFrames : shallowTargetFrames }
     }
 
     /// How often the playout thread needs to render (ns): when the ring is down to the two

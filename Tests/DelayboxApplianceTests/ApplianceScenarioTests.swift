@@ -76,38 +76,6 @@ import Testing
         #expect(abs(Self.shift(after, before) - Self.shift(grown % 1_000, 0)) <= 2, "pips moved \(Self.shift(after, before)) ms for a delay \(grown) ms longer")
     }
 
-    /// The playout renders 320 ms ahead while the programme plays or a long delay builds
-    /// (waking every 280 ms), but only 120 ms around a start and while paused: the
-    /// programme is heard as soon as it starts, and a resume at once.
-    @Test func theRingRunsDeepWhilePlayingAndShallowAroundAStartAndInAPause() throws {
-        let box = try VirtualAppliance(board: Self.board())
-        var deep: [(ms: Int64, deep: Bool, state: String)] = []
-        func run(seconds: Double) throws {
-            for _ in 0..<Int(seconds * 10) {
-                try box.run(seconds: 0.1)
-                deep.append((box.clock.now().milliseconds(since: box.start), box.output.deepRing, try box.status("state") ?? ""))
-            }
-        }
-        try run(seconds: 6)
-        let started = try #require(deep.first { $0.state == "playing" })
-        #expect(deep.contains { $0.deep && $0.ms < started.ms - 1_100 }, "deep while 3 s build: \(deep)")
-        #expect(deep.filter { $0.ms >= started.ms - 900 && $0.ms < started.ms }.allSatisfy { !$0.deep }, "shallow before it starts")
-        let whilePlaying = deep.filter { $0.ms > started.ms }
-        #expect(whilePlaying.allSatisfy { $0.deep }, "deep while playing")
-        // The programme is heard within the shallow ring and the device of its start.
-        let firstPip = try #require(box.jack.pips(from: box.start, to: box.clock.now()).first)
-        #expect(firstPip.milliseconds(since: box.start) - started.ms < 300, "first pip \(firstPip.milliseconds(since: box.start)) ms, playing from \(started.ms) ms")
-        #expect(try box.console("pause").contains("state: paused"))
-        try run(seconds: 1)
-        #expect(!box.output.deepRing, "shallow while paused")
-        let resumed = box.clock.now()
-        #expect(try box.console("resume").contains("result: ok"))
-        try run(seconds: 2)
-        let back = try #require(box.jack.pips(from: resumed, to: box.clock.now()).first)
-        #expect(back.milliseconds(since: resumed) < 1_000 + 250, "a pip within its second and the shallow ring of the resume")
-        #expect(box.output.deepRing)
-    }
-
     @Test func aRecalledPresetIsHeardAtItsDelay() throws {
         let box = try VirtualAppliance(board: Self.board())
         try box.run(seconds: 8)

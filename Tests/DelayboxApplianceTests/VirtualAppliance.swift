@@ -19,7 +19,7 @@ final class VirtualAppliance {
     let directory: URL
     let boardPath: URL
     let jack: Jack
-    let output: OutputPath
+    private let output: OutputPath
     private let inbox = ConsoleInbox()
     let playout: Playout
     /// When the playout started.
