@@ -142,15 +142,6 @@ public final class Appliance {
         URL(fileURLWithPath: options.statePath).deletingLastPathComponent().appendingPathComponent("cache")
     }
 
-    /// How far the playout renders ahead of the device (ms). The playout thread wakes when
-    /// the ring is down to what the audio thread takes at a time (40 ms on the shipped
-    /// boards), so 320 ms wakes it every 280 ms instead of every 80 ms (120 ms): on a small
-    /// board a wake-up is most of what holding a stream costs, and a deeper ring rides out
-    /// a slow render. What the playout renders — a delay change, a pause, a channel switch —
-    /// is heard up to the ring later; the controls' own sounds are not (`FeedbackCues`),
-    /// nor the volume and mute (the codec's mixer or the audio thread's gain).
-    static let ringMs: Int64 = 320
-
     /// The board's output; when it cannot open at start and the board names a fallback
     /// (the simulated host: no sound card here), the fallback, and the log says so.
     private func openOutput(clock: SystemClock, sleeper: SystemSleeper, cues: FeedbackCues) -> OutputPath {
@@ -159,8 +150,7 @@ public final class Appliance {
         request.periodFrames = Int(AudioFormat.frames(milliseconds: config.audio.periodMs))
         request.periods = config.audio.periods
         func path(_ device: OutputDevice, mixer: String?) -> OutputPath {
-            OutputPath(device: device, request: request, mixerControl: mixer, clock: clock, sleeper: sleeper, ringMs: Self.ringMs,
-                       cues: cues.player)
+            OutputPath(device: device, request: request, mixerControl: mixer, clock: clock, sleeper: sleeper, cues: cues.player)
         }
         guard let device = OutputDevice(config.audio.device) else {
             logger.error("audio device '\(config.audio.device)' is not a device name; playing to null")

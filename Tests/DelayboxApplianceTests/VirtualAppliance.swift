@@ -38,7 +38,7 @@ final class VirtualAppliance {
         self.jack = jack
         let cues = FeedbackCues()
         output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
-                            ringMs: Appliance.ringMs, cues: cues.player, open: { () throws(OutputError) -> any OutputDriver in jack })
+                            cues: cues.player, open: { () throws(OutputError) -> any OutputDriver in jack })
         start = clock.now()
         playout = try appliance.makePlayout(output: output, cues: cues, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
                                             systemd: SystemdNotifier(environment: [:]), now: start)

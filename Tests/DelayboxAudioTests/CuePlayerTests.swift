@@ -45,7 +45,7 @@ import Testing
         #expect(player.play(0), "taken: room again")
     }
 
-    /// The appliance's ring holds 320 ms of rendered programme; a click asked for now is
+    /// A ring holding 320 ms of rendered programme: a click asked for now is
     /// heard at the jack within the device's buffer (4 × 20 ms), not after the ring.
     @Test func aCueIsHeardWithinTheDeviceBufferNotBehindTheRing() {
         let clock = ManualClock()
