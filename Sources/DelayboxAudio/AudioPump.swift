@@ -181,6 +181,9 @@ public final class AudioPump: @unchecked Sendable {
         let due = downPeriodDue ?? now
         sleeper.sleep(until: due)
         ring.discard(frames: nominalPeriodFrames)
+        // The controls' sounds go on into nothing too: they are not saved up for the
+        // device's return.
+        cues?.mix(into: buffer, frames: nominalPeriodFrames)
         timing.publish(ringFramesRead: ring.totalRead, delayFrames: 0, now: due)
         downPeriodDue = due.advanced(byFrames: Int64(nominalPeriodFrames))
     }

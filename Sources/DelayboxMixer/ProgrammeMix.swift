@@ -1,7 +1,7 @@
 import DelayboxEngine
 
 /// What the listener hears: the delayed stream, mute music while the streamer is muted,
-/// ads in their breaks, and the controls' feedback sounds, mixed on one timeline
+/// ads in their breaks, and sounds over everything (the delay read out), mixed on one timeline
 /// (docs/stream-events.md has the rules). Events act at their exact frame in delayed
 /// time — the frame the engine reports them at — and every change of level is a ramp:
 ///
@@ -15,7 +15,9 @@ import DelayboxEngine
 ///   the break is at the new place, to the break's end, where the stream comes back on
 ///   time; a jump back before it stops the ad and restores the levels;
 /// - paused: music and ad fade out and hold their place (the engine silences the
-///   stream); feedback sounds are always heard.
+///   stream); sounds over everything are always heard. (The controls' own clicks and
+///   beeps are not the mix's: the audio thread plays them, so that they are not heard
+///   behind what the playout has rendered ahead.)
 ///
 /// Runs on the playout thread, after the engine's render, with the frames it rendered.
 public final class ProgrammeMix {
@@ -93,7 +95,7 @@ public final class ProgrammeMix {
 
     public func hasAd(url: String) -> Bool { adClips[url] != nil }
 
-    /// A feedback sound, heard from the next frame mixed, over everything else.
+    /// A sound (the delay read out), heard from the next frame mixed, over everything else.
     public func play(_ sound: AudioClip) {
         voices.append((sound, 0))
         if voices.count > 8 { voices.removeFirst() }

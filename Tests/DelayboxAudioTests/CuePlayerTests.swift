@@ -45,6 +45,21 @@ import Testing
         #expect(player.play(0), "taken: room again")
     }
 
+    /// While the device is down, sounds asked for play into nothing at the clock's pace, as
+    /// the ring does: none is saved up to burst out when it returns.
+    @Test func soundsAreNotSavedUpWhileTheDeviceIsDown() {
+        let clock = ManualClock()
+        let cues = CuePlayer(sounds: [Self.short])
+        let pump = AudioPump(ring: FrameRing(capacityFrames: 4 * 960), timing: OutputTiming(), gain: MasterGain(), clock: clock,
+                             sleeper: ManualSleeper(clock: clock), driver: nil, nominalPeriodFrames: 960,
+                             cues: cues) { () throws(OutputError) in throw .deviceLost(reason: "no card") }
+        for _ in 0..<8 {
+            #expect(cues.play(0))
+            pump.step()
+        }
+        #expect((0..<8).allSatisfy { _ in cues.play(0) }, "each was taken as its period passed")
+    }
+
     /// A ring holding 320 ms of rendered programme: a click asked for now is
     /// heard at the jack within the device's buffer (4 × 20 ms), not after the ring.
     @Test func aCueIsHeardWithinTheDeviceBufferNotBehindTheRing() {
