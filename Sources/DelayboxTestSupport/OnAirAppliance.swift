@@ -5,48 +5,29 @@ import Foundation
 /// control socket for `delayboxctl` while it runs; its log and output are read afterwards.
 public final class OnAirAppliance {
     public let started = Date()
-    public let directory: URL
     /// The output, 48 kHz 16-bit stereo.
     public let wav: String
     /// How long the run lasts (s).
     public let seconds: Int
-    private let root: URL
-    private let socket: String
-    private let log: URL
-    private let process = Process()
+    private let box: RunningAppliance
 
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
     /// named in `recorded` are recorded while another plays (`record: true`).
     public init(root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int) throws {
-        self.root = root
         self.seconds = seconds
-        directory = try ExternalTool.temporaryDirectory("on-air")
-        wav = directory.appendingPathComponent("out.wav").path
-        socket = directory.appendingPathComponent("control.sock").path
-        log = directory.appendingPathComponent("log.txt")
-        let board = directory.appendingPathComponent("board.yaml")
-        try """
+        box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: root), name: "on-air",
+                                   arguments: ["--delay", String(delay), "--seconds", String(seconds)]) { directory in """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
-              device: wav:\(wav)
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
             channels:
             \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" + (recorded.contains($0.name) ? "\n    record: true" : "") }.joined(separator: "\n"))
             defaults:
               volume: 100
-            """.write(to: board, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = root.appendingPathComponent(".build/debug/delaybox")
-        process.arguments = ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                             "--socket", socket, "--delay", String(delay), "--seconds", String(seconds)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-    }
-
-    deinit {
-        ExternalTool.stop(process)
-        try? FileManager.default.removeItem(at: directory)
+            """
+        }
+        wav = box.directory.appendingPathComponent("out.wav").path
     }
 
     /// Sleeps until `seconds` after the start.
@@ -55,9 +36,7 @@ public final class OnAirAppliance {
     }
 
     /// Runs `delayboxctl` with `arguments` against the running box.
-    public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(root.appendingPathComponent(".build/debug/delayboxctl"), ["--socket", socket] + arguments)
-    }
+    public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome { try box.ctl(arguments) }
 
     /// The output as stereo samples, up to half a second before the run's end: what the box
     /// played before it was asked to stop. (The stop fades out and the output writes
@@ -69,8 +48,5 @@ public final class OnAirAppliance {
     }
 
     /// Waits for the run to end; its exit status and log (stderr).
-    public func finish() -> (status: Int32, log: String) {
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
-    }
+    public func finish() -> (status: Int32, log: String) { (box.waitUntilExit(), box.log) }
 }

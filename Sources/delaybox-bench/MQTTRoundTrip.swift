@@ -15,10 +15,7 @@ enum MQTTRoundTrip {
             return
         }
         let broker = try MosquittoBroker()
-        let directory = try ExternalTool.temporaryDirectory("bench-mqtt")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let board = directory.appendingPathComponent("board.yaml")
-        try """
+        let appliance = try RunningAppliance(executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt") { _ in """
             board:
               name: Benchmark
             audio:
@@ -34,16 +31,10 @@ enum MQTTRoundTrip {
               broker: mqtt://127.0.0.1:\(broker.port)
               client_id: bench
 
-            """.write(to: board, atomically: true, encoding: .utf8)
-        let appliance = Process()
-        appliance.executableURL = URL(fileURLWithPath: delaybox)
-        appliance.arguments = ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                               "--socket", directory.appendingPathComponent("control.sock").path]
-        appliance.standardOutput = FileHandle.nullDevice
-        appliance.standardError = FileHandle.nullDevice
-        try appliance.run()
-        defer { ExternalTool.stop(appliance) }
-
+            """
+        }
+        // (Stopped at the end, not dropped after its last use: it has to run meanwhile.)
+        defer { appliance.stop() }
         // The volume the last status showed, and a signal on each.
         let shown = Mutex<Int?>(nil)
         let arrived = DispatchSemaphore(value: 0)
@@ -59,7 +50,7 @@ enum MQTTRoundTrip {
         let ready = Date().addingTimeInterval(20)
         while !client.isConnected || shown.withLock({ $0 }) == nil {
             if !client.isConnected { Thread.sleep(forTimeInterval: 0.05) } else { client.subscribe("delaybox/bench/status"); _ = arrived.wait(timeout: .now() + 1) }
-            guard Date() < ready else { throw ExternalTool.Failed(description: "the appliance published no status in 20 s") }
+            guard Date() < ready else { throw ExternalTool.Failed(description: "the appliance published no status in 20 s: \(appliance.log.suffix(800))") }
         }
         var times: [Double] = []
         for trip in 0..<100 {

@@ -14,19 +14,12 @@ struct MQTTTests {
     /// One box: the simulated host's board (its demo channel and a second one), output to
     /// null, the given `mqtt:` section; its log is stderr.
     final class Box {
-        let directory: URL
-        let process = Process()
-        let log: URL
-        let socket: String
+        let appliance: RunningAppliance
 
         /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
         ///   cycle it names).
         init(mqtt: String, name: String = "box", demo: String = "demo://commentary") throws {
-            directory = try ExternalTool.temporaryDirectory("mqtt-\(name)")
-            log = directory.appendingPathComponent("log.txt")
-            socket = directory.appendingPathComponent("control.sock").path
-            let board = directory.appendingPathComponent("board.yaml")
-            try """
+            appliance = try RunningAppliance(executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)") { _ in """
                 extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
                 audio:
                   device: null
@@ -39,21 +32,13 @@ struct MQTTTests {
                   delay: 2 s
                 mqtt:
                 \(mqtt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-                """.write(to: board, atomically: true, encoding: .utf8)
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = CommandLineTests.root.appendingPathComponent(".build/debug/delaybox")
-            process.arguments = ["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try FileHandle(forWritingTo: log)
-            try process.run()
+                """
+            }
         }
 
-        deinit {
-            ExternalTool.stop(process)
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        var process: Process { appliance.process }
+        var directory: URL { appliance.directory }
+        var logText: String { appliance.log }
 
         /// Waits up to `seconds` for `text` to be said (by the box, or by `source`) `count` times.
         static func wait(for text: String, count: Int = 1, seconds: Double = 10, in source: () -> String) -> Bool {
@@ -66,16 +51,11 @@ struct MQTTTests {
         }
 
         /// SIGTERM, and the exit.
-        func stop() {
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        func stop() { appliance.stop() }
 
         /// `delayboxctl` with `arguments` and `--json`, as a dictionary.
         func ctl(_ arguments: [String]) throws -> [String: Any] {
-            let outcome = try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delayboxctl"),
-                                                   ["--socket", socket] + arguments + ["--json"])
+            let outcome = try appliance.ctl(arguments + ["--json"])
             return try #require(Self.object(outcome.output), "\(outcome.output)\(outcome.errors)")
         }
 

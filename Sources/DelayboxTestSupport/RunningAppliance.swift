@@ -1,0 +1,65 @@
+import Foundation
+
+/// `delaybox run` started in a directory of its own, for a test or a benchmark that talks
+/// to a whole box: its board config, state file and control socket are there, its log
+/// (stderr) goes to a file there; when it goes, the process is killed if still running and
+/// the directory removed.
+public final class RunningAppliance {
+    public let directory: URL
+    /// The control socket, for `delayboxctl --socket`.
+    public let socket: String
+    public let process = Process()
+    private let logFile: URL
+    private let executables: URL
+
+    /// Writes the board config `board` gives for the box's directory (where its output
+    /// file may go) and starts `delaybox run` on it.
+    /// - Parameters:
+    ///   - executables: the directory holding `delaybox` and `delayboxctl`.
+    ///   - name: names the temporary directory.
+    ///   - arguments: more of `run`'s options (`--delay`, `--seconds`).
+    public init(executables: URL, name: String, arguments: [String] = [], board: (_ directory: URL) -> String) throws {
+        self.executables = executables
+        directory = try ExternalTool.temporaryDirectory(name)
+        socket = directory.appendingPathComponent("control.sock").path
+        logFile = directory.appendingPathComponent("log.txt")
+        let boardFile = directory.appendingPathComponent("board.yaml")
+        try board(directory).write(to: boardFile, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = executables.appendingPathComponent("delaybox")
+        process.arguments = ["run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
+                             "--socket", socket] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+    }
+
+    /// The package's debug build of the programs, for a test: `root` is the package's.
+    public static func debugBuild(root: URL) -> URL { root.appendingPathComponent(".build/debug") }
+
+    deinit {
+        ExternalTool.stop(process)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// What the box has logged so far.
+    public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Runs `delayboxctl` with `arguments` against the running box.
+    public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(executables.appendingPathComponent("delayboxctl"), ["--socket", socket] + arguments)
+    }
+
+    /// Asks the box to stop (SIGTERM, as systemd does) and waits for it.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    /// Waits for the run to end by itself (`--seconds`); its exit status.
+    public func waitUntilExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
