@@ -2,13 +2,16 @@ import DelayboxTestSupport
 import Foundation
 
 /// The whole appliance, `delaybox run`, on a board written for the benchmark: one
-/// channel (a live stream), ALSA's `null` device paced at real time with the shipped
-/// boards' period (20 ms × 4), a console on a pseudo-terminal.
+/// channel (a live stream), ALSA's `null` device paced at real time in 20 ms periods (4
+/// of them, as the shipped boards have, unless told), a console on a pseudo-terminal.
 struct ApplianceRun {
     /// The `delaybox` executable.
     var executable: String
     /// Where the board config and state file go.
     var directory: URL
+    /// Periods in the device's buffer: more, fewer wake-ups of the audio thread, and the
+    /// controls' sounds and software volume heard later (docs/performance.md).
+    var periods = 4
 
     /// The command line that plays `url` at `delaySeconds` for `totalSeconds`; with
     /// `recording`, a second channel of that stream is recorded in the background.
@@ -23,7 +26,7 @@ struct ApplianceRun {
             audio:
               device: alsa:null
               period: 20 ms
-              periods: 4
+              periods: \(periods)
             console:
               device: pty
             channels:

@@ -9,7 +9,8 @@ import Glibc
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
 /// `delaybox-bench engine` runs only the engine and simulator figures, `mix` the mixer's
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
-/// [SECONDS]` only the appliance's (at a 300 s delay unless given), `recorded` what a channel
+/// [SECONDS [PERIODS]]` only the appliance's (at a 300 s delay and the boards' 4 periods
+/// unless given), `recorded` what a channel
 /// recorded in the background costs, `package` this machine's package's sizes, `arm64` the
 /// Raspberry Pi build's, `mqtt` a command's round trip through a broker; no argument runs all.
 @main
@@ -92,8 +93,10 @@ enum Bench {
             skip(["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"], because: missing)
             return
         }
-        let appliance = ApplianceRun(executable: delayboxPath,
+        var appliance = ApplianceRun(executable: delayboxPath,
                                      directory: FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-bench-\(getpid())"))
+        // `delaybox-bench appliance SECONDS PERIODS`: the latency-for-wake-ups trade measured.
+        if CommandLine.arguments.count > 3, let periods = Int(CommandLine.arguments[3]) { appliance.periods = periods }
         defer { try? FileManager.default.removeItem(at: appliance.directory) }
         let start = try appliance.startToAudio()
         print("start_to_audio_s: \(format(start.reported))")
@@ -106,6 +109,7 @@ enum Bench {
         }
         let (ours, mpv) = try comparison.run()
         print("appliance_delay_s_vs_mpv: \(Int(comparison.delaySeconds))")
+        print("appliance_device_periods: \(appliance.periods)")
         print("appliance_cpu_s_per_min: \(format(ours.cpuSecondsPerMinute))")
         print("appliance_cpu_s_per_min_mpv: \(format(mpv.cpuSecondsPerMinute))")
         print("appliance_cpu_ratio_vs_mpv: \(format(ours.cpuSecondsPerMinute / mpv.cpuSecondsPerMinute))")
