@@ -21,4 +21,8 @@ sleep 1
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 3 /mnt/capture.wav
 ctl status > /mnt/status-2.txt 2>&1
 ctl stats > /mnt/stats-2.txt 2>&1
+# The health check calls the output working again once it has stayed up 5 s, looking
+# once a second: stopping before then (the steps above take ~5 s) would race it.
+works_again() { grep -q 'output works again' /mnt/delaybox.log; }
+wait_until 20 0.5 works_again
 stop_appliance
