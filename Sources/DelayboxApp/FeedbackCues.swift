@@ -7,7 +7,7 @@ import DelayboxMixer
 struct FeedbackCues {
     /// The sounds a control answers with; the delay's read-out is programme (`ProgrammeMix`).
     static let sounds: [FeedbackSound] = [.click, .modeChange, .limitReached, .error]
-    let player = CuePlayer(sounds: Self.sounds.map { sound in sound.clip.samples.map { Float($0) / 32_767 } })
+    let player = CuePlayer(sounds: Self.sounds.map(\.clip.floatSamples))
 
     func play(_ sound: FeedbackSound) {
         guard let index = Self.sounds.firstIndex(of: sound) else { preconditionFailure("\(sound) is not a control's sound") }

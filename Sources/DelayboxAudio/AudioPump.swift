@@ -30,7 +30,7 @@ public final class AudioPump: @unchecked Sendable {
     public let timing: OutputTiming
     public let gain: MasterGain
     /// Sounds mixed over each period as it is written (the controls' feedback), if any.
-    public let cues: CuePlayer?
+    private let cues: CuePlayer?
     private let clock: any MonotonicClock
     private let sleeper: any Sleeper
     private let open: DriverFactory

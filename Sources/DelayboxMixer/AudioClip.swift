@@ -23,6 +23,9 @@ public struct AudioClip: Sendable, Equatable {
         Float(samples[frame * AudioFormat.channelCount + channel]) / 32_767
     }
 
+    /// All of it as interleaved stereo Float, full scale ±1 (as `sample` gives each).
+    public var floatSamples: [Float] { samples.map { Float($0) / 32_767 } }
+
     /// Length in milliseconds.
     public var milliseconds: Int64 { AudioFormat.milliseconds(frames: Int64(frames)) }
 

@@ -114,7 +114,7 @@ import Testing
         desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .limitReached, now: rig.now)
         let limit = FeedbackSound.limitReached.clip
         #expect(SignalChecks.firstDifference(Array(nextPeriods(milliseconds: 200).prefix(limit.samples.count)),
-                                             limit.samples.map { Float($0) / 32_767 }) == nil)
+                                             limit.floatSamples) == nil)
         rig.run(milliseconds: 220)
         #expect(rig.output.samples[(2 * from)...].allSatisfy { $0 == 0 }, "not in the programme")
         // Resting: nothing until 1.2 s after the last turn, then the read-out.
