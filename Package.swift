@@ -40,7 +40,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "DelayboxEngine", swiftSettings: strict),
+        // Numbers from outside made into integers, or refused: no trap is reachable from input.
+        .target(name: "DelayboxChecked", swiftSettings: strict),
+        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked"], swiftSettings: strict),
         // Named loggers to one output (our own: swift-log needs tools 6.2, the boards' Swift is 6.0).
         .target(name: "DelayboxLog", swiftSettings: strict),
         // The output contract, the lock-free ring to the audio thread, conversion and volume.
@@ -54,11 +56,11 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
-        .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxChecked", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
-        .target(name: "DelayboxConfig", dependencies: ["DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
-        .target(name: "DelayboxConsole", dependencies: ["DelayboxCommands"], swiftSettings: strict),
+        .target(name: "DelayboxConfig", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
+        .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
         .target(name: "DelayboxSerial", dependencies: ["CTermios"], swiftSettings: strict),
@@ -96,7 +98,7 @@ let package = Package(
                 swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
         // the demo's simulated connection, and the session that feeds them to an engine.
-        .target(name: "DelayboxStream", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
+        .target(name: "DelayboxStream", dependencies: ["DelayboxALSA", "DelayboxChecked", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
                                                        "DelayboxSimulation", "DelayboxPlatform"], swiftSettings: strict),
         // Mute music and ads fetched over HTTP and kept on disk, and the delay read out by espeak-ng.
         .target(name: "DelayboxClips", dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
@@ -135,7 +137,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxEngineTests",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxSimulationTests",
@@ -148,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "DelayboxStreamTests",
             dependencies: ["DelayboxApp", "DelayboxClips", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput",
-                           "DelayboxSimulation", "DelayboxTestSupport"],
+                           "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",

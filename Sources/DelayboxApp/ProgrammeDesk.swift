@@ -24,6 +24,10 @@ final class ProgrammeDesk {
     static let readoutAfterRestMs: Int64 = 1_200
     /// Longest mute music kept (loops after): 34 MB as 16-bit stereo.
     static let musicMaxSeconds = 180
+    /// Longest ad audio kept (a break longer than its ad is silence after it): a spot is
+    /// 15 to 60 s, and the mix holds up to `ProgrammeMix.maxAdClips` of them, 23 MB each
+    /// at most as 16-bit stereo — a stream that names many long ads cannot fill a board.
+    static let adMaxSeconds = 120
 
     init(cache: ClipCache, cues: FeedbackCues?) {
         loader = ClipLoader(cache: cache)
@@ -63,7 +67,7 @@ final class ProgrammeDesk {
         if now.milliseconds(since: lastEventScan) >= 1_000 {
             lastEventScan = now
             for case .adBreak(let ad) in engine.heldEvents.map(\.event) where !mix.hasAd(url: ad.audioURL) {
-                loader.want(ad.audioURL, maxSeconds: Int(ad.durationMs / 1_000) + 1)
+                loader.want(ad.audioURL, maxSeconds: min(Int(ad.durationMs / 1_000) + 1, Self.adMaxSeconds))
             }
         }
         for clip in speech.take() { mix.play(clip) }

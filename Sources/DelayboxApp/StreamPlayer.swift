@@ -110,8 +110,8 @@ public final class StreamPlayer {
         let engine = session.engine
         log.channelStarted(channel, delayMs: options.delayMs, heldMs: nil, heardAt: start, switched: false)
         session.start(now: start)
-        let input = try FFmpegInput(url: channel.streamURL, options: options.client.input, gate: InterruptGate())
-        if let line = session.apply(.opened(input.parameters, at: start)) { log.say(line, at: start) }
+        let input = try FFmpegInput(url: channel.streamURL, access: .channel(channel.streamURL), options: options.client.input, gate: InterruptGate())
+        for line in session.apply(.opened(input.parameters, at: start)) { log.say(line, at: start) }
         var period = [Float](repeating: 0, count: periodFrames * AudioFormat.channelCount)
         var rendered: Int64 = 0
         var ended = false
@@ -134,7 +134,9 @@ public final class StreamPlayer {
                         clock.set(arrival)
                         session.apply(.packet(packet, at: arrival))
                         while let carried = input.takeTitle() {
-                            session.apply(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: arrival))
+                            for line in session.apply(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: arrival)) {
+                                log.say(line, at: arrival)
+                            }
                         }
                         continue
                     }

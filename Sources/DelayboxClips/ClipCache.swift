@@ -20,8 +20,9 @@ public final class ClipCache {
     let directory: URL
     /// Bytes the cached files may take together.
     let capBytes: Int64
-    /// A single download larger than this is refused.
-    static let maxFileBytes = 64_000_000
+    /// A single download larger than this is refused: the longest clip kept (3 min of mute
+    /// music) is 35 MB even as 16-bit 48 kHz WAV, and 4 MB as a 160 kbps MP3.
+    static let maxFileBytes = 40_000_000
 
     public init(directory: URL, capBytes: Int64) {
         self.directory = directory

@@ -34,11 +34,20 @@ public final class ClipLoader: @unchecked Sendable {
 
     public func stop() { worker.stop() }
 
+    /// Clips wanted at once: a stream that names many ads cannot make the box fetch
+    /// without end. When full, the oldest want that has failed makes room; with none
+    /// failed the new want waits (the desk asks again each second while its break is held).
+    static let maxWants = 8
+
     /// Asks for the clip at `url` (at most `maxSeconds` long); asking again for a clip
     /// already wanted does nothing.
     public func want(_ url: String, maxSeconds: Int) {
         let added = state.withLock { state -> Bool in
             guard !state.wants.contains(where: { $0.url == url }) else { return false }
+            if state.wants.count >= Self.maxWants {
+                guard let failed = state.wants.firstIndex(where: { $0.due != .distantPast }) else { return false }
+                state.wants.remove(at: failed)
+            }
             state.wants.append(Want(url: url, maxSeconds: maxSeconds, due: .distantPast, retrySeconds: 30))
             return true
         }

@@ -136,7 +136,7 @@ extension BoardConfig {
             guard reader.isPresent else { continue }
             let channel = Channel(name: reader.string("name") ?? "", streamURL: reader.string("url") ?? "",
                                   muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true,
-                                  record: reader.bool("record") ?? false)
+                                  record: reader.bool("record") ?? false, adsFrom: reader.strings("ads_from"))
             for problem in channel.problems() { log.error(item.location, problem) }
             channels.append(channel)
         }

@@ -1,3 +1,4 @@
+import DelayboxChecked
 import DelayboxCommands
 
 /// Collects the problems found while reading a config.
@@ -107,6 +108,17 @@ final class ConfigReader {
         return items
     }
 
+    /// A list of single values (`ads_from: [club.example, cdn.example]`).
+    func strings(_ key: String) -> [String] {
+        list(key).compactMap { item in
+            guard case .scalar(let text, _) = item else {
+                log.error(item.location, "'\(qualified(key))' must be a list of single values")
+                return nil
+            }
+            return text
+        }
+    }
+
     /// The entries of this mapping as named sections (`buttons: {play: {...}, ...}`).
     func namedSections() -> [(name: String, reader: ConfigReader)] {
         guard case .mapping(let entries, _)? = node else { return [] }
@@ -130,9 +142,9 @@ final class ConfigReader {
         let units: [(String, Double)] = [("ms", 1), ("min", 60_000), ("s", 1_000)]
         for (unit, scale) in units where trimmed.hasSuffix(unit) {
             let number = trimmed.dropLast(unit.count).trimmingCharacters(in: " ")
-            // Bounded before converting: `1e308 s` must be a range error, not a trap.
-            guard let value = Double(number), value >= 0, value * scale < 1e15 else { return nil }
-            return Int64((value * scale).rounded())
+            // `1e308 s` must be a range error, not a trap.
+            guard let value = Double(number) else { return nil }
+            return Checked.scaled(value, by: scale, in: 0...999_999_999_999_999)
         }
         return nil
     }

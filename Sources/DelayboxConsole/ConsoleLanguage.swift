@@ -1,3 +1,4 @@
+import DelayboxChecked
 import DelayboxCommands
 
 /// The console's commands: parsing a line, completing a word, help. See docs/console.md.
@@ -128,9 +129,10 @@ public enum ConsoleLanguage {
     static func milliseconds(_ text: String) -> Int64? {
         let units: [(String, Double)] = [("ms", 1), ("min", 60_000), ("s", 1_000), ("", 1_000)]
         for (unit, scale) in units where text.hasSuffix(unit) {
-            // Bounded before converting: 1e308 s must be an error, not a trap.
-            guard let value = Double(String(text.dropLast(unit.count)).trimmingSpaces()), value >= 0, value * scale < 1e15 else { continue }
-            return Int64((value * scale).rounded())
+            // 1e308 s must be an error, not a trap.
+            guard let value = Double(String(text.dropLast(unit.count)).trimmingSpaces()),
+                  let milliseconds = Checked.scaled(value, by: scale, in: 0...999_999_999_999_999) else { continue }
+            return milliseconds
         }
         return nil
     }

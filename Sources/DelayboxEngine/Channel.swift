@@ -12,13 +12,24 @@ public struct Channel: Sendable, Equatable {
     /// keeps the delay at once instead of filling an empty buffer (memory: the maximum delay's
     /// worth of its stream, ~1 MB per minute at 128 kbps).
     public var record: Bool
+    /// Hosts besides the stream's own that its titles may name ads on (`ads_from`): a
+    /// club that keeps its ads on its website and streams from a provider lists the
+    /// website. Lowercased host names or addresses, no scheme or port.
+    public var adsFrom: [String]
 
-    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true, record: Bool = false) {
+    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true, record: Bool = false,
+                adsFrom: [String] = []) {
         self.name = name
         self.streamURL = streamURL
         self.muteMusicURL = muteMusicURL
         self.adsEnabled = adsEnabled
         self.record = record
+        self.adsFrom = adsFrom.map { $0.lowercased() }
+    }
+
+    /// Why this channel's titles may not name the clip `url`, nil if they may (`ClipURL`).
+    public func adURLProblem(_ url: String) -> String? {
+        ClipURL.problem(url, streamURL: streamURL, adsFrom: adsFrom)
     }
 
     /// Schemes a mute music or ad file is fetched with; a bare path is a local file.
@@ -40,7 +51,16 @@ public struct Channel: Sendable, Equatable {
             problems.append("channel '\(name)': mute music URL '\(music)' has scheme '\(scheme)'; expected "
                             + Self.fileSchemes.sorted().joined(separator: ", ") + " or a path")
         }
+        for host in adsFrom where !Self.isHostName(host) {
+            problems.append("channel '\(name)': ads_from entry '\(host)' is not a host name or address (no scheme, port or path)")
+        }
         return problems
+    }
+
+    /// A DNS name or an IPv4 or IPv6 address: letters, digits, `-`, `.`, `:`.
+    static func isHostName(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 253
+            && host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-.:".unicodeScalars.contains($0)) }
     }
 
     /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.

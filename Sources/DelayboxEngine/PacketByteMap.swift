@@ -1,3 +1,5 @@
+import DelayboxChecked
+
 /// Where the recent packets of a connection sat in its byte stream, so that something
 /// found at a byte offset (an ICY metadata block between two reads) can be placed at the
 /// stream position of the audio around it.
@@ -9,6 +11,8 @@ public struct PacketByteMap: Sendable {
         var byteCount: Int64
         var timestamp: Int64
         var durationFrames: Int64
+        /// The byte after the packet (offsets come from the stream: saturated, not trapped).
+        var end: Int64 { Checked.sum(byte, byteCount) ?? .max }
     }
 
     private var entries: [Entry] = []
@@ -42,13 +46,14 @@ public struct PacketByteMap: Sendable {
     public func timestamp(atByte byte: Int64) -> Int64? {
         guard !entries.isEmpty else { return nil }
         let newest = entries[(next + capacity - 1) % capacity]
-        guard byte < newest.byte + newest.byteCount else { return nil }
+        guard byte < newest.end else { return nil }
         // The packet holding `byte`; else the first one after it (bytes the demuxer skipped,
         // or older than what is remembered).
         var following = newest
         for entry in entries {
-            if entry.byte <= byte && byte < entry.byte + entry.byteCount {
-                return entry.timestamp + (byte - entry.byte) * entry.durationFrames / max(entry.byteCount, 1)
+            if entry.byte <= byte && byte < entry.end {
+                let into = Checked.difference(byte, entry.byte).flatMap { Checked.product($0, entry.durationFrames) }.map { $0 / max(entry.byteCount, 1) } ?? 0
+                return Checked.sum(entry.timestamp, into) ?? entry.timestamp
             }
             if entry.byte > byte && entry.byte < following.byte { following = entry }
         }

@@ -1,3 +1,5 @@
+import DelayboxChecked
+
 /// Where each packet's bytes lie in a connection's byte stream, from the offsets the
 /// demuxer gives. An MP3 or ADTS frame has an offset of its own; every packet of an Ogg
 /// page has the page's, so packets that share an offset follow one another after the
@@ -22,12 +24,14 @@ public struct PacketBytePositions: Sendable {
         if offset != unitOffset {
             // Where this unit begins shows how long the previous unit's header was. A gap in
             // a frame-per-offset stream (a junk byte, a tag) corrects itself at the next frame.
-            if unitOffset >= 0 { headerBytes = max(0, headerBytes + offset - end) }
+            // Offsets come from the stream's bytes (an MP4's index says what it likes):
+            // arithmetic that would overflow places the packet at its offset.
+            if unitOffset >= 0 { headerBytes = max(0, Checked.difference(offset, end).flatMap { Checked.sum(headerBytes, $0) } ?? 0) }
             unitOffset = offset
-            end = offset + headerBytes
+            end = Checked.sum(offset, headerBytes) ?? offset
         }
         let start = end
-        end += Int64(size)
+        end = Checked.sum(end, Int64(size)) ?? end
         return start
     }
 }

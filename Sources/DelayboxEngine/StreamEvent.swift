@@ -22,7 +22,8 @@ public enum StreamEvent: Sendable, Equatable, Hashable {
 
 /// An ad break's audio and length, and when it began if its tag says.
 public struct AdBreak: Sendable, Equatable, Hashable {
-    /// Where the ad's audio is fetched from (http, https or file URL).
+    /// Where the ad's audio is fetched from: from a stream's title, an http or https URL
+    /// on a host the channel allows (`ClipURL`), or a built-in `demo://` clip.
     public var audioURL: String
     /// How long the programme is replaced, in milliseconds.
     public var durationMs: Int64
@@ -30,6 +31,16 @@ public struct AdBreak: Sendable, Equatable, Hashable {
     /// `[delaybox:ad@START …]`): it names the break wherever its tag comes again, and tells
     /// a box that connects during it how much of it is left.
     public var startedAt: Double?
+
+    /// The lengths a break may have (ms): a second (a jingle) to 15 minutes (the longest
+    /// commercial block of a sports broadcast, a half-time's). Outside it the tag is a
+    /// mistake or an attack: it would take the programme off the air for hours, or play
+    /// a break nobody hears.
+    public static let durationRangeMs: ClosedRange<Int64> = 1_000...900_000
+    static let durationRangeText = "1 s to 15 min"
+    /// When a break may have begun (Unix time, s): 2000 to 2100. A start outside is no
+    /// clock's reading; a plausible one is checked against this box's clock where it is used.
+    public static let startRange: ClosedRange<Double> = 946_684_800...4_102_444_800
 
     public init(audioURL: String, durationMs: Int64, startedAt: Double? = nil) {
         self.audioURL = audioURL

@@ -1,3 +1,5 @@
+import DelayboxChecked
+
 /// How a broadcaster signals stream events inside ordinary stream titles, so that any
 /// player still shows a sensible title (docs/stream-events.md):
 ///
@@ -27,36 +29,63 @@ public enum StreamEventConvention {
 
     /// The events a stream title carries: the text before its tags as the new title, when
     /// there is one, then each tag's event in order; or just a title. Tags are read from
-    /// the end: one that is not understood, and everything before it, is text.
-    public static func events(fromTitle title: String) -> [StreamEvent] {
+    /// the end: one that is not ours, and everything before it, is text. One of ours whose
+    /// values are out of range is refused (`TitleReading.refusals`) and the rest counts.
+    public static func read(title: String) -> TitleReading {
         var text = Substring(title)
         var tagged: [StreamEvent] = []
+        var refusals: [TitleReading.Refusal] = []
         while text.hasSuffix("]"), let tagStart = text.ranges(of: tagPrefix).last,
-              let event = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
-            tagged.insert(event, at: 0)
+              let result = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
+            switch result {
+            case .success(let event): tagged.insert(event, at: 0)
+            case .failure(let refusal):
+                refusals.insert(TitleReading.Refusal(tag: String(text[tagStart.lowerBound...].prefix(200)), reason: refusal.reason), at: 0)
+            }
             text = text[..<tagStart.lowerBound]
             while text.last == " " { text = text.dropLast() }
         }
-        guard !tagged.isEmpty else { return title.isEmpty ? [] : [.title(title)] }
+        guard !tagged.isEmpty || !refusals.isEmpty else { return TitleReading(events: title.isEmpty ? [] : [.title(title)], refusals: []) }
         let rest = text.trimmingSpaces()
-        return (rest.isEmpty ? [] : [.title(rest)]) + tagged
+        return TitleReading(events: (rest.isEmpty ? [] : [.title(rest)]) + tagged, refusals: refusals)
     }
 
-    /// The event of one tag's words (between `[delaybox:` and `]`), nil if not understood.
-    private static func event(fromTag tag: Substring) -> StreamEvent? {
+    /// The events of `title` without the refusals (`read(title:)`).
+    public static func events(fromTitle title: String) -> [StreamEvent] { read(title: title).events }
+
+    struct TagRefusal: Error { var reason: String }
+
+    /// The event of one tag's words (between `[delaybox:` and `]`): nil if the tag is not
+    /// ours (so it is text), a refusal if it is ours but malformed or out of range.
+    private static func event(fromTag tag: Substring) -> Result<StreamEvent, TagRefusal>? {
         let words = tag.split(separator: " ")
         switch words.first {
-        case "muted": return .streamerMuted
-        case "unmuted": return .streamerUnmuted
+        case "muted": return .success(.streamerMuted)
+        case "unmuted": return .success(.streamerUnmuted)
         case let keyword? where keyword == "ad" || keyword.hasPrefix("ad@"):
-            // `ad@START`: when the break began (Unix time, s); a START that is not one
-            // makes the tag malformed, so it is shown as text rather than half understood.
-            let startedAt = keyword == "ad" ? nil : Double(keyword.dropFirst(3))
-            let startIsValid = keyword == "ad" || (startedAt.map { $0.isFinite && $0 > 0 } ?? false)
-            guard words.count == 3, startIsValid, let seconds = Double(words[1]), seconds > 0, seconds.isFinite else { return nil }
-            return .adBreak(AdBreak(audioURL: String(words[2]), durationMs: Int64((seconds * 1000).rounded()), startedAt: startedAt))
+            return adBreak(keyword: keyword, words: words.dropFirst()).map { .adBreak($0) }
         default: return nil
         }
+    }
+
+    /// `ad SECONDS URL` or `ad@START SECONDS URL`, every value checked into the range the
+    /// product means before any arithmetic on it (docs/stream-events.md, "Values").
+    private static func adBreak(keyword: Substring, words: ArraySlice<Substring>) -> Result<AdBreak, TagRefusal> {
+        guard words.count == 2 else { return .failure(TagRefusal(reason: "expected [delaybox:ad SECONDS URL] or [delaybox:ad@START SECONDS URL]")) }
+        let length = words[words.startIndex], url = String(words[words.startIndex + 1])
+        guard let seconds = Double(length), let durationMs = Checked.scaled(seconds, by: 1_000, in: AdBreak.durationRangeMs) else {
+            return .failure(TagRefusal(reason: "ad break length '\(length.prefix(32))' s is outside \(AdBreak.durationRangeText)"))
+        }
+        var startedAt: Double?
+        if keyword != "ad" {
+            let start = keyword.dropFirst(3)
+            guard let value = Double(start), AdBreak.startRange.contains(value) else {
+                return .failure(TagRefusal(reason: "ad break start '\(start.prefix(32))' is not a Unix time in seconds between 2000 and 2100"))
+            }
+            startedAt = value
+        }
+        if let problem = ClipURL.problem(url) { return .failure(TagRefusal(reason: problem)) }
+        return .success(AdBreak(audioURL: url, durationMs: durationMs, startedAt: startedAt))
     }
 
     /// The stream title a broadcaster sends for `event` with `text` before the tag.

@@ -2,20 +2,24 @@ import CFFmpeg
 import DelayboxEngine
 import Glibc
 
-/// Whole audio files through FFmpeg — mute music and ads: fetched from a URL (http,
-/// https, file: whatever libavformat's protocols open, certificates verified) and decoded
-/// in one go to the internal format.
+/// Whole audio files through FFmpeg — mute music and ads: fetched from an http or https
+/// URL (certificates verified) and decoded in one go to the internal format.
 public enum AudioFile {
-    /// Copies `url` byte for byte to `path` (created or replaced); returns the bytes
-    /// copied. Gives up after `timeoutMs` without data, or beyond `maxBytes`.
+    /// Copies `url` (http or https: `InputAccess.clipDownload`) byte for byte to `path`
+    /// (created or replaced); returns the bytes copied. Gives up after `timeoutMs` without
+    /// data, when the whole download takes longer than `totalTimeoutMs` (a server that
+    /// trickles), or beyond `maxBytes`. FFmpeg follows at most 8 redirects (a loop fails).
     /// The corresponding C functions are `avio_open2`, `avio_read` and `avio_closep`.
-    public static func download(_ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000) throws(FFmpegError) -> Int {
+    public static func download(_ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000,
+                                totalTimeoutMs: Int64 = 120_000) throws(FFmpegError) -> Int {
         let gate = InterruptGate()
         var callback = AVIOInterruptCB(callback: InterruptGate.callback, opaque: Unmanaged.passUnretained(gate).toOpaque())
         var dictionary: OpaquePointer?
         av_dict_set(&dictionary, "user_agent", "Delaybox", 0)
         av_dict_set(&dictionary, "tls_verify", "1", 0)
+        av_dict_set(&dictionary, "protocol_whitelist", InputAccess.clipDownload.protocols, 0)
         defer { av_dict_free(&dictionary) }
+        let giveUp = InterruptGate.monotonicNanoseconds() + totalTimeoutMs * 1_000_000
         var context: UnsafeMutablePointer<AVIOContext>?
         gate.arm(milliseconds: timeoutMs)
         FFmpegLog.beginCall()
@@ -29,7 +33,12 @@ public enum AudioFile {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var total = 0
         while true {
-            gate.arm(milliseconds: timeoutMs)
+            let left = (giveUp - InterruptGate.monotonicNanoseconds()) / 1_000_000
+            guard left > 0 else {
+                throw FFmpegError(operation: "download (slower than \(maxBytes / 1_000_000) MB in \(totalTimeoutMs / 1_000) s: \(total) bytes came)",
+                                  code: dbx_averror(ETIMEDOUT))
+            }
+            gate.arm(milliseconds: min(timeoutMs, left))
             let read = buffer.withUnsafeMutableBufferPointer { avio_read(context, $0.baseAddress, Int32($0.count)) }
             if read == dbx_averror_eof() { break }
             try FFmpegError.check(read, "avio_read")
@@ -45,11 +54,11 @@ public enum AudioFile {
         return total
     }
 
-    /// Decodes the audio of the file at `url` (a path or any URL FFmpeg opens) to
+    /// Decodes the audio of the file at `url` (a path: `InputAccess.clipFile`) to
     /// interleaved stereo Float at 48 kHz, at most `maxFrames` frames. A file that holds no
     /// decodable audio throws: that is the check before a file is used.
     public static func decode(_ url: String, maxFrames: Int) throws(FFmpegError) -> [Float] {
-        let input = try FFmpegInput(url: url, gate: InterruptGate())
+        let input = try FFmpegInput(url: url, access: .clipFile, gate: InterruptGate())
         let decoder = try FFmpegDecoder(parameters: input.parameters)
         var samples: [Float] = []
         var chunk = [Float](repeating: 0, count: 65_536 * AudioFormat.channelCount)

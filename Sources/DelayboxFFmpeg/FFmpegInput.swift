@@ -1,4 +1,5 @@
 import CFFmpeg
+import DelayboxChecked
 import DelayboxEngine
 
 /// One open connection to a channel URL through libavformat: Icecast/SHOUTcast over http
@@ -49,9 +50,9 @@ public final class FFmpegInput {
     /// The largest packet read on this connection (bytes).
     public private(set) var largestPacketBytes = 0
 
-    /// Opens `url`; blocks at most the stall timeout per network step.
+    /// Opens `url` with what `access` allows; blocks at most the stall timeout per network step.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
-    public init(url: String, options: Options = Options(), gate: InterruptGate) throws(FFmpegError) {
+    public init(url: String, access: InputAccess, options: Options = Options(), gate: InterruptGate) throws(FFmpegError) {
         self.gate = gate
         self.options = options
         guard let context = avformat_alloc_context(), let packet = av_packet_alloc() else {
@@ -66,6 +67,8 @@ public final class FFmpegInput {
         // Certificates are verified (https); reconnecting is ours, not FFmpeg's.
         av_dict_set(&dictionary, "tls_verify", "1", 0)
         av_dict_set(&dictionary, "reconnect", "0", 0)
+        av_dict_set(&dictionary, "protocol_whitelist", access.protocols, 0)
+        av_dict_set(&dictionary, "format_whitelist", access.formats, 0)
         // Probing the format reads ahead (up to 1 MB by default, seconds of a live stream),
         // and ICY blocks parsed during that read cannot be placed; 16 KB recognises every
         // format we meet and keeps the read-ahead to about one ICY interval.
@@ -88,7 +91,10 @@ public final class FFmpegInput {
             avformat_close_input(&opened)
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             av_packet_free(&owned)
-            throw error
+            // A protocol or container off the lists is FFmpeg's EINVAL: say what is allowed.
+            guard error.code == dbx_averror(EINVAL) else { throw error }
+            throw FFmpegError(operation: error.operation, code: error.code,
+                              detail: (error.detail.map { $0 + "; " } ?? "") + "this input opens protocols \(access.protocols) and containers \(access.formats)")
         }
     }
 
@@ -147,38 +153,45 @@ public final class FFmpegInput {
         guard let io = context?.pointee.pb else { return 0 }
         receivedBytes += Int64(byteCount)
         receivedFrames += Int64(frames)
-        let ahead = io.pointee.pos - packetBytes.end
-        guard ahead > 0, receivedBytes > 0 else { return 0 }
-        return ahead * receivedFrames / receivedBytes
+        guard let ahead = Checked.difference(io.pointee.pos, packetBytes.end), ahead > 0, receivedBytes > 0,
+              let scaled = Checked.product(ahead, receivedFrames) else { return 0 }
+        return scaled / receivedBytes
     }
 
     /// The packet with its connection timestamp and duration in frames of the internal
     /// format, both converted from the stream's time base by absolute rescaling, so that
-    /// rounding never accumulates.
+    /// rounding never accumulates. Timestamps come from the stream's bytes: every
+    /// difference is checked (`Checked`), and a packet whose timestamps cannot be used
+    /// follows the one before it.
     private func stamped(_ packet: AVPacket) -> StreamPacket {
         let payload = [UInt8](UnsafeBufferPointer(start: packet.data, count: Int(packet.size)))
         let target = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
-        let start: Int64
-        let end: Int64
+        var start = nextTimestamp
+        var end = packet.duration > 0 ? Checked.sum(start, av_rescale_q(packet.duration, timeBase, target)) ?? start : start
         if packet.pts != dbx_nopts_value() {
             var first = firstTimestamp ?? packet.pts
             // A new Ogg chain link, an MPEG-TS wrap or an encoder restart behind an HLS
             // playlist starts its timestamps anew: the audio itself continues, so the
             // timeline does too.
-            if firstTimestamp != nil, abs(av_rescale_q(packet.pts - first, timeBase, target) - nextTimestamp) > Self.discontinuityFrames {
-                first = packet.pts - av_rescale_q(nextTimestamp, target, timeBase)
+            let jump = Checked.difference(packet.pts, first).flatMap { Checked.difference(av_rescale_q($0, timeBase, target), nextTimestamp) }
+            if firstTimestamp != nil, !(jump.map { (-Self.discontinuityFrames...Self.discontinuityFrames).contains($0) } ?? false) {
+                first = Checked.difference(packet.pts, av_rescale_q(nextTimestamp, target, timeBase)) ?? first
             }
-            firstTimestamp = first
-            start = av_rescale_q(packet.pts - first, timeBase, target)
-            end = packet.duration > 0 ? av_rescale_q(packet.pts - first + packet.duration, timeBase, target) : start
-        } else {
-            start = nextTimestamp
-            end = packet.duration > 0 ? start + av_rescale_q(packet.duration, timeBase, target) : start
+            if let offset = Checked.difference(packet.pts, first) {
+                firstTimestamp = first
+                start = av_rescale_q(offset, timeBase, target)
+                let last = packet.duration > 0 ? Checked.sum(offset, packet.duration) : nil
+                end = last.map { av_rescale_q($0, timeBase, target) } ?? start
+            }
         }
-        let duration = end > start ? end - start : Int64(fallbackDurationFrames)
-        nextTimestamp = start + duration
+        let duration = end > start && end - start <= Self.longestPacketFrames ? end - start : Int64(fallbackDurationFrames)
+        nextTimestamp = Checked.sum(start, duration) ?? start
         return StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
     }
+
+    /// A packet said to last longer than this (frames, 10 s) is taken as one codec frame:
+    /// codecs' frames are milliseconds long, and a stream's number is not to be trusted.
+    static let longestPacketFrames = Int64(AudioFormat.sampleRate) * 10
 
     /// Timestamps that jump by more than this (frames, 1 s) from where the previous packet
     /// ended are a discontinuity, not a gap in the audio.

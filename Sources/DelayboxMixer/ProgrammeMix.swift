@@ -86,12 +86,15 @@ public final class ProgrammeMix {
     public func provideAd(_ clip: AudioClip, url: String) {
         let faded = clip.fadedAtBothEnds(milliseconds: 5)
         adClips[url] = faded
-        if adClips.count > 8, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
+        if adClips.count > Self.maxAdClips, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
         if let ad = playingAd, ad.audioURL == url, adPlayer?.clip == nil {
             let elapsed = playAdFromWhereTheBreakIs(faded)
             log.append("ad audio ready \(AudioFormat.milliseconds(frames: elapsed)) ms into its break: it plays from there")
         }
     }
+
+    /// Ads held at once: a stream that names many cannot fill the board's memory.
+    public static let maxAdClips = 4
 
     public func hasAd(url: String) -> Bool { adClips[url] != nil }
 

@@ -1,3 +1,4 @@
+import DelayboxChecked
 import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxSimulation
@@ -23,11 +24,21 @@ public final class ChannelSession {
     /// Whether the current connection has carried a title yet: its first is the stream's
     /// state as the server resends it to every new listener (engine: announcedAtConnect).
     private var connectionCarriedTitle = false
+    /// What this connection's titles had refused: said once per connection, not at every
+    /// repeat of a title that stands (Icecast resends it to every new listener).
+    private var refusedOnThisConnection: Set<String> = []
+    /// Now by the wall clock (Unix time, s): where an ad tag's START is compared.
+    private let unixTime: @Sendable () -> Double
+    /// How far ahead of this box's clock a break's START may be (s): two clocks kept by NTP
+    /// agree within a second; a minute covers one set by hand.
+    static let plausibleClockErrorSeconds: Double = 60
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
     public init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
-         client clientOptions: StreamClient.Options?, clock: any MonotonicClock) throws {
+         client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
+         unixTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
         self.channel = channel
+        self.unixTime = unixTime
         var configuration = configuration
         configuration.initialDelayMs = delayMs
         if channel.streamURL.hasPrefix("demo:") {
@@ -62,6 +73,23 @@ public final class ChannelSession {
         }
     }
 
+    struct StartRefusal: Error { var reason: String }
+
+    /// How long ago, by this box's clock, a break that began at `startedAt` (Unix time,
+    /// s) began (ms); refused if it is over (more than its length ago) or begins further
+    /// in the future than two clocks plausibly disagree.
+    func startedAgo(_ startedAt: Double, durationMs: Int64) -> Result<Int64, StartRefusal> {
+        let agoSeconds = unixTime() - startedAt
+        let earliest = -Self.plausibleClockErrorSeconds * 1_000
+        guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: Int64(earliest)...durationMs) else {
+            let shown = agoSeconds.isFinite ? String(Int64(min(max(agoSeconds, -1e12), 1e12))) : "?"
+            return .failure(StartRefusal(reason: agoSeconds > 0
+                ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s are over"
+                : "ad break begins \(shown.dropFirst()) s from now by this box's clock, beyond the clocks' plausible error (\(Int(Self.plausibleClockErrorSeconds)) s)"))
+        }
+        return .success(ago)
+    }
+
     static func isLocalFile(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 
     public func start(now: Instant) {
@@ -87,43 +115,61 @@ public final class ChannelSession {
                 demo!.apply(delivery, at: time.advanced(byNanoseconds: demoStart.nanoseconds), to: engine)
             }
         }
-        return (client?.drain() ?? []).compactMap { apply($0) }
+        return (client?.drain() ?? []).flatMap { apply($0) }
     }
 
     /// Hands one thing the stream client (or the fast reader) saw to the engine; returns
-    /// what is worth telling beyond the engine's notifications (what a new connection carries).
+    /// what is worth telling beyond the engine's notifications (what a new connection
+    /// carries, what a title had refused), a line each.
     @discardableResult
-    public func apply(_ message: StreamClient.Message) -> String? {
+    public func apply(_ message: StreamClient.Message) -> [String] {
         switch message {
         case .opened(let parameters, let time):
             connectionCarriedTitle = false
+            refusedOnThisConnection = []
             do {
                 for decoder in decoders { try decoder.configure(parameters) }
                 engine.connectionOpened(now: time)
-                return "connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"
+                return ["connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"]
             } catch {
                 engine.fail(reason: "cannot decode \(parameters.codecName): \(error)", now: time)
             }
         case .started(let description, let time):
             connectionCarriedTitle = false
+            refusedOnThisConnection = []
             engine.connectionOpened(now: time)
-            return description
+            return [description]
         case .packet(let packet, let time):
             engine.ingest(packet, now: time)
         case .title(let title, let timestamp, let time):
             let announcedAtConnect = !connectionCarriedTitle
             connectionCarriedTitle = true
-            for event in StreamEventConvention.events(fromTitle: title) {
+            let reading = StreamEventConvention.read(title: title)
+            var refusals = reading.refusals
+            for event in reading.events {
                 var startedAgoMs: Int64?
-                if case .adBreak(let ad) = event, let startedAt = ad.startedAt {
-                    startedAgoMs = Int64(((Date().timeIntervalSince1970 - startedAt) * 1_000).rounded())
+                if case .adBreak(let ad) = event {
+                    if let problem = channel.adURLProblem(ad.audioURL) {
+                        refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: problem))
+                        continue
+                    }
+                    if announcedAtConnect, let startedAt = ad.startedAt {
+                        switch startedAgo(startedAt, durationMs: ad.durationMs) {
+                        case .success(let ago): startedAgoMs = ago
+                        case .failure(let refusal):
+                            refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: refusal.reason))
+                            continue
+                        }
+                    }
                 }
                 engine.ingest(event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect,
                               startedAgoMs: startedAgoMs)
             }
+            return refusals.filter { refusedOnThisConnection.insert($0.description).inserted }
+                .map { "refused from the stream's title: \($0) (the rest of the title counts)" }
         case .lost(let reason, let time):
             engine.connectionLost(reason: reason, now: time)
         }
-        return nil
+        return []
     }
 }

@@ -81,7 +81,7 @@ public final class StreamClient: ChannelFeed {
         let input: FFmpegInput
         gate.beginConnection()
         do {
-            input = try FFmpegInput(url: url, options: options.input, gate: gate)
+            input = try FFmpegInput(url: url, access: .channel(url), options: options.input, gate: gate)
         } catch {
             return gate.didStall ? "no answer within \(options.input.stallTimeoutMs) ms" : "\(error)"
         }

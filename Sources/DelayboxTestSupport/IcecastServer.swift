@@ -202,6 +202,15 @@ public final class IcecastServer {
                               "--password", adminPassword] + arguments)
     }
 
+    /// Sets `mount`'s title to `title` exactly as given, through the admin API — what
+    /// anyone with the source or admin password, or between the station and the box, can
+    /// send (`broadcast` keeps the convention; this does not).
+    public func setTitle(_ title: String, mount: String) throws {
+        try ExternalTool.run(["curl", "-sf", "-o", "/dev/null", "-G", "-u", "admin:\(adminPassword)",
+                              "--data-urlencode", "mount=\(mount)", "--data-urlencode", "mode=updinfo",
+                              "--data-urlencode", "song=\(title)", "http://127.0.0.1:\(port)/admin/metadata"])
+    }
+
     /// Waits until the server's statistics show a title for `mount` that contains `text`:
     /// they follow a metadata update within moments, and `tools/delaybox-broadcast title`
     /// reads the current title there.

@@ -35,6 +35,17 @@ public final class OnAirAppliance {
         Thread.sleep(until: started.addingTimeInterval(seconds))
     }
 
+    /// Waits up to `timeout` seconds for a line of the log that contains `text`; whether it came.
+    @discardableResult
+    public func waitForLog(containing text: String, timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !box.log.contains(text) {
+            guard Date() < deadline, box.process.isRunning else { return box.log.contains(text) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
+    }
+
     /// Runs `delayboxctl` with `arguments` against the running box.
     public func ctl(_ arguments: [String]) throws -> ExternalTool.Outcome { try box.ctl(arguments) }
 

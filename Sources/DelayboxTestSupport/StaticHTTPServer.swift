@@ -16,12 +16,18 @@ public final class StaticHTTPServer {
     /// - Parameter icyTitles: when given, a client that asks for ICY metadata gets a block
     ///   after every `icyInterval` bytes of a file; block k (after k × `icyInterval` bytes)
     ///   carries `StreamTitle='icyTitles[k]';`, the others are empty.
-    public init(directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000) throws {
+    /// - Parameter misbehaving: also serves `/redirect-loop` (a 302 to itself), `/trickle`
+    ///   (a byte every 0.2 s, never ending) and `/endless` (bytes as fast as they go, never
+    ///   ending): what a hostile clip server does to a download.
+    public init(directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000,
+                misbehaving: Bool = false) throws {
         self.directory = directory
         port = try LoopbackPort.unused()
         scheme = selfSignedTLS ? "https" : "http"
-        var server = "import http.server, functools, os\n" + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
-            + "handler = functools.partial(\(icyTitles == nil ? "http.server.SimpleHTTPRequestHandler" : "Icy"), directory='\(directory.path)')\n"
+        let handler = icyTitles != nil ? "Icy" : misbehaving ? "Hostile" : "http.server.SimpleHTTPRequestHandler"
+        var server = "import http.server, functools, os, time\n" + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
+            + (misbehaving ? Self.hostileHandler : "")
+            + "handler = functools.partial(\(handler), directory='\(directory.path)')\n"
             + "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', \(port)), handler)\n"
         if selfSignedTLS {
             let certificate = directory.appendingPathComponent(".cert.pem").path
@@ -49,6 +55,24 @@ public final class StaticHTTPServer {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
+
+    private static let hostileHandler = """
+        class Hostile(http.server.SimpleHTTPRequestHandler):
+            def do_GET(self):
+                if self.path == '/redirect-loop':
+                    self.send_response(302); self.send_header('Location', '/redirect-loop'); self.end_headers(); return
+                if self.path not in ('/trickle', '/endless'): return super().do_GET()
+                self.send_response(200); self.send_header('Content-Type', 'audio/mpeg'); self.end_headers()
+                try:
+                    while True:
+                        if self.path == '/trickle':
+                            self.wfile.write(b'\\xff'); self.wfile.flush(); time.sleep(0.2)
+                        else:
+                            self.wfile.write(b'\\0' * 65536)
+                except OSError:
+                    pass
+
+        """
 
     /// A request handler that interleaves ICY metadata blocks, as SHOUTcast and Icecast do.
     private static func icyHandler(titles: [Int: String], interval: Int) -> String {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct FFmpegAdapterTests {
     /// Reads every packet of `path` and decodes them in order; returns packets and audio.
     func decodeAll(_ path: String) throws -> (packets: [StreamPacket], samples: [Float], input: FFmpegInput) {
-        let input = try FFmpegInput(url: path, gate: InterruptGate())
+        let input = try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate())
         var packets: [StreamPacket] = []
         while let packet = try input.readPacket() { packets.append(packet) }
         let decoder = try FFmpegDecoder(parameters: input.parameters)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aMissingFileIsAClearError() {
         #expect {
-            _ = try FFmpegInput(url: "/nonexistent/stream.mp3", gate: InterruptGate())
+            _ = try FFmpegInput(url: "/nonexistent/stream.mp3", access: .namedFile, gate: InterruptGate())
         } throws: { error in
             (error as? FFmpegError)?.description.contains("No such file") == true
         }
@@ -78,7 +78,7 @@ import Testing
         let path = directory.appendingPathComponent("garbage.mp3").path
         var generator = SplitMix64(seed: 42)
         try Data((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
-        let opened = Result { () throws(FFmpegError) in try FFmpegInput(url: path, gate: InterruptGate()) }
+        let opened = Result { () throws(FFmpegError) in try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate()) }
         guard case .success(let input) = opened else {
             if case .failure(let error) = opened { #expect(!error.message.isEmpty, "refused with FFmpeg's reason") }
             return
