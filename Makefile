@@ -41,6 +41,10 @@ test: setup
 	@tools/check-warnings.sh $(OUT)/build.log
 	@# docs/architecture.md's module graph is the package's (tools/module-graph.py).
 	@tools/module-graph.py --check docs/architecture.md
+	@# Every parser of outside bytes under libFuzzer (docs/security.md): the kept inputs that
+	@# once found something, then 15 s of each target (the long runs' figures are in the doc).
+	tools/fuzz/run --replay
+	tools/fuzz/run --seconds 15
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
 	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
