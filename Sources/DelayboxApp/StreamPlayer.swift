@@ -110,7 +110,11 @@ public final class StreamPlayer {
         let engine = session.engine
         log.channelStarted(channel, delayMs: options.delayMs, heldMs: nil, heardAt: start, switched: false)
         session.start(now: start)
-        let input = try FFmpegInput(url: channel.streamURL, access: .channel(channel.streamURL), options: options.client.input, gate: InterruptGate())
+        let found = try ChannelInput.open(channel.streamURL, options: options.client.input, gate: InterruptGate())
+        let input = found.input
+        if let note = found.note {
+            for line in session.apply(.resolved(found.streamURL, note: note, at: start)) { log.say(line, at: start) }
+        }
         for line in session.apply(.opened(input.parameters, at: start)) { log.say(line, at: start) }
         var period = [Float](repeating: 0, count: periodFrames * AudioFormat.channelCount)
         var rendered: Int64 = 0

@@ -27,6 +27,8 @@ public final class ChannelSession {
     /// What this connection's titles had refused: said once per connection, not at every
     /// repeat of a title that stands (Icecast resends it to every new listener).
     private var refusedOnThisConnection: Set<String> = []
+    /// The stream a station link led to on this connection: its host may serve ads too.
+    private var resolvedStreamURL: String?
     /// Now by the wall clock (Unix time, s): where an ad tag's START is compared.
     private let unixTime: @Sendable () -> Double
     /// How far ahead of this box's clock a break's START may be (s): two clocks kept by NTP
@@ -71,6 +73,14 @@ public final class ChannelSession {
             options.paceAtRealTime = options.paceAtRealTime || Self.isLocalFile(channel.streamURL)
             return StreamClient(url: channel.streamURL, options: options, clock: clock)
         }
+    }
+
+    /// Why this channel's titles may not name `url`: its own host, the one its station
+    /// link led to, and its `ads_from` may serve ads.
+    func adURLProblem(_ url: String) -> String? {
+        guard let problem = channel.adURLProblem(url) else { return nil }
+        guard let resolvedStreamURL else { return problem }
+        return ClipURL.problem(url, streamURL: resolvedStreamURL, adsFrom: channel.adsFrom) == nil ? nil : problem
     }
 
     struct StartRefusal: Error { var reason: String }
@@ -149,7 +159,7 @@ public final class ChannelSession {
             for event in reading.events {
                 var startedAgoMs: Int64?
                 if case .adBreak(let ad) = event {
-                    if let problem = channel.adURLProblem(ad.audioURL) {
+                    if let problem = adURLProblem(ad.audioURL) {
                         refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: problem))
                         continue
                     }
@@ -167,6 +177,9 @@ public final class ChannelSession {
             }
             return refusals.filter { refusedOnThisConnection.insert($0.description).inserted }
                 .map { "refused from the stream's title: \($0) (the rest of the title counts)" }
+        case .resolved(let stream, let note, _):
+            resolvedStreamURL = stream
+            return [note]
         case .lost(let reason, let time):
             engine.connectionLost(reason: reason, now: time)
         }

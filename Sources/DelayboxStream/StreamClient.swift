@@ -20,6 +20,8 @@ public final class StreamClient: ChannelFeed {
         /// A new stream title (ICY or Ogg comments), carried where the packet before it ends.
         case title(String, connectionTimestamp: Int64, at: Instant)
         case lost(String, at: Instant)
+        /// A station link was read: the stream it led to, and how.
+        case resolved(String, note: String, at: Instant)
     }
 
     public struct Options: Sendable {
@@ -79,11 +81,12 @@ public final class StreamClient: ChannelFeed {
     /// One connection, from opening to its end; returns why it ended.
     private func session(resetting backoff: inout ReconnectBackoff) -> String {
         let input: FFmpegInput
-        gate.beginConnection()
-        do {
-            input = try FFmpegInput(url: url, access: .channel(url), options: options.input, gate: gate)
+        do throws(ChannelInput.Failure) {
+            let found = try ChannelInput.open(url, options: options.input, gate: gate)
+            input = found.input
+            if let note = found.note { post(.resolved(found.streamURL, note: note, at: clock.now())) }
         } catch {
-            return gate.didStall ? "no answer within \(options.input.stallTimeoutMs) ms" : "\(error)"
+            return error.description
         }
         let opened = clock.now()
         post(.opened(input.parameters, at: opened))
