@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build release deb run test test-arm64-board bench clean
+.PHONY: setup build binaries release deb run test test-arm64-board bench clean
 
 setup:
 	@deploy/setup-host.sh
@@ -13,8 +13,23 @@ setup:
 build: setup
 	$(SWIFT) build
 
-release: setup
+## The release binaries for this machine (what `make run` and `make bench` run).
+binaries: setup
 	$(SWIFT) build -c release
+
+## A club's release (docs/deploy.md, "Publishing releases"): every package from this commit
+## (Debian 12 and 13 for amd64, Debian 13 for arm64) and the signed apt repository made
+## from them in out/repo. RELEASE_KEY=FILE (an OpenPGP secret key) signs it; with
+## RELEASE_URL=URL (where out/repo will be served) the packages carry its apt source and
+## out/repo holds bookworm.sources and trixie.sources for the boxes to add.
+release: setup
+	@test -n "$(RELEASE_KEY)" || { echo "make release: RELEASE_KEY=path/to/secret-key is needed (docs/deploy.md)" >&2; exit 2; }
+	@git diff --quiet HEAD || { echo "make release: the tree has changes not committed; a release is one commit" >&2; exit 2; }
+	rm -rf $(OUT)/release && mkdir -p $(OUT)/release
+	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(abspath $(RELEASE_KEY)) deploy/make-deb.sh --debian 12 --out $(OUT)/release
+	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(abspath $(RELEASE_KEY)) deploy/make-deb.sh --debian 13 --out $(OUT)/release
+	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(abspath $(RELEASE_KEY)) deploy/make-deb.sh --arch arm64 --out $(OUT)/release
+	deploy/make-repo.sh --key $(RELEASE_KEY) $(if $(RELEASE_URL),--url $(RELEASE_URL)) --out $(OUT)/repo $(OUT)/release/*.deb
 
 ## The Debian package for this machine's architecture and release, in out/deb
 ## (docs/deploy.md; DEBIAN=13 or 12 builds for that release in its build root, ARCH=arm64
@@ -24,7 +39,7 @@ deb: setup
 
 ## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.
-run: release
+run: binaries
 	@mkdir -p $(OUT)
 	.build/release/delaybox run --board board-configs/simulated-host.yaml --state $(OUT)/state.json \
 	    --socket $(OUT)/control.sock $(RUN_ARGS)
@@ -85,7 +100,7 @@ test-arm64-board: setup
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-arm64-board.log
 
 ## Prints benchmark figures, one `name: value` per line (about 10 minutes; needs mpv, installed here).
-bench: release
+bench: binaries
 	@deploy/setup-host.sh --bench
 	@# The arm64 figures need the Pi package (its build root and release are made once;
 	@# later runs rebuild what changed and repackage).

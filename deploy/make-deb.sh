@@ -6,7 +6,10 @@
 # Builds the release (deploy/build-release.sh: static Swift runtime, cross-compiled for
 # another architecture, in its build root for another Debian release) unless --bin names
 # a directory that already holds delaybox and delayboxctl, and writes
-# DIR/delaybox_VERSION_ARCH.deb (default DIR: out/deb). Prints the package's path on
+# DIR/delaybox_VERSION_ARCH.deb (default DIR: out/deb). With RELEASE_URL and RELEASE_KEY
+# in the environment (make release), the package also ships the apt source of the
+# repository it is published in (/etc/apt/sources.list.d/delaybox.sources, a conffile the
+# same as the repository's SUITE.sources), so a box keeps following it. Prints the package's path on
 # stdout. A package is for one Debian release (the libraries' sonames differ: libgpiod.so.2
 # or .3, libavformat59 or 61); the version is the program's, then the commit's time and
 # hash, then the release (0.1.0+git20261123.021500.b91fa69~deb13), so each commit upgrades
@@ -85,6 +88,13 @@ install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyrigh
 } | gzip -9n > "$P/usr/share/doc/delaybox/changelog.gz"
 for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
 echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
+if [ -n "${RELEASE_URL:-}" ]; then
+  install -d "$P/etc/apt/sources.list.d"
+  "$ROOT/deploy/make-repo.sh" --sources "$(suite "$DEBIAN")" --key "${RELEASE_KEY:?RELEASE_URL needs RELEASE_KEY}" --url "$RELEASE_URL" \
+    > "$P/etc/apt/sources.list.d/delaybox.sources"
+  chmod 644 "$P/etc/apt/sources.list.d/delaybox.sources"
+  echo /etc/apt/sources.list.d/delaybox.sources >> "$P/DEBIAN/conffiles"
+fi
 
 # The manual page, from the programs' own --help (when they run on this machine, in the
 # release's build root).
