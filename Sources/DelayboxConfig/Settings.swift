@@ -41,8 +41,16 @@ public struct Settings: Sendable, Equatable, Codable {
         return (try? encoder.encode(File(version: Self.formatVersion, settings: self))) ?? Data()
     }
 
-    /// Reads a state file's bytes, or says why they are not valid settings.
+    /// Reads a state file's bytes, or says why they are not valid settings (`read`).
     public static func decode(_ data: Data, maxDelayMs: Int64) -> Result<Settings, SettingsProblem> {
+        read(data, maxDelayMs: maxDelayMs).map(\.settings)
+    }
+
+    /// Reads a state file's bytes: the settings, and what had to be brought within
+    /// `maxDelayMs` (a delay or preset saved under a larger `max_delay` than the config's
+    /// now: clamped to it, the rest kept — issue 44); or why the file is not valid
+    /// settings at all (unreadable, another format, a negative delay, a volume beyond 0-100).
+    public static func read(_ data: Data, maxDelayMs: Int64) -> Result<(settings: Settings, clamped: [String]), SettingsProblem> {
         guard !data.isEmpty else { return .failure(SettingsProblem("the state file is empty")) }
         let file: File
         do {
@@ -53,12 +61,20 @@ public struct Settings: Sendable, Equatable, Codable {
         guard file.version == formatVersion else {
             return .failure(SettingsProblem("the state file has format version \(file.version); this build reads \(formatVersion)"))
         }
-        let settings = file.settings
-        guard (0...maxDelayMs).contains(settings.delayMs), (0...100).contains(settings.volume),
-              settings.presets.values.allSatisfy({ (0...maxDelayMs).contains($0) }) else {
+        var settings = file.settings
+        guard settings.delayMs >= 0, (0...100).contains(settings.volume), settings.presets.values.allSatisfy({ $0 >= 0 }) else {
             return .failure(SettingsProblem("the state file holds values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"))
         }
-        return .success(settings)
+        var clamped: [String] = []
+        if settings.delayMs > maxDelayMs {
+            clamped.append("the delay \(settings.delayMs) ms is above max_delay (\(maxDelayMs) ms): \(maxDelayMs) ms")
+            settings.delayMs = maxDelayMs
+        }
+        for (slot, delay) in settings.presets.sorted(by: { $0.key < $1.key }) where delay > maxDelayMs {
+            clamped.append("preset \(slot) (\(delay) ms) is above max_delay: \(maxDelayMs) ms")
+            settings.presets[slot] = maxDelayMs
+        }
+        return .success((settings, clamped))
     }
 }
 

@@ -19,8 +19,9 @@ public struct SettingsFile: Sendable {
         removeLeftovers()
         guard FileManager.default.fileExists(atPath: path) else { return (fallback, "no state file yet at \(path): defaults") }
         guard let data = FileManager.default.contents(atPath: path) else { return (fallback, "cannot read \(path): defaults") }
-        switch Settings.decode(data, maxDelayMs: maxDelayMs) {
-        case .success(let settings): return (settings, nil)
+        switch Settings.read(data, maxDelayMs: maxDelayMs) {
+        case .success(let read):
+            return (read.settings, read.clamped.isEmpty ? nil : "\(path): " + read.clamped.joined(separator: "; ") + "; the rest as saved")
         case .failure(let problem): return (fallback, "\(path): \(problem); using defaults")
         }
     }

@@ -75,6 +75,26 @@ import Glibc
         #expect(strays.isEmpty, "temporary files of killed writers are removed at the next load: \(strays)")
     }
 
+    /// Issue 44: a max_delay lowered under a saved delay or preset rejected the whole file
+    /// (volume, presets and channel lost, then overwritten by the next save). What no
+    /// longer fits is clamped and said; the rest is kept; a corrupt value still refuses it.
+    @Test func aLowerMaxDelayClampsWhatNoLongerFitsAndKeepsTheRest() throws {
+        let directory = try ExternalTool.temporaryDirectory("settings-clamp")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.json").path
+        let saved = Settings(delayMs: 600_000, volume: 37, channel: "Away", presets: [1: 4_000, 2: 450_000])
+        try SettingsFile(path: path).save(saved)
+        let defaults = Settings(delayMs: 5_000, volume: 50)
+        let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+        #expect(loaded.settings.delayMs == 300_000 && loaded.settings.volume == 37 && loaded.settings.channel == "Away")
+        #expect(loaded.settings.presets == [1: 4_000, 2: 300_000])
+        #expect(loaded.problem?.contains("the delay 600000 ms is above max_delay (300000 ms): 300000 ms; preset 2 (450000 ms) is above max_delay") == true,
+                "\(loaded.problem ?? "")")
+        try SettingsFile(path: path).save(Settings(delayMs: 1_000, volume: 130))
+        let corrupt = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+        #expect(corrupt.settings == defaults && corrupt.problem?.contains("out of range") == true)
+    }
+
     @Test func savingWaitsForTheKnobToRestButNotForever() {
         var debouncer = SaveDebouncer()
         let t0 = Instant.seconds(100)
