@@ -1,3 +1,4 @@
+import DelayboxEngine
 import Synchronization
 
 /// Short sounds — the controls' feedback — that the audio thread mixes into each period
@@ -19,6 +20,12 @@ public final class CuePlayer: @unchecked Sendable {
     private let voices: UnsafeMutablePointer<(sound: Int, frame: Int)>
     private var voiceCount = 0
     private static let capacity = 8
+    /// The sounds of one chunk, summed apart from the programme (interleaved stereo).
+    private let scratch: UnsafeMutablePointer<Float>
+    private static let chunkFrames = 1_024
+    /// The programme's gain under the sounds: below 1 while a sound over a loud programme
+    /// would pass the ceiling (issue 44: a click over a full-scale programme clipped).
+    private var programmeGain: Float = 1
 
     /// - Parameter sounds: each interleaved stereo, full scale ±1.
     public init(sounds: [[Float]]) {
@@ -29,12 +36,14 @@ public final class CuePlayer: @unchecked Sendable {
         }
         requests = .allocate(capacity: Self.capacity)
         voices = .allocate(capacity: Self.capacity)
+        scratch = .allocate(capacity: Self.chunkFrames * 2)
     }
 
     deinit {
         sounds.forEach { $0.deallocate() }
         requests.deallocate()
         voices.deallocate()
+        scratch.deallocate()
     }
 
     /// Plays sound `index` from the next period written; false (and nothing played) when
@@ -51,7 +60,8 @@ public final class CuePlayer: @unchecked Sendable {
 
     /// Audio thread: adds what is playing to `frames` frames of interleaved stereo. Sounds
     /// asked for since the last call start at the buffer's first frame; beyond eight at
-    /// once, the oldest is cut.
+    /// once, the oldest is cut. Where the sum would pass the ceiling, the programme is
+    /// ducked under the sounds (at once, for the chunk; back up in a ramp over the next).
     public func mix(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
         var next = started.load(ordering: .relaxed)
         let last = asked.load(ordering: .acquiring)
@@ -62,12 +72,22 @@ public final class CuePlayer: @unchecked Sendable {
             next += 1
         }
         started.store(next, ordering: .releasing)
+        var done = 0
+        while done < frames, voiceCount > 0 || programmeGain < 1 {
+            let count = min(Self.chunkFrames, frames - done)
+            mixChunk(into: buffer + done * 2, frames: count)
+            done += count
+        }
+    }
+
+    private func mixChunk(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        scratch.update(repeating: 0, count: frames * 2)
         var index = 0
         while index < voiceCount {
             let (sound, frame) = voices[index]
             let samples = sounds[sound]
             let count = min(frames, samples.count / 2 - frame)
-            for sample in 0..<count * 2 { buffer[sample] += samples[frame * 2 + sample] }
+            for sample in 0..<count * 2 { scratch[sample] += samples[frame * 2 + sample] }
             if frame + count >= samples.count / 2 {
                 remove(at: index)
             } else {
@@ -75,6 +95,22 @@ public final class CuePlayer: @unchecked Sendable {
                 index += 1
             }
         }
+        var soundPeak: Float = 0, programmePeak: Float = 0
+        for sample in 0..<frames * 2 {
+            soundPeak = max(soundPeak, abs(scratch[sample]))
+            programmePeak = max(programmePeak, abs(buffer[sample]))
+        }
+        // |g·p + s| ≤ g·|p| + |s| ≤ ceiling for every sample of the chunk; a programme
+        // without sounds over it is the mix's limiter's, untouched here.
+        let target: Float = soundPeak == 0 || programmePeak + soundPeak <= AudioFormat.ceiling
+            ? 1 : max(0, AudioFormat.ceiling - soundPeak) / programmePeak
+        let start = min(programmeGain, target)
+        for frame in 0..<frames {
+            let gain = start + (target - start) * Float(frame + 1) / Float(frames)
+            buffer[frame * 2] = buffer[frame * 2] * gain + scratch[frame * 2]
+            buffer[frame * 2 + 1] = buffer[frame * 2 + 1] * gain + scratch[frame * 2 + 1]
+        }
+        programmeGain = target
     }
 
     private func remove(at index: Int) {

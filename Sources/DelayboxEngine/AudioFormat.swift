@@ -15,6 +15,10 @@ public enum AudioFormat {
     public static let channelCount = 2
     /// Frames in one millisecond.
     public static let framesPerMillisecond = sampleRate / 1000
+    /// The highest level anything reaches at the jack (linear, −1 dBFS = 10^(−1/20)): the
+    /// mix's limiter holds the programme under it, and the controls' sounds added after
+    /// the ring duck the programme to stay under it too.
+    public static let ceiling: Float = 0.891_250_94
 
     /// Frames in `milliseconds` ms.
     @inlinable

@@ -12,7 +12,7 @@ import Glibc
 /// Below the ceiling, with the gain back at unity, it does nothing: bit-exact.
 public struct SoftLimiter: Sendable {
     /// Linear level where limiting starts (−1 dBFS).
-    public static let ceiling = Float(pow(10, -1.0 / 20))
+    public static let ceiling = AudioFormat.ceiling
     private static let attack = Float(1 - exp(-1 / (0.002 * Double(AudioFormat.sampleRate))))
     private static let release = Float(1 - exp(-1 / (0.100 * Double(AudioFormat.sampleRate))))
     /// The gain stays down this long after the last over (10 ms: a cycle of the lowest

@@ -37,6 +37,25 @@ import Testing
         #expect(heard[0] == 0.75 && heard[1] == -0.25 && heard[479] == -0.25 && heard[480] == 0.5 && heard[481] == -0.5)
     }
 
+    /// Issue 44: a click (0.25) over a full-scale programme summed past the ceiling (1.14
+    /// over a programme at it). Now the programme ducks under the sounds for as long as
+    /// they play, and comes back in a ramp, nothing at the jack above the ceiling.
+    @Test func aSoundOverAFullScaleProgrammeStaysUnderTheCeiling() {
+        let player = CuePlayer(sounds: [Self.long, Self.short])
+        player.play(0)
+        player.play(1)
+        let programme = AudioFormat.ceiling
+        let heard = Self.mix(player, periods: 4, over: programme)
+        let peak = heard.map(abs).max() ?? 0
+        #expect(peak <= AudioFormat.ceiling, "peak \(peak), ceiling \(AudioFormat.ceiling)")
+        #expect(heard[0] > programme * 0.5 && heard[1] < 0, "the sounds still heard over the ducked programme: \(heard[0]), \(heard[1])")
+        let last = heard.suffix(960 * 2)
+        #expect(last.allSatisfy { $0 == programme }, "the programme back whole once the sounds are over")
+        let steps = zip(heard.dropFirst(2), heard).enumerated().filter { $0.offset % 2 == 0 }.map { abs($0.element.0 - $0.element.1) }
+        let ramp = steps[1_920..<2_880].max() ?? 0  // the period after the sounds (left channel, by frame)
+        #expect(ramp < 0.01, "the programme comes back in a ramp, not a step: \(ramp)")
+    }
+
     @Test func eightWaitAtMostWhileTheAudioThreadIsAway() {
         let player = CuePlayer(sounds: [Self.short])
         #expect((0..<8).allSatisfy { _ in player.play(0) })
