@@ -62,7 +62,8 @@ public final class Appliance {
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }
-        var settings = loaded.settings
+        var (settings, lowered) = loaded.settings.forStart(config.defaults)
+        if let lowered { stateLogger.notice("\(lowered)") }
         if let delay = options.delayMs { settings.delayMs = delay }
         loadedSettings = settings
     }

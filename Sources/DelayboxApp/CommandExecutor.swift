@@ -8,7 +8,7 @@ import DelayboxEngine
 public final class CommandExecutor {
     public enum Outcome: Sendable, Equatable {
         case done
-        /// Done, but held at a limit (delay at the maximum, volume at 100).
+        /// Done, but held at a limit (delay at the maximum, volume at `max_volume`).
         case limitReached
         /// Done: the delay set is longer than the audio held, and is reached in `inMs`
         /// (playout waits; recording goes on).
@@ -22,9 +22,22 @@ public final class CommandExecutor {
     public private(set) var saver = SaveDebouncer()
     public private(set) var muted = false
 
-    public init(engine: PlaybackEngine, settings: Settings) {
+    /// The loudest any door may set (`defaults.max_volume`).
+    public private(set) var maxVolume: Int
+
+    public init(engine: PlaybackEngine, settings: Settings, maxVolume: Int = 100) {
         self.engine = engine
         self.settings = settings
+        self.maxVolume = maxVolume
+    }
+
+    /// A new cap from the config; a volume above it comes down to it (true when it did).
+    @discardableResult
+    public func limitVolume(to maximum: Int, now: Instant) -> Bool {
+        maxVolume = maximum
+        guard settings.volume > maximum else { return false }
+        _ = setVolume(maximum, now: now)
+        return true
     }
 
     @discardableResult
@@ -108,7 +121,7 @@ public final class CommandExecutor {
     }
 
     private func setVolume(_ volume: Int, now: Instant) -> Outcome {
-        let clamped = min(100, max(0, volume))
+        let clamped = min(maxVolume, max(0, volume))
         settings.volume = clamped
         saver.changed(at: now)
         return clamped == volume ? .done : .limitReached

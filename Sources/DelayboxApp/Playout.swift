@@ -83,7 +83,7 @@ final class Playout {
         session = try ChannelSession(channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock)
         standby = try StandbyChannels(lineup: lineup, playing: lineup.selected.name, configuration: engine,
                                       delayMs: delayMs, client: client, clock: clock, now: now)
-        executor = CommandExecutor(engine: session.engine, settings: settings)
+        executor = CommandExecutor(engine: session.engine, settings: settings, maxVolume: config.defaults.maxVolume)
         desk = setup.cacheDirectory.map {
             ProgrammeDesk(cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
                           cues: config.defaults.feedbackSounds ? setup.cues : nil)
@@ -210,6 +210,9 @@ final class Playout {
         guard let before = configuration.takeChanges(from: &answers, notify: health.notify) else { return nil }
         let config = configuration.config
         doors.configChanged(from: before, to: config)
+        if executor.limitVolume(to: config.defaults.maxVolume, now: clock.now()) {
+            logger.notice("volume lowered to \(config.defaults.maxVolume): defaults.max_volume")
+        }
         guard before.channels.channels != config.channels.channels else { return nil }
         guard let definition = channels.replace(with: config.channels, playing: session.channel.name) else {
             logger.notice("channel '\(session.channel.name)' is no longer configured: it plays until the next switch")

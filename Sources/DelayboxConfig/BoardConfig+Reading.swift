@@ -163,7 +163,12 @@ extension BoardConfig {
             delayStepMs: defaults.milliseconds("delay_step", in: 10...10_000) ?? 100,
             volume: defaults.int("volume", in: 0...100) ?? 50,
             clipCacheMB: defaults.int("clip_cache_mb", in: 1...4_096) ?? 64,
-            feedbackSounds: defaults.bool("feedback_sounds") ?? true)
+            feedbackSounds: defaults.bool("feedback_sounds") ?? true,
+            maxVolume: defaults.int("max_volume", in: 0...100) ?? 100,
+            startVolumeMax: defaults.int("start_volume_max", in: 0...100) ?? 100)
+        if settings.volume > settings.maxVolume, let location = defaults.value("volume")?.location ?? defaults.value("max_volume")?.location {
+            log.error(location, "'defaults.volume' (\(settings.volume)) is above 'defaults.max_volume' (\(settings.maxVolume))")
+        }
         return settings
     }
 }

@@ -131,4 +131,10 @@ public struct Defaults: Sendable, Equatable {
     public var clipCacheMB: Int
     /// Whether the controls answer with sounds (clicks, tones, the delay read out).
     public var feedbackSounds: Bool
+    /// The loudest any door may set (0-100, `max_volume`): an installer's cap, for a pub's
+    /// amplifier or a child's room.
+    public var maxVolume: Int = 100
+    /// The loudest the box starts at (0-100, `start_volume_max`): a volume saved louder
+    /// (left loud at night) comes back at this in the morning.
+    public var startVolumeMax: Int = 100
 }

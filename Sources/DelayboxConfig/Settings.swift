@@ -26,6 +26,18 @@ public struct Settings: Sendable, Equatable, Codable {
         self.init(delayMs: defaults.delayMs, volume: defaults.volume)
     }
 
+    /// These settings as the box starts with them: never louder than the installer's
+    /// `max_volume` or `start_volume_max` (issue 44: a box left loud at night started loud
+    /// in the morning); with the line that says so when the volume was lowered.
+    public func forStart(_ defaults: Defaults) -> (settings: Settings, lowered: String?) {
+        let ceiling = min(defaults.maxVolume, defaults.startVolumeMax)
+        guard volume > ceiling else { return (self, nil) }
+        var started = self
+        started.volume = ceiling
+        let key = defaults.startVolumeMax < defaults.maxVolume ? "defaults.start_volume_max" : "defaults.max_volume"
+        return (started, "volume \(volume) was saved; starting at \(ceiling) (\(key))")
+    }
+
     /// The file's format version: a file of another version is read as corrupt.
     static let formatVersion = 1
 

@@ -160,6 +160,19 @@ import Testing
         #expect(executor.execute(.recallPreset(2), now: rig.now) == .refused("preset 2 is empty"))
     }
 
+    /// Issue 44: the installer's `max_volume` holds whichever door asks, and a lower cap
+    /// from a reload brings the volume down to it.
+    @Test func everyDoorIsHeldAtTheInstallersMaximumVolume() throws {
+        let rig = try playingRig()
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50), maxVolume: 60)
+        #expect(executor.execute(.adjustVolume(steps: 5), now: rig.now) == .done && executor.settings.volume == 55)
+        #expect(executor.execute(.adjustVolume(steps: 10), now: rig.now) == .limitReached && executor.settings.volume == 60)
+        #expect(executor.execute(.setVolume(100), now: rig.now) == .limitReached && executor.settings.volume == 60)
+        #expect(executor.limitVolume(to: 40, now: rig.now) && executor.settings.volume == 40)
+        #expect(!executor.limitVolume(to: 80, now: rig.now) && executor.settings.volume == 40, "a higher cap leaves the volume")
+        #expect(executor.execute(.setVolume(75), now: rig.now) == .done)
+    }
+
     @Test func tapToSyncSetsTheExpectedDelay() throws {
         let rig = try playingRig()
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
