@@ -91,11 +91,27 @@ extension PlaybackEngine {
                 return
             }
         }
+        // The state a server resends at every connection is an event only where it is news:
+        // on every glitch the log and MQTT's events repeated "muted" (issue 44).
+        if announcedAtConnect, isAlreadyStated(event) { return }
         guard let base = placement.base, !isMatching else {
             placement.pendingEvents.append((event, connectionTimestamp))
             return
         }
         place(TimelineEvent(event: event, position: base + connectionTimestamp))
+    }
+
+    /// Whether the programme already is what `event` (a state: muted, unmuted, a title)
+    /// says, by every event the engine holds and waits to place.
+    private func isAlreadyStated(_ event: StreamEvent) -> Bool {
+        var state = timeline.state(at: Int64.max / 2)
+        for (pending, _) in placement.pendingEvents { state.apply(pending, at: 0) }
+        switch event {
+        case .streamerMuted: return state.streamerMuted
+        case .streamerUnmuted: return !state.streamerMuted
+        case .title(let title): return state.title == title
+        case .adBreak: return false
+        }
     }
 
     var isMatching: Bool {

@@ -174,6 +174,32 @@ import Testing
         #expect(notTriggered(rig) == ["sent again: the break is already on the timeline"])
     }
 
+    /// Issue 44: Icecast resends the current title at every connection; the state it
+    /// carries is an event only where it is news. Two reconnects while muted: "muted"
+    /// takes effect once (each glitch made it a new event, logged and published again); a
+    /// change made while the box was away (unmuted, a new title) still takes effect.
+    @Test func stateResentAtEachConnectionIsAnEventOnlyWhenItChanged() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 3_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 200)
+        rig.events[560] = .streamerMuted
+        rig.events[561] = .title("Half-time")
+        rig.run(milliseconds: 6_000)
+        for _ in 0..<2 {
+            rig.disconnect()
+            rig.run(milliseconds: 500)
+            rig.reconnect(burstPackets: 100, announcing: [.title("Half-time"), .streamerMuted])
+            rig.run(milliseconds: 4_000)
+        }
+        #expect(effects(rig).map(\.0) == [.streamerMuted, .title("Half-time")], "\(effects(rig).map(\.0))")
+        rig.disconnect()
+        rig.run(milliseconds: 500)
+        rig.reconnect(burstPackets: 100, announcing: [.title("Second half"), .streamerUnmuted])
+        rig.run(milliseconds: 5_000)
+        #expect(effects(rig).map(\.0).suffix(2) == [.title("Second half"), .streamerUnmuted], "\(effects(rig).map(\.0))")
+        #expect(!rig.engine.status(at: rig.now).programme.streamerMuted)
+    }
+
     /// A jump toward live past the end of a break plays no ad: at the new place the break
     /// is over (status says no ad, and the mixer is told nothing).
     @Test func aJumpTowardLivePastABreaksEndPlaysNoAd() throws {
