@@ -10,7 +10,10 @@ import Testing
 /// verify, or that another key signed, offers nothing.
 @Suite(.serialized) struct ReleaseRepositoryTests {
     static let root = CommandLineTests.root
-    static var packages: [URL] { VirtualBoard.releases.compactMap { VirtualBoard.Board(release: $0).package } }
+    /// The amd64 packages of both releases, and the Pi's (arm64, Debian 13) when made.
+    static var packages: [URL] {
+        VirtualBoard.releases.compactMap { VirtualBoard.Board(release: $0).package } + [Arm64Build(root: root).package].compactMap { $0 }
+    }
     static let suites = [12: "bookworm", 13: "trixie"]
 
     /// A new signing key, exported as a secret key file in `directory` (as a club keeps it).
@@ -60,7 +63,7 @@ import Testing
                                  ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path))
     }
 
-    @Test(.enabled(if: packages.count == 2, "needs the Debian 12 and 13 packages make test builds (deploy/make-deb.sh)"))
+    @Test(.enabled(if: packages.count >= 2, "needs the Debian 12 and 13 packages make test builds (deploy/make-deb.sh)"))
     func aRepositoryIsVerifiedByAptAndOneBadlySignedOffersNothing() throws {
         let directory = try ExternalTool.temporaryDirectory("release-repo")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -78,7 +81,13 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: repo.appendingPathComponent("db").path), "reprepro's state is not published")
 
-        for package in Self.packages {
+        for package in Self.packages where package.lastPathComponent.hasSuffix("_arm64.deb") {
+            // (apt here is amd64's: the Pi's package is looked for in its index.)
+            let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let index = try String(contentsOf: repo.appendingPathComponent("dists/trixie/main/binary-arm64/Packages"), encoding: .utf8)
+            #expect(index.contains("Package: delaybox\n") && index.contains("Version: \(version)\n"), "\(index)")
+        }
+        for package in Self.packages where !package.lastPathComponent.hasSuffix("_arm64.deb") {
             let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
             let suite = try #require(Self.suites[version.hasSuffix("~deb12") ? 12 : 13])
             let apt = try Apt(in: directory, name: suite, sources: String(contentsOf: repo.appendingPathComponent("\(suite).sources"), encoding: .utf8))
