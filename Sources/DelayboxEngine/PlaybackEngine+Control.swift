@@ -65,10 +65,20 @@ extension PlaybackEngine {
         updateState(.pauseRequested)
     }
 
-    /// Continues from the exact sample where playout was paused.
+    /// Continues from the exact sample where playout was paused. Paused while a delay was
+    /// building (nothing played yet, the place it was to start from not held yet), it builds
+    /// on towards that delay grown by the pause, as a time-shift does (issue 44: it started
+    /// at once from whatever was held, the target the settings named abandoned).
     public func resume(now: Instant) {
         guard case .paused(let position) = transport else { return }
-        transport = .resuming(at: position)
+        if line.isEmpty || position < line.startPosition {
+            let maximum = AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+            delayFrames = min(livePosition(at: now) + outputDelayFrames - position, maximum)
+            transport = .waiting(hold: nil)
+            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
+        } else {
+            transport = .resuming(at: position)
+        }
         updateState(.resumeRequested)
     }
 

@@ -208,7 +208,9 @@ extension PlaybackEngine {
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
-        let oldestAllowed = oldestPlayablePosition(at: now)
+        // A pause ends where the delay would pass the maximum. (Not where the audio held
+        // begins: paused while a delay builds, playout waits for audio not held yet.)
+        let oldestAllowed = livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
         if case .paused(let position) = transport, position < oldestAllowed {
             notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
             transport = .paused(at: oldestAllowed)

@@ -47,4 +47,34 @@ import Testing
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 10_000) < 1)
     }
+
+    /// Issue 44: a pause while a delay builds (60 s asked for, 10 s held) was parked before
+    /// the oldest audio, clamped with "dropped" frames that were never held, and resumed at
+    /// once from the oldest audio — the 60 s the settings named abandoned. Now it says
+    /// nothing was dropped, builds on after the resume to the delay grown by the pause, and
+    /// starts there.
+    @Test func aPauseWhileADelayBuildsKeepsBuildingTowardsItGrownByThePause() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 2_000
+        let rig = try EngineRig(configuration: configuration, historyPackets: 500, burstPackets: 100)
+        rig.run(milliseconds: 10_000)
+        rig.engine.setDelay(milliseconds: 60_000, now: rig.now)
+        rig.run(milliseconds: 1_000)
+        #expect(rig.engine.state == .buffering, "building the 60 s")
+        rig.engine.pause(now: rig.now)
+        rig.run(milliseconds: 5_000)
+        rig.engine.resume(now: rig.now)
+        rig.run(milliseconds: 1_000)
+        let dropped = rig.notifications { notification -> Int64? in
+            guard case .pauseExceededMaximum(let frames) = notification else { return nil }
+            return frames
+        }
+        #expect(dropped.isEmpty, "nothing held was dropped: \(dropped)")
+        #expect(rig.engine.state == .buffering, "still building after the resume")
+        #expect(abs(rig.engine.status(at: rig.now).delayMs - 65_000) <= 20, "the target grew by the pause: \(rig.engine.status(at: rig.now).delayMs)")
+        #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 70_000))
+        rig.run(milliseconds: 1_000)
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 65_000) < 5, "playing at 65 s: \(heard)")
+    }
 }
