@@ -34,6 +34,10 @@ public final class ChannelSession {
     /// How far ahead of this box's clock a break's START may be (s): two clocks kept by NTP
     /// agree within a second; a minute covers one set by hand.
     static let plausibleClockErrorSeconds: Double = 60
+    /// The longest delay the box holds (ms): a break that ended longer ago than this is
+    /// over wherever playout can be. (One that ended less long ago may still be ahead of a
+    /// delayed listener: the engine decides where playout is.)
+    private let maxDelayMs: Int64
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
     public init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
@@ -41,6 +45,7 @@ public final class ChannelSession {
          unixTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
         self.channel = channel
         self.unixTime = unixTime
+        maxDelayMs = configuration.maxDelayMs
         var configuration = configuration
         configuration.initialDelayMs = delayMs
         if channel.streamURL.hasPrefix("demo:") {
@@ -86,15 +91,15 @@ public final class ChannelSession {
     struct StartRefusal: Error { var reason: String }
 
     /// How long ago, by this box's clock, a break that began at `startedAt` (Unix time,
-    /// s) began (ms); refused if it is over (more than its length ago) or begins further
-    /// in the future than two clocks plausibly disagree.
+    /// s) began (ms); refused if it ended longer ago than the longest delay (over wherever
+    /// playout can be) or begins further in the future than two clocks plausibly disagree.
     func startedAgo(_ startedAt: Double, durationMs: Int64) -> Result<Int64, StartRefusal> {
         let agoSeconds = unixTime() - startedAt
-        let earliest = -Self.plausibleClockErrorSeconds * 1_000
-        guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: Int64(earliest)...durationMs) else {
+        let earliest = Int64(-Self.plausibleClockErrorSeconds * 1_000)
+        guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: earliest...(durationMs + maxDelayMs)) else {
             let shown = agoSeconds.isFinite ? String(Int64(min(max(agoSeconds, -1e12), 1e12))) : "?"
             return .failure(StartRefusal(reason: agoSeconds > 0
-                ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s are over"
+                ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s ended before the longest delay (\(maxDelayMs / 1_000) s)"
                 : "ad break begins \(shown.dropFirst()) s from now by this box's clock, beyond the clocks' plausible error (\(Int(Self.plausibleClockErrorSeconds)) s)"))
         }
         return .success(ago)

@@ -19,15 +19,19 @@ import Testing
         return session
     }
 
-    @Test func aBreakThatIsOverOrFarInTheFutureIsRefusedAtConnecting() throws {
-        for (offset, reason) in [(-1_000.0, "began 1000 s ago by this box's clock: its 30 s are over"),
+    /// A break that ended less long ago than the longest delay may still be ahead of a
+    /// delayed listener: the engine places it and decides (AdBreaksOnAirTests).
+    @Test func aBreakOverBeforeTheLongestDelayOrFarInTheFutureIsRefusedAtConnecting() throws {
+        // The longest delay is EngineConfiguration's 5 min: a 30 s break that began more
+        // than 330 s ago is over wherever playout can be.
+        for (offset, reason) in [(-1_000.0, "began 1000 s ago by this box's clock: its 30 s ended before the longest delay (300 s)"),
                                  (3_600.0, "begins 3600 s from now by this box's clock, beyond the clocks' plausible error (60 s)"),
-                                 (-31.0, "began 31 s ago")] {
+                                 (-331.0, "began 331 s ago")] {
             let lines = try session().apply(.title("Ads [delaybox:ad@\(Self.now + offset) 30 http://radio.example/a.mp3]",
                                                    connectionTimestamp: 0, at: .zero))
             #expect(lines.count == 1 && lines[0].contains(reason), "\(offset): \(lines)")
         }
-        for offset in [-29.0, 0, 59] {
+        for offset in [-329.0, -31, 0, 59] {
             let session = try session()
             let lines = session.apply(.title("Ads [delaybox:ad@\(Self.now + offset) 30 http://radio.example/a.mp3]", connectionTimestamp: 0, at: .zero))
             #expect(lines.isEmpty, "\(offset): \(lines)")
