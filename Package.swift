@@ -180,9 +180,8 @@ let package = Package(
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",
-            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxDoors", "DelayboxEngine", "DelayboxOutput", "DelayboxService",
-                           "DelayboxSimulation",
-                           "DelayboxTestSupport"],
+            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxEngine", "DelayboxOutput",
+                           "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -30,7 +30,8 @@ public final class ConsoleInbox: Sendable {
         }
     }
 
-    private let ring: @Sendable () -> Void
+    /// Wakes the playout thread (the panel's and the remote's inboxes ring it too).
+    let ring: @Sendable () -> Void
 
     /// - Parameter ring: called after each request is left, to wake the playout thread.
     public init(ring: @escaping @Sendable () -> Void = {}) { self.ring = ring }

@@ -83,7 +83,7 @@ public final class Doors {
 
     private func startFrontPanel(_ config: BoardConfig) -> FrontPanel? {
         guard let gpio = config.gpio else { return nil }
-        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs)
+        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs, ring: inbox.ring)
         do {
             try panel.start()
             return panel
@@ -97,7 +97,7 @@ public final class Doors {
     private func startRemote(_ config: BoardConfig) -> RemoteReceiver? {
         guard let settings = config.remote else { return nil }
         do {
-            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs)
+            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs, ring: inbox.ring)
             remote.start()
             return remote
         } catch {

@@ -14,16 +14,18 @@ import Synchronization
 public final class FrontPanel: Sendable {
     private let gpio: GPIOSettings
     private let delayStepMs: Int64
-    private let inbox = CommandInbox()
+    private let inbox: CommandInbox
     private let pattern = Mutex(LEDPattern.off)
     /// Input levels and edge counts by line, for the console's `gpio`.
     private let seen = Mutex<(levels: [Int: Bool], edges: [Int: Int])>(([:], [:]))
     private let worker = WorkerThread(name: "delaybox-panel")
     private let logger = Logger(label: "delaybox.controls")
 
-    init(gpio: GPIOSettings, delayStepMs: Int64) {
+    /// - Parameter ring: wakes the playout thread when a command is posted.
+    init(gpio: GPIOSettings, delayStepMs: Int64, ring: @escaping @Sendable () -> Void) {
         self.gpio = gpio
         self.delayStepMs = delayStepMs
+        inbox = CommandInbox(ring: ring)
     }
 
     /// Opens the chip and requests the lines (errors are the caller's to report), then

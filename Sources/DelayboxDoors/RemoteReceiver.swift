@@ -17,15 +17,17 @@ public final class RemoteReceiver: Sendable {
 
     private let remote: RemoteSettings
     private let delayStepMs: Int64
-    private let inbox = CommandInbox()
+    private let inbox: CommandInbox
     private let worker = WorkerThread(name: "delaybox-remote")
     private let wake: WakePipe
     private let seen: Mutex<RemoteView>
     private let logger = Logger(label: "delaybox.controls")
 
-    init(remote: RemoteSettings, delayStepMs: Int64) throws(InputError) {
+    /// - Parameter ring: wakes the playout thread when a command is posted.
+    init(remote: RemoteSettings, delayStepMs: Int64, ring: @escaping @Sendable () -> Void) throws(InputError) {
         self.remote = remote
         self.delayStepMs = delayStepMs
+        inbox = CommandInbox(ring: ring)
         wake = try WakePipe()
         seen = Mutex(RemoteView(device: remote.device))
     }
