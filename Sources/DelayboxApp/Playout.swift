@@ -214,6 +214,12 @@ final class Playout {
             logger.notice("volume lowered to \(config.defaults.maxVolume): defaults.max_volume")
         }
         guard before.channels.channels != config.channels.channels else { return nil }
+        do {
+            try standby.reconcile(with: config.channels, playing: session.channel.name, delayMs: session.engine.status(at: clock.now()).delayMs,
+                                  now: clock.now())
+        } catch {
+            logger.error("the channels recorded in the background could not all start: \(error)")
+        }
         guard let definition = channels.replace(with: config.channels, playing: session.channel.name) else {
             logger.notice("channel '\(session.channel.name)' is no longer configured: it plays until the next switch")
             return nil

@@ -9,16 +9,33 @@ import DelayboxLog
 final class StandbyChannels {
     private var sessions: [String: ChannelSession] = [:]
     private let logger = Logger(label: "delaybox.appliance")
+    private let configuration: EngineConfiguration
+    private let client: StreamClient.Options
+    private let clock: any MonotonicClock
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
     init(lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
          client: StreamClient.Options, clock: any MonotonicClock, now: Instant) throws {
-        for channel in lineup.channels where channel.record && channel.name != playing {
-            let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs,
-                                             client: client, clock: clock)
+        (self.configuration, self.client, self.clock) = (configuration, client, clock)
+        try reconcile(with: lineup, playing: playing, delayMs: delayMs, now: now)
+    }
+
+    /// Records what `lineup` says, `playing` aside (a reload): a channel newly marked
+    /// `record` starts recording, one no longer marked or no longer there stops, and one
+    /// whose definition changed (its URL, say) records anew from the new one — before, the
+    /// set was made once, and a switch to a changed channel played its old URL (issue 44).
+    func reconcile(with lineup: ChannelLineup, playing: String, delayMs: Int64, now: Instant) throws {
+        let wanted = Dictionary(uniqueKeysWithValues: lineup.channels.filter { $0.record && $0.name != playing }.map { ($0.name, $0) })
+        for (name, session) in sessions where wanted[name] != session.channel {
+            session.stop(now: now)
+            sessions[name] = nil
+            if wanted[name] == nil { logger.info("'\(name)' is no longer recorded in the background") }
+        }
+        for (name, channel) in wanted.sorted(by: { $0.key < $1.key }) where sessions[name] == nil {
+            let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock)
             session.start(now: now)
-            sessions[channel.name] = session
-            logger.info("recording '\(channel.name)' in the background (\(channel.streamURL))")
+            sessions[name] = session
+            logger.info("recording '\(name)' in the background (\(channel.streamURL))")
         }
     }
 
