@@ -59,6 +59,10 @@ public final class Appliance {
     public init(options: Options) throws {
         self.options = options
         (config, document) = try Self.loadConfig(options, logger: Self.configLogger)
+        // At the start the box plays what it can, and says what may run out.
+        if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(config, ramBytes: ram) {
+            Self.configLogger.error("\(problem)")
+        }
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }

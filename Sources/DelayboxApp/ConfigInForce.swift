@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxLog
+import DelayboxPlatform
 
 /// The config in force and the two ways it changes while the box plays: the console's
 /// `config set` (edited in `ConsoleAnswers`), and the files read again (SIGHUP, or the
@@ -44,6 +45,10 @@ struct ConfigInForce {
     private mutating func reload() {
         do {
             let fresh = try read()
+            if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(fresh.config, ramBytes: ram) {
+                logger.error("config not reloaded, keeping the running one: \(problem)")
+                return
+            }
             let changed = fresh.config != config
             (config, document) = fresh
             logger.info("config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms")

@@ -39,3 +39,14 @@ public enum ProcessFigures {
         return stat[stat.index(after: close)...].split(separator: " ")
     }
 }
+
+/// The machine's memory, from /proc/meminfo.
+public enum SystemMemory {
+    /// `MemTotal` (bytes), nil where /proc cannot tell.
+    public static func totalBytes() -> Int64? {
+        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else { return nil }
+        return kilobytes * 1_024
+    }
+}

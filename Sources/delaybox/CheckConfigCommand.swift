@@ -19,6 +19,9 @@ struct CheckConfigCommand: ParsableCommand {
     @Option(name: .long, help: "A site file laid over the board file (e.g. /etc/delaybox/delaybox.conf).")
     var site: String?
 
+    @Option(name: .customLong("ram-mb"), help: "The board's memory (MB) the channels' buffers must fit (default: this machine's).")
+    var ramMB: Int?
+
     func run() throws {
         if let site, !FileManager.default.fileExists(atPath: site) {
             throw ValidationError("the site file \(site) does not exist")
@@ -28,6 +31,11 @@ struct CheckConfigCommand: ParsableCommand {
             StandardStream.error.write(diagnostic.description + "\n")
         }
         guard let config = result.config else { throw ExitCode(1) }
+        if let ramMB, ramMB < 64 || ramMB > 1_048_576 { throw ValidationError("--ram-mb must be 64 to 1048576; got \(ramMB)") }
+        if let ram = ramMB.map({ Int64($0) * 1_048_576 }) ?? SystemMemory.totalBytes(), let problem = ChannelMemory.problem(config, ramBytes: ram) {
+            StandardStream.error.write("\(file): error: \(problem)\n")
+            throw ExitCode(1)
+        }
         let gpio = config.gpio.map { "\($0.buttons.count) buttons, \($0.encoder == nil ? "no" : "an") encoder, \($0.leds.count) LEDs" } ?? "no GPIO"
         let remote = config.remote.map { "; remote '\($0.device)' (\($0.keys.count) keys)" } ?? ""
         print("\(file): OK: \(config.name); audio \(config.audio.device); \(gpio)\(remote); \(config.channels.channels.count) channel(s)")
