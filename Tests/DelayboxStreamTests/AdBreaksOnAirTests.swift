@@ -116,7 +116,7 @@ struct AdBreaksOnAirTests {
         #expect(gaps.count == 1, "the 440 Hz tone's gaps (s): \(gaps)")
         let ad = try #require(gaps.first)
         let length = (ad.end ?? 0) - ad.start
-        #expect(abs(length - (6 + Self.rampSeconds)) < 0.15, "the tone ducked for \(length) s")
+        #expect(abs(length - (6 + Self.rampSeconds)) < 0.15, "the tone ducked for \(length) s: \(gaps); \(run.log)")
         print("a 6 s break with a source restart: the tone ducked for \(length) s")
     }
 
