@@ -21,6 +21,10 @@ public final class IcecastServer {
 
     /// Starts a server on a port of its own. Should another test's server take that port
     /// between its choice and icecast's bind, icecast exits and another port is tried.
+    /// icecast2 2.4.4 also dies of SIGSEGV now and then when its status page is asked for
+    /// while it starts (2 in 20 starts polled by curl in a loop; 7 in 20 of the starts that
+    /// follow a refused bind in `aServerWhosePortIsTakenMovesToAPortOfItsOwn`, which failed
+    /// when two in a row did): such a start is tried again too, up to six in all.
     /// `port`: the first port to try (a test of that case), instead of a free one.
     public init(port first: Int? = nil) throws {
         directory = try ExternalTool.temporaryDirectory("icecast")
@@ -29,7 +33,7 @@ public final class IcecastServer {
             do {
                 try start()
                 return
-            } catch is Exited where attempt < 3 {
+            } catch is Exited where attempt < 6 {
                 port = try LoopbackPort.unused()
             }
         }
@@ -256,7 +260,8 @@ public final class IcecastServer {
         let lastWords = { log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { String($0.suffix(600)) } ?? "" }
         while !condition() {
             if let process, !process.isRunning {
-                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") exited: \(lastWords())")
+                let how = process.terminationReason == .uncaughtSignal ? "died of signal \(process.terminationStatus)" : "exited"
+                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())")
             }
             if Date() > deadline {
                 throw ExternalTool.Failed(description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
