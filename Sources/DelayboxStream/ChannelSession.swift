@@ -83,9 +83,8 @@ public final class ChannelSession {
     /// Why this channel's titles may not name `url`: its own host, the one its station
     /// link led to, and its `ads_from` may serve ads.
     func adURLProblem(_ url: String) -> String? {
-        guard let problem = channel.adURLProblem(url) else { return nil }
-        guard let resolvedStreamURL else { return problem }
-        return ClipURL.problem(url, streamURL: resolvedStreamURL, adsFrom: channel.adsFrom) == nil ? nil : problem
+        let linkedHost = resolvedStreamURL.flatMap { ClipURL.host(of: $0) }
+        return ClipURL.problem(url, streamURL: channel.streamURL, adsFrom: channel.adsFrom + [linkedHost].compactMap { $0 })
     }
 
     struct StartRefusal: Error { var reason: String }

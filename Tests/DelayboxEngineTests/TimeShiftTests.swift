@@ -3,6 +3,14 @@ import DelayboxTestSupport
 import Testing
 
 @Suite struct TimeShiftTests {
+    /// The frames each `pauseExceededMaximum` said were dropped.
+    static func dropped(_ rig: EngineRig) -> [Int64] {
+        rig.notifications { notification -> Int64? in
+            guard case .pauseExceededMaximum(let frames) = notification else { return nil }
+            return frames
+        }
+    }
+
     @Test func aTwoMinutePauseResumesOnTheExactSample() throws {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
@@ -36,11 +44,7 @@ import Testing
         rig.run(milliseconds: 3_000)
         rig.engine.pause(now: rig.now)
         rig.run(milliseconds: 20_000)
-        let dropped = rig.notifications { notification -> Int64? in
-            guard case .pauseExceededMaximum(let frames) = notification else { return nil }
-            return frames
-        }
-        #expect(!dropped.isEmpty)
+        #expect(!Self.dropped(rig).isEmpty)
         rig.engine.resume(now: rig.now)
         rig.run(milliseconds: 500)
         #expect(rig.engine.status(at: rig.now).delayMs == 10_000, "capped at the maximum")
@@ -65,11 +69,7 @@ import Testing
         rig.run(milliseconds: 5_000)
         rig.engine.resume(now: rig.now)
         rig.run(milliseconds: 1_000)
-        let dropped = rig.notifications { notification -> Int64? in
-            guard case .pauseExceededMaximum(let frames) = notification else { return nil }
-            return frames
-        }
-        #expect(dropped.isEmpty, "nothing held was dropped: \(dropped)")
+        #expect(Self.dropped(rig).isEmpty, "nothing held was dropped: \(Self.dropped(rig))")
         #expect(rig.engine.state == .buffering, "still building after the resume")
         #expect(abs(rig.engine.status(at: rig.now).delayMs - 65_000) <= 20, "the target grew by the pause: \(rig.engine.status(at: rig.now).delayMs)")
         #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 70_000))
