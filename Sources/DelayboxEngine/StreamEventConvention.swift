@@ -35,19 +35,31 @@ public enum StreamEventConvention {
         var text = Substring(title)
         var tagged: [StreamEvent] = []
         var refusals: [TitleReading.Refusal] = []
-        while text.hasSuffix("]"), let tagStart = text.ranges(of: tagPrefix).last,
+        while text.hasSuffix("]"), let tagStart = lastTagStart(in: text),
               let result = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
             switch result {
-            case .success(let event): tagged.insert(event, at: 0)
+            case .success(let event): tagged.append(event)
             case .failure(let refusal):
-                refusals.insert(TitleReading.Refusal(tag: String(text[tagStart.lowerBound...].prefix(200)), reason: refusal.reason), at: 0)
+                refusals.append(TitleReading.Refusal(tag: String(text[tagStart.lowerBound...].prefix(200)), reason: refusal.reason))
             }
             text = text[..<tagStart.lowerBound]
             while text.last == " " { text = text.dropLast() }
         }
         guard !tagged.isEmpty || !refusals.isEmpty else { return TitleReading(events: title.isEmpty ? [] : [.title(title)], refusals: []) }
         let rest = text.trimmingSpaces()
-        return TitleReading(events: (rest.isEmpty ? [] : [.title(rest)]) + tagged, refusals: refusals)
+        return TitleReading(events: (rest.isEmpty ? [] : [.title(rest)]) + tagged.reversed(), refusals: refusals.reversed())
+    }
+
+    /// The last `[delaybox:` in `text`, looked for from its end: reading a title's tags
+    /// from the end costs each tag only its own length (a title is a stranger's, and a
+    /// search from the start for each tag was quadratic in their number).
+    private static func lastTagStart(in text: Substring) -> Range<Substring.Index>? {
+        var index = text.endIndex
+        while index > text.startIndex {
+            index = text.index(before: index)
+            if text[index...].hasPrefix(tagPrefix) { return index..<text.index(index, offsetBy: tagPrefix.count) }
+        }
+        return nil
     }
 
     /// The events of `title` without the refusals (`read(title:)`).
