@@ -90,11 +90,18 @@ let package = Package(
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxPlatform"], swiftSettings: strict),
+        // The web page: requests, sessions, the login throttle and the page itself (pure).
+        .target(name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole"], swiftSettings: strict),
+        // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
+        // a shim for what Swift cannot call (the variadic MHD_start_daemon).
+        .target(name: "CWeb", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("crypt")]),
+        .target(name: "DelayboxMicroHTTPD", dependencies: ["CWeb", "DelayboxWeb"], swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
         // serial console, the control socket and MQTT, and the inboxes they post to.
         .target(name: "DelayboxDoors", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
                                                       "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
-                                                      "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine"],
+                                                      "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
+                                                      "DelayboxMicroHTTPD", "DelayboxState", "DelayboxWeb"],
                 swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
         // the demo's simulated connection, and the session that feeds them to an engine.
@@ -177,6 +184,8 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
+        .testTarget(name: "DelayboxWebTests", dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState"],
+                    swiftSettings: strict),
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",

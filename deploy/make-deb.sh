@@ -116,7 +116,7 @@ if [ "$ARCH" = "$(dpkg --print-architecture)" ] || [ "$ARCH/$DEBIAN" = arm64/13 
   SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2"' - "$STAGE" "$P/usr/bin/delaybox" \
     2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 else
-  SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libyaml-0-2, libmosquitto1, libc6 (>= 2.36), libgcc-s1, libstdc++6"
+  SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libyaml-0-2, libmosquitto1, libmicrohttpd12, libcrypt1, libc6 (>= 2.36), libgcc-s1, libstdc++6"
 fi
 SIZE=$(du -sk "$P" | cut -f1)
 cat > "$P/DEBIAN/control" <<EOF

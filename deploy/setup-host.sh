@@ -30,6 +30,7 @@ PACKAGES=(
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
   libmosquitto-dev  # MQTT (libmosquitto 2.0)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
+  libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
   reprepro gnupg    # make release: the signed apt repository (deploy/make-repo.sh), checked by apt in the tests
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.

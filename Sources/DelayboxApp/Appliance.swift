@@ -133,7 +133,8 @@ public final class Appliance {
         let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
                                   consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
                                   reload: { try Self.loadConfig(options, logger: Self.configLogger) })
-        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
+        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string,
+                          webPasswordPath: URL(fileURLWithPath: options.statePath).deletingLastPathComponent().appendingPathComponent("web-password").path)
         do {
             return try Playout(setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)
         } catch {

@@ -30,6 +30,8 @@ extension BoardConfig {
         let remote = remoteSection.isPresent ? readRemote(remoteSection, log: log) : nil
         let mqttSection = root.section("mqtt")
         let mqtt = mqttSection.isPresent ? readMQTT(mqttSection, log: log) : nil
+        let webSection = root.section("web")
+        let web = webSection.isPresent ? readWeb(webSection) : nil
         let channels = readChannels(root, log: log)
         let defaults = readDefaults(root.section("defaults"), log: log)
         root.finish()
@@ -40,7 +42,7 @@ extension BoardConfig {
             return (nil, diagnostics)
         }
         return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt), diagnostics)
+                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web), diagnostics)
     }
 
     private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {
@@ -125,6 +127,14 @@ extension BoardConfig {
             console.log.error(location, "'console.baud' is \(baud); use a standard rate (\(baudRates.sorted().map(String.init).joined(separator: ", ")))")
         }
         return ConsoleSettings(device: console.string("device") ?? "/dev/ttyAMA0", baud: baud)
+    }
+
+    /// `web:` — on unless `enabled: false`; `port` 80 unless said.
+    private static func readWeb(_ web: ConfigReader) -> WebSettings? {
+        defer { web.finish() }
+        let enabled = web.bool("enabled") ?? true
+        let port = web.int("port", in: 1...65_535) ?? 80
+        return enabled ? WebSettings(port: port) : nil
     }
 
     private static func readChannels(_ root: ConfigReader, log: DiagnosticLog) -> ChannelLineup? {

@@ -19,6 +19,15 @@ public struct BoardConfig: Sendable, Equatable {
     public var defaults: Defaults
     /// Nil: no MQTT.
     public var mqtt: MQTTSettings? = nil
+    /// Nil: no web page (no `web:` section, or `web.enabled: false`).
+    public var web: WebSettings? = nil
+}
+
+/// `web:` — the page on the box (docs/web.md).
+public struct WebSettings: Sendable, Equatable {
+    /// The TCP port: 80 on a board (systemd passes it: socket activation), above 1023 on a host.
+    public var port: Int
+    public init(port: Int) { self.port = port }
 }
 
 public struct AudioSettings: Sendable, Equatable {

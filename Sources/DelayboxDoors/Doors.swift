@@ -3,9 +3,10 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxSerial
 import DelayboxLog
+import DelayboxPlatform
 
 /// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
-/// remote, the serial console, the control socket and MQTT. The panel and the remote post
+/// remote, the serial console, the control socket, MQTT and the web page. The panel and the remote post
 /// commands (`drain`); the console and the socket post questions to the `ConsoleInbox`.
 /// A door that cannot open is reported and left out: the box plays on without it.
 ///
@@ -18,6 +19,8 @@ public final class Doors {
     private var console: SerialConsole?
     private var socket: ControlSocket?
     private var mqtt: MQTTDoor?
+    private var web: WebDoor?
+    private let webPasswordPath: String?
     private let inbox: ConsoleInbox
     private let version: String
     private let logger = Logger(label: "delaybox.controls")
@@ -27,19 +30,25 @@ public final class Doors {
     /// - Parameters:
     ///   - socketPath: the control socket for `delayboxctl`; nil: none.
     ///   - version: the firmware's version, for the console's greeting.
-    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String) {
+    ///   - webPasswordPath: where the web page's password hash is kept; nil: no web page.
+    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String, webPasswordPath: String? = nil) {
         self.inbox = inbox
         self.version = version
+        self.webPasswordPath = webPasswordPath
         panel = startFrontPanel(config)
         remote = startRemote(config)
         console = startConsole(config, inbox: inbox, version: version)
         socket = socketPath.flatMap { startControlSocket(path: $0, inbox: inbox) }
         mqtt = startMQTT(config)
+        web = startWeb(config)
     }
 
     /// What the status shows changed (a command took effect, the engine's state): MQTT
-    /// publishes it.
-    public func stateChanged() { mqtt?.stateChanged() }
+    /// publishes it, open pages show it.
+    public func stateChanged() {
+        mqtt?.stateChanged()
+        web?.stateChanged()
+    }
 
     /// A stream event was heard (a JSON object: what, where in the stream, when heard):
     /// MQTT publishes it.
@@ -65,6 +74,10 @@ public final class Doors {
             remote?.stop()
             remote = startRemote(config)
         }
+        if before.web != config.web {
+            web?.stop()
+            web = startWeb(config)
+        }
         if before.mqtt != config.mqtt {
             mqtt?.stop()
             mqtt = startMQTT(config)
@@ -74,6 +87,7 @@ public final class Doors {
     }
 
     public func stop() {
+        web?.stop()
         mqtt?.stop()
         socket?.stop()
         console?.stop()
@@ -130,6 +144,20 @@ public final class Doors {
             return door
         } catch {
             logger.error("MQTT: \(error); playing without MQTT")
+            return nil
+        }
+    }
+
+    /// The page, when the config has `web:`; a port it cannot have is said and left out.
+    private func startWeb(_ config: BoardConfig) -> WebDoor? {
+        guard let settings = config.web, let webPasswordPath else { return nil }
+        do {
+            let door = try WebDoor(port: settings.port, inbox: inbox, passwordPath: webPasswordPath)
+            door.start()
+            logger.notice("web page on http://\(HostName.current()).local\(door.port == 80 ? "" : ":\(door.port)")/ (port \(door.port))")
+            return door
+        } catch {
+            logger.error("web page: \(error); playing without it")
             return nil
         }
     }

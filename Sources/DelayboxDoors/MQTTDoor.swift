@@ -51,7 +51,7 @@ final class MQTTDoor: Sendable {
     private let relay = Relay()
 
     init(settings: MQTTSettings, config: BoardConfig, inbox: ConsoleInbox, version: String) throws {
-        let topics = MQTTTopics(settings: settings, hostname: Self.hostname())
+        let topics = MQTTTopics(settings: settings, hostname: HostName.current())
         self.topics = topics
         self.inbox = inbox
         self.version = version
@@ -231,12 +231,5 @@ final class MQTTDoor: Sendable {
         var fields: [String: Any] = ["error": error]
         if let command { fields["command"] = command }
         client.publish(.init(topic: topics.reply, payload: JSONText.encode(fields), retain: false))
-    }
-
-    private static func hostname() -> String {
-        var name = [UInt8](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return "delaybox" }
-        let text = String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
-        return text.isEmpty ? "delaybox" : text
     }
 }

@@ -37,28 +37,9 @@ public struct SettingsFile: Sendable {
     /// The directory the file is in.
     private var directory: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
 
-    /// Writes `settings` atomically and durably.
+    /// Writes `settings` atomically and durably (`DurableFile`).
     public func save(_ settings: Settings) throws {
-        let temporary = "\(path).tmp-\(getpid())"
-        let data = settings.encoded()
-        let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw SettingsFileError("cannot create \(temporary)", errno) }
-        let written = data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-        let synced = fsync(file) == 0
-        close(file)
-        guard written == data.count, synced else {
-            unlink(temporary)
-            throw SettingsFileError("cannot write \(temporary)", errno)
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw SettingsFileError("cannot rename \(temporary) to \(path)", errno)
-        }
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        try DurableFile.write(Array(settings.encoded()), to: path, mode: 0o644)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ModuleImportsTests {
     static let sources = CommandLineTests.root.appendingPathComponent("Sources")
     /// Logic apart from hardware (docs/architecture.md).
-    static let pure = ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig",
+    static let pure = ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig", "DelayboxWeb",
                        "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog", "DelayboxMQTT"]
     /// What a pure module may import besides the other pure modules: atomics and locks,
     /// Foundation's essentials (JSON, URLs, data), and the C library for maths.

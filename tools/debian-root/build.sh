@@ -30,7 +30,7 @@ esac
 # with the release's own compiler, and its scenarios run here (alsa-utils records and
 # sets the codec; ir-keytable and ir-ctl load a remote's keymap and send its codes). ffmpeg encodes what the FFmpeg adapter's tests decode there.
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
-INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev
+INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev,libmicrohttpd-dev,libcrypt-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
 INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils
 # Made again when this list changes.

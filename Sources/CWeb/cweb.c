@@ -1,0 +1,206 @@
+#include "cweb.h"
+#include <arpa/inet.h>
+#include <crypt.h>
+#include <errno.h>
+#include <stdio.h>
+#include <microhttpd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+struct dbx_web {
+  struct MHD_Daemon *daemon;
+  dbx_web_handler handler;
+  void *context;
+};
+
+/// A request's body as it arrives.
+struct upload {
+  size_t length;
+  int too_large;
+  char bytes[DBX_WEB_BODY_LIMIT + 1];
+};
+
+static int add_headers(struct MHD_Response *response, const char *const *headers) {
+  for (const char *const *header = headers; header && header[0]; header += 2) {
+    if (MHD_add_response_header(response, header[0], header[1]) != MHD_YES) return 0;
+  }
+  return 1;
+}
+
+int dbx_web_respond(struct MHD_Connection *connection, unsigned status, const char *const *headers,
+                    const void *body, size_t length) {
+#if MHD_VERSION >= 0x00097600  // Debian 13's 1.0 deprecates the older call
+  struct MHD_Response *response = MHD_create_response_from_buffer_copy(length, body);
+#else
+  struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+#endif
+  if (!response) return MHD_NO;
+  int result = add_headers(response, headers) ? MHD_queue_response(connection, status, response) : MHD_NO;
+  MHD_destroy_response(response);
+  return result;
+}
+
+struct stream {
+  dbx_web_reader reader;
+  dbx_web_reader_done done;
+  void *context;
+};
+
+static ssize_t read_stream(void *cls, uint64_t position, char *buffer, size_t size) {
+  (void)position;
+  struct stream *stream = cls;
+  ssize_t written = stream->reader(stream->context, buffer, size);
+  return written < 0 ? MHD_CONTENT_READER_END_OF_STREAM : written;
+}
+
+static void end_stream(void *cls) {
+  struct stream *stream = cls;
+  stream->done(stream->context);
+  free(stream);
+}
+
+int dbx_web_respond_stream(struct MHD_Connection *connection, const char *const *headers, dbx_web_reader reader,
+                           void *context, dbx_web_reader_done done) {
+  struct stream *stream = malloc(sizeof *stream);
+  if (!stream) {
+    done(context);
+    return MHD_NO;
+  }
+  *stream = (struct stream){reader, done, context};
+  struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, read_stream, stream, end_stream);
+  if (!response) {
+    end_stream(stream);
+    return MHD_NO;
+  }
+  int result = add_headers(response, headers) ? MHD_queue_response(connection, MHD_HTTP_OK, response) : MHD_NO;
+  MHD_destroy_response(response);
+  return result;
+}
+
+const char *dbx_web_header(struct MHD_Connection *connection, const char *name) {
+  return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+static void client_address(struct MHD_Connection *connection, char *text, size_t size) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  snprintf(text, size, "unknown");
+  if (!info || !info->client_addr) return;
+  const struct sockaddr *address = info->client_addr;
+  if (address->sa_family == AF_INET)
+    inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, text, size);
+  else if (address->sa_family == AF_INET6)
+    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, size);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls) {
+  (void)version;
+  struct dbx_web *server = cls;
+  struct upload *upload = *con_cls;
+  if (!upload) {  // the headers: the body (if any) comes in the next calls
+    upload = calloc(1, sizeof *upload);
+    if (!upload) return MHD_NO;
+    *con_cls = upload;
+    return MHD_YES;
+  }
+  if (*upload_data_size > 0) {
+    if (upload->length + *upload_data_size > DBX_WEB_BODY_LIMIT) upload->too_large = 1;
+    else {
+      memcpy(upload->bytes + upload->length, upload_data, *upload_data_size);
+      upload->length += *upload_data_size;
+    }
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  if (upload->too_large) {
+    static const char *const headers[] = {"Content-Type", "text/plain; charset=utf-8", NULL};
+    static const char message[] = "request too large\n";
+    return dbx_web_respond(connection, MHD_HTTP_CONTENT_TOO_LARGE, headers, message, sizeof message - 1);
+  }
+  upload->bytes[upload->length] = 0;
+  char client[INET6_ADDRSTRLEN + 1];
+  client_address(connection, client, sizeof client);
+  dbx_web_request request = {connection, method, url, upload->bytes, upload->length, client};
+  return server->handler(server->context, &request) ? MHD_YES : MHD_NO;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *connection, void **con_cls, enum MHD_RequestTerminationCode code) {
+  (void)cls, (void)connection, (void)code;
+  free(*con_cls);
+  *con_cls = NULL;
+}
+
+dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_client_limit,
+                       unsigned idle_timeout_s, dbx_web_handler handler, void *context) {
+  dbx_web *web = malloc(sizeof *web);
+  if (!web) return NULL;
+  *web = (dbx_web){NULL, handler, context};
+  // A thread per connection: a stream's reader may wait for the next status without
+  // holding up the others, and with no connection nothing wakes but the accept.
+  web->daemon = MHD_start_daemon(
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC, 0, NULL, NULL,
+      on_request, web,
+      MHD_OPTION_LISTEN_SOCKET, listen_fd,
+      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
+      MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_s,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+      MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),
+      MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+      MHD_OPTION_END);
+  if (!web->daemon) {
+    free(web);
+    return NULL;
+  }
+  return web;
+}
+
+void dbx_web_stop(dbx_web *web) {
+  MHD_stop_daemon(web->daemon);
+  free(web);
+}
+
+int dbx_web_hash_password(const char *password, char *hash, size_t size) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  if (!crypt_gensalt_rn("$y$", 0, NULL, 0, salt, sizeof salt)) return -1;
+  struct crypt_data *data = calloc(1, sizeof *data);
+  if (!data) return -1;
+  const char *made = crypt_r(password, salt, data);
+  int result = -1;
+  if (made && made[0] == '$' && strlen(made) < size) {
+    strcpy(hash, made);
+    result = 0;
+  } else if (!made || made[0] != '$') errno = EINVAL;
+  else errno = ERANGE;
+  explicit_bzero(data, sizeof *data);
+  free(data);
+  return result;
+}
+
+int dbx_web_check_password(const char *password, const char *hash) {
+  struct crypt_data *data = calloc(1, sizeof *data);
+  if (!data) return 0;
+  const char *made = crypt_r(password, hash, data);
+  size_t length = strlen(hash);
+  int same = made && made[0] == '$' && strlen(made) == length;
+  unsigned char difference = 0;
+  for (size_t i = 0; same && i < length; i++) difference |= (unsigned char)(made[i] ^ hash[i]);
+  explicit_bzero(data, sizeof *data);
+  free(data);
+  return same && difference == 0;
+}
+
+int dbx_web_random(void *buffer, size_t size) {
+  size_t filled = 0;
+  while (filled < size) {
+    ssize_t got = getrandom((char *)buffer + filled, size - filled, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    filled += (size_t)got;
+  }
+  return 0;
+}

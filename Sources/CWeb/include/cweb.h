@@ -1,0 +1,69 @@
+#ifndef DELAYBOX_CWEB_H
+#define DELAYBOX_CWEB_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// libmicrohttpd, as the web door uses it: a server on a listening socket the caller
+/// made (so that its errors are the caller's to word, and systemd's socket activation is
+/// the same path), a thread per connection, each request handed over whole (its body
+/// collected here, at most `DBX_WEB_BODY_LIMIT` bytes), and answered with a whole body or
+/// a stream (Server-Sent Events). Wrapped because MHD_start_daemon is variadic, which
+/// Swift cannot call.
+
+/// The longest request body taken (bytes): a login, a console line, a station link.
+#define DBX_WEB_BODY_LIMIT 8192
+
+struct MHD_Daemon;
+struct MHD_Connection;
+
+typedef struct dbx_web_request {
+  struct MHD_Connection *connection;
+  const char *method;
+  /// The path, without the query.
+  const char *url;
+  const char *body;
+  size_t body_length;
+  /// The peer's address as text (an IPv4 or IPv6 address).
+  const char *client;
+} dbx_web_request;
+
+/// Answers one request: must call dbx_web_respond or dbx_web_respond_stream once, and
+/// return what it returned.
+typedef int (*dbx_web_handler)(void *context, const dbx_web_request *request);
+
+/// A stream's next bytes: how many were written to `buffer` (at most `size`), or -1 at
+/// its end. May block (each connection has its own thread).
+typedef ssize_t (*dbx_web_reader)(void *context, char *buffer, size_t size);
+/// The stream's connection is gone: `context` may be released.
+typedef void (*dbx_web_reader_done)(void *context);
+
+typedef struct dbx_web dbx_web;
+
+/// Serves on `listen_fd` until dbx_web_stop; NULL if libmicrohttpd refused to start.
+dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_client_limit,
+                       unsigned idle_timeout_s, dbx_web_handler handler, void *context);
+/// Stops accepting, waits for every connection's thread (a stream's reader must have been
+/// told to end), closes the listening socket and frees `web`.
+void dbx_web_stop(dbx_web *web);
+
+/// Hashes `password` as /etc/shadow does (libcrypt's yescrypt, a fresh salt) into
+/// `hash` (`size` >= 128): 0 on success, -1 on failure (errno).
+int dbx_web_hash_password(const char *password, char *hash, size_t size);
+/// 1 if `password` is the one `hash` was made from, in time independent of where they differ.
+int dbx_web_check_password(const char *password, const char *hash);
+
+/// A request header's value, or NULL.
+const char *dbx_web_header(struct MHD_Connection *connection, const char *name);
+
+/// Answers with `body`; `headers` is NULL-terminated name, value pairs (or NULL).
+int dbx_web_respond(struct MHD_Connection *connection, unsigned status, const char *const *headers,
+                    const void *body, size_t length);
+/// Answers 200 with a body of unknown length read from `reader` until it ends.
+int dbx_web_respond_stream(struct MHD_Connection *connection, const char *const *headers, dbx_web_reader reader,
+                           void *context, dbx_web_reader_done done);
+
+/// Fills `buffer` with `size` bytes from the kernel's secure random source: 0, or -1 (errno).
+int dbx_web_random(void *buffer, size_t size);
+
+#endif

@@ -1,0 +1,80 @@
+import DelayboxConsole
+import DelayboxLog
+import DelayboxMicroHTTPD
+import DelayboxPlatform
+import DelayboxState
+import DelayboxWeb
+
+/// The page on the box (docs/web.md): libmicrohttpd serving `WebApp`, whose changes are
+/// console lines through the console inbox — one language, one set of checks — and whose
+/// status streams are fed by this door's thread (`delaybox-web`) from the playout
+/// thread's answers, only while a page is open.
+final class WebDoor: Sendable {
+    private let server: WebServer
+    private let feed: WebStatusFeed
+    private let inbox: ConsoleInbox
+    private let worker = WorkerThread(name: "delaybox-web")
+    private let logger = Logger(label: "delaybox.web")
+
+    /// The box's answers to the web app: the playout thread's, through the inbox.
+    private struct Box: WebBox {
+        let inbox: ConsoleInbox
+        func ask(_ request: ConsoleRequest) -> String? { inbox.ask(request) }
+    }
+
+    /// The password's hash in its file, made and checked by libcrypt.
+    private struct Passwords: PasswordStore {
+        let file: PasswordFile
+        func storedHash() -> String? { file.read() }
+        func makeHash(_ password: String) -> String? { PasswordHashing.hash(password) }
+        func matches(_ password: String, hash: String) -> Bool { PasswordHashing.matches(password, hash: hash) }
+        func store(hash: String) -> String? {
+            do {
+                try file.store(hash)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
+    /// Listens on `port` (or on the socket systemd passed) and serves.
+    /// - Parameter passwordPath: where the password's hash is kept (beside the state file).
+    init(port: Int, inbox: ConsoleInbox, passwordPath: String) throws {
+        self.inbox = inbox
+        let clock = SystemClock()
+        let app = WebApp(box: Box(inbox: inbox), passwords: Passwords(file: PasswordFile(path: passwordPath)),
+                         random: PasswordHashing.randomBytes, startedNs: clock.now().nanoseconds)
+        let worker = worker
+        let feed = WebStatusFeed(opened: { worker.wake() })
+        self.feed = feed
+        server = try WebServer(socket: WebServer.listeningSocket(port: port),
+                               handlers: .init(respond: { app.handle($0, now: clock.now().nanoseconds) }, stream: { feed.open() }))
+    }
+
+    var port: Int { server.port }
+
+    func start() { worker.start { [self] in run() } }
+
+    /// The status changed: open pages get it now.
+    func stateChanged() { if feed.hasStreams { worker.wake() } }
+
+    func stop() {
+        feed.stop()
+        worker.stop()
+        server.stop()
+    }
+
+    /// While a page is open: the status at each change and every second (the buffer and
+    /// the heard delay move continuously); with none open, asleep until one opens.
+    private func run() {
+        while !worker.isStopRequested {
+            guard feed.hasStreams else {
+                worker.wait(nanoseconds: 3_600_000_000_000)
+                continue
+            }
+            if let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") { feed.publish(status) }
+            worker.wait(nanoseconds: 1_000_000_000)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import DelayboxConfig
+import DelayboxConsole
+import Synchronization
+
+/// The web door's handling of a request (docs/web.md): the page and its assets, the
+/// status (as JSON and as a stream) for anyone on the LAN, and — with a session only —
+/// every change, as console lines through the console's language (one language, one set
+/// of checks, the console's own answers and refusals). A session comes from the password
+/// (`/api/login`); the first password may be chosen from the page in the first 30 minutes
+/// after the box starts, a window that a restart (a power cycle: someone at the box)
+/// opens again.
+///
+/// Every change (a POST) must come from the page itself: an `Origin` other than the box's
+/// own, a cross-site fetch, or a missing `X-Delaybox-CSRF` header (which a page on
+/// another site cannot send without the box's consent) is refused; with a session, the
+/// header must be that session's token. Time is the caller's monotonic clock (ns).
+public final class WebApp: Sendable {
+    /// How long after the start the first password may be chosen from the page (ns).
+    public static let setupWindowNs: Int64 = 30 * 60 * 1_000_000_000
+    public static let cookieName = "delaybox_session"
+
+    private struct State {
+        var sessions = WebSessions()
+        var throttle = LoginThrottle()
+    }
+
+    private let box: any WebBox
+    private let passwords: any PasswordStore
+    private let random: @Sendable (Int) -> [UInt8]
+    private let startedNs: Int64
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - random: `n` bytes from the system's secure random source.
+    ///   - startedNs: when the box started, on the clock `handle` is given.
+    public init(box: any WebBox, passwords: any PasswordStore, random: @escaping @Sendable (Int) -> [UInt8], startedNs: Int64) {
+        self.box = box
+        self.passwords = passwords
+        self.random = random
+        self.startedNs = startedNs
+    }
+
+    public func handle(_ request: WebRequest, now: Int64) -> WebResponse {
+        var response = route(request, now: now)
+        response.headers += [["X-Content-Type-Options", "nosniff"], ["Cache-Control", "no-store"], ["Referrer-Policy", "no-referrer"],
+                             ["X-Frame-Options", "DENY"]]
+        return response
+    }
+
+    private func route(_ request: WebRequest, now: Int64) -> WebResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/"), ("HEAD", "/"): return WebAssets.page
+        case ("GET", "/delaybox.css"): return WebAssets.style
+        case ("GET", "/delaybox.js"): return WebAssets.script
+        case ("GET", "/api/session"): return sessionState(request, now: now)
+        case ("GET", "/api/status"): return consoleJSON(ConsoleRequest(.status, json: true))
+        case ("GET", "/api/channels"): return consoleJSON(ConsoleRequest(.listChannels, json: true))
+        case ("GET", "/api/events"):
+            return WebResponse(status: 200, headers: [["Content-Type", "text/event-stream"], ["X-Accel-Buffering", "no"]], body: .statusEvents)
+        case ("POST", let path) where Self.posts.contains(path):
+            if let refusal = crossSiteRefusal(request) { return refusal }
+            switch path {
+            case "/api/login": return login(request, now: now)
+            case "/api/password": return setPassword(request, now: now)
+            case "/api/logout": return logout(request, now: now)
+            default: return command(request, now: now)
+            }
+        case (_, let path) where Self.posts.contains(path) || Self.gets.contains(path):
+            return WebResponse.error("\(request.method) is not how \(path) is used", status: 405)
+        default:
+            return WebResponse.error("no page \(request.path.prefix(100)) on this box", status: 404)
+        }
+    }
+
+    private static let posts: Set<String> = ["/api/login", "/api/logout", "/api/password", "/api/command"]
+    private static let gets: Set<String> = ["/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events"]
+
+    /// The page's first question: is a password set, is this browser logged in (and its
+    /// CSRF token), may the first password be chosen here, and for how much longer.
+    private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
+        let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
+        let passwordSet = passwords.storedHash() != nil
+        let setupLeftNs = passwordSet ? 0 : max(0, startedNs + Self.setupWindowNs - now)
+        var fields: [String: Any] = ["password_set": passwordSet, "logged_in": session != nil, "setup_left_s": setupLeftNs / 1_000_000_000]
+        if let session { fields["csrf"] = session.csrf }
+        return WebResponse.json(JSONText.encode(fields))
+    }
+
+    /// Refuses a change that did not come from the box's own page.
+    private func crossSiteRefusal(_ request: WebRequest) -> WebResponse? {
+        if let site = request.header("Sec-Fetch-Site"), site != "same-origin", site != "none" {
+            return WebResponse.error("a change must come from the box's own page (this came from another site)", status: 403)
+        }
+        if let origin = request.header("Origin") {
+            let host = request.header("Host") ?? ""
+            guard origin == "http://" + host || origin == "https://" + host else {
+                return WebResponse.error("a change must come from the box's own page (Origin \(origin.prefix(100)))", status: 403)
+            }
+        }
+        guard let token = request.header("X-Delaybox-CSRF"), !token.isEmpty else {
+            return WebResponse.error("a change must come from the box's own page (no X-Delaybox-CSRF header)", status: 403)
+        }
+        return nil
+    }
+
+    /// The session the request's cookie names, when its CSRF header is that session's token.
+    private func session(_ request: WebRequest, now: Int64) -> Result<WebSessions.Session, WebResponseError> {
+        guard let session = state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) else {
+            return .failure(WebResponseError(WebResponse.error("log in first", status: 401)))
+        }
+        guard request.header("X-Delaybox-CSRF") == session.csrf else {
+            return .failure(WebResponseError(WebResponse.error("the page's token is stale: reload the page", status: 403)))
+        }
+        return .success(session)
+    }
+
+    private func login(_ request: WebRequest, now: Int64) -> WebResponse {
+        if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+            let seconds = (waitNs + 999_999_999) / 1_000_000_000
+            return WebResponse(status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
+                               body: .bytes(Array(JSONText.encode(["error": "too many wrong passwords: try again in \(Self.duration(seconds))"]).utf8)))
+        }
+        guard let hash = passwords.storedHash() else {
+            return WebResponse.error("no password is set yet: choose one first", status: 409)
+        }
+        let password = request.form["password"] ?? ""
+        // Checked before the lock: yescrypt takes tens of milliseconds on purpose.
+        guard passwords.matches(password, hash: hash) else {
+            state.withLock { $0.throttle.failed(client: request.client, now: now) }
+            return WebResponse.error("wrong password", status: 401)
+        }
+        return opened(for: request.client, now: now)
+    }
+
+    /// A new session for `client`, its cookie set.
+    private func opened(for client: String, now: Int64) -> WebResponse {
+        let bytes = random(64)
+        let session = state.withLock { state in
+            state.throttle.succeeded(client: client)
+            return state.sessions.open(random: bytes, now: now)
+        }
+        let cookie = "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimitNs / 1_000_000_000)"
+        var response = WebResponse.json(JSONText.encode(["logged_in": true, "csrf": session.csrf]))
+        response.headers.append(["Set-Cookie", cookie])
+        return response
+    }
+
+    private func logout(_ request: WebRequest, now: Int64) -> WebResponse {
+        if case .success(let session) = session(request, now: now) { state.withLock { $0.sessions.close(token: session.token) } }
+        var response = WebResponse.json(JSONText.encode(["logged_in": false]))
+        response.headers.append(["Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"])
+        return response
+    }
+
+    /// The first password (in the setup window, no session needed), or a new one (with a
+    /// session and the current password). Every other session ends; this browser's is new.
+    private func setPassword(_ request: WebRequest, now: Int64) -> WebResponse {
+        let form = request.form
+        let new = form["new"] ?? ""
+        if let hash = passwords.storedHash() {
+            if case .failure(let refusal) = session(request, now: now) { return refusal.response }
+            if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+                return WebResponse.error("too many wrong passwords: try again in \(Self.duration((waitNs + 999_999_999) / 1_000_000_000))", status: 429)
+            }
+            guard passwords.matches(form["current"] ?? "", hash: hash) else {
+                state.withLock { $0.throttle.failed(client: request.client, now: now) }
+                return WebResponse.error("the current password is wrong", status: 401)
+            }
+        } else if now - startedNs >= Self.setupWindowNs {
+            return WebResponse.error("the first password is chosen here in the first 30 minutes after the box starts: "
+                                     + "unplug the box, plug it in again and reload this page", status: 403)
+        }
+        if let problem = WebPassword.problem(new) { return WebResponse.error(problem, status: 400) }
+        guard let hash = passwords.makeHash(new) else { return WebResponse.error("the password could not be hashed", status: 500) }
+        if let problem = passwords.store(hash: hash) { return WebResponse.error("the password could not be kept: \(problem)", status: 500) }
+        state.withLock { $0.sessions.closeAll() }
+        return opened(for: request.client, now: now)
+    }
+
+    /// One console line, checked by the console's language and answered by the playout
+    /// thread in JSON — or refused with the console's own words.
+    private func command(_ request: WebRequest, now: Int64) -> WebResponse {
+        if case .failure(let refusal) = session(request, now: now) { return refusal.response }
+        let line = request.form["line"] ?? ""
+        switch ConsoleLanguage.parse(line) {
+        case nil: return WebResponse.error("an empty command", status: 400)
+        case .failure(let error)?: return WebResponse.error(error.description, status: 400)
+        case .success(var consoleRequest)?:
+            switch consoleRequest.action {
+            case .help, .stats(watch: true):
+                return WebResponse.error("'\(line.prefix(40))' is for the console; docs/console.md lists the commands", status: 400)
+            default: break
+            }
+            consoleRequest.json = true
+            return consoleJSON(consoleRequest)
+        }
+    }
+
+    /// The playout thread's JSON answer, or its refusal as `{"error": …}`.
+    private func consoleJSON(_ request: ConsoleRequest) -> WebResponse {
+        guard let answer = box.ask(request) else { return WebResponse.error("the box did not answer within 2 s", status: 503) }
+        if answer.hasPrefix("{") || answer.hasPrefix("[") { return WebResponse.json(answer) }
+        let message = answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer
+        return WebResponse.error(message, status: 422)
+    }
+
+    static func duration(_ seconds: Int64) -> String {
+        seconds < 60 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
+    }
+}
+
+/// A refusal carried through a `Result`.
+struct WebResponseError: Error {
+    let response: WebResponse
+    init(_ response: WebResponse) { self.response = response }
+}

@@ -1,0 +1,39 @@
+import DelayboxMicroHTTPD
+import DelayboxState
+import Foundation
+import Testing
+
+/// The web password through the real libcrypt and the real file.
+@Suite struct PasswordHashingTests {
+    @Test func aPasswordIsHashedWithYescryptAndCheckedAgainstItsHash() throws {
+        let hash = try #require(PasswordHashing.hash("correct horse"))
+        #expect(hash.hasPrefix("$y$"), "\(hash)")
+        #expect(PasswordHashing.matches("correct horse", hash: hash))
+        #expect(!PasswordHashing.matches("correct hors", hash: hash))
+        #expect(!PasswordHashing.matches("correct horse", hash: "$y$garbage"))
+        #expect(!PasswordHashing.matches("", hash: ""))
+        // A fresh salt each time: the same password, two hashes.
+        #expect(PasswordHashing.hash("correct horse") != hash)
+    }
+
+    @Test func theHashIsKeptForTheBoxsUserAloneAndNothingElseIsTakenForOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("password-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = PasswordFile(path: directory.appendingPathComponent("web-password").path)
+        #expect(file.read() == nil)
+        let hash = try #require(PasswordHashing.hash("correct horse"))
+        try file.store(hash)
+        #expect(file.read() == hash)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(throws: (any Error).self) { try file.store("plain text password") }
+        try "not a hash\n".write(toFile: file.path, atomically: true, encoding: .utf8)
+        #expect(file.read() == nil)
+    }
+
+    @Test func randomBytesDiffer() {
+        let first = PasswordHashing.randomBytes(32), second = PasswordHashing.randomBytes(32)
+        #expect(first.count == 32 && first != second)
+    }
+}

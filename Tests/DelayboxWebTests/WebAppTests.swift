@@ -1,0 +1,224 @@
+import DelayboxConsole
+import DelayboxWeb
+import Synchronization
+import Testing
+
+/// The web door's handling in virtual time: the playout thread is a box that records what
+/// it was asked and answers as the console does; the password store keeps a readable
+/// "hash" (libcrypt's is tested against the real library in PasswordHashingTests).
+@Suite struct WebAppTests {
+    final class Box: WebBox {
+        let asked = Mutex<[ConsoleRequest]>([])
+        func ask(_ request: ConsoleRequest) -> String? {
+            asked.withLock { $0.append(request) }
+            switch request.action {
+            case .status: return #"{"state":"playing","delay_ms":5000}"#
+            case .command(.setDelay(milliseconds: let ms)): return #"{"result":"ok","delay_ms":\#(ms)}"#
+            case .selectChannel(let name): return "error: no channel '\(name)'"
+            default: return #"{"result":"ok"}"#
+            }
+        }
+    }
+
+    final class Passwords: PasswordStore {
+        let hash = Mutex<String?>(nil)
+        func storedHash() -> String? { hash.withLock { $0 } }
+        func makeHash(_ password: String) -> String? { "$test$" + password }
+        func matches(_ password: String, hash: String) -> Bool { hash == "$test$" + password }
+        func store(hash: String) -> String? {
+            self.hash.withLock { $0 = hash }
+            return nil
+        }
+    }
+
+    static let second: Int64 = 1_000_000_000
+    let box = Box()
+    let passwords = Passwords()
+    /// Random bytes that differ at each call (a session's tokens).
+    final class Counter: Sendable {
+        let value = Mutex<UInt8>(0)
+        func bytes(_ count: Int) -> [UInt8] { value.withLock { $0 &+= 1; return [UInt8](repeating: $0, count: count) } }
+    }
+    let counter = Counter()
+    var app: WebApp { WebApp(box: box, passwords: passwords, random: counter.bytes, startedNs: 0) }
+
+    static func post(_ path: String, _ fields: [(String, String)] = [], cookie: String? = nil, csrf: String? = "login",
+                     origin: String? = "http://box.local", client: String = "192.168.1.20") -> WebRequest {
+        var headers = ["Host": "box.local", "Content-Type": "application/x-www-form-urlencoded"]
+        if let cookie { headers["Cookie"] = "theme=dark; \(WebApp.cookieName)=\(cookie)" }
+        if let csrf { headers["X-Delaybox-CSRF"] = csrf }
+        if let origin { headers["Origin"] = origin }
+        return WebRequest(method: "POST", path: path, headers: headers, body: Array(FormFields.encode(fields).utf8), client: client)
+    }
+
+    /// The session's cookie value and CSRF token from a response that opened one.
+    static func session(of response: WebResponse) -> (cookie: String, csrf: String)? {
+        guard let cookie = response.header("Set-Cookie"), let value = cookie.split(separator: ";").first?.split(separator: "=").last,
+              let csrf = response.text.split(separator: "\"").dropFirst(3).first else { return nil }
+        return (String(value), String(csrf))
+    }
+
+    func loggedIn(_ app: WebApp, password: String = "correct horse", now: Int64 = 0) throws -> (cookie: String, csrf: String) {
+        if passwords.storedHash() == nil { _ = passwords.store(hash: "$test$" + password) }
+        let response = app.handle(Self.post("/api/login", [("password", password)]), now: now)
+        #expect(response.status == 200, "\(response.text)")
+        return try #require(Self.session(of: response))
+    }
+
+    @Test func thePageIsServedWithAPolicyThatAllowsOnlyItsOwnScript() {
+        let page = app.handle(WebRequest(method: "GET", path: "/"), now: 0)
+        #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+        #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+        #expect(page.text.contains("<script src=\"/delaybox.js\""))
+        for path in ["/delaybox.js", "/delaybox.css"] {
+            let asset = app.handle(WebRequest(method: "GET", path: path), now: 0)
+            #expect(asset.status == 200 && asset.header("X-Content-Type-Options") == "nosniff", "\(path)")
+        }
+        #expect(app.handle(WebRequest(method: "GET", path: "/etc/passwd"), now: 0).status == 404)
+        #expect(app.handle(WebRequest(method: "GET", path: "/api/login"), now: 0).status == 405)
+    }
+
+    @Test func thePageShowsStrangersTextAsTextOnly() {
+        let script = app.handle(WebRequest(method: "GET", path: "/delaybox.js"), now: 0).text
+        for markup in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
+            #expect(!script.contains(markup), "\(markup)")
+        }
+        #expect(script.contains("textContent"))
+    }
+
+    @Test func theStatusIsReadWithoutALoginButNothingChanges() {
+        let app = app
+        #expect(app.handle(WebRequest(method: "GET", path: "/api/status"), now: 0).text.contains("\"delay_ms\":5000"))
+        let refused = app.handle(Self.post("/api/command", [("line", "delay 12")]), now: 0)
+        #expect(refused.status == 401 && refused.text.contains("log in first"))
+        #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setDelay(milliseconds: 12_000)) })
+    }
+
+    @Test func theFirstPasswordIsChosenOnThePageOnlyInTheWindowAfterAStart() throws {
+        let app = app
+        let state = app.handle(WebRequest(method: "GET", path: "/api/session"), now: 60 * Self.second)
+        #expect(state.text.contains("\"password_set\":false") && state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
+        let late = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: WebApp.setupWindowNs)
+        #expect(late.status == 403 && late.text.contains("unplug the box"), "\(late.text)")
+        #expect(passwords.storedHash() == nil)
+        let short = app.handle(Self.post("/api/password", [("new", "short")]), now: 0)
+        #expect(short.status == 400 && short.text.contains("at least 8 characters"))
+        let set = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: 10 * Self.second)
+        #expect(set.status == 200 && passwords.storedHash() == "$test$correct horse")
+        let cookie = try #require(set.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), "\(cookie)")
+        // Once set, choosing "the first" again needs the current password and a session.
+        let again = app.handle(Self.post("/api/password", [("new", "another one")]), now: 20 * Self.second)
+        #expect(again.status == 401 && passwords.storedHash() == "$test$correct horse")
+    }
+
+    @Test func aSessionCarriesOutConsoleLinesWithTheConsolesOwnWords() throws {
+        let app = app
+        let session = try loggedIn(app)
+        let set = app.handle(Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        #expect(set.status == 200 && set.text == #"{"result":"ok","delay_ms":12500}"#, "\(set.text)")
+        #expect(box.asked.withLock { $0 }.last == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true))
+        let typo = app.handle(Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        #expect(typo.status == 400 && typo.text.contains("did you mean 'delay'"), "\(typo.text)")
+        let refused = app.handle(Self.post("/api/command", [("line", "channel Nowhere")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        #expect(refused.status == 422 && refused.text == #"{"error":"no channel 'Nowhere'"}"#, "\(refused.text)")
+        let help = app.handle(Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        #expect(help.status == 400 && help.text.contains("for the console"))
+    }
+
+    @Test func aChangeFromAnotherSiteOrWithoutTheSessionsTokenIsRefused() throws {
+        let app = app
+        let session = try loggedIn(app)
+        let line = [("line", "volume 100")]
+        let cases: [(WebRequest, String)] = [
+            (Self.post("/api/command", line, cookie: session.cookie, csrf: nil), "no X-Delaybox-CSRF header"),
+            (Self.post("/api/command", line, cookie: session.cookie, csrf: "login"), "reload the page"),
+            (Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "http://evil.example"), "Origin http://evil.example"),
+            (Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "null"), "Origin null"),
+            (Self.post("/api/login", [("password", "correct horse")], origin: "http://box.local.evil.example"), "Origin"),
+        ]
+        for (request, words) in cases {
+            let response = app.handle(request, now: Self.second)
+            #expect(response.status == 403 && response.text.contains(words), "\(response.text)")
+        }
+        var crossSite = Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: nil)
+        crossSite.headers["sec-fetch-site"] = "cross-site"
+        #expect(app.handle(crossSite, now: Self.second).status == 403)
+        #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setVolume(100)) })
+        // The same line from the page itself goes through.
+        #expect(app.handle(Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf), now: Self.second).status == 200)
+    }
+
+    @Test func wrongPasswordsLockOneAddressOutForAQuarterOfAnHourAndNotTheOthers() throws {
+        let app = app
+        _ = passwords.store(hash: "$test$correct horse")
+        for attempt in 0..<LoginThrottle.perClient {
+            let wrong = app.handle(Self.post("/api/login", [("password", "guess \(attempt)")]), now: Int64(attempt) * Self.second)
+            #expect(wrong.status == 401 && wrong.text.contains("wrong password"))
+        }
+        // Even the right password waits now, and is not checked.
+        let locked = app.handle(Self.post("/api/login", [("password", "correct horse")]), now: 10 * Self.second)
+        #expect(locked.status == 429 && locked.header("Retry-After") == "890" && locked.text.contains("15 min"), "\(locked.text)")
+        let other = app.handle(Self.post("/api/login", [("password", "correct horse")], client: "192.168.1.30"), now: 10 * Self.second)
+        #expect(other.status == 200)
+        let later = app.handle(Self.post("/api/login", [("password", "correct horse")]), now: LoginThrottle.perClientWindowNs)
+        #expect(later.status == 200, "\(later.text)")
+    }
+
+    @Test func manyAddressesGuessingTogetherLockEveryLoginForTheMinute() {
+        let app = app
+        _ = passwords.store(hash: "$test$correct horse")
+        for attempt in 0..<LoginThrottle.overall {
+            _ = app.handle(Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"), now: Self.second)
+        }
+        let anyone = app.handle(Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 2 * Self.second)
+        #expect(anyone.status == 429)
+        #expect(app.handle(Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 61 * Self.second).status == 200)
+    }
+
+    @Test func aNewPasswordNeedsTheCurrentOneAndEndsEveryOtherSession() throws {
+        let app = app
+        let phone = try loggedIn(app)
+        let tablet = try loggedIn(app)
+        let wrong = app.handle(Self.post("/api/password", [("current", "nope"), ("new", "battery staple")], cookie: phone.cookie, csrf: phone.csrf),
+                               now: Self.second)
+        #expect(wrong.status == 401 && passwords.storedHash() == "$test$correct horse")
+        let changed = app.handle(Self.post("/api/password", [("current", "correct horse"), ("new", "battery staple")], cookie: phone.cookie,
+                                           csrf: phone.csrf), now: Self.second)
+        #expect(changed.status == 200 && passwords.storedHash() == "$test$battery staple")
+        let renewed = try #require(Self.session(of: changed))
+        let line = [("line", "mute")]
+        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.second).status == 401)
+        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
+        #expect(app.handle(Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf), now: Self.second).status == 200)
+    }
+
+    @Test func loggingOutOrAMonthUnusedEndsASession() throws {
+        let app = app
+        let phone = try loggedIn(app)
+        let line = [("line", "mute")]
+        let out = app.handle(Self.post("/api/logout", cookie: phone.cookie, csrf: phone.csrf), now: Self.second)
+        #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
+        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
+        let tablet = try loggedIn(app, now: Self.second)
+        let stillUsed = WebSessions.idleLimitNs  // used a moment before the limit: it lives on
+        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: stillUsed).status == 200)
+        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf),
+                           now: stillUsed + WebSessions.idleLimitNs).status == 401)
+    }
+
+    @Test func aPasswordIsEightToOneHundredTwentyEightBytesOfText() {
+        #expect(WebPassword.problem("1234567") != nil)
+        #expect(WebPassword.problem("12345678") == nil)
+        #expect(WebPassword.problem(String(repeating: "é", count: 64)) == nil)
+        #expect(WebPassword.problem(String(repeating: "é", count: 65))?.contains("too long") == true)
+        #expect(WebPassword.problem("abcdefgh\u{0}ijk")?.contains("control character") == true)
+    }
+
+    @Test func formFieldsAreDecodedAsBrowsersEncodeThem() {
+        #expect(FormFields.decode(Array("line=delay+%2B1.5&x=%zz&line=second&empty".utf8))
+                == ["line": "delay +1.5", "x": "%zz", "empty": ""])
+        #expect(FormFields.decode(Array(FormFields.encode([("p", "a&b=c é+")]).utf8)) == ["p": "a&b=c é+"])
+    }
+}
