@@ -31,6 +31,7 @@ PACKAGES=(
   libmosquitto-dev  # MQTT (libmosquitto 2.0)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
   libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
+  chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
   reprepro gnupg    # make release: the signed apt repository (deploy/make-repo.sh), checked by apt in the tests
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
@@ -58,4 +59,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The page's browser tests (Tests/DelayboxCLITests/WebPageBrowserTests.swift): Playwright for
+# Python in a virtual environment of the package's own, driving Debian's chromium.
+VENV="$(cd "$(dirname "$0")/.." && pwd)/.build/browser-venv"
+if ! "$VENV/bin/python" -c "import playwright" 2>/dev/null; then
+  echo "setup-host: Playwright for the browser tests into $VENV"
+  rm -rf "$VENV"
+  /usr/bin/python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check playwright==1.65.2
 fi

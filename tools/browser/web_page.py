@@ -1,0 +1,141 @@
+"""The page on a running box, in a real browser (Debian's chromium, driven by Playwright),
+at a phone's size: first visit and password, the delay's buttons, a change made elsewhere
+(delayboxctl, as the knob would) arriving live, tap-to-sync both ways, a stranger's markup
+shown as text, log out and log in, and nothing changed without a session. Screenshots of
+each screen go to --out. Run by Tests/DelayboxCLITests/WebPageBrowserTests.swift.
+
+  web_page.py --url http://127.0.0.1:PORT --ctl DELAYBOXCTL --socket SOCKET --out DIR
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+from playwright.sync_api import expect, sync_playwright
+
+PASSWORD = "correct horse battery"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--ctl", required=True)
+    parser.add_argument("--socket", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--hostile", required=True, help="the hostile channel name the board config carries")
+    args = parser.parse_args()
+
+    def ctl(*words: str) -> dict:
+        result = subprocess.run([args.ctl, "--socket", args.socket, "--json", *words], capture_output=True, text=True, timeout=10)
+        return json.loads(result.stdout) if result.stdout.startswith("{") else {"error": result.stdout + result.stderr}
+
+    def delay_ms() -> int:
+        return int(ctl("status")["delay_ms"])
+
+    def step(name: str) -> None:
+        print(f"web page: {name}", flush=True)
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("dialog", lambda dialog: errors.append("a dialog opened: " + dialog.message))
+
+        step("first visit: the status, and a password to choose")
+        page.goto(args.url)
+        expect(page.locator("#setup")).to_be_visible()
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#state")).to_have_text("playing", timeout=15000)
+        page.screenshot(path=f"{args.out}/1-first-visit.png", full_page=True)
+
+        step("a stranger's markup in a channel name is shown as text")
+        expect(page.locator("#channel-name")).to_have_text(args.hostile)
+        assert page.evaluate("window.pwned") is None, "markup from a channel name ran"
+
+        step("the password set from the phone")
+        page.fill("#setup-password", PASSWORD)
+        page.fill("#setup-again", PASSWORD)
+        page.click("#setup-form button[type=submit]")
+        expect(page.locator("#controls")).to_be_visible()
+        expect(page.locator("#setup")).to_be_hidden()
+        page.screenshot(path=f"{args.out}/2-controls.png", full_page=True)
+
+        step("+1 s on the page: the box's delay grows by a second")
+        before = delay_ms()
+        page.click("button[data-line='delay +1']")
+        deadline = time.monotonic() + 5
+        while delay_ms() != before + 1000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert delay_ms() == before + 1000, f"delay {delay_ms()} after +1 s from {before}"
+
+        step("a change made elsewhere (delayboxctl, as the knob would) arrives on the page live")
+        ctl("delay", "4.2")
+        expect(page.locator("#delay-set")).to_have_text("4.2 s", timeout=3000)
+        started = time.monotonic()
+        ctl("delay", "4.5")
+        expect(page.locator("#delay-set")).to_have_text("4.5 s", timeout=3000)
+        print(f"web page: knob to page {1000 * (time.monotonic() - started):.0f} ms", flush=True)
+
+        step("tap-to-sync: heard before seen raises the delay by the gap")
+        before = delay_ms()
+        page.click("#tap-hear")
+        time.sleep(0.8)
+        page.click("#tap-see")
+        expect(page.locator("#message")).to_contain_text("raised", timeout=3000)
+        raised = delay_ms() - before
+        assert 700 <= raised <= 1300, f"heard 0.8 s before seen: the delay changed by {raised} ms"
+
+        step("tap-to-sync: seen before heard lowers it")
+        before = delay_ms()
+        page.click("#tap-see")
+        time.sleep(0.5)
+        page.click("#tap-hear")
+        expect(page.locator("#message")).to_contain_text("lowered", timeout=3000)
+        lowered = before - delay_ms()
+        assert 400 <= lowered <= 1000, f"seen 0.5 s before heard: the delay changed by {-lowered} ms"
+        page.screenshot(path=f"{args.out}/3-synced.png", full_page=True)
+
+        step("a delay past any maximum: refused in the console's words")
+        page.fill("#delay-ms", "999999999")
+        page.click("#delay-form button[type=submit]")
+        expect(page.locator("#message")).to_contain_text("a delay is at most", timeout=3000)
+        expect(page.locator("#message")).to_have_class("bad")
+
+        step("another browser without a session changes nothing")
+        stranger = browser.new_context()
+        answer = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 100"},
+                                       headers={"X-Delaybox-CSRF": "login", "Origin": args.url})
+        assert answer.status == 401, f"a command without a session: {answer.status}"
+        forged = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 100"},
+                                       headers={"X-Delaybox-CSRF": "x", "Origin": "http://evil.example"})
+        assert forged.status == 403, f"a command from another site: {forged.status}"
+        assert int(ctl("status")["volume"]) != 100
+        stranger.close()
+
+        step("log out, a wrong password refused, the right one lets in")
+        page.click("#logout")
+        expect(page.locator("#login")).to_be_visible()
+        expect(page.locator("#controls")).to_be_hidden()
+        page.fill("#login-password", "not it at all")
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("#message")).to_have_text("wrong password")
+        page.screenshot(path=f"{args.out}/4-login.png", full_page=True)
+        page.fill("#login-password", PASSWORD)
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("#controls")).to_be_visible()
+
+        step("the desktop's layout")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path=f"{args.out}/5-desktop.png", full_page=True)
+
+        assert not errors, f"the page's errors: {errors}"
+        browser.close()
+    print("web page: all passed", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
