@@ -71,7 +71,12 @@ if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then STRIP=$(command -v llvm-s
 install -m 755 "$BIN/delaybox" "$P/usr/bin/delaybox"
 "$STRIP" "$P/usr/bin/delaybox"
 ln -s delaybox "$P/usr/bin/delayboxctl"
-install -m 644 "$ROOT/deploy/delaybox.service" "$P/lib/systemd/system/delaybox.service"
+install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$P/lib/systemd/system/"
+# Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
+# doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.
+install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d"
+install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
+install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
@@ -87,7 +92,8 @@ install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyrigh
     "$(LC_ALL=C git -C "$ROOT" log -1 --date=rfc2822 --format=%cd 2>/dev/null || LC_ALL=C date -R)"
 } | gzip -9n > "$P/usr/share/doc/delaybox/changelog.gz"
 for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
-echo /etc/delaybox/delaybox.conf > "$P/DEBIAN/conffiles"
+printf '%s\n' /etc/delaybox/delaybox.conf /etc/avahi/services/delaybox.service \
+  /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf > "$P/DEBIAN/conffiles"
 if [ -n "${RELEASE_URL:-}" ]; then
   install -d "$P/etc/apt/sources.list.d"
   "$ROOT/deploy/make-repo.sh" --sources "$(suite "$DEBIAN")" --key "${RELEASE_KEY:?RELEASE_URL needs RELEASE_KEY}" --url "$RELEASE_URL" \

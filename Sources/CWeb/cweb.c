@@ -157,7 +157,8 @@ dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_cl
   return web;
 }
 
-void dbx_web_stop(dbx_web *web) {
+void dbx_web_stop(dbx_web *web, int keep_socket) {
+  if (keep_socket) MHD_quiesce_daemon(web->daemon);  // it no longer listens, and leaves the socket open
   MHD_stop_daemon(web->daemon);
   free(web);
 }

@@ -53,7 +53,8 @@ struct ConsoleAnswers {
             ]
             let recording = standby?.names ?? []
             let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
-            return format(fields + recorded + Self.building(status), json: request.json)
+            let page: [(String, Any)] = config.web.map { [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")] } ?? []
+            return format(fields + recorded + Self.building(status) + page, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .command(.nextChannel):

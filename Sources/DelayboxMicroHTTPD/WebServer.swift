@@ -43,16 +43,18 @@ public final class WebServer: Sendable {
     }
 
     public let port: Int
+    private let listener: Int32
     private let daemon: Mutex<Daemon?>
     private let context: Unmanaged<Context>
 
     /// Serves on `socket` (a listening TCP socket, taken over: closed at `stop`).
     public init(socket: Int32, handlers: Handlers) throws(WebServerError) {
         port = Self.port(of: socket)
+        listener = socket
         let context = Unmanaged.passRetained(Context(handlers))
         guard let daemon = dbx_web_start(socket, 16, 6, 60, Self.handle, context.toOpaque()) else {
             context.release()
-            close(socket)
+            if socket != Self.systemdSocket { close(socket) }
             throw WebServerError("libmicrohttpd did not start")
         }
         self.context = context
@@ -63,15 +65,16 @@ public final class WebServer: Sendable {
     /// ended: `EventSource.next` returning nil).
     public func stop() {
         guard let daemon = daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
-        dbx_web_stop(daemon.pointer)
+        dbx_web_stop(daemon.pointer, listener == Self.systemdSocket ? 1 : 0)
         context.release()
     }
 
-    /// The listening socket systemd passed (socket activation: `LISTEN_FDS`, fd 3), or a
-    /// new one on `port` on every address (IPv6 and IPv4).
+    /// The listening socket systemd passed (socket activation: `LISTEN_FDS`, fd 3; it
+    /// decides the port, and serves every server this process starts), or a new one on
+    /// `port` on every address (IPv6 and IPv4).
     public static func listeningSocket(port: Int) throws(WebServerError) -> Int32 {
-        if let passed = passedSocket() { return passed }
-        var fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if let systemdSocket { return systemdSocket }
+        var fd = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1, no: Int32 = 0
         if fd >= 0 {
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -91,7 +94,7 @@ public final class WebServer: Sendable {
             }
         }
         if fd < 0 {  // no IPv6 on this host: IPv4 alone
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw WebServerError(port: port, errno) }
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
             var address = sockaddr_in()
@@ -115,14 +118,14 @@ public final class WebServer: Sendable {
     }
 
     /// fd 3 when systemd passed one socket to this very process.
-    private static func passedSocket() -> Int32? {
+    private static let systemdSocket: Int32? = {
         guard let count = getenv("LISTEN_FDS").map({ String(cString: $0) }), count == "1",
               let pid = getenv("LISTEN_PID").map({ String(cString: $0) }), pid == String(getpid()) else { return nil }
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_PID")
         unsetenv("LISTEN_FDNAMES")
         return 3
-    }
+    }()
 
     private static func port(of socket: Int32) -> Int {
         var address = sockaddr_storage()

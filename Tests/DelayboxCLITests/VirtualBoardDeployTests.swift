@@ -36,11 +36,11 @@ struct VirtualBoardDeployTests {
         let broken = try Self.brokenRelease(of: good, in: directory)
         let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let port = try LoopbackPort.unused()
+        let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
         let machine = Process()
         machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
         machine.arguments = [directory.path, String(port)]
-        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }
+        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }.merging(["WEB_PORT": String(webPort)]) { $1 }
         machine.standardOutput = FileHandle.nullDevice
         machine.standardError = FileHandle.nullDevice
         try machine.run()
@@ -52,6 +52,13 @@ struct VirtualBoardDeployTests {
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
         #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
+        // The page, served by the installed package on the board's port 80 (systemd's socket,
+        // the service unprivileged), reached from the host; found by Avahi's service file.
+        let session = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])
+        #expect(session.contains("\"password_set\":false"), "the page from the host: \(session)")
+        let units = try login.run("systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
+                                  + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
+        #expect(units.hasPrefix("active\ndelaybox\n") && units.contains("delaybox-wifi-powersave.conf"), "\(units)")
         if board.arch != "amd64", let other = VirtualBoard.Board(release: release).package {
             let refused = try install(login, ["--deb", other.path])
             #expect(refused.status == 2 && refused.errors.contains("the board is \(board.arch)"), "\(refused.errors)")

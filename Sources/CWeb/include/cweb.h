@@ -44,8 +44,9 @@ typedef struct dbx_web dbx_web;
 dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_client_limit,
                        unsigned idle_timeout_s, dbx_web_handler handler, void *context);
 /// Stops accepting, waits for every connection's thread (a stream's reader must have been
-/// told to end), closes the listening socket and frees `web`.
-void dbx_web_stop(dbx_web *web);
+/// told to end) and frees `web`; closes the listening socket unless `keep_socket` (systemd's,
+/// for the next server).
+void dbx_web_stop(dbx_web *web, int keep_socket);
 
 /// Hashes `password` as /etc/shadow does (libcrypt's yescrypt, a fresh salt) into
 /// `hash` (`size` >= 128): 0 on success, -1 on failure (errno).
