@@ -137,6 +137,27 @@ struct ConsoleAnswers {
             return format(view.fields(now: SystemClock.monotonicNanoseconds()), json: request.json)
         case .configSet(let key, let value):
             return setConfig(key, to: value, json: request.json)
+        case .addChannel(let name, let url):
+            return changeChannels("channel add", json: request.json, answer: [("channel", name), ("url", url)]) { items, origin in
+                // A door (the page, MQTT) may add a station, not open a file or another
+                // protocol: a local file is named in the board config, by its owner.
+                let scheme = url.prefix { $0 != ":" }.lowercased()
+                guard ["http", "https"].contains(scheme), url.utf8.count <= 2_000 else {
+                    return "a channel is added from a station's http:// or https:// link (a local file goes in the board config)"
+                }
+                items.append(.mapping([(ConfigNode.Key("name", at: origin), .scalar(name, origin)),
+                                       (ConfigNode.Key("url", at: origin), .scalar(url, origin))], origin))
+                return nil
+            }
+        case .removeChannel(let name):
+            let names = config.channels.channels.map(\.name).joined(separator: ", ")
+            return changeChannels("channel remove", json: request.json, answer: [("channel", name)]) { items, _ in
+                guard let index = items.firstIndex(where: { if case .scalar(name, _)? = $0["name"] { true } else { false } }) else {
+                    return "no channel named '\(name)'; the channels: \(names)"
+                }
+                items.remove(at: index)
+                return nil
+            }
         case .configSave:
             return saveConfig(json: request.json)
         case .help(let topic):
@@ -171,17 +192,36 @@ struct ConsoleAnswers {
         guard let override = document.override(setting: key, to: .scalar(value, origin)) else {
             return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
         }
+        if let problem = apply(override, origin: origin) { return "error: " + problem }
+        return format([("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
+    }
+
+    /// `channel add` and `channel remove`: the channel list changed by `change` (which may
+    /// refuse, in words), checked as the file would be and live at once, like `config set`.
+    private mutating func changeChannels(_ command: String, json: Bool, answer: [(String, Any)],
+                                         _ change: (inout [ConfigNode], SourceLocation) -> String?) -> String {
+        guard let document else { return "error: the config file cannot be read again; nothing can be changed" }
+        let origin = SourceLocation(file: command, line: 1, column: 1)
+        guard case .sequence(var items, _)? = document.lookup("channels").node else { return "error: the config has no channel list" }
+        if let refusal = change(&items, origin) { return "error: " + refusal }
+        let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
+        if let problem = apply(override, origin: origin) { return "error: " + problem }
+        return format([("result", "ok")] + answer + [("saved", "no: `config save` keeps it")], json: json)
+    }
+
+    /// Lays `override` over the running config when the result is valid (nil), as a reload
+    /// does, and remembers it for `config save`; else what is wrong with it.
+    private mutating func apply(_ override: ConfigNode, origin: SourceLocation) -> String? {
+        guard let document else { return "the config file cannot be read again" }
         let fresh = document.merged(with: override)
         let read = BoardConfig.read(fresh)
         let problems = read.diagnostics.filter { $0.severity == .error || $0.location.file == origin.file }
-        guard let freshConfig = read.config, problems.isEmpty else {
-            return "error: " + problems.map(\.message).joined(separator: "; ")
-        }
+        guard let freshConfig = read.config, problems.isEmpty else { return problems.map(\.message).joined(separator: "; ") }
         unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
         self.document = fresh
         config = freshConfig
         configChanged = true
-        return format([("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
+        return nil
     }
 
     /// `config save`: what `config set` changed, added to the saved file beside the state

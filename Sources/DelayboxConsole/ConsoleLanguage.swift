@@ -20,7 +20,8 @@ public enum ConsoleLanguage {
         Entry(name: "pause", usage: "pause", summary: "hold playout; recording goes on, so the delay grows", arguments: []),
         Entry(name: "resume", usage: "resume", summary: "play on from where it was held", arguments: []),
         Entry(name: "mute", usage: "mute [on|off]", summary: "mute or unmute the output (without on or off: the other way)", arguments: ["on", "off"]),
-        Entry(name: "channel", usage: "channel [list | next | NAME]", summary: "list the channels, or switch", arguments: ["list", "next"]),
+        Entry(name: "channel", usage: "channel [list | next | NAME | add NAME URL | remove NAME]",
+              summary: "list the channels, switch, or add one from a station's link (config save keeps it)", arguments: ["list", "next", "add", "remove"]),
         Entry(name: "ads", usage: "ads [on | off]", summary: "show or set whether ad breaks play their ad", arguments: ["on", "off"]),
         Entry(name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset", arguments: ["save", "recall"]),
         Entry(name: "events", usage: "events", summary: "recent stream events, with stream time and firing time", arguments: []),
@@ -76,6 +77,10 @@ public enum ConsoleLanguage {
         case ("channel", 0): return .success(.listChannels)
         case ("channel", 1) where first == "list": return .success(.listChannels)
         case ("channel", 1) where first == "next": return .success(.command(.nextChannel))
+        case ("channel", let count) where count >= 3 && first == "add":
+            return .success(.addChannel(name: arguments.dropFirst().dropLast().joined(separator: " "), url: arguments[count - 1]))
+        case ("channel", 2...) where first == "remove": return .success(.removeChannel(arguments.dropFirst().joined(separator: " ")))
+        case ("channel", 1) where first == "add" || first == "remove": return usage()
         case ("channel", _): return .success(.selectChannel(arguments.joined(separator: " ")))
         case ("ads", 0): return .success(.showAds)
         case ("ads", 1) where first == "on": return .success(.command(.setAds(true)))

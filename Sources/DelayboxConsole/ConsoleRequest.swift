@@ -13,6 +13,10 @@ public struct ConsoleRequest: Sendable, Equatable {
         case showVolume
         case listChannels
         case selectChannel(String)
+        /// A channel added to the running config (a station's stream or its link: .pls,
+        /// .m3u, .xspf, .asx); `config save` keeps it.
+        case addChannel(name: String, url: String)
+        case removeChannel(String)
         /// Shows whether ads play (`ads on|off` is a command).
         case showAds
         case events

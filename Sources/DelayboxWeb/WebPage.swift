@@ -103,6 +103,19 @@ enum WebPage {
         <select id="channel" aria-label="Channel"></select>
         <button id="channel-switch" type="button">Switch</button>
       </div>
+      <h3>Add a station</h3>
+      <p class="note">Paste the link from the station's website (a stream, or a .pls, .m3u, .xspf or .asx link).
+        The box plays it at once; keep it if it sounds right.</p>
+      <form id="add-form">
+        <input id="add-name" type="text" placeholder="Name, e.g. Club Radio" required maxlength="60" autocapitalize="words">
+        <input id="add-link" type="url" inputmode="url" placeholder="https://…/station.pls" required>
+        <button type="submit">Add and play</button>
+      </form>
+      <div id="add-decide" class="row" hidden>
+        <span id="add-question"></span>
+        <button id="add-keep" type="button">Keep it</button>
+        <button id="add-undo" type="button">Remove it</button>
+      </div>
     </section>
 
     <section aria-label="Box">

@@ -8,6 +8,7 @@ let csrf = null;
 let status = {};
 const buffer = [];
 let seenAt = null, heardAt = null;
+let added = null;
 
 function show(id, visible) { $(id).hidden = !visible; }
 function say(text, bad) {
@@ -138,11 +139,35 @@ document.addEventListener("DOMContentLoaded", () => {
   $("pause").addEventListener("click", () => run(status.state === "paused" ? "resume" : "pause"));
   $("volume").addEventListener("change", () => run("volume " + $("volume").value));
   $("channel-switch").addEventListener("click", () => run("channel " + $("channel").value).then(channels));
+  $("add-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("add-name").value.trim().replace(/\s+/g, " ");
+    const link = $("add-link").value.trim();
+    const previous = status.channel;
+    if (!(await run("channel add " + name + " " + link))) return;
+    if (!(await run("channel " + name))) return;
+    added = { name, previous };
+    $("add-question").textContent = "Playing " + name + ".";
+    show("add-decide", true);
+    await channels();
+  });
+  $("add-keep").addEventListener("click", async () => {
+    if (await run("config save")) say("Kept: " + added.name + " is saved on the box.");
+    show("add-decide", false);
+    $("add-name").value = $("add-link").value = "";
+  });
+  $("add-undo").addEventListener("click", async () => {
+    if (added.previous) await run("channel " + added.previous);
+    await run("channel remove " + added.name);
+    show("add-decide", false);
+    await channels();
+  });
   $("tap-see").addEventListener("click", () => tap("see"));
   $("tap-hear").addEventListener("click", () => tap("hear"));
   $("delay-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const ms = $("delay-ms").value;
+    $("delay-ms").value = "";
     if (ms !== "") run("delay " + ms + " ms");
   });
   $("login-form").addEventListener("submit", async (event) => {

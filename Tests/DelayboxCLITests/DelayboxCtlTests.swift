@@ -118,6 +118,20 @@ import Glibc
         let nowhere = try ctl(["channel", "Nowhere FM"], socket: socket)
         #expect(nowhere.status == 1 && nowhere.errors.contains("no channel named 'Nowhere FM'; the channels: Demo"),
                 "refused, saying which there are: \(nowhere.errors)")
+        // A station added from its link, live; a file or another protocol is not a station.
+        let added = try ctl(["channel", "add", "Club", "Radio", "https://radio.example/club.pls"], socket: socket)
+        #expect(added.status == 0 && added.output.contains("channel: Club Radio"), "\(added.output)\(added.errors)")
+        #expect(try ctl(["channel", "list"], socket: socket).output.contains("Club Radio  https://radio.example/club.pls"))
+        for url in ["file:///etc/shadow", "pipe:0", "tcp://10.0.0.1:80"] {
+            let refused = try ctl(["channel", "add", "Evil", url], socket: socket)
+            #expect(refused.status == 1 && refused.errors.contains("http:// or https:// link"), "\(url): \(refused.errors)")
+        }
+        let twice = try ctl(["channel", "add", "Demo", "https://radio.example/other.m3u"], socket: socket)
+        #expect(twice.status == 1, "two channels of one name: \(twice.output)")
+        #expect(try ctl(["channel", "remove", "Club", "Radio"], socket: socket).status == 0)
+        #expect(!(try ctl(["channel", "list"], socket: socket).output.contains("Club Radio")))
+        let last = try ctl(["channel", "remove", "Demo"], socket: socket)
+        #expect(last.status == 1, "the last channel stays: \(last.output)")
     }
 
     /// `tone on` puts a 1 kHz sine at -18 dBFS where the programme was, `tone off` takes it

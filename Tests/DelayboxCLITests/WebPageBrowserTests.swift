@@ -10,15 +10,27 @@ import Testing
     static let root = CommandLineTests.root
     /// A channel name a stranger could have written: markup that would run if shown as HTML.
     static let hostile = #"<img src=x onerror="window.pwned=1">Club"#
+    /// The added station's tone (Hz): nothing else the box plays is at it.
+    static let clubHertz = 1_234
 
     @Test func aNewcomerSetsThePasswordAndSyncsTheDelayFromAPhone() throws {
         let python = Self.root.appendingPathComponent(".build/browser-venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python.path), "no Playwright: run deploy/setup-host.sh")
+        // The club's station: a live 1234 Hz tone on Icecast, behind a .pls link on another
+        // server, as a station's website gives it.
+        let icecast = try IcecastServer()
+        defer { icecast.stop() }
+        try icecast.startSource(mount: "/club", frequency: Self.clubHertz)
+        let station = try ExternalTool.temporaryDirectory("web-station")
+        defer { try? FileManager.default.removeItem(at: station) }
+        let server = try StaticHTTPServer(directory: station)
+        try "[playlist]\nNumberOfEntries=1\nFile1=\(icecast.url(mount: "/club"))\nTitle1=Club Radio\n"
+            .write(to: station.appendingPathComponent("club.pls"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page") { _ in """
+        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page") { directory in """
             extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
-              device: null
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
             channels:
               - name: '\(Self.hostile)'
                 url: demo://commentary
@@ -26,6 +38,7 @@ import Testing
                 url: demo://commentary
             defaults:
               delay: 2 s
+              volume: 100
             web:
               port: \(port)
             """
@@ -35,12 +48,21 @@ import Testing
         let script = Self.root.appendingPathComponent("tools/browser/web_page.py")
         let outcome = try ExternalTool.execute(python, [script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
                                                         "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
-                                                        "--out", screenshots.path, "--hostile", Self.hostile])
+                                                        "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls")])
         #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errors)\nthe box's log:\n\(box.log)")
         #expect(outcome.output.contains("web page: all passed"))
-        for name in ["1-first-visit", "2-controls", "3-synced", "4-login", "5-desktop"] {
+        for name in ["1-first-visit", "2-controls", "3-synced", "4-station-added", "5-login", "6-desktop"] {
             #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(name).png").path), "\(name)")
         }
         box.stop()
+        // The station added on the page is what the jack plays at the end, and it was kept.
+        let output = try WavCapture.stereoSamples(path: box.directory.appendingPathComponent("out.wav").path)
+        let frames = output.count / 2, lastTwoSeconds = 2 * WavCapture.sampleRate
+        try #require(frames > lastTwoSeconds, "the output holds \(frames) frames")
+        let club = Goertzel.power(output, from: frames - lastTwoSeconds, frames: lastTwoSeconds, hertz: Double(Self.clubHertz))
+        let elsewhere = Goertzel.power(output, from: frames - lastTwoSeconds, frames: lastTwoSeconds, hertz: 700)
+        #expect(club > 1e-3 && club > 100 * elsewhere, "the club's 1234 Hz at the end of the output: power \(club) (700 Hz: \(elsewhere))")
+        let saved = (try? String(contentsOf: box.directory.appendingPathComponent("config.yaml"), encoding: .utf8)) ?? ""
+        #expect(saved.contains(server.url("club.pls")), "config save kept the station: \(saved)")
     }
 }

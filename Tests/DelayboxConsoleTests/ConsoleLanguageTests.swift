@@ -34,6 +34,10 @@ import Testing
                 && parse("mute OFF")?.action == .command(.setMuted(false)))
         #expect(parse("channel")?.action == .listChannels && parse("channel next")?.action == .command(.nextChannel))
         #expect(parse("channel City Radio")?.action == .selectChannel("City Radio"))
+        #expect(parse("channel add City Radio https://x.example/City.pls")?.action
+                == .addChannel(name: "City Radio", url: "https://x.example/City.pls"))
+        #expect(parse("channel remove City Radio")?.action == .removeChannel("City Radio"))
+        #expect(error("channel add") == "usage: channel [list | next | NAME | add NAME URL | remove NAME]")
         #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)
         #expect(parse("preset 2")?.action == .command(.recallPreset(2)) && parse("preset save 3")?.action == .command(.savePreset(3)))
         #expect(parse("stats watch")?.action == .stats(watch: true))

@@ -24,6 +24,7 @@ def main() -> int:
     parser.add_argument("--socket", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--hostile", required=True, help="the hostile channel name the board config carries")
+    parser.add_argument("--station", required=True, help="a station's .pls link to add")
     args = parser.parse_args()
 
     def ctl(*words: str) -> dict:
@@ -106,14 +107,26 @@ def main() -> int:
 
         step("another browser without a session changes nothing")
         stranger = browser.new_context()
-        answer = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 100"},
+        answer = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 7"},
                                        headers={"X-Delaybox-CSRF": "login", "Origin": args.url})
         assert answer.status == 401, f"a command without a session: {answer.status}"
-        forged = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 100"},
+        forged = stranger.request.post(f"{args.url}/api/command", form={"line": "volume 7"},
                                        headers={"X-Delaybox-CSRF": "x", "Origin": "http://evil.example"})
         assert forged.status == 403, f"a command from another site: {forged.status}"
-        assert int(ctl("status")["volume"]) != 100
+        assert int(ctl("status")["volume"]) != 7
         stranger.close()
+
+        step("a station added from its .pls link plays at once, and is kept")
+        page.fill("#add-name", "Club Radio")
+        page.fill("#add-link", args.station)
+        page.click("#add-form button[type=submit]")
+        expect(page.locator("#add-question")).to_have_text("Playing Club Radio.", timeout=5000)
+        expect(page.locator("#channel-name")).to_have_text("Club Radio", timeout=5000)
+        expect(page.locator("#state")).to_have_text("playing", timeout=15000)
+        page.screenshot(path=f"{args.out}/4-station-added.png", full_page=True)
+        page.click("#add-keep")
+        expect(page.locator("#message")).to_contain_text("Kept", timeout=3000)
+        expect(page.locator("#channel option", has_text="Club Radio")).to_have_count(1)
 
         step("log out, a wrong password refused, the right one lets in")
         page.click("#logout")
@@ -122,14 +135,16 @@ def main() -> int:
         page.fill("#login-password", "not it at all")
         page.click("#login-form button[type=submit]")
         expect(page.locator("#message")).to_have_text("wrong password")
-        page.screenshot(path=f"{args.out}/4-login.png", full_page=True)
+        page.screenshot(path=f"{args.out}/5-login.png", full_page=True)
         page.fill("#login-password", PASSWORD)
         page.click("#login-form button[type=submit]")
         expect(page.locator("#controls")).to_be_visible()
 
+        time.sleep(3)  # the club's tone in the jack for the test's last look
+
         step("the desktop's layout")
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.screenshot(path=f"{args.out}/5-desktop.png", full_page=True)
+        page.screenshot(path=f"{args.out}/6-desktop.png", full_page=True)
 
         assert not errors, f"the page's errors: {errors}"
         browser.close()
