@@ -114,7 +114,7 @@ let package = Package(
                                                     "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
                                                     "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxOutput",
                                                     "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
-                                                    "DelayboxStream"], swiftSettings: strict),
+                                                    "DelayboxStream", "DelayboxWeb"], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [

@@ -12,6 +12,8 @@
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
 #   --timeout S        how long the health check waits for `playing` (default 60)
+#   --web-password     set the web page's password once the release plays: asked twice on
+#                      the terminal (no echo), or read as one line from standard input
 #   --dry-run          look at the board and say what would be done; change nothing
 #
 # Steps: look at the board (architecture, Debian release from /etc/os-release — 12
@@ -31,7 +33,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "install: $*" >&2; }
 fail() { say "$2"; exit "$1"; }
 
-HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" TIMEOUT=60 DRY_RUN=false
+HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD=""
 SSH_OPTIONS=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3
              -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR)
 while [ $# -gt 0 ]; do
@@ -44,12 +46,24 @@ while [ $# -gt 0 ]; do
     --identity) IDENTITY=${2:?--identity needs a key file}; shift 2 ;;
     --ssh-option) SSH_OPTIONS+=(-o "${2:?--ssh-option needs an option}"); shift 2 ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
+    --web-password) ASK_PASSWORD=true; shift ;;
     --dry-run) DRY_RUN=true; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) fail 2 "unknown option $1 (see --help)" ;;
   esac
 done
 [ -n "$HOST" ] || fail 2 "which board? --host HOST (see --help)"
+# The web password is asked before anything is done (not after minutes of copying).
+if $ASK_PASSWORD && ! $DRY_RUN; then
+  if [ -t 0 ]; then
+    read -rs -p "The web page's password for $HOST: " WEB_PASSWORD; echo >&2
+    read -rs -p "Again: " again; echo >&2
+    [ "$WEB_PASSWORD" = "$again" ] || fail 2 "the two passwords differ"
+  else
+    IFS= read -r WEB_PASSWORD || true
+  fi
+  [ ${#WEB_PASSWORD} -ge 8 ] || fail 2 "the web password is too short: at least 8 characters"
+fi
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail 2 "--timeout takes whole seconds, not '$TIMEOUT'"
 BOARD=${BOARD%.yaml}
 [[ -z "$BOARD" || "$BOARD" =~ ^[A-Za-z0-9._-]+$ ]] || fail 2 "--board takes a board config's name (e.g. pi4-hifiberry-dacplus), not '$BOARD'"
@@ -138,10 +152,22 @@ exit 1
 EOF
 }
 
+# Sets the web page's password on the board (standard input, never a command line) when
+# --web-password asked for it; called once the release plays.
+set_web_password() {
+  [ -n "$WEB_PASSWORD" ] || return 0
+  local answer
+  if answer=$(printf '%s\n' "$WEB_PASSWORD" | ssh "${SSH_OPTIONS[@]}" "$TARGET" $SUDO delayboxctl web password 2>&1); then
+    say "the web page's password is set: http://$HOST/"
+  else
+    fail 3 "the release plays, but the web page's password was not set: $answer"
+  fi
+}
+
 # --- Nothing to do?
 if [ "$SUM" = "$CURRENT_SUM" ] && [ "$INSTALLED" = "$VERSION" ] && ! $CHANGE_BOARD; then
   if $DRY_RUN; then say "dry run: $VERSION is installed already; would only check its health"; exit 0; fi
-  if report=$(health_check); then say "$VERSION is installed already and $report; nothing to do"; exit 0; fi
+  if report=$(health_check); then say "$VERSION is installed already and $report; nothing to do"; set_web_password; exit 0; fi
   say "$VERSION is installed already but $report; installing it again"
 fi
 
@@ -190,6 +216,7 @@ say "installing $VERSION${INSTALLED:+ over $INSTALLED}$($CHANGE_BOARD && echo ",
 if install_release incoming.deb "$($CHANGE_BOARD && echo "$BOARD")" && report=$(health_check); then
   on_board <<<"mv $STORE/incoming.deb $STORE/current.deb; rm -f $STORE/board.yaml.before"
   say "$VERSION on $HOST: $report"
+  set_web_password
   exit 0
 fi
 say "$VERSION on $HOST failed its check:"

@@ -9,6 +9,7 @@ import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService
 import DelayboxLog
+import DelayboxWeb
 
 /// The composition root of `delaybox run`: reads the board config and the saved
 /// settings, wires the doors, the output and the `Playout` (which runs the loop), and
@@ -103,7 +104,12 @@ public final class Appliance {
         let cues = FeedbackCues()
         let output = openOutput(clock: clock, sleeper: sleeper, cues: cues)
         let wakeable = WakeableSleeper(clock: clock)
-        let inbox = ConsoleInbox(ring: wakeable.ring)
+        // The web page's password beside the state file; the page may choose the first one
+        // for 30 minutes from now (docs/web.md).
+        let web = WebAccess(passwords: WebPasswords(path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
+                                                       .appendingPathComponent("web-password").path),
+                            startedNs: SystemClock.monotonicNanoseconds())
+        let inbox = ConsoleInbox(ring: wakeable.ring, web: web)
         let signals = SignalInbox()
         let start = clock.now()
         let log = ApplianceLog(board: config.name, output: output.device.description)
@@ -133,8 +139,7 @@ public final class Appliance {
         let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
                                   consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
                                   reload: { try Self.loadConfig(options, logger: Self.configLogger) })
-        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string,
-                          webPasswordPath: URL(fileURLWithPath: options.statePath).deletingLastPathComponent().appendingPathComponent("web-password").path)
+        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
         do {
             return try Playout(setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)
         } catch {

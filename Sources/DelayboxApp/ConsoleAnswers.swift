@@ -114,6 +114,9 @@ struct ConsoleAnswers {
                            ("delay_step_ms", config.defaults.delayStepMs),
                            ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none"),
                            ("mqtt", config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")], json: request.json)
+        case .web, .webPassword, .webReset:
+            // The doors that take console lines answer these themselves (ConsoleInbox).
+            return "error: the web password is set at the console or with delayboxctl"
         case .tone(let on):
             toneOn = on
             return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)

@@ -35,12 +35,18 @@ public enum ConsoleLanguage {
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
         Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
+        Entry(name: "web", usage: "web | web password PASSWORD | web reset",
+              summary: "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
+              arguments: ["password", "reset"]),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// The request a line asks for; nil for an empty line.
     public static func parse(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
+        if let password = webPassword(line) {
+            return password.isEmpty ? .failure(ConsoleError("usage: web password PASSWORD")) : .success(ConsoleRequest(.webPassword(password)))
+        }
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let json = words.contains("--json")
         words.removeAll { $0 == "--json" }
@@ -105,10 +111,27 @@ public enum ConsoleLanguage {
         case ("config", 1) where first == "save": return .success(.configSave)
         case ("config", 2) where first == "get": return .success(.configGet(key: arguments[1]))
         case ("config", 3...) where first == "set": return .success(.configSet(key: arguments[1], value: arguments.dropFirst(2).joined(separator: " ")))
+        case ("web", 0): return .success(.web)
+        case ("web", 1) where first == "reset": return .success(.webReset)
         case ("tone", 1) where first == "on": return .success(.tone(on: true))
         case ("tone", 1) where first == "off": return .success(.tone(on: false))
         default: return usage()
         }
+    }
+
+    /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`
+    /// inside it count), "" when there is none; nil for any other line.
+    static func webPassword(_ line: String) -> String? {
+        var rest = Substring(line)
+        for word in ["web", "password"] {
+            rest = rest.drop { $0 == " " }
+            guard rest.prefix(word.count).lowercased() == word else { return nil }
+            rest = rest.dropFirst(word.count)
+            guard rest.isEmpty || rest.first == " " else { return nil }
+        }
+        if rest.first == " " { rest = rest.dropFirst() }
+        while rest.last == "\r" || rest.last == "\n" { rest = rest.dropLast() }
+        return String(rest)
     }
 
     static func presetSlot(_ text: String) -> Result<Int, ConsoleError> {

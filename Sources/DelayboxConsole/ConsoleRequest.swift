@@ -31,6 +31,13 @@ public struct ConsoleRequest: Sendable, Equatable {
         case gpio
         case remote
         case tone(on: Bool)
+        /// Whether the web page has a password, and how long the page may choose one.
+        case web
+        /// Sets the web page's password (answered by the door, not the playout thread:
+        /// hashing takes tens of milliseconds on purpose).
+        case webPassword(String)
+        /// Forgets the web page's password; the page lets one be chosen for 30 minutes.
+        case webReset
     }
 
     public var action: Action

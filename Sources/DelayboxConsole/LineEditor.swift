@@ -189,7 +189,8 @@ public struct LineEditor: Sendable {
         let text = String(line)
         output.screen += Array("\r\n".utf8)
         output.lines.append(text)
-        if !text.trimmingSpaces().isEmpty, history.last != text {
+        // A password typed is not kept for the next person at the console to scroll back to.
+        if !text.trimmingSpaces().isEmpty, history.last != text, ConsoleLanguage.webPassword(text) == nil {
             history.append(text)
             if history.count > Self.maxHistory { history.removeFirst() }
         }

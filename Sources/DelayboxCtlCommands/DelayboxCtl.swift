@@ -20,7 +20,7 @@ struct DelayboxCtl: ParsableCommand {
         abstract: "Control a running Delaybox from the shell.",
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Remote.self, Version.self])
+                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Remote.self, Web.self, Version.self])
 
     /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
     /// with most tools; the parser takes a subcommand's options after its name. With
@@ -284,4 +284,45 @@ struct Tone: ParsableCommand {
         guard state == "on" || state == "off" else { throw ValidationError("tone takes on or off") }
     }
     func run() throws { try connection.send(["tone", state]) }
+}
+
+struct Web: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The web page's password: whether one is set, set one, or forget it.",
+        discussion: """
+            web password: reads the new password twice from the terminal, without echo, or once \
+            from standard input when that is not a terminal (install.sh --web-password). \
+            web reset: forgets it; the page lets one be chosen for the next 30 minutes. See docs/web.md.
+            """)
+    @OptionGroup var connection: Connection
+    @Argument(help: "password or reset (nothing: whether one is set).") var action: String?
+
+    func validate() throws {
+        guard action == nil || action == "password" || action == "reset" else { throw ValidationError("web takes password or reset") }
+    }
+
+    func run() throws {
+        switch action {
+        case "password":
+            let password = try Self.readPassword()
+            // Not with --json: the password is the rest of the line, exactly as typed.
+            var plain = connection
+            plain.json = false
+            try plain.send(["web", "password", password])
+        case let action?: try connection.send(["web", action])
+        case nil: try connection.send(["web"])
+        }
+    }
+
+    /// The password from the terminal (twice, no echo) or from standard input.
+    static func readPassword() throws -> String {
+        guard isatty(0) == 1 else {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password on standard input") }
+            return line
+        }
+        guard let first = getpass("New web password: ").map({ String(cString: $0) }),
+              let second = getpass("Again: ").map({ String(cString: $0) }) else { throw ValidationError("no terminal to read a password from") }
+        guard first == second else { throw ValidationError("the two passwords differ") }
+        return first
+    }
 }

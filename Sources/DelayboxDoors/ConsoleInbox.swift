@@ -1,4 +1,7 @@
+import DelayboxConfig
 import DelayboxConsole
+import DelayboxPlatform
+import DelayboxWeb
 import Dispatch
 import Synchronization
 
@@ -32,9 +35,17 @@ public final class ConsoleInbox: Sendable {
 
     /// Wakes the playout thread (the panel's and the remote's inboxes ring it too).
     let ring: @Sendable () -> Void
+    /// The web page's password, which `web` lines set and forget here, on the asking door's
+    /// thread; nil: the box has no page.
+    public let web: WebAccess?
 
-    /// - Parameter ring: called after each request is left, to wake the playout thread.
-    public init(ring: @escaping @Sendable () -> Void = {}) { self.ring = ring }
+    /// - Parameters:
+    ///   - ring: called after each request is left, to wake the playout thread.
+    ///   - web: the web page's password; nil: no page.
+    public init(ring: @escaping @Sendable () -> Void = {}, web: WebAccess? = nil) {
+        self.ring = ring
+        self.web = web
+    }
 
     /// The requests waiting, or nil once closed.
     private let pending = Mutex<[Pending]?>([])
@@ -65,20 +76,45 @@ public final class ConsoleInbox: Sendable {
     }
 
     /// The answer to one console line, as both doors (serial console, control socket)
-    /// give it: help here, everything else from the playout thread; nil for an empty line.
+    /// give it: help and the web password here, everything else from the playout thread;
+    /// nil for an empty line.
     func answer(line: String) -> String? {
         switch ConsoleLanguage.parse(line) {
         case nil: return nil
         case .failure(let error)?: return "error: \(error)"
         case .success(let request)?:
-            if case .help(let topic) = request.action {
+            switch request.action {
+            case .help(let topic):
                 switch ConsoleLanguage.help(topic) {
                 case .success(let text): return text
                 case .failure(let error): return "error: \(error)"
                 }
+            case .web, .webPassword, .webReset: return answerWeb(request)
+            default: return ask(request) ?? "error: the appliance did not answer within 2 s"
             }
-            return ask(request) ?? "error: the appliance did not answer within 2 s"
         }
+    }
+
+    /// `web`, `web password`, `web reset`: the page's password, kept by the door that asks
+    /// (hashing would hold the playout thread up for tens of milliseconds).
+    private func answerWeb(_ request: ConsoleRequest) -> String {
+        guard let web else { return "error: this box has no web page (no 'web:' in its board config)" }
+        let now = SystemClock.monotonicNanoseconds()
+        var fields: [(String, Any)]
+        switch request.action {
+        case .webPassword(let password):
+            if let problem = web.set(password: password) { return "error: \(problem)" }
+            fields = [("result", "ok"), ("password", "set: every browser logs in again")]
+        case .webReset:
+            if let problem = web.reset(now: now) { return "error: \(problem)" }
+            fields = [("result", "ok"), ("password", "none: the page lets one be chosen for 30 min")]
+        default:
+            let setupLeftS = max(0, web.setupOpenedNs + WebApp.setupWindowNs - now) / 1_000_000_000
+            let set = web.passwords.storedHash() != nil
+            fields = [("password", set ? "set" : "none")] + (set ? [] : [("setup_left_s", setupLeftS)])
+        }
+        guard request.json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
+        return JSONText.encode(Dictionary(fields, uniquingKeysWith: { $1 }))
     }
 
     /// The requests waiting, for the playout thread.

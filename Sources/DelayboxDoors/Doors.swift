@@ -20,7 +20,6 @@ public final class Doors {
     private var socket: ControlSocket?
     private var mqtt: MQTTDoor?
     private var web: WebDoor?
-    private let webPasswordPath: String?
     private let inbox: ConsoleInbox
     private let version: String
     private let logger = Logger(label: "delaybox.controls")
@@ -30,11 +29,9 @@ public final class Doors {
     /// - Parameters:
     ///   - socketPath: the control socket for `delayboxctl`; nil: none.
     ///   - version: the firmware's version, for the console's greeting.
-    ///   - webPasswordPath: where the web page's password hash is kept; nil: no web page.
-    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String, webPasswordPath: String? = nil) {
+    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String) {
         self.inbox = inbox
         self.version = version
-        self.webPasswordPath = webPasswordPath
         panel = startFrontPanel(config)
         remote = startRemote(config)
         console = startConsole(config, inbox: inbox, version: version)
@@ -148,11 +145,12 @@ public final class Doors {
         }
     }
 
-    /// The page, when the config has `web:`; a port it cannot have is said and left out.
+    /// The page, when the config has `web:` and the inbox knows the password's place; a
+    /// port it cannot have is said and left out.
     private func startWeb(_ config: BoardConfig) -> WebDoor? {
-        guard let settings = config.web, let webPasswordPath else { return nil }
+        guard let settings = config.web, let access = inbox.web else { return nil }
         do {
-            let door = try WebDoor(port: settings.port, inbox: inbox, passwordPath: webPasswordPath)
+            let door = try WebDoor(port: settings.port, inbox: inbox, access: access)
             door.start()
             logger.notice("web page on http://\(HostName.current()).local\(door.port == 80 ? "" : ":\(door.port)")/ (port \(door.port))")
             return door

@@ -218,9 +218,15 @@ final class MQTTDoor: Sendable {
             reply(command: line, error: error.description)
             return nil
         case .success(var request)?:
-            if case .help = request.action {
+            switch request.action {
+            case .help:
                 reply(command: line, error: "help is for the console; docs/mqtt.md lists the commands")
                 return nil
+            case .web, .webPassword, .webReset:
+                // A broker's clients are not the box's owner at its console.
+                reply(command: "web", error: "the web password is set at the box: its console or delayboxctl web password")
+                return nil
+            default: break
             }
             request.json = true
             return (line, request)

@@ -2,7 +2,6 @@ import DelayboxConsole
 import DelayboxLog
 import DelayboxMicroHTTPD
 import DelayboxPlatform
-import DelayboxState
 import DelayboxWeb
 
 /// The page on the box (docs/web.md): libmicrohttpd serving `WebApp`, whose changes are
@@ -22,34 +21,16 @@ final class WebDoor: Sendable {
         func ask(_ request: ConsoleRequest) -> String? { inbox.ask(request) }
     }
 
-    /// The password's hash in its file, made and checked by libcrypt.
-    private struct Passwords: PasswordStore {
-        let file: PasswordFile
-        func storedHash() -> String? { file.read() }
-        func makeHash(_ password: String) -> String? { PasswordHashing.hash(password) }
-        func matches(_ password: String, hash: String) -> Bool { PasswordHashing.matches(password, hash: hash) }
-        func store(hash: String) -> String? {
-            do {
-                try file.store(hash)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
-    }
-
     /// Listens on `port` (or on the socket systemd passed) and serves.
-    /// - Parameter passwordPath: where the password's hash is kept (beside the state file).
-    init(port: Int, inbox: ConsoleInbox, passwordPath: String) throws {
+    /// - Parameter access: the password, and when the page may choose the first one.
+    init(port: Int, inbox: ConsoleInbox, access: WebAccess) throws {
         self.inbox = inbox
-        let clock = SystemClock()
-        let app = WebApp(box: Box(inbox: inbox), passwords: Passwords(file: PasswordFile(path: passwordPath)),
-                         random: PasswordHashing.randomBytes, startedNs: clock.now().nanoseconds)
+        let app = WebApp(box: Box(inbox: inbox), access: access, random: PasswordHashing.randomBytes)
         let worker = worker
         let feed = WebStatusFeed(opened: { worker.wake() })
         self.feed = feed
         server = try WebServer(socket: WebServer.listeningSocket(port: port),
-                               handlers: .init(respond: { app.handle($0, now: clock.now().nanoseconds) }, stream: { feed.open() }))
+                               handlers: .init(respond: { app.handle($0, now: SystemClock.monotonicNanoseconds()) }, stream: { feed.open() }))
     }
 
     var port: Int { server.port }

@@ -18,8 +18,9 @@ public enum ExternalTool {
     }
 
     /// Runs `executable` with `arguments` to completion, whatever its exit status, with
-    /// `environment` added to this process's.
-    public static func execute(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// `environment` added to this process's, and `input` (when given) on its standard input.
+    public static func execute(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                               input: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -27,7 +28,13 @@ public enum ExternalTool {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let feed = input.map { _ in Pipe() }
+        if let feed { process.standardInput = feed }
         try process.run()
+        if let feed, let input {
+            feed.fileHandleForWriting.write(Data(input.utf8))
+            try feed.fileHandleForWriting.close()
+        }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -7,8 +7,8 @@ import Synchronization
 /// every change, as console lines through the console's language (one language, one set
 /// of checks, the console's own answers and refusals). A session comes from the password
 /// (`/api/login`); the first password may be chosen from the page in the first 30 minutes
-/// after the box starts, a window that a restart (a power cycle: someone at the box)
-/// opens again.
+/// after the box starts, a window that a restart (a power cycle: someone at the box) or a
+/// `web reset` at the console opens again.
 ///
 /// Every change (a POST) must come from the page itself: an `Origin` other than the box's
 /// own, a cross-site fetch, or a missing `X-Delaybox-CSRF` header (which a page on
@@ -22,25 +22,31 @@ public final class WebApp: Sendable {
     private struct State {
         var sessions = WebSessions()
         var throttle = LoginThrottle()
+        /// `access.generation` when the sessions were last checked against it.
+        var generation = 0
     }
 
     private let box: any WebBox
-    private let passwords: any PasswordStore
+    private let access: WebAccess
+    private var passwords: any PasswordStore { access.passwords }
     private let random: @Sendable (Int) -> [UInt8]
-    private let startedNs: Int64
     private let state = Mutex(State())
 
     /// - Parameters:
+    ///   - access: the password, and when the first one may be chosen here.
     ///   - random: `n` bytes from the system's secure random source.
-    ///   - startedNs: when the box started, on the clock `handle` is given.
-    public init(box: any WebBox, passwords: any PasswordStore, random: @escaping @Sendable (Int) -> [UInt8], startedNs: Int64) {
+    public init(box: any WebBox, access: WebAccess, random: @escaping @Sendable (Int) -> [UInt8]) {
         self.box = box
-        self.passwords = passwords
+        self.access = access
         self.random = random
-        self.startedNs = startedNs
     }
 
     public func handle(_ request: WebRequest, now: Int64) -> WebResponse {
+        let generation = access.generation
+        state.withLock { state in
+            // The password was set or removed elsewhere: every browser logs in again.
+            if state.generation != generation { (state.sessions, state.generation) = (WebSessions(), generation) }
+        }
         var response = route(request, now: now)
         response.headers += [["X-Content-Type-Options", "nosniff"], ["Cache-Control", "no-store"], ["Referrer-Policy", "no-referrer"],
                              ["X-Frame-Options", "DENY"]]
@@ -80,7 +86,7 @@ public final class WebApp: Sendable {
     private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
         let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
         let passwordSet = passwords.storedHash() != nil
-        let setupLeftNs = passwordSet ? 0 : max(0, startedNs + Self.setupWindowNs - now)
+        let setupLeftNs = passwordSet ? 0 : max(0, access.setupOpenedNs + Self.setupWindowNs - now)
         var fields: [String: Any] = ["password_set": passwordSet, "logged_in": session != nil, "setup_left_s": setupLeftNs / 1_000_000_000]
         if let session { fields["csrf"] = session.csrf }
         return WebResponse.json(JSONText.encode(fields))
@@ -166,7 +172,7 @@ public final class WebApp: Sendable {
                 state.withLock { $0.throttle.failed(client: request.client, now: now) }
                 return WebResponse.error("the current password is wrong", status: 401)
             }
-        } else if now - startedNs >= Self.setupWindowNs {
+        } else if now - access.setupOpenedNs >= Self.setupWindowNs {
             return WebResponse.error("the first password is chosen here in the first 30 minutes after the box starts: "
                                      + "unplug the box, plug it in again and reload this page", status: 403)
         }
@@ -189,6 +195,8 @@ public final class WebApp: Sendable {
             switch consoleRequest.action {
             case .help, .stats(watch: true):
                 return WebResponse.error("'\(line.prefix(40))' is for the console; docs/console.md lists the commands", status: 400)
+            case .web, .webPassword, .webReset:
+                return WebResponse.error("the page's password is changed in the page's own form", status: 400)
             default: break
             }
             consoleRequest.json = true

@@ -18,4 +18,6 @@ public protocol PasswordStore: Sendable {
     func matches(_ password: String, hash: String) -> Bool
     /// Keeps `hash` (atomically, readable by the box alone); the error's words if it could not.
     func store(hash: String) -> String?
+    /// Forgets the hash (no password set); the error's words if it could not.
+    func remove() -> String?
 }

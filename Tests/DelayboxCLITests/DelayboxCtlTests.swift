@@ -11,8 +11,8 @@ import Glibc
 @Suite(.serialized) struct DelayboxCtlTests {
     static let root = CommandLineTests.root
 
-    func ctl(_ arguments: [String], socket: String) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket])
+    func ctl(_ arguments: [String], socket: String, input: String? = nil) throws -> ExternalTool.Outcome {
+        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket], input: input)
     }
 
     func startAppliance(in directory: URL, socket: String) throws -> Process {
@@ -132,6 +132,16 @@ import Glibc
         #expect(!(try ctl(["channel", "list"], socket: socket).output.contains("Club Radio")))
         let last = try ctl(["channel", "remove", "Demo"], socket: socket)
         #expect(last.status == 1, "the last channel stays: \(last.output)")
+        // The web page's password, as the installer sets it: from standard input, kept as a hash.
+        #expect(try ctl(["web"], socket: socket).output.contains("password: none"))
+        let set = try ctl(["web", "password"], socket: socket, input: "correct horse battery\n")
+        #expect(set.status == 0 && set.output.contains("password: set"), "\(set.output)\(set.errors)")
+        let hash = try String(contentsOf: directory.appendingPathComponent("web-password"), encoding: .utf8)
+        #expect(hash.hasPrefix("$y$") && !hash.contains("correct horse"), "\(hash)")
+        let short = try ctl(["web", "password"], socket: socket, input: "short\n")
+        #expect(short.status == 1 && short.errors.contains("at least 8 characters"), "\(short.errors)")
+        #expect(try ctl(["web", "reset"], socket: socket).output.contains("password: none"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("web-password").path))
     }
 
     /// `tone on` puts a 1 kHz sine at -18 dBFS where the programme was, `tone off` takes it

@@ -67,9 +67,14 @@ struct VirtualBoardDeployTests {
             #expect(refused.status == 2 && refused.errors.contains("is not for Debian \(release), which the board runs"), "\(refused.errors)")
         }
 
-        let again = try install(login, ["--deb", good.path])
+        // Again, now also setting the page's password as an installer does.
+        let again = try install(login, ["--deb", good.path, "--web-password"], input: "correct horse battery\n")
         #expect(again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
                     && again.errors.contains("nothing to do"), "\(again.errors)")
+        #expect(again.errors.contains("the web page's password is set"), "\(again.errors)")
+        let withPassword = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])
+        #expect(withPassword.contains("\"password_set\":true"), "\(withPassword)")
+        #expect(try login.run("stat -c '%U %a' /var/lib/delaybox/web-password") == "delaybox 600")
         #expect(!again.errors.contains("copying"), "the same release is not copied again: \(again.errors)")
 
         let dry = try install(login, ["--deb", broken.path, "--dry-run"])
@@ -89,10 +94,10 @@ struct VirtualBoardDeployTests {
         #expect(unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"), "\(unit)")
     }
 
-    func install(_ login: Login, _ arguments: [String]) throws -> ExternalTool.Outcome {
+    func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(Self.root.appendingPathComponent("deploy/install.sh"),
                                  ["--host", "127.0.0.1", "--port", String(login.port), "--identity", login.key,
-                                  "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)"] + arguments)
+                                  "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)"] + arguments, input: input)
     }
 
     /// The good package with its program replaced by one that exits at once, as a newer

@@ -38,6 +38,12 @@ import Testing
                 == .addChannel(name: "City Radio", url: "https://x.example/City.pls"))
         #expect(parse("channel remove City Radio")?.action == .removeChannel("City Radio"))
         #expect(error("channel add") == "usage: channel [list | next | NAME | add NAME URL | remove NAME]")
+        // A password is the rest of the line exactly as typed, spaces and "--json" too.
+        #expect(parse("web password  two  spaces --json ")?.action == .webPassword(" two  spaces --json "))
+        #expect(parse("WEB Password x")?.action == .webPassword("x"))
+        #expect(error("web password") == "usage: web password PASSWORD")
+        #expect(parse("web")?.action == .web && parse("web reset")?.action == .webReset)
+        #expect(parse("web passwords x") == nil && error("web passwords x") != nil)
         #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)
         #expect(parse("preset 2")?.action == .command(.recallPreset(2)) && parse("preset save 3")?.action == .command(.savePreset(3)))
         #expect(parse("stats watch")?.action == .stats(watch: true))

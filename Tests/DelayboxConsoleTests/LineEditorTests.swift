@@ -45,6 +45,14 @@ import Testing
         #expect(editor.currentLine == "vol", "back to what was being typed")
     }
 
+    @Test func aPasswordTypedIsNotKeptInTheHistory() {
+        var editor = LineEditor()
+        let lines = type(&editor, "status\rweb password hunter2 hunter2\r").lines
+        #expect(lines == ["status", "web password hunter2 hunter2"])
+        _ = type(&editor, Self.up)
+        #expect(editor.currentLine == "status", "the password line was not kept")
+    }
+
     @Test func tabCompletesOneCandidateAndListsSeveral() {
         var editor = LineEditor(completer: { before in
             before.contains(" ") ? ["live", "list"] : ["status", "stats", "delay"]

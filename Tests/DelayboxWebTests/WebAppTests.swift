@@ -29,6 +29,10 @@ import Testing
             self.hash.withLock { $0 = hash }
             return nil
         }
+        func remove() -> String? {
+            hash.withLock { $0 = nil }
+            return nil
+        }
     }
 
     static let second: Int64 = 1_000_000_000
@@ -40,7 +44,10 @@ import Testing
         func bytes(_ count: Int) -> [UInt8] { value.withLock { $0 &+= 1; return [UInt8](repeating: $0, count: count) } }
     }
     let counter = Counter()
-    var app: WebApp { WebApp(box: box, passwords: passwords, random: counter.bytes, startedNs: 0) }
+    let access: WebAccess
+    var app: WebApp { WebApp(box: box, access: access, random: counter.bytes) }
+
+    init() { access = WebAccess(passwords: passwords, startedNs: 0) }
 
     static func post(_ path: String, _ fields: [(String, String)] = [], cookie: String? = nil, csrf: String? = "login",
                      origin: String? = "http://box.local", client: String = "192.168.1.20") -> WebRequest {
@@ -192,6 +199,27 @@ import Testing
         #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.second).status == 401)
         #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
         #expect(app.handle(Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf), now: Self.second).status == 200)
+    }
+
+    @Test func aPasswordSetOrForgottenAtTheConsoleEndsEverySessionAndReopensTheWindow() throws {
+        let app = app
+        let phone = try loggedIn(app)
+        let line = [("line", "mute")]
+        #expect(access.set(password: "short") != nil && access.set(password: "at the console") == nil)
+        #expect(passwords.storedHash() == "$test$at the console")
+        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
+        let tablet = try loggedIn(app, password: "at the console", now: Self.second)
+        // Forgotten an hour after the start: the page may choose one for 30 minutes from then.
+        let hour = 3_600 * Self.second
+        #expect(access.reset(now: hour) == nil && passwords.storedHash() == nil)
+        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: hour).status == 401)
+        let state = app.handle(WebRequest(method: "GET", path: "/api/session"), now: hour + 60 * Self.second)
+        #expect(state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
+        #expect(app.handle(Self.post("/api/password", [("new", "chosen again")]), now: hour + 60 * Self.second).status == 200)
+        // And the page does not take the console's own password commands.
+        let session = try #require(Self.session(of: app.handle(Self.post("/api/login", [("password", "chosen again")]), now: hour + 61 * Self.second)))
+        let console = app.handle(Self.post("/api/command", [("line", "web reset")], cookie: session.cookie, csrf: session.csrf), now: hour + 62 * Self.second)
+        #expect(console.status == 400 && passwords.storedHash() == "$test$chosen again", "\(console.text)")
     }
 
     @Test func loggingOutOrAMonthUnusedEndsASession() throws {
