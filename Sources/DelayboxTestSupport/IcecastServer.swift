@@ -51,8 +51,20 @@ public final class IcecastServer {
     public func url(mount: String) -> String { "http://127.0.0.1:\(port)\(mount)" }
 
     /// Starts (or restarts) the server and waits until it answers. A server still running
-    /// is stopped first: it must not be left behind, holding the port.
+    /// is stopped first: it must not be left behind, holding the port. A start whose
+    /// icecast2 dies of a signal (its SIGSEGV while starting, above) is tried again on the
+    /// same port — a restart must keep its URL — up to five times.
     public func start() throws {
+        for attempt in 1... {
+            do {
+                return try startOnce()
+            } catch let exited as Exited where exited.crashed && attempt < 5 {
+                continue
+            }
+        }
+    }
+
+    private func startOnce() throws {
         stop()
         let logs = directory.appendingPathComponent("log")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
@@ -250,6 +262,8 @@ public final class IcecastServer {
     /// A program the server needed exited before it was ready; `description` has its last words.
     struct Exited: Error, CustomStringConvertible {
         var description: String
+        /// Killed by a signal (a crash), not exited (a port it could not bind).
+        var crashed = false
     }
 
     /// Waits up to `timeout` seconds for `condition`; fails at once, with the end of
@@ -261,7 +275,8 @@ public final class IcecastServer {
         while !condition() {
             if let process, !process.isRunning {
                 let how = process.terminationReason == .uncaughtSignal ? "died of signal \(process.terminationStatus)" : "exited"
-                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())")
+                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())",
+                             crashed: process.terminationReason == .uncaughtSignal)
             }
             if Date() > deadline {
                 throw ExternalTool.Failed(description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")

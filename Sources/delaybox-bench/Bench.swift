@@ -12,7 +12,8 @@ import Glibc
 /// [SECONDS [PERIODS]]` only the appliance's (at a 300 s delay and the boards' 4 periods
 /// unless given), `recorded` what a channel
 /// recorded in the background costs, `package` this machine's package's sizes, `arm64` the
-/// Raspberry Pi build's, `mqtt` a command's round trip through a broker; no argument runs all.
+/// Raspberry Pi build's, `mqtt` a command's round trip through a broker, `web` the web page's
+/// cost idle and its status's way to an open page; no argument runs all.
 @main
 enum Bench {
     static func main() throws {
@@ -25,6 +26,7 @@ enum Bench {
         if part == nil || part == "package" { try PackageFigures.print(root: Arm64Figures.build.root) }
         if part == nil || part == "arm64" { try Arm64Figures.print() }
         if part == nil || part == "mqtt" { try MQTTRoundTrip.figures(delaybox: delayboxPath) }
+        if part == nil || part == "web" { try WebFigures.figures(delaybox: delayboxPath) }
     }
 
     /// The `delaybox` executable beside this one.
