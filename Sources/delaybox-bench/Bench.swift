@@ -29,6 +29,24 @@ enum Bench {
         if part == nil || part == "web" { try WebFigures.figures(delaybox: delayboxPath) }
     }
 
+    /// A board for the figures of a whole appliance: the demo channel at a 2 s delay into
+    /// ALSA's `null` device in the shipped boards' periods (20 ms × 4), so that its playout
+    /// wakes as on a board. A section may follow.
+    static let demoBoard = """
+        board:
+          name: Benchmark
+        audio:
+          device: alsa:null
+          period: 20 ms
+          periods: 4
+        channels:
+          - name: Demo
+            url: demo://commentary
+        defaults:
+          delay: 2 s
+
+        """
+
     /// The `delaybox` executable beside this one.
     static var delayboxPath: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox").path

@@ -15,18 +15,8 @@ enum MQTTRoundTrip {
             return
         }
         let broker = try MosquittoBroker()
-        let appliance = try RunningAppliance(executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt") { _ in """
-            board:
-              name: Benchmark
-            audio:
-              device: alsa:null
-              period: 20 ms
-              periods: 4
-            channels:
-              - name: Demo
-                url: demo://commentary
-            defaults:
-              delay: 2 s
+        let appliance = try RunningAppliance(executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt") { _ in
+            Bench.demoBoard + """
             mqtt:
               broker: mqtt://127.0.0.1:\(broker.port)
               client_id: bench

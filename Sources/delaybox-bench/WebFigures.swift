@@ -13,23 +13,7 @@ enum WebFigures {
     static func figures(delaybox: String) throws {
         let executables = URL(fileURLWithPath: delaybox).deletingLastPathComponent()
         let port = try LoopbackPort.unused()
-        func board(_ web: String) -> (URL) -> String {
-            { _ in """
-                board:
-                  name: Benchmark
-                audio:
-                  device: alsa:null
-                  period: 20 ms
-                  periods: 4
-                channels:
-                  - name: Demo
-                    url: demo://commentary
-                defaults:
-                  delay: 2 s
-                \(web)
-                """
-            }
-        }
+        func board(_ web: String) -> (URL) -> String { { _ in Bench.demoBoard + web + "\n" } }
         let withPage = try RunningAppliance(executables: executables, name: "bench-web", board: board("web:\n  port: \(port)"))
         let without = try RunningAppliance(executables: executables, name: "bench-noweb", board: board(""))
         defer {

@@ -80,22 +80,21 @@ def main() -> int:
         expect(page.locator("#delay-set")).to_have_text("4.5 s", timeout=3000)
         print(f"web page: knob to page {1000 * (time.monotonic() - started):.0f} ms", flush=True)
 
+        def tap_sync(first: str, second: str, gap: float, word: str) -> int:
+            """Taps `first`, waits `gap` s, taps `second`: the delay's change (ms)."""
+            before = delay_ms()
+            page.click(first)
+            time.sleep(gap)
+            page.click(second)
+            expect(page.locator("#message")).to_contain_text(word, timeout=3000)
+            return delay_ms() - before
+
         step("tap-to-sync: heard before seen raises the delay by the gap")
-        before = delay_ms()
-        page.click("#tap-hear")
-        time.sleep(0.8)
-        page.click("#tap-see")
-        expect(page.locator("#message")).to_contain_text("raised", timeout=3000)
-        raised = delay_ms() - before
+        raised = tap_sync("#tap-hear", "#tap-see", 0.8, "raised")
         assert 700 <= raised <= 1300, f"heard 0.8 s before seen: the delay changed by {raised} ms"
 
         step("tap-to-sync: seen before heard lowers it")
-        before = delay_ms()
-        page.click("#tap-see")
-        time.sleep(0.5)
-        page.click("#tap-hear")
-        expect(page.locator("#message")).to_contain_text("lowered", timeout=3000)
-        lowered = before - delay_ms()
+        lowered = -tap_sync("#tap-see", "#tap-hear", 0.5, "lowered")
         assert 400 <= lowered <= 1000, f"seen 0.5 s before heard: the delay changed by {-lowered} ms"
         page.screenshot(path=f"{args.out}/3-synced.png", full_page=True)
 
