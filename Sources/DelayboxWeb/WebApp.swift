@@ -54,6 +54,10 @@ public final class WebApp: Sendable {
     }
 
     private func route(_ request: WebRequest, now: Int64) -> WebResponse {
+        guard let host = request.header("Host"), WebHost.isLocal(host) else {
+            return WebResponse.error("this box answers to its address or its .local name, not to '\((request.header("Host") ?? "").prefix(100))'",
+                                     status: 421)
+        }
         switch (request.method, request.path) {
         case ("GET", "/"), ("HEAD", "/"): return WebAssets.page
         case ("GET", "/delaybox.css"): return WebAssets.style

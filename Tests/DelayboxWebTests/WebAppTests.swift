@@ -58,6 +58,10 @@ import Testing
         return WebRequest(method: "POST", path: path, headers: headers, body: Array(FormFields.encode(fields).utf8), client: client)
     }
 
+    static func get(_ path: String, host: String = "box.local") -> WebRequest {
+        WebRequest(method: "GET", path: path, headers: ["Host": host])
+    }
+
     /// The session's cookie value and CSRF token from a response that opened one.
     static func session(of response: WebResponse) -> (cookie: String, csrf: String)? {
         guard let cookie = response.header("Set-Cookie"), let value = cookie.split(separator: ";").first?.split(separator: "=").last,
@@ -73,21 +77,21 @@ import Testing
     }
 
     @Test func thePageIsServedWithAPolicyThatAllowsOnlyItsOwnScript() {
-        let page = app.handle(WebRequest(method: "GET", path: "/"), now: 0)
+        let page = app.handle(Self.get("/"), now: 0)
         #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
         #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
         #expect(page.text.contains("<script src=\"/delaybox.js\""))
         for path in ["/delaybox.js", "/delaybox.css"] {
-            let asset = app.handle(WebRequest(method: "GET", path: path), now: 0)
+            let asset = app.handle(Self.get(path), now: 0)
             #expect(asset.status == 200 && asset.header("X-Content-Type-Options") == "nosniff", "\(path)")
         }
-        #expect(app.handle(WebRequest(method: "GET", path: "/etc/passwd"), now: 0).status == 404)
-        #expect(app.handle(WebRequest(method: "GET", path: "/api/login"), now: 0).status == 405)
+        #expect(app.handle(Self.get("/etc/passwd"), now: 0).status == 404)
+        #expect(app.handle(Self.get("/api/login"), now: 0).status == 405)
     }
 
     @Test func thePageShowsStrangersTextAsTextOnly() {
-        let script = app.handle(WebRequest(method: "GET", path: "/delaybox.js"), now: 0).text
+        let script = app.handle(Self.get("/delaybox.js"), now: 0).text
         for markup in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
             #expect(!script.contains(markup), "\(markup)")
         }
@@ -96,7 +100,7 @@ import Testing
 
     @Test func theStatusIsReadWithoutALoginButNothingChanges() {
         let app = app
-        #expect(app.handle(WebRequest(method: "GET", path: "/api/status"), now: 0).text.contains("\"delay_ms\":5000"))
+        #expect(app.handle(Self.get("/api/status"), now: 0).text.contains("\"delay_ms\":5000"))
         let refused = app.handle(Self.post("/api/command", [("line", "delay 12")]), now: 0)
         #expect(refused.status == 401 && refused.text.contains("log in first"))
         #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setDelay(milliseconds: 12_000)) })
@@ -104,7 +108,7 @@ import Testing
 
     @Test func theFirstPasswordIsChosenOnThePageOnlyInTheWindowAfterAStart() throws {
         let app = app
-        let state = app.handle(WebRequest(method: "GET", path: "/api/session"), now: 60 * Self.second)
+        let state = app.handle(Self.get("/api/session"), now: 60 * Self.second)
         #expect(state.text.contains("\"password_set\":false") && state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
         let late = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: WebApp.setupWindowNs)
         #expect(late.status == 403 && late.text.contains("unplug the box"), "\(late.text)")
@@ -213,7 +217,7 @@ import Testing
         let hour = 3_600 * Self.second
         #expect(access.reset(now: hour) == nil && passwords.storedHash() == nil)
         #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: hour).status == 401)
-        let state = app.handle(WebRequest(method: "GET", path: "/api/session"), now: hour + 60 * Self.second)
+        let state = app.handle(Self.get("/api/session"), now: hour + 60 * Self.second)
         #expect(state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
         #expect(app.handle(Self.post("/api/password", [("new", "chosen again")]), now: hour + 60 * Self.second).status == 200)
         // And the page does not take the console's own password commands.
@@ -234,6 +238,22 @@ import Testing
         #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: stillUsed).status == 200)
         #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf),
                            now: stillUsed + WebSessions.idleLimitNs).status == 401)
+    }
+
+    @Test func aRequestForAnotherSitesNameIsRefused() {
+        let app = app
+        for host in ["box.local", "delaybox.local:8080", "192.168.1.20", "192.168.1.20:80", "[fe80::1]:80", "[::1]", "localhost:8080",
+                     "delaybox", "delaybox.lan", "pi.home.arpa"] {
+            #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 200, "\(host)")
+        }
+        // DNS rebinding: an internet name pointed at the box's address, so that its page's
+        // script would be the box's own — it could choose the first password.
+        for host in ["evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local"] {
+            #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 421, "\(host)")
+        }
+        var rebound = Self.post("/api/password", [("new", "attacker's choice")], origin: "http://evil.example")
+        rebound.headers["host"] = "evil.example"
+        #expect(app.handle(rebound, now: 0).status == 421 && passwords.storedHash() == nil)
     }
 
     @Test func aPasswordIsEightToOneHundredTwentyEightBytesOfText() {
