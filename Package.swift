@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "DelayboxApplianceTests",
             dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxEngine", "DelayboxOutput",
-                           "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport"],
+                           "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",

@@ -57,6 +57,16 @@ struct ConsoleAnswers {
             return format(fields + recorded + Self.building(status) + page, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
+        case .system:
+            let machine = SystemFigures.read()
+            var fields: [(String, Any)] = [("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", "))]
+            if let wifi = machine.wifi {
+                fields += [("wifi_interface", wifi.interface), ("wifi_signal_dbm", wifi.signalDBm), ("wifi_missed_beacons", wifi.missedBeacons)]
+            }
+            if let celsius = machine.cpuTemperatureC { fields.append(("cpu_temperature_c", celsius)) }
+            if let uptime = machine.uptimeS { fields.append(("system_uptime_s", uptime)) }
+            fields.append(("reconnects_failed", status.statistics.failedReconnects))
+            return format(fields, json: request.json)
         case .command(.nextChannel):
             return format([("result", "ok"), ("channel", channels.next().name)], json: request.json)
         case .selectChannel(let name):

@@ -34,6 +34,8 @@ public enum ConsoleLanguage {
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
+        Entry(name: "system", usage: "system", summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
+              arguments: []),
         Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
         Entry(name: "web", usage: "web | web password PASSWORD | web reset",
               summary: "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
@@ -67,6 +69,7 @@ public enum ConsoleLanguage {
         case ("help", 1): return .success(.help(topic: first))
         case ("status", 0): return .success(.status)
         case ("version", 0): return .success(.version)
+        case ("system", 0): return .success(.system)
         case ("pause", 0): return .success(.command(.pause))
         case ("resume", 0): return .success(.command(.resume))
         case ("mute", 0): return .success(.command(.toggleMute))

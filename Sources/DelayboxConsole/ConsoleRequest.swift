@@ -7,6 +7,8 @@ public struct ConsoleRequest: Sendable, Equatable {
         case help(topic: String?)
         case status
         case version
+        /// The machine: addresses, Wi-Fi, CPU temperature, uptime.
+        case system
         /// Something that changes the box: the same commands buttons produce.
         case command(Command)
         case showDelay

@@ -120,12 +120,21 @@ enum WebPage {
 
     <section aria-label="Box">
       <h2>Box</h2>
-      <p class="note">Version <span id="version">—</span> · up <span id="uptime">—</span></p>
+      <p class="note">Version <span id="version">—</span> · playing for <span id="uptime">—</span></p>
+      <dl id="machine" class="machine"></dl>
       <div class="row">
         <button id="log-show" type="button">Last log lines</button>
         <button id="logout" type="button">Log out</button>
       </div>
       <pre id="log" hidden></pre>
+      <h3>Console</h3>
+      <p class="note">Any console command (docs/console.md), e.g. <code>config show</code>, <code>events</code>,
+        <code>ads off</code>, <code>config set mqtt.broker mqtt://…</code>.</p>
+      <form id="console-form" class="row">
+        <input id="console-line" type="text" autocapitalize="none" autocomplete="off" spellcheck="false" placeholder="status">
+        <button type="submit">Run</button>
+      </form>
+      <pre id="console-answer" hidden></pre>
       <form id="password-form">
         <h3>Change the password</h3>
         <input id="password-current" type="password" autocomplete="current-password" placeholder="Current password" required>

@@ -61,6 +61,28 @@ async function session() {
     await channels();
     const answer = await run("version");
     if (answer) $("version").textContent = answer.version;
+    await machine();
+  }
+}
+
+// The machine, as `system` answers: each figure a row of the Box section.
+const machineLabels = {
+  hostname: "Name", addresses: "Addresses", wifi_interface: "Wi-Fi", wifi_signal_dbm: "Wi-Fi signal (dBm)",
+  wifi_missed_beacons: "Wi-Fi missed beacons", cpu_temperature_c: "CPU temperature (°C)", system_uptime_s: "Up since boot",
+  reconnects_failed: "Failed reconnects",
+};
+async function machine() {
+  const { ok, answer: figures } = await call("/api/command", { line: "system" });
+  if (!ok) return;
+  const list = $("machine");
+  list.replaceChildren();
+  for (const [key, label] of Object.entries(machineLabels)) {
+    if (!(key in figures)) continue;
+    const term = document.createElement("dt");
+    term.textContent = label;
+    const value = document.createElement("dd");
+    value.textContent = key === "system_uptime_s" ? duration(figures[key]) : String(figures[key]);
+    list.append(term, value);
   }
 }
 
@@ -198,6 +220,17 @@ document.addEventListener("DOMContentLoaded", () => {
   $("logout").addEventListener("click", async () => {
     await call("/api/logout", {});
     await session();
+  });
+  $("console-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const line = $("console-line").value.trim();
+    if (line === "") return;
+    const { ok, answer } = await call("/api/command", { line });
+    const out = $("console-answer");
+    out.textContent = ok ? Object.entries(answer).map(([k, v]) => k + ": " + (typeof v === "object" ? JSON.stringify(v) : v)).join("\n")
+                         : "error: " + (answer.error || "refused");
+    out.className = ok ? "" : "bad";
+    show("console-answer", true);
   });
   $("log-show").addEventListener("click", async () => {
     const answer = await run("log tail 20");

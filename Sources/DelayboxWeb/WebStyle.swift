@@ -33,7 +33,11 @@ input[type=range] { width: 100%; }
 form { display: flex; flex-direction: column; gap: 8px; }
 form.row { flex-direction: row; }
 #message { min-height: 1.4em; margin: 4px 4px 12px; }
-#message.bad { color: var(--bad); }
+.bad { color: var(--bad); }
+.machine { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; font-size: .85rem; margin: 0 0 8px; }
+.machine dt { opacity: .7; }
+.machine dd { margin: 0; overflow-wrap: anywhere; }
+code { font-size: .85em; }
 pre { white-space: pre-wrap; font-size: .75rem; max-height: 40vh; overflow: auto; }
 @media (min-width: 760px) {
   #controls { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }

@@ -34,8 +34,10 @@ def main() -> int:
     def delay_ms() -> int:
         return int(ctl("status")["delay_ms"])
 
+    began = time.monotonic()
+
     def step(name: str) -> None:
-        print(f"web page: {name}", flush=True)
+        print(f"web page: {name} [{time.monotonic() - began:.1f} s]", flush=True)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
@@ -126,6 +128,16 @@ def main() -> int:
         page.click("#add-keep")
         expect(page.locator("#message")).to_contain_text("Kept", timeout=3000)
         expect(page.locator("#channel option", has_text="Club Radio")).to_have_count(1)
+
+        step("the machine's figures and a console line from the page")
+        expect(page.locator("#machine")).to_contain_text("Addresses")
+        page.fill("#console-line", "ads off")
+        page.click("#console-form button[type=submit]")
+        expect(page.locator("#console-answer")).to_contain_text("result: ok")
+        assert ctl("ads").get("ads") in ("off", False), f"ads after 'ads off' from the page: {ctl('ads')}"
+        page.fill("#console-line", "config set defaults.delay_step 3 h")
+        page.click("#console-form button[type=submit]")
+        expect(page.locator("#console-answer")).to_contain_text("error: ")
 
         step("log out, a wrong password refused, the right one lets in")
         page.click("#logout")
