@@ -212,9 +212,14 @@ systemctl restart delaybox.service 2>/dev/null || true   # the health check says
 EOF
 } >&2
 
+# The box's own healer (/usr/lib/delaybox/release-check) stands aside while this script
+# checks and rolls back; told afterwards which release plays.
+keep_release() { on_board <<<"rm -f /run/delaybox-deploy; [ ! -x /usr/lib/delaybox/release-check ] || /usr/lib/delaybox/release-check --keep" >&2; }
+on_board <<<"touch /run/delaybox-deploy"
 say "installing $VERSION${INSTALLED:+ over $INSTALLED}$($CHANGE_BOARD && echo ", board config $BOARD")"
 if install_release incoming.deb "$($CHANGE_BOARD && echo "$BOARD")" && report=$(health_check); then
   on_board <<<"mv $STORE/incoming.deb $STORE/current.deb; rm -f $STORE/board.yaml.before"
+  keep_release
   say "$VERSION on $HOST: $report"
   set_web_password
   exit 0
@@ -224,13 +229,16 @@ echo "${report:-  (the package did not install: apt said it above)}" | sed 's/^/
 
 # --- Roll back.
 if [ -z "$CURRENT_SUM" ]; then
+  on_board <<<"rm -f /run/delaybox-deploy"
   fail 4 "nothing to roll back to (the board had no release installed by this script); $VERSION stays installed"
 fi
 say "rolling back to $INSTALLED"
 if install_release current.deb "$($CHANGE_BOARD && echo restore)" && report=$(health_check); then
   on_board <<<"rm -f $STORE/incoming.deb $STORE/board.yaml.before"
+  keep_release
   say "rolled back to $INSTALLED on $HOST: $report"
   exit 1
 fi
 echo "$report" | sed 's/^/install:   /' >&2
+on_board <<<"rm -f /run/delaybox-deploy"
 fail 4 "the rollback to $INSTALLED did not play either: not the release's fault? (the stream, the sound card, the board config); see journalctl -u delaybox on the board"

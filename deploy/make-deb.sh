@@ -74,7 +74,10 @@ ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$P/lib/systemd/system/"
 # Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
 # doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.
-install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d"
+install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d" "$P/etc/apt/apt.conf.d" "$P/usr/lib/delaybox"
+# An upgrade that heals itself: apt's hook checks a new release and rolls a failed one back.
+install -m 755 "$ROOT/deploy/debian/release-check" "$P/usr/lib/delaybox/release-check"
+install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80delaybox-heal"
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
@@ -93,7 +96,7 @@ install -m 644 "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/deploy/debian/copyrigh
 } | gzip -9n > "$P/usr/share/doc/delaybox/changelog.gz"
 for script in postinst prerm postrm; do install -m 755 "$ROOT/deploy/debian/$script" "$P/DEBIAN/"; done
 printf '%s\n' /etc/delaybox/delaybox.conf /etc/avahi/services/delaybox.service \
-  /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf > "$P/DEBIAN/conffiles"
+  /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf /etc/apt/apt.conf.d/80delaybox-heal > "$P/DEBIAN/conffiles"
 if [ -n "${RELEASE_URL:-}" ]; then
   install -d "$P/etc/apt/sources.list.d"
   "$ROOT/deploy/make-repo.sh" --sources "$(suite "$DEBIAN")" --key "${RELEASE_KEY:?RELEASE_URL needs RELEASE_KEY}" --url "$RELEASE_URL" \

@@ -54,7 +54,8 @@ struct ConsoleAnswers {
             let recording = standby?.names ?? []
             let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
             let page: [(String, Any)] = config.web.map { [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")] } ?? []
-            return format(fields + recorded + Self.building(status) + page, json: request.json)
+            let release: [(String, Any)] = Self.releaseStatus().map { [("release", $0)] } ?? []
+            return format(fields + recorded + Self.building(status) + page + release, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
         case .system:
@@ -180,6 +181,15 @@ struct ConsoleAnswers {
             case .failure(let error): return "error: \(error)"
             }
         }
+    }
+
+    /// The last upgrade's outcome as the package's healer wrote it (`checking 1.2`,
+    /// `rolled back: 1.3 failed its check, 1.2 plays again (41 s)`), on a board installed
+    /// from the package; nil elsewhere.
+    static func releaseStatus(path: String = "/var/lib/delaybox-release/status") -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first.map { String($0.prefix(300)) } ?? ""
+        return line.isEmpty ? nil : line
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a

@@ -92,6 +92,30 @@ struct VirtualBoardDeployTests {
         #expect(status.contains("state: playing") && status.contains("channel: Demo"), "\(status)")
         let unit = try login.run("systemctl show -p ActiveState -p SubState -p User delaybox.service")
         #expect(unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"), "\(unit)")
+
+        // apt itself installs the broken release (as unattended-upgrades would): the box's
+        // own healer checks it after dpkg's run, puts the kept release back, and pins the
+        // broken version away.
+        #expect(try login.run("cat /var/lib/delaybox-release/healthy") == goodVersion, "install.sh told the healer which release plays")
+        try login.copy(broken, to: "/tmp/broken.deb")
+        let apt = try login.run("DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?")
+        #expect(apt == "0", "apt installed the broken release: \(apt)")
+        let installedAt = Date()
+        var healed = false
+        while Date().timeIntervalSince(installedAt) < Double(board.allowing(150)) {
+            let state = (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
+            if state.contains("plays again") && state.hasSuffix(goodVersion) { healed = true; break }
+            Thread.sleep(forTimeInterval: 1)
+        }
+        let rollback = Date().timeIntervalSince(installedAt)
+        print("deploy: Debian \(release) \(board.arch): apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s")
+        let journal = (try? login.run("journalctl -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
+        #expect(healed, "rolled back by the box itself within \(Int(rollback)) s:\n\(journal)")
+        let healedStatus = try login.run("delayboxctl status")
+        #expect(healedStatus.contains("state: playing") && healedStatus.contains("release: rolled back: \(brokenVersion) failed its check"),
+                "\(healedStatus)")
+        #expect(try login.run("cat /etc/apt/preferences.d/delaybox-failed-release").contains("Pin: version \(brokenVersion)"))
+        #expect(try login.run("cat /var/lib/delaybox/web-password | cut -c1-3") == "$y$", "the settings survive both ways")
     }
 
     func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {
@@ -131,6 +155,11 @@ struct VirtualBoardDeployTests {
         /// Runs `command` on the board; its output, trimmed.
         func run(_ command: String) throws -> String {
             try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// Copies a file to the board.
+        func copy(_ file: URL, to path: String) throws {
+            try ExternalTool.run(["scp"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
         }
 
         /// Polls until the board's SSH server answers (the board boots under emulation).
