@@ -9,6 +9,9 @@ import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService
 import DelayboxLog
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
 /// config: plain text for people, one JSON object with `--json`. Channels are chosen in
@@ -58,6 +61,8 @@ struct ConsoleAnswers {
             return format(fields + recorded + Self.building(status) + page + release, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
+        case .update:
+            return askForUpdate(json: request.json)
         case .system:
             let machine = SystemFigures.read()
             var fields: [(String, Any)] = [("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", "))]
@@ -181,6 +186,21 @@ struct ConsoleAnswers {
             case .failure(let error): return "error: \(error)"
             }
         }
+    }
+
+    /// `update`: leaves the request the package's `delaybox-update.path` waits for in the
+    /// service's runtime directory; root's `delaybox-update.service` then updates Delaybox
+    /// from the box's apt sources, and the healer checks what it installed. The box itself
+    /// has no privilege to do any of it.
+    private func askForUpdate(json: Bool) -> String {
+        guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
+            return "error: this box was not installed from the package: it has no updater (docs/deploy.md)"
+        }
+        let path = directory + "/update-request"
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard file >= 0 else { return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))" }
+        close(file)
+        return format([("result", "ok"), ("update", "asked: `status` says how it goes (release)")], json: json)
     }
 
     /// The last upgrade's outcome as the package's healer wrote it (`checking 1.2`,

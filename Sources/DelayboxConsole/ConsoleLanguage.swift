@@ -34,6 +34,8 @@ public enum ConsoleLanguage {
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
+        Entry(name: "update", usage: "update", summary: "update Delaybox from the box's apt sources (checked, rolled back if it does not play)",
+              arguments: []),
         Entry(name: "system", usage: "system", summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
               arguments: []),
         Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
@@ -70,6 +72,7 @@ public enum ConsoleLanguage {
         case ("status", 0): return .success(.status)
         case ("version", 0): return .success(.version)
         case ("system", 0): return .success(.system)
+        case ("update", 0): return .success(.update)
         case ("pause", 0): return .success(.command(.pause))
         case ("resume", 0): return .success(.command(.resume))
         case ("mute", 0): return .success(.command(.toggleMute))

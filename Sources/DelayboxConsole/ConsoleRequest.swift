@@ -9,6 +9,8 @@ public struct ConsoleRequest: Sendable, Equatable {
         case version
         /// The machine: addresses, Wi-Fi, CPU temperature, uptime.
         case system
+        /// Asks the package's updater (root, outside the service) to update Delaybox.
+        case update
         /// Something that changes the box: the same commands buttons produce.
         case command(Command)
         case showDelay

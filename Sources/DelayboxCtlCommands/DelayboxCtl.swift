@@ -20,7 +20,7 @@ struct DelayboxCtl: ParsableCommand {
         abstract: "Control a running Delaybox from the shell.",
         discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Remote.self, Web.self, System.self, Version.self])
+                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self])
 
     /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
     /// with most tools; the parser takes a subcommand's options after its name. With
@@ -268,6 +268,14 @@ struct Remote: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The remote: its input device, the keys it sent and what they do.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["remote"]) }
+}
+
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Update Delaybox from the box's apt sources (checked after, and rolled back if it does not play).",
+        discussion: "`status` says how it goes (release). See docs/deploy.md.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.send(["update"]) }
 }
 
 struct System: ParsableCommand {

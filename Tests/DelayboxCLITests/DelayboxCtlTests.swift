@@ -15,9 +15,14 @@ import Glibc
         try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket], input: input)
     }
 
-    func startAppliance(in directory: URL, socket: String) throws -> Process {
+    /// - Parameter runtimeDirectory: the service's runtime directory, as systemd gives it
+    ///   (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
+    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = Self.root.appendingPathComponent(".build/debug/delaybox")
+        var environment = ProcessInfo.processInfo.environment
+        environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
+        process.environment = environment
         process.arguments = ["run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
                              "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30"]
         process.currentDirectoryURL = directory
@@ -35,6 +40,8 @@ import Glibc
         let socket = directory.appendingPathComponent("control.sock").path
         let process = try startAppliance(in: directory, socket: socket)
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        let noUpdater = try ctl(["update"], socket: socket)
+        #expect(noUpdater.status == 1 && noUpdater.errors.contains("not installed from the package"), "\(noUpdater.errors)")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int)
         #expect(mode == 0o600, "only the service user may talk to it: \(String(mode, radix: 8))")
 
@@ -81,8 +88,15 @@ import Glibc
         let directory = try ExternalTool.temporaryDirectory("ctl-more")
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
-        let process = try startAppliance(in: directory, socket: socket)
+        let runtime = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let process = try startAppliance(in: directory, socket: socket, runtimeDirectory: runtime)
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+
+        // `update` leaves the request the package's delaybox-update.path waits for.
+        let update = try ctl(["update"], socket: socket)
+        #expect(update.status == 0 && update.output.contains("update: asked"), "\(update.output)\(update.errors)")
+        #expect(FileManager.default.fileExists(atPath: runtime.appendingPathComponent("update-request").path))
 
         let off = try ctl(["ads", "off"], socket: socket)
         #expect(off.status == 0 && off.output.contains("result: ok"), "\(off.output)\(off.errors)")

@@ -116,6 +116,30 @@ struct VirtualBoardDeployTests {
                 "\(healedStatus)")
         #expect(try login.run("cat /etc/apt/preferences.d/delaybox-failed-release").contains("Pin: version \(brokenVersion)"))
         #expect(try login.run("cat /var/lib/delaybox/web-password | cut -c1-3") == "$y$", "the settings survive both ways")
+
+        // A venue's newer release in its signed repository (on the board's disk: the board
+        // reaches nothing on the network), and `update` asked at the console.
+        let newer = try Self.variant(of: good, in: directory, named: "newer", version: ".1")
+        let newerVersion = try ExternalTool.run(["dpkg-deb", "-f", newer.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try ReleaseRepositoryTests.throwawayKey("Venue", in: directory)
+        let repo = directory.appendingPathComponent("repo")
+        let made = try ExternalTool.execute(Self.root.appendingPathComponent("deploy/make-repo.sh"),
+                                            ["--key", key.path, "--url", "file:/srv/delaybox-repo", "--out", repo.path, newer.path])
+        #expect(made.status == 0, "\(made.errors)")
+        try login.copy(repo, to: "/srv/delaybox-repo")
+        let suite = release == 12 ? "bookworm" : "trixie"
+        _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
+        let asked = Date()
+        #expect(try login.run("delayboxctl update").contains("update: asked"))
+        var updated = false
+        while Date().timeIntervalSince(asked) < Double(board.allowing(180)) {
+            let state = (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
+            if state.contains("\(newerVersion) playing") && state.hasSuffix(newerVersion) { updated = true; break }
+            Thread.sleep(forTimeInterval: 1)
+        }
+        print("deploy: Debian \(release) \(board.arch): `update` at the console to the newer release playing: \(String(format: "%.1f", Date().timeIntervalSince(asked))) s")
+        let updateLog = (try? login.run("journalctl -u delaybox-update -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
+        #expect(updated, "updated from the repository and checked:\n\(updateLog)")
     }
 
     func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {
@@ -127,16 +151,25 @@ struct VirtualBoardDeployTests {
     /// The good package with its program replaced by one that exits at once, as a newer
     /// version for the same release (`X.broken~debN` sorts after `X~debN`).
     static func brokenRelease(of good: URL, in directory: URL) throws -> URL {
-        let tree = directory.appendingPathComponent("broken")
+        try variant(of: good, in: directory, named: "broken", version: ".broken",
+                    program: "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n")
+    }
+
+    /// `good` again as another version (`suffix` before its `~debN`), and with `program` as
+    /// its delaybox when given.
+    static func variant(of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil) throws -> URL {
+        let tree = directory.appendingPathComponent(name)
         try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
-        let program = tree.appendingPathComponent("usr/bin/delaybox")
-        try "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n".write(to: program, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        if let program {
+            let path = tree.appendingPathComponent("usr/bin/delaybox")
+            try program.write(to: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
+        }
         let control = tree.appendingPathComponent("DEBIAN/control")
         let fields = try String(contentsOf: control, encoding: .utf8)
-        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1.broken$2", options: .regularExpression)
+        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1\(suffix)$2", options: .regularExpression)
             .write(to: control, atomically: true, encoding: .utf8)
-        let package = directory.appendingPathComponent("broken.deb")
+        let package = directory.appendingPathComponent("\(name).deb")
         try ExternalTool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z1", "--build", tree.path, package.path])
         return package
     }
@@ -157,9 +190,9 @@ struct VirtualBoardDeployTests {
             try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        /// Copies a file to the board.
+        /// Copies a file (or a folder, whole) to the board.
         func copy(_ file: URL, to path: String) throws {
-            try ExternalTool.run(["scp"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
+            try ExternalTool.run(["scp", "-r"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
         }
 
         /// Polls until the board's SSH server answers (the board boots under emulation).
