@@ -1,21 +1,28 @@
 import CWeb
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Passwords hashed as /etc/shadow hashes them: libcrypt's yescrypt with a fresh salt;
-/// checked in constant time.
+/// checked in constant time. One at a time: yescrypt takes megabytes and tens of
+/// milliseconds per hash on purpose, so logins arriving together (16 connections at once)
+/// queue instead of taking a Pi Zero's memory.
 public enum PasswordHashing {
+    private static let oneAtATime = Mutex(())
+
     /// A new hash of `password`; nil if libcrypt failed.
     public static func hash(_ password: String) -> String? {
         var out = [CChar](repeating: 0, count: 256)
-        guard dbx_web_hash_password(password, &out, out.count) == 0 else { return nil }
+        guard oneAtATime.withLock({ _ in dbx_web_hash_password(password, &out, out.count) }) == 0 else { return nil }
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Whether `password` is the one `hash` was made from.
+    /// Whether `password` is the one `hash` was made from (a password holding a NUL is
+    /// not: C would read only what comes before it).
     public static func matches(_ password: String, hash: String) -> Bool {
-        dbx_web_check_password(password, hash) == 1
+        guard !password.utf8.contains(0) else { return false }
+        return oneAtATime.withLock { _ in dbx_web_check_password(password, hash) } == 1
     }
 
     /// `count` bytes from the kernel's secure random source.

@@ -12,6 +12,7 @@ import Testing
         #expect(!PasswordHashing.matches("correct hors", hash: hash))
         #expect(!PasswordHashing.matches("correct horse", hash: "$y$garbage"))
         #expect(!PasswordHashing.matches("", hash: ""))
+        #expect(!PasswordHashing.matches("correct horse\u{0}anything", hash: hash), "C would stop at the NUL")
         // A fresh salt each time: the same password, two hashes.
         #expect(PasswordHashing.hash("correct horse") != hash)
     }
