@@ -119,6 +119,9 @@ struct ConsoleAnswers {
         case .logLevel(let level):
             if let level, let parsed = Logger.Level(rawValue: level) { LogOutput.level = parsed }
             return format([("log_level", LogOutput.level.rawValue)], json: request.json)
+        case .logHour:
+            let lines = JournalLog.lastHour()
+            return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
         case .logTail(let count):
             let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
             return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")

@@ -26,8 +26,9 @@ public enum ConsoleLanguage {
         Entry(name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset", arguments: ["save", "recall"]),
         Entry(name: "events", usage: "events", summary: "recent stream events, with stream time and firing time", arguments: []),
         Entry(name: "stats", usage: "stats [watch]", summary: "underruns, xruns, reconnects, drift, delay error, CPU, RSS; watch refreshes", arguments: ["watch"]),
-        Entry(name: "log", usage: "log level [LEVEL] | log tail [N]", summary: "show or set the log level, or show recent log lines",
-              arguments: ["level", "tail"]),
+        Entry(name: "log", usage: "log level [LEVEL] | log tail [N] | log hour",
+              summary: "show or set the log level, show recent log lines, or the last hour's with their times",
+              arguments: ["level", "tail", "hour"]),
         Entry(name: "config", usage: "config show | config get KEY | config set KEY VALUE | config save",
               summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
         Entry(name: "board", usage: "board", summary: "the board: pins and audio device", arguments: []),
@@ -110,6 +111,7 @@ public enum ConsoleLanguage {
             }
             return .success(.logLevel(level))
         case ("log", 1) where first == "tail": return .success(.logTail(lines: 20))
+        case ("log", 1) where first == "hour": return .success(.logHour)
         case ("log", 2) where first == "tail":
             guard let count = Int(arguments[1]), (1...1_000).contains(count) else { return .failure(ConsoleError("log tail takes 1-1000 lines")) }
             return .success(.logTail(lines: count))

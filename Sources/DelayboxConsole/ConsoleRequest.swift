@@ -27,6 +27,8 @@ public struct ConsoleRequest: Sendable, Equatable {
         case stats(watch: Bool)
         case logLevel(String?)
         case logTail(lines: Int)
+        /// The last hour's log lines, each with its local time.
+        case logHour
         case configShow
         case configGet(key: String)
         case configSet(key: String, value: String)

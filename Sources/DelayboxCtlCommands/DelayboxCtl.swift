@@ -199,7 +199,8 @@ struct Ads: ParsableCommand {
 }
 
 struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The log: its level, its last lines.", subcommands: [Level.self, Tail.self])
+    static let configuration = CommandConfiguration(abstract: "The log: its level, its last lines, its last hour.",
+                                                    subcommands: [Level.self, Tail.self, Hour.self])
 
     struct Level: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show or set the level of every logger, live.")
@@ -213,6 +214,12 @@ struct Log: ParsableCommand {
         @OptionGroup var connection: Connection
         @Argument(help: "How many lines.") var count: Int?
         func run() throws { try connection.send(["log", "tail"] + (count.map { [String($0)] } ?? [])) }
+    }
+
+    struct Hour: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The last hour's log lines, each with its local time.")
+        @OptionGroup var connection: Connection
+        func run() throws { try connection.send(["log", "hour"]) }
     }
 }
 

@@ -2,6 +2,9 @@ import DelayboxLog
 import DelayboxPlatform
 import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The log on stderr, one line per message: `label: message`. Under systemd
 /// (`$JOURNAL_STREAM` set) each line starts with its syslog priority (`<3>` for errors),
@@ -11,6 +14,10 @@ public struct JournalLog: LogSink {
     /// The last lines logged, for `log tail` (newest last).
     public static let recent = Mutex<[String]>([])
     static let recentCapacity = 200
+    /// The last hour's lines with their local time (`log hour`, the page's download), at
+    /// most this many (about half a megabyte): a box logging in a loop keeps the newest.
+    static let hourCapacity = 5_000
+    private static let hour = Mutex<[(monotonicS: Int64, line: String)]>([])
 
     private let journal: Bool
 
@@ -32,6 +39,27 @@ public struct JournalLog: LogSink {
             lines.append("\(level.rawValue) \(line)")
             if lines.count > Self.recentCapacity { lines.removeFirst(lines.count - Self.recentCapacity) }
         }
+        let now = SystemClock.monotonicNanoseconds() / 1_000_000_000
+        Self.hour.withLock { lines in
+            lines.append((now, "\(Self.localTime()) \(level.rawValue) \(line)"))
+            let stale = lines.prefix { now - $0.monotonicS > 3_600 }.count
+            let excess = max(0, lines.count - stale - Self.hourCapacity)
+            if stale + excess > 0 { lines.removeFirst(stale + excess) }
+        }
+    }
+
+    /// The lines of the last hour, each with its local time (oldest first).
+    public static func lastHour() -> [String] {
+        let now = SystemClock.monotonicNanoseconds() / 1_000_000_000
+        return hour.withLock { lines in lines.filter { now - $0.monotonicS <= 3_600 }.map(\.line) }
+    }
+
+    /// `2026-11-25 18:40:12`, local time.
+    static func localTime() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        return String(printf: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1_900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     /// syslog priorities, as sd-daemon(3) prefixes.

@@ -65,6 +65,7 @@ public final class WebApp: Sendable {
         case ("GET", "/api/session"): return sessionState(request, now: now)
         case ("GET", "/api/status"): return consoleJSON(ConsoleRequest(.status, json: true))
         case ("GET", "/api/channels"): return consoleJSON(ConsoleRequest(.listChannels, json: true))
+        case ("GET", "/api/journal"): return journal(request, now: now)
         case ("GET", "/api/events"):
             return WebResponse(status: 200, headers: [["Content-Type", "text/event-stream"], ["X-Accel-Buffering", "no"]], body: .statusEvents)
         case ("POST", let path) where Self.posts.contains(path):
@@ -83,7 +84,7 @@ public final class WebApp: Sendable {
     }
 
     private static let posts: Set<String> = ["/api/login", "/api/logout", "/api/password", "/api/command"]
-    private static let gets: Set<String> = ["/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events"]
+    private static let gets: Set<String> = ["/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events", "/api/journal"]
 
     /// The page's first question: is a password set, is this browser logged in (and its
     /// CSRF token), may the first password be chosen here, and for how much longer.
@@ -185,6 +186,18 @@ public final class WebApp: Sendable {
         if let problem = passwords.store(hash: hash) { return WebResponse.error("the password could not be kept: \(problem)", status: 500) }
         state.withLock { $0.sessions.closeAll() }
         return opened(for: request.client, now: now)
+    }
+
+    /// The box's log of the last hour as a file to keep (`log hour`), for a session: what an
+    /// installer sends whoever helps them.
+    private func journal(_ request: WebRequest, now: Int64) -> WebResponse {
+        guard state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) != nil else {
+            return WebResponse.error("log in first", status: 401)
+        }
+        guard let text = box.ask(ConsoleRequest(.logHour)) else { return WebResponse.error("the box did not answer within 2 s", status: 503) }
+        return WebResponse(status: 200, headers: [["Content-Type", "text/plain; charset=utf-8"],
+                                                  ["Content-Disposition", "attachment; filename=\"delaybox-last-hour.log\""]],
+                           body: .bytes(Array((text + "\n").utf8)))
     }
 
     /// One console line, checked by the console's language and answered by the playout

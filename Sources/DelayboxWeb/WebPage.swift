@@ -124,6 +124,7 @@ enum WebPage {
       <dl id="machine" class="machine"></dl>
       <div class="row">
         <button id="log-show" type="button">Last log lines</button>
+        <a id="journal" class="button" href="/api/journal" download>The last hour's log</a>
         <button id="logout" type="button">Log out</button>
       </div>
       <pre id="log" hidden></pre>

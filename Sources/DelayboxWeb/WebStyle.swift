@@ -26,7 +26,8 @@ section { background: var(--card); border-radius: 12px; padding: 12px; margin: 0
 .sync button { flex: 1; min-height: 64px; font-size: 1.1rem; }
 .presets button { flex: 1; }
 button, input, select { font: inherit; min-height: 44px; border-radius: 8px; }
-button { border: 0; padding: 0 12px; background: var(--accent); color: #fff; }
+button, a.button { border: 0; padding: 0 12px; background: var(--accent); color: #fff; }
+a.button { display: inline-flex; align-items: center; min-height: 44px; border-radius: 8px; text-decoration: none; font-size: .95rem; }
 button:active { filter: brightness(.85); }
 input, select { border: 1px solid rgba(127,127,127,.5); padding: 0 10px; background: transparent; color: inherit; flex: 1; min-width: 0; }
 input[type=range] { width: 100%; }

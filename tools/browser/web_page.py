@@ -139,6 +139,17 @@ def main() -> int:
         page.click("#console-form button[type=submit]")
         expect(page.locator("#console-answer")).to_contain_text("error: ")
 
+        step("the last hour's log downloads")
+        with page.expect_download() as download:
+            page.click("#journal")
+        saved = download.value.path()
+        text = open(saved, encoding="utf-8").read()
+        assert download.value.suggested_filename == "delaybox-last-hour.log", download.value.suggested_filename
+        assert "channel: Club Radio" in text and " notice " in text, f"the log downloaded: {text[-400:]}"
+        stranger = browser.new_context()
+        assert stranger.request.get(f"{args.url}/api/journal").status == 401, "the log without a session"
+        stranger.close()
+
         step("log out, a wrong password refused, the right one lets in")
         page.click("#logout")
         expect(page.locator("#login")).to_be_visible()
