@@ -8,6 +8,7 @@ import DelayboxOutput
 import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService
+import DelayboxState
 import DelayboxLog
 #if canImport(Glibc)
 import Glibc
@@ -279,7 +280,9 @@ struct ConsoleAnswers {
         let text = "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
             + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            // Durably (fsync, rename, fsync of the folder): Foundation's atomic write does not
+            // fsync on Linux, and a power cut could leave an empty file.
+            try DurableFile.write(Array(text.utf8), to: path, mode: 0o644)
         } catch {
             return "error: cannot write \(path): \(ErrorText.of(error))"
         }
