@@ -9,6 +9,9 @@ public struct KeyEvent: Sendable, Equatable {
         case repeatWhileHeld
         /// Came up (value 0); rc-core sends it when the remote's repeats stop.
         case release
+        /// The kernel dropped events (its buffer overflowed: SYN_DROPPED), releases among
+        /// them perhaps; the event's code is -1.
+        case eventsLost
     }
 
     /// The kernel's key code (KEY_VOLUMEUP = 115).

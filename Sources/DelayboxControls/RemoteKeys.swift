@@ -34,6 +34,13 @@ public struct RemoteKeys: Sendable {
 
     /// One key event; returns the commands it (and the time up to it) completes.
     public mutating func handle(_ event: KeyEvent) -> [TimedCommand] {
+        if event.change == .eventsLost {
+            // A release may have been among them: no key counts as held any more, so none
+            // fires a long press it was not held for (a key still down repeats, and its
+            // repeats start a hold again).
+            held.removeAll()
+            return []
+        }
         var commands = advance(to: event.nanoseconds)
         guard let key = keys[event.code] else { return commands }
         switch event.change {
@@ -52,6 +59,7 @@ public struct RemoteKeys: Sendable {
             if let hold = held.removeValue(forKey: key.code), key.longPress != nil, !hold.longPressDone {
                 commands += fire(key.press, at: event.nanoseconds)
             }
+        case .eventsLost: break
         }
         return commands
     }

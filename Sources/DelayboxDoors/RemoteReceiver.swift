@@ -66,8 +66,10 @@ public final class RemoteReceiver: Sendable {
             do {
                 try listen(device, keys: &keys)
             } catch {
-                logger.warning("remote: \(error); looking for it again")
+                logger.warning("remote: \(error); looking for it again in \(Self.retryMs / 1_000) s")
                 lastProblem = closed(error)
+                // Not at once: a device that fails as soon as it is read would spin this thread.
+                worker.wait(milliseconds: Self.retryMs)
             }
         }
     }

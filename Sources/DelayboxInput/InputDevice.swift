@@ -80,6 +80,7 @@ public final class InputDevice {
             case 1: .press
             case 2: .repeatWhileHeld
             case 0: .release
+            case -1: .eventsLost
             default: nil
             }
             return change.map { KeyEvent(code: Int(key.code), $0, at: key.nanoseconds) }

@@ -57,6 +57,18 @@ import Testing
         #expect(short == [.adjustDelay(milliseconds: 100), .adjustDelay(milliseconds: 100)], "a new press starts slow again")
     }
 
+    @Test func aReleaseLostWithEventsTheKernelDroppedFiresNoLongPress() {
+        var remote = keys()
+        // Preset 3 pressed; its release was among events lost (SYN_DROPPED) at 200 ms.
+        let lost = run(&remote, [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)], until: 3_000)
+        #expect(lost.isEmpty, "no preset saved for a key nobody held: \(lost)")
+        // A key really still down goes on repeating, and its repeats make a hold again.
+        var held = keys()
+        let events = [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)]
+            + stride(from: Int64(500), through: 2_500, by: 125).map { KeyEvent(code: Self.three, .repeatWhileHeld, at: $0 * Self.ms) }
+        #expect(run(&held, events, until: 2_600) == [.savePreset(3)])
+    }
+
     @Test func aHeldVolumeKeyRepeatsItsStep() {
         var remote = keys()
         let commands = run(&remote, hold(Self.volumeUp, at: 0, for: 1_000), until: 2_000)

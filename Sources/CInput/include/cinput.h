@@ -5,7 +5,7 @@
 /// time field differs by architecture and time_t size (hidden here).
 struct dbx_key_event {
     int code;
-    /// 1 pressed, 2 autorepeat, 0 released.
+    /// 1 pressed, 2 autorepeat, 0 released; -1 (code -1): events were lost (SYN_DROPPED).
     int value;
     /// The event's time (ns) on the clock `dbx_input_open` chose: CLOCK_MONOTONIC.
     long long nanoseconds;
