@@ -48,7 +48,8 @@ final class Playout {
     private let logger = Logger(label: "delaybox.appliance")
     private let stateLogger = Logger(label: "delaybox.state")
     private let log: any PlayoutLog
-    private let settingsFile: SettingsFile?
+    /// Saves the settings off this thread; nil: nowhere (`play`).
+    private let saver: SettingsSaver?
     private let client: StreamClient.Options
     private let output: OutputPath
     private let inbox: ConsoleInbox
@@ -69,7 +70,7 @@ final class Playout {
     /// in the background.
     init(setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
          systemd: SystemdNotifier, now: Instant) throws {
-        (log, settingsFile, client) = (setup.log, setup.settingsFile, setup.client)
+        (log, saver, client) = (setup.log, setup.settingsFile.map { SettingsSaver(file: $0) }, setup.client)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
         let (config, settings) = (setup.config, setup.settings)
@@ -184,6 +185,7 @@ final class Playout {
         session.stop(now: now)
         render(session.engine, now: now, minimumPeriods: 1)
         save()
+        saver?.finish()
     }
 
     /// Ends the doors', the stream clients' and the clip loader's threads.
@@ -192,6 +194,7 @@ final class Playout {
         session.client?.stop()
         standby.stop()
         desk?.stop()
+        saver?.finish()
     }
 
     /// A command from the panel or the remote: the channel is chosen as the console
@@ -293,12 +296,5 @@ final class Playout {
         }
     }
 
-    private func save() {
-        guard let settingsFile else { return }
-        do {
-            try settingsFile.save(executor.settings)
-        } catch {
-            stateLogger.error("cannot save settings: \(error)")
-        }
-    }
+    private func save() { saver?.save(executor.settings) }
 }

@@ -23,12 +23,16 @@ public enum WebHost {
             guard let close = host.firstIndex(of: "]") else { return host }
             return String(host[...close])
         }
-        guard let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy(\.isNumber) else { return host }
+        guard let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy(isDigit) else { return host }
         return String(host[..<colon])
     }
 
     private static func isIPv4(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { $0.count <= 3 && !$0.isEmpty && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
+        return parts.count == 4 && parts.allSatisfy { $0.count <= 3 && $0.allSatisfy(isDigit) && (Int($0).map { $0 <= 255 } ?? false) }
     }
+
+    /// 0-9 only: `Character.isNumber` is also true of `²` and `٣`, which `Int` refuses (the
+    /// web fuzz target's first find: a trap from a Host header).
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
 }

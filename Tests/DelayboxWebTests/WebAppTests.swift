@@ -248,7 +248,8 @@ import Testing
         }
         // DNS rebinding: an internet name pointed at the box's address, so that its page's
         // script would be the box's own — it could choose the first password.
-        for host in ["evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local"] {
+        for host in ["evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local",
+                     "2\u{B2}.post.1.20:8080", "1.2.3.\u{663}", "box.local:8\u{B2}"] {
             #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 421, "\(host)")
         }
         var rebound = Self.post("/api/password", [("new", "attacker's choice")], origin: "http://evil.example")

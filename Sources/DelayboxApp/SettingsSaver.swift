@@ -1,0 +1,74 @@
+import DelayboxConfig
+import DelayboxLog
+import DelayboxPlatform
+import DelayboxState
+import Synchronization
+
+/// Saves the settings on a thread of its own (`delaybox-save`), so that the playout thread
+/// never waits on the disk: two fsyncs on a slow SD card take longer than the output's ring
+/// holds. The newest settings win (one waiting at most); a save that fails is said once and
+/// tried again with back-off (1 s, doubling to a minute) until it works, which is said too.
+/// `finish()` writes what waits before the box stops.
+final class SettingsSaver: Sendable {
+    /// Writes one settings value (`SettingsFile.save`; a test's slow or failing disk).
+    typealias Write = @Sendable (Settings) throws -> Void
+
+    private let write: Write
+    private let pending = Mutex<Settings?>(nil)
+    private let worker = WorkerThread(name: "delaybox-save")
+    private let logger = Logger(label: "delaybox.state")
+    private let firstRetryMs: Int64
+
+    /// - Parameter firstRetryMs: the first wait after a failure (doubling to 60 s).
+    init(write: @escaping Write, firstRetryMs: Int64 = 1_000) {
+        self.write = write
+        self.firstRetryMs = firstRetryMs
+        worker.start { [self] in run() }
+    }
+
+    convenience init(file: SettingsFile) { self.init(write: { try file.save($0) }) }
+
+    /// Asks for `settings` to be saved soon; returns at once.
+    func save(_ settings: Settings) {
+        pending.withLock { $0 = settings }
+        worker.wake()
+    }
+
+    /// Ends the thread, then writes what still waits here, on the caller's thread (the box
+    /// is stopping: nothing plays any more).
+    func finish() {
+        worker.stop()
+        if let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) { attempt(settings, failures: 0) }
+    }
+
+    private func run() {
+        var failures = 0
+        while !worker.isStopRequested {
+            guard let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) else {
+                worker.wait(milliseconds: 3_600_000)
+                continue
+            }
+            if attempt(settings, failures: failures) {
+                failures = 0
+                continue
+            }
+            failures += 1
+            // Tried again unless newer settings came meanwhile (those are tried instead).
+            pending.withLock { if $0 == nil { $0 = settings } }
+            worker.wait(milliseconds: min(60_000, firstRetryMs << min(failures - 1, 6)))
+        }
+    }
+
+    /// One write; says a first failure and a recovery. True when written.
+    @discardableResult
+    private func attempt(_ settings: Settings, failures: Int) -> Bool {
+        do {
+            try write(settings)
+            if failures > 0 { logger.notice("settings saved again after \(failures) failed attempt(s)") }
+            return true
+        } catch {
+            if failures == 0 { logger.error("cannot save settings: \(error); trying again, up to every minute, until it works") }
+            return false
+        }
+    }
+}
