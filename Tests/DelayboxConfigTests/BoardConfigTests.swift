@@ -113,6 +113,26 @@ import Testing
         #expect(found.contains { $0.contains("'audio.format' cannot be 'S24LE'") && $0.contains("did you mean 'S24_LE'?") }, "\(found)")
     }
 
+    @Test func theWebPageIsOnWithAWebSectionAndOffWhenItSaysSo() throws {
+        func web(_ section: String) throws -> (settings: WebSettings?, diagnostics: [String]) {
+            let directory = try directory(["board.yaml": Self.minimal + section])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+            return (loaded.config?.web, loaded.diagnostics.map(\.description))
+        }
+        #expect(try web("").settings == nil, "no section: no page")
+        #expect(try web("web:\n  port: 8080\n").settings == WebSettings(port: 8080))
+        #expect(try web("web:\n  enabled: true\n").settings == WebSettings(port: 80), "port 80 unless said")
+        #expect(try web("web:\n  port: 8080\n  enabled: false\n").settings == nil)
+        let refused = try web("web:\n  port: 70000\n")
+        #expect(refused.diagnostics.contains { $0.contains("'web.port' is 70000; allowed 1-65535") }, "\(refused.diagnostics)")
+        let typo = try web("web:\n  prot: 8080\n")
+        #expect(typo.diagnostics.contains { $0.contains("prot") && $0.contains("port") }, "\(typo.diagnostics)")
+        // Every shipped Pi board serves it on port 80 (base.yaml), through systemd's socket.
+        let pi = ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path)
+        #expect(pi.config?.web == WebSettings(port: 80))
+    }
+
     @Test func aRateTheEngineDoesNotPlayIsRefusedWithTheWayOut() throws {
         let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
         #expect(found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") }, "\(found)")
