@@ -8,7 +8,8 @@ import Synchronization
 /// whole process's against the one without (`web_idle_*`), and the resident memory added.
 /// With a page open (an event stream read by curl): a change made as the knob makes it
 /// (`delayboxctl volume N`, its start-up included) until the stream shows it —
-/// `web_status_to_page_ms`, the median of 30 (target 200 ms).
+/// `web_status_to_page_ms`, the median of 30 (target 200 ms). And what the door adds to the
+/// program: libmicrohttpd's file and the door's own object code.
 enum WebFigures {
     static func figures(delaybox: String) throws {
         let executables = URL(fileURLWithPath: delaybox).deletingLastPathComponent()
@@ -83,5 +84,14 @@ enum WebFigures {
         let library = ["/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12", "/usr/lib/aarch64-linux-gnu/libmicrohttpd.so.12"]
             .compactMap { try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: $0).resolvingSymlinksInPath().path)[.size] as? Int }.first
         if let library { print("web_libmicrohttpd_kb: \(Bench.format(Double(library) / 1_024))") }
+        // The door's own code: its modules' object files in this build (the program links them whole).
+        let objects = ["DelayboxWeb", "DelayboxMicroHTTPD", "CWeb"].flatMap { module -> [Int] in
+            let folder = executables.appendingPathComponent("\(module).build")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { $0.hasSuffix(".o") }.compactMap {
+                try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size] as? Int
+            }
+        }
+        print("web_code_kb: \(Bench.format(Double(objects.reduce(0, +)) / 1_024))")
     }
 }
