@@ -4,6 +4,8 @@ enum WebStyle {
     static let css = #"""
 :root { color-scheme: light dark; --accent: #1f6feb; --bad: #c62828; --card: rgba(127,127,127,.10); }
 * { box-sizing: border-box; }
+/* Hidden means hidden, whatever layout a class gives (a .row is a flex box). */
+[hidden] { display: none !important; }
 body { margin: 0; font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 header { display: flex; align-items: center; justify-content: space-between; padding: 12px 16px; }
 h1 { font-size: 1.25rem; margin: 0; }
@@ -42,7 +44,6 @@ code { font-size: .85em; }
 pre { white-space: pre-wrap; font-size: .75rem; max-height: 40vh; overflow: auto; }
 @media (min-width: 760px) {
   #controls { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-  #controls[hidden] { display: none; }
   #controls section { margin: 0; }
 }
 """#

@@ -127,6 +127,7 @@ def main() -> int:
         page.screenshot(path=f"{args.out}/4-station-added.png", full_page=True)
         page.click("#add-keep")
         expect(page.locator("#message")).to_contain_text("Kept", timeout=3000)
+        expect(page.locator("#add-decide")).to_be_hidden()
         expect(page.locator("#channel option", has_text="Club Radio")).to_have_count(1)
 
         step("the machine's figures and a console line from the page")
