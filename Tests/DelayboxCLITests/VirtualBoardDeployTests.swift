@@ -119,7 +119,8 @@ struct VirtualBoardDeployTests {
 
         // A venue's newer release in its signed repository (on the board's disk: the board
         // reaches nothing on the network), and `update` asked at the console.
-        let newer = try Self.variant(of: good, in: directory, named: "newer", version: ".1")
+        // (Named as make-repo.sh takes a package: …~debN_ARCH.deb.)
+        let newer = try Self.variant(of: good, in: directory, named: "newer", version: ".1", file: "delaybox_newer~deb\(release)_\(board.arch).deb")
         let newerVersion = try ExternalTool.run(["dpkg-deb", "-f", newer.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let key = try ReleaseRepositoryTests.throwawayKey("Venue", in: directory)
         let repo = directory.appendingPathComponent("repo")
@@ -157,7 +158,8 @@ struct VirtualBoardDeployTests {
 
     /// `good` again as another version (`suffix` before its `~debN`), and with `program` as
     /// its delaybox when given.
-    static func variant(of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil) throws -> URL {
+    static func variant(of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil,
+                        file: String? = nil) throws -> URL {
         let tree = directory.appendingPathComponent(name)
         try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
         if let program {
@@ -169,7 +171,7 @@ struct VirtualBoardDeployTests {
         let fields = try String(contentsOf: control, encoding: .utf8)
         try fields.replacingOccurrences(of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1\(suffix)$2", options: .regularExpression)
             .write(to: control, atomically: true, encoding: .utf8)
-        let package = directory.appendingPathComponent("\(name).deb")
+        let package = directory.appendingPathComponent(file ?? "\(name).deb")
         try ExternalTool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z1", "--build", tree.path, package.path])
         return package
     }
