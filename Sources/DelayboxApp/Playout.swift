@@ -46,7 +46,6 @@ final class Playout {
     }
 
     private let logger = Logger(label: "delaybox.appliance")
-    private let stateLogger = Logger(label: "delaybox.state")
     private let log: any PlayoutLog
     /// Saves the settings off this thread; nil: nowhere (`play`).
     private let saver: SettingsSaver?

@@ -109,9 +109,8 @@ public final class ConsoleInbox: Sendable {
             if let problem = web.reset(now: now) { return "error: \(problem)" }
             fields = [("result", "ok"), ("password", "none: the page lets one be chosen for 30 min")]
         default:
-            let setupLeftS = max(0, web.setupOpenedNs + WebApp.setupWindowNs - now) / 1_000_000_000
             let set = web.passwords.storedHash() != nil
-            fields = [("password", set ? "set" : "none")] + (set ? [] : [("setup_left_s", setupLeftS)])
+            fields = [("password", set ? "set" : "none")] + (set ? [] : [("setup_left_s", web.setupLeftNs(now: now) / 1_000_000_000)])
         }
         guard request.json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
         return JSONText.encode(Dictionary(fields, uniquingKeysWith: { $1 }))

@@ -17,6 +17,13 @@ public final class WebAccess: Sendable {
     /// When the page's window to choose the first password opened (ns).
     public var setupOpenedNs: Int64 { state.withLock { $0.setupOpenedNs } }
 
+    /// How long the page may still choose the first password (ns): 0 once one is set or
+    /// the window has closed.
+    public func setupLeftNs(now: Int64) -> Int64 {
+        guard passwords.storedHash() == nil else { return 0 }
+        return max(0, setupOpenedNs + WebApp.setupWindowNs - now)
+    }
+
     /// Counts the passwords set and removed outside the page.
     public var generation: Int { state.withLock { $0.generation } }
 

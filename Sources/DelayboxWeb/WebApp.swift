@@ -90,9 +90,8 @@ public final class WebApp: Sendable {
     /// CSRF token), may the first password be chosen here, and for how much longer.
     private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
         let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
-        let passwordSet = passwords.storedHash() != nil
-        let setupLeftNs = passwordSet ? 0 : max(0, access.setupOpenedNs + Self.setupWindowNs - now)
-        var fields: [String: Any] = ["password_set": passwordSet, "logged_in": session != nil, "setup_left_s": setupLeftNs / 1_000_000_000]
+        var fields: [String: Any] = ["password_set": passwords.storedHash() != nil, "logged_in": session != nil,
+                                     "setup_left_s": access.setupLeftNs(now: now) / 1_000_000_000]
         if let session { fields["csrf"] = session.csrf }
         return WebResponse.json(JSONText.encode(fields))
     }
