@@ -4,7 +4,15 @@ public enum Suggestion {
     /// plausible typo (at most a third of the word's length, at least 1, at most 3).
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = min(3, max(1, word.count / 3))
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+        let typed = Array(word.lowercased())
+        // The distance is at least the difference of the lengths: skipping the candidates
+        // that differ by more keeps a line of 8 KB from the web page or MQTT linear, not
+        // a table of its length times each candidate's.
+        let scored = candidates.compactMap { candidate -> (String, Int)? in
+            let known = Array(candidate.lowercased())
+            guard abs(known.count - typed.count) <= limit else { return nil }
+            return (candidate, distance(typed, known))
+        }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
         return best.0
     }
@@ -17,8 +25,7 @@ public enum Suggestion {
 
     /// Edit distance counting an insertion, a deletion, a substitution or a swap of two
     /// neighbours (the commonest typo: `dealy`) as one edit (optimal string alignment).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
