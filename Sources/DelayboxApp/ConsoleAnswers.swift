@@ -58,12 +58,14 @@ struct ConsoleAnswers {
             let recording = standby?.names ?? []
             let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
             let page: [(String, Any)] = config.web.map { [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")] } ?? []
-            let release: [(String, Any)] = Self.releaseStatus().map { [("release", $0)] } ?? []
+            let release: [(String, Any)] = ReleaseStatus.read().map { [("release", $0)] } ?? []
             return format(fields + recorded + Self.building(status) + page + release, json: request.json)
         case .version:
             return format([("version", DelayboxVersion.string)], json: request.json)
-        case .update:
-            return askForUpdate(json: request.json)
+        case .update(let version):
+            return askForUpdate(version: version, json: request.json)
+        case .stagedUpdate:
+            return "error: update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
         case .system:
             let machine = SystemFigures.read()
             var fields: [(String, Any)] = [("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", "))]
@@ -192,28 +194,28 @@ struct ConsoleAnswers {
         }
     }
 
-    /// `update`: leaves the request the package's `delaybox-update.path` waits for in the
-    /// service's runtime directory; root's `delaybox-update.service` then updates Delaybox
-    /// from the box's apt sources, and the healer checks what it installed. The box itself
-    /// has no privilege to do any of it.
-    private func askForUpdate(json: Bool) -> String {
+    /// `update [VERSION]`: leaves the request the package's `delaybox-update.path` waits
+    /// for in the service's runtime directory (holding the version asked for, if any);
+    /// root's `delaybox-update.service` then updates Delaybox from the box's apt sources,
+    /// and the healer checks what it installed. The box itself has no privilege to do any
+    /// of it.
+    private func askForUpdate(version: String?, json: Bool) -> String {
         guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
             return "error: this box was not installed from the package: it has no updater (docs/deploy.md)"
         }
+        // Written whole, then renamed: the path unit starts the updater as soon as the
+        // request exists, and it must not read half a version.
         let path = directory + "/update-request"
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        let file = open(path + ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         guard file >= 0 else { return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))" }
+        let wanted = Array((version.map { $0 + "\n" } ?? "").utf8)
+        let written = wanted.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
         close(file)
-        return format([("result", "ok"), ("update", "asked: `status` says how it goes (release)")], json: json)
-    }
-
-    /// The last upgrade's outcome as the package's healer wrote it (`checking 1.2`,
-    /// `rolled back: 1.3 failed its check, 1.2 plays again (41 s)`), on a board installed
-    /// from the package; nil elsewhere.
-    static func releaseStatus(path: String = "/var/lib/delaybox-release/status") -> String? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let line = text.split(separator: "\n").first.map { String($0.prefix(300)) } ?? ""
-        return line.isEmpty ? nil : line
+        guard written == wanted.count, rename(path + ".new", path) == 0 else {
+            return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))"
+        }
+        let what = version.map { "asked for \($0)" } ?? "asked"
+        return format([("result", "ok"), ("update", "\(what): `status` says how it goes (release)")], json: json)
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a

@@ -35,8 +35,9 @@ public enum ConsoleLanguage {
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
-        Entry(name: "update", usage: "update", summary: "update Delaybox from the box's apt sources (checked, rolled back if it does not play)",
-              arguments: []),
+        Entry(name: "update", usage: "update | update VERSION | update --canary BOX",
+              summary: "update Delaybox from the box's apt sources (checked, rolled back if it does not play); a group in stages, BOX first",
+              arguments: ["--canary"]),
         Entry(name: "system", usage: "system", summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
               arguments: []),
         Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
@@ -73,7 +74,17 @@ public enum ConsoleLanguage {
         case ("status", 0): return .success(.status)
         case ("version", 0): return .success(.version)
         case ("system", 0): return .success(.system)
-        case ("update", 0): return .success(.update)
+        case ("update", 0): return .success(.update(version: nil))
+        case ("update", 1) where first != "--canary":
+            guard isPackageVersion(arguments[0]) else {
+                return .failure(ConsoleError("'\(arguments[0])' is not a release's version (e.g. 1.4.0-1~deb13): usage: \(entry.usage)"))
+            }
+            return .success(.update(version: arguments[0]))
+        case ("update", 2) where first == "--canary":
+            guard isBoxName(arguments[1]) else {
+                return .failure(ConsoleError("'\(arguments[1])' is not a box's MQTT client id (letters, digits, . _ -, at most 64)"))
+            }
+            return .success(.stagedUpdate(canary: arguments[1]))
         case ("pause", 0): return .success(.command(.pause))
         case ("resume", 0): return .success(.command(.resume))
         case ("mute", 0): return .success(.command(.toggleMute))
@@ -125,6 +136,19 @@ public enum ConsoleLanguage {
         case ("tone", 1) where first == "off": return .success(.tone(on: false))
         default: return usage()
         }
+    }
+
+    /// A Debian package version as `update VERSION` takes it (it reaches apt as
+    /// `delaybox=VERSION`): a digit first, then letters, digits and `.+~:-`, at most 64.
+    public static func isPackageVersion(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("0"..."9").contains(first), text.utf8.count <= 64 else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".+~:-".unicodeScalars.contains($0)) }
+    }
+
+    /// A box's MQTT client id as a canary is named (one topic level: no wildcard, no `/`).
+    public static func isBoxName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
     }
 
     /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`

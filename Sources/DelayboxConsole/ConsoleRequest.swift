@@ -9,8 +9,12 @@ public struct ConsoleRequest: Sendable, Equatable {
         case version
         /// The machine: addresses, Wi-Fi, CPU temperature, uptime.
         case system
-        /// Asks the package's updater (root, outside the service) to update Delaybox.
-        case update
+        /// Asks the package's updater (root, outside the service) to update Delaybox: to
+        /// the newest release in the box's apt sources, or to exactly `version`.
+        case update(version: String?)
+        /// A group's update in stages: `canary` first, this box once the canary plays the
+        /// new release (MQTT's door carries it out: it watches the canary).
+        case stagedUpdate(canary: String)
         /// Something that changes the box: the same commands buttons produce.
         case command(Command)
         case showDelay

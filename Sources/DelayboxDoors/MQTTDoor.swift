@@ -15,7 +15,10 @@ import Glibc
 /// when the box vanishes), stream events on `<prefix>/event`, console lines taken from
 /// `<prefix>/command` (and its group's) and answered on `<prefix>/reply`, and Home
 /// Assistant's discovery messages. Commands go through the console inbox like a typed
-/// line, so they are checked and carried out the same way.
+/// line, so they are checked and carried out the same way. In a group, the box keeps its
+/// release retained on the group's `release/<box>` topic and carries out an update in
+/// stages (`update --canary BOX`): BOX updates at once, the others watch its release and
+/// follow once it plays the new one (`StagedUpdate`).
 ///
 /// Threads: its own (`delaybox-mqtt`) does the work; libmosquitto's loop runs on another
 /// (`mqtt-net`); the playout thread only drops notes in (`stateChanged`, `eventHeard`) —
@@ -26,6 +29,8 @@ final class MQTTDoor: Sendable {
 
     private struct Mail {
         var commands: [(line: [UInt8], group: Bool)] = []
+        /// Group members' release reports: (their topic, the payload).
+        var releases: [(topic: String, payload: [UInt8])] = []
         var events: [String] = []
         var dropped = 0
         /// Connected (again), or the config changed: `online` and discovery to send.
@@ -44,6 +49,15 @@ final class MQTTDoor: Sendable {
     /// The problems reported since the last connection: each is said once.
     private let reported = Mutex<Set<String>>([])
     private let broker: String
+    /// The update in stages this box takes part in, as the worker thread keeps it: waiting
+    /// for (or done waiting for) a canary, or this box's own turn as the canary.
+    private struct Staging {
+        var waiting: StagedUpdate?
+        var note: String?
+        /// The release last published on the group's topic.
+        var published: MemberRelease?
+    }
+    private let staging = Mutex(Staging())
     /// libmosquitto's callbacks' way to this door, until it stops.
     private final class Relay: Sendable {
         let door = Mutex<MQTTDoor?>(nil)
@@ -110,10 +124,16 @@ final class MQTTDoor: Sendable {
             mail.withLock { $0.announce = true }
             client.subscribe(topics.command)
             if let group = topics.groupCommand { client.subscribe(group) }
+            if let releases = topics.memberReleases { client.subscribe(releases) }
+            staging.withLock { $0.published = nil }
         case .refused(let reason):
             report("the broker refused the connection: \(reason)", error: true)
         case .lost(let reason, let retryMs):
             report(reason, then: "; trying again in \(retryMs) ms (then up to every 30 s)", error: false)
+        case .message(let topic, let payload) where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/release/"):
+            mail.withLock { mail in
+                if mail.releases.count < Self.queueLimit { mail.releases.append((topic, payload)) } else { mail.dropped += 1 }
+            }
         case .message(let topic, let payload):
             let group = topic != topics.command
             mail.withLock { mail in
@@ -136,7 +156,7 @@ final class MQTTDoor: Sendable {
         var droppedReportedAt: Int64?
         while !worker.isStopRequested {
             let taken = mail.withLock { mail in
-                defer { (mail.commands, mail.events, mail.dropped, mail.announce, mail.changed) = ([], [], 0, false, false) }
+                defer { (mail.commands, mail.releases, mail.events, mail.dropped, mail.announce, mail.changed) = ([], [], [], 0, false, false) }
                 return mail
             }
             if taken.announce {
@@ -146,6 +166,8 @@ final class MQTTDoor: Sendable {
             if taken.changed { pacing.changed() }
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
             if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
+            if follow(taken.releases, now: clock.now().nanoseconds) { pacing.changed() }
+            if client.isConnected { publishRelease() }
             let now = clock.now().nanoseconds
             if taken.dropped > 0 {
                 if droppedReportedAt.map({ now - $0 > 10_000_000_000 }) ?? true {
@@ -154,10 +176,13 @@ final class MQTTDoor: Sendable {
                 }
             }
             if client.isConnected, pacing.due <= now, let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
-                client.publish(.init(topic: topics.status, payload: status, retain: true))
+                publishStatus(status)
                 pacing.published(at: now)
             }
-            let wait = client.isConnected ? max(1_000_000, pacing.due - clock.now().nanoseconds) : 30_000_000_000
+            // In a group, the release line is looked at every 2 s: a canary's verdict
+            // reaches the others within that.
+            let most: Int64 = topics.groupPrefix == nil ? 30_000_000_000 : 2_000_000_000
+            let wait = client.isConnected ? min(most, max(1_000_000, pacing.due - clock.now().nanoseconds)) : most
             worker.wait(nanoseconds: wait)
         }
     }
@@ -176,7 +201,13 @@ final class MQTTDoor: Sendable {
     private func carryOut(_ commands: [(line: [UInt8], group: Bool)]) -> Bool {
         var asked: [(line: String, pending: ConsoleInbox.Pending)] = []
         for command in commands {
-            guard let (line, request) = request(command.line, group: command.group) else { continue }
+            guard let taken = request(command.line, group: command.group) else { continue }
+            let line = taken.line
+            var request = taken.request
+            if case .stagedUpdate(let canary) = request.action {
+                guard let own = stage(after: canary, line: line) else { continue }
+                request = own
+            }
             guard let pending = inbox.post(request) else {
                 reply(command: line, error: "the appliance is stopping")
                 continue
@@ -198,13 +229,84 @@ final class MQTTDoor: Sendable {
             }
         }
         guard let text = status.wait(seconds: 2), text.hasPrefix("{"), client.isConnected else { return false }
-        client.publish(.init(topic: topics.status, payload: text, retain: true))
+        publishStatus(text)
         return true
+    }
+
+    /// The status, with the update in stages this box takes part in (`update`).
+    private func publishStatus(_ json: String) {
+        guard let note = staging.withLock({ $0.waiting?.summary ?? $0.note }) else {
+            client.publish(.init(topic: topics.status, payload: json, retain: true))
+            return
+        }
+        let fields = json.dropFirst()
+        let payload = "{\"update\":" + JSONText.encode(note) + (fields == "}" ? "" : ",") + fields
+        client.publish(.init(topic: topics.status, payload: payload, retain: true))
+    }
+
+    /// `update --canary BOX`: this box's own update when it is BOX (the request to carry
+    /// out), else the wait for BOX's verdict begins (answered here; nil).
+    private func stage(after canary: String, line: String) -> ConsoleRequest? {
+        guard topics.groupPrefix != nil else {
+            reply(command: line, error: "an update in stages is for a box in a group (mqtt.group); this box: update")
+            return nil
+        }
+        if canary == topics.clientID {
+            staging.withLock { $0 = Staging(waiting: nil, note: "canary: updating first", published: $0.published) }
+            logger.notice("MQTT: update in stages: this box is the canary, updating first")
+            return ConsoleRequest(.update(version: nil), json: true)
+        }
+        let stage = StagedUpdate(canary: canary, now: SystemClock().now().nanoseconds)
+        staging.withLock { $0 = Staging(waiting: stage, note: nil, published: $0.published) }
+        logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
+        client.publish(.init(topic: topics.reply, payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
+        // The broker's retained report of the canary, if any, is the baseline: sent again.
+        client.subscribe(topics.memberReleases ?? "")
+        return nil
+    }
+
+    /// The group's release reports heard, and the time passing, for the canary this box
+    /// waits for: once it plays a new release this box asks for exactly that version; a
+    /// canary gone wrong holds it. True when the box's `update` changed.
+    private func follow(_ releases: [(topic: String, payload: [UInt8])], now: Int64) -> Bool {
+        let (before, after) = staging.withLock { staging -> (StagedUpdate.Outcome?, StagedUpdate.Outcome?) in
+            guard var stage = staging.waiting else { return (nil, nil) }
+            let before = stage.outcome
+            let topic = topics.memberRelease(of: stage.canary)
+            for release in releases where release.topic == topic {
+                if let report = MemberRelease.read(release.payload) { _ = stage.heard(report, now: now) }
+            }
+            _ = stage.tick(now: now)
+            staging.waiting = stage
+            return (before, stage.outcome)
+        }
+        guard let after, after != before else { return false }
+        switch after {
+        case .waiting(let last): logger.info("MQTT: update in stages: \(last)")
+        case .held(let reason): logger.warning("MQTT: update in stages held, this box stays on \(version): \(reason)")
+        case .go(let version):
+            logger.notice("MQTT: update in stages: the canary plays \(version); updating to it")
+            let answer = inbox.ask(ConsoleRequest(.update(version: version), json: true)) ?? "error: the appliance did not answer"
+            if answer.hasPrefix("error: ") { logger.error("MQTT: update in stages: \(answer.dropFirst(7))") }
+        }
+        return true
+    }
+
+    /// This box's release on the group's topic, retained, when it changed (or after a
+    /// reconnection): what the others read when this box is their canary.
+    private func publishRelease() {
+        guard let topic = topics.memberRelease(of: topics.clientID) else { return }
+        let mine = MemberRelease(box: topics.clientID, version: version, release: ReleaseStatus.read() ?? "")
+        guard staging.withLock({ staging in
+            defer { staging.published = mine }
+            return staging.published != mine
+        }) else { return }
+        client.publish(.init(topic: topic, payload: mine.json, retain: true))
     }
 
     /// A payload as a console request (in JSON), or nil when it was refused (the reason
     /// is on `reply`).
-    private func request(_ payload: [UInt8], group: Bool) -> (String, ConsoleRequest)? {
+    private func request(_ payload: [UInt8], group: Bool) -> (line: String, request: ConsoleRequest)? {
         let line: String
         switch MQTTCommandLine.parse(payload, group: group) {
         case .failure(let refusal):

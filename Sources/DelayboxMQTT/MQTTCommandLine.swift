@@ -4,8 +4,9 @@ public enum MQTTCommandLine {
     /// Longest payload taken (bytes): a console line is far shorter.
     public static let maximumBytes = 256
 
-    /// Commands a group may give: what every screen of a venue should agree on.
-    public static let groupCommands: Set<String> = ["delay", "channel"]
+    /// Commands a group may give: what every screen of a venue should agree on, and an
+    /// update in stages (`update --canary BOX`; never all boxes at once).
+    public static let groupCommands: Set<String> = ["delay", "channel", "update"]
 
     /// The line, or why the payload is not one.
     public static func parse(_ payload: [UInt8], group: Bool = false) -> Result<String, Refusal> {
@@ -16,8 +17,12 @@ public enum MQTTCommandLine {
         guard !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             return .failure(Refusal("the payload holds control characters: send one console line"))
         }
-        if group, let word = line.split(separator: " ").first, !groupCommands.contains(word.lowercased()) {
-            return .failure(Refusal("a group command is delay or channel, not '\(word)'"))
+        let words = line.split(separator: " ")
+        if group, let word = words.first, !groupCommands.contains(word.lowercased()) {
+            return .failure(Refusal("a group command is delay, channel or update --canary BOX, not '\(word)'"))
+        }
+        if group, words.first?.lowercased() == "update", words.dropFirst().first != "--canary" {
+            return .failure(Refusal("a group updates in stages: update --canary BOX (BOX first, the others once it plays the new release)"))
         }
         return .success(line)
     }

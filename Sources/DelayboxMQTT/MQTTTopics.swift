@@ -26,8 +26,14 @@ public struct MQTTTopics: Sendable, Equatable {
     public var command: String { prefix + "/command" }
     /// The console's JSON answer to each command.
     public var reply: String { prefix + "/reply" }
-    /// A console line every box of the group carries out (a delay or a channel).
+    /// A console line every box of the group carries out (a delay, a channel, an update
+    /// in stages).
     public var groupCommand: String? { groupPrefix.map { $0 + "/command" } }
+    /// Retained: what a box of the group says of its release (`MemberRelease`), which the
+    /// others read when it is the canary of an update in stages.
+    public func memberRelease(of box: String) -> String? { groupPrefix.map { $0 + "/release/" + Self.level(box) } }
+    /// Every member's release, as a box of the group subscribes to them.
+    public var memberReleases: String? { groupPrefix.map { $0 + "/release/+" } }
 
     /// Home Assistant's discovery topic for one entity of this box.
     public func discovery(component: String, object: String) -> String {

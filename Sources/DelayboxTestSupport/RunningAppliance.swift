@@ -18,7 +18,9 @@ public final class RunningAppliance {
     ///   - executables: the directory holding `delaybox` and `delayboxctl`.
     ///   - name: names the temporary directory.
     ///   - arguments: more of `run`'s options (`--delay`, `--seconds`).
-    public init(executables: URL, name: String, arguments: [String] = [], board: (_ directory: URL) -> String) throws {
+    ///   - environment: more of its environment (what systemd would set: `RUNTIME_DIRECTORY`).
+    public init(executables: URL, name: String, arguments: [String] = [], environment: [String: String] = [:],
+                board: (_ directory: URL) -> String) throws {
         self.executables = executables
         directory = try ExternalTool.temporaryDirectory(name)
         socket = directory.appendingPathComponent("control.sock").path
@@ -29,6 +31,7 @@ public final class RunningAppliance {
         process.executableURL = executables.appendingPathComponent("delaybox")
         process.arguments = ["run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
                              "--socket", socket] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()

@@ -18,8 +18,9 @@ struct MQTTTests {
 
         /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
         ///   cycle it names).
-        init(mqtt: String, name: String = "box", demo: String = "demo://commentary") throws {
-            appliance = try RunningAppliance(executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)") { _ in """
+        init(mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:]) throws {
+            appliance = try RunningAppliance(executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
+                                             environment: environment) { _ in """
                 extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
                 audio:
                   device: null
@@ -222,6 +223,65 @@ struct MQTTTests {
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
         #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
         #expect(try one.status()["volume"] as? Int != 0 && two.status()["volume"] as? Int != 0)
+    }
+
+    /// A venue updated in stages (`update --canary screen1` on the group's topic): screen1
+    /// asks its updater at once, screen2 waits, ignores the broker's old report and
+    /// screen1's progress, and asks for exactly the version screen1 plays once it plays it;
+    /// asked again, a canary that rolled back holds screen2 where it is. The package's
+    /// updater and healer are played by the test: it reads the update requests the boxes
+    /// leave and writes the healer's release lines (the virtual boards run the real ones).
+    @Test func aGroupUpdatesInStagesBehindItsCanary() throws {
+        let broker = try MosquittoBroker()
+        let watcher = try broker.watch("delaybox/#")
+        let places = try ["one", "two"].map { name -> (run: URL, release: URL) in
+            let directory = try ExternalTool.temporaryDirectory("stages-\(name)")
+            let run = directory.appendingPathComponent("run"), release = directory.appendingPathComponent("release")
+            for made in [run, release] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+            return (run, release)
+        }
+        defer { for place in places { try? FileManager.default.removeItem(at: place.run.deletingLastPathComponent()) } }
+        func healer(_ box: Int, says line: String) throws {
+            try (line + "\n").write(to: places[box].release.appendingPathComponent("status"), atomically: true, encoding: .utf8)
+        }
+        func request(_ box: Int) -> String? { try? String(contentsOf: places[box].run.appendingPathComponent("update-request"), encoding: .utf8) }
+        try healer(0, says: "1.2 playing")
+        try healer(1, says: "1.2 playing")
+        let boxes = try [("one", "screen1"), ("two", "screen2")].enumerated().map { index, box in
+            try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: \(box.1)\ngroup: bar", name: box.0,
+                    environment: ["RUNTIME_DIRECTORY": places[index].run.path, "DELAYBOX_RELEASE_DIRECTORY": places[index].release.path])
+        }
+        let logs = { boxes.map(\.logText).joined(separator: "\n") }
+        let canaryRelease = watcher.wait(for: "delaybox/group/bar/release/screen1") { Self.field($0, "release") == "1.2 playing" }
+        let running = try #require(canaryRelease.flatMap { Self.field($0, "version") }, "\(logs())")
+        #expect(watcher.wait(for: "delaybox/group/bar/release/screen2") { Self.field($0, "release") == "1.2 playing" } != nil)
+
+        try broker.publish("delaybox/group/bar/command", "update")
+        #expect(watcher.wait(for: "delaybox/screen2/reply") { Self.field($0, "error")?.contains("in stages") == true } != nil)
+        try broker.publish("delaybox/group/bar/command", "update --canary screen1")
+        #expect(Box.wait(for: "asked") { request(0) == nil ? "" : "asked" }, "screen1 asks its updater: \(logs())")
+        #expect(request(0) == "", "for the newest release")
+        let waiting = watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true }
+        #expect(waiting != nil, "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
+        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: updating first" } != nil)
+
+        try healer(0, says: "checking 9.9")
+        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasSuffix("screen1 says 'checking 9.9'") == true } != nil)
+        #expect(request(1) == nil, "screen2 waits while screen1 checks its release")
+        try healer(0, says: "\(running) playing")
+        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update") == "updating to \(running), which canary screen1 plays" } != nil,
+                "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
+        #expect(request(1) == running + "\n", "screen2 asks for exactly the canary's version")
+
+        // Asked again: the canary rolls back, and screen2 stays.
+        try FileManager.default.removeItem(at: places[1].run.appendingPathComponent("update-request"))
+        try broker.publish("delaybox/group/bar/command", "update --canary screen1")
+        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true } != nil)
+        try healer(0, says: "rolled back: 9.9 failed its check, \(running) plays again (41 s)")
+        let held = watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("held: screen1's update went wrong: rolled back") == true }
+        #expect(held != nil, "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
+        #expect(request(1) == nil, "screen2 did not update")
+        #expect(logs().contains("update in stages held, this box stays on \(running)"), "\(logs())")
     }
 
     /// The broker restarted under a playing box: one warning, the box reconnects with

@@ -77,7 +77,14 @@ import Testing
             Issue.record("a group set the volume")
             return
         }
-        #expect(refusal.description.contains("delay or channel"))
+        #expect(refusal.description.contains("delay, channel or update --canary BOX"))
+        #expect(MQTTCommandLine.parse(Array("update --canary screen1".utf8), group: true) == .success("update --canary screen1"))
+        guard case .failure(let together) = MQTTCommandLine.parse(Array("update".utf8), group: true) else {
+            Issue.record("a group updated every box at once")
+            return
+        }
+        #expect(together.description.contains("in stages"))
+        #expect(MQTTCommandLine.parse(Array("update".utf8)) == .success("update"), "one box's own topic may")
     }
 
     /// At once on the first and on a change, but never twice within the gap; every 30 s

@@ -50,6 +50,8 @@ import Testing
         #expect(parse("log level debug")?.action == .logLevel("debug") && parse("log tail 50")?.action == .logTail(lines: 50))
         #expect(parse("config set defaults.delay_step 200 ms")?.action == .configSet(key: "defaults.delay_step", value: "200 ms"))
         #expect(parse("tone on")?.action == .tone(on: true))
+        #expect(parse("update")?.action == .update(version: nil) && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
+        #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
         #expect(parse("   ") == nil, "an empty line asks nothing")
     }
 
@@ -59,6 +61,14 @@ import Testing
         #expect(error("preset save 12") == "a preset is 1-9; got '12'")
         #expect(error("log level verbose")?.hasPrefix("no log level 'verbose'") == true)
         #expect(error("tone") == "usage: tone on | tone off")
+        // A version reaches apt and a box's name an MQTT topic: nothing else gets through.
+        for version in ["latest", "1.4;reboot", "-1", "1.4$(id)", String(repeating: "1", count: 65)] {
+            #expect(error("update \(version)")?.contains("is not a release's version") == true, "\(version)")
+        }
+        for name in ["#", "bar/+", "a$b", String(repeating: "a", count: 65)] {
+            #expect(error("update --canary \(name)")?.contains("is not a box's MQTT client id") == true, "\(name)")
+        }
+        #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX")
     }
 
     @Test func helpListsEveryCommandAndExplainsOne() throws {

@@ -1,0 +1,103 @@
+import DelayboxConfig
+import FoundationEssentials
+
+/// A venue's update in stages (docs/mqtt.md): `update --canary BOX` on the group's topic
+/// makes BOX update first; every other box of the group waits here, watching BOX's release
+/// on `delaybox/group/<group>/release/<BOX>`, and updates only once BOX plays a release —
+/// then to exactly the version BOX plays. A canary that rolled back, failed to update or
+/// said nothing within `patienceNs` holds the others where they are.
+public struct StagedUpdate: Sendable, Equatable {
+    /// How long the canary has to update and prove its release (ns): `apt-get update`, the
+    /// download over a venue's Wi-Fi, the 60 s check and a roll-back fit well within it.
+    public static let patienceNs: Int64 = 30 * 60 * 1_000_000_000
+
+    public enum Outcome: Sendable, Equatable {
+        /// Still waiting; what the canary said last, if anything.
+        case waiting(String)
+        /// The canary plays `version`: this box updates to it.
+        case go(version: String)
+        /// The canary's update went wrong, or it said nothing in time: this box stays.
+        case held(String)
+    }
+
+    public let canary: String
+    private let startedNs: Int64
+    /// The first report heard: the broker's retained one from before the command, which says
+    /// nothing about the update (a "1.2 playing" from last week is no verdict).
+    private var baseline: MemberRelease?
+    public private(set) var outcome: Outcome
+
+    public init(canary: String, now: Int64) {
+        self.canary = canary
+        startedNs = now
+        outcome = .waiting("no word from \(canary) yet")
+    }
+
+    /// A report from the canary (its retained release message, as it changes).
+    public mutating func heard(_ report: MemberRelease, now: Int64) -> Outcome {
+        guard case .waiting = outcome else { return outcome }
+        guard let first = baseline else {
+            baseline = report
+            outcome = .waiting("\(canary) says '\(report.release)' (from before the update)")
+            return tick(now: now)
+        }
+        guard report != first else { return tick(now: now) }
+        switch report.verdict {
+        case .healthy: outcome = .go(version: report.version)
+        case .failed: outcome = .held("\(canary)'s update went wrong: \(report.release)")
+        case .underWay: outcome = .waiting("\(canary) says '\(report.release)'")
+        }
+        return tick(now: now)
+    }
+
+    /// The time passing: a canary silent past its patience holds this box.
+    public mutating func tick(now: Int64) -> Outcome {
+        if case .waiting(let last) = outcome, now - startedNs > Self.patienceNs {
+            outcome = .held("\(canary) did not play a new release within \(Self.patienceNs / 60_000_000_000) min (last: \(last))")
+        }
+        return outcome
+    }
+
+    /// What this box's status says of it (`update`).
+    public var summary: String {
+        switch outcome {
+        case .waiting(let last): return "waiting for canary \(canary): \(last)"
+        case .go(let version): return "updating to \(version), which canary \(canary) plays"
+        case .held(let reason): return "held: \(reason)"
+        }
+    }
+}
+
+/// What a box of a group says of its release, retained on
+/// `delaybox/group/<group>/release/<box>`: the version it runs and the package healer's
+/// last line (`checking 1.3`, `1.3 playing`, `rolled back: …`, `up to date: 1.3`).
+public struct MemberRelease: Codable, Sendable, Equatable {
+    public let box: String
+    public let version: String
+    public let release: String
+
+    public init(box: String, version: String, release: String) {
+        self.box = box
+        self.version = version
+        self.release = release
+    }
+
+    /// A report as its JSON payload says it, nil for anything else (at most 1 KB).
+    public static func read(_ payload: [UInt8]) -> MemberRelease? {
+        guard payload.count <= 1_024 else { return nil }
+        return try? JSONDecoder().decode(MemberRelease.self, from: Data(payload))
+    }
+
+    public var json: String { JSONText.encode(["box": box, "version": version, "release": release]) }
+
+    enum Verdict { case healthy, failed, underWay }
+
+    /// The healer's line read (deploy/debian/release-check writes them): playing or up to
+    /// date is a release that plays; rolled back, failed, not playing is a failure.
+    var verdict: Verdict {
+        let line = release.lowercased()
+        if line.hasPrefix("rolled back") || line.hasPrefix("update failed") || line.contains("did not play") { return .failed }
+        if line.hasPrefix("up to date") || line.hasSuffix(" playing") { return .healthy }
+        return .underWay
+    }
+}

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The package healer's last line about this box's release (`checking 1.3`, `1.3 playing`,
+/// `rolled back: 1.3 failed its check, 1.2 plays again (41 s)`), which
+/// deploy/debian/release-check writes to `/var/lib/delaybox-release/status`: the console's
+/// and MQTT's `release`, and what a group's canary tells the others. Nil on a box not
+/// installed from the package. `DELAYBOX_RELEASE_DIRECTORY` names another directory (the
+/// tests' stand-in for the healer).
+public enum ReleaseStatus {
+    /// Longest line kept (bytes): the healer's lines are far shorter.
+    static let limit = 300
+
+    public static func read() -> String? {
+        let directory = getenv("DELAYBOX_RELEASE_DIRECTORY").map { String(cString: $0) } ?? "/var/lib/delaybox-release"
+        let file = open(directory + "/status", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, limit) }
+        guard count > 0 else { return nil }
+        let line = String(decoding: bytes[..<count].prefix { $0 != 0x0A }, as: UTF8.self)
+        return line.isEmpty ? nil : line
+    }
+}

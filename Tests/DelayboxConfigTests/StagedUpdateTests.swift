@@ -1,0 +1,61 @@
+import DelayboxMQTT
+import Testing
+
+/// A venue's update in stages: the others wait for the canary's verdict, never take the
+/// broker's old retained report for one, and stay where they are when it goes wrong.
+@Suite struct StagedUpdateTests {
+    static let minute: Int64 = 60_000_000_000
+
+    func report(_ version: String, _ release: String) -> MemberRelease { MemberRelease(box: "screen1", version: version, release: release) }
+
+    @Test func theOthersGoOnceTheCanaryPlaysANewReleaseAndTakeItsVersion() {
+        var stage = StagedUpdate(canary: "screen1", now: 0)
+        #expect(stage.heard(report("1.2", "1.2 playing"), now: 1) == .waiting("screen1 says '1.2 playing' (from before the update)"),
+                "the retained report from before the command is no verdict")
+        #expect(stage.heard(report("1.2", "updating: installing 1.3 over 1.2"), now: 2 * Self.minute) == .waiting("screen1 says 'updating: installing 1.3 over 1.2'"))
+        #expect(stage.heard(report("1.3", "checking 1.3"), now: 3 * Self.minute) == .waiting("screen1 says 'checking 1.3'"))
+        #expect(stage.heard(report("1.3", "1.3 playing"), now: 4 * Self.minute) == .go(version: "1.3"))
+        #expect(stage.summary == "updating to 1.3, which canary screen1 plays")
+        #expect(stage.heard(report("1.3", "rolled back: late"), now: 5 * Self.minute) == .go(version: "1.3"), "a verdict is final")
+    }
+
+    @Test func aCanaryAlreadyUpToDateLetsTheOthersCatchUpToItsVersion() {
+        var stage = StagedUpdate(canary: "screen1", now: 0)
+        _ = stage.heard(report("1.3", "1.3 playing"), now: 0)
+        #expect(stage.heard(report("1.3", "up to date: 1.3"), now: Self.minute) == .go(version: "1.3"))
+    }
+
+    @Test func aCanaryThatRolledBackOrFailedHoldsTheOthers() {
+        for line in ["rolled back: 1.3 failed its check, 1.2 plays again (41 s)", "update failed: apt-get update: E: no network",
+                     "1.3 did not play (restarted by systemd, or not playing within 60 s), and there is no earlier release to return to: journalctl -u delaybox"] {
+            var stage = StagedUpdate(canary: "screen1", now: 0)
+            _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
+            guard case .held(let reason) = stage.heard(report("1.2", line), now: Self.minute) else {
+                Issue.record("'\(line)' let the others update")
+                continue
+            }
+            #expect(reason == "screen1's update went wrong: \(line)")
+            #expect(stage.heard(report("1.4", "1.4 playing"), now: 2 * Self.minute) == .held(reason), "a held box stays held until asked again")
+        }
+    }
+
+    @Test func aSilentOrSlowCanaryHoldsTheOthersAfterItsPatience() {
+        var silent = StagedUpdate(canary: "screen9", now: 5)
+        #expect(silent.tick(now: 5 + StagedUpdate.patienceNs) == .waiting("no word from screen9 yet"))
+        #expect(silent.tick(now: 6 + StagedUpdate.patienceNs) == .held("screen9 did not play a new release within 30 min (last: no word from screen9 yet)"))
+        var slow = StagedUpdate(canary: "screen1", now: 0)
+        _ = slow.heard(report("1.2", "1.2 playing"), now: 0)
+        _ = slow.heard(report("1.2", "checking 1.3"), now: Self.minute)
+        guard case .held = slow.heard(report("1.2", "checking 1.3 again"), now: 31 * Self.minute) else {
+            Issue.record("a canary checking for 31 min let the others go")
+            return
+        }
+    }
+
+    @Test func aReportIsReadFromItsJSONAndNothingElse() {
+        let sent = MemberRelease(box: "screen1", version: "1.3-1~deb13", release: "1.3-1~deb13 playing")
+        #expect(MemberRelease.read(Array(sent.json.utf8)) == sent)
+        #expect(MemberRelease.read(Array("1.3 playing".utf8)) == nil)
+        #expect(MemberRelease.read(Array(("{\"box\":\"a\",\"version\":\"1\",\"release\":\"" + String(repeating: "x", count: 2_000) + "\"}").utf8)) == nil)
+    }
+}
