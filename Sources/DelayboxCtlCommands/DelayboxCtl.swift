@@ -282,7 +282,8 @@ struct Update: ParsableCommand {
         abstract: "Update Delaybox from the box's apt sources (checked after, and rolled back if it does not play).",
         discussion: "`status` says how it goes (release). See docs/deploy.md.")
     @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["update"]) }
+    @Argument(help: "Exactly this release (e.g. 1.4.0-1~deb13); none: the newest.") var version: String?
+    func run() throws { try connection.send(["update"] + (version.map { [$0] } ?? [])) }
 }
 
 struct System: ParsableCommand {

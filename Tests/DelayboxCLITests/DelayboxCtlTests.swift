@@ -96,7 +96,14 @@ import Glibc
         // `update` leaves the request the package's delaybox-update.path waits for.
         let update = try ctl(["update"], socket: socket)
         #expect(update.status == 0 && update.output.contains("update: asked"), "\(update.output)\(update.errors)")
-        #expect(FileManager.default.fileExists(atPath: runtime.appendingPathComponent("update-request").path))
+        let request = runtime.appendingPathComponent("update-request")
+        #expect(try String(contentsOf: request, encoding: .utf8) == "", "the newest")
+        let pinned = try ctl(["update", "1.4.0-1~deb13"], socket: socket)
+        #expect(pinned.output.contains("update: asked for 1.4.0-1~deb13"), "\(pinned.output)\(pinned.errors)")
+        #expect(try String(contentsOf: request, encoding: .utf8) == "1.4.0-1~deb13\n", "exactly that release")
+        let hostile = try ctl(["update", "1;reboot"], socket: socket)
+        #expect(hostile.status != 0 && (hostile.output + hostile.errors).contains("is not a release's version"), "\(hostile.output)\(hostile.errors)")
+        #expect(try String(contentsOf: request, encoding: .utf8) == "1.4.0-1~deb13\n")
 
         let off = try ctl(["ads", "off"], socket: socket)
         #expect(off.status == 0 && off.output.contains("result: ok"), "\(off.output)\(off.errors)")

@@ -118,7 +118,8 @@ struct VirtualBoardDeployTests {
         #expect(try login.run("cat /var/lib/delaybox/web-password | cut -c1-3") == "$y$", "the settings survive both ways")
 
         // A venue's newer release in its signed repository (on the board's disk: the board
-        // reaches nothing on the network), and `update` asked at the console.
+        // reaches nothing on the network), and `update VERSION` asked at the console (what
+        // a group's box asks once its canary plays that version).
         // (Named as make-repo.sh takes a package: …~debN_ARCH.deb.)
         let newer = try Self.variant(of: good, in: directory, named: "newer", version: ".1", file: "delaybox_newer~deb\(release)_\(board.arch).deb")
         let newerVersion = try ExternalTool.run(["dpkg-deb", "-f", newer.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -131,7 +132,7 @@ struct VirtualBoardDeployTests {
         let suite = release == 12 ? "bookworm" : "trixie"
         _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
         let asked = Date()
-        #expect(try login.run("delayboxctl update").contains("update: asked"))
+        #expect(try login.run("delayboxctl update \(newerVersion)").contains("update: asked for \(newerVersion)"))
         var updated = false
         while Date().timeIntervalSince(asked) < Double(board.allowing(180)) {
             let state = (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
