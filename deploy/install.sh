@@ -9,6 +9,10 @@
 #                      without it the board keeps the one it has
 #   --deb FILE         the package to install (default: built for the board's
 #                      architecture and Debian release by deploy/make-deb.sh)
+#   --from-repo URL    instead: add a club's signed repository (deploy/make-repo.sh's
+#                      folder at URL) to the board's apt sources and install its newest
+#                      release from there, so the box keeps following it (apt upgrade,
+#                      `update`); the board fetches URL/<suite>.sources itself
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
 #   --timeout S        how long the health check waits for `playing` (default 60)
@@ -33,7 +37,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "install: $*" >&2; }
 fail() { say "$2"; exit "$1"; }
 
-HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD=""
+HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" REPO="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD=""
 SSH_OPTIONS=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3
              -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR)
 while [ $# -gt 0 ]; do
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --host) HOST=${2:?--host needs a board}; shift 2 ;;
     --board) BOARD=${2:?--board needs a name}; shift 2 ;;
     --deb) DEB=${2:?--deb needs a file}; shift 2 ;;
+    --from-repo) REPO=${2:?--from-repo needs the repository\'s address}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --user) USER_NAME=${2:?--user needs a name}; shift 2 ;;
     --identity) IDENTITY=${2:?--identity needs a key file}; shift 2 ;;
@@ -48,11 +53,17 @@ while [ $# -gt 0 ]; do
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --web-password) ASK_PASSWORD=true; shift ;;
     --dry-run) DRY_RUN=true; shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) fail 2 "unknown option $1 (see --help)" ;;
   esac
 done
 [ -n "$HOST" ] || fail 2 "which board? --host HOST (see --help)"
+[ -z "$DEB" ] || [ -z "$REPO" ] || fail 2 "--deb or --from-repo, not both"
+# The address is passed to a shell on the board (ssh joins its arguments into one command
+# line): a URL's plain characters only, never a quote, `;`, `&`, `$` or a space.
+[[ -z "$REPO" || "$REPO" =~ ^(https?|file):[A-Za-z0-9._~:/%+=@-]+$ ]] \
+  || fail 2 "--from-repo takes the repository's http(s) address (make-repo.sh's folder on a web host), not '$REPO'"
+REPO=${REPO%/}
 # The web password is asked before anything is done (not after minutes of copying).
 if $ASK_PASSWORD && ! $DRY_RUN; then
   if [ -t 0 ]; then
@@ -105,6 +116,34 @@ board_said=${CURRENT_BOARD:-none}
 say "the board: $ARCH, Debian $DEBIAN, delaybox ${INSTALLED:-not installed}, board config $board_said, service $(fact active)"
 
 # --- The package.
+if [ -n "$REPO" ]; then
+  # The board adds the repository (the entry make-repo.sh wrote for its suite, with the key
+  # inside) and fetches its newest release into the store: apt checks the signatures, and
+  # the steps below install and check it as they do a copied package.
+  if $DRY_RUN; then say "dry run: would add $REPO/$OS_CODENAME.sources to the board's apt sources and install its newest delaybox"; exit 0; fi
+  say "adding $REPO to the board's apt sources"
+  fetched=$(on_board "$REPO" "$OS_CODENAME" <<'EOF'
+set -e
+store=/var/lib/delaybox-deploy entry=/etc/apt/sources.list.d/delaybox.sources
+mkdir -p $store
+/usr/lib/apt/apt-helper download-file "$1/$2.sources" $entry.new >/tmp/delaybox-apt.log 2>&1   || { echo "the board could not fetch $1/$2.sources:"; tail -3 /tmp/delaybox-apt.log; exit 1; }
+grep -q '^Signed-By:' $entry.new || { rm -f $entry.new; echo "$1/$2.sources is not a repository entry with its key (deploy/make-repo.sh --url writes one)"; exit 1; }
+mv $entry.new $entry
+apt-get update -q -o DPkg::Lock::Timeout=300 >/tmp/delaybox-apt.log 2>&1 || true
+if grep -E '^(E|W):' /tmp/delaybox-apt.log | grep -F "$1"; then exit 1; fi
+cd $store && rm -f delaybox_*.deb
+apt-get download -q delaybox >/tmp/delaybox-apt.log 2>&1 || { echo "the repository has no delaybox for this board:"; tail -3 /tmp/delaybox-apt.log; exit 1; }
+mv delaybox_*.deb incoming.deb
+echo "sum=$(sha256sum incoming.deb | cut -d' ' -f1)"
+echo "version=$(dpkg-deb -f incoming.deb Version)"
+echo "arch=$(dpkg-deb -f incoming.deb Architecture)"
+echo "boards=$(dpkg-deb -c incoming.deb | sed -n 's|.*/usr/share/delaybox/board-configs/\([^/]*\)\.yaml$||p' | grep -vx base | sort | tr '
+' ' ')"
+EOF
+  ) || fail 3 "$(echo "$fetched" | sed 's/^/  /')"
+  SUM=$(sed -n 's/^sum=//p' <<<"$fetched") VERSION=$(sed -n 's/^version=//p' <<<"$fetched") boards=$(sed -n 's/^boards=//p' <<<"$fetched")
+  say "the repository's release for this board: $VERSION"
+else
 if [ -z "$DEB" ]; then
   say "building the package for $ARCH, Debian $DEBIAN"
   DEB=$("$ROOT/deploy/make-deb.sh" --arch "$ARCH" --debian "$DEBIAN") || fail 3 "the package could not be built (above)"
@@ -116,6 +155,7 @@ PKG_ARCH=$(dpkg-deb -f "$DEB" Architecture) VERSION=$(dpkg-deb -f "$DEB" Version
   || fail 2 "$DEB ($VERSION) is not for Debian $DEBIAN, which the board runs (build with deploy/make-deb.sh --debian $DEBIAN)"
 SUM=$(sha256sum "$DEB" | cut -d' ' -f1)
 boards=$(dpkg-deb -c "$DEB" | sed -n 's|.*/usr/share/delaybox/board-configs/\([^/]*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')
+fi
 if [ -n "$BOARD" ]; then
   [[ " $boards" == *" $BOARD "* ]] || fail 2 "no board config '$BOARD' in $VERSION; there are: $boards"
 elif [ "$(fact has_board)" != yes ]; then
@@ -181,11 +221,13 @@ if $DRY_RUN; then
 fi
 
 # --- Copy, install, restart.
-say "copying $(basename "$DEB") ($(du -h "$DEB" | cut -f1))"
-# Through /tmp: the login user may not write $STORE (sudo moves it there).
-scp -q "${SSH_OPTIONS[@]/#-p/-P}" "$DEB" "$TARGET:/tmp/delaybox-incoming.deb" || fail 3 "copying to $TARGET failed (scp said it above)"
-on_board <<<"mkdir -p $STORE && mv /tmp/delaybox-incoming.deb $STORE/incoming.deb && sha256sum $STORE/incoming.deb" | grep -q "^$SUM " \
-  || fail 3 "the package did not arrive whole (checksum differs); nothing was installed"
+if [ -z "$REPO" ]; then
+  say "copying $(basename "$DEB") ($(du -h "$DEB" | cut -f1))"
+  # Through /tmp: the login user may not write $STORE (sudo moves it there).
+  scp -q "${SSH_OPTIONS[@]/#-p/-P}" "$DEB" "$TARGET:/tmp/delaybox-incoming.deb" || fail 3 "copying to $TARGET failed (scp said it above)"
+  on_board <<<"mkdir -p $STORE && mv /tmp/delaybox-incoming.deb $STORE/incoming.deb && sha256sum $STORE/incoming.deb" | grep -q "^$SUM " \
+    || fail 3 "the package did not arrive whole (checksum differs); nothing was installed"
+fi
 
 # Installs a package kept in $STORE (and the board choice), restarting the service.
 # $1: incoming.deb or current.deb; $2: a board name, "" to keep it, or "restore".

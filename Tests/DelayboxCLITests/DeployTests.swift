@@ -122,6 +122,13 @@ import Testing
         #expect(badBoard.status == 2 && badBoard.errors.contains("--board takes a board config's name"), "\(badBoard.errors)")
         let badTimeout = try ExternalTool.execute(script, ["--host", "box", "--timeout", "soon"])
         #expect(badTimeout.status == 2 && badTimeout.errors.contains("--timeout takes whole seconds"), "\(badTimeout.errors)")
+        // The repository's address reaches a shell on the board: nothing a shell would read.
+        for url in ["http://club.example/r;reboot", "http://club.example/$(id)", "https://club.example/a b", "ftp://club.example/r"] {
+            let refused = try ExternalTool.execute(script, ["--host", "box", "--from-repo", url])
+            #expect(refused.status == 2 && refused.errors.contains("--from-repo takes the repository's http(s) address"), "\(url): \(refused.errors)")
+        }
+        let both = try ExternalTool.execute(script, ["--host", "box", "--from-repo", "https://club.example/r", "--deb", "x.deb"])
+        #expect(both.status == 2 && both.errors.contains("--deb or --from-repo, not both"), "\(both.errors)")
         let port = try LoopbackPort.unused()
         let unreachable = try ExternalTool.execute(script, ["--host", "127.0.0.1", "--port", String(port), "--dry-run"])
         #expect(unreachable.status == 3 && unreachable.errors.contains("cannot reach root@127.0.0.1 over SSH"), "\(unreachable.errors)")

@@ -142,6 +142,13 @@ struct VirtualBoardDeployTests {
         print("deploy: Debian \(release) \(board.arch): `update` at the console to the newer release playing: \(String(format: "%.1f", Date().timeIntervalSince(asked))) s")
         let updateLog = (try? login.run("journalctl -u delaybox-update -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
         #expect(updated, "updated from the repository and checked:\n\(updateLog)")
+
+        // A developer's install.sh adding the repository instead of copying a package: the
+        // board fetches the entry, apt checks the signature, the release installs and plays.
+        _ = try login.run("rm /etc/apt/sources.list.d/delaybox.sources")
+        let fromRepo = try install(login, ["--from-repo", "file:/srv/delaybox-repo/"])
+        #expect(fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"), "\(fromRepo.errors)")
+        #expect(try login.run("apt-cache policy delaybox").contains("file:/srv/delaybox-repo \(suite)/main"), "the box follows the repository")
     }
 
     func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {
