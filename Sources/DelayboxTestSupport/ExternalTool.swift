@@ -19,6 +19,9 @@ public enum ExternalTool {
 
     /// Runs `executable` with `arguments` to completion, whatever its exit status, with
     /// `environment` added to this process's, and `input` (when given) on its standard input.
+    /// Its input is written and its stderr read on threads of their own while stdout is read
+    /// here: one pipe read to its end before the other deadlocked a child that filled the
+    /// other pipe's 64 KiB first (issue 43).
     public static func execute(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                                input: String? = nil) throws -> Outcome {
         let process = Process()
@@ -31,12 +34,17 @@ public enum ExternalTool {
         let feed = input.map { _ in Pipe() }
         if let feed { process.standardInput = feed }
         try process.run()
+        let others = DispatchGroup()
         if let feed, let input {
-            feed.fileHandleForWriting.write(Data(input.utf8))
-            try feed.fileHandleForWriting.close()
+            DispatchQueue.global().async(group: others) {
+                feed.fileHandleForWriting.write(Data(input.utf8))
+                try? feed.fileHandleForWriting.close()
+            }
         }
+        nonisolated(unsafe) var err = Data()
+        DispatchQueue.global().async(group: others) { err = errors.fileHandleForReading.readDataToEndOfFile() }
         let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        others.wait()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
                        errors: String(decoding: err, as: UTF8.self))
