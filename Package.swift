@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "DelayboxMQTT", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxPlatform"], swiftSettings: strict),
+        .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxEngine", "DelayboxPlatform"], swiftSettings: strict),
         // The web page: requests, sessions, the login throttle and the page itself (pure).
         .target(name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole"], swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with

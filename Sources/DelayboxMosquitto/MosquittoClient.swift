@@ -1,4 +1,5 @@
 import CMosquitto
+import DelayboxEngine
 import DelayboxPlatform
 import Synchronization
 #if canImport(Glibc)
@@ -146,26 +147,30 @@ public final class MosquittoClient: @unchecked Sendable {
     }
 
     private func run() {
-        var backoffMs: Int64 = 1_000
+        // Jittered (±20 %) like the stream client's: a venue's boxes do not all reconnect to
+        // a restarted broker in the same millisecond (issue 43).
+        var backoff = ReconnectBackoff(initialMs: 1_000, capMs: 30_000)
+        var random = SystemRandomNumberGenerator()
         var everConnected = false
         while !thread.isStopRequested {
             let code = everConnected ? mosquitto_reconnect(handle)
                 : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAliveSeconds)
+            // (Described at once: errno is the failed call's.)
+            var failure = Self.describe(code)
             if code == MOSQ_ERR_SUCCESS.rawValue {
                 everConnected = true
                 var result = MOSQ_ERR_SUCCESS.rawValue
                 while !thread.isStopRequested, result == MOSQ_ERR_SUCCESS.rawValue {
                     result = mosquitto_loop(handle, 1_000, 1)
-                    if isConnected { backoffMs = 1_000 }
+                    if isConnected { backoff.reset() }
                 }
                 if thread.isStopRequested || stopping.load(ordering: .acquiring) { break }
+                failure = Self.describe(result)
                 connected.store(false, ordering: .releasing)
-                onEvent(.lost(Self.describe(result), retryMs: backoffMs))
-            } else {
-                onEvent(.lost(Self.describe(code), retryMs: backoffMs))
             }
-            thread.wait(milliseconds: backoffMs)
-            backoffMs = min(backoffMs * 2, 30_000)
+            let waitMs = backoff.nextDelayMs(using: &random)
+            onEvent(.lost(failure, retryMs: waitMs))
+            thread.wait(milliseconds: waitMs)
         }
     }
 
