@@ -78,7 +78,9 @@ let package = Package(
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
         // The operating system as the root uses it: threads, the monotonic clock and sleeping,
         // child processes, errno in words, unbuffered stdout and stderr, process figures.
-        .target(name: "DelayboxPlatform", dependencies: ["DelayboxEngine", "DelayboxAudio"], swiftSettings: strict),
+        // adjtimex: whether the wall clock is synchronised (sys/timex.h is not in Glibc's module).
+        .target(name: "CClock"),
+        .target(name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio"], swiftSettings: strict),
         // systemd and the journal: sd_notify, the journal's priorities, signals.
         .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
         // Everything between the engine and the jack: the kinds of output (ALSA, a WAV file,

@@ -54,6 +54,9 @@ final class Playout {
     private let inbox: ConsoleInbox
     private let doors: Doors
     private let clock: any MonotonicClock
+    /// The wall clock an ad break's START is compared with, as `board.clock` says to
+    /// believe it (taken at start, like the rest of `board:`).
+    private let wallClock: @Sendable () -> Double?
     private var configuration: ConfigInForce
     private var channels: ChannelChoice
     private(set) var session: ChannelSession
@@ -72,6 +75,7 @@ final class Playout {
         (log, saver, client) = (setup.log, setup.settingsFile.map { SettingsSaver(file: $0) }, setup.client)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
+        wallClock = Self.wallClock(believing: setup.config.clock)
         let (config, settings) = (setup.config, setup.settings)
         var lineup = config.channels
         if let saved = settings.channel { lineup.select(named: saved) }
@@ -80,9 +84,10 @@ final class Playout {
         var engine = EngineConfiguration()
         engine.initialBufferMs = config.defaults.initialBufferMs
         engine.maxDelayMs = config.defaults.maxDelayMs
-        session = try ChannelSession(channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock)
+        session = try ChannelSession(channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock,
+                                     unixTime: wallClock)
         standby = try StandbyChannels(lineup: lineup, playing: lineup.selected.name, configuration: engine,
-                                      delayMs: delayMs, client: client, clock: clock, now: now)
+                                      delayMs: delayMs, client: client, clock: clock, wallClock: wallClock, now: now)
         executor = CommandExecutor(engine: session.engine, settings: settings, maxVolume: config.defaults.maxVolume)
         desk = setup.cacheDirectory.map {
             ProgrammeDesk(cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
@@ -204,6 +209,14 @@ final class Playout {
         return .done
     }
 
+    /// The wall clock as `source` says to believe it: always, or once synchronised.
+    private static func wallClock(believing source: TimeSource) -> @Sendable () -> Double? {
+        switch source {
+        case .rtc: return { WallClock.unixTime() }
+        case .network: return { WallClock.synchronisedUnixTime() }
+        }
+    }
+
     /// A change reaches everything that reads the config, whichever door it came through
     /// (`config set` on the console, SIGHUP, `config save`): the doors, and the lineup the
     /// channels are chosen from. Returns the playing channel's new definition when it was
@@ -245,7 +258,7 @@ final class Playout {
             session = kept
         } else {
             session = try ChannelSession(channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
-                                         client: client, clock: clock)
+                                         client: client, clock: clock, unixTime: wallClock)
             log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
             session.start(now: now)
         }

@@ -12,11 +12,13 @@ final class StandbyChannels {
     private let configuration: EngineConfiguration
     private let client: StreamClient.Options
     private let clock: any MonotonicClock
+    /// The wall clock as `board.clock` says to believe it (ChannelSession).
+    private let wallClock: @Sendable () -> Double?
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
     init(lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
-         client: StreamClient.Options, clock: any MonotonicClock, now: Instant) throws {
-        (self.configuration, self.client, self.clock) = (configuration, client, clock)
+         client: StreamClient.Options, clock: any MonotonicClock, wallClock: @escaping @Sendable () -> Double?, now: Instant) throws {
+        (self.configuration, self.client, self.clock, self.wallClock) = (configuration, client, clock, wallClock)
         try reconcile(with: lineup, playing: playing, delayMs: delayMs, now: now)
     }
 
@@ -32,7 +34,8 @@ final class StandbyChannels {
             if wanted[name] == nil { logger.info("'\(name)' is no longer recorded in the background") }
         }
         for (name, channel) in wanted.sorted(by: { $0.key < $1.key }) where sessions[name] == nil {
-            let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock)
+            let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock,
+                                             unixTime: wallClock)
             session.start(now: now)
             sessions[name] = session
             logger.info("recording '\(name)' in the background (\(channel.streamURL))")

@@ -13,6 +13,7 @@ extension BoardConfig {
         let board = root.section("board")
         let name = board.string("name")
         let hat = board.choice("hat", as: AudioHAT.self) ?? AudioHAT.none
+        let clock = board.choice("clock", as: TimeSource.self) ?? .network
         let configTxt = board.list("config_txt").compactMap { item -> String? in
             if case .scalar(let line, _) = item { return line }
             log.error(item.location, "'board.config_txt' lists lines of text")
@@ -42,7 +43,7 @@ extension BoardConfig {
             return (nil, diagnostics)
         }
         return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web), diagnostics)
+                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock), diagnostics)
     }
 
     private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {

@@ -21,6 +21,19 @@ public struct BoardConfig: Sendable, Equatable {
     public var mqtt: MQTTSettings? = nil
     /// Nil: no web page (no `web:` section, or `web.enabled: false`).
     public var web: WebSettings? = nil
+    /// `board.clock`: what keeps the wall clock right, which an ad break's START needs.
+    public var clock: TimeSource = .network
+}
+
+/// `board.clock` (docs/board-config.md): a Pi has no real-time clock, so its time is
+/// believed only once the network time has set it; a board with a battery-backed clock
+/// (a Pi 5 with its battery, an RTC HAT), or a host whose system keeps time, is believed
+/// from the start.
+public enum TimeSource: String, Sendable, CaseIterable {
+    /// Believed once the kernel says it is synchronised (systemd-timesyncd, chrony, ntpd).
+    case network
+    /// Believed always: a battery-backed real-time clock.
+    case rtc
 }
 
 /// `web:` — the page on the box (docs/web.md).

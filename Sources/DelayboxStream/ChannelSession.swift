@@ -29,8 +29,10 @@ public final class ChannelSession {
     private var refusedOnThisConnection: Set<String> = []
     /// The stream a station link led to on this connection: its host may serve ads too.
     private var resolvedStreamURL: String?
-    /// Now by the wall clock (Unix time, s): where an ad tag's START is compared.
-    private let unixTime: @Sendable () -> Double
+    /// Now by the wall clock (Unix time, s): where an ad tag's START is compared; nil while
+    /// that clock cannot be believed (a Pi before the network time: `WallClock`).
+    private let unixTime: @Sendable () -> Double?
+    private let clock: any MonotonicClock
     /// How far ahead of this box's clock a break's START may be (s): two clocks kept by NTP
     /// agree within a second; a minute covers one set by hand.
     static let plausibleClockErrorSeconds: Double = 60
@@ -42,9 +44,10 @@ public final class ChannelSession {
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
     public init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
          client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
-         unixTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
+         unixTime: @escaping @Sendable () -> Double? = WallClock.synchronisedUnixTime) throws {
         self.channel = channel
         self.unixTime = unixTime
+        self.clock = clock
         maxDelayMs = configuration.maxDelayMs
         var configuration = configuration
         configuration.initialDelayMs = delayMs
@@ -89,11 +92,18 @@ public final class ChannelSession {
 
     struct StartRefusal: Error { var reason: String }
 
-    /// How long ago, by this box's clock, a break that began at `startedAt` (Unix time,
-    /// s) began (ms); refused if it ended longer ago than the longest delay (over wherever
-    /// playout can be) or begins further in the future than two clocks plausibly disagree.
-    func startedAgo(_ startedAt: Double, durationMs: Int64) -> Result<Int64, StartRefusal> {
-        let agoSeconds = unixTime() - startedAt
+    /// How long before `arrival` (when its title came), by this box's clock, a break that
+    /// began at `startedAt` (Unix time, s) began (ms); refused if it ended longer ago than
+    /// the longest delay (over wherever playout can be), begins further in the future than
+    /// two clocks plausibly disagree, or this box's clock cannot be believed yet.
+    func startedAgo(_ startedAt: Double, durationMs: Int64, arrival: Instant) -> Result<Int64, StartRefusal> {
+        guard let wall = unixTime() else {
+            return .failure(StartRefusal(reason: "this box's clock is not set by the network time yet (no real-time clock: board.clock): "
+                                         + "the break is taken as one whose start was not heard"))
+        }
+        // The title waited for this wake-up: its START is compared with the time it came.
+        let waitedSeconds = Double(max(0, clock.now().nanoseconds - arrival.nanoseconds)) / 1e9
+        let agoSeconds = wall - waitedSeconds - startedAt
         let earliest = Int64(-Self.plausibleClockErrorSeconds * 1_000)
         guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: earliest...(durationMs + maxDelayMs)) else {
             let shown = agoSeconds.isFinite ? String(Int64(min(max(agoSeconds, -1e12), 1e12))) : "?"
@@ -168,7 +178,7 @@ public final class ChannelSession {
                         continue
                     }
                     if announcedAtConnect, let startedAt = ad.startedAt {
-                        switch startedAgo(startedAt, durationMs: ad.durationMs) {
+                        switch startedAgo(startedAt, durationMs: ad.durationMs, arrival: time) {
                         case .success(let ago): startedAgoMs = ago
                         case .failure(let refusal):
                             refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: refusal.reason))

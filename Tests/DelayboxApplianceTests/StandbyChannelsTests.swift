@@ -15,7 +15,7 @@ import Testing
                                        Channel(name: "Moved", streamURL: "demo://old", record: true),
                                        Channel(name: "Kept", streamURL: "demo://kept", record: true)])
         let standby = try StandbyChannels(lineup: first, playing: "Live", configuration: EngineConfiguration(), delayMs: 2_000,
-                                          client: StreamClient.Options(), clock: clock, now: clock.now())
+                                          client: StreamClient.Options(), clock: clock, wallClock: { nil }, now: clock.now())
         #expect(standby.names == ["Dropped", "Kept", "Moved"])
         clock.advance(byNanoseconds: 3_000_000_000)
         standby.poll(now: clock.now())

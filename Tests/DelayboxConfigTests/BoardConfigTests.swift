@@ -133,6 +133,24 @@ import Testing
         #expect(pi.config?.web == WebSettings(port: 80))
     }
 
+    /// A Pi's wall clock is believed once the network has set it; a board that says it has
+    /// a battery-backed clock (or the simulated host, whose system keeps time) always.
+    @Test func theBoardsClockIsTheNetworksUnlessItSaysItKeepsTime() throws {
+        func loaded(_ yaml: String) throws -> (config: BoardConfig?, diagnostics: [String]) {
+            let directory = try directory(["board.yaml": yaml])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let result = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+            return (result.config, result.diagnostics.map(\.description))
+        }
+        #expect(try loaded(Self.minimal).config?.clock == .network)
+        let rtc = Self.minimal.replacingOccurrences(of: "  hat: hifiberry-dacplus\n", with: "  hat: hifiberry-dacplus\n  clock: rtc\n")
+        #expect(try loaded(rtc).config?.clock == .rtc)
+        let wrong = try loaded(rtc.replacingOccurrences(of: "clock: rtc", with: "clock: gps"))
+        #expect(wrong.config == nil && wrong.diagnostics.contains { $0.contains("'board.clock'") && $0.contains("network, rtc") }, "\(wrong.diagnostics)")
+        #expect(ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path).config?.clock == .network)
+        #expect(ConfigFile.load(Self.boards.appendingPathComponent("simulated-host.yaml").path).config?.clock == .rtc)
+    }
+
     @Test func aRateTheEngineDoesNotPlayIsRefusedWithTheWayOut() throws {
         let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
         #expect(found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") }, "\(found)")

@@ -10,10 +10,10 @@ import Testing
 @Suite struct TitleRefusalTests {
     static let now = 1_795_500_000.0
 
-    func session() throws -> ChannelSession {
+    func session(clock: ManualClock = ManualClock(), unixTime: @escaping @Sendable () -> Double? = { Self.now }) throws -> ChannelSession {
         let channel = Channel(name: "Live", streamURL: "http://radio.example/live.mp3")
         let session = try ChannelSession(channel: channel, configuration: EngineConfiguration(), delayMs: 2_000, client: nil,
-                                         clock: ManualClock(), unixTime: { Self.now })
+                                         clock: clock, unixTime: unixTime)
         session.start(now: .zero)
         _ = session.apply(.started("test connection", at: .zero))
         return session
@@ -36,6 +36,31 @@ import Testing
             let lines = session.apply(.title("Ads [delaybox:ad@\(Self.now + offset) 30 http://radio.example/a.mp3]", connectionTimestamp: 0, at: .zero))
             #expect(lines.isEmpty, "\(offset): \(lines)")
         }
+    }
+
+    /// A Pi without a real-time clock starts from an old time after a power cut: until the
+    /// network time has set it, a START is not compared with it (a long-finished break
+    /// would be placed at now) — the break is one whose start was not heard: not played.
+    @Test func aStartIsNotPlacedByAClockTheNetworkHasNotSet() throws {
+        let lines = try session(unixTime: { nil }).apply(.title("Ads [delaybox:ad@\(Self.now - 10) 30 http://radio.example/a.mp3]",
+                                                                connectionTimestamp: 0, at: .zero))
+        #expect(lines.count == 1 && lines[0].contains("this box's clock is not set by the network time yet"), "\(lines)")
+        let later = try session(unixTime: { nil }).apply(.title("Ads [delaybox:ad 30 http://radio.example/a.mp3]", connectionTimestamp: 0, at: .zero))
+        #expect(later.isEmpty, "a break without a START needs no clock: \(later)")
+    }
+
+    /// A START is compared with the wall clock as it was when the title came, not when the
+    /// playout got to it: 335 s before the handling is 325 s before the arrival 10 s earlier,
+    /// within the 330 s a 30 s break stays playable at a 5 min longest delay.
+    @Test func aStartIsComparedWithTheTimeItsTitleCame() throws {
+        let clock = ManualClock()
+        let session = try session(clock: clock)
+        clock.advance(byNanoseconds: 10_000_000_000)
+        let lines = session.apply(.title("Ads [delaybox:ad@\(Self.now - 335) 30 http://radio.example/a.mp3]", connectionTimestamp: 0, at: .zero))
+        #expect(lines.isEmpty, "\(lines)")
+        let late = try self.session(clock: clock).apply(.title("Ads [delaybox:ad@\(Self.now - 345) 30 http://radio.example/a.mp3]",
+                                                              connectionTimestamp: 0, at: .zero))
+        #expect(late.count == 1 && late[0].contains("began 335 s ago by this box's clock"), "\(late)")
     }
 
     @Test func aRefusalIsSaidOncePerConnection() throws {
