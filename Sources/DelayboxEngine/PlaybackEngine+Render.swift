@@ -111,10 +111,17 @@ extension PlaybackEngine {
         emitTransitions(to: position)
     }
 
-    /// Reports the events a jump from the event cursor to `position` executes or undoes.
+    /// Reports the events a jump from the event cursor to `position` executes or undoes,
+    /// and moves the ad break in force with playout: its end is a place in the programme,
+    /// so a jump inside it, or out past its end, moves where it ends (issue 44).
     private func emitTransitions(to position: Int64) {
         let frame = statistics.renderedFrames
+        func moved(_ inside: ProgrammeState.ActiveAd) {
+            notifications.append(.eventTookEffect(TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .movedByJump,
+                                                  outputFrame: frame, elapsedFrames: position - inside.startPosition))
+        }
         if position > eventCursor {
+            if eventCursor != .min, let inside = timeline.state(at: eventCursor - 1).activeAd { moved(inside) }
             // A break that is over at the new position is not part of the programme there;
             // one the jump lands in plays on from there, to its end.
             for event in timeline.events(in: eventCursor..<position) {
@@ -129,6 +136,9 @@ extension PlaybackEngine {
             for event in timeline.events(in: position..<eventCursor).reversed() {
                 notifications.append(.eventTookEffect(event, .undoneByJump, outputFrame: frame, elapsedFrames: 0))
             }
+            // Back into a break (the one playing, or one heard before): it plays from there
+            // to its end, as the programme had it (docs/stream-events.md).
+            if let inside = timeline.state(at: position - 1).activeAd { moved(inside) }
         }
         eventCursor = position
     }

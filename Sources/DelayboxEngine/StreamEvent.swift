@@ -81,6 +81,10 @@ public enum EventTransition: String, Sendable, Equatable {
     case executedByJump
     /// A delay change back jumped before it; its effect is taken back.
     case undoneByJump
+    /// A delay change moved playout inside an ad break already in force, or out past its
+    /// end: `elapsedFrames` says how far into the break the new place is (its length or
+    /// more: over). Also a jump back into a break heard before: it plays from there.
+    case movedByJump
 }
 
 /// What the programme is at one timeline position: the fold of every event before it.

@@ -205,6 +205,8 @@ public final class ProgrammeMix {
         case .streamerMuted: setMuted(!undone)
         case .streamerUnmuted: setMuted(undone)
         case .title: break
+        case .adBreak(let ad) where effect.transition == .movedByJump:
+            move(ad, to: effect.elapsedFrames)
         case .adBreak(let ad):
             if undone {
                 if playingAd == ad {
@@ -217,6 +219,22 @@ public final class ProgrammeMix {
                 startAd(ad, elapsedFrames: effect.elapsedFrames)
             }
         }
+    }
+
+    /// A jump moved playout `elapsedFrames` into `ad`'s break (its length or more: past
+    /// its end): the ad follows the programme — from that frame to the break's end, or over.
+    private func move(_ ad: AdBreak, to elapsedFrames: Int64) {
+        let length = AudioFormat.frames(milliseconds: ad.durationMs)
+        if elapsedFrames >= length {
+            guard playingAd == ad else { return }
+            endAd()
+            log.append("ad ended: a jump past its break's end")
+            return
+        }
+        guard adsEnabled else { return }
+        // Within a frame of where it is: nothing to move (no new start to ramp into).
+        if playingAd == ad, abs((length - elapsedFrames) - adRemaining) <= 1 { return }
+        startAd(ad, elapsedFrames: elapsedFrames)
     }
 
     private func setMuted(_ muted: Bool) {

@@ -204,6 +204,101 @@ import Testing
         #expect(abs(after - sinceEnd - (start + rest)) <= 1, "the ad ended where the break does in the stream")
     }
 
+    /// A rig 20 s behind live whose break (at stream frame 681 600) a jump to 2 s has
+    /// entered 5.82 s into it, run on `playing` ms, with the numbered ad (10 s).
+    static func afterAJumpIntoABreak(lengthMs: Int64, playing: Int64) throws -> (EngineRig, ProgrammeMix, AdBreak) {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
+        let ad = AdBreak(audioURL: Self.adURL, durationMs: lengthMs)
+        rig.events[710] = .adBreak(ad)
+        let mix = ProgrammeMix()
+        mix.provideAd(Self.numberedAd, url: Self.adURL)
+        let engine = rig.engine
+        rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
+        rig.run(milliseconds: 12_000)
+        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        rig.run(milliseconds: playing)
+        return (rig, mix, ad)
+    }
+
+    /// Where the last jump moved playout in the break: the output frame and how far in.
+    static func moved(_ rig: EngineRig) throws -> (frame: Int, elapsed: Int64) {
+        let moves: [(Int, Int64)] = rig.notifications { notification in
+            guard case .eventTookEffect(_, .movedByJump, let frame, let elapsed) = notification else { return nil }
+            return (Int(frame), elapsed)
+        }
+        return try #require(moves.last, "the jump moved the break")
+    }
+
+    /// A delay change inside a break, towards live or back: the break's end is a place in
+    /// the programme, so the ad goes on from the new place in it and ends where the break
+    /// ends in the stream (its position code says so). Before, the mix counted the rest of
+    /// the break in frames rendered: the ad played on from where it was and ended 1 s off.
+    @Test(arguments: [1_000, 3_000] as [Int64])
+    func aJumpInsideABreakMovesTheAdAndItsEnd(to delayMs: Int64) throws {
+        let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 9_500, playing: 1_000)
+        #expect(mix.playingAd == ad, "inside the break, 6.82 s in")
+        _ = rig.engine.setDelay(milliseconds: delayMs, now: rig.now)
+        rig.run(milliseconds: 8_000)
+        let (start, elapsed) = try Self.moved(rig)
+        let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
+        #expect(elapsed > 96_000 && elapsed < length - 48_000, "still inside the break: \(elapsed) frames in")
+        let rest = length - Int(elapsed)
+        let ramp = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
+        for k in [ramp + 1, rest / 2, rest - 1] {
+            #expect(Self.adFrame(rig, start + k) == Int(elapsed) + k, "\(k) frames after the jump")
+        }
+        #expect(mix.playingAd == nil, "over at the break's end")
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let after = start + rest + duck + 480
+        let code = try #require(SignalChecks.code(rig.output.samples, frame: after), "the stream alone, at full level")
+        let breakEnd = Int64(681_600 + length) % ToneCodec.codePeriod
+        let sinceEnd = Int((code - breakEnd + ToneCodec.codePeriod) % ToneCodec.codePeriod)
+        #expect(abs(after - sinceEnd - (start + rest)) <= 1, "the ad ended where the break does in the stream")
+    }
+
+    /// A jump towards live past the end of the break playing ends its ad there and then:
+    /// the programme at the new place has no break. Before, the ad played on over the
+    /// stream for what the mix had left to count, while the status said no ad.
+    @Test func aJumpPastTheEndOfTheBreakPlayingEndsItsAd() throws {
+        let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 7_500, playing: 1_000)
+        #expect(mix.playingAd == ad, "inside the break, 6.82 s in")
+        _ = rig.engine.setDelay(milliseconds: 1_000, now: rig.now)
+        rig.run(milliseconds: 20)
+        let (start, elapsed) = try Self.moved(rig)
+        #expect(elapsed >= AudioFormat.frames(milliseconds: ad.durationMs), "past its end: \(elapsed) frames in")
+        #expect(mix.playingAd == nil)
+        #expect(mix.drainLog().contains("ad ended: a jump past its break's end"))
+        rig.run(milliseconds: 1_000)
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        #expect((start + duck + 480..<start + duck + 9_600).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
+                "only the stream is heard once the levels are back")
+    }
+
+    /// A jump back before a break already heard replays it when playout reaches it again:
+    /// the programme at a place is what it was, wherever playout jumps (docs/stream-events.md).
+    @Test func aJumpBackBeforeABreakHeardPlaysItAgain() throws {
+        let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 8_000, playing: 3_000)
+        #expect(mix.playingAd == nil, "heard to its end")
+        _ = rig.engine.setDelay(milliseconds: 20_000, now: rig.now)
+        let undone = rig.notifications { notification -> Int64? in
+            guard case .eventTookEffect(_, .undoneByJump, let frame, _) = notification else { return nil }
+            return frame
+        }
+        rig.run(milliseconds: 100)
+        #expect(rig.notifications { if case .eventTookEffect(_, .undoneByJump, _, _) = $0 { true } else { nil } }.count == undone.count + 1)
+        #expect(rig.run(until: { _ in mix.playingAd == ad }, limitMs: 30_000), "reached again")
+        let reached: [Int] = rig.notifications { notification in
+            guard case .eventTookEffect(_, .reached, let frame, _) = notification else { return nil }
+            return Int(frame)
+        }
+        let again = try #require(reached.last)
+        rig.run(milliseconds: 1_000)
+        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        #expect(Self.adFrame(rig, again + duck + 100) == duck + 100, "from its start")
+    }
+
     /// The connection drops 1 s into a 4 s break and comes back 1.5 s later, playout going
     /// on over the audio held: the ad goes on with it, frame after frame, and ends where
     /// the break does (it paused while reconnecting, and ended that much late, on a live
