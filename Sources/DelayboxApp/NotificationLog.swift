@@ -13,6 +13,8 @@ public enum NotificationLog {
         case .stateChanged(let from, let to, let reason): "state: \(from.rawValue) -> \(to.rawValue) (\(reason))"
         case .availableDelayChanged(let ms): "available delay: \(ms) ms"
         case .delayChanged(let ms, let reason): "delay: \(ms) ms (\(reason.rawValue))"
+        case .eventTookEffect(let event, .movedByJump, _, let elapsed):
+            "playout moved within \(describe(event.event)): \(AudioFormat.milliseconds(frames: elapsed)) ms into it"
         case .eventTookEffect(let event, let transition, _, let elapsed):
             "event: \(describe(event.event)) \(transition.rawValue)" + (event.event.kind == "ad" && elapsed > 0 ? ", \(AudioFormat.milliseconds(frames: elapsed)) ms into it" : "")
         case .eventNotTriggered(let event, let why): "event: \(describe(event)) not triggered: \(why)"
@@ -28,9 +30,13 @@ public enum NotificationLog {
     /// changes, delay changes, events, faults and recoveries; DEBUG for the available delay
     /// growing, said each second while the buffer fills (up to 3,600 lines an hour of SD-card
     /// writes; `status` and `delay` answer it when asked).
+    /// Also DEBUG: playout moving within an ad break, which every delay change and resync
+    /// inside one does (not a new event).
     public static func level(of notification: EngineNotification) -> Logger.Level {
-        if case .availableDelayChanged = notification { return .debug }
-        return .info
+        switch notification {
+        case .availableDelayChanged, .eventTookEffect(_, .movedByJump, _, _): return .debug
+        default: return .info
+        }
     }
 
     public static func json(_ notification: EngineNotification, atSeconds seconds: Double) -> String {

@@ -293,6 +293,7 @@ final class Playout {
             let text = NotificationLog.text(notification)
             doors.show(text)
             switch notification {
+            case .eventTookEffect(_, .movedByJump, _, _): break  // not an event heard: playout moved within one
             case .eventTookEffect(let event, let transition, _, let elapsed):
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)

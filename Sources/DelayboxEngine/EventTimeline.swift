@@ -18,6 +18,9 @@ struct EventTimeline {
         return true
     }
 
+    /// What the events already dropped (older than the audio held) add up to.
+    var folded: ProgrammeState { baseState }
+
     /// The programme state at `position`, counting events placed at or before it.
     func state(at position: Int64) -> ProgrammeState {
         var state = baseState

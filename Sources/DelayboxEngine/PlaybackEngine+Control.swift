@@ -44,6 +44,10 @@ extension PlaybackEngine {
     /// next render starts at the delay set then, at once when that much is held.
     public func standBy(now: Instant) {
         enterWaiting(hold: nil, reason: .standingBy)
+        // The programme mix forgets this channel's state (its mute, its break) when another
+        // takes the output: coming back, every event held takes effect again from scratch,
+        // not only those after where playout left it (issue 44: the mute was lost).
+        restartsAfterStandBy = true
     }
 
     /// For an engine that records without playing (a channel kept in the background):

@@ -83,6 +83,8 @@ extension PlaybackEngine {
                 delayFrames = delay
                 notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay), reason: .raisedToMinimum))
             }
+            // (Only now: the fade-out after `standBy` moved the cursor on.)
+            if restartsAfterStandBy { eventCursor = .min }
             emitTransitions(to: position)
         } else {
             delayFrames = livePosition(at: now) + outputDelayFrames - position
@@ -120,13 +122,16 @@ extension PlaybackEngine {
             notifications.append(.eventTookEffect(TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .movedByJump,
                                                   outputFrame: frame, elapsedFrames: position - inside.startPosition))
         }
+        let quiet = restartsAfterStandBy
+        restartsAfterStandBy = false
         if position > eventCursor {
             if eventCursor != .min, let inside = timeline.state(at: eventCursor - 1).activeAd { moved(inside) }
+            if eventCursor == .min { restateFolded(at: position, frame: frame) }
             // A break that is over at the new position is not part of the programme there;
             // one the jump lands in plays on from there, to its end.
             for event in timeline.events(in: eventCursor..<position) {
                 if event.hasEnded(by: position) {
-                    notifications.append(.eventNotTriggered(event.event, reason: "over where playout is"))
+                    if !quiet { notifications.append(.eventNotTriggered(event.event, reason: "over where playout is")) }
                 } else {
                     notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame,
                                                           elapsedFrames: position - event.position))
@@ -141,6 +146,23 @@ extension PlaybackEngine {
             if let inside = timeline.state(at: position - 1).activeAd { moved(inside) }
         }
         eventCursor = position
+    }
+
+    /// At a start from scratch: what the events older than the audio held left in force —
+    /// a mute that began before it, a break still running — takes effect (a channel
+    /// recorded in the background for longer than the longest delay had its mute folded
+    /// away and never said).
+    private func restateFolded(at position: Int64, frame: Int64) {
+        let folded = timeline.folded.seen(from: position)
+        let oldest = line.isEmpty ? position : line.startPosition
+        if folded.streamerMuted {
+            notifications.append(.eventTookEffect(TimelineEvent(event: .streamerMuted, position: oldest), .executedByJump,
+                                                  outputFrame: frame, elapsedFrames: 0))
+        }
+        if let inside = folded.activeAd {
+            notifications.append(.eventTookEffect(TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .executedByJump,
+                                                  outputFrame: frame, elapsedFrames: position - inside.startPosition))
+        }
     }
 
     private func renderHeads(into out: UnsafeMutablePointer<Float>, frames: Int) {

@@ -43,8 +43,13 @@ public final class PlaybackEngine {
     var receivedAudio = false
     /// The delay in force, in frames, measured at the output jack.
     var delayFrames: Int64
-    /// Timeline position up to which events have taken effect.
+    /// Timeline position up to which events have taken effect; `.min` until playout starts,
+    /// and again when it starts after another channel had the output (the mix started
+    /// afresh for that one).
     var eventCursor = Int64.min
+    /// Stood by for another channel: the next start restates the programme without
+    /// reporting again the breaks that are long over (they were, when this one played).
+    var restartsAfterStandBy = false
     /// Frames from the next rendered frame until it is audible, as last told.
     var outputDelayFrames: Int64 = 0
     /// When the frame after the last rendered one is due: the end of the last render.

@@ -222,7 +222,9 @@ public final class ProgrammeMix {
     }
 
     /// A jump moved playout `elapsedFrames` into `ad`'s break (its length or more: past
-    /// its end): the ad follows the programme — from that frame to the break's end, or over.
+    /// its end): the break ends where the programme has it — the ad playing goes on to that
+    /// end, one not playing (a jump back into a break heard) plays from that frame, and past
+    /// the end it is over.
     private func move(_ ad: AdBreak, to elapsedFrames: Int64) {
         let length = AudioFormat.frames(milliseconds: ad.durationMs)
         if elapsedFrames >= length {
@@ -231,9 +233,13 @@ public final class ProgrammeMix {
             log.append("ad ended: a jump past its break's end")
             return
         }
+        // The ad playing goes on as it was (a seek in it would be heard: a step, for a
+        // delay step of 100 ms or a resync of 50) and ends where the break now ends.
+        if playingAd == ad {
+            adRemaining = length - elapsedFrames
+            return
+        }
         guard adsEnabled else { return }
-        // Within a frame of where it is: nothing to move (no new start to ramp into).
-        if playingAd == ad, abs((length - elapsedFrames) - adRemaining) <= 1 { return }
         startAd(ad, elapsedFrames: elapsedFrames)
     }
 

@@ -32,4 +32,49 @@ import Testing
         let later = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(later - 45_000) < 1, "\(later) ms")
     }
+
+    /// How the mute took effect, each time it did.
+    static func mutesTakingEffect(_ rig: EngineRig) -> [EventTransition] {
+        rig.notifications { notification in
+            guard case .eventTookEffect(let event, let transition, _, _) = notification, event.event == .streamerMuted else { return nil }
+            return transition
+        }
+    }
+
+    /// Muted when switched away, still muted when switched back: the mix started afresh for
+    /// the other channel, so the mute takes effect again. Before, only the events after
+    /// where playout had left the channel did, and the stream played where the mute music
+    /// should have.
+    @Test func switchedBackTheProgrammeIsAsTheStreamHasIt() throws {
+        var configuration = EngineConfiguration()
+        configuration.maxDelayMs = 60_000
+        let rig = try EngineRig(configuration: configuration)
+        rig.events[600] = .streamerMuted  // 2 s after the start
+        rig.run(milliseconds: 10_000)
+        #expect(Self.mutesTakingEffect(rig) == [.reached])
+        rig.engine.standBy(now: rig.now)
+        rig.playing = false
+        rig.run(milliseconds: 20_000)
+        _ = rig.engine.setDelay(milliseconds: 5_000, now: rig.now)
+        rig.playing = true
+        rig.run(milliseconds: 1_000)
+        #expect(Self.mutesTakingEffect(rig) == [.reached, .executedByJump], "muted again at the switch back")
+        let stale = rig.notifications { if case .eventNotTriggered(_, let reason) = $0 { reason } else { nil } }
+        #expect(stale.isEmpty, "nothing said again of what is long over: \(stale)")
+    }
+
+    /// Recorded in the background for longer than the longest delay: the mute that began
+    /// before the oldest audio held was folded away; the first start says it.
+    @Test func aChannelNeverPlayedStartsMutedWhenItsMuteIsOlderThanWhatItHolds() throws {
+        var configuration = EngineConfiguration()
+        configuration.maxDelayMs = 10_000
+        let rig = try EngineRig(configuration: configuration)
+        rig.events[550] = .streamerMuted  // 1 s after the start
+        rig.playing = false
+        rig.run(milliseconds: 30_000)
+        _ = rig.engine.setDelay(milliseconds: 5_000, now: rig.now)
+        rig.playing = true
+        rig.run(milliseconds: 1_000)
+        #expect(Self.mutesTakingEffect(rig) == [.executedByJump])
+    }
 }
