@@ -170,18 +170,7 @@ import Testing
     /// far into it as the break is at the new place (not from its start), and the stream
     /// back when the break's end comes — on time, as its position code shows.
     @Test func aJumpIntoABreakPlaysTheRestOfItAndTheStreamComesBackOnTime() throws {
-        var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
-        let rig = try EngineRig(configuration: configuration, burstPackets: 500)
-        let ad = AdBreak(audioURL: Self.adURL, durationMs: 8_000)
-        rig.events[710] = .adBreak(ad)  // stream frame 681 600
-        let mix = ProgrammeMix()
-        mix.provideAd(Self.numberedAd, url: Self.adURL)
-        let engine = rig.engine
-        rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
-        rig.run(milliseconds: 12_000)
-        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
-        rig.run(milliseconds: 8_000)
+        let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 8_000, playing: 8_000)
         let jumped: [(Int, Int64)] = rig.notifications { notification in
             guard case .eventTookEffect(_, .executedByJump, let frame, let elapsed) = notification else { return nil }
             return (Int(frame), elapsed)
