@@ -31,6 +31,9 @@ struct ConsoleAnswers {
     /// the last save.
     var consoleConfigPath: String?
     var unsaved: ConfigNode?
+    /// What `config save` wants written, for the playout to hand to the disk's thread; the
+    /// answer waits for it (`configWritten`).
+    var configToWrite: (path: String, bytes: [UInt8])?
     /// `config set` changed `config` and `document`: the playout loop takes them over.
     var configChanged = false
     /// `config save` wrote the file: the playout loop reloads, as on SIGHUP.
@@ -274,23 +277,38 @@ struct ConsoleAnswers {
     }
 
     /// `config save`: what `config set` changed, added to the saved file beside the state
-    /// file, which is laid over the site file at every start.
+    /// file, which is laid over the site file at every start. The file is written off the
+    /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
+    /// this leaves it in `configToWrite`, and `configWritten` answers once it is.
     private mutating func saveConfig(json: Bool) -> String {
         guard let path = consoleConfigPath else { return "error: no place to save to (the appliance has no state directory)" }
         guard let unsaved else { return "error: nothing to save: `config set KEY VALUE` first" }
         let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
         let text = "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
             + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
-        do {
-            // Durably (fsync, rename, fsync of the folder): Foundation's atomic write does not
-            // fsync on Linux, and a power cut could leave an empty file.
-            try DurableFile.write(Array(text.utf8), to: path, mode: 0o644)
-        } catch {
-            return "error: cannot write \(path): \(ErrorText.of(error))"
-        }
-        self.unsaved = nil
+        configToWrite = (path, Array(text.utf8))
+        return ""
+    }
+
+    /// The answer to `config save` once its file is written (`error`: why not): saved, the
+    /// files are read again; not, the changes stay to be saved.
+    mutating func configWritten(to path: String, error: String?, json: Bool) -> String {
+        if let error { return "error: cannot write \(path): \(error)" }
+        unsaved = nil
         reloadRequested = true
         return format([("result", "ok"), ("saved", path)], json: json)
+    }
+
+    /// Writes `bytes` to `path` durably (fsync, rename, fsync of the folder: Foundation's
+    /// atomic write does not fsync on Linux, and a power cut could leave an empty file);
+    /// nil when written, else why not.
+    static func writeDurably(_ bytes: [UInt8], to path: String) -> String? {
+        do {
+            try DurableFile.write(bytes, to: path, mode: 0o644)
+            return nil
+        } catch {
+            return ErrorText.of(error)
+        }
     }
 
     /// While a delay longer than the audio held is being recorded: how much more must be.

@@ -11,6 +11,7 @@ import DelayboxOutput
 import DelayboxState
 import FoundationEssentials
 import DelayboxPlatform
+import Synchronization
 import DelayboxService
 import DelayboxLog
 
@@ -49,6 +50,8 @@ final class Playout {
     private let log: any PlayoutLog
     /// Saves the settings off this thread; nil: nowhere (`play`).
     private let saver: SettingsSaver?
+    /// `config save`s written on the saver's thread, waiting for their answer.
+    private let configWrites = WrittenFiles()
     private let client: StreamClient.Options
     private let output: OutputPath
     private let inbox: ConsoleInbox
@@ -143,7 +146,18 @@ final class Playout {
             desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
         }
         answers.output = output.statistics
-        for pending in requests { pending.reply(answers.answer(pending.request, channels: &channels, now: now)) }
+        for pending in requests {
+            let answer = answers.answer(pending.request, channels: &channels, now: now)
+            if let write = answers.configToWrite {
+                answers.configToWrite = nil
+                writeConfig(write, for: pending)
+            } else {
+                pending.reply(answer)
+            }
+        }
+        for (pending, path, error) in configWrites.take() {
+            pending.reply(answers.configWritten(to: path, error: error, json: pending.request.json))
+        }
         let redefined = takeConfigChanges()
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
@@ -310,4 +324,32 @@ final class Playout {
     }
 
     private func save() { saver?.save(executor.settings) }
+
+    /// `config save`'s file, written on the saver's thread (never here: a slow disk's fsync
+    /// would starve the output); its answer waits for the outcome, which the next step
+    /// takes (`configWrites`), the files read again before it is given.
+    private func writeConfig(_ write: (path: String, bytes: [UInt8]), for pending: ConsoleInbox.Pending) {
+        guard let saver else {
+            pending.reply(answers.configWritten(to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path),
+                                                json: pending.request.json))
+            return
+        }
+        let (outcomes, ring) = (configWrites, inbox.ring)
+        saver.perform {
+            let error = ConsoleAnswers.writeDurably(write.bytes, to: write.path)
+            outcomes.add((pending, write.path, error))
+            ring()
+        }
+    }
+}
+
+/// Files written on the saver's thread whose requests wait for their answer: the saver
+/// adds each outcome (`error` nil: written), the playout takes them.
+private final class WrittenFiles: Sendable {
+    typealias Outcome = (pending: ConsoleInbox.Pending, path: String, error: String?)
+    private let outcomes = Mutex<[Outcome]>([])
+
+    func add(_ outcome: Outcome) { outcomes.withLock { $0.append(outcome) } }
+
+    func take() -> [Outcome] { outcomes.withLock { outcomes in defer { outcomes.removeAll() }; return outcomes } }
 }

@@ -8,13 +8,16 @@ import Synchronization
 /// never waits on the disk: two fsyncs on a slow SD card take longer than the output's ring
 /// holds. The newest settings win (one waiting at most); a save that fails is said once and
 /// tried again with back-off (1 s, doubling to a minute) until it works, which is said too.
-/// `finish()` writes what waits before the box stops.
+/// Other files the box writes while it plays (the console's `config save`) are written on
+/// the same thread, once each, their outcome handed back (`perform`). `finish()` writes
+/// what waits before the box stops.
 final class SettingsSaver: Sendable {
     /// Writes one settings value (`SettingsFile.save`; a test's slow or failing disk).
     typealias Write = @Sendable (Settings) throws -> Void
 
     private let write: Write
     private let pending = Mutex<Settings?>(nil)
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let worker = WorkerThread(name: "delaybox-save")
     private let logger = Logger(label: "delaybox.state")
     private let firstRetryMs: Int64
@@ -34,16 +37,24 @@ final class SettingsSaver: Sendable {
         worker.wake()
     }
 
+    /// Runs `job` (a durable write, and what follows it) on this thread, soon; returns at once.
+    func perform(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        worker.wake()
+    }
+
     /// Ends the thread, then writes what still waits here, on the caller's thread (the box
     /// is stopping: nothing plays any more).
     func finish() {
         worker.stop()
+        runJobs()
         if let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) { attempt(settings, failures: 0) }
     }
 
     private func run() {
         var failures = 0
         while !worker.isStopRequested {
+            runJobs()
             guard let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) else {
                 worker.wait(milliseconds: 3_600_000)
                 continue
@@ -57,6 +68,10 @@ final class SettingsSaver: Sendable {
             pending.withLock { if $0 == nil { $0 = settings } }
             worker.wait(milliseconds: min(60_000, firstRetryMs << min(failures - 1, 6)))
         }
+    }
+
+    private func runJobs() {
+        for job in jobs.withLock({ jobs in defer { jobs.removeAll() }; return jobs }) { job() }
     }
 
     /// One write; says a first failure and a recovery. True when written.

@@ -34,7 +34,7 @@ public final class ConsoleInbox: Sendable {
     }
 
     /// Wakes the playout thread (the panel's and the remote's inboxes ring it too).
-    let ring: @Sendable () -> Void
+    public let ring: @Sendable () -> Void
     /// The web page's password, which `web` lines set and forget here, on the asking door's
     /// thread; nil: the box has no page.
     public let web: WebAccess?

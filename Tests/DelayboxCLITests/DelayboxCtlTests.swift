@@ -115,7 +115,7 @@ import Glibc
         #expect(lines != nil && lines!.count <= 3, "\(tail.output)")
         #expect(try ctl(["config"], socket: socket).output.contains("board: Simulated host"))
         let device = try ctl(["config", "get", "audio.device"], socket: socket)
-        #expect(device.output.contains("value: default") && device.output.contains("simulated-host.yaml:9"), "\(device.output)")
+        #expect(device.output.contains("value: default") && device.output.contains("simulated-host.yaml:11"), "\(device.output)")
         let missing = try ctl(["config", "get", "audio.volume"], socket: socket)
         #expect(missing.status == 1 && missing.errors.contains("no 'volume' in 'audio'; there: {device, fallback"), "\(missing.errors)")
         #expect(try ctl(["config", "get", "channels.0.url"], socket: socket).output.contains("value: demo://commentary"))

@@ -1,0 +1,72 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The box on a disk that takes 0.7 s for every fsync (an SD card under load), by fault
+/// injection: `tools/faults/slow-fsync.c`, LD_PRELOADed into the built `delaybox run`.
+/// Saving the settings and the console's `config save` (two fsyncs each) must not cost the
+/// output a single period (issue 44): the files are written on a thread of their own, never
+/// on the playout's, whose ring holds 80 ms. (With `config save` written on the playout
+/// thread, this test counted 95 late renders: 1.9 s of silence at the jack.)
+@Suite(.serialized) struct SlowDiskTests {
+    static let root = CommandLineTests.root
+
+    @Test func aDiskSlowToSyncCostsTheOutputNothing() throws {
+        let directory = try ExternalTool.temporaryDirectory("slow-disk")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shim = directory.appendingPathComponent("slow-fsync.so")
+        let built = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                             ["cc", "-shared", "-fPIC", "-O2", "-o", shim.path,
+                                              Self.root.appendingPathComponent("tools/faults/slow-fsync.c").path, "-ldl"])
+        try #require(built.status == 0, "\(built.errors)")
+        let fsyncs = directory.appendingPathComponent("fsyncs.log")
+        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
+                                       environment: ["LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",
+                                                     "DELAYBOX_FSYNC_LOG": fsyncs.path]) { directory in """
+            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            defaults:
+              delay: 2 s
+            """
+        }
+        func status() -> [String: Any] {
+            let text = (try? box.ctl(["status", "--json"]).output) ?? ""
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        }
+        func saved() -> Int? {
+            guard let data = FileManager.default.contents(atPath: box.directory.appendingPathComponent("state.json").path),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            return (object["settings"] as? [String: Any])?["delayMs"] as? Int
+        }
+        func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition() {
+                if Date() > deadline { return false }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return true
+        }
+        #expect(eventually(15) { status()["state"] as? String == "playing" }, "\(box.log)")
+        for delay in ["2.5", "3"] {
+            #expect(try box.ctl(["delay", delay]).status == 0)
+            // Saved after 2 s without another change, through two slow fsyncs.
+            let wanted = Int(Double(delay)! * 1_000)
+            #expect(eventually(15) { saved() == wanted }, "the state file has \(wanted) ms: \(saved() ?? -1); \(box.log.suffix(600))")
+        }
+        let synced = { (try? String(contentsOf: fsyncs, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
+        #expect(eventually(5) { synced() >= 4 }, "both saves went through the slow disk (file and folder): \(synced()) fsyncs")
+        // The console's `config save`: answered once written (1.4 s here), read back from it.
+        #expect(try box.ctl(["config", "set", "defaults.delay_step", "200", "ms"]).status == 0)
+        let save = try box.ctl(["config", "save"])
+        #expect(save.status == 0 && save.output.contains("saved: \(box.directory.appendingPathComponent("config.yaml").path)"),
+                "\(save.output)\(save.errors)")
+        let step = try box.ctl(["config", "get", "defaults.delay_step"]).output
+        #expect(step.contains("value: 200 ms") && step.contains("from: \(box.directory.appendingPathComponent("config.yaml").path)"), "\(step)")
+        #expect(synced() >= 6, "config save went through the slow disk too: \(synced()) fsyncs")
+        let stats = try box.ctl(["stats", "--json"]).output
+        let figures = try #require((try? JSONSerialization.jsonObject(with: Data(stats.utf8))) as? [String: Any], "\(stats)")
+        #expect(figures["late_renders"] as? Int == 0 && figures["underruns"] as? Int == 0 && figures["xruns"] as? Int == 0,
+                "no period lost to the disk: \(stats)")
+    }
+}
