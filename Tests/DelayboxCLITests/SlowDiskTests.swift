@@ -11,14 +11,43 @@ import Testing
 @Suite(.serialized) struct SlowDiskTests {
     static let root = CommandLineTests.root
 
-    @Test func aDiskSlowToSyncCostsTheOutputNothing() throws {
-        let directory = try ExternalTool.temporaryDirectory("slow-disk")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// The fault-injection library, built into `directory`.
+    static func shim(in directory: URL) throws -> URL {
         let shim = directory.appendingPathComponent("slow-fsync.so")
         let built = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
                                              ["cc", "-shared", "-fPIC", "-O2", "-o", shim.path,
                                               Self.root.appendingPathComponent("tools/faults/slow-fsync.c").path, "-ldl"])
         try #require(built.status == 0, "\(built.errors)")
+        return shim
+    }
+
+    /// A directory whose fsync fails: the rename into it may not survive a power cut, so a
+    /// save is not reported done (it was, before: the directory's fsync result was ignored,
+    /// and this writer reported generation after generation).
+    @Test func aSaveWhoseDirectoryCannotBeSyncedIsAFailure() throws {
+        let directory = try ExternalTool.temporaryDirectory("unsyncable")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = Process()
+        writer.executableURL = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox-settings-writer")
+        writer.arguments = [directory.appendingPathComponent("state.json").path, "1"]
+        writer.environment = ProcessInfo.processInfo.environment.merging(
+            ["LD_PRELOAD": try Self.shim(in: directory).path, "DELAYBOX_SLOW_FSYNC_MS": "0", "DELAYBOX_FSYNC_FAIL_DIRECTORIES": "1"]) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        (writer.standardOutput, writer.standardError) = (output, errors)
+        try writer.run()
+        let deadline = Date().addingTimeInterval(10)
+        while writer.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        ExternalTool.stop(writer)
+        let reported = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(reported.isEmpty, "no save reported durable: \(reported.prefix(100))")
+        #expect(said.contains("may not survive a power cut"), "\(said.suffix(500))")
+    }
+
+    @Test func aDiskSlowToSyncCostsTheOutputNothing() throws {
+        let directory = try ExternalTool.temporaryDirectory("slow-disk")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shim = try Self.shim(in: directory)
         let fsyncs = directory.appendingPathComponent("fsyncs.log")
         let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
                                        environment: ["LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",

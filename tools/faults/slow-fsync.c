@@ -1,12 +1,16 @@
 // A disk that takes its time (issue 44): LD_PRELOAD this library and every fsync and
 // fdatasync first sleeps DELAYBOX_SLOW_FSYNC_MS (default 1000), then syncs; each call is
-// counted as a line appended to DELAYBOX_FSYNC_LOG when set. SlowDiskTests builds it with
-// the host's cc and runs the box over it.
+// counted as a line appended to DELAYBOX_FSYNC_LOG when set. With
+// DELAYBOX_FSYNC_FAIL_DIRECTORIES set, an fsync of a directory fails with EIO (a rename
+// that may not survive a power cut). SlowDiskTests builds it with the host's cc and runs
+// the box over it.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,11 @@ int fsync(int fd) {
     static int (*real)(int);
     if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
     slowly("fsync\n");
+    struct stat status;
+    if (getenv("DELAYBOX_FSYNC_FAIL_DIRECTORIES") && fstat(fd, &status) == 0 && S_ISDIR(status.st_mode)) {
+        errno = EIO;
+        return -1;
+    }
     return real(fd);
 }
 
