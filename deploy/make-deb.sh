@@ -78,10 +78,11 @@ install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$
 install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d" "$P/etc/apt/apt.conf.d" "$P/usr/lib/delaybox"
 # An upgrade that heals itself: apt's hook checks a new release and rolls a failed one back.
 install -m 755 "$ROOT/deploy/debian/release-check" "$P/usr/lib/delaybox/release-check"
+install -m 755 "$ROOT/deploy/debian/load-keymap" "$P/usr/lib/delaybox/load-keymap"
 install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80delaybox-heal"
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
-install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$P/lib/udev/rules.d/"
+install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$ROOT/deploy/debian/70-delaybox-ir.rules" "$P/lib/udev/rules.d/"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
 install -m 644 "$ROOT"/board-configs/remotes/*.yaml "$P/usr/share/delaybox/board-configs/remotes/"

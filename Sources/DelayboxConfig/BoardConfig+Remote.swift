@@ -8,6 +8,11 @@ extension BoardConfig {
         defer { remote.finish() }
         let device = remote.string("device")
         if device == nil, let location = remote.location { log.error(location, "'remote.device' is missing: the input device's name or path") }
+        // Read by a root script (the udev rule's) as well: a plain name or an absolute path.
+        let keymap = remote.string("keymap")
+        if let keymap, let at = remote.value("keymap")?.location, !Self.isKeymap(keymap) {
+            log.error(at, "'remote.keymap' is '\(keymap)': a keymap the package has (car-mp3) or the absolute path of a .toml file (letters, digits, . _ - /)")
+        }
         let keysSection = remote.section("keys")
         guard case .mapping(let entries, let location)? = keysSection.node else {
             if let location = remote.location, keysSection.node == nil { log.error(location, "'remote.keys' is missing: which key does what") }
@@ -39,7 +44,13 @@ extension BoardConfig {
         }
         if entries.isEmpty { log.error(location, "'remote.keys' names no key") }
         guard let device else { return nil }
-        return RemoteSettings(device: device, keys: keys)
+        return RemoteSettings(device: device, keys: keys, keymap: keymap.flatMap { Self.isKeymap($0) ? $0 : nil })
+    }
+
+    static func isKeymap(_ text: String) -> Bool {
+        let plain = !text.isEmpty && text.utf8.count <= 200 && !text.contains("..")
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)) }
+        return plain && (text.hasPrefix("/") ? text.hasSuffix(".toml") : !text.contains("/"))
     }
 
     private static func binding(_ text: String, at location: SourceLocation, key: String, log: DiagnosticLog) -> ControlBinding? {

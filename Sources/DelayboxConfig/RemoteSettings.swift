@@ -7,10 +7,23 @@ public struct RemoteSettings: Sendable, Equatable {
     public var device: String
     /// The keys that do something, by code.
     public var keys: [RemoteKey]
+    /// The IR keymap the kernel decodes this remote with (a file ir-keytable loads): the
+    /// package's udev rule loads it into the receiver `device` names, at boot and whenever
+    /// the service starts; nil: the kernel's own (a USB remote, a keyboard).
+    public var keymap: String?
 
-    public init(device: String, keys: [RemoteKey]) {
+    /// Where the package keeps the keymaps a name in `remote.keymap` stands for.
+    public static let keymapDirectory = "/usr/share/delaybox/rc_keymaps"
+
+    public init(device: String, keys: [RemoteKey], keymap: String? = nil) {
         self.device = device
         self.keys = keys
+        self.keymap = keymap
+    }
+
+    /// `remote.keymap` as a file: a name is one of the package's keymaps, a path itself.
+    public var keymapPath: String? {
+        keymap.map { $0.hasPrefix("/") ? $0 : "\(Self.keymapDirectory)/\($0).toml" }
     }
 }
 

@@ -22,6 +22,10 @@ struct CheckConfigCommand: ParsableCommand {
     @Option(name: .customLong("ram-mb"), help: "The board's memory (MB) the channels' buffers must fit (default: this machine's).")
     var ramMB: Int?
 
+    @Flag(name: .customLong("print-keymap"),
+          help: "Print only the remote's receiver and keymap file ('gpio_ir_recv /usr/share/delaybox/rc_keymaps/car-mp3.toml'), nothing without one: what the package's keymap loader reads.")
+    var printKeymap = false
+
     func run() throws {
         if let site, !FileManager.default.fileExists(atPath: site) {
             throw ValidationError("the site file \(site) does not exist")
@@ -31,6 +35,10 @@ struct CheckConfigCommand: ParsableCommand {
             StandardStream.error.write(diagnostic.description + "\n")
         }
         guard let config = result.config else { throw ExitCode(1) }
+        if printKeymap {
+            if let remote = config.remote, let keymap = remote.keymapPath { print("\(remote.device) \(keymap)") }
+            return
+        }
         if let ramMB, ramMB < 64 || ramMB > 1_048_576 { throw ValidationError("--ram-mb must be 64 to 1048576; got \(ramMB)") }
         if let ram = ramMB.map({ Int64($0) * 1_048_576 }) ?? SystemMemory.totalBytes(), let problem = ChannelMemory.problem(config, ramBytes: ram) {
             StandardStream.error.write("\(file): error: \(problem)\n")

@@ -60,6 +60,12 @@ import Testing
         #expect(good.output.contains("config.txt needs:\n  dtparam=audio=off\n  dtoverlay=hifiberry-dac\n"), "\(good.output)")
         let directory = try ExternalTool.temporaryDirectory("check-config")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // What the package's keymap loader reads: the receiver and the keymap, or nothing.
+        let withRemote = directory.appendingPathComponent("remote.yaml")
+        try "extends: [\(Self.root.path)/board-configs/pizero2w-phat-dac.yaml, \(Self.root.path)/board-configs/remotes/car-mp3.yaml]\n"
+            .write(to: withRemote, atomically: true, encoding: .utf8)
+        #expect(try delaybox(["check-config", withRemote.path, "--print-keymap"]).output == "gpio_ir_recv /usr/share/delaybox/rc_keymaps/car-mp3.toml\n")
+        #expect(try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path, "--print-keymap"]).output == "")
         let bad = directory.appendingPathComponent("bad.yaml")
         try "board:\n  name: X\naudio:\n  device: default\n  perod: 20 ms\nchannels:\n  - { name: A, url: 'http://a/b' }\n"
             .write(to: bad, atomically: true, encoding: .utf8)

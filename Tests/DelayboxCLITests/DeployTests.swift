@@ -29,7 +29,8 @@ import Testing
         let files = Set(try ExternalTool.run(["dpkg-deb", "-c", package.path]).split(separator: "\n")
             .compactMap { $0.split(separator: " ").first { $0.hasPrefix("./") }.map { String($0.dropFirst()) } })  // a link's: "./usr/bin/delayboxctl -> delaybox"
         for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
-                         "/lib/udev/rules.d/60-delaybox-gpio.rules", "/etc/delaybox/delaybox.conf",
+                         "/lib/udev/rules.d/60-delaybox-gpio.rules", "/lib/udev/rules.d/70-delaybox-ir.rules",
+                         "/usr/lib/delaybox/load-keymap", "/usr/share/delaybox/rc_keymaps/car-mp3.toml", "/etc/delaybox/delaybox.conf",
                          "/usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml",
                          "/usr/share/delaybox/board-configs/base.yaml", "/usr/share/man/man1/delaybox.1.gz",
                          "/usr/share/doc/delaybox/console.md"] {
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func theMaintainerScriptsAreValidShell() throws {
-        for script in ["postinst", "prerm", "postrm"] {
+        for script in ["postinst", "prerm", "postrm", "release-check", "load-keymap"] {
             let outcome = try ExternalTool.execute(URL(fileURLWithPath: "/bin/sh"), ["-n", Self.root.appendingPathComponent("deploy/debian/\(script)").path])
             #expect(outcome.status == 0, "\(script): \(outcome.errors)")
         }

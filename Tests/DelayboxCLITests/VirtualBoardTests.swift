@@ -176,7 +176,8 @@ struct VirtualBoardTests {
         let appliance = Self.text(directory, "delaybox.log")
         let name = Self.text(directory, "receiver-name.txt").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(appliance.contains("remote: '\(name)' (/dev/input/event"), "\(appliance)")
-        #expect(Self.text(directory, "keytable.txt").contains("Wrote 21 keycode(s)"), "the keymap loaded: \(Self.text(directory, "keytable.txt"))")
+        #expect(Self.text(directory, "keytable.txt").contains("car-mp3.toml loaded into rc0 (\(name)): Wrote 21 keycode(s)"),
+                "the package's loader loaded the board's keymap: \(Self.text(directory, "keytable.txt"))")
         #expect(Self.text(directory, "status-delay.txt").contains("delay_ms: 2100"), "\(Self.text(directory, "status-delay.txt"))\n\(appliance)")
         #expect(Self.text(directory, "status-volume.txt").contains("volume: 52"))
         // Held ~1.6 s: the press and at least two autorepeats (rc-core: 500 ms, then every 125 ms).

@@ -151,6 +151,24 @@ import Testing
         #expect(ConfigFile.load(Self.boards.appendingPathComponent("simulated-host.yaml").path).config?.clock == .rtc)
     }
 
+    /// The IR keymap the package's loader (a root script) puts into the receiver: one of the
+    /// package's by name, or an absolute path to a .toml file — nothing a shell would read.
+    @Test func aRemotesKeymapIsAPackagedNameOrAPath() throws {
+        func remote(_ keymap: String) throws -> (settings: RemoteSettings?, diagnostics: [String]) {
+            let yaml = Self.minimal + "remote:\n  device: gpio_ir_recv\n  keymap: '\(keymap)'\n  keys:\n    KEY_OK: tap_sync\n"
+            let directory = try directory(["board.yaml": yaml])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+            return (loaded.config?.remote, loaded.diagnostics.map(\.description))
+        }
+        #expect(try remote("car-mp3").settings?.keymapPath == "/usr/share/delaybox/rc_keymaps/car-mp3.toml")
+        #expect(try remote("/home/pi/my-remote.toml").settings?.keymapPath == "/home/pi/my-remote.toml")
+        for hostile in ["car-mp3; reboot", "$(id)", "../../etc/shadow", "/etc/shadow", "a b", "/x/../y.toml"] {
+            let refused = try remote(hostile)
+            #expect(refused.settings == nil && refused.diagnostics.contains { $0.contains("'remote.keymap' is") }, "\(hostile): \(refused.diagnostics)")
+        }
+    }
+
     @Test func aRateTheEngineDoesNotPlayIsRefusedWithTheWayOut() throws {
         let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
         #expect(found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") }, "\(found)")

@@ -1,20 +1,21 @@
 # An IR remote on real kernel drivers (run in the virtual board, chrooted in the host's
 # filesystem; tools/virtual-board/run.sh): rc-loopback is the IR receiver — what its
 # transmitter sends comes back to it —, the kernel's NEC decoder and the shipped keymap
-# (deploy/rc_keymaps/car-mp3.toml, loaded by ir-keytable as on a board) turn the Car MP3
-# remote's codes into keys, and the appliance reads them from the receiver's input device,
+# (deploy/rc_keymaps/car-mp3.toml, loaded by the package's loader, deploy/debian/load-keymap,
+# from the board config's remote.keymap, as udev and the service run it on a board) turn
+# the Car MP3 remote's codes into keys, and the appliance reads them from the receiver's input device,
 # found by its name, with the shipped remote's keys (board-configs/remotes/car-mp3.yaml).
 # Each key's effect is recorded from the control socket in /mnt.
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 RC=$(ls /sys/class/rc | head -n 1)
 LIRC=/dev/$(ls "/sys/class/rc/$RC" | grep '^lirc' | head -n 1)
-ir-keytable -s "$RC" -c -w "$DELAYBOX_ROOT/deploy/rc_keymaps/car-mp3.toml" > /mnt/keytable.txt 2>&1
 NAME=$(cat /sys/class/rc/"$RC"/input*/name)
 echo "$NAME" > /mnt/receiver-name.txt
 cat > /mnt/remote-board.yaml <<YAML
 extends: [/mnt/board.yaml, $DELAYBOX_ROOT/board-configs/remotes/car-mp3.yaml]
 remote:
   device: $NAME
+  keymap: $DELAYBOX_ROOT/deploy/rc_keymaps/car-mp3.toml
 channels:
   - name: Home
     url: demo://commentary
@@ -22,6 +23,7 @@ channels:
     url: demo://commentary?cycle=3600
 YAML
 BOARD=/mnt/remote-board.yaml
+DELAYBOX_BOARD=$BOARD DELAYBOX_PROGRAM="$DELAYBOX_BIN/delaybox" sh "$DELAYBOX_ROOT/deploy/debian/load-keymap" --all > /mnt/keytable.txt 2>&1
 panel
 start_appliance
 wait_until 60 0.5 grep -q "remote: '$NAME'" /mnt/delaybox.log
