@@ -3,7 +3,7 @@ import DelayboxConfig
 
 /// What an action does when a control fires it — the same for a panel button, the knob's
 /// push and a remote's key — with the state some actions keep: the knob's mode, and
-/// tap-to-sync's first tap.
+/// tap-to-sync's first tap (shared with the other controls: `TapPairing`).
 public struct ControlActions: Sendable {
     public enum KnobMode: Sendable, Equatable {
         case delay, volume
@@ -16,9 +16,12 @@ public struct ControlActions: Sendable {
     /// Volume change per press (steps of the 0-100 scale).
     public static let volumeStep = 2
     public private(set) var knobMode = KnobMode.delay
-    private var tapSync = TapSync()
+    private let taps: TapPairing
 
-    public init(delayStepMs: Int64) { self.delayStepMs = delayStepMs }
+    public init(delayStepMs: Int64, taps: TapPairing = TapPairing()) {
+        self.delayStepMs = delayStepMs
+        self.taps = taps
+    }
 
     /// The command `binding` fires at `nanoseconds` (nil: a tap that waits for its pair).
     public mutating func command(for binding: ControlBinding, at nanoseconds: Int64) -> Command? {
@@ -36,9 +39,9 @@ public struct ControlActions: Sendable {
         case .presetRecall: return .recallPreset(binding.slot)
         case .presetSave: return .savePreset(binding.slot)
         case .nextChannel: return .nextChannel
-        case .tapSync: return tapSync.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapHeard: return tapSync.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapSeen: return tapSync.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapSync: return taps.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapHeard: return taps.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapSeen: return taps.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
         }
     }
 

@@ -34,8 +34,9 @@ public struct ControlSurface: Sendable {
 
     /// - Parameter initialLevels: each input line's level at start (the knob rests in a
     ///   detent), by line.
-    public init(gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool]) {
-        actions = ControlActions(delayStepMs: delayStepMs)
+    /// - Parameter taps: tap-to-sync's first tap, shared with the remote.
+    public init(gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool], taps: TapPairing = TapPairing()) {
+        actions = ControlActions(delayStepMs: delayStepMs, taps: taps)
         levels = initialLevels
         for settings in gpio.buttons {
             buttons[settings.line] = Self.button(settings)

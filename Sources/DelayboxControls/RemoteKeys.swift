@@ -24,9 +24,10 @@ public struct RemoteKeys: Sendable {
     private var actions: ControlActions
     private var held: [Int: Held] = [:]
 
-    public init(remote: RemoteSettings, delayStepMs: Int64) {
+    /// - Parameter taps: tap-to-sync's first tap, shared with the front panel.
+    public init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing = TapPairing()) {
         keys = Dictionary(remote.keys.map { ($0.code, $0) }) { first, _ in first }
-        actions = ControlActions(delayStepMs: delayStepMs)
+        actions = ControlActions(delayStepMs: delayStepMs, taps: taps)
     }
 
     /// The codes the remote acts on.

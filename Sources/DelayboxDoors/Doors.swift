@@ -21,6 +21,8 @@ public final class Doors {
     private var mqtt: MQTTDoor?
     private var web: WebDoor?
     private let inbox: ConsoleInbox
+    /// Tap-to-sync's first tap, shared by the panel and the remote: one tap on each pairs.
+    private let taps = TapPairing()
     private let version: String
     private let logger = Logger(label: "delaybox.controls")
     private let consoleLogger = Logger(label: "delaybox.console")
@@ -94,7 +96,7 @@ public final class Doors {
 
     private func startFrontPanel(_ config: BoardConfig) -> FrontPanel? {
         guard let gpio = config.gpio else { return nil }
-        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs, ring: inbox.ring)
+        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
         do {
             try panel.start()
             return panel
@@ -108,7 +110,7 @@ public final class Doors {
     private func startRemote(_ config: BoardConfig) -> RemoteReceiver? {
         guard let settings = config.remote else { return nil }
         do {
-            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs, ring: inbox.ring)
+            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
             remote.start()
             return remote
         } catch {

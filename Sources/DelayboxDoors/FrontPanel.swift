@@ -14,6 +14,8 @@ import Synchronization
 public final class FrontPanel: Sendable {
     private let gpio: GPIOSettings
     private let delayStepMs: Int64
+    /// Tap-to-sync's first tap, shared with the remote.
+    private let taps: TapPairing
     private let inbox: CommandInbox
     private let pattern = Mutex(LEDPattern.off)
     /// Input levels and edge counts by line, for the console's `gpio`.
@@ -22,9 +24,10 @@ public final class FrontPanel: Sendable {
     private let logger = Logger(label: "delaybox.controls")
 
     /// - Parameter ring: wakes the playout thread when a command is posted.
-    init(gpio: GPIOSettings, delayStepMs: Int64, ring: @escaping @Sendable () -> Void) {
+    init(gpio: GPIOSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void) {
         self.gpio = gpio
         self.delayStepMs = delayStepMs
+        self.taps = taps
         inbox = CommandInbox(ring: ring)
     }
 
@@ -47,7 +50,7 @@ public final class FrontPanel: Sendable {
         for led in gpio.leds { try chip.drive(line: led.line) }
         let initial = chip.levels()
         seen.withLock { $0.levels = initial }
-        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial)
+        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial, taps: taps)
         nonisolated(unsafe) let owned = (chip, surface)
         worker.start { [self] in
             var (chip, surface) = owned

@@ -17,6 +17,8 @@ public final class RemoteReceiver: Sendable {
 
     private let remote: RemoteSettings
     private let delayStepMs: Int64
+    /// Tap-to-sync's first tap, shared with the front panel.
+    private let taps: TapPairing
     private let inbox: CommandInbox
     private let worker = WorkerThread(name: "delaybox-remote")
     private let wake: WakePipe
@@ -24,7 +26,8 @@ public final class RemoteReceiver: Sendable {
     private let logger = Logger(label: "delaybox.controls")
 
     /// - Parameter ring: wakes the playout thread when a command is posted.
-    init(remote: RemoteSettings, delayStepMs: Int64, ring: @escaping @Sendable () -> Void) throws(InputError) {
+    init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void) throws(InputError) {
+        self.taps = taps
         self.remote = remote
         self.delayStepMs = delayStepMs
         inbox = CommandInbox(ring: ring)
@@ -62,7 +65,7 @@ public final class RemoteReceiver: Sendable {
             lastProblem = nil
             seen.withLock { $0.open = (device.name, device.path); $0.problem = nil }
             logger.info("remote: '\(device.name)' (\(device.path)), \(remote.keys.count) keys")
-            var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs)
+            var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs, taps: taps)
             do {
                 try listen(device, keys: &keys)
             } catch {

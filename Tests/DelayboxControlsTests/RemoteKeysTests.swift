@@ -96,6 +96,24 @@ import Testing
         #expect(earlier == [.syncDelay(milliseconds: -800)], "the TV first: less delay")
     }
 
+    /// The radio's moment tapped on the front panel, the TV's on the remote (or the other
+    /// way): they pair, as two taps on one control do. Before, each kept its own first tap
+    /// and neither completed.
+    @Test func aTapOnThePanelAndOneOnTheRemotePair() {
+        let taps = TapPairing()
+        var panel = ControlSurface(gpio: ControlSurfaceTests.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true], taps: taps)
+        var remote = RemoteKeys(remote: RemoteSettings(device: "gpio_ir_recv", keys: [
+            RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
+            RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard))]), delayStepMs: 100, taps: taps)
+        let heardOnPanel = ControlSurfaceTests().run(&panel, ControlSurfaceTests().press(23, at: 1_000, for: 80), until: 1_200)
+        #expect(heardOnPanel.isEmpty, "the first tap waits for its pair")
+        // (The panel's press counts at its release, 80 ms in: 1.08 s.)
+        #expect(run(&remote, hold(Self.green, at: 1_700, for: 100), until: 2_000) == [.syncDelay(milliseconds: 620)])
+        #expect(run(&remote, hold(Self.green, at: 5_000, for: 100), until: 5_200).isEmpty)
+        let heardLater = ControlSurfaceTests().run(&panel, ControlSurfaceTests().press(23, at: 5_400, for: 80), until: 5_600)
+        #expect(heardLater.map(\.command) == [.syncDelay(milliseconds: -480)], "the TV first, on the remote: less delay")
+    }
+
     @Test func aRepeatWithoutItsPressStartsAHoldButDoesNothingYet() {
         var remote = keys()
         let commands = run(&remote, [KeyEvent(code: Self.three, .repeatWhileHeld, at: 0),
