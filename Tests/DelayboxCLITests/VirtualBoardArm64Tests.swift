@@ -11,7 +11,8 @@ import Glibc
 /// port, and a Debian 13 arm64 root filesystem (debootstrap). The x86 boards' scenarios and
 /// deploy, unchanged. Everything runs under software emulation, several times slower than the
 /// x86 board: `make test-arm64-board` runs this suite, `make test` does not (docs/hardware.md).
-@Suite(.serialized, .enabled(if: VirtualBoard.Board.arm64.isAvailable || getuid() == 0,
+@Suite(.serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
+       .enabled(if: VirtualBoard.Board.arm64.isAvailable || (getuid() == 0 && VirtualBoard.asked),
                              "needs qemu-system-aarch64, the arm64 board and the arm64 build (make test-arm64-board builds them)"))
 struct VirtualBoardArm64Tests {
     let board = VirtualBoard.Board.arm64

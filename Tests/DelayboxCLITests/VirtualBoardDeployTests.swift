@@ -15,7 +15,8 @@ extension VirtualBoard.Board {
 /// gpio-sim — reached only through a port forwarded on loopback. The two releases' boards
 /// run at once: nothing here is timed finely, and together they took 245 s where one after
 /// the other took 297 s (each board's two emulated CPUs leave a core idle much of the time).
-@Suite(.enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
+@Suite(.enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
+       .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
                              "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
