@@ -23,6 +23,11 @@ import Glibc
     }
 
     /// Starts `delaybox run` under a fake systemd: NOTIFY_SOCKET and a 200 ms watchdog.
+    /// The audio held, from `delayboxctl status`'s `available_delay_ms: N` line (ms).
+    static func held(_ status: String) -> Int {
+        status.split(separator: "\n").first { $0.hasPrefix("available_delay_ms: ") }.flatMap { Int($0.dropFirst("available_delay_ms: ".count)) } ?? 0
+    }
+
     func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -145,12 +150,15 @@ import Glibc
         let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
-        Thread.sleep(forTimeInterval: 2.5)  // enough held for a 1.7 s delay
+        #expect(Eventually.holds(within: 15) { (try? ctl(["status"])).map { Self.held($0) >= 1_700 } ?? false }, "enough held for a 1.7 s delay")
         let set = try ctl(["delay", "1.7"])
         #expect(set.contains("delay_ms: 1700"), "\(set)")
         #expect(try ctl(["volume", "37"]).contains("volume: 37"))
         #expect(try ctl(["channel", "Second"]).contains("Second"), "a switch keeps the delay")
-        Thread.sleep(forTimeInterval: 2.6)  // the knob rests: the settings are saved
+        // The knob rests: the settings are saved (2 s after the last change).
+        let state = directory.appendingPathComponent("state.json")
+        let savedAll = { (try? String(contentsOf: state, encoding: .utf8)).map { $0.contains("\"delayMs\" : 1700") && $0.contains("\"volume\" : 37") && $0.contains("Second") } ?? false }
+        #expect(Eventually.holds(within: 10, savedAll), "saved: \((try? String(contentsOf: state, encoding: .utf8)) ?? "nothing")")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
 

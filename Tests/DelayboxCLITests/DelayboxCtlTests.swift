@@ -50,7 +50,8 @@ import Glibc
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
         for key in ["state", "delay_ms", "available_delay_ms", "volume", "channel"] { #expect(object[key] != nil, "\(key)") }
 
-        Thread.sleep(forTimeInterval: 3)  // enough audio held for a 2 s delay
+        let held = { (try? ctl(["status", "--json"], socket: socket)).flatMap { try? JSONSerialization.jsonObject(with: Data($0.output.utf8)) as? [String: Any] }?["available_delay_ms"] as? Int ?? 0 }
+        #expect(Eventually.holds(within: 15) { held() >= 2_000 }, "enough audio held for a 2 s delay: \(held()) ms")
         let set = try ctl(["delay", "2"], socket: socket)
         #expect(set.status == 0 && set.output.contains("delay_ms: 2000"), "\(set.output)\(set.errors)")
         #expect(try ctl(["delay", "soon"], socket: socket).status == 2, "a bad argument")

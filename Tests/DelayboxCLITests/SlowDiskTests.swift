@@ -68,23 +68,15 @@ import Testing
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
             return (object["settings"] as? [String: Any])?["delayMs"] as? Int
         }
-        func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition() {
-                if Date() > deadline { return false }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return true
-        }
-        #expect(eventually(15) { status()["state"] as? String == "playing" }, "\(box.log)")
+        #expect(Eventually.holds(within: 15) { status()["state"] as? String == "playing" }, "\(box.log)")
         for delay in ["2.5", "3"] {
             #expect(try box.ctl(["delay", delay]).status == 0)
             // Saved after 2 s without another change, through two slow fsyncs.
             let wanted = Int(Double(delay)! * 1_000)
-            #expect(eventually(15) { saved() == wanted }, "the state file has \(wanted) ms: \(saved() ?? -1); \(box.log.suffix(600))")
+            #expect(Eventually.holds(within: 15) { saved() == wanted }, "the state file has \(wanted) ms: \(saved() ?? -1); \(box.log.suffix(600))")
         }
         let synced = { (try? String(contentsOf: fsyncs, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
-        #expect(eventually(5) { synced() >= 4 }, "both saves went through the slow disk (file and folder): \(synced()) fsyncs")
+        #expect(Eventually.holds(within: 5) { synced() >= 4 }, "both saves went through the slow disk (file and folder): \(synced()) fsyncs")
         // The console's `config save`: answered once written (1.4 s here), read back from it.
         #expect(try box.ctl(["config", "set", "defaults.delay_step", "200", "ms"]).status == 0)
         let save = try box.ctl(["config", "save"])

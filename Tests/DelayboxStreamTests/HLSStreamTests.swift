@@ -20,7 +20,8 @@ struct HLSStreamTests {
             guard Date() < deadline else { throw ExternalTool.Failed(description: "no HLS playlist") }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        Thread.sleep(forTimeInterval: 3)  // a few segments listed, as on a live server
+        let segments = { (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1 }
+        #expect(Eventually.holds(within: 15) { segments() > 3 }, "a few segments listed, as on a live server: \(segments() - 1)")
         let run = try PlayRun(root: IcecastStreamTests.root, arguments: [server.url("live.m3u8"), "--delay", "3", "--for", "8"])
         let result = run.finish()
         #expect(result.status == 0)
