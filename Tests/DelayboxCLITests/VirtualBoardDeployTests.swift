@@ -131,6 +131,16 @@ struct VirtualBoardDeployTests {
         #expect(made.status == 0, "\(made.errors)")
         try login.copy(repo, to: "/srv/delaybox-repo")
         let suite = release == 12 ? "bookworm" : "trixie"
+        // The same repository with its signed index changed after signing: the board's apt
+        // refuses it and offers nothing from it.
+        let tampered = try login.run("""
+            cp -a /srv/delaybox-repo /srv/tampered && sed -i 's/^Suite: .*/&-changed/' /srv/tampered/dists/\(suite)/InRelease \
+              && sed 's|file:/srv/delaybox-repo|file:/srv/tampered|' /srv/delaybox-repo/\(suite).sources > /etc/apt/sources.list.d/tampered.sources \
+              && apt-get update -q 2>&1 | grep -E 'tampered' | grep -E '^(E|W):' | head -2; \
+            apt-cache policy delaybox | grep -c tampered; rm -rf /etc/apt/sources.list.d/tampered.sources /srv/tampered
+            """)
+        #expect(tampered.contains("not signed") || tampered.contains("BADSIG") || tampered.contains("invalid"), "apt refused it: \(tampered)")
+        #expect(tampered.hasSuffix("0"), "nothing offered from it: \(tampered)")
         _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
         let asked = Date()
         #expect(try login.run("delayboxctl update \(newerVersion)").contains("update: asked for \(newerVersion)"))
