@@ -79,6 +79,9 @@ install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d" "$P/etc/apt/ap
 # An upgrade that heals itself: apt's hook checks a new release and rolls a failed one back.
 install -m 755 "$ROOT/deploy/debian/release-check" "$P/usr/lib/delaybox/release-check"
 install -m 755 "$ROOT/deploy/debian/load-keymap" "$P/usr/lib/delaybox/load-keymap"
+# The package's version, which the installed program reports (`version`, MQTT): what apt
+# knows it by, so that a group's boxes can ask apt for the release their canary plays.
+printf '%s\n' "$VERSION" > "$P/usr/share/delaybox/version"
 install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80delaybox-heal"
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"

@@ -284,8 +284,9 @@ final class MQTTDoor: Sendable {
         switch after {
         case .waiting(let last): logger.info("MQTT: update in stages: \(last)")
         case .held(let reason): logger.warning("MQTT: update in stages held, this box stays on \(version): \(reason)")
-        case .go(let version):
-            logger.notice("MQTT: update in stages: the canary plays \(version); updating to it")
+        case .go(let played):
+            let version = StagedUpdate.release(played, forBoxRunning: self.version)
+            logger.notice("MQTT: update in stages: the canary plays \(played); updating to \(version)")
             let answer = inbox.ask(ConsoleRequest(.update(version: version), json: true)) ?? "error: the appliance did not answer"
             if answer.hasPrefix("error: ") { logger.error("MQTT: update in stages: \(answer.dropFirst(7))") }
         }

@@ -58,6 +58,14 @@ public struct StagedUpdate: Sendable, Equatable {
         return outcome
     }
 
+    /// The canary's release as this box's Debian release has it: a venue may mix boxes on
+    /// Debian 12 and 13, whose packages of one commit differ only in their `~debN` (a box
+    /// on 12 cannot install the canary's `…~deb13`). Unchanged when either has none.
+    public static func release(_ canary: String, forBoxRunning own: String) -> String {
+        guard let theirs = canary.ranges(of: "~deb").last, let ours = own.ranges(of: "~deb").last else { return canary }
+        return String(canary[..<theirs.lowerBound]) + String(own[ours.lowerBound...])
+    }
+
     /// What this box's status says of it (`update`).
     public var summary: String {
         switch outcome {

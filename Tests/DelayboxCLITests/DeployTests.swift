@@ -31,6 +31,7 @@ import Testing
         for expected in ["/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
                          "/lib/udev/rules.d/60-delaybox-gpio.rules", "/lib/udev/rules.d/70-delaybox-ir.rules",
                          "/usr/lib/delaybox/load-keymap", "/usr/share/delaybox/rc_keymaps/car-mp3.toml", "/etc/delaybox/delaybox.conf",
+                         "/usr/share/delaybox/version",
                          "/usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml",
                          "/usr/share/delaybox/board-configs/base.yaml", "/usr/share/man/man1/delaybox.1.gz",
                          "/usr/share/doc/delaybox/console.md"] {

@@ -53,6 +53,7 @@ struct VirtualBoardDeployTests {
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
         #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
+        #expect(try login.run("delayboxctl version") == "version: \(goodVersion)", "the installed program says its package's version")
         // The page, served by the installed package on the board's port 80 (systemd's socket,
         // the service unprivileged), reached from the host; found by Avahi's service file.
         let session = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])

@@ -52,6 +52,15 @@ import Testing
         }
     }
 
+    /// A venue with boxes on Debian 12 and 13: each installs the canary's commit as its own
+    /// release builds it.
+    @Test func theCanarysReleaseIsTakenForThisBoxsDebian() {
+        let canary = "0.1.0+git20261125.221500.5ae9f52~deb13"
+        #expect(StagedUpdate.release(canary, forBoxRunning: "0.1.0+git20261120.101010.1234567~deb12") == "0.1.0+git20261125.221500.5ae9f52~deb12")
+        #expect(StagedUpdate.release(canary, forBoxRunning: "0.1.0+git20261120.101010.1234567~deb13") == canary)
+        #expect(StagedUpdate.release("0.2.0", forBoxRunning: "0.1.0~deb12") == "0.2.0", "no release in it: as it is")
+    }
+
     @Test func aReportIsReadFromItsJSONAndNothingElse() {
         let sent = MemberRelease(box: "screen1", version: "1.3-1~deb13", release: "1.3-1~deb13 playing")
         #expect(MemberRelease.read(Array(sent.json.utf8)) == sent)
