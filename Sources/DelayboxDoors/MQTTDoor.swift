@@ -53,7 +53,8 @@ final class MQTTDoor: Sendable {
     /// for (or done waiting for) a canary, or this box's own turn as the canary.
     private struct Staging {
         var waiting: StagedUpdate?
-        var note: String?
+        /// This box is the canary: its `update` follows its own release line.
+        var isCanary = false
         /// The release last published on the group's topic.
         var published: MemberRelease?
     }
@@ -167,7 +168,8 @@ final class MQTTDoor: Sendable {
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
             if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
             if follow(taken.releases, now: clock.now().nanoseconds) { pacing.changed() }
-            if client.isConnected { publishRelease() }
+            // A new release line is news in the status too (`release`, a canary's `update`).
+            if client.isConnected, publishRelease() { pacing.changed() }
             let now = clock.now().nanoseconds
             if taken.dropped > 0 {
                 if droppedReportedAt.map({ now - $0 > 10_000_000_000 }) ?? true {
@@ -235,7 +237,8 @@ final class MQTTDoor: Sendable {
 
     /// The status, with the update in stages this box takes part in (`update`).
     private func publishStatus(_ json: String) {
-        guard let note = staging.withLock({ $0.waiting?.summary ?? $0.note }) else {
+        let role = staging.withLock { ($0.waiting?.summary, $0.isCanary) }
+        guard let note = role.0 ?? (role.1 ? "canary: " + (ReleaseStatus.read() ?? "updating first") : nil) else {
             client.publish(.init(topic: topics.status, payload: json, retain: true))
             return
         }
@@ -252,12 +255,12 @@ final class MQTTDoor: Sendable {
             return nil
         }
         if canary == topics.clientID {
-            staging.withLock { $0 = Staging(waiting: nil, note: "canary: updating first", published: $0.published) }
+            staging.withLock { $0 = Staging(waiting: nil, isCanary: true, published: $0.published) }
             logger.notice("MQTT: update in stages: this box is the canary, updating first")
             return ConsoleRequest(.update(version: nil), json: true)
         }
         let stage = StagedUpdate(canary: canary, now: SystemClock().now().nanoseconds)
-        staging.withLock { $0 = Staging(waiting: stage, note: nil, published: $0.published) }
+        staging.withLock { $0 = Staging(waiting: stage, isCanary: false, published: $0.published) }
         logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
         client.publish(.init(topic: topics.reply, payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
         // The broker's retained report of the canary, if any, is the baseline: sent again.
@@ -294,15 +297,16 @@ final class MQTTDoor: Sendable {
     }
 
     /// This box's release on the group's topic, retained, when it changed (or after a
-    /// reconnection): what the others read when this box is their canary.
-    private func publishRelease() {
-        guard let topic = topics.memberRelease(of: topics.clientID) else { return }
+    /// reconnection): what the others read when this box is their canary. True when it did.
+    private func publishRelease() -> Bool {
+        guard let topic = topics.memberRelease(of: topics.clientID) else { return false }
         let mine = MemberRelease(box: topics.clientID, version: version, release: ReleaseStatus.read() ?? "")
         guard staging.withLock({ staging in
             defer { staging.published = mine }
             return staging.published != mine
-        }) else { return }
+        }) else { return false }
         client.publish(.init(topic: topic, payload: mine.json, retain: true))
+        return true
     }
 
     /// A payload as a console request (in JSON), or nil when it was refused (the reason

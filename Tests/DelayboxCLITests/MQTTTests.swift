@@ -263,10 +263,12 @@ struct MQTTTests {
         #expect(request(0) == "", "for the newest release")
         let waiting = watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true }
         #expect(waiting != nil, "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
-        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: updating first" } != nil)
+        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: 1.2 playing" } != nil,
+                "the canary's update follows its own release: \(watcher.payloads("delaybox/screen1/status").suffix(1))")
 
         try healer(0, says: "checking 9.9")
         #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasSuffix("screen1 says 'checking 9.9'") == true } != nil)
+        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: checking 9.9" } != nil)
         #expect(request(1) == nil, "screen2 waits while screen1 checks its release")
         try healer(0, says: "\(running) playing")
         #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update") == "updating to \(running), which canary screen1 plays" } != nil,
@@ -371,8 +373,17 @@ struct MQTTTests {
         }
         try broker.publish("delaybox/sturdy/command", lines.joined(separator: "\n"), lines: true)
         for index in 0..<6 { try broker.publish("delaybox/sturdy/command", "\u{FFFD}\(index)") }
-        // Once the flood has drained (what came while 64 waited was dropped): binary.
-        Thread.sleep(forTimeInterval: 2)
+        // Once the flood has drained — no reply for a second (what came while 64 waited was
+        // dropped) — binary. (A fixed 2 s was too short on a loaded machine: the binary
+        // payloads were dropped with the flood and no reply said "not UTF-8".)
+        var answered = -1
+        #expect(Eventually.holds(within: 60) {
+            let count = watcher.payloads("delaybox/sturdy/reply").count
+            defer { answered = count }
+            if count == answered { return true }
+            Thread.sleep(forTimeInterval: 1)
+            return false
+        }, "the flood drained")
         for size in [0, 64, 4_096, 65_536] {
             let file = box.directory.appendingPathComponent("binary-\(size)")
             try Data((0..<size).map { index in index == 0 ? 0xFF : UInt8.random(in: 0...255, using: &generator) }).write(to: file)
