@@ -47,7 +47,7 @@ for program in delaybox delayboxctl; do
   [ -x "$BIN/$program" ] || { say "no $BIN/$program"; exit 1; }
 done
 
-base=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' "$ROOT/Sources/DelayboxApp/DelayboxVersion.swift")
+base=$(sed -n 's/.*static let source = "\(.*\)".*/\1/p' "$ROOT/Sources/DelayboxApp/DelayboxVersion.swift")
 VERSION="$base"
 if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
   VERSION="$base+git$(TZ=UTC git -C "$ROOT" log -1 --date=format-local:%Y%m%d.%H%M%S --format=%cd).$(git -C "$ROOT" rev-parse --short=7 HEAD)"
