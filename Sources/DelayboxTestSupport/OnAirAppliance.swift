@@ -13,14 +13,16 @@ public final class OnAirAppliance {
 
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
-    /// named in `recorded` are recorded while another plays (`record: true`).
-    public init(root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int) throws {
+    /// named in `recorded` are recorded while another plays (`record: true`). `periodMs`
+    /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms).
+    public init(root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
+                periodMs: Int? = nil) throws {
         self.seconds = seconds
         box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: root), name: "on-air",
                                    arguments: ["--delay", String(delay), "--seconds", String(seconds)]) { directory in """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
-              device: wav:\(directory.appendingPathComponent("out.wav").path)
+              device: wav:\(directory.appendingPathComponent("out.wav").path)\(periodMs.map { "\n  period: \($0) ms" } ?? "")
             channels:
             \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" + (recorded.contains($0.name) ? "\n    record: true" : "") }.joined(separator: "\n"))
             defaults:
