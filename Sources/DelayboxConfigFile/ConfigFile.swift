@@ -41,18 +41,32 @@ public enum ConfigFile {
         let pad = String(repeating: " ", count: indent)
         guard case .mapping(let entries, _) = node else { return pad + flow(node) + "\n" }
         return entries.map { entry in
+            let key = quoted(entry.key.name)
+            // YAML allows an implicit key of at most 1024 characters (libyaml refuses a longer
+            // one: "mapping values are not allowed"); a longer one is written as an explicit
+            // key (`? key` then `: value`). The fuzzer found a key that read fine and grew
+            // past that when quoted.
+            let explicit = key.count > Self.longestImplicitKey
+            let opening = explicit ? pad + "? " + key + "\n" + pad + ":" : pad + key + ":"
             if case .mapping(let inner, _) = entry.value, !inner.isEmpty {
-                return pad + quoted(entry.key.name) + ":\n" + yaml(entry.value, indent: indent + 2)
+                return opening + "\n" + yaml(entry.value, indent: indent + 2)
             }
-            return pad + quoted(entry.key.name) + ": " + flow(entry.value) + "\n"
+            return opening + " " + flow(entry.value) + "\n"
         }.joined()
     }
+
+    /// The longest implicit key YAML allows (characters).
+    static let longestImplicitKey = 1_024
 
     private static func flow(_ node: ConfigNode) -> String {
         switch node {
         case .scalar(let text, _): quoted(text)
         case .sequence(let items, _): "[" + items.map(flow).joined(separator: ", ") + "]"
-        case .mapping(let entries, _): "{" + entries.map { quoted($0.key.name) + ": " + flow($0.value) }.joined(separator: ", ") + "}"
+        case .mapping(let entries, _):
+            "{" + entries.map { entry in
+                let key = quoted(entry.key.name)
+                return (key.count > longestImplicitKey ? "? " + key + " : " : key + ": ") + flow(entry.value)
+            }.joined(separator: ", ") + "}"
         }
     }
 

@@ -255,6 +255,27 @@ import Testing
         #expect(read.lookup("channels.0.url").node?.summary == "http://y/live")
     }
 
+    /// A key longer than YAML's 1,024-character limit for implicit keys (the config fuzzer
+    /// made one: backslashes that doubled when quoted) is written as an explicit key, and
+    /// what is written reads back — at the top, above a mapping, and inside a flow mapping.
+    @Test func aKeyTooLongForAnImplicitOneIsWrittenExplicitlyAndReadsBack() throws {
+        let long = String(repeating: "\\", count: 600) + "ends"
+        let at = Self.at
+        let flowItem = ConfigNode.mapping([(ConfigNode.Key(long, at: at), .scalar("x", at))], at)
+        let document = ConfigNode.mapping([
+            (ConfigNode.Key(long, at: at), .scalar("1", at)),
+            (ConfigNode.Key("nested", at: at), .mapping([(ConfigNode.Key(long, at: at), .scalar("2", at))], at)),
+            (ConfigNode.Key(long + "2", at: at), .mapping([(ConfigNode.Key("inner", at: at), .scalar("3", at))], at)),
+            (ConfigNode.Key("list", at: at), .sequence([flowItem], at)),
+        ], at)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-long-key-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try ConfigFile.yaml(document).write(to: file, atomically: true, encoding: .utf8)
+        let loaded = ConfigFile.document(file.path)
+        let read = try #require(loaded.document, "\(loaded.diagnostics)")
+        #expect(read.summary == document.summary)
+    }
+
     @Test func aMissingKeySaysWhereTheSearchStoppedAndWhatIsThere() {
         let missing = Self.document.lookup("audio.mixer")
         #expect(missing.node == nil && missing.missing == "mixer" && missing.deepest.path == "audio")
