@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "DelayboxOutput", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
                 swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
-        .target(name: "DelayboxMQTT", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxEngine", "DelayboxPlatform"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-import DelayboxConsole
+import DelayboxCommands
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ public enum DelayboxVersion {
         guard program == "/usr/bin/delaybox",
               let data = FileManager.default.contents(atPath: file) else { return nil }
         let line = String(decoding: data.prefix(100), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        return ConsoleLanguage.isPackageVersion(line) ? line : nil
+        return PackageVersion.isValid(line) ? line : nil
     }
 
     /// This program's file (delayboxctl is a link to delaybox).

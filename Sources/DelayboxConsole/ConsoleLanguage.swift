@@ -76,7 +76,7 @@ public enum ConsoleLanguage {
         case ("system", 0): return .success(.system)
         case ("update", 0): return .success(.update(version: nil))
         case ("update", 1) where first != "--canary":
-            guard isPackageVersion(arguments[0]) else {
+            guard PackageVersion.isValid(arguments[0]) else {
                 return .failure(ConsoleError("'\(arguments[0])' is not a release's version (e.g. 1.4.0-1~deb13): usage: \(entry.usage)"))
             }
             return .success(.update(version: arguments[0]))
@@ -136,13 +136,6 @@ public enum ConsoleLanguage {
         case ("tone", 1) where first == "off": return .success(.tone(on: false))
         default: return usage()
         }
-    }
-
-    /// A Debian package version as `update VERSION` takes it (it reaches apt as
-    /// `delaybox=VERSION`): a digit first, then letters, digits and `.+~:-`, at most 64.
-    public static func isPackageVersion(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, ("0"..."9").contains(first), text.utf8.count <= 64 else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".+~:-".unicodeScalars.contains($0)) }
     }
 
     /// A box's MQTT client id as a canary is named (one topic level: no wildcard, no `/`).

@@ -264,7 +264,7 @@ final class MQTTDoor: Sendable {
         logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
         client.publish(.init(topic: topics.reply, payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
         // The broker's retained report of the canary, if any, is the baseline: sent again.
-        client.subscribe(topics.memberReleases ?? "")
+        if let releases = topics.memberReleases { client.subscribe(releases) }
         return nil
     }
 

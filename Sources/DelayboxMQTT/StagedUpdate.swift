@@ -1,3 +1,4 @@
+import DelayboxCommands
 import DelayboxConfig
 import FoundationEssentials
 
@@ -43,6 +44,10 @@ public struct StagedUpdate: Sendable, Equatable {
         }
         guard report != first else { return tick(now: now) }
         switch report.verdict {
+        case .healthy where !PackageVersion.isValid(report.version):
+            // Anyone who may publish on the group's topics can say anything here: only a
+            // version apt would take is followed.
+            outcome = .held("\(canary) reports the version '\(report.version.prefix(80))', which is not a package version")
         case .healthy: outcome = .go(version: report.version)
         case .failed: outcome = .held("\(canary)'s update went wrong: \(report.release)")
         case .underWay: outcome = .waiting("\(canary) says '\(report.release)'")

@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// Any client that may publish on the group's topics can speak for the canary: a
+    /// "version" apt would not take (a shell's `;`, a space, an option) holds the others.
+    @Test func aCanaryVersionThatIsNoPackageVersionHoldsTheOthers() {
+        for version in ["1;reboot", "1.3 --allow-downgrades", "-1.3", "", "1.3\n", String(repeating: "1", count: 65), "1.３"] {
+            var stage = StagedUpdate(canary: "screen1", now: 0)
+            _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
+            guard case .held(let reason) = stage.heard(report(version, "\(version) playing"), now: Self.minute) else {
+                Issue.record("the version '\(version)' was followed")
+                continue
+            }
+            #expect(reason.hasSuffix("which is not a package version"), "\(reason)")
+        }
+        var stage = StagedUpdate(canary: "screen1", now: 0)
+        _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
+        #expect(stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Self.minute) == .go(version: "1:1.3-1~deb13+b1"))
+    }
+
     @Test func aSilentOrSlowCanaryHoldsTheOthersAfterItsPatience() {
         var silent = StagedUpdate(canary: "screen9", now: 5)
         #expect(silent.tick(now: 5 + StagedUpdate.patienceNs) == .waiting("no word from screen9 yet"))
