@@ -103,14 +103,19 @@ struct ConsoleAnswers {
                                 : names.joined(separator: "\n")
         case .stats:
             let statistics = status.statistics
+            // A control's touch to its sound at the jack, over the latest (none before the first).
+            let clicks: [(String, Any)] = output.touchToSound.summary.map {
+                [("knob_to_click_ms", $0.p95), ("knob_to_click_p50_ms", $0.p50), ("knob_to_click_max_ms", $0.max)]
+            } ?? []
             return format([("buffer_ms", status.bufferedAheadMs), ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
                            ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
                            ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
                            ("resyncs", statistics.resyncs), ("drift_ppm", (statistics.driftPpm * 10).rounded() / 10),
                            ("drift_slips", statistics.driftSlips), ("delay_buffer_bytes", status.delayBufferBytes),
                            ("xruns", output.xruns), ("late_renders", output.lateRenders), ("device_losses", output.deviceLosses),
+                           ("knob_to_click_count", output.touchToSound.count),
                            ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
-                           ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10)], json: request.json)
+                           ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10)] + clicks, json: request.json)
         case .events:
             return request.json ? NotificationLog.jsonLine(["events": recentEvents]) : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:

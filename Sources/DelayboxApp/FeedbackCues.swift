@@ -9,8 +9,9 @@ struct FeedbackCues {
     static let sounds: [FeedbackSound] = [.click, .modeChange, .limitReached, .error]
     let player = CuePlayer(sounds: Self.sounds.map(\.clip.floatSamples))
 
-    func play(_ sound: FeedbackSound) {
+    /// - Parameter touchedAt: when the control was touched (ns on the output's clock).
+    func play(_ sound: FeedbackSound, touchedAt: Int64) {
         guard let index = Self.sounds.firstIndex(of: sound) else { preconditionFailure("\(sound) is not a control's sound") }
-        player.play(index)
+        player.play(index, touchedAt: touchedAt)
     }
 }

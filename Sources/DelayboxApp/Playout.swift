@@ -136,9 +136,13 @@ final class Playout {
         // Most wake-ups bring no request: what the listener set is compared only when one came.
         let commands = doors.drain(), requests = inbox.drain()
         let before = commands.isEmpty && requests.isEmpty ? nil : state(at: now)
-        for command in commands {
+        // The controls stamp their commands on CLOCK_MONOTONIC (the kernel's edge and key
+        // timestamps); the output measures on this clock.
+        let monotonicToClock = commands.isEmpty ? 0 : now.nanoseconds - SystemClock.monotonicNanoseconds()
+        for timed in commands {
+            let command = timed.command
             let outcome = apply(command, now: now)
-            desk?.feedback(for: command, outcome: outcome, now: now)
+            desk?.feedback(for: command, outcome: outcome, touchedAt: timed.nanoseconds + monotonicToClock, now: now)
             if outcome != .done { logger.info("\(command): \(ConsoleAnswers.describe(outcome))") }
         }
         if let desk {

@@ -80,12 +80,13 @@ final class ProgrammeDesk {
     }
 
     /// The sound a control's command answers with.
-    func feedback(for command: Command, outcome: CommandExecutor.Outcome, now: Instant) {
+    /// - Parameter touchedAt: when the control was touched (ns on the playout's clock).
+    func feedback(for command: Command, outcome: CommandExecutor.Outcome, touchedAt: Int64, now: Instant) {
         guard let cues else { return }
         switch outcome {
-        case .refused: cues.play(.error)
-        case .limitReached: cues.play(.limitReached)
-        case .done, .reaching: cues.play(command == .toggleKnobMode ? .modeChange : .click)
+        case .refused: cues.play(.error, touchedAt: touchedAt)
+        case .limitReached: cues.play(.limitReached, touchedAt: touchedAt)
+        case .done, .reaching: cues.play(command == .toggleKnobMode ? .modeChange : .click, touchedAt: touchedAt)
         }
         switch command {
         case .adjustDelay, .setDelay, .syncDelay, .recallPreset, .jumpToLive:

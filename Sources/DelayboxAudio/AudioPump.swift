@@ -145,13 +145,16 @@ public final class AudioPump: @unchecked Sendable {
         ramp.apply(to: buffer, frames: frames)
         do throws(OutputError) {
             try driver.write(buffer)
+            let now = clock.now(), queued = driver.delayFrames()
+            // The period's first frame is heard once the device has played what it queued ahead.
+            let heard = now.advanced(byFrames: Int64(queued - frames))
+            cues?.heard(at: heard.nanoseconds)
             if !announcedFirstFrame {
                 announcedFirstFrame = true
-                let now = clock.now()
-                pendingEvents.withLock { $0.append(.firstFrameHeard(at: now.advanced(byFrames: Int64(driver.delayFrames() - frames)))) }
+                pendingEvents.withLock { $0.append(.firstFrameHeard(at: heard)) }
             }
             deviceUnderruns.store(driver.underruns, ordering: .relaxed)
-            timing.publish(ringFramesRead: ring.totalRead, delayFrames: driver.delayFrames(), now: clock.now())
+            timing.publish(ringFramesRead: ring.totalRead, delayFrames: queued, now: now)
         } catch {
             lose(driver, reason: error.description)
         }

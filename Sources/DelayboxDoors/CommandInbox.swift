@@ -6,7 +6,7 @@ import Synchronization
 /// decoded, for the playout thread to take at once: posting wakes it (issue 44: a detent
 /// waited up to a playout interval, 80 ms, before its click was even asked for).
 final class CommandInbox: Sendable {
-    private let commands = Mutex<[Command]>([])
+    private let commands = Mutex<[TimedCommand]>([])
     private let ring: @Sendable () -> Void
 
     /// - Parameter ring: wakes the playout thread.
@@ -15,12 +15,12 @@ final class CommandInbox: Sendable {
     /// From the control's thread.
     func post(_ timed: [TimedCommand]) {
         guard !timed.isEmpty else { return }
-        commands.withLock { $0.append(contentsOf: timed.map(\.command)) }
+        commands.withLock { $0.append(contentsOf: timed) }
         ring()
     }
 
-    /// The commands posted since the last call.
-    func drain() -> [Command] {
+    /// The commands posted since the last call, with when their control was touched.
+    func drain() -> [TimedCommand] {
         commands.withLock { commands in
             defer { commands.removeAll(keepingCapacity: true) }
             return commands

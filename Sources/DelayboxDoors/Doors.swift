@@ -54,7 +54,7 @@ public final class Doors {
     public func eventHeard(json: String) { mqtt?.eventHeard(json: json) }
 
     /// The commands the panel and the remote decoded since the last call.
-    public func drain() -> [Command] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }
+    public func drain() -> [TimedCommand] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }
 
     /// Shows the engine's state on the panel's LED.
     public func show(_ pattern: LEDPattern) { panel?.show(pattern) }

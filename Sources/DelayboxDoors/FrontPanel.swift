@@ -62,7 +62,7 @@ public final class FrontPanel: Sendable {
     func stop() { worker.stop() }
 
     /// The commands the panel produced since the last call.
-    func drain() -> [Command] { inbox.drain() }
+    func drain() -> [TimedCommand] { inbox.drain() }
 
     func show(_ pattern: LEDPattern) { self.pattern.withLock { $0 = pattern } }
 

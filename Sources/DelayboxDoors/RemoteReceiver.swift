@@ -45,7 +45,7 @@ public final class RemoteReceiver: Sendable {
     func stop() { worker.stop { wake.wake() } }
 
     /// The commands the remote produced since the last call.
-    func drain() -> [Command] { inbox.drain() }
+    func drain() -> [TimedCommand] { inbox.drain() }
 
     private func loop() {
         var lastProblem: String?

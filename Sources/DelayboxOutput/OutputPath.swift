@@ -20,6 +20,10 @@ public final class OutputPath {
     private let clock: any MonotonicClock
     private var reportedRingUnderruns = 0
     private var reportedDeviceUnderruns = 0
+    private let cues: CuePlayer?
+    /// The controls' touch-to-sound times, taken from the audio thread as they come.
+    private var touchToSound = LatencyWindow()
+    private var touchToSoundSeen: UInt32 = 0
     /// Frames rendered into the ring so far.
     public private(set) var renderedFrames: Int64 = 0
     /// Frames of programme to render before the owner stops (`--seconds`): feeding stops
@@ -38,6 +42,7 @@ public final class OutputPath {
          ringMs: Int64 = 120, cues: CuePlayer? = nil, open: AudioPump.DriverFactory? = nil) {
         self.device = device
         self.clock = clock
+        self.cues = cues
         let open = open ?? device.opener(request, clock: clock, sleeper: sleeper)
         var first: (any OutputDriver)?, failure: OutputError?
         do throws(OutputError) {
@@ -85,7 +90,7 @@ public final class OutputPath {
     /// What went wrong at the output since the start, for the console's `stats`.
     public var statistics: OutputStatistics {
         OutputStatistics(xruns: pump.deviceUnderruns.load(ordering: .relaxed), lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
-                         deviceLosses: deviceLosses)
+                         deviceLosses: deviceLosses, touchToSound: touchToSound)
     }
 
     public func start() {
@@ -124,6 +129,10 @@ public final class OutputPath {
 
     /// What happened at the device since the last call, as lines for the log.
     public func report() -> [String] {
+        if let measured = cues?.touchToSound, measured.count != touchToSoundSeen {
+            touchToSoundSeen = measured.count
+            touchToSound.record(microseconds: measured.microseconds)
+        }
         var lines: [String] = []
         for event in pump.takeEvents() {
             switch event {
@@ -159,8 +168,11 @@ public struct OutputStatistics: Sendable {
     public var lateRenders = 0
     /// Times the device was lost and reopened.
     public var deviceLosses = 0
+    /// From a control's touch (the kernel's timestamp of the edge or key) to its sound's
+    /// first frame at the jack, for the latest sounds.
+    public var touchToSound = LatencyWindow()
 
-    public init(xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0) {
-        (self.xruns, self.lateRenders, self.deviceLosses) = (xruns, lateRenders, deviceLosses)
+    public init(xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow()) {
+        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound) = (xruns, lateRenders, deviceLosses, touchToSound)
     }
 }

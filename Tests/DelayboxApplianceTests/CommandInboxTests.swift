@@ -14,6 +14,7 @@ import Testing
         #expect(rings.load(ordering: .relaxed) == 0)
         inbox.post([TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2)])
         #expect(rings.load(ordering: .relaxed) == 1)
-        #expect(inbox.drain() == [.adjustDelay(milliseconds: 100), .adjustVolume(steps: 1)])
+        #expect(inbox.drain() == [TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2)],
+                "with when each control was touched: the measure of its sound's latency")
     }
 }

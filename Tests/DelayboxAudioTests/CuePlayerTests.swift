@@ -101,12 +101,48 @@ import Testing
         }
         play(until: 1)
         #expect(ring.fillFrames >= 14 * 960, "the ring is 280-320 ms ahead")
-        let asked = clock.now()
-        cues.play(0)
+        // Touched 7 ms before the playout asked for the sound (its wake-up).
+        let asked = clock.now(), touched = asked.nanoseconds - 7_000_000
+        cues.play(0, touchedAt: touched)
         play(until: 2)
         let cue = heard.first { $0.first > 0.3 }
         #expect(cue != nil)
         let lateMs = cue.map { $0.at.milliseconds(since: asked) } ?? .max
         #expect(lateMs >= 0 && lateMs <= 80, "heard \(lateMs) ms after it was asked for")
+        // The audio thread measures the touch-to-sound time itself: issue 44's knob_to_click_ms.
+        let measured = cues.touchToSound
+        #expect(measured.count == 1)
+        #expect(cue.map { Int64(measured.microseconds) * 1_000 == $0.at.nanoseconds - touched } == true,
+                "measured \(measured.microseconds) µs; heard \(lateMs + 7) ms after the touch")
+    }
+
+    /// The output keeps the latest measurements for `stats`; a sound without a touch (or
+    /// played into nothing while the device is down) is not one.
+    @Test func theOutputKeepsTheTouchToSoundTimesOfItsSounds() {
+        let clock = ManualClock()
+        let cues = CuePlayer(sounds: [Self.short])
+        let output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock,
+                                sleeper: ManualSleeper(clock: clock), cues: cues) { () throws(OutputError) in WatchedOutput(name: "w", clock: clock) }
+        func run(periods: Int) {
+            for _ in 0..<periods {
+                output.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
+                output.pump.step()
+                _ = output.report()
+            }
+        }
+        run(periods: 20)
+        cues.play(0)
+        run(periods: 5)
+        #expect(output.statistics.touchToSound.count == 0, "no touch, no measurement")
+        for delayMs: Int64 in [3, 11, 5] {
+            cues.play(0, touchedAt: clock.now().nanoseconds - delayMs * 1_000_000)
+            run(periods: 5)
+        }
+        let window = output.statistics.touchToSound
+        #expect(window.count == 3)
+        let summary = window.summary
+        // Each is heard behind the device's queue (3 periods: 60 ms) and the wait for room to
+        // write (up to a period) after it was asked for, plus the 3, 11, 5 ms before that.
+        #expect(summary.map { $0.p50 >= 65 && $0.p50 <= 85 && $0.max - $0.p50 == 6 } == true, "\(String(describing: summary))")
     }
 }

@@ -169,6 +169,20 @@ struct VirtualBoardTests {
 
         // The capture (4 s from the loopback's other side) carries the programme.
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)
+
+        // Issue 44's knob_to_click_ms, as the box measured it: every detent's and press's
+        // click, from the kernel's edge timestamp to its first frame at the jack.
+        let stats = Self.text(directory, "stats.txt")
+        func figure(_ key: String) -> Double? {
+            stats.split(separator: "\n").first { $0.hasPrefix(key + ":") }.flatMap { Double($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)) }
+        }
+        let clicks = figure("knob_to_click_count") ?? 0
+        #expect(clicks >= 24, "the 24 detents and the presses each timed: \(stats)")
+        let (p50, p95, largest) = (figure("knob_to_click_p50_ms") ?? 0, figure("knob_to_click_ms") ?? 0, figure("knob_to_click_max_ms") ?? 0)
+        // Behind the device's queue of 20 ms periods: at least one period; under emulation, well
+        // under half a second.
+        #expect(p50 >= 20 && p95 >= p50 && largest >= p95 && p95 < 500, "\(stats)")
+        print("knob_to_click_ms, \(board) board (QEMU): p50 \(p50), p95 \(p95), max \(largest) over the latest \(min(Int(clicks), 64)) of \(Int(clicks)) clicks")
     }
 
     /// An IR remote through the kernel: rc-loopback as the receiver, the kernel's NEC

@@ -107,11 +107,11 @@ import Testing
             return periods
         }
         let from = Int(rig.output.frameCount)
-        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .done, now: rig.now)
+        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .done, touchedAt: rig.now.nanoseconds, now: rig.now)
         let click = FeedbackSound.click.clip, next = nextPeriods(milliseconds: 20)
         #expect((0..<click.frames).allSatisfy { next[2 * $0] == click.sample($0, 0) && next[2 * $0 + 1] == click.sample($0, 1) })
         #expect(next[(2 * click.frames)...].allSatisfy { $0 == 0 }, "once")
-        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .limitReached, now: rig.now)
+        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .limitReached, touchedAt: rig.now.nanoseconds, now: rig.now)
         let limit = FeedbackSound.limitReached.clip
         #expect(SignalChecks.firstDifference(Array(nextPeriods(milliseconds: 200).prefix(limit.samples.count)),
                                              limit.floatSamples) == nil)

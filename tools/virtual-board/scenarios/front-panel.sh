@@ -52,4 +52,9 @@ wait_until 50 0.2 panel_third || echo "the front panel was not started again" >>
 ctl status > /mnt/status-4.txt 2>&1
 detent_cw; sleep 0.5
 ctl status > /mnt/status-5.txt 2>&1
+# Issue 44's knob_to_click_ms: twenty detents more, a third of a second apart. The box times
+# each click from the kernel's timestamp of the detent's last edge to the click's first
+# frame at the jack (behind the queue ALSA reports); `stats` sums up the latest.
+for _ in $(seq 20); do detent_cw; sleep 0.1; done
+ctl stats > /mnt/stats.txt 2>&1
 stop_appliance
