@@ -179,9 +179,10 @@ struct VirtualBoardTests {
         let clicks = figure("knob_to_click_count") ?? 0
         #expect(clicks >= 24, "the 24 detents and the presses each timed: \(stats)")
         let (p50, p95, largest) = (figure("knob_to_click_p50_ms") ?? 0, figure("knob_to_click_ms") ?? 0, figure("knob_to_click_max_ms") ?? 0)
-        // Behind the device's queue of 20 ms periods: at least one period; under emulation, well
-        // under half a second.
-        #expect(p50 >= 20 && p95 >= p50 && largest >= p95 && p95 < 500, "\(stats)")
+        // Behind the device's queue of 20 ms periods: at least one period. The x86 boards
+        // measured p95 80.5 ms (the queue, 60 ms, and up to a period's wait for room to write);
+        // the arm64 board's emulation is several times slower.
+        #expect(p50 >= 20 && p95 >= p50 && largest >= p95 && p95 < (board.arch == "amd64" ? 150 : 500), "\(stats)")
         print("knob_to_click_ms, \(board) board (QEMU): p50 \(p50), p95 \(p95), max \(largest) over the latest \(min(Int(clicks), 64)) of \(Int(clicks)) clicks")
     }
 
