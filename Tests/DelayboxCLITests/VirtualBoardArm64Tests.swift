@@ -21,6 +21,10 @@ struct VirtualBoardArm64Tests {
         try VirtualBoardTests().theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(board: board)
     }
 
+    @Test func anIRRemotesKeysChangeDelayVolumePresetAndChannel() throws {
+        try VirtualBoardTests().anIRRemotesKeysChangeDelayVolumePresetAndChannel(board: board)
+    }
+
     @Test func theJackHearsTheDelayChangeAndTheCodecsVolume() throws {
         try VirtualBoardTests().theJackHearsTheDelayChangeAndTheCodecsVolume(board: board)
     }

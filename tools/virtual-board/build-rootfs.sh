@@ -42,8 +42,9 @@ case "$DEBIAN" in
   12) INCLUDE+=,libasound2,libgpiod2,libavformat59,libavcodec59,libswresample4,libavutil57,libmicrohttpd12 ;;
   13) INCLUDE+=,libasound2t64,libgpiod3,libavformat61,libavcodec61,libswresample5,libavutil59,libmicrohttpd12t64 ;;
 esac
-# The arm64 board's scenarios run on this root filesystem (run.sh): ALSA's tools to capture.
-$NATIVE || INCLUDE+=,alsa-utils
+# The arm64 board's scenarios run on this root filesystem (run.sh): ALSA's tools to capture,
+# ir-keytable (the package's keymap loader uses it) and v4l-utils' ir-ctl (the remote's codes).
+$NATIVE || INCLUDE+=,alsa-utils,ir-keytable,v4l-utils
 
 # The board's own files — plain files, so that they can go in before another CPU's packages
 # are configured: the kernel's modules the board uses, with what they depend on; the
