@@ -54,6 +54,32 @@ import Testing
         }
     }
 
+    /// `make check`'s package (tools/check) links the pure modules and their suites from here:
+    /// what they import must be there too, or be left out by name in its manifest — checked
+    /// here, so that `make test` says when a change would break `make check`.
+    @Test func theCheckPackageHoldsWhatItsModulesAndSuitesImport() throws {
+        let check = CommandLineTests.root.appendingPathComponent("tools/check")
+        let manifest = try String(contentsOf: check.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let modules = Set(try FileManager.default.contentsOfDirectory(atPath: check.appendingPathComponent("Sources").path))
+        let system: Set<String> = ["Testing", "Foundation", "FoundationEssentials", "Glibc", "Synchronization"]
+        func foreign(_ file: URL) throws -> [String] {
+            // (Lower case: a Python line in a Swift string, as the Icecast server's.)
+            Self.imports(try String(contentsOf: file, encoding: .utf8))
+                .filter { $0.first?.isUppercase == true && !modules.contains($0) && !system.contains($0) }
+        }
+        for folder in ["Sources", "Tests"] {
+            let linked = check.appendingPathComponent(folder)
+            for target in try FileManager.default.contentsOfDirectory(atPath: linked.path) {
+                let directory = linked.appendingPathComponent(target).resolvingSymlinksInPath()
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+                    let outside = try foreign(directory.appendingPathComponent(name))
+                    #expect(outside.isEmpty || (folder == "Tests" && manifest.contains("\"\(name)\"")),
+                            "\(target)/\(name) imports \(outside), which make check's package does not build: link it there or leave the file out by name")
+                }
+            }
+        }
+    }
+
     @Test func importsAreReadAsWritten() {
         #expect(Self.imports("import Glibc  // sin()\n@testable import DelayboxEngine\nlet important = 1\n// import Foundation\n")
             == ["Glibc", "DelayboxEngine"])

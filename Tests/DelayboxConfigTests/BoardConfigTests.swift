@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 @Suite struct BoardConfigTests {
-    static let boards = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    // (Resolved: `make check` compiles this file through a link, tools/check/Tests.)
+    static let boards = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("board-configs")
 
     static var shippedBoards: [String] {

@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// `make check` (issue 43): the pure modules' suites in a package of their own, so that a
+/// change is built and tested in under a minute. The sources are the main package's own
+/// (linked here, never copied); nothing here links FFmpeg, ALSA, libgpiod, mosquitto or
+/// libmicrohttpd, and nothing here starts a server or a board. The config reader's libyaml is
+/// in: reading users' YAML is the config suites' whole subject. What the main package's
+/// test targets hold beyond that (the device, the chip, the composition root) is left out
+/// by name below and runs in `make test`.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "DelayboxCheck",
+    targets: [
+        .target(name: "DelayboxChecked", swiftSettings: strict),
+        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked"], swiftSettings: strict),
+        .target(name: "DelayboxLog", swiftSettings: strict),
+        .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxCommands", swiftSettings: strict),
+        .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
+        .target(name: "DelayboxConfig", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
+        .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxTestSupport", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
+                swiftSettings: strict),
+        .testTarget(name: "DelayboxEngineTests", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "DelayboxSimulationTests", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "DelayboxMixerTests", dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+                    exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "DelayboxConsoleTests", dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
+                    swiftSettings: strict),
+        .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
+        .testTarget(name: "DelayboxControlsTests", dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
+                                                                 "DelayboxTestSupport"],
+                    exclude: ["ControlSurfaceEndToEndTests.swift", "GPIOChipTests.swift"], swiftSettings: strict),
+        .testTarget(name: "DelayboxConfigTests", dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT",
+                                                               "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "DelayboxAudioTests", dependencies: ["DelayboxAudio", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+                    exclude: ["AudioPumpTests.swift", "CaptureTests.swift", "CuePlayerTests.swift", "EndToEndDelayTests.swift", "FileCaptureRig.swift",
+                              "OutputConformanceTests.swift", "OutputDeviceNameTests.swift", "WatchedOutput.swift"],
+                    swiftSettings: strict),
+    ]
+)
