@@ -30,7 +30,6 @@ let libgpiod2: Bool = {
 
 let package = Package(
     name: "Delaybox",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "delaybox", targets: ["delaybox"]),
         .executable(name: "delaybox-bench", targets: ["delaybox-bench"]),

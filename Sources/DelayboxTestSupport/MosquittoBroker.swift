@@ -118,16 +118,25 @@ public final class MosquittoBroker {
     public final class Watcher {
         private let process = Process()
         private let file: URL
+        /// A topic of this watcher's own, also subscribed: a message on it seen means the
+        /// subscription is in place (mosquitto_sub does not say when it is).
+        private let probe = "delaybox-test/probe/\(UUID().uuidString)"
 
         init(broker: MosquittoBroker, topic: String) throws {
             file = broker.directory.appendingPathComponent("watch-\(UUID().uuidString).txt")
             _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-            process.arguments = broker.clientArguments + ["-v", "-q", "1", "-t", topic]
+            process.arguments = broker.clientArguments + ["-v", "-q", "1", "-t", topic, "-t", probe]
             process.standardOutput = try FileHandle(forWritingTo: file)
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: 0.2)  // subscribed before the test goes on
+            // Subscribed before the test goes on: the probe, sent until it comes back.
+            let deadline = Date().addingTimeInterval(10)
+            repeat {
+                try broker.publish(probe, "subscribed")
+                if Eventually.holds(within: 0.5, { self.rawLines.contains { $0.hasPrefix(self.probe + " ") } }) { return }
+            } while Date() < deadline
+            throw ExternalTool.Failed(description: "mosquitto_sub did not subscribe to '\(topic)' within 10 s")
         }
 
         deinit { stop() }
@@ -135,7 +144,9 @@ public final class MosquittoBroker {
         public func stop() { ExternalTool.stop(process) }
 
         /// The lines so far (a payload that is not UTF-8 with replacement characters).
-        public var lines: [String] {
+        public var lines: [String] { rawLines.filter { !$0.hasPrefix(probe + " ") } }
+
+        private var rawLines: [String] {
             String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
         }
 
