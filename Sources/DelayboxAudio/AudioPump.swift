@@ -41,7 +41,10 @@ public final class AudioPump: @unchecked Sendable {
     private var bufferFrames: Int
     private var ramp: GainRamp
     private var nextOpenAttempt = Instant.zero
-    private var backoffMs: Int64 = 500
+    /// The waits between attempts to open the device: no jitter, a local card has no
+    /// crowd of clients to spread out.
+    private var backoff = ReconnectBackoff(initialMs: 500, capMs: 5_000, jitter: 0)
+    private var random = SystemRandomNumberGenerator()
     /// When the current device was opened.
     private var openedAt = Instant.zero
     /// How long a device must work before a loss counts as new rather than a relapse (ns).
@@ -192,9 +195,9 @@ public final class AudioPump: @unchecked Sendable {
     }
 
     private func scheduleRetry(after failure: String, at now: Instant) {
-        nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
-        pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: backoffMs)) }
-        backoffMs = min(backoffMs * 2, 5_000)
+        let waitMs = backoff.nextDelayMs(using: &random)
+        nextOpenAttempt = now.advanced(byNanoseconds: waitMs * 1_000_000)
+        pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: waitMs)) }
     }
 
     private func adopt(_ opened: any OutputDriver) {
@@ -222,9 +225,8 @@ public final class AudioPump: @unchecked Sendable {
         // every write) backs off like one that does not open; one that worked a while
         // starts again from the shortest wait.
         let now = clock.now()
-        if now.nanoseconds - openedAt.nanoseconds >= Self.stableNanoseconds { backoffMs = 500 }
-        nextOpenAttempt = now.advanced(byNanoseconds: backoffMs * 1_000_000)
-        backoffMs = min(backoffMs * 2, 5_000)
+        if now.nanoseconds - openedAt.nanoseconds >= Self.stableNanoseconds { backoff.reset() }
+        nextOpenAttempt = now.advanced(byNanoseconds: backoff.nextDelayMs(using: &random) * 1_000_000)
         pendingEvents.withLock { $0.append(.lost(reason: reason)) }
     }
 }

@@ -1,13 +1,13 @@
 import DelayboxEngine
 import DelayboxMixer
-import FoundationEssentials
 import DelayboxPlatform
 import Synchronization
 
 /// Fetches and decodes mute music and ads on its own thread, so the playout thread never
 /// waits for the network or a decoder: the playout thread says what it wants, and takes
 /// the clips (or the reasons they failed) when they are ready. A file that fails is tried
-/// again later — 30 s, doubling up to 10 min — until it comes.
+/// again later — 30 s, doubling up to 10 min, each ±20 % so that a venue's boxes do not
+/// ask a failed server again in step — until it comes.
 public final class ClipLoader: @unchecked Sendable {
     public enum Result: Sendable {
         case loaded(url: String, clip: AudioClip)
@@ -17,8 +17,11 @@ public final class ClipLoader: @unchecked Sendable {
     private struct Want {
         var url: String
         var maxSeconds: Int
-        var due: Date
-        var retrySeconds: Int
+        /// When to try (ns, CLOCK_MONOTONIC): at once until it failed.
+        var dueNs: Int64 = .min
+        var backoff = ReconnectBackoff(initialMs: 30_000, capMs: 600_000, jitter: 0.2)
+
+        var hasFailed: Bool { backoff.attempts > 0 }
     }
 
     private let cache: ClipCache
@@ -45,10 +48,10 @@ public final class ClipLoader: @unchecked Sendable {
         let added = state.withLock { state -> Bool in
             guard !state.wants.contains(where: { $0.url == url }) else { return false }
             if state.wants.count >= Self.maxWants {
-                guard let failed = state.wants.firstIndex(where: { $0.due != .distantPast }) else { return false }
+                guard let failed = state.wants.firstIndex(where: \.hasFailed) else { return false }
                 state.wants.remove(at: failed)
             }
-            state.wants.append(Want(url: url, maxSeconds: maxSeconds, due: .distantPast, retrySeconds: 30))
+            state.wants.append(Want(url: url, maxSeconds: maxSeconds))
             return true
         }
         if added { worker.wake() }
@@ -63,29 +66,31 @@ public final class ClipLoader: @unchecked Sendable {
     }
 
     private func run() {
+        var random = SystemRandomNumberGenerator()
         while !worker.isStopRequested {
-            let now = Date()
-            let next = state.withLock { state in state.wants.first { $0.due <= now } }
+            let now = SystemClock.monotonicNanoseconds()
+            let next = state.withLock { state in state.wants.first { $0.dueNs <= now } }
             guard let want = next else {
-                let earliest = state.withLock { $0.wants.map(\.due).min() }
-                let wait = earliest.map { max(0, $0.timeIntervalSince(now)) } ?? 3_600
-                worker.wait(milliseconds: Int64(min(wait, 3_600) * 1_000))
+                let earliest = state.withLock { $0.wants.map(\.dueNs).min() }
+                let waitMs = earliest.map { max(0, ($0 - now) / 1_000_000) } ?? 3_600_000
+                worker.wait(milliseconds: min(waitMs, 3_600_000))
                 continue
             }
-            let result: Result
             do throws(ClipCache.Failure) {
-                result = .loaded(url: want.url, clip: try cache.clip(want.url, maxSeconds: want.maxSeconds))
+                let clip = try cache.clip(want.url, maxSeconds: want.maxSeconds)
+                state.withLock { state in
+                    state.results.append(.loaded(url: want.url, clip: clip))
+                    state.wants.removeAll { $0.url == want.url }
+                }
             } catch {
-                result = .failed(url: want.url, reason: error.description, retryInSeconds: want.retrySeconds)
-            }
-            state.withLock { state in
-                state.results.append(result)
-                guard let index = state.wants.firstIndex(where: { $0.url == want.url }) else { return }
-                if case .loaded = result {
-                    state.wants.remove(at: index)
-                } else {
-                    state.wants[index].due = Date().addingTimeInterval(Double(want.retrySeconds))
-                    state.wants[index].retrySeconds = min(want.retrySeconds * 2, 600)
+                state.withLock { state in
+                    // (A want made room for another meanwhile is not tried again: it is said once.)
+                    var waitMs = want.backoff.initialMs
+                    if let index = state.wants.firstIndex(where: { $0.url == want.url }) {
+                        waitMs = state.wants[index].backoff.nextDelayMs(using: &random)
+                        state.wants[index].dueNs = SystemClock.monotonicNanoseconds() + waitMs * 1_000_000
+                    }
+                    state.results.append(.failed(url: want.url, reason: error.description, retryInSeconds: Int((waitMs + 500) / 1_000)))
                 }
             }
         }
