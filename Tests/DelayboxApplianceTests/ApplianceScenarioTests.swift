@@ -7,7 +7,7 @@ import Testing
 /// pips (one each stream second) show the delay at the jack: a pip is heard the delay
 /// (plus the network's latency) after the channel started, modulo a second, so a delay
 /// changed by 250 ms moves every pip by 250 ms.
-@Suite struct ApplianceScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct ApplianceScenarioTests {
     static func board(extraChannel: String = "") -> String {
         """
         board:

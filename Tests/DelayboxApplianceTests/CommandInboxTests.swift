@@ -6,7 +6,7 @@ import Testing
 /// Issue 44: the front panel's and the remote's commands wake the playout thread as the
 /// console's requests do; before, a detent waited for the next scheduled wake-up (up to
 /// 80 ms) before its click was even asked for.
-@Suite struct CommandInboxTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandInboxTests {
     @Test func aPostedCommandRingsThePlayoutAwakeAndNothingRingsForNothing() {
         let rings = Atomic<Int>(0)
         let inbox = CommandInbox(ring: { rings.add(1, ordering: .relaxed) })

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The version a box reports: its package's, which apt knows, once installed.
-@Suite struct DelayboxVersionTests {
+@Suite(.timeLimit(.minutes(10))) struct DelayboxVersionTests {
     @Test func theInstalledProgramSaysItsPackagesVersion() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-version-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -7,7 +7,7 @@ import Testing
 
 /// Saving the settings off the playout thread: a disk that takes its time holds nobody up,
 /// the newest settings win, and a disk that fails is tried again until it works.
-@Suite struct SettingsSaverTests {
+@Suite(.timeLimit(.minutes(10))) struct SettingsSaverTests {
     /// A disk the test controls: each write waits for `open`, or fails while `failing`.
     final class Disk: Sendable {
         let written = Mutex<[Int]>([])

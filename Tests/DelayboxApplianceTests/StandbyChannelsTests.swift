@@ -7,7 +7,7 @@ import Testing
 /// Issue 44: a reload changes which channels record in the background. Before, the set
 /// was made once at the start: a channel newly marked `record` was not recorded, one
 /// removed recorded on, and one whose URL changed played the old URL when chosen.
-@Suite struct StandbyChannelsTests {
+@Suite(.timeLimit(.minutes(10))) struct StandbyChannelsTests {
     @Test func aReloadStartsStopsAndRedefinesTheRecordedChannels() throws {
         let clock = ManualClock()
         let first = try ChannelLineup([Channel(name: "Live", streamURL: "demo://live"),

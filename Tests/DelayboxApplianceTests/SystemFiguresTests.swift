@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The machine's figures from a /proc and /sys laid out as a Pi's are.
-@Suite struct SystemFiguresTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemFiguresTests {
     @Test func wifiTemperatureAndUptimeAreReadAsTheKernelWritesThem() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("system-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

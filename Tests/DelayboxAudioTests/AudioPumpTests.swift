@@ -9,7 +9,7 @@ import Testing
 
 /// The audio thread's loop in virtual time: a device lost mid-stream is reopened with
 /// back-off while the ring keeps being consumed at the clock's pace.
-@Suite struct AudioPumpTests {
+@Suite(.timeLimit(.minutes(10))) struct AudioPumpTests {
     /// A null device that is unplugged after `writes` writes.
     static func unplugged(after writes: Int, clock: ManualClock) -> WatchedOutput {
         let device = WatchedOutput(name: "unplugged", clock: clock)

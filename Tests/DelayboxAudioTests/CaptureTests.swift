@@ -7,7 +7,7 @@ import Testing
 
 /// Line-in capture: the sample conversion, the PCM packets' decoder, and real libasound
 /// capturing through its `file` plugin (over `null`) in virtual time.
-@Suite struct CaptureTests {
+@Suite(.timeLimit(.minutes(10))) struct CaptureTests {
     @Test func monoAndWideInputsBecomeStereoAtSixteenBits() {
         let mono: [Int16] = [100, -200, 32_767]
         var out = [Int16](repeating: 0, count: 6)

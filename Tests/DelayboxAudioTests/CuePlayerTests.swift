@@ -7,7 +7,7 @@ import Testing
 
 /// The controls' sounds as the audio thread plays them: over the programme, from the
 /// next period written, within the device's buffer of being asked for.
-@Suite struct CuePlayerTests {
+@Suite(.timeLimit(.minutes(10))) struct CuePlayerTests {
     /// 30 ms at +0.5 left / −0.5 right, and 5 ms at 0.25.
     static let long = [Float]((0..<1_440).flatMap { _ in [0.5, -0.5] }), short = [Float](repeating: 0.25, count: 480)
 

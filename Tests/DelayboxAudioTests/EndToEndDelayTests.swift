@@ -3,7 +3,7 @@ import Testing
 
 /// Engine → ring → audio pump → libasound's `file` plugin, read back (`FileCaptureRig`):
 /// the heard delay to the sample, and how the path recovers when either thread stalls.
-@Suite struct EndToEndDelayTests {
+@Suite(.timeLimit(.minutes(10))) struct EndToEndDelayTests {
     @Test func theCapturedOutputIsTheStreamAtTheSetDelayToTheSample() throws {
         let rig = try FileCaptureRig(delayMs: 3_000)
         rig.run(seconds: 8)

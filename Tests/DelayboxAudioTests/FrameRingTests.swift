@@ -2,7 +2,7 @@ import DelayboxAudio
 import Foundation
 import Testing
 
-@Suite struct FrameRingTests {
+@Suite(.timeLimit(.minutes(10))) struct FrameRingTests {
     @Test func wrapsAroundAndNeverTakesMoreThanItHas() {
         let ring = FrameRing(capacityFrames: 5)
         let frames: [Float] = (0..<8).map(Float.init)  // 4 frames

@@ -2,7 +2,7 @@ import DelayboxAudio
 import Testing
 
 /// The summary `stats` gives of the controls' touch-to-sound times.
-@Suite struct LatencyWindowTests {
+@Suite(.timeLimit(.minutes(10))) struct LatencyWindowTests {
     @Test func percentilesAreTheNearestRankOfTheLatest64() {
         var window = LatencyWindow()
         #expect(window.summary == nil)

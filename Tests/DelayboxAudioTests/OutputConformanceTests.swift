@@ -9,7 +9,7 @@ import Testing
 
 /// Every output driver passes the same conformance test (`OutputDriverConformance`), in
 /// virtual time; ALSA through real libasound with its `null` and `file` plugins.
-@Suite struct OutputConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputConformanceTests {
     let clock = ManualClock()
     var sleeper: ManualSleeper { ManualSleeper(clock: clock) }
 

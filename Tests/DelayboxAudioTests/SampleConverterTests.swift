@@ -2,7 +2,7 @@ import DelayboxAudio
 import Foundation
 import Testing
 
-@Suite struct SampleConverterTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleConverterTests {
     /// Converts stereo frames (left, right) and returns the device's integer samples.
     func convert(_ frames: [(Float, Float)], to format: OutputFormat) -> [Int32] {
         let source = frames.flatMap { [$0.0, $0.1] }
@@ -44,7 +44,7 @@ import Testing
     }
 }
 
-@Suite struct VolumeCurveTests {
+@Suite(.timeLimit(.minutes(10))) struct VolumeCurveTests {
     @Test func perceptualCurveInDecibels() {
         #expect(VolumeCurve.decibels(100) == 0)
         #expect(abs(VolumeCurve.decibels(50) - -18.06) < 0.01)

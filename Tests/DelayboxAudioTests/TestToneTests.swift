@@ -1,7 +1,7 @@
 import DelayboxAudio
 import Testing
 
-@Suite struct TestToneTests {
+@Suite(.timeLimit(.minutes(10))) struct TestToneTests {
     /// 0.5 s of a steady programme at 0.5 on both channels.
     static func programme() -> [Float] { [Float](repeating: 0.5, count: 2 * 24_000) }
 

@@ -19,7 +19,8 @@ private let piBoards: [String] = {
 /// (tools/arm64-run, qemu-aarch64-static) beside this machine's build. In `make test` as
 /// root, which builds them, a missing build fails instead of skipping (a plain `swift test`
 /// skips it).
-@Suite(.enabled(if: build.isAvailable || (getuid() == 0 && VirtualBoard.asked), "needs the arm64 package (make test builds it: tools/arm64/check.sh)"))
+@Suite(.enabled(if: build.isAvailable || (getuid() == 0 && VirtualBoard.asked), "needs the arm64 package (make test builds it: tools/arm64/check.sh)"),
+       .timeLimit(.minutes(10)))
 struct Arm64BuildTests {
     func arm64Delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
         try #require(build.isAvailable, "the arm64 package and programs (tools/arm64/check.sh)")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Runs the built `delaybox` binary as a user would.
-@Suite(.serialized) struct CommandLineTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CommandLineTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `delaybox run` as systemd runs it: notifications on a real socket, real signals.
-@Suite(.serialized) struct DaemonTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DaemonTests {
     static let root = CommandLineTests.root
     static let unit = root.appendingPathComponent("deploy/delaybox.service")
 

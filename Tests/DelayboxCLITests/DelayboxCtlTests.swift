@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `delayboxctl` against a running `delaybox run` through its control socket.
-@Suite(.serialized) struct DelayboxCtlTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DelayboxCtlTests {
     static let root = CommandLineTests.root
 
     func ctl(_ arguments: [String], socket: String, input: String? = nil) throws -> ExternalTool.Outcome {

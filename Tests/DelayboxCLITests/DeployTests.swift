@@ -5,7 +5,7 @@ import Testing
 /// The deploy scripts on this machine: what the package holds and depends on, the
 /// release build's answer when no cross SDK is installed, and install.sh's refusals.
 /// (Installing onto a board: VirtualBoardDeployTests.)
-@Suite struct DeployTests {
+@Suite(.timeLimit(.minutes(10))) struct DeployTests {
     static let root = CommandLineTests.root
 
     /// The C libraries' packages on each release (dpkg-shlibdeps in that release's root).

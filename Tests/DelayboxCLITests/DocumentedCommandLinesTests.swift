@@ -5,7 +5,7 @@ import Testing
 /// Every `delaybox` and `delayboxctl` command line in the code blocks of README.md and
 /// docs/*.md is one the programs take: each is parsed by the program's own argument
 /// parser (`DELAYBOX_PARSE_ONLY`), so the docs cannot drift from the command lines.
-@Suite struct DocumentedCommandLinesTests {
+@Suite(.timeLimit(.minutes(10))) struct DocumentedCommandLinesTests {
     static let root = CommandLineTests.root
 
     /// A command line as a doc shows it, and where.

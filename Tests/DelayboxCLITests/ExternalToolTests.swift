@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The tests' way to run a program: both of its outputs whole, whichever it fills first.
-@Suite struct ExternalToolTests {
+@Suite(.timeLimit(.minutes(10))) struct ExternalToolTests {
     /// 256 KiB on stderr before a word on stdout: reading stdout to its end first waited
     /// forever on a child blocked writing to the full stderr pipe (the old code hung here
     /// until killed).

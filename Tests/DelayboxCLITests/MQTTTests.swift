@@ -9,7 +9,7 @@ import Glibc
 /// `mosquitto_pub` as the outside world (docs/mqtt.md): status and availability, commands
 /// and replies, Home Assistant's discovery, a venue group, a broker restart, TLS, refused
 /// credentials and a flood of garbage.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto and mosquitto-clients (deploy/setup-host.sh installs them)"))
+@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto and mosquitto-clients (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
 struct MQTTTests {
     /// One box: the simulated host's board (its demo channel and a second one), output to
     /// null, the given `mqtt:` section; its log is stderr.

@@ -5,7 +5,7 @@ import Testing
 /// no Foundation or Dispatch and no clock of the system (time comes from an injected
 /// clock); no module the firmware ships all of Foundation (its ICU data is 30 MB of each
 /// program: docs/deploy.md).
-@Suite struct ModuleImportsTests {
+@Suite(.timeLimit(.minutes(10))) struct ModuleImportsTests {
     static let sources = CommandLineTests.root.appendingPathComponent("Sources")
     /// Logic apart from hardware (docs/architecture.md).
     static let pure = ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig", "DelayboxWeb",

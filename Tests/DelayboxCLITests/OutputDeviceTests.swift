@@ -6,7 +6,7 @@ import Testing
 /// The built `delaybox` against real libasound devices that need no sound card: PCMs
 /// defined in a config overlay (`ALSA_CONFIG_PATH`, read per process, so each case runs
 /// in its own), and the stock `file` plugin. Output, and the line-in as a channel.
-@Suite(.serialized) struct OutputDeviceTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OutputDeviceTests {
     func delaybox(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delaybox"), arguments, environment: environment)
     }

@@ -7,7 +7,7 @@ import Testing
 /// local server, recorded to a WAV file at real time and read back by frequency: the
 /// music (300 Hz) sounds while the streamer is muted, the demo ad's chime (1046 Hz) in
 /// the break, each for as long as the schedule says.
-@Suite struct ProgrammeTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgrammeTests {
     @Test func muteMusicFromTheNetworkAndTheAdPlayWhenTheScheduleSays() throws {
         let directory = try ExternalTool.temporaryDirectory("programme")
         defer { try? FileManager.default.removeItem(at: directory) }

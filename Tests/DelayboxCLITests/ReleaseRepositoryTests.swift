@@ -8,7 +8,7 @@ import Testing
 /// own, nothing of the system's touched): each release's suite offers its package, which
 /// downloads with the hashes the signed index gives; a repository whose signature does not
 /// verify, or that another key signed, offers nothing.
-@Suite(.serialized) struct ReleaseRepositoryTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReleaseRepositoryTests {
     static let root = CommandLineTests.root
     /// The amd64 packages of both releases, and the Pi's (arm64, Debian 13) when made.
     static var packages: [URL] {

@@ -8,7 +8,7 @@ import Glibc
 
 /// The serial console of a running `delaybox run`, through a real pseudo-terminal pair,
 /// driven the way a terminal program drives it: bytes in, screen bytes out.
-@Suite(.serialized) struct SerialConsoleTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SerialConsoleTests {
     /// A terminal program on the console's pseudo-terminal: raw mode, like picocom.
     final class Terminal {
         let fd: Int32

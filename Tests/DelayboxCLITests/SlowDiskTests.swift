@@ -8,7 +8,7 @@ import Testing
 /// output a single period (issue 44): the files are written on a thread of their own, never
 /// on the playout's, whose ring holds 80 ms. (With `config save` written on the playout
 /// thread, this test counted 95 late renders: 1.9 s of silence at the jack.)
-@Suite(.serialized) struct SlowDiskTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SlowDiskTests {
     static let root = CommandLineTests.root
 
     /// The fault-injection library, built into `directory`.

@@ -13,7 +13,8 @@ import Glibc
 /// x86 board: `make test-arm64-board` runs this suite, `make test` does not (docs/hardware.md).
 @Suite(.serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
        .enabled(if: VirtualBoard.Board.arm64.isAvailable || (getuid() == 0 && VirtualBoard.asked),
-                             "needs qemu-system-aarch64, the arm64 board and the arm64 build (make test-arm64-board builds them)"))
+                             "needs qemu-system-aarch64, the arm64 board and the arm64 build (make test-arm64-board builds them)"),
+       .timeLimit(.minutes(40)))
 struct VirtualBoardArm64Tests {
     let board = VirtualBoard.Board.arm64
 

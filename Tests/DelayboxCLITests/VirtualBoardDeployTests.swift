@@ -17,7 +17,7 @@ extension VirtualBoard.Board {
 /// the other took 297 s (each board's two emulated CPUs leave a core idle much of the time).
 @Suite(.enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
        .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
-                             "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"))
+                             "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"), .timeLimit(.minutes(30)))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
     let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/id_ed25519").path

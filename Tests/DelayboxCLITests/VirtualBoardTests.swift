@@ -93,7 +93,7 @@ enum VirtualBoard {
 /// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
 @Suite(.serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
        .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isAvailable,
-                "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"))
+                "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"), .timeLimit(.minutes(20)))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 

@@ -5,7 +5,7 @@ import Testing
 /// The web door's server on a running box, from outside with curl: the port systemd passes
 /// (socket activation, as the package's delaybox.socket does on a board), a body too
 /// large, a port already taken.
-@Suite struct WebDoorTests {
+@Suite(.timeLimit(.minutes(10))) struct WebDoorTests {
     static let root = CommandLineTests.root
 
     static func board(web: String) -> (URL) -> String {

@@ -6,7 +6,7 @@ import Testing
 /// (tools/browser/web_page.py): set the password, turn the delay, see a change made
 /// elsewhere arrive live, tap-to-sync both ways, markup in a channel name shown as text,
 /// nothing changed without a session. Screenshots at phone size go to out/web/.
-@Suite(.serialized) struct WebPageBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebPageBrowserTests {
     static let root = CommandLineTests.root
     /// A channel name a stranger could have written: markup that would run if shown as HTML.
     static let hostile = #"<img src=x onerror="window.pwned=1">Club"#

@@ -3,7 +3,7 @@ import DelayboxConfigFile
 import Foundation
 import Testing
 
-@Suite struct BoardConfigTests {
+@Suite(.timeLimit(.minutes(10))) struct BoardConfigTests {
     // (Resolved: `make check` compiles this file through a link, tools/check/Tests.)
     static let boards = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("board-configs")
@@ -217,7 +217,7 @@ import Testing
 }
 
 /// `config get`'s lookup in a document as written.
-@Suite struct ConfigLookupTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigLookupTests {
     static let at = SourceLocation(file: "board.yaml", line: 1, column: 1)
     static func key(_ name: String, line: Int) -> ConfigNode.Key { .init(name, at: .init(file: "board.yaml", line: line, column: 1)) }
     static let document = ConfigNode.mapping([

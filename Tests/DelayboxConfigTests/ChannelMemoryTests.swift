@@ -7,7 +7,7 @@ import Testing
 /// Issue 44: the channels' buffers at their maximum against the board's memory. Three
 /// line-in or 320 kbps channels recorded at a 60 min max_delay on a Pi Zero 2 W (512 MB)
 /// ended in the OOM killer; check-config and a reload now refuse such a lineup.
-@Suite struct ChannelMemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ChannelMemoryTests {
     static func config(maxDelay: String, channels: [(url: String, record: Bool)]) throws -> BoardConfig {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Testing
 
 /// The `mqtt:` section, and the pure parts of MQTT: topics, command payloads, when the
 /// status is published.
-@Suite struct MQTTConfigTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTConfigTests {
     let boards = BoardConfigTests()
 
     func load(_ section: String) throws -> (config: BoardConfig?, diagnostics: [String]) {

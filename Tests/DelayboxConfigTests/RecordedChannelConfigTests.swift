@@ -3,7 +3,7 @@ import DelayboxConfigFile
 import Foundation
 import Testing
 
-@Suite struct RecordedChannelConfigTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordedChannelConfigTests {
     let boards = BoardConfigTests()
 
     @Test func aChannelMayBeRecordedInTheBackground() throws {

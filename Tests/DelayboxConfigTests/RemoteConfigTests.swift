@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The `remote:` section, the shipped remote, and `extends` as a list.
-@Suite struct RemoteConfigTests {
+@Suite(.timeLimit(.minutes(10))) struct RemoteConfigTests {
     let boards = BoardConfigTests()
 
     @Test func theIQaudioBoardHasItsReceiverAndTheShippedRemotesKeys() throws {

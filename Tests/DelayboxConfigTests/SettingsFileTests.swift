@@ -9,7 +9,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.serialized) struct SettingsFileTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SettingsFileTests {
     static let root = BoardConfigTests.boards.deletingLastPathComponent()
     let defaults = Settings(delayMs: 5_000, volume: 50)
 

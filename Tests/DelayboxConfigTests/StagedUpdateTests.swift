@@ -3,7 +3,7 @@ import Testing
 
 /// A venue's update in stages: the others wait for the canary's verdict, never take the
 /// broker's old retained report for one, and stay where they are when it goes wrong.
-@Suite struct StagedUpdateTests {
+@Suite(.timeLimit(.minutes(10))) struct StagedUpdateTests {
     static let minute: Int64 = 60_000_000_000
 
     func report(_ version: String, _ release: String) -> MemberRelease { MemberRelease(box: "screen1", version: version, release: release) }

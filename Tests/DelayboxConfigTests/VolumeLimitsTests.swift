@@ -5,7 +5,7 @@ import Testing
 
 /// Volume that is safe to come back to (issue 44): an installer's `max_volume` and a
 /// start-up ceiling, read and checked like every key, and the start they make.
-@Suite struct VolumeLimitsTests {
+@Suite(.timeLimit(.minutes(10))) struct VolumeLimitsTests {
     func load(_ defaults: String) throws -> (config: BoardConfig?, diagnostics: [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("volume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import Testing
 
 /// The YAML reader on libyaml: what a board file may hold, where each node is, and what
 /// it says about text it refuses.
-@Suite struct YAMLReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct YAMLReaderTests {
     func read(_ text: String) throws -> ConfigNode? { try YAMLReader.read(text, file: "t.yaml") }
 
     @Test func nodesKeepTheirTextAndPlace() throws {

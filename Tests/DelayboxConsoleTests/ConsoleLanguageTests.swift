@@ -3,7 +3,7 @@ import DelayboxConsole
 import DelayboxSimulation
 import Testing
 
-@Suite struct ConsoleLanguageTests {
+@Suite(.timeLimit(.minutes(10))) struct ConsoleLanguageTests {
     func parse(_ line: String) -> ConsoleRequest? { try? ConsoleLanguage.parse(line)?.get() }
 
     func error(_ line: String) -> String? {
@@ -100,7 +100,7 @@ import Testing
     }
 }
 
-@Suite struct SparklineTests {
+@Suite(.timeLimit(.minutes(10))) struct SparklineTests {
     @Test func valuesAreScaledFromLowestToHighest() {
         #expect(Sparkline.render([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
         #expect(Sparkline.render([5, 5, 5]) == "▁▁▁", "a flat line")

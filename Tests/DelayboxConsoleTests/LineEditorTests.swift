@@ -2,7 +2,7 @@ import DelayboxConsole
 import DelayboxSimulation
 import Testing
 
-@Suite struct LineEditorTests {
+@Suite(.timeLimit(.minutes(10))) struct LineEditorTests {
     static let left = "\u{1B}[D", right = "\u{1B}[C", up = "\u{1B}[A", down = "\u{1B}[B"
 
     func type(_ editor: inout LineEditor, _ text: String) -> LineEditor.Output { editor.feed(Array(text.utf8)) }

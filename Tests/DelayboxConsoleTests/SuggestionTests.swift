@@ -2,7 +2,7 @@ import Testing
 @testable import DelayboxCommands
 
 /// "Did you mean …?" for a word of the console language, a config key or value.
-@Suite struct SuggestionTests {
+@Suite(.timeLimit(.minutes(10))) struct SuggestionTests {
     @Test func aTypoOfOneEditOrASwapFindsItsWord() {
         let words = ["delay", "volume", "status", "channel"]
         #expect(Suggestion.closest(to: "dealy", among: words) == "delay")

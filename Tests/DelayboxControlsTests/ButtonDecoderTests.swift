@@ -1,7 +1,7 @@
 import DelayboxControls
 import Testing
 
-@Suite struct ButtonDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct ButtonDecoderTests {
     static let ms: Int64 = 1_000_000
 
     /// Presses (active low) from `down` to `up` (ms), each edge chattering for 2 ms.

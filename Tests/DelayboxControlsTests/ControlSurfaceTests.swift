@@ -5,7 +5,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct ControlSurfaceTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlSurfaceTests {
     static let ms: Int64 = 1_000_000
     /// The Pi boards' front panel (board-configs/base.yaml).
     static let panel = GPIOSettings(

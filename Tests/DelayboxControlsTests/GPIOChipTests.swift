@@ -8,7 +8,7 @@ import Glibc
 /// The libgpiod adapter against the real libgpiod. This machine has no GPIO chip (and no
 /// gpio-sim), so what runs here are the error paths; the virtual board (the deploy
 /// issue) runs the adapter against a kernel gpio-sim chip.
-@Suite struct GPIOChipTests {
+@Suite(.timeLimit(.minutes(10))) struct GPIOChipTests {
     @Test(arguments: ["gpiochip0", "/dev/gpiochip7", "no-such-label"])
     func aMissingChipIsAClearError(name: String) {
         #expect(!FileManager.default.fileExists(atPath: "/dev/gpiochip0") || name != "gpiochip0", "this test expects no chip 0")
@@ -33,7 +33,7 @@ import Glibc
 
 /// How a chip named in a board config is found: libgpiod 2 opens chips by path only, so
 /// the names a board config may use (as libgpiod 1.x took them) are looked up.
-@Suite struct GPIOChipLookupTests {
+@Suite(.timeLimit(.minutes(10))) struct GPIOChipLookupTests {
     let chips: [(path: String, label: String?)] = [("/dev/gpiochip0", "pinctrl-bcm2711"), ("/dev/gpiochip1", "raspberrypi-exp-gpio"),
                                                    ("/dev/gpiochip2", "gpio-sim.0-node0")]
 
@@ -57,7 +57,7 @@ import Glibc
 
 /// What the adapter says for the failures that need a chip to happen (permissions, a line
 /// another program holds), from the errno libgpiod leaves.
-@Suite struct GPIOErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct GPIOErrorTests {
     @Test func permissionAndBusyLinesSayWhatToDo() {
         let denied = GPIOErrorProbe.message(errno: EACCES, what: "GPIO line 17", consumer: nil)
         #expect(denied.contains("no permission") && denied.contains("'gpio' group"), "\(denied)")

@@ -2,7 +2,7 @@ import DelayboxConfig
 import DelayboxControls
 import Testing
 
-@Suite struct InputLineViewTests {
+@Suite(.timeLimit(.minutes(10))) struct InputLineViewTests {
     static let gpio = GPIOSettings(chip: "gpiochip0",
                                    buttons: [ButtonSettings(name: "play", line: 17), ButtonSettings(name: "mute", line: 27, activeLow: false)],
                                    encoder: EncoderSettings(a: 5, b: 6, push: 13), leds: [])

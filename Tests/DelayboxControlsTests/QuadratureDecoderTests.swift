@@ -1,7 +1,7 @@
 @testable import DelayboxControls
 import Testing
 
-@Suite struct QuadratureDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct QuadratureDecoderTests {
     /// Feeds edges to a decoder; returns every non-zero detent count in order.
     func decode(_ timeline: EdgeTimeline, stepsPerDetent: Int = 4) -> [Int] {
         var decoder = QuadratureDecoder(stepsPerDetent: stepsPerDetent, a: true, b: true)

@@ -5,7 +5,7 @@ import Testing
 
 /// A remote's keys in virtual time: the kernel's events (press, autorepeat every 125 ms
 /// after 500 ms, release) in, commands out.
-@Suite struct RemoteKeysTests {
+@Suite(.timeLimit(.minutes(10))) struct RemoteKeysTests {
     static let ms: Int64 = 1_000_000
     static let volumeUp = InputKeyName.codes["KEY_VOLUMEUP"]!, next = InputKeyName.codes["KEY_NEXT"]!
     static let three = InputKeyName.codes["KEY_NUMERIC_3"]!, play = InputKeyName.codes["KEY_PLAYPAUSE"]!

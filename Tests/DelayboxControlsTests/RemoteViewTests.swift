@@ -3,7 +3,7 @@ import DelayboxControls
 import Testing
 
 /// The console's `remote`: the device, and the last presses with what they do.
-@Suite struct RemoteViewTests {
+@Suite(.timeLimit(.minutes(10))) struct RemoteViewTests {
     static let remote = RemoteSettings(device: "gpio_ir_recv", keys: [
         RemoteKey(name: "KEY_VOLUMEUP", code: 115, press: ControlBinding(.volumeUp)),
         RemoteKey(name: "KEY_NUMERIC_3", code: 0x203, press: ControlBinding(.presetRecall, slot: 3), longPress: ControlBinding(.presetSave, slot: 3)),

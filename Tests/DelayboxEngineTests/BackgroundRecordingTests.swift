@@ -4,7 +4,7 @@ import Testing
 
 /// A channel recorded while another plays (`Channel.record`, issue 26): switching back
 /// keeps the delay at once.
-@Suite struct BackgroundRecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundRecordingTests {
     @Test func aChannelRecordedInTheBackgroundPlaysAtOnceAtTheDelayInForce() throws {
         var configuration = EngineConfiguration()
         configuration.maxDelayMs = 60_000

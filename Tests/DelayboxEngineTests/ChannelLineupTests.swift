@@ -1,7 +1,7 @@
 import DelayboxEngine
 import Testing
 
-@Suite struct ChannelLineupTests {
+@Suite(.timeLimit(.minutes(10))) struct ChannelLineupTests {
     let city = Channel(name: "City Radio", streamURL: "https://radio.example/city.mp3", muteMusicURL: "file:///srv/music.ogg")
     let club = Channel(name: "Club TV", streamURL: "http://10.0.0.2:8000/live.opus", adsEnabled: false)
 

@@ -2,7 +2,7 @@ import DelayboxChecked
 import Testing
 
 /// Numbers from outside made into integers, or nil: never a trap (issue 39).
-@Suite struct CheckedTests {
+@Suite(.timeLimit(.minutes(10))) struct CheckedTests {
     @Test func aConversionOutOfRangeOrNotFiniteIsNil() {
         for value in [Double.nan, .infinity, -.infinity, 1e19, -1e19, 9.3e18, 1e300, -1e300] {
             #expect(Checked.integer(value, in: Int64.min...Int64.max) == nil, "\(value)")

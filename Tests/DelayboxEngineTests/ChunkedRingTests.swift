@@ -1,7 +1,7 @@
 @testable import DelayboxEngine
 import Testing
 
-@Suite struct ChunkedRingTests {
+@Suite(.timeLimit(.minutes(10))) struct ChunkedRingTests {
     @Test func sequenceNumbersSurviveDropsAndChunksAreRecycled() {
         let ring = ChunkedRing<Int64>(chunkCapacity: 4)
         for value in 0..<10 { ring.append(Int64(value * 10)) }

@@ -4,7 +4,7 @@ import Testing
 /// Which clips a stream's title may name (issue 39): http or https on the channel's host
 /// or one its config lists in `ads_from`, or a built-in demo clip; never a local file,
 /// another protocol or any other host of the listener's LAN.
-@Suite struct ClipURLTests {
+@Suite(.timeLimit(.minutes(10))) struct ClipURLTests {
     let channel = Channel(name: "City", streamURL: "https://Stream.Example:8443/city.mp3", adsFrom: ["ads.club.example", "10.0.0.9"])
 
     @Test func theHostIsWhereTheAuthoritySaysItIs() {

@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct DelayChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct DelayChangeTests {
     /// A rig that has been recording for `seconds` at the minimum delay.
     func recordingRig(seconds: Int64, outputDelayFrames: Int = 0) throws -> EngineRig {
         let rig = try EngineRig(configuration: EngineConfiguration(), outputDelayFrames: outputDelayFrames)

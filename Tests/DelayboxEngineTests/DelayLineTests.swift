@@ -1,7 +1,7 @@
 @testable import DelayboxEngine
 import Testing
 
-@Suite struct DelayLineTests {
+@Suite(.timeLimit(.minutes(10))) struct DelayLineTests {
     func filledLine() -> DelayLine {
         let line = DelayLine()
         line.append([1, 2, 3], durationFrames: 100, at: 0)

@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct EventPlayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct EventPlayoutTests {
     /// Each event that took effect: how, at which output frame, and how far into it.
     func effects(_ rig: EngineRig) -> [(StreamEvent, EventTransition, Int64, elapsed: Int64)] {
         rig.notifications { notification in

@@ -1,7 +1,7 @@
 @testable import DelayboxEngine
 import Testing
 
-@Suite struct EventTimelineTests {
+@Suite(.timeLimit(.minutes(10))) struct EventTimelineTests {
     let ad = AdBreak(audioURL: "file:///ads/a.mp3", durationMs: 1_000)
 
     @Test func stateAtAPositionFoldsEarlierEvents() {

@@ -1,7 +1,7 @@
 import DelayboxEngine
 import Testing
 
-@Suite struct PacketByteMapTests {
+@Suite(.timeLimit(.minutes(10))) struct PacketByteMapTests {
     /// 418-byte packets of 1152 frames, back to back from byte 34.
     func map(packets: Int, capacity: Int = 512) -> PacketByteMap {
         var map = PacketByteMap(capacity: capacity)

@@ -1,6 +1,7 @@
 import DelayboxEngine
 import Testing
 
+@Suite(.timeLimit(.minutes(10)))
 struct PacketBytePositionsTests {
     @Test func framesWithOffsetsOfTheirOwnArePlacedThere() {
         var positions = PacketBytePositions()

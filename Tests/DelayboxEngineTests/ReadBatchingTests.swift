@@ -5,7 +5,7 @@ import Testing
 /// a 128 kbps stream sent as a TCP segment every 70 ms, read as 418-byte MP3 packets
 /// through a reader's buffer the way FFmpeg reads (a read that needs more bytes takes all
 /// the kernel holds, or waits for the next segment).
-@Suite struct ReadBatchingTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadBatchingTests {
     struct Read {
         /// When the packet was read (ns).
         var at: Int64

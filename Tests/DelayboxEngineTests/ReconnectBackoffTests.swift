@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxSimulation
 import Testing
 
-@Suite struct ReconnectBackoffTests {
+@Suite(.timeLimit(.minutes(10))) struct ReconnectBackoffTests {
     @Test func growsExponentiallyWithJitterUpToTheCapAndResets() {
         var backoff = ReconnectBackoff(initialMs: 250, capMs: 5_000, jitter: 0.2)
         var random = SplitMix64(seed: 3)

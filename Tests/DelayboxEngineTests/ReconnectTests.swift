@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct ReconnectTests {
+@Suite(.timeLimit(.minutes(10))) struct ReconnectTests {
     func rig(delayMs: Int64) throws -> EngineRig {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = delayMs

@@ -3,7 +3,7 @@ import DelayboxSimulation
 import DelayboxTestSupport
 import Testing
 
-@Suite struct RobustnessTests {
+@Suite(.timeLimit(.minutes(10))) struct RobustnessTests {
     @Test func malformedPacketsAreRefusedWithAReasonAndNothingElseChanges() throws {
         let rig = try EngineRig(configuration: EngineConfiguration())
         rig.run(milliseconds: 1_000)

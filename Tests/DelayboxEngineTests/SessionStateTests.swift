@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct SessionStateTests {
+@Suite(.timeLimit(.minutes(10))) struct SessionStateTests {
     @Test func goesFromIdleThroughBufferingToPlayingWithReasons() throws {
         let rig = try EngineRig(configuration: EngineConfiguration())
         rig.run(milliseconds: 100)

@@ -1,7 +1,7 @@
 @testable import DelayboxEngine
 import Testing
 
-@Suite struct SpliceMatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct SpliceMatcherTests {
     /// A line holding packets whose payloads are `payloads`, 100 frames each.
     func line(_ payloads: [[UInt8]]) -> DelayLine {
         let line = DelayLine()

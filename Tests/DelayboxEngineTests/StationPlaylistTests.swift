@@ -4,7 +4,7 @@ import Testing
 /// Station links as station websites give them (issue 42): the streams they name, in
 /// order, as fallbacks; HLS left to FFmpeg; every entry http or https (issue 39: the
 /// playlist comes from strangers).
-@Suite struct StationPlaylistTests {
+@Suite(.timeLimit(.minutes(10))) struct StationPlaylistTests {
     static let base = "https://radio.example/listen/station.pls?sid=1"
 
     @Test func knowsAStationLinkByItsPath() {

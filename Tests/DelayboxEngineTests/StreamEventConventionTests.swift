@@ -1,7 +1,7 @@
 import DelayboxEngine
 import Testing
 
-@Suite struct StreamEventConventionTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamEventConventionTests {
     @Test func parsesTitlesUpToTheClosingQuoteSemicolon() {
         #expect(StreamEventConvention.streamTitle(fromIcyMetadata: "StreamTitle='City v United';") == "City v United")
         #expect(StreamEventConvention.streamTitle(fromIcyMetadata: "StreamTitle='it's 1-0';\0\0\0") == "it's 1-0")

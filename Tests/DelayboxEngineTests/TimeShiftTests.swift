@@ -2,7 +2,7 @@ import DelayboxEngine
 import DelayboxTestSupport
 import Testing
 
-@Suite struct TimeShiftTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeShiftTests {
     /// The frames each `pauseExceededMaximum` said were dropped.
     static func dropped(_ rig: EngineRig) -> [Int64] {
         rig.notifications { notification -> Int64? in

@@ -5,7 +5,7 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-@Suite struct FFmpegAdapterTests {
+@Suite(.timeLimit(.minutes(10))) struct FFmpegAdapterTests {
     /// Reads every packet of `path` and decodes them in order; returns packets and audio.
     func decodeAll(_ path: String) throws -> (packets: [StreamPacket], samples: [Float], input: FFmpegInput) {
         let input = try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate())

@@ -7,7 +7,7 @@ import Testing
 /// protocols, a clip's file never a playlist, a download only http(s), every input only the
 /// containers a radio station streams in (a clip server that misbehaves:
 /// `ClipDownloadTests`).
-@Suite struct InputAccessTests {
+@Suite(.timeLimit(.minutes(10))) struct InputAccessTests {
     static func fixture(_ name: String) throws -> (directory: URL, path: String) {
         let directory = try ExternalTool.temporaryDirectory("input-access")
         let path = directory.appendingPathComponent(name).path

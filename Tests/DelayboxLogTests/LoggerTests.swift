@@ -4,7 +4,7 @@ import Testing
 
 /// The logger's one output: levels filter, messages below the level are never built, and
 /// the level changes while running (the console's `log level`).
-@Suite(.serialized) struct LoggerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LoggerTests {
     final class Recording: LogSink {
         let lines = Mutex<[String]>([])
         func write(level: Logger.Level, label: String, message: String) {

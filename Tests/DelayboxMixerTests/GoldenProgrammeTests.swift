@@ -9,7 +9,7 @@ import Testing
 /// period, the left channel's RMS and mean, the right channel's mean, to 4 decimals).
 /// After an intended change of the mix, regenerate with `DELAYBOX_UPDATE_GOLDEN=1` and
 /// review the diff.
-@Suite struct GoldenProgrammeTests {
+@Suite(.timeLimit(.minutes(10))) struct GoldenProgrammeTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/programme.txt")
 
     @Test func theScriptedProgrammeSoundsAsRecorded() throws {

@@ -3,7 +3,7 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-@Suite struct MixerTests {
+@Suite(.timeLimit(.minutes(10))) struct MixerTests {
     /// Mixes `frames` frames and returns them.
     static func mix(_ mixer: Mixer, frames: Int, only: Int? = nil) -> [Float] {
         var out = [Float](repeating: 9, count: frames * 2)

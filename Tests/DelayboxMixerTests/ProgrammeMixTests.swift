@@ -7,7 +7,7 @@ import Testing
 
 /// The programme mix driven by the engine in virtual time (20 ms periods): events take
 /// effect at their frame in delayed time and every level moves on its ramp.
-@Suite struct ProgrammeMixTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgrammeMixTests {
     /// Mute music and ad as constants (distinct levels), long enough not to loop here.
     static let music = AudioClip(samples: [Int16](repeating: 3_277, count: 2 * 48_000 * 20))
     static let ad = AudioClip(samples: [Int16](repeating: 6_554, count: 2 * 48_000 * 20))

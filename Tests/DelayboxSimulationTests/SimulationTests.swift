@@ -3,7 +3,7 @@ import DelayboxSimulation
 import DelayboxTestSupport
 import Testing
 
-@Suite struct SimulationTests {
+@Suite(.timeLimit(.minutes(10))) struct SimulationTests {
     func scenario(minutes: Int64, delayS: Int64 = 60) -> SimulationScenario {
         var scenario = SimulationScenario()
         scenario.durationMs = minutes * 60_000

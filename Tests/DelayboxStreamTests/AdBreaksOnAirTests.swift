@@ -11,7 +11,7 @@ import Glibc
 /// notes) sounds. Whatever the connection does meanwhile — reconnects, a source restart, a
 /// channel switched away and back, a box started during or after a break — each break
 /// plays once, for its real length or what is left of it, and not past its end.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"))
+@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
 struct AdBreaksOnAirTests {
     static let root = IcecastStreamTests.root
     static let broadcast = IcecastStreamTests.broadcast

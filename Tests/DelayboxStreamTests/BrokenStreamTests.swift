@@ -5,7 +5,7 @@ import Testing
 
 /// Streams that are broken on purpose, from a real HTTP server: an error on the channel,
 /// never a crash.
-@Suite(.serialized) struct BrokenStreamTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BrokenStreamTests {
     static let root = IcecastStreamTests.root
 
     @Test func garbageBytesAreAnErrorOnTheChannelNotACrash() throws {

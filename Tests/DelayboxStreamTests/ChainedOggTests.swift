@@ -5,7 +5,7 @@ import Testing
 /// Ogg chained streams from a real HTTP server: the comments of each new link are stream
 /// events at the link's position, and the restarted timestamps of a new link continue
 /// the timeline instead of going back.
-@Suite(.serialized) struct ChainedOggTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ChainedOggTests {
     static let root = IcecastStreamTests.root
 
     /// Two 3 s links of `codec`, titled `first` and `second`, one after the other in one file.

@@ -8,7 +8,7 @@ import Testing
 /// The mute music and ad cache against a real HTTP server on loopback: fetched once,
 /// played from disk when the server is gone, least recently used evicted under the cap,
 /// and a file that is not audio refused with the reason.
-@Suite struct ClipCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct ClipCacheTests {
     /// A directory served over HTTP holding `count` MP3s of `seconds` each (tone.N.mp3) and
     /// a text file posing as an MP3.
     static func served(_ name: String, count: Int = 1, seconds: Double = 2) throws -> (URL, StaticHTTPServer) {

@@ -6,7 +6,7 @@ import Testing
 /// A clip server that misbehaves (issue 39): a redirect loop, a body that never ends, one
 /// that trickles — each download is given up on with the reason, nothing filled. (Here,
 /// not beside `InputAccessTests`: the Debian 13 root that also runs those has no Python.)
-@Suite struct ClipDownloadTests {
+@Suite(.timeLimit(.minutes(10))) struct ClipDownloadTests {
     /// A download follows at most FFmpeg's 8 redirects, stops at its size limit, and gives
     /// up on a server that trickles when the whole download has taken its time.
     @Test func aHostileClipServerIsGivenUpOnWithTheReason() throws {

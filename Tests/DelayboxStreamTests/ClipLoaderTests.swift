@@ -6,7 +6,7 @@ import Testing
 /// The clip loader's thread: a clip that cannot be fetched is said once, with when it is
 /// tried again — 30 s ±20 % the first time (issue 43: one back-off, jittered, so that a
 /// venue's boxes do not ask a failed server again in step) — and not tried before.
-@Suite struct ClipLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct ClipLoaderTests {
     @Test func aClipThatFailsIsTriedAgainAfterAJitteredWait() throws {
         let directory = try ExternalTool.temporaryDirectory("clip-loader")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -8,7 +8,7 @@ import Testing
 
 /// The controls' answers: distinct synthesised sounds, the delay read out by the real
 /// espeak-ng (installed by deploy/setup-host.sh) or in tones, heard through the mix.
-@Suite struct FeedbackTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedbackTests {
     /// Bursts of sound in a clip: (start, length) in ms, split at 20 ms of silence.
     static func bursts(_ clip: AudioClip) -> [(start: Int, length: Int)] {
         var result: [(Int, Int)] = []

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A live HLS stream (ffmpeg writing AAC segments, a real HTTP server serving them).
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"))
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"), .timeLimit(.minutes(10)))
 struct HLSStreamTests {
     @Test func aLiveHLSStreamPlaysDelayed() throws {
         let directory = try ExternalTool.temporaryDirectory("hls")

@@ -10,7 +10,7 @@ import Testing
 /// file whose first frame's time the output reports (its pacing clock: the WAV's "DAC").
 /// Each mark heard at the output is compared with when it was live: once the connection's
 /// placement has settled, the heard delay is the set one within 5 ms (measured 0.6 ms).
-@Suite(.serialized) struct HeardDelayTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HeardDelayTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// First frame of each mark: where the left channel first exceeds 0.1 after a second

@@ -8,7 +8,7 @@ import Testing
 /// every restart. The box keeps playing, says once per connection what it refused and
 /// why, opens no local file and no other protocol or host, and a box started while such a
 /// title stands connects and plays.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"))
+@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
 struct HostileTitlesOnAirTests {
     static let root = IcecastStreamTests.root
     /// The boxes' output period: 100 ms (a 400 ms ring). This suite is about titles; in

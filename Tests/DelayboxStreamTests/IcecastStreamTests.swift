@@ -4,7 +4,7 @@ import Testing
 
 /// The stream client against a real icecast2 and real ffmpeg sources on loopback, with
 /// real faults. These run in real time (seconds each) and one at a time.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"))
+@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
 struct IcecastStreamTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let broadcast = root.appendingPathComponent("tools/delaybox-broadcast").path

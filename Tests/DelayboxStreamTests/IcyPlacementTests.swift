@@ -5,7 +5,7 @@ import Testing
 /// ICY titles are placed at the byte offset of their metadata block, not where the
 /// demuxer happened to be when FFmpeg parsed it: a served MP3 with blocks at known
 /// offsets is the ground truth.
-@Suite(.serialized) struct IcyPlacementTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct IcyPlacementTests {
     static let root = IcecastStreamTests.root
 
     @Test func aTitleTakesEffectAtItsBlocksPositionInTheAudio() throws {

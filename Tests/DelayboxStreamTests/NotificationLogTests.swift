@@ -5,7 +5,7 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-@Suite struct NotificationLogTests {
+@Suite(.timeLimit(.minutes(10))) struct NotificationLogTests {
     /// What the journal gets at INFO or above from the engine (the appliance logs each
     /// notification at `NotificationLog.level(of:)`): connecting to the set 5 s delay,
     /// then ten minutes of steady playing while the buffer fills to its 5 min maximum, in

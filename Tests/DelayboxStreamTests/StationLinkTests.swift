@@ -5,7 +5,7 @@ import Testing
 /// The links a listener copies from a station's website play (issue 42; on 7f046b5 a
 /// `.pls` was "Format lrc detected", an `.m3u` "Invalid data found"): each format, served
 /// over http, leads `delaybox play` to the stream; a dead first entry gives way to the next.
-@Suite(.serialized) struct StationLinkTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StationLinkTests {
     static let root = IcecastStreamTests.root
 
     static func served() throws -> (StaticHTTPServer, URL) {

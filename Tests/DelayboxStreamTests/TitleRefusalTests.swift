@@ -7,7 +7,7 @@ import Testing
 /// (issue 39), on a manual clock and a fixed wall clock: an ad tag's START is compared
 /// with this box's clock where it is used (a title at connecting), a clip on another host
 /// is refused, and each refusal is said once per connection.
-@Suite struct TitleRefusalTests {
+@Suite(.timeLimit(.minutes(10))) struct TitleRefusalTests {
     static let now = 1_795_500_000.0
 
     func session(clock: ManualClock = ManualClock(), unixTime: @escaping @Sendable () -> Double? = { Self.now }) throws -> ChannelSession {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The web password through the real libcrypt and the real file.
-@Suite struct PasswordHashingTests {
+@Suite(.timeLimit(.minutes(10))) struct PasswordHashingTests {
     @Test func aPasswordIsHashedWithYescryptAndCheckedAgainstItsHash() throws {
         let hash = try #require(PasswordHashing.hash("correct horse"))
         #expect(hash.hasPrefix("$y$"), "\(hash)")

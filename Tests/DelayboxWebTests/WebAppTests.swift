@@ -6,7 +6,7 @@ import Testing
 /// The web door's handling in virtual time: the playout thread is a box that records what
 /// it was asked and answers as the console does; the password store keeps a readable
 /// "hash" (libcrypt's is tested against the real library in PasswordHashingTests).
-@Suite struct WebAppTests {
+@Suite(.timeLimit(.minutes(10))) struct WebAppTests {
     final class Box: WebBox {
         let asked = Mutex<[ConsoleRequest]>([])
         func ask(_ request: ConsoleRequest) -> String? {

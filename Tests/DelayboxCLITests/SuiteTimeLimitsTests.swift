@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// Every suite has a time limit (issue 43): a test that hangs fails with its name in
+/// minutes, instead of running until CI is killed. Checked in the test sources: a
+/// top-level type of a file with tests is a `@Suite` whose traits hold `.timeLimit(`.
+@Suite(.timeLimit(.minutes(10))) struct SuiteTimeLimitsTests {
+    @Test func everySuiteHasATimeLimit() throws {
+        let tests = CommandLineTests.root.appendingPathComponent("Tests")
+        var checked = 0
+        for folder in try FileManager.default.contentsOfDirectory(atPath: tests.path) {
+            let directory = tests.appendingPathComponent(folder)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                guard text.contains("@Test") else { continue }
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                // A type declared at the top level, on its own line or after its attribute.
+                let declares = { (line: Substring) in
+                    line.hasPrefix("struct ") || line.hasPrefix("final class ") || (line.hasPrefix("@Suite") && (line.contains(") struct ") || line.contains(") final class ")))
+                }
+                for (index, line) in lines.enumerated() where declares(line) {
+                    // The attribute and its traits: the lines above the declaration, up to the `@Suite`.
+                    let above = lines[max(0, index - 4)..<index].reversed().prefix { !$0.isEmpty && !$0.hasPrefix("}") && !$0.hasPrefix("///") }
+                    let attribute = above.reversed().joined(separator: " ") + " " + line
+                    #expect(attribute.contains("@Suite") && attribute.contains(".timeLimit("), "\(folder)/\(name): '\(line)' has no time limit")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 90, "the suites were found: \(checked)")
+    }
+}
