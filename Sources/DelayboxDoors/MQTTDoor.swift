@@ -57,6 +57,10 @@ final class MQTTDoor: Sendable {
         var isCanary = false
         /// The release last published on the group's topic.
         var published: MemberRelease?
+        /// The last report heard from each box of the group (by topic), at most
+        /// `maxMembers`: a canary's report from before a command is known when it comes.
+        var heard: [String: MemberRelease] = [:]
+        static let maxMembers = 256
     }
     private let staging = Mutex(Staging())
     /// libmosquitto's callbacks' way to this door, until it stops.
@@ -166,8 +170,9 @@ final class MQTTDoor: Sendable {
             }
             if taken.changed { pacing.changed() }
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
-            if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
+            // Releases first: those that came with a command were there before it.
             if follow(taken.releases, now: clock.now().nanoseconds) { pacing.changed() }
+            if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
             // A new release line is news in the status too (`release`, a canary's `update`).
             if client.isConnected, publishRelease() { pacing.changed() }
             let now = clock.now().nanoseconds
@@ -255,16 +260,20 @@ final class MQTTDoor: Sendable {
             return nil
         }
         if canary == topics.clientID {
-            staging.withLock { $0 = Staging(waiting: nil, isCanary: true, published: $0.published) }
+            staging.withLock { staging in (staging.waiting, staging.isCanary) = (nil, true) }
             logger.notice("MQTT: update in stages: this box is the canary, updating first")
             return ConsoleRequest(.update(version: nil), json: true)
         }
-        let stage = StagedUpdate(canary: canary, now: SystemClock().now().nanoseconds)
-        staging.withLock { $0 = Staging(waiting: stage, isCanary: false, published: $0.published) }
+        let (stage, knewCanary) = staging.withLock { staging in
+            let baseline = topics.memberRelease(of: canary).flatMap { staging.heard[$0] }
+            let stage = StagedUpdate(canary: canary, now: SystemClock().now().nanoseconds, baseline: baseline)
+            (staging.waiting, staging.isCanary) = (stage, false)
+            return (stage, baseline != nil)
+        }
         logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
         client.publish(.init(topic: topics.reply, payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
-        // The broker's retained report of the canary, if any, is the baseline: sent again.
-        if let releases = topics.memberReleases { client.subscribe(releases) }
+        // With no report of the canary heard yet, the broker's retained one (sent again) is the baseline.
+        if !knewCanary, let releases = topics.memberReleases { client.subscribe(releases) }
         return nil
     }
 
@@ -273,6 +282,11 @@ final class MQTTDoor: Sendable {
     /// canary gone wrong holds it. True when the box's `update` changed.
     private func follow(_ releases: [(topic: String, payload: [UInt8])], now: Int64) -> Bool {
         let (before, after) = staging.withLock { staging -> (StagedUpdate.Outcome?, StagedUpdate.Outcome?) in
+            for release in releases {
+                guard let report = MemberRelease.read(release.payload),
+                      staging.heard[release.topic] != nil || staging.heard.count < Staging.maxMembers else { continue }
+                staging.heard[release.topic] = report
+            }
             guard var stage = staging.waiting else { return (nil, nil) }
             let before = stage.outcome
             let topic = topics.memberRelease(of: stage.canary)

@@ -28,10 +28,17 @@ public struct StagedUpdate: Sendable, Equatable {
     private var baseline: MemberRelease?
     public private(set) var outcome: Outcome
 
-    public init(canary: String, now: Int64) {
+    /// - Parameter baseline: the canary's report this box had heard when the command came
+    ///   (its retained one, as the group's topics keep it); nil when none yet, and the
+    ///   first report heard is taken for it. Taken from what was heard before, not from
+    ///   a subscription made now: a canary quick to fail would otherwise publish its
+    ///   verdict before the broker sent the old report again, and the verdict would be
+    ///   taken for the old news.
+    public init(canary: String, now: Int64, baseline: MemberRelease? = nil) {
         self.canary = canary
         startedNs = now
-        outcome = .waiting("no word from \(canary) yet")
+        self.baseline = baseline
+        outcome = .waiting(baseline.map { "\(canary) says '\($0.release)' (from before the update)" } ?? "no word from \(canary) yet")
     }
 
     /// A report from the canary (its retained release message, as it changes).

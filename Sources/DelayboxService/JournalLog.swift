@@ -33,7 +33,7 @@ public struct JournalLog: LogSink {
 
     public func write(level: Logger.Level, label: String, message: String) {
         let prefix = journal ? "<\(Self.priority(level))>" : "\(level.rawValue.uppercased()) "
-        let line = "\(label): \(message)"
+        let line = Self.oneLine("\(label): \(message)")
         StandardStream.error.write("\(prefix)\(line)\n")
         Self.recent.withLock { lines in
             lines.append("\(level.rawValue) \(line)")
@@ -46,6 +46,26 @@ public struct JournalLog: LogSink {
             let excess = max(0, lines.count - stale - Self.hourCapacity)
             if stale + excess > 0 { lines.removeFirst(stale + excess) }
         }
+    }
+
+    /// `text` as one line of the log: a message quotes strangers' text (a stream's title, a
+    /// playlist's entry, an MQTT payload), whose line breaks would start a line of their own
+    /// — under systemd with a priority of the stranger's choosing (`\n<0>…`) — and whose
+    /// escape sequences would drive the terminal of whoever reads it. Control characters
+    /// are written as `\n`, `\r`, `\t` or `\u{1b}`.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The lines of the last hour, each with its local time (oldest first).

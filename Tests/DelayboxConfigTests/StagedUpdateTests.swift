@@ -56,6 +56,19 @@ import Testing
         #expect(stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Self.minute) == .go(version: "1:1.3-1~deb13+b1"))
     }
 
+    /// The canary's report heard before the command is the baseline: a canary that fails
+    /// before the broker would have sent that report again still holds the others (CI6
+    /// here: the verdict came first and was taken for the old news).
+    @Test func aBaselineHeardBeforeTheCommandMakesTheFirstReportAVerdict() {
+        var stage = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
+        #expect(stage.summary == "waiting for canary screen1: screen1 says '1.2 playing' (from before the update)")
+        #expect(stage.heard(report("1.2", "rolled back: 1.3 failed its check, 1.2 plays again (41 s)"), now: 1) == .held(
+            "screen1's update went wrong: rolled back: 1.3 failed its check, 1.2 plays again (41 s)"))
+        var same = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
+        #expect(same.heard(report("1.2", "1.2 playing"), now: 1) == .waiting("screen1 says '1.2 playing' (from before the update)"),
+                "the same report again (the broker's retained one, sent again) is no news")
+    }
+
     @Test func aSilentOrSlowCanaryHoldsTheOthersAfterItsPatience() {
         var silent = StagedUpdate(canary: "screen9", now: 5)
         #expect(silent.tick(now: 5 + StagedUpdate.patienceNs) == .waiting("no word from screen9 yet"))
