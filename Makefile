@@ -87,11 +87,11 @@ test: setup
 	  deploy/make-deb.sh --debian $$n --out .build/virtual-board/debian$$n/release > /dev/null \
 	    || tools/skip.sh "the Debian $$n package could not be built (above): its tests" || exit 1; \
 	done
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --skip VirtualBoard 2>&1 | tee $(OUT)/test-host.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log $(SWIFT) test --skip-build --skip VirtualBoard
 	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above
 	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardTests 2>&1 | tee $(OUT)/test-board.log
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardDeployTests 2>&1 | tee $(OUT)/test-deploy.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 25 $(OUT)/test-board.log $(SWIFT) test --skip-build --filter VirtualBoardTests
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log $(SWIFT) test --skip-build --filter VirtualBoardDeployTests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
 
 ## The arm64 virtual board (docs/hardware.md): the hardware-in-the-loop scenarios and a
@@ -107,7 +107,7 @@ test-arm64-board: setup
 	tools/arm64/check.sh $(OUT)
 	BOARD_ARCH=arm64 tools/virtual-board/build.sh
 	BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) $(SWIFT) test --skip-build --filter VirtualBoardArm64Tests 2>&1 | tee $(OUT)/test-arm64-board.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 50 $(OUT)/test-arm64-board.log $(SWIFT) test --skip-build --filter VirtualBoardArm64Tests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-arm64-board.log
 
 ## Prints benchmark figures, one `name: value` per line (about 10 minutes; needs mpv, installed here).

@@ -44,14 +44,13 @@ import Testing
         try Self.board(web: "  port: 1")(directory).write(to: board, atomically: true, encoding: .utf8)
         let log = directory.appendingPathComponent("log.txt")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let box = Process()
-        box.executableURL = activate
-        box.arguments = ["-l", "127.0.0.1:\(port)", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox").path,
-                         "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "7"]
-        box.standardOutput = FileHandle.nullDevice
-        box.standardError = try FileHandle(forWritingTo: log)
-        try box.run()
-        defer { ExternalTool.stop(box) }
+        // Not through Foundation's Process: systemd-socket-activate closes the descriptors it
+        // inherits, which hung Foundation's watch over every child (SpawnedProcess).
+        let box = try SpawnedProcess([activate.path, "-l", "127.0.0.1:\(port)",
+                                      RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox").path,
+                                      "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "7"],
+                                     stderrFile: log)
+        defer { box.stop() }
         let session = try Self.waitForPage("http://127.0.0.1:\(port)/api/session")
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(session.contains("\"password_set\":false"), "\(session)\n\(said)")
