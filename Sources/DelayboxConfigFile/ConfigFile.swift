@@ -45,8 +45,9 @@ public enum ConfigFile {
             // YAML allows an implicit key of at most 1024 characters (libyaml refuses a longer
             // one: "mapping values are not allowed"); a longer one is written as an explicit
             // key (`? key` then `: value`). The fuzzer found a key that read fine and grew
-            // past that when quoted.
-            let explicit = key.count > Self.longestImplicitKey
+            // past that when quoted, and one whose combining marks made its Swift character
+            // count (graphemes) less than libyaml's (code points).
+            let explicit = key.unicodeScalars.count > Self.longestImplicitKey
             let opening = explicit ? pad + "? " + key + "\n" + pad + ":" : pad + key + ":"
             if case .mapping(let inner, _) = entry.value, !inner.isEmpty {
                 return opening + "\n" + yaml(entry.value, indent: indent + 2)
@@ -55,7 +56,7 @@ public enum ConfigFile {
         }.joined()
     }
 
-    /// The longest implicit key YAML allows (characters).
+    /// The longest implicit key YAML allows (characters: code points, as libyaml counts).
     static let longestImplicitKey = 1_024
 
     private static func flow(_ node: ConfigNode) -> String {
@@ -65,7 +66,7 @@ public enum ConfigFile {
         case .mapping(let entries, _):
             "{" + entries.map { entry in
                 let key = quoted(entry.key.name)
-                return (key.count > longestImplicitKey ? "? " + key + " : " : key + ": ") + flow(entry.value)
+                return (key.unicodeScalars.count > longestImplicitKey ? "? " + key + " : " : key + ": ") + flow(entry.value)
             }.joined(separator: ", ") + "}"
         }
     }
