@@ -2,10 +2,13 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 export PATH := $(PATH):/opt/swift/usr/bin
+## The box's own FFmpeg for this machine's release and CPU, which every build here links
+## (tools/ffmpeg/build.sh; deploy/setup-host.sh builds it, or finds it built).
+export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && echo $$VERSION_CODENAME)-$(shell dpkg --print-architecture)/lib/pkgconfig
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build binaries release deb run check test test-arm64-board bench clean
+.PHONY: setup build binaries release deb run check test test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -109,6 +112,11 @@ test-arm64-board: setup
 	BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 50 $(OUT)/test-arm64-board.log $(SWIFT) test --skip-build --filter VirtualBoardArm64Tests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-arm64-board.log
+
+## Whether the FFmpeg each release bundles is the newest Debian's archive has (security
+## updates, docs/security.md): fails when it is not — rebuild and publish the releases.
+ffmpeg-status:
+	@tools/ffmpeg/status.sh
 
 ## Prints benchmark figures, one `name: value` per line (about 10 minutes; needs mpv, installed here).
 bench: binaries

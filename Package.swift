@@ -52,9 +52,10 @@ let package = Package(
         // libasound, with shims for what Swift cannot import (the variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "DelayboxALSA", dependencies: ["CALSA", "DelayboxAudio", "DelayboxEngine"], swiftSettings: strict),
-        .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // The box's own FFmpeg, static: Debian's source configured with only what a radio
+        // station streams in (tools/ffmpeg/build.sh; `make` puts its pkg-config file on
+        // PKG_CONFIG_PATH). Without it the link fails: the system's FFmpeg is never taken.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "delaybox-ffmpeg"),
         .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxChecked", "DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),

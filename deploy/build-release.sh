@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Delaybox's release binaries for a board's architecture, with the Swift standard
-# library and Foundation linked in statically, so the board needs no Swift runtime — only
-# the C libraries Debian packages (FFmpeg, ALSA, libgpiod).
+# library, Foundation and the box's own FFmpeg (tools/ffmpeg) linked in statically, so the
+# board needs no Swift runtime and no FFmpeg — only the C libraries Debian packages (ALSA,
+# libgpiod, GnuTLS …).
 #
 #   deploy/build-release.sh [--arch amd64|arm64|armhf] [--debian 12|13]
 #
@@ -65,12 +66,16 @@ if [ "$ARCH" != "$NATIVE" ]; then
     say "Install one for Debian $DEBIAN ($ARCH) that also carries the C libraries Delaybox links:"
     say "  swift-sdk-generator make-linux-sdk --target $TRIPLE --distribution-name debian \\"
     say "      --distribution-version $DEBIAN (from github.com/swiftlang/swift-sdk-generator),"
-    say "  with libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libasound2-dev"
+    say "  with libgnutls28-dev zlib1g-dev libasound2-dev"
     say "  libgpiod-dev libyaml-dev libmosquitto-dev for $ARCH added to its sysroot, then: swift sdk install BUNDLE"
     say "Or build natively on a $ARCH board (or a $ARCH Debian VM): deploy/build-release.sh"
     exit 3
   fi
 fi
+
+# The box's own FFmpeg for this release and CPU (tools/ffmpeg/build.sh), linked statically.
+FFMPEG=$("$ROOT/tools/ffmpeg/build.sh" "$(suite "$DEBIAN")" "$ARCH")
+IN_RELEASE+=(env PKG_CONFIG_PATH="$FFMPEG")
 
 cd "$ROOT"
 for product in "${PRODUCTS[@]}"; do

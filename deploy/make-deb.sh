@@ -11,7 +11,7 @@
 # repository it is published in (/etc/apt/sources.list.d/delaybox.sources, a conffile the
 # same as the repository's SUITE.sources), so a box keeps following it. Prints the package's path on
 # stdout. A package is for one Debian release (the libraries' sonames differ: libgpiod.so.2
-# or .3, libavformat59 or 61); the version is the program's, then the commit's time and
+# or .3, libgnutls30 or 30t64); the version is the program's, then the commit's time and
 # hash, then the release (0.1.0+git20261123.021500.b91fa69~deb13), so each commit upgrades
 # the one before and a board upgraded from Debian 12 to 13 takes the 13 package.
 set -euo pipefail
@@ -82,6 +82,11 @@ install -m 755 "$ROOT/deploy/debian/load-keymap" "$P/usr/lib/delaybox/load-keyma
 # The package's version, which the installed program reports (`version`, MQTT): what apt
 # knows it by, so that a group's boxes can ask apt for the release their canary plays.
 printf '%s\n' "$VERSION" > "$P/usr/share/delaybox/version"
+# The FFmpeg source the program links (the copyright file's FFmpeg stanza points here).
+FFMPEG_SOURCE="$ROOT/.build/ffmpeg/$(suite "$DEBIAN")-$ARCH/source-version"
+[ -r "$FFMPEG_SOURCE" ] || { say "no $FFMPEG_SOURCE: the box's FFmpeg for Debian $DEBIAN $ARCH was not built (tools/ffmpeg/build.sh)"; exit 1; }
+printf 'ffmpeg %s, from Debian %s (%s): apt-get source ffmpeg=%s\n' "$(cat "$FFMPEG_SOURCE")" "$DEBIAN" "$(suite "$DEBIAN")" \
+  "$(cat "$FFMPEG_SOURCE")" > "$P/usr/share/doc/delaybox/FFMPEG-SOURCE"
 install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80delaybox-heal"
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
@@ -130,7 +135,7 @@ if [ "$ARCH" = "$(dpkg --print-architecture)" ] || [ "$ARCH/$DEBIAN" = arm64/13 
   SHLIBS=$(cd "$STAGE" && "${IN_RELEASE[@]}" sh -c 'cd "$1" && dpkg-shlibdeps -O "-e$2"' - "$STAGE" "$P/usr/bin/delaybox" \
     2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 else
-  SHLIBS="libasound2 (>= 1.2.8), libavcodec59, libavformat59, libavutil57, libswresample4, libgpiod2 (>= 1.6), libyaml-0-2, libmosquitto1, libmicrohttpd12, libcrypt1, libc6 (>= 2.36), libgcc-s1, libstdc++6"
+  SHLIBS="libasound2 (>= 1.2.8), libgnutls30 (>= 3.7.9), zlib1g (>= 1:1.2.0), libgpiod2 (>= 1.6), libyaml-0-2, libmosquitto1, libmicrohttpd12, libcrypt1, libc6 (>= 2.36), libgcc-s1, libstdc++6"
 fi
 SIZE=$(du -sk "$P" | cut -f1)
 cat > "$P/DEBIAN/control" <<EOF

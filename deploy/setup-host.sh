@@ -9,8 +9,8 @@ set -euo pipefail
 PACKAGES=(
   ca-certificates   # the package manager fetches Swift dependencies over https
   git               # ... through git
-  pkg-config        # finds FFmpeg's headers for the CFFmpeg module
-  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev   # the stream client (FFmpeg 5.1)
+  pkg-config        # finds the box's FFmpeg for the CFFmpeg module
+  nasm libgnutls28-dev zlib1g-dev debian-archive-keyring   # the box's own FFmpeg (tools/ffmpeg/build.sh): its x86 assembly, TLS, zlib; Debian's source checked
   ffmpeg            # tests encode real MP3, Ogg/Opus and AAC, and feed a live Icecast source
   icecast2          # the stream tests run a real server on loopback
   curl              # ... and talk to its admin API (tools/delaybox-broadcast)
@@ -70,3 +70,6 @@ if ! "$VENV/bin/python" -c "import playwright" 2>/dev/null; then
   /usr/bin/python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check playwright==1.65.2
 fi
+
+# The box's own FFmpeg for this machine (tools/ffmpeg/build.sh): the Makefile's PKG_CONFIG_PATH.
+"$(cd "$(dirname "$0")/.." && pwd)/tools/ffmpeg/build.sh" "$(. /etc/os-release && echo "$VERSION_CODENAME")" "$(dpkg --print-architecture)" > /dev/null

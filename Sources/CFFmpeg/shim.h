@@ -23,6 +23,10 @@ static inline int dbx_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOU
 static inline int dbx_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
 static inline int dbx_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
 static inline int dbx_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// What avformat_open_input returns for a protocol or container the library was built without.
+static inline int dbx_averror_protocol_not_found(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
+static inline int dbx_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
+static inline int dbx_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 /// AV_NOPTS_VALUE is a cast expression macro.
 static inline int64_t dbx_nopts_value(void) { return AV_NOPTS_VALUE; }
 

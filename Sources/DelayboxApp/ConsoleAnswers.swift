@@ -4,6 +4,7 @@ import DelayboxDoors
 import DelayboxConfigFile
 import DelayboxConsole
 import DelayboxEngine
+import DelayboxFFmpeg
 import DelayboxOutput
 import FoundationEssentials
 import DelayboxPlatform
@@ -64,7 +65,8 @@ struct ConsoleAnswers {
             let release: [(String, Any)] = ReleaseStatus.read().map { [("release", $0)] } ?? []
             return format(fields + recorded + Self.building(status) + page + release, json: request.json)
         case .version:
-            return format([("version", DelayboxVersion.string)], json: request.json)
+            // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
+            return format([("version", DelayboxVersion.string), ("ffmpeg", FFmpegLibrary.version)], json: request.json)
         case .update(let version):
             return askForUpdate(version: version, json: request.json)
         case .stagedUpdate:

@@ -40,7 +40,7 @@ public enum ConsoleLanguage {
               arguments: ["--canary"]),
         Entry(name: "system", usage: "system", summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
               arguments: []),
-        Entry(name: "version", usage: "version", summary: "the firmware version", arguments: []),
+        Entry(name: "version", usage: "version", summary: "the firmware version and its FFmpeg's", arguments: []),
         Entry(name: "web", usage: "web | web password PASSWORD | web reset",
               summary: "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
               arguments: ["password", "reset"]),

@@ -27,7 +27,7 @@ public final class FFmpegDecoder: PacketDecoder {
         self.parameters = parameters
         prerollPackets = parameters.prerollPackets
         guard let decoder = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
-            throw FFmpegError(operation: "avcodec_find_decoder(\(parameters.codecName))", code: dbx_averror_invaliddata())
+            throw FFmpegLibrary.noDecoder(for: parameters.pointer.pointee.codec_id)
         }
         guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
             throw FFmpegError(operation: "av_packet_alloc", code: dbx_averror(ENOMEM))

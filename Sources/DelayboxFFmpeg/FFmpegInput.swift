@@ -77,13 +77,16 @@ public final class FFmpegInput {
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         gate.arm(milliseconds: options.stallTimeoutMs)
         FFmpegLog.beginCall()
-        do {
+        do throws(FFmpegError) {
             try FFmpegError.check(avformat_open_input(&opened, url, nil, &dictionary), "avformat_open_input")
             self.context = opened
             gate.arm(milliseconds: options.stallTimeoutMs)
             try FFmpegError.check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
             let index = try FFmpegError.check(av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0), "av_find_best_stream")
             let stream = opened!.pointee.streams[Int(index)]!
+            // Refused here, before any audio is taken, when the library cannot decode it.
+            let codec = stream.pointee.codecpar.pointee.codec_id
+            guard avcodec_find_decoder(codec) != nil else { throw FFmpegLibrary.noDecoder(for: codec) }
             streamIndex = index
             timeBase = stream.pointee.time_base
             parameters = try CodecParameters(copying: stream.pointee.codecpar)
@@ -91,8 +94,11 @@ public final class FFmpegInput {
             avformat_close_input(&opened)
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             av_packet_free(&owned)
-            // A protocol or container off the lists is FFmpeg's EINVAL: say what is allowed.
-            guard error.code == dbx_averror(EINVAL) else { throw error }
+            // A protocol or container off the lists is FFmpeg's EINVAL, one the library was
+            // built without is not found, and a format it cannot recognise is invalid data:
+            // say what is allowed.
+            let refusals = [dbx_averror(EINVAL), dbx_averror_protocol_not_found(), dbx_averror_demuxer_not_found(), dbx_averror_invaliddata()]
+            guard refusals.contains(error.code), error.operation == "avformat_open_input" else { throw error }
             throw FFmpegError(operation: error.operation, code: error.code,
                               detail: (error.detail.map { $0 + "; " } ?? "") + "this input opens protocols \(access.protocols) and containers \(access.formats)")
         }

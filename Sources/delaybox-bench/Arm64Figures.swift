@@ -17,7 +17,9 @@ enum Arm64Figures {
     }()
 
     static func print() throws {
-        let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
+        let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "board_new_packages", "board_new_packages_mb",
+                     "board_new_packages_with_debian_ffmpeg", "board_new_packages_mb_with_debian_ffmpeg",
+                     "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
         guard let package = build.package?.path, build.isAvailable else {
             Bench.skip(names, because: "no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64")
             return
@@ -26,6 +28,7 @@ enum Arm64Figures {
         Swift.print("arm64_release_mb: \(Bench.format(figures.installedMB))")
         Swift.print("arm64_delaybox_mb: \(Bench.format(figures.programMB["delaybox"]!))")
         Swift.print("arm64_delayboxctl_mb: \(Bench.format(figures.programMB["delayboxctl"]!))")
+        try printNewPackages(package: package)
         let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
         guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double, let underruns = report["underruns"] as? Int
@@ -33,5 +36,25 @@ enum Arm64Figures {
         Swift.print("arm64_sim_1h_lost_ms: \(Bench.format(lost))")
         Swift.print("arm64_sim_1h_gaps_ms: \(Bench.format(gaps))")
         Swift.print("arm64_sim_1h_underruns: \(underruns)")
+    }
+
+    /// `board_new_packages`, `board_new_packages_mb`: what apt adds installing the package on
+    /// a Debian 13 arm64 base system (tools/board-new-packages.sh), beside what it added when
+    /// the package linked Debian's FFmpeg (its four libraries installed with it): issue 40.
+    static func printNewPackages(package: String) throws {
+        let script = build.root.appendingPathComponent("tools/board-new-packages.sh").path
+        func added(_ extra: [String]) throws -> (count: Int, mb: Double) {
+            let fields = try ExternalTool.run([script, package] + extra).split(separator: " ")
+            guard fields.count == 2, let count = Int(fields[0]), let mb = Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw Bench.BenchError("tools/board-new-packages.sh printed \(fields)")
+            }
+            return (count, mb)
+        }
+        let own = try added([])
+        let system = try added(["libavformat61", "libavcodec61", "libswresample5", "libavutil59"])
+        Swift.print("board_new_packages: \(own.count)")
+        Swift.print("board_new_packages_mb: \(Bench.format(own.mb))")
+        Swift.print("board_new_packages_with_debian_ffmpeg: \(system.count)")
+        Swift.print("board_new_packages_mb_with_debian_ffmpeg: \(Bench.format(system.mb))")
     }
 }

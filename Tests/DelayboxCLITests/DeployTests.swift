@@ -8,9 +8,11 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct DeployTests {
     static let root = CommandLineTests.root
 
-    /// The C libraries' packages on each release (dpkg-shlibdeps in that release's root).
-    static let libraries = [12: ["libasound2 ", "libgpiod2", "libavformat59", "libavcodec59", "libswresample4", "libavutil57", "libyaml-0-2"],
-                            13: ["libasound2t64", "libgpiod3", "libavformat61", "libavcodec61", "libswresample5", "libavutil59", "libyaml-0-2"]]
+    /// The C libraries' packages on each release (dpkg-shlibdeps in that release's root):
+    /// FFmpeg's is not among them (the box's own is linked in), GnuTLS and zlib, which it
+    /// links, are.
+    static let libraries = [12: ["libasound2 ", "libgpiod2", "libgnutls30 ", "zlib1g", "libyaml-0-2"],
+                            13: ["libasound2t64", "libgpiod3", "libgnutls30t64", "zlib1g", "libyaml-0-2"]]
 
     /// The boards make test packages for. (A closure inside `@Test(arguments:)` crashes
     /// Swift 6.0.3's compiler.)
@@ -34,7 +36,7 @@ import Testing
                          "/usr/share/delaybox/version",
                          "/usr/share/delaybox/board-configs/pi4-hifiberry-dacplus.yaml",
                          "/usr/share/delaybox/board-configs/base.yaml", "/usr/share/man/man1/delaybox.1.gz",
-                         "/usr/share/doc/delaybox/console.md"] {
+                         "/usr/share/doc/delaybox/console.md", "/usr/share/doc/delaybox/FFMPEG-SOURCE"] {
             #expect(files.contains(expected), "\(expected) in \(files.sorted())")
         }
         #expect(!files.contains("/etc/delaybox/board.yaml"), "the board is chosen at install, not shipped")
@@ -43,7 +45,7 @@ import Testing
             #expect(depends.contains(library), "\(library) in \(depends)")
         }
         #expect(try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).hasSuffix("~deb\(release)\n"))
-        #expect(!depends.contains("swift"), "\(depends)")
+        #expect(!depends.contains("swift") && !depends.contains("libav") && !depends.contains("libswresample"), "\(depends)")
         #expect(try ExternalTool.run(["dpkg-deb", "-I", package.path, "conffiles"]).contains("/etc/delaybox/delaybox.conf"))
 
         // The programs need no Swift runtime on the board (looked at on their release:
@@ -55,7 +57,8 @@ import Testing
         for program in ["delaybox", "delayboxctl"] {
             let path = tree.appendingPathComponent("usr/bin/\(program)").path
             let libraries = try ExternalTool.run(Self.inRelease(release, ["ldd", path]))
-            #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("not found"), "\(libraries)")
+            #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("not found")
+                    && !libraries.contains("libav"), "\(libraries)")
             // Nor all of Foundation linked in statically: its ICU data ("icudt74l…", 30 MB) would
             // be most of the program (61 MB when `delaybox` imported it; 16 MB without).
             let icu = try ExternalTool.execute(URL(fileURLWithPath: "/bin/grep"), ["-c", "icudt", path])
@@ -139,5 +142,28 @@ import Testing
     static func hasSwiftSDK(for cpu: String) -> Bool {
         let listed = try? ExternalTool.run(["sh", "-c", "PATH=$PATH:/opt/swift/usr/bin swift sdk list"])
         return listed?.contains(cpu) ?? false
+    }
+
+    /// `make ffmpeg-status` (docs/security.md): the FFmpeg a build bundled against the newest
+    /// Debian's archive has — up to date passes; an older one (as after a Debian security
+    /// update) fails, saying what to do. Asks Debian's archive, as the command does.
+    @Test func ffmpegStatusFailsWhenDebianHasANewerFFmpeg() throws {
+        let base = try ExternalTool.temporaryDirectory("ffmpeg-status")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let built = Self.root.appendingPathComponent(".build/ffmpeg/bookworm-amd64/source-version")
+        let current = try String(contentsOf: built, encoding: .utf8)
+        let status = Self.root.appendingPathComponent("tools/ffmpeg/status.sh")
+        func run(bundling version: String) throws -> (status: Int32, output: String) {
+            let directory = base.appendingPathComponent("bookworm-amd64")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try version.write(to: directory.appendingPathComponent("source-version"), atomically: true, encoding: .utf8)
+            let outcome = try ExternalTool.execute(status, [], environment: ["FFMPEG_BASE": base.path])
+            return (outcome.status, outcome.output + outcome.errors)
+        }
+        let upToDate = try run(bundling: current)
+        #expect(upToDate.status == 0 && upToDate.output.contains("bookworm-amd64  bundled \(current.trimmingCharacters(in: .newlines))"), "\(upToDate.output)")
+        #expect(upToDate.output.contains("bookworm-amd64") && upToDate.output.contains("up to date"), "\(upToDate.output)")
+        let behind = try run(bundling: "7:5.1.6-0+deb12u1")
+        #expect(behind.status == 1 && behind.output.contains("OUT OF DATE: Debian has \(current.trimmingCharacters(in: .newlines))"), "\(behind.output)")
     }
 }

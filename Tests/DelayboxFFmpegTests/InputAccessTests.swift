@@ -50,3 +50,31 @@ import Testing
         #expect(outside?.contains("containers mp3,aac,ogg,flac,wav,matroska,mov,mpegts,hls") == true, "the message names the list: \(outside ?? "opened")")
     }
 }
+
+/// The FFmpeg linked is the box's own (tools/ffmpeg/build.sh, issue 40): built with only
+/// the listed containers and decoders, so a format outside the list is refused — by the
+/// library itself, whatever the whitelists say — with the list in the message.
+@Suite(.timeLimit(.minutes(10))) struct BoxFFmpegTests {
+    @Test func theLinkedFFmpegIsTheBoxsOwn() {
+        #expect(FFmpegLibrary.configuration.contains("--disable-everything"), "\(FFmpegLibrary.configuration)")
+        #expect(!FFmpegLibrary.configuration.contains("--enable-gpl"), "LGPL only")
+        let demuxers = Set(FFmpegLibrary.demuxers)
+        #expect(demuxers.isSuperset(of: InputAccess.audioContainers + ["hls"]), "\(demuxers)")
+        // FFmpeg 7.1's HLS demuxer brings AC-3 and E-AC-3's (their decoders are not built).
+        let aliases = ["webm", "mp4", "m4a", "3gp", "3g2", "mj2"]  // names Matroska's and MP4's demuxers also go by
+        #expect(demuxers.subtracting(InputAccess.audioContainers + aliases + ["hls", "ac3", "eac3"]).isEmpty, "\(demuxers)")
+        #expect(FFmpegLibrary.audioCodecs == ["aac", "aac_latm", "flac", "mp2", "mp3", "opus", "pcm_f32le", "pcm_s16be",
+                                              "pcm_s16le", "pcm_s24le", "pcm_s32le", "pcm_u8", "vorbis"])
+        #expect(FFmpegLibrary.version.contains("deb"), "Debian's source: \(FFmpegLibrary.version)")
+    }
+
+    /// A listed container carrying a codec outside the list (AC-3 in Matroska).
+    @Test func aCodecOutsideTheListIsRefusedNamingTheList() throws {
+        let directory = try ExternalTool.temporaryDirectory("box-ffmpeg")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ac3.mka").path
+        try ExternalTool.encodeTone(frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: ["-c:a", "ac3"], to: path)
+        let refusal = InputAccessTests.refusal(path, .namedFile)
+        #expect(refusal?.contains("not an audio format this box decodes: aac,aac_latm,flac,mp2,mp3,opus") == true, "\(refusal ?? "opened")")
+    }
+}

@@ -17,10 +17,13 @@ DIR="$ROOT/.build/roots/trixie-arm64"
 say() { echo "arm64-root: $*" >&2; }
 
 INCLUDE=swiftlang,libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,file
-# The arm64 virtual board's kernel module (gpio-sim) and initramfs (tools/virtual-board/build.sh).
+# The arm64 virtual board's kernel module (gpio-sim) and initramfs (tools/virtual-board/build.sh),
+# and the box's own FFmpeg (tools/ffmpeg/build.sh).
 INCLUDE+=,gcc-14-aarch64-linux-gnu,make,cpio,kmod
-ARM64=(libc6-dev libgcc-14-dev libstdc++-14-dev zlib1g-dev libavformat-dev libavcodec-dev libswresample-dev
-       libavutil-dev libasound2-dev libgpiod-dev libyaml-dev libmosquitto-dev libmicrohttpd-dev libcrypt-dev)
+# GnuTLS and zlib: what the box's own FFmpeg links (tools/ffmpeg/build.sh builds it here with
+# the cross compiler above).
+ARM64=(libc6-dev libgcc-14-dev libstdc++-14-dev zlib1g-dev libgnutls28-dev libasound2-dev libgpiod-dev libyaml-dev
+       libmosquitto-dev libmicrohttpd-dev libcrypt-dev)
 STAMP="$INCLUDE ${ARM64[*]}"
 if [ "$(cat "$DIR/.done" 2>/dev/null)" != "$STAMP" ]; then
 [ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }

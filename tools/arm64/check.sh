@@ -16,7 +16,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LOGS=$1
-run() { "$ROOT/tools/debian-root/run.sh" trixie-arm64 env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig "$@"; }
+FFMPEG=$("$ROOT/tools/ffmpeg/build.sh" trixie arm64)
+run() { "$ROOT/tools/debian-root/run.sh" trixie-arm64 env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+  PKG_CONFIG_PATH="$FFMPEG" "$@"; }
 
 rm -rf "$ROOT/.build/arm64/deb"
 "$ROOT/deploy/make-deb.sh" --arch arm64 --out "$ROOT/.build/arm64/deb" > /dev/null

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A Debian build root for one release, so that this machine (any Debian with Swift at
 # /opt/swift) builds Delaybox against that release's own libraries — FFmpeg, ALSA and
-# libgpiod differ by release (Debian 13: FFmpeg 7.1, libgpiod 2.2; Debian 12: 5.1, 1.6).
+# libgpiod differ by release (Debian 13: FFmpeg 7.1, libgpiod 2.2; Debian 12: 5.1, 1.6); the
+# box's own FFmpeg is built there from that release's source (tools/ffmpeg/build.sh).
 # debootstrap into .build/roots/SUITE; the host's apt sources are not touched, and
 # packages come signed from Debian's archive (debootstrap checks the Release file with
 # debian-archive-keyring).
@@ -23,14 +24,15 @@ case "$SUITE" in
   *) say "unknown release '$SUITE' (trixie or bookworm)"; exit 2 ;;
 esac
 # What building Delaybox needs there: the C libraries' headers, pkg-config, what the
-# Swift toolchain itself links (libstdc++, libcurl, libxml2, libedit, sqlite), git for
+# Swift toolchain itself links (libstdc++, libcurl, libxml2, libedit, sqlite), what the box's
+# own FFmpeg is built with (GnuTLS, zlib, nasm for its x86 assembly: tools/ffmpeg), git for
 # SwiftPM, and dpkg-dev: the package's Depends are computed against this release. For
 # the release's virtual board (BOARD_DEBIAN=N tools/virtual-board/build.sh): gcc, make,
 # kmod and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs
 # with the release's own compiler, and its scenarios run here (alsa-utils records and
 # sets the codec; ir-keytable and ir-ctl load a remote's keymap and send its codes). ffmpeg encodes what the FFmpeg adapter's tests decode there.
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
-INCLUDE+=,libavformat-dev,libavcodec-dev,libswresample-dev,libavutil-dev,libasound2-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev,libmicrohttpd-dev,libcrypt-dev
+INCLUDE+=,libgnutls28-dev,nasm,libasound2-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev,libmicrohttpd-dev,libcrypt-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
 INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils
 # Made again when this list changes.

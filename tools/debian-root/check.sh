@@ -9,7 +9,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SUITE=$1 LOGS=$2
 number=$(case "$SUITE" in trixie) echo 13 ;; bookworm) echo 12 ;; esac)
-run() { "$ROOT/tools/debian-root/run.sh" "$SUITE" "$@"; }
+# With the box's own FFmpeg for that release (tools/ffmpeg/build.sh).
+FFMPEG=$("$ROOT/tools/ffmpeg/build.sh" "$SUITE" "$(dpkg --print-architecture)")
+run() { "$ROOT/tools/debian-root/run.sh" "$SUITE" env PKG_CONFIG_PATH="$FFMPEG" "$@"; }
 run swift build --build-tests --scratch-path "$ROOT/.build/debian$number" 2>&1 | tee "$LOGS/build-$SUITE.log"
 "$ROOT/tools/check-warnings.sh" "$LOGS/build-$SUITE.log" " on Debian $number"
 run swift test --skip-build --scratch-path "$ROOT/.build/debian$number" \

@@ -36,11 +36,12 @@ KREL=$(cat "$OUT/rootfs/etc/kernel-release")
 X="$OUT/unpacked"
 
 # What a board running Delaybox has: an init, udev for /dev, SSH, and the package's
-# dependencies (FFmpeg, ALSA, libgpiod, libyaml, libmosquitto, libmicrohttpd) — no network at test time, so they are here before.
+# dependencies (ALSA, libgpiod, GnuTLS, libyaml, libmosquitto, libmicrohttpd; FFmpeg is the
+# package's own) — no network at test time, so they are here before.
 INCLUDE=systemd,systemd-sysv,udev,dbus,openssh-server,kmod,procps,libyaml-0-2,libmosquitto1
 case "$DEBIAN" in
-  12) INCLUDE+=,libasound2,libgpiod2,libavformat59,libavcodec59,libswresample4,libavutil57,libmicrohttpd12 ;;
-  13) INCLUDE+=,libasound2t64,libgpiod3,libavformat61,libavcodec61,libswresample5,libavutil59,libmicrohttpd12t64 ;;
+  12) INCLUDE+=,libasound2,libgpiod2,libgnutls30,libmicrohttpd12 ;;
+  13) INCLUDE+=,libasound2t64,libgpiod3,libgnutls30t64,libmicrohttpd12t64 ;;
 esac
 # The arm64 board's scenarios run on this root filesystem (run.sh): ALSA's tools to capture,
 # ir-keytable (the package's keymap loader uses it) and v4l-utils' ir-ctl (the remote's codes).
