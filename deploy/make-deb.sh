@@ -87,6 +87,9 @@ FFMPEG_SOURCE="$ROOT/.build/ffmpeg/$(suite "$DEBIAN")-$ARCH/source-version"
 [ -r "$FFMPEG_SOURCE" ] || { say "no $FFMPEG_SOURCE: the box's FFmpeg for Debian $DEBIAN $ARCH was not built (tools/ffmpeg/build.sh)"; exit 1; }
 printf 'ffmpeg %s, from Debian %s (%s): apt-get source ffmpeg=%s\n' "$(cat "$FFMPEG_SOURCE")" "$DEBIAN" "$(suite "$DEBIAN")" \
   "$(cat "$FFMPEG_SOURCE")" > "$P/usr/share/doc/delaybox/FFMPEG-SOURCE"
+# lintian's one override: the FFmpeg linked in on purpose (the file says why).
+install -d "$P/usr/share/lintian/overrides"
+install -m 644 "$ROOT/deploy/debian/lintian-overrides" "$P/usr/share/lintian/overrides/delaybox"
 install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80delaybox-heal"
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"

@@ -93,13 +93,17 @@ public enum StationPlaylist {
         return values
     }
 
-    /// ASX: the `href` of every `<ref …>` (quoted with `"` or `'`).
+    /// ASX: the `href` of every `<ref …>` (quoted with `"` or `'`). A tag that is never
+    /// closed ends the list: looking for its `>` again from every later `<ref` would make
+    /// a text of many unclosed tags quadratic (the playlist fuzzer's inputs).
     private static func xmlValues(_ body: Substring, open: String, attribute: String) -> [String] {
         var values: [String] = []
         var rest = body
         while let tag = rest.firstRange(ofASCIIIgnoringCase: open) {
             rest = rest[tag.upperBound...]
-            let element = rest.prefix { $0 != ">" }
+            guard let end = rest.utf8.firstIndex(of: UInt8(ascii: ">")) else { break }
+            let element = rest[..<end]
+            rest = rest[end...]
             guard let key = element.firstRange(ofASCIIIgnoringCase: "\(attribute)="),
                   let quote = element[key.upperBound...].first, quote == "\"" || quote == "'" else { continue }
             let value = element[element.index(after: key.upperBound)...].prefix { $0 != quote }

@@ -21,7 +21,9 @@ public final class OutputPath {
     private var reportedRingUnderruns = 0
     private var reportedDeviceUnderruns = 0
     private let cues: CuePlayer?
-    /// The controls' touch-to-sound times, taken from the audio thread as they come.
+    /// The controls' touch-to-sound times, taken from the audio thread at each report (one
+    /// per playout wake): the latest only, so two sounds started between two wakes (a fast
+    /// spin) count once — the figures are over the sounds seen, which a spin still fills.
     private var touchToSound = LatencyWindow()
     private var touchToSoundSeen: UInt32 = 0
     /// Frames rendered into the ring so far.

@@ -38,6 +38,10 @@ struct VirtualBoardArm64Tests {
         try VirtualBoardTests().aSoundCardPulledAndPutBackIsSurvived(board: board)
     }
 
+    @Test func everyListedFormatPlaysOnTheBoard() throws {
+        try VirtualBoardTests().everyListedFormatPlaysOnTheBoard(board: board)
+    }
+
     @Test func aGoodReleaseInstallsAndABrokenOneIsRolledBack() throws {
         try VirtualBoardDeployTests().aGoodReleaseInstallsAndABrokenOneIsRolledBack(board: board)
     }

@@ -349,6 +349,30 @@ struct VirtualBoardTests {
         #expect(!Self.text(directory, "delaybox.log").contains("not a terminal device"))
     }
 
+    /// Every format the box's FFmpeg is built with plays on the board, through the
+    /// release's own program and FFmpeg (issue 40): each fixture (`FormatFixtures`) comes
+    /// out as its 440 Hz tone.
+    @Test(arguments: VirtualBoard.boards)
+    func everyListedFormatPlaysOnTheBoard(board: VirtualBoard.Board) throws {
+        try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")
+        let directory = try prepare("formats", for: board)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let formats = directory.appendingPathComponent("formats")
+        for fixture in FormatFixtures.all { _ = try FormatFixtures.make(fixture, in: formats) }
+        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
+                                               [directory.path, String(board.allowing(240))], environment: board.environment)
+        #expect(outcome.status == 0, "\(outcome.errors)\n\(Self.text(directory, "scenario.log"))")
+        for fixture in FormatFixtures.all {
+            let played = directory.appendingPathComponent("played/\(fixture.file)")
+            let log = Self.text(directory, "played/\(fixture.file).log")
+            let capture = try? WavCapture(path: played.path + ".wav")
+            // The tone, from its first loud sample on (the delay line starts with silence).
+            let start = capture?.left.firstIndex { abs(Int($0)) > 1_000 }.map { Double($0) / Double(WavCapture.sampleRate) }
+            let crossings = start.map { capture?.crossingsPerSecond(from: $0 + 0.1, to: $0 + 0.6) ?? 0 } ?? 0
+            #expect(abs(crossings - 2 * Double(FormatFixtures.frequency)) < 10, "\(fixture.file) on \(board): \(crossings) crossings/s\n\(log)")
+        }
+    }
+
     /// A capture from the loopback's other side holds at least `seconds` of audio with the
     /// demo's 880 Hz pips (one a second): the programme went through the kernel's driver.
     static func expectProgramme(in wav: URL, seconds: Double) throws {

@@ -43,6 +43,10 @@ import Testing
         #expect(StationPlaylist.read(xspf, from: Self.base) == .streams(["http://a.example/live.mp3?a=1&b=2", "https://b.example/live.ogg"]))
         let asx = "<ASX version=\"3.0\"><Entry><Ref HREF=\"http://a.example/live.mp3\" /><ref href='https://b.example/x.aac'/></Entry></ASX>"
         #expect(StationPlaylist.read(asx, from: Self.base) == .streams(["http://a.example/live.mp3", "https://b.example/x.aac"]))
+        // A tag never closed ends the list: each later `<ref` would otherwise search the rest
+        // of the text for its `>` again (quadratic in a text of many unclosed tags).
+        let unclosed = "<asx><ref href=\"http://a.example/1\"><ref href=\"http://a.example/2\"" + String(repeating: "<ref href=\"http://a.example/3\"", count: 1_000)
+        #expect(StationPlaylist.read(unclosed, from: Self.base) == .streams(["http://a.example/1"]))
     }
 
     /// A playlist that names a local file, another protocol or nothing plays what is left

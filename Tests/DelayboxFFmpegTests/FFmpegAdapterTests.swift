@@ -33,45 +33,18 @@ import Testing
         return Double(crossings) / (Double(middle.count) / 48_000)
     }
 
-    /// Every container and decoder the box's FFmpeg is built with (tools/ffmpeg/components),
-    /// each as a station would send it, made here by the system's ffmpeg. HE-AAC is the aac
-    /// decoder's too; Debian's ffmpeg has no encoder to make it with. `slack`: how far (frames)
-    /// a packet's timestamp may stray from the end of the one before — Matroska's are whole
-    /// milliseconds, and ffmpeg's HLS muxer leaves a packet's gap where a segment begins.
-    static let formats: [(file: String, codec: [String], rate: Int, channels: Int, slack: Int)] = [
-        ("tone.mp3", ["-c:a", "libmp3lame", "-b:a", "128k"], 44_100, 2, 0),
-        ("tone.mp2", ["-c:a", "mp2", "-b:a", "192k"], 48_000, 2, 0),
-        ("tone.aac", ["-c:a", "aac", "-b:a", "128k", "-f", "adts"], 44_100, 1, 0),
-        ("opus.ogg", ["-c:a", "libopus", "-b:a", "96k"], 48_000, 2, 0),
-        ("vorbis.ogg", ["-c:a", "libvorbis"], 44_100, 2, 0),
-        ("flac.oga", ["-c:a", "flac", "-f", "ogg"], 44_100, 2, 0),
-        ("tone.flac", ["-c:a", "flac"], 48_000, 2, 0),
-        ("s16.wav", ["-c:a", "pcm_s16le"], 44_100, 2, 0),
-        ("s24.wav", ["-c:a", "pcm_s24le"], 48_000, 2, 0),
-        ("s32.wav", ["-c:a", "pcm_s32le"], 48_000, 1, 0),
-        ("f32.wav", ["-c:a", "pcm_f32le"], 48_000, 2, 0),
-        ("opus.webm", ["-c:a", "libopus"], 48_000, 2, 48),
-        ("vorbis.mka", ["-c:a", "libvorbis"], 44_100, 2, 48),
-        ("aac.m4a", ["-c:a", "aac"], 44_100, 2, 0),
-        ("fragmented.mp4", ["-c:a", "aac", "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"], 48_000, 2, 0),
-        ("aac.ts", ["-c:a", "aac", "-f", "mpegts"], 48_000, 2, 0),
-        ("mp2.ts", ["-c:a", "mp2", "-f", "mpegts"], 48_000, 2, 0),
-        ("latm.ts", ["-c:a", "aac", "-f", "mpegts", "-mpegts_flags", "latm"], 48_000, 2, 0),
-        ("ts.m3u8", ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0"], 48_000, 2, 2_048),
-        ("fmp4.m3u8", ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_type", "fmp4"], 48_000, 2, 0),
-    ]
-
-    @Test(arguments: formats)
-    func decodesToTheInternalFormatContinuously(file: String, codec: [String], rate: Int, channels: Int, slack: Int) throws {
+    /// Every format the box's FFmpeg is built with (`FormatFixtures`) decodes whole and in
+    /// order on this release's build of it.
+    @Test(arguments: FormatFixtures.all)
+    func decodesToTheInternalFormatContinuously(fixture: FormatFixtures.Fixture) throws {
         let directory = try ExternalTool.temporaryDirectory("adapter")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent(file).path
-        try ExternalTool.encodeTone(frequency: 440, seconds: 3, sampleRate: rate, channels: channels, codecArguments: codec, to: path)
+        let path = try FormatFixtures.make(fixture, in: directory)
         let (packets, samples, _) = try decodeAll(path)
         // Timestamps are contiguous on the internal timeline, from 0.
         #expect(packets.first?.connectionTimestamp == 0)
         for (a, b) in zip(packets, packets.dropFirst()) {
-            #expect(abs(b.connectionTimestamp - (a.connectionTimestamp + Int64(a.durationFrames))) <= slack)
+            #expect(abs(b.connectionTimestamp - (a.connectionTimestamp + Int64(a.durationFrames))) <= fixture.slack)
         }
         let total = packets.reduce(0) { $0 + $1.durationFrames }
         #expect(abs(total - 3 * 48_000) < 4_800, "about 3 s of timeline")
