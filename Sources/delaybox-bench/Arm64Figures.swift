@@ -18,6 +18,7 @@ enum Arm64Figures {
 
     static func print() throws {
         let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "board_new_packages", "board_new_packages_mb",
+                     "board_new_packages_with_recommends", "board_new_packages_mb_with_recommends",
                      "board_new_packages_with_debian_ffmpeg", "board_new_packages_mb_with_debian_ffmpeg",
                      "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
         guard let package = build.package?.path, build.isAvailable else {
@@ -39,21 +40,25 @@ enum Arm64Figures {
     }
 
     /// `board_new_packages`, `board_new_packages_mb`: what apt adds installing the package on
-    /// a Debian 13 arm64 base system (tools/board-new-packages.sh), beside what it added when
+    /// a Debian 13 arm64 base system (tools/board-new-packages.sh) for its Depends; with its
+    /// Recommends too (espeak-ng, alsa-utils: apt's default); and what the Depends added when
     /// the package linked Debian's FFmpeg (its four libraries installed with it): issue 40.
     static func printNewPackages(package: String) throws {
         let script = build.root.appendingPathComponent("tools/board-new-packages.sh").path
-        func added(_ extra: [String]) throws -> (count: Int, mb: Double) {
-            let fields = try ExternalTool.run([script, package] + extra).split(separator: " ")
+        func added(_ arguments: [String]) throws -> (count: Int, mb: Double) {
+            let fields = try ExternalTool.run([script] + arguments).split(separator: " ")
             guard fields.count == 2, let count = Int(fields[0]), let mb = Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw Bench.BenchError("tools/board-new-packages.sh printed \(fields)")
             }
             return (count, mb)
         }
-        let own = try added([])
-        let system = try added(["libavformat61", "libavcodec61", "libswresample5", "libavutil59"])
+        let own = try added(["--no-recommends", package])
+        let recommended = try added([package])
+        let system = try added(["--no-recommends", package, "libavformat61", "libavcodec61", "libswresample5", "libavutil59"])
         Swift.print("board_new_packages: \(own.count)")
         Swift.print("board_new_packages_mb: \(Bench.format(own.mb))")
+        Swift.print("board_new_packages_with_recommends: \(recommended.count)")
+        Swift.print("board_new_packages_mb_with_recommends: \(Bench.format(recommended.mb))")
         Swift.print("board_new_packages_with_debian_ffmpeg: \(system.count)")
         Swift.print("board_new_packages_mb_with_debian_ffmpeg: \(Bench.format(system.mb))")
     }

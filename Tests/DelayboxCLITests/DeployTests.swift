@@ -59,6 +59,10 @@ import Testing
             let libraries = try ExternalTool.run(Self.inRelease(release, ["ldd", path]))
             #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("not found")
                     && !libraries.contains("libav"), "\(libraries)")
+            // The FFmpeg linked in is hardened as Debian's own: its libc calls fortified
+            // (__memcpy_chk and the like; Swift's own code calls none).
+            let symbols = try ExternalTool.run(["readelf", "--dyn-syms", "-W", path])
+            #expect(symbols.contains("__memcpy_chk") || symbols.contains("__snprintf_chk"), "no fortified call in \(program)")
             // Nor all of Foundation linked in statically: its ICU data ("icudt74l…", 30 MB) would
             // be most of the program (61 MB when `delaybox` imported it; 16 MB without).
             let icu = try ExternalTool.execute(URL(fileURLWithPath: "/bin/grep"), ["-c", "icudt", path])

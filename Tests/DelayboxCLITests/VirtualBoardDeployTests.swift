@@ -53,7 +53,11 @@ struct VirtualBoardDeployTests {
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
         #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
-        #expect(try login.run("delayboxctl version") == "version: \(goodVersion)", "the installed program says its package's version")
+        // …and the FFmpeg built into it: this release's, from the Debian source tools/ffmpeg built.
+        let bundled = try String(contentsOf: CommandLineTests.root.appendingPathComponent(
+            ".build/ffmpeg/\(release == 13 ? "trixie" : "bookworm")-\(board.arch)/source-version"), encoding: .utf8)
+        let ffmpeg = bundled.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+        #expect(try login.run("delayboxctl version") == "version: \(goodVersion)\nffmpeg: \(ffmpeg)", "the installed program says its package's version")
         // The page, served by the installed package on the board's port 80 (systemd's socket,
         // the service unprivileged), reached from the host; found by Avahi's service file.
         let session = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])

@@ -55,7 +55,10 @@ fi
 CONFIG=(--prefix="$PREFIX.new" --enable-static --disable-shared --enable-pic --disable-programs --disable-doc
         --disable-debug --disable-everything --disable-autodetect --disable-avdevice --disable-avfilter
         --disable-swscale --disable-postproc --enable-network --enable-gnutls --enable-zlib
-        --extra-version="${VERSION#*-}" "${CROSS[@]}" --pkg-config=pkg-config)
+        --extra-version="${VERSION#*-}" "${CROSS[@]}" --pkg-config=pkg-config
+        # Hardened as Debian builds its own (dpkg-buildflags): stack protector, clash
+        # protection, fortified libc calls — this code parses strangers' bytes.
+        --extra-cflags="-fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2")
 while read -r kind names; do
   case "$kind" in ''|'#'*) continue ;; esac
   for name in $names; do CONFIG+=("--enable-$kind=$name"); done
