@@ -7,8 +7,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct FFmpegAdapterTests {
     /// Reads every packet of `path` and decodes them in order; returns packets and audio.
-    func decodeAll(_ path: String) throws -> (packets: [StreamPacket], samples: [Float], input: FFmpegInput) {
-        let input = try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate())
+    func decodeAll(_ path: String, access: InputAccess = .namedFile) throws -> (packets: [StreamPacket], samples: [Float], input: FFmpegInput) {
+        let input = try FFmpegInput(url: path, access: access, gate: InterruptGate())
         var packets: [StreamPacket] = []
         while let packet = try input.readPacket() { packets.append(packet) }
         let decoder = try FFmpegDecoder(parameters: input.parameters)
@@ -59,6 +59,26 @@ import Testing
         let left = stride(from: 0, to: middle.count, by: 2).map { middle[$0] }
         let peak = left.map(abs).max() ?? 0
         #expect(SignalChecks.largestStep(left) < peak * 2 * Float.pi * 440 / 48_000 * 1.5)
+    }
+
+    /// HLS with AES-128 segments (the `crypto` protocol), as a station serves it: over http,
+    /// the key beside the playlist. (FFmpeg's HLS demuxer refuses a key file with no media
+    /// extension from a local path, so this one is served.)
+    @Test func anEncryptedHLSStreamPlaysOverHTTP() throws {
+        let directory = try ExternalTool.temporaryDirectory("aes-hls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data((0..<16).map { UInt8($0 * 7 + 3) }).write(to: directory.appendingPathComponent("key.bin"))
+        let keyInfo = directory.appendingPathComponent("keyinfo")
+        try "key.bin\n\(directory.path)/key.bin\n0123456789abcdef0123456789abcdef\n".write(to: keyInfo, atomically: true, encoding: .utf8)
+        try ExternalTool.encodeTone(frequency: 440, seconds: 3, sampleRate: 48_000, channels: 2,
+                                    codecArguments: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_key_info_file", keyInfo.path],
+                                    to: directory.appendingPathComponent("aes.m3u8").path)
+        let playlist = try String(contentsOf: directory.appendingPathComponent("aes.m3u8"), encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\""), "\(playlist)")
+        let server = try StaticHTTPServer(directory: directory)
+        let (packets, samples, _) = try decodeAll(server.url("aes.m3u8"), access: .networkStream)
+        #expect(abs(packets.reduce(0) { $0 + $1.durationFrames } - 3 * 48_000) < 4_800, "about 3 s")
+        #expect(abs(zeroCrossingsPerSecond(samples) - 880) < 5, "the tone, decrypted")
     }
 
     @Test func aMissingFileIsAClearError() {
