@@ -31,11 +31,11 @@ esac
 # kmod and cpio (libelf for the kernel's objtool) build its gpio-sim module and initramfs
 # with the release's own compiler, and its scenarios run here (alsa-utils records and
 # sets the codec; ir-keytable and ir-ctl load a remote's keymap and send its codes). ffmpeg encodes what the FFmpeg adapter's tests decode there,
-# and python3 serves an encrypted HLS stream to them (StaticHTTPServer).
+# and python3 serves an encrypted HLS stream to them (StaticHTTPServer; curl sees it ready).
 INCLUDE=libc6-dev,pkgconf,binutils,git,ca-certificates,dpkg-dev,xz-utils,$RELEASE_LIBS
 INCLUDE+=,libgnutls28-dev,nasm,libasound2-dev,libgpiod-dev,libyaml-dev,libmosquitto-dev,libmicrohttpd-dev,libcrypt-dev
 INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
-INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils,python3
+INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils,python3,curl
 # Made again when this list changes.
 [ "$(cat "$DIR/.done" 2>/dev/null)" = "$INCLUDE" ] && exit 0
 [ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
