@@ -101,10 +101,18 @@ for flag in $(cat "$PREFIX.new/lib/pkgconfig/libs.txt"); do
 done
 # Only the box's own pkg-config file: FFmpeg's would name the archives by their old names.
 rm -f "$PREFIX.new"/lib/pkgconfig/lib*.pc "$PREFIX.new/lib/pkgconfig/libs.txt"
+# The headers and archives live in a directory named for this build, which the pkg-config
+# file names: SwiftPM does not look at a library's archive to decide whether to link
+# again, but a changed -I and -L recompile what imports CFFmpeg and link the programs
+# anew — a release made after a security update carries the new FFmpeg.
+TAG="build-$(echo "$STAMP" | sha256sum | cut -c1-12)"
+mkdir -p "$PREFIX.new/$TAG/lib"
+mv "$PREFIX.new/include" "$PREFIX.new/$TAG/include"
+mv "$PREFIX.new"/lib/*.a "$PREFIX.new/$TAG/lib/"
 rm -rf "$PREFIX"
 mv "$PREFIX.new" "$PREFIX"
 cat > "$PREFIX/lib/pkgconfig/delaybox-ffmpeg.pc" <<EOF
-prefix=$PREFIX
+prefix=$PREFIX/$TAG
 Name: delaybox-ffmpeg
 Description: the box's own FFmpeg: Debian's $VERSION source for $SUITE $ARCH, static, tools/ffmpeg/components
 Version: ${VERSION#*:}
@@ -114,5 +122,5 @@ EOF
 printf '%s\n' "$VERSION" > "$PREFIX/source-version"
 rm -rf "$BUILD"
 echo "$STAMP" > "$PREFIX/.done"
-say "ready: $PREFIX ($VERSION; $(du -sh "$PREFIX/lib" | cut -f1) of static libraries)"
+say "ready: $PREFIX ($VERSION; $(du -sh "$PREFIX/$TAG/lib" | cut -f1) of static libraries)"
 echo "$PREFIX/lib/pkgconfig"
