@@ -2,7 +2,7 @@
 public struct Channel: Sendable, Equatable {
     /// What the listener and the console call it, e.g. `City Radio`.
     public var name: String
-    /// The live stream: anything FFmpeg opens (http, https, HLS, a local file).
+    /// The live stream: http, https, HLS or a local file, in a format the box's FFmpeg is built with.
     public var streamURL: String
     /// Looped while the streamer is muted; nil: silence.
     public var muteMusicURL: String?

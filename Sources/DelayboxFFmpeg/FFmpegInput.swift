@@ -3,7 +3,8 @@ import DelayboxChecked
 import DelayboxEngine
 
 /// One open connection to a channel URL through libavformat: Icecast/SHOUTcast over http
-/// and https, HLS, local files, anything FFmpeg opens. It reads the best audio stream's
+/// and https, HLS, local files, in the formats the box's FFmpeg is built with
+/// (tools/ffmpeg/components). It reads the best audio stream's
 /// packets and stamps them on the connection's own timeline (frames of the internal
 /// format from the first packet), which is what the engine places.
 ///

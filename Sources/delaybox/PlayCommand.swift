@@ -10,7 +10,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play one stream through the engine without a board, printing state changes and events.",
         discussion: """
-            URL is anything FFmpeg opens: Icecast/SHOUTcast (http, https), HLS, a local file.
+            URL is an Icecast/SHOUTcast stream (http, https), HLS or a local file, in a format the box's FFmpeg is built with (docs/security.md).
             A local file is read at real-time pace, as if it were live, unless --fast.
             """)
 
