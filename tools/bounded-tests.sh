@@ -2,7 +2,9 @@
 # Runs a test command for at most MINUTES, its output to the terminal and LOG. A suite's
 # time limit records a failure but cannot stop a test blocked in a system call (CI7 here:
 # a test waited 20 minutes on a child Foundation never saw end); past MINUTES the run is
-# stopped and the tests that started and never finished are named.
+# stopped and the tests that started and never finished are named. A failed run ends
+# with its failures again: CI keeps only the tail of a long log (stop 49's told "1 issue"
+# and not which).
 #
 #   tools/bounded-tests.sh MINUTES LOG COMMAND...
 set -uo pipefail
@@ -14,5 +16,13 @@ if [ "$status" = 124 ] || [ "$status" = 137 ]; then
   grep -oE '◇ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/◇ Test //; s/\($//' | sort -u | while read -r name; do
     grep -qE "(✔|✘) Test $name\(" "$log" || echo "  $name"
   done
+fi
+if [ "$status" != 0 ]; then
+  echo "make test: what failed in $log (each issue and the lines it printed with it):"
+  # An issue's message may span lines; they run until the next event line (◇ ✔ ✘ ↳ ✘).
+  awk '/recorded an issue|error:|Fatal error|Crash|signal code/ { n = 12; print "  " $0; next }
+       n > 0 && !/^(◇|✔|✘|􀟈|􁁛|􀢄) / { n--; print "    " $0; next }
+       { n = 0 }
+       /^✘ (Test|Suite)/ { print "  " $0 }' "$log" | head -150
 fi
 exit "$status"
