@@ -36,6 +36,14 @@ public final class NotifySocket {
         return (String(decoding: buffer.prefix(count), as: UTF8.self), Date().timeIntervalSince(started))
     }
 
+    /// Every message that arrives in the next `seconds`: what a service said over a period.
+    public func messages(for seconds: Double) -> [(message: String, at: Double)] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var messages: [(message: String, at: Double)] = []
+        while deadline.timeIntervalSinceNow > 0, let next = receive(timeout: deadline.timeIntervalSinceNow) { messages.append(next) }
+        return messages
+    }
+
     /// Messages until one contains `text` (included), or nil if `timeout` passes first.
     public func collect(until text: String, timeout: Double) -> [(message: String, at: Double)]? {
         let deadline = Date().addingTimeInterval(timeout)

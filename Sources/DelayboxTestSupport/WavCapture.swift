@@ -20,6 +20,13 @@ public struct WavCapture {
 
     public var seconds: Double { Double(left.count) / Double(Self.sampleRate) }
 
+    /// Seconds of 16-bit stereo 48 kHz audio a WAV file being written holds so far (0 before
+    /// it exists): how far an output that renders at real-time pace has played, to wait on.
+    public static func secondsWritten(path: String) -> Double {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return 0 }
+        return Double(max(size - 44, 0) / 4) / Double(sampleRate)
+    }
+
     /// Samples from `start` to `end` seconds (clamped to the file).
     public func window(from start: Double, to end: Double) -> ArraySlice<Int16> {
         func index(_ seconds: Double) -> Int { min(max(Int(seconds * Double(Self.sampleRate)), 0), left.count) }

@@ -173,23 +173,27 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
         let process = try startAppliance(in: directory, socket: socket)
-        Thread.sleep(forTimeInterval: 1)
+        // The output renders at real-time pace: its file's length is how far it has played.
+        let wav = directory.appendingPathComponent("out/delaybox.wav")
+        func played(_ seconds: Double, after start: Double) -> Bool {
+            Eventually.holds(within: seconds + 10) { WavCapture.secondsWritten(path: wav.path) >= start + seconds }
+        }
+        #expect(played(1, after: 0), "the output plays")
         // The tone lasts from when `on` was answered to when `off` was: between the two
         // calls' returns and their starts (a busy machine spawns delayboxctl slowly), give
         // or take the 100 ms periods the WAV output renders in.
         let onAsked = Date()
         #expect(try ctl(["tone", "on"], socket: socket).status == 0)
         let onDone = Date()
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(played(1.5, after: WavCapture.secondsWritten(path: wav.path)), "1.5 s of the tone rendered")
         let offAsked = Date()
         #expect(try ctl(["tone", "off"], socket: socket).status == 0)
         let offDone = Date()
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(played(1.5, after: WavCapture.secondsWritten(path: wav.path)), "1.5 s of the programme again")
         #expect(try ctl(["tone", "loud"], socket: socket).status == 64)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
 
-        let wav = directory.appendingPathComponent("out/delaybox.wav")
         let samples = try WavCapture.stereoSamples(path: wav.path)
         // 10 ms windows: the tone's are equal on both sides, peak at -18 dBFS times the
         // listener's volume (50: the simulated host's default) and cross zero 20 times.

@@ -22,6 +22,12 @@ import Glibc
         }
         deinit { close(fd) }
 
+        /// Bytes the console wrote that nobody has read yet.
+        var unread: Int {
+            var count: Int32 = 0
+            return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+        }
+
         func send(_ text: String) { send(Array(text.utf8)) }
         func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
 
@@ -182,7 +188,8 @@ import Glibc
         var sent = 0
         for _ in 0..<5_000 where write(terminal.fd, "status\r", 7) == 7 { sent += 1 }
         #expect(sent >= 100, "\(sent) lines queued")
-        Thread.sleep(forTimeInterval: 1)
+        // The stop comes while the console works through the backlog: its answers pile up unread.
+        #expect(Eventually.holds(within: 10) { terminal.unread >= 2_048 }, "\(terminal.unread) bytes answered")
         let asked = Date()
         kill(process.processIdentifier, SIGTERM)
         while process.isRunning, Date().timeIntervalSince(asked) < 5 { Thread.sleep(forTimeInterval: 0.01) }

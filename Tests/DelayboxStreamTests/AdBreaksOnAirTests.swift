@@ -185,7 +185,7 @@ struct AdBreaksOnAirTests {
             try server.broadcast(["ad", "8", "demo://ad", "Half-time ad"], mount: mount, tool: Self.broadcast)
             try server.waitForTitle(containing: "[delaybox:ad@", mount: mount)
         }
-        Thread.sleep(until: sent.addingTimeInterval(3))
+        Thread.sleep(until: sent.addingTimeInterval(3))  // the point: a box that joins 3 s into the break
         let box = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 10)
         let joined = box.finish()
         #expect(joined.status == 0, "\(joined.log)")

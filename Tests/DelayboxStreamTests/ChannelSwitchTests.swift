@@ -34,7 +34,13 @@ extension IcecastStreamTests {
             done.signal()
         }
         thread.start()
-        Thread.sleep(forTimeInterval: 6)
+        // Switched once channel A's 440 Hz has been heard for 2.2 s (the WAV is written at
+        // real-time pace): the checks below look at the 2 s before the switch.
+        #expect(Eventually.holds(within: 20) {
+            let written = WavCapture.secondsWritten(path: wav)
+            guard written > 2.5, let capture = try? WavCapture(path: wav) else { return false }
+            return abs(capture.crossingsPerSecond(from: written - 2.2, to: written - 0.05) - 880) < 20
+        }, "channel A heard")
         requests.post(.selectChannel("nope"))
         requests.post(.nextChannel)
         done.wait()
