@@ -8,7 +8,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build binaries release deb run check test test-arm64-board bench ffmpeg-status clean
+.PHONY: setup build binaries release deb run check format format-check test test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -56,7 +56,17 @@ check: setup
 	@mkdir -p $(OUT)
 	$(SWIFT) build --build-tests --package-path tools/check 2>&1 | tee $(OUT)/check-build.log
 	@tools/check-warnings.sh $(OUT)/check-build.log " in make check's package"
+	@$(MAKE) --no-print-directory format-check
 	$(SWIFT) test --skip-build --package-path tools/check --skip aWriterKilledAtRandom
+
+## Formats every Swift file as .swift-format says (the toolchain's `swift format`); `make
+## test` and `make check` fail on a file it would change.
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift tools
+
+format-check:
+	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift tools \
+	  || { echo "make: the files above are not formatted as .swift-format says: make format" >&2; exit 1; }
 
 ## Builds (zero warnings in our code) and passes every test; ends with what was skipped
 ## and why (as root, a skip fails the run) and fails if a test left a program running.
@@ -68,6 +78,7 @@ test: setup
 	@rm -f $(OUT)/skipped.txt
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@tools/check-warnings.sh $(OUT)/build.log
+	@$(MAKE) --no-print-directory format-check
 	@# docs/architecture.md's module graph is the package's (tools/module-graph.py).
 	@tools/module-graph.py --check docs/architecture.md
 	@# Every parser of outside bytes under libFuzzer (docs/security.md): the kept inputs that

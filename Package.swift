@@ -36,7 +36,7 @@ let package = Package(
         .executable(name: "delayboxctl", targets: ["delayboxctl"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // Numbers from outside made into integers, or refused: no trap is reachable from input.
@@ -51,23 +51,30 @@ let package = Package(
         .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         // libasound, with shims for what Swift cannot import (the variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
-        .target(name: "DelayboxALSA", dependencies: ["CALSA", "DelayboxAudio", "DelayboxEngine"], swiftSettings: strict),
+        .target(
+            name: "DelayboxALSA", dependencies: ["CALSA", "DelayboxAudio", "DelayboxEngine"], swiftSettings: strict),
         // The box's own FFmpeg, static: Debian's source configured with only what a radio
         // station streams in (tools/ffmpeg/build.sh; `make` puts its pkg-config file on
         // PKG_CONFIG_PATH). Without it the link fails: the system's FFmpeg is never taken.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "delaybox-ffmpeg"),
-        .target(name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxChecked", "DelayboxEngine"], swiftSettings: strict),
+        .target(
+            name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxChecked", "DelayboxEngine"],
+            swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
-        .target(name: "DelayboxConfig", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
+        .target(
+            name: "DelayboxConfig",
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"],
+            swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
         .target(name: "DelayboxSerial", dependencies: ["CTermios"], swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"],
-                swiftSettings: strict + (libgpiod2 ? [.define("LIBGPIOD2")] : [])),
+        .target(
+            name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"],
+            swiftSettings: strict + (libgpiod2 ? [.define("LIBGPIOD2")] : [])),
         // Remote controls through the kernel's input layer (evdev): an IR receiver, a USB remote.
         .target(name: "CInput"),
         .target(name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls"], swiftSettings: strict),
@@ -80,18 +87,24 @@ let package = Package(
         // child processes, errno in words, unbuffered stdout and stderr, process figures.
         // adjtimex: whether the wall clock is synchronised (sys/timex.h is not in Glibc's module).
         .target(name: "CClock"),
-        .target(name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio"], swiftSettings: strict),
+        .target(
+            name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio"], swiftSettings: strict
+        ),
         // systemd and the journal: sd_notify, the journal's priorities, signals.
         .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
         // Everything between the engine and the jack: the kinds of output (ALSA, a WAV file,
         // null), the ring and the real-time audio thread, volume.
-        .target(name: "DelayboxOutput", dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
-                swiftSettings: strict),
+        .target(
+            name: "DelayboxOutput",
+            dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
+            swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
         .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxEngine", "DelayboxPlatform"], swiftSettings: strict),
+        .target(
+            name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxEngine", "DelayboxPlatform"],
+            swiftSettings: strict),
         // The web page: requests, sessions, the login throttle and the page itself (pure).
         .target(name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole"], swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
@@ -100,34 +113,52 @@ let package = Package(
         .target(name: "DelayboxMicroHTTPD", dependencies: ["CWeb", "DelayboxWeb"], swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
         // serial console, the control socket and MQTT, and the inboxes they post to.
-        .target(name: "DelayboxDoors", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
-                                                      "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
-                                                      "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
-                                                      "DelayboxMicroHTTPD", "DelayboxState", "DelayboxWeb"],
-                swiftSettings: strict),
+        .target(
+            name: "DelayboxDoors",
+            dependencies: [
+                "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
+                "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
+                "DelayboxMicroHTTPD", "DelayboxState", "DelayboxWeb",
+            ],
+            swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
         // the demo's simulated connection, and the session that feeds them to an engine.
-        .target(name: "DelayboxStream", dependencies: ["DelayboxALSA", "DelayboxChecked", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
-                                                       "DelayboxSimulation", "DelayboxPlatform"], swiftSettings: strict),
+        .target(
+            name: "DelayboxStream",
+            dependencies: [
+                "DelayboxALSA", "DelayboxChecked", "DelayboxAudio", "DelayboxEngine", "DelayboxFFmpeg",
+                "DelayboxSimulation", "DelayboxPlatform",
+            ], swiftSettings: strict),
         // Mute music and ads fetched over HTTP and kept on disk, and the delay read out by espeak-ng.
-        .target(name: "DelayboxClips", dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
-                swiftSettings: strict),
-        .target(name: "DelayboxApp", dependencies: ["DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
-                                                    "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
-                                                    "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxOutput",
-                                                    "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
-                                                    "DelayboxStream", "DelayboxWeb"], swiftSettings: strict),
+        .target(
+            name: "DelayboxClips",
+            dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
+            swiftSettings: strict),
+        .target(
+            name: "DelayboxApp",
+            dependencies: [
+                "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
+                "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
+                "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxOutput",
+                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
+                "DelayboxStream", "DelayboxWeb",
+            ], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
-                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile", "DelayboxCtlCommands",
+                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile",
+                "DelayboxCtlCommands",
                 "DelayboxOutput", "DelayboxPlatform", "DelayboxService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "delaybox-bench",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxMosquitto"],
+            dependencies: [
+                "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg",
+                "DelayboxMosquitto",
+            ],
             swiftSettings: strict),
         // delayboxctl's commands: its own executable, and `delaybox` called by that name.
         .target(
@@ -158,18 +189,25 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxStreamTests",
-            dependencies: ["DelayboxApp", "DelayboxClips", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput",
-                           "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport"],
+            dependencies: [
+                "DelayboxApp", "DelayboxClips", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput",
+                "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
-            dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT", "DelayboxState", "DelayboxSimulation",
-                           "DelayboxTestSupport"],
+            dependencies: [
+                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT", "DelayboxState",
+                "DelayboxSimulation",
+                "DelayboxTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxControlsTests",
-            dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
-                           "DelayboxGPIO", "DelayboxTestSupport"],
+            dependencies: [
+                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
+                "DelayboxGPIO", "DelayboxTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConsoleTests",
@@ -177,8 +215,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxAudioTests",
-            dependencies: ["DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxOutput", "DelayboxSimulation",
-                           "DelayboxTestSupport"],
+            dependencies: [
+                "DelayboxAudio", "DelayboxALSA", "DelayboxApp", "DelayboxEngine", "DelayboxOutput",
+                "DelayboxSimulation",
+                "DelayboxTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxMixerTests",
@@ -186,17 +227,24 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
-        .testTarget(name: "DelayboxWebTests", dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxWebTests",
+            dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState"],
+            swiftSettings: strict),
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(
             name: "DelayboxApplianceTests",
-            dependencies: ["DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxEngine", "DelayboxOutput",
-                           "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport"],
+            dependencies: [
+                "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
+                "DelayboxEngine", "DelayboxOutput",
+                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxCLITests",
-            dependencies: ["DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation"],
+            dependencies: [
+                "DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation",
+            ],
             swiftSettings: strict),
     ]
 )

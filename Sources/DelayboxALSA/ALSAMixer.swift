@@ -65,8 +65,9 @@ public final class ALSAMixer: HardwareVolume {
 
     public func setMuted(_ muted: Bool) throws(OutputError) -> Bool {
         guard hasSwitch else { return false }
-        try ALSAError.check(snd_mixer_selem_set_playback_switch_all(element, muted ? 0 : 1),
-                            "snd_mixer_selem_set_playback_switch_all", device: controlName)
+        try ALSAError.check(
+            snd_mixer_selem_set_playback_switch_all(element, muted ? 0 : 1),
+            "snd_mixer_selem_set_playback_switch_all", device: controlName)
         return true
     }
 

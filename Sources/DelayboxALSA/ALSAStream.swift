@@ -21,7 +21,9 @@ final class ALSAStream {
     private let sleeper: any Sleeper
 
     /// Opens `request.device` for `direction` and negotiates it.
-    init(_ request: ALSAOutput.Request, direction: snd_pcm_stream_t, clock: any MonotonicClock, sleeper: any Sleeper) throws(OutputError) {
+    init(_ request: ALSAOutput.Request, direction: snd_pcm_stream_t, clock: any MonotonicClock, sleeper: any Sleeper)
+        throws(OutputError)
+    {
         _ = ALSAError.captureErrors
         var handle: OpaquePointer?
         try ALSAError.check(snd_pcm_open(&handle, request.device, direction, 0), "snd_pcm_open", device: request.device)

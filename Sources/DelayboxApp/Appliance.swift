@@ -1,15 +1,15 @@
 import DelayboxConfig
-import DelayboxDoors
 import DelayboxConfigFile
+import DelayboxDoors
 import DelayboxEngine
-import DelayboxOutput
 import DelayboxFFmpeg
-import DelayboxState
-import FoundationEssentials
+import DelayboxLog
+import DelayboxOutput
 import DelayboxPlatform
 import DelayboxService
-import DelayboxLog
+import DelayboxState
 import DelayboxWeb
+import FoundationEssentials
 
 /// The composition root of `delaybox run`: reads the board config and the saved
 /// settings, wires the doors, the output and the `Playout` (which runs the loop), and
@@ -38,7 +38,8 @@ public final class Appliance {
         public init(boardPath: String, statePath: String) {
             self.boardPath = boardPath
             self.statePath = statePath
-            consoleConfigPath = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("config.yaml").path
+            consoleConfigPath =
+                URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("config.yaml").path
         }
     }
 
@@ -65,7 +66,8 @@ public final class Appliance {
             Self.configLogger.error("\(problem)")
         }
         settingsFile = SettingsFile(path: options.statePath)
-        let loaded = settingsFile.load(fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
+        let loaded = settingsFile.load(
+            fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }
         var (settings, lowered) = loaded.settings.forStart(config.defaults)
         if let lowered { stateLogger.notice("\(lowered)") }
@@ -88,14 +90,21 @@ public final class Appliance {
                 failures += loaded.diagnostics.filter { $0.severity == .error && !failures.contains($0) }
                 continue
             }
-            for diagnostic in loaded.diagnostics where diagnostic.severity == .warning { logger.warning("\(diagnostic)") }
+            for diagnostic in loaded.diagnostics where diagnostic.severity == .warning {
+                logger.warning("\(diagnostic)")
+            }
             let ignored = overlays.dropFirst(count).map(\.name).joined(separator: " and ")
             let kept = (["board file"] + layers.map(\.name)).joined(separator: ", ")
-            for diagnostic in failures { logger.error("\(diagnostic) (\(ignored) ignored, playing with the \(kept)\(count == 0 ? " alone" : ""))") }
+            for diagnostic in failures {
+                logger.error(
+                    "\(diagnostic) (\(ignored) ignored, playing with the \(kept)\(count == 0 ? " alone" : ""))")
+            }
             return (config, ConfigFile.document(options.boardPath, overlays: layers.map(\.path)).document)
         }
         let boardOnly = ConfigFile.load(options.boardPath)
-        throw StartFailed(description: "the board config is invalid:\n" + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
+        throw StartFailed(
+            description: "the board config is invalid:\n"
+                + boardOnly.diagnostics.map(\.description).joined(separator: "\n"))
     }
 
     public func run() throws {
@@ -106,9 +115,11 @@ public final class Appliance {
         let wakeable = WakeableSleeper(clock: clock)
         // The web page's password beside the state file; the page may choose the first one
         // for 30 minutes from now (docs/web.md).
-        let web = WebAccess(passwords: WebPasswords(path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
-                                                       .appendingPathComponent("web-password").path),
-                            startedNs: SystemClock.monotonicNanoseconds())
+        let web = WebAccess(
+            passwords: WebPasswords(
+                path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
+                    .appendingPathComponent("web-password").path),
+            startedNs: SystemClock.monotonicNanoseconds())
         let inbox = ConsoleInbox(ring: wakeable.ring, web: web)
         let signals = SignalInbox()
         let start = clock.now()
@@ -116,7 +127,8 @@ public final class Appliance {
         // FFmpeg's own messages go to the journal with the rest, not raw to stderr around
         // its priorities.
         log.receiveFFmpegMessages()
-        let playout = try makePlayout(output: output, cues: cues, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
+        let playout = try makePlayout(
+            output: output, cues: cues, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
         let end = try playout.runInRealTime(seconds: options.seconds, sleeper: wakeable) { _ in
             if signals.stopRequested { return false }
@@ -133,15 +145,19 @@ public final class Appliance {
     /// This appliance's playout — its config, saved settings and doors — on `clock`: the
     /// system's in `run`; a manual one in ApplianceScenarioTests, which step it in virtual
     /// time. `cues` are the feedback sounds `output`'s audio thread plays.
-    func makePlayout(output: OutputPath, cues: FeedbackCues, inbox: ConsoleInbox, clock: any MonotonicClock, log: any PlayoutLog,
-                     systemd: SystemdNotifier, now: Instant) throws -> Playout {
+    func makePlayout(
+        output: OutputPath, cues: FeedbackCues, inbox: ConsoleInbox, clock: any MonotonicClock, log: any PlayoutLog,
+        systemd: SystemdNotifier, now: Instant
+    ) throws -> Playout {
         let options = self.options
-        let setup = Playout.Setup(config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
-                                  consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
-                                  reload: { try Self.loadConfig(options, logger: Self.configLogger) })
+        let setup = Playout.Setup(
+            config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
+            consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
+            reload: { try Self.loadConfig(options, logger: Self.configLogger) })
         let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
         do {
-            return try Playout(setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)
+            return try Playout(
+                setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)
         } catch {
             doors.stop()
             throw error
@@ -161,7 +177,9 @@ public final class Appliance {
         request.periodFrames = Int(AudioFormat.frames(milliseconds: config.audio.periodMs))
         request.periods = config.audio.periods
         func path(_ device: OutputDevice, mixer: String?) -> OutputPath {
-            OutputPath(device: device, request: request, mixerControl: mixer, clock: clock, sleeper: sleeper, cues: cues.player)
+            OutputPath(
+                device: device, request: request, mixerControl: mixer, clock: clock, sleeper: sleeper, cues: cues.player
+            )
         }
         guard let device = OutputDevice(config.audio.device) else {
             logger.error("audio device '\(config.audio.device)' is not a device name; playing to null")

@@ -22,7 +22,9 @@ final class ApplianceLog: PlayoutLog {
 
     func channelStarted(_ channel: Channel, delayMs: Int64, heldMs: Int64?, heardAt: Instant, switched: Bool) {
         guard switched else {
-            return logger.info("delaybox \(DelayboxVersion.string) on \(board): channel '\(channel.name)', delay \(delayMs) ms, output \(output)")
+            return logger.info(
+                "delaybox \(DelayboxVersion.string) on \(board): channel '\(channel.name)', delay \(delayMs) ms, output \(output)"
+            )
         }
         let held = heldMs.map { ", recorded in the background: \($0) ms held" } ?? ""
         logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms\(held)")

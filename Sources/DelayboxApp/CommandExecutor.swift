@@ -112,10 +112,14 @@ public final class CommandExecutor {
         let maximum = engine.configuration.maxDelayMs
         let seconds = { (ms: Int64) in String(Double(ms) / 1_000) + " s" }
         if target < status.minimumDelayMs {
-            return .refused("tap-to-sync: the TV was \(seconds(-milliseconds)) ahead; the delay (\(seconds(status.delayMs))) cannot go below \(seconds(status.minimumDelayMs))")
+            return .refused(
+                "tap-to-sync: the TV was \(seconds(-milliseconds)) ahead; the delay (\(seconds(status.delayMs))) cannot go below \(seconds(status.minimumDelayMs))"
+            )
         }
         if target > maximum {
-            return .refused("tap-to-sync: the TV was \(seconds(milliseconds)) behind; the delay (\(seconds(status.delayMs))) cannot go above \(seconds(maximum))")
+            return .refused(
+                "tap-to-sync: the TV was \(seconds(milliseconds)) behind; the delay (\(seconds(status.delayMs))) cannot go above \(seconds(maximum))"
+            )
         }
         return setDelay(target, now: now)
     }

@@ -14,7 +14,10 @@ struct ConfigInForce {
     private var reloadRequested = false
     private let logger = Logger(label: "delaybox.config")
 
-    init(config: BoardConfig, document: ConfigNode?, read: @escaping () throws -> (config: BoardConfig, document: ConfigNode?)) {
+    init(
+        config: BoardConfig, document: ConfigNode?,
+        read: @escaping () throws -> (config: BoardConfig, document: ConfigNode?)
+    ) {
         (self.config, self.document, self.read) = (config, document, read)
     }
 
@@ -51,7 +54,9 @@ struct ConfigInForce {
             }
             let changed = fresh.config != config
             (config, document) = fresh
-            logger.info("config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms")
+            logger.info(
+                "config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms"
+            )
         } catch {
             logger.error("config not reloaded, keeping the running one: \(error)")
         }

@@ -1,18 +1,19 @@
 import DelayboxCommands
 import DelayboxConfig
-import DelayboxDoors
 import DelayboxConfigFile
 import DelayboxConsole
+import DelayboxDoors
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxLog
 import DelayboxOutput
-import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService
 import DelayboxState
-import DelayboxLog
+import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
@@ -55,13 +56,17 @@ struct ConsoleAnswers {
             let fields: [(String, Any)] = [
                 ("state", status.state.rawValue), ("channel", channel.name), ("delay_ms", status.delayMs),
                 ("heard_delay_ms", (status.heardDelayMs * 10).rounded() / 10),
-                ("available_delay_ms", status.availableDelayMs), ("volume", executor.settings.volume), ("muted", executor.muted),
+                ("available_delay_ms", status.availableDelayMs), ("volume", executor.settings.volume),
+                ("muted", executor.muted),
                 ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
                 ("uptime_s", Int(now.seconds - started.seconds)),
             ]
             let recording = standby?.names ?? []
             let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
-            let page: [(String, Any)] = config.web.map { [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")] } ?? []
+            let page: [(String, Any)] =
+                config.web.map {
+                    [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")]
+                } ?? []
             let release: [(String, Any)] = ReleaseStatus.read().map { [("release", $0)] } ?? []
             return format(fields + recorded + Self.building(status) + page + release, json: request.json)
         case .version:
@@ -70,12 +75,18 @@ struct ConsoleAnswers {
         case .update(let version):
             return askForUpdate(version: version, json: request.json)
         case .stagedUpdate:
-            return "error: update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
+            return
+                "error: update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
         case .system:
             let machine = SystemFigures.read()
-            var fields: [(String, Any)] = [("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", "))]
+            var fields: [(String, Any)] = [
+                ("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", ")),
+            ]
             if let wifi = machine.wifi {
-                fields += [("wifi_interface", wifi.interface), ("wifi_signal_dbm", wifi.signalDBm), ("wifi_missed_beacons", wifi.missedBeacons)]
+                fields += [
+                    ("wifi_interface", wifi.interface), ("wifi_signal_dbm", wifi.signalDBm),
+                    ("wifi_missed_beacons", wifi.missedBeacons),
+                ]
             }
             if let celsius = machine.cpuTemperatureC { fields.append(("cpu_temperature_c", celsius)) }
             if let uptime = machine.uptimeS { fields.append(("system_uptime_s", uptime)) }
@@ -85,46 +96,73 @@ struct ConsoleAnswers {
             return format([("result", "ok"), ("channel", channels.next().name)], json: request.json)
         case .selectChannel(let name):
             guard let match = channels.select(named: name) else {
-                return "error: no channel named '\(name)'; the channels: \(channels.lineup.channels.map(\.name).joined(separator: ", "))"
+                return
+                    "error: no channel named '\(name)'; the channels: \(channels.lineup.channels.map(\.name).joined(separator: ", "))"
             }
             return format([("result", "ok"), ("channel", match.name)], json: request.json)
         case .command(let command):
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
-            let fields: [(String, Any)] = [("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
-                                           ("volume", executor.settings.volume), ("state", after.state.rawValue)]
+            let fields: [(String, Any)] = [
+                ("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
+                ("volume", executor.settings.volume), ("state", after.state.rawValue),
+            ]
             return format(fields + Self.building(after), json: request.json)
         case .showDelay:
-            return format([("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
-                           ("minimum_delay_ms", status.minimumDelayMs)], json: request.json)
+            return format(
+                [
+                    ("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
+                    ("minimum_delay_ms", status.minimumDelayMs),
+                ], json: request.json)
         case .showVolume:
             return format([("volume", executor.settings.volume), ("muted", executor.muted)], json: request.json)
         case .listChannels:
-            let names = config.channels.channels.map { ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL }
-            return request.json ? NotificationLog.jsonLine(["channels": config.channels.channels.map(\.name), "selected": channel.name])
-                                : names.joined(separator: "\n")
+            let names = config.channels.channels.map {
+                ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL
+            }
+            return request.json
+                ? NotificationLog.jsonLine(["channels": config.channels.channels.map(\.name), "selected": channel.name])
+                : names.joined(separator: "\n")
         case .stats:
             let statistics = status.statistics
             // A control's touch to its sound at the jack, over the latest (none before the first).
-            let clicks: [(String, Any)] = output.touchToSound.summary.map {
-                [("knob_to_click_ms", $0.p95), ("knob_to_click_p50_ms", $0.p50), ("knob_to_click_max_ms", $0.max)]
-            } ?? []
-            return format([("buffer_ms", status.bufferedAheadMs), ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
-                           ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
-                           ("splices", statistics.splices), ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
-                           ("resyncs", statistics.resyncs), ("drift_ppm", (statistics.driftPpm * 10).rounded() / 10),
-                           ("drift_slips", statistics.driftSlips), ("delay_buffer_bytes", status.delayBufferBytes),
-                           ("xruns", output.xruns), ("late_renders", output.lateRenders), ("device_losses", output.deviceLosses),
-                           ("knob_to_click_count", output.touchToSound.count),
-                           ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
-                           ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10)] + clicks, json: request.json)
+            let clicks: [(String, Any)] =
+                output.touchToSound.summary.map {
+                    [("knob_to_click_ms", $0.p95), ("knob_to_click_p50_ms", $0.p50), ("knob_to_click_max_ms", $0.max)]
+                } ?? []
+            return format(
+                [
+                    ("buffer_ms", status.bufferedAheadMs),
+                    ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
+                    ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
+                    ("splices", statistics.splices),
+                    ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
+                    ("resyncs", statistics.resyncs), ("drift_ppm", (statistics.driftPpm * 10).rounded() / 10),
+                    ("drift_slips", statistics.driftSlips), ("delay_buffer_bytes", status.delayBufferBytes),
+                    ("xruns", output.xruns), ("late_renders", output.lateRenders),
+                    ("device_losses", output.deviceLosses),
+                    ("knob_to_click_count", output.touchToSound.count),
+                    ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
+                    ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10),
+                ] + clicks, json: request.json)
         case .events:
-            return request.json ? NotificationLog.jsonLine(["events": recentEvents]) : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
+            return request.json
+                ? NotificationLog.jsonLine(["events": recentEvents])
+                : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
-            var fields: [(String, Any)] = [("board", config.name), ("audio_device", config.audio.device), ("mixer", config.audio.mixer ?? "software")]
+            var fields: [(String, Any)] = [
+                ("board", config.name), ("audio_device", config.audio.device),
+                ("mixer", config.audio.mixer ?? "software"),
+            ]
             if let gpio = config.gpio {
                 fields.append(("buttons", gpio.buttons.map { "\($0.name)=GPIO\($0.line)" }.joined(separator: " ")))
-                if let encoder = gpio.encoder { fields.append(("encoder", "A=GPIO\(encoder.a) B=GPIO\(encoder.b)" + (encoder.push.map { " push=GPIO\($0)" } ?? ""))) }
+                if let encoder = gpio.encoder {
+                    fields.append(
+                        (
+                            "encoder",
+                            "A=GPIO\(encoder.a) B=GPIO\(encoder.b)" + (encoder.push.map { " push=GPIO\($0)" } ?? "")
+                        ))
+                }
             }
             return format(fields, json: request.json)
         case .showAds:
@@ -139,55 +177,77 @@ struct ConsoleAnswers {
             let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
             return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
         case .configShow:
-            return format([("board", config.name), ("hat", config.hat.rawValue), ("audio_device", config.audio.device),
-                           ("period_ms", config.audio.periodMs), ("periods", config.audio.periods),
-                           ("channels", config.channels.channels.map(\.name).joined(separator: ", ")),
-                           ("initial_buffer_ms", config.defaults.initialBufferMs), ("max_delay_ms", config.defaults.maxDelayMs),
-                           ("delay_step_ms", config.defaults.delayStepMs),
-                           ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none"),
-                           ("mqtt", config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")], json: request.json)
+            return format(
+                [
+                    ("board", config.name), ("hat", config.hat.rawValue), ("audio_device", config.audio.device),
+                    ("period_ms", config.audio.periodMs), ("periods", config.audio.periods),
+                    ("channels", config.channels.channels.map(\.name).joined(separator: ", ")),
+                    ("initial_buffer_ms", config.defaults.initialBufferMs),
+                    ("max_delay_ms", config.defaults.maxDelayMs),
+                    ("delay_step_ms", config.defaults.delayStepMs),
+                    ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none"),
+                    ("mqtt", config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none"),
+                ], json: request.json)
         case .web, .webPassword, .webReset:
             // The doors that take console lines answer these themselves (ConsoleInbox).
             return "error: the web password is set at the console or with delayboxctl"
         case .tone(let on):
             toneOn = on
-            return format([("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")], json: request.json)
+            return format(
+                [("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")],
+                json: request.json)
         case .configGet(let key):
             return configValue(key, json: request.json)
         case .gpio:
             guard let view = doors?.panel?.inputView() else {
-                return config.gpio == nil ? "error: this board has no buttons or encoder" : "error: the front panel is not running (see the log)"
+                return config.gpio == nil
+                    ? "error: this board has no buttons or encoder"
+                    : "error: the front panel is not running (see the log)"
             }
             guard request.json else { return view.text }
-            return NotificationLog.jsonLine(["lines": view.lines.map { line -> [String: Any] in
-                var object: [String: Any] = ["name": line.name, "line": line.line, "edges": line.edges]
-                if let high = line.high { object["high"] = high }
-                if let active = line.active { object["pressed"] = active }
-                return object
-            }])
+            return NotificationLog.jsonLine([
+                "lines": view.lines.map { line -> [String: Any] in
+                    var object: [String: Any] = ["name": line.name, "line": line.line, "edges": line.edges]
+                    if let high = line.high { object["high"] = high }
+                    if let active = line.active { object["pressed"] = active }
+                    return object
+                }
+            ])
         case .remote:
             guard let view = doors?.remote?.view() else {
-                return config.remote == nil ? "error: this board has no remote (docs/controls.md: IR remote)" : "error: the remote is not running (see the log)"
+                return config.remote == nil
+                    ? "error: this board has no remote (docs/controls.md: IR remote)"
+                    : "error: the remote is not running (see the log)"
             }
             return format(view.fields(now: SystemClock.monotonicNanoseconds()), json: request.json)
         case .configSet(let key, let value):
             return setConfig(key, to: value, json: request.json)
         case .addChannel(let name, let url):
-            return changeChannels("channel add", json: request.json, answer: [("channel", name), ("url", url)]) { items, origin in
+            return changeChannels("channel add", json: request.json, answer: [("channel", name), ("url", url)]) {
+                items, origin in
                 // A door (the page, MQTT) may add a station, not open a file or another
                 // protocol: a local file is named in the board config, by its owner.
                 let scheme = url.prefix { $0 != ":" }.lowercased()
                 guard ["http", "https"].contains(scheme), url.utf8.count <= 2_000 else {
-                    return "a channel is added from a station's http:// or https:// link (a local file goes in the board config)"
+                    return
+                        "a channel is added from a station's http:// or https:// link (a local file goes in the board config)"
                 }
-                items.append(.mapping([(ConfigNode.Key("name", at: origin), .scalar(name, origin)),
-                                       (ConfigNode.Key("url", at: origin), .scalar(url, origin))], origin))
+                items.append(
+                    .mapping(
+                        [
+                            (ConfigNode.Key("name", at: origin), .scalar(name, origin)),
+                            (ConfigNode.Key("url", at: origin), .scalar(url, origin)),
+                        ], origin))
                 return nil
             }
         case .removeChannel(let name):
             let names = config.channels.channels.map(\.name).joined(separator: ", ")
             return changeChannels("channel remove", json: request.json, answer: [("channel", name)]) { items, _ in
-                guard let index = items.firstIndex(where: { if case .scalar(name, _)? = $0["name"] { true } else { false } }) else {
+                guard
+                    let index = items.firstIndex(where: {
+                        if case .scalar(name, _)? = $0["name"] { true } else { false }
+                    })
+                else {
                     return "no channel named '\(name)'; the channels: \(names)"
                 }
                 items.remove(at: index)
@@ -231,7 +291,9 @@ struct ConsoleAnswers {
     /// `config get KEY`: the value in force and where it was written (the board file, a
     /// base it extends, or the site file); for an unknown key, the keys there are.
     private func configValue(_ key: String, json: Bool) -> String {
-        guard let document else { return "error: the config file cannot be read again; `config show` has the running values" }
+        guard let document else {
+            return "error: the config file cannot be read again; `config show` has the running values"
+        }
         let found = document.lookup(key)
         guard let node = found.node else {
             let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
@@ -240,7 +302,8 @@ struct ConsoleAnswers {
         // A secret is said to be set, not shown: the console's answers go to the control
         // socket's and MQTT's clients too.
         let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
-        return format([("key", key), ("value", value), ("from", "\(node.location.file):\(node.location.line)")], json: json)
+        return format(
+            [("key", key), ("value", value), ("from", "\(node.location.file):\(node.location.line)")], json: json)
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid
@@ -252,16 +315,21 @@ struct ConsoleAnswers {
             return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
         }
         if let problem = apply(override, origin: origin) { return "error: " + problem }
-        return format([("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
+        return format(
+            [("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
     }
 
     /// `channel add` and `channel remove`: the channel list changed by `change` (which may
     /// refuse, in words), checked as the file would be and live at once, like `config set`.
-    private mutating func changeChannels(_ command: String, json: Bool, answer: [(String, Any)],
-                                         _ change: (inout [ConfigNode], SourceLocation) -> String?) -> String {
+    private mutating func changeChannels(
+        _ command: String, json: Bool, answer: [(String, Any)],
+        _ change: (inout [ConfigNode], SourceLocation) -> String?
+    ) -> String {
         guard let document else { return "error: the config file cannot be read again; nothing can be changed" }
         let origin = SourceLocation(file: command, line: 1, column: 1)
-        guard case .sequence(var items, _)? = document.lookup("channels").node else { return "error: the config has no channel list" }
+        guard case .sequence(var items, _)? = document.lookup("channels").node else {
+            return "error: the config has no channel list"
+        }
         if let refusal = change(&items, origin) { return "error: " + refusal }
         let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
         if let problem = apply(override, origin: origin) { return "error: " + problem }
@@ -275,7 +343,9 @@ struct ConsoleAnswers {
         let fresh = document.merged(with: override)
         let read = BoardConfig.read(fresh)
         let problems = read.diagnostics.filter { $0.severity == .error || $0.location.file == origin.file }
-        guard let freshConfig = read.config, problems.isEmpty else { return problems.map(\.message).joined(separator: "; ") }
+        guard let freshConfig = read.config, problems.isEmpty else {
+            return problems.map(\.message).joined(separator: "; ")
+        }
         unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
         self.document = fresh
         config = freshConfig
@@ -288,10 +358,13 @@ struct ConsoleAnswers {
     /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
     /// this leaves it in `configToWrite`, and `configWritten` answers once it is.
     private mutating func saveConfig(json: Bool) -> String {
-        guard let path = consoleConfigPath else { return "error: no place to save to (the appliance has no state directory)" }
+        guard let path = consoleConfigPath else {
+            return "error: no place to save to (the appliance has no state directory)"
+        }
         guard let unsaved else { return "error: nothing to save: `config set KEY VALUE` first" }
         let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
-        let text = "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
+        let text =
+            "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
             + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
         configToWrite = (path, Array(text.utf8))
         return ""
@@ -327,7 +400,8 @@ struct ConsoleAnswers {
         switch outcome {
         case .done: "ok"
         case .limitReached: "limit reached"
-        case .reaching(let delay, let wait): String(printf: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
+        case .reaching(let delay, let wait):
+            String(printf: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
         case .refused(let why): "refused: \(why)"
         }
     }

@@ -1,7 +1,8 @@
 import DelayboxCommands
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The version printed by `delaybox --version` and `version`, and told to MQTT (the group's
@@ -19,7 +20,8 @@ public enum DelayboxVersion {
     /// on a machine that also has the package).
     static func installed(program: String = running(), file: String = "/usr/share/delaybox/version") -> String? {
         guard program == "/usr/bin/delaybox",
-              let data = FileManager.default.contents(atPath: file) else { return nil }
+            let data = FileManager.default.contents(atPath: file)
+        else { return nil }
         let line = String(decoding: data.prefix(100), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         return PackageVersion.isValid(line) ? line : nil
     }

@@ -11,7 +11,9 @@ struct FeedbackCues {
 
     /// - Parameter touchedAt: when the control was touched (ns on the output's clock).
     func play(_ sound: FeedbackSound, touchedAt: Int64) {
-        guard let index = Self.sounds.firstIndex(of: sound) else { preconditionFailure("\(sound) is not a control's sound") }
+        guard let index = Self.sounds.firstIndex(of: sound) else {
+            preconditionFailure("\(sound) is not a control's sound")
+        }
         player.play(index, touchedAt: touchedAt)
     }
 }

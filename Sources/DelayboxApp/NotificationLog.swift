@@ -16,11 +16,14 @@ public enum NotificationLog {
         case .eventTookEffect(let event, .movedByJump, _, let elapsed):
             "playout moved within \(describe(event.event)): \(AudioFormat.milliseconds(frames: elapsed)) ms into it"
         case .eventTookEffect(let event, let transition, _, let elapsed):
-            "event: \(describe(event.event)) \(transition.rawValue)" + (event.event.kind == "ad" && elapsed > 0 ? ", \(AudioFormat.milliseconds(frames: elapsed)) ms into it" : "")
+            "event: \(describe(event.event)) \(transition.rawValue)"
+                + (event.event.kind == "ad" && elapsed > 0
+                    ? ", \(AudioFormat.milliseconds(frames: elapsed)) ms into it" : "")
         case .eventNotTriggered(let event, let why): "event: \(describe(event)) not triggered: \(why)"
         case .audioLost(_, let frames): "audio lost: \(AudioFormat.milliseconds(frames: frames)) ms"
         case .spliced(let overlap): "reconnect spliced, \(AudioFormat.milliseconds(frames: overlap)) ms overlap"
-        case .pauseExceededMaximum(let frames): "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
+        case .pauseExceededMaximum(let frames):
+            "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
         case .packetRejected(let why): "packet rejected: \(why)"
         case .reconnectFailed(let why): "reconnect failed: \(why)"
         }
@@ -43,18 +46,26 @@ public enum NotificationLog {
         var object: [String: Any] = ["t": (seconds * 1000).rounded() / 1000]
         switch notification {
         case .stateChanged(let from, let to, let reason):
-            object.merge(["type": "state", "from": from.rawValue, "to": to.rawValue, "reason": reason.description]) { $1 }
+            object.merge(["type": "state", "from": from.rawValue, "to": to.rawValue, "reason": reason.description]) {
+                $1
+            }
         case .availableDelayChanged(let ms): object.merge(["type": "available_delay", "ms": ms]) { $1 }
-        case .delayChanged(let ms, let reason): object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
+        case .delayChanged(let ms, let reason):
+            object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
         case .eventTookEffect(let event, let transition, let frame, let elapsed):
             object.merge(eventFields(event.event, transition, elapsedFrames: elapsed)) { $1 }
             object.merge(["type": "event", "output_frame": frame]) { $1 }
         case .eventNotTriggered(let event, let why):
-            object.merge(["type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
-                          "reason": why]) { $1 }
+            object.merge([
+                "type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
+                "reason": why,
+            ]) { $1 }
         case .audioLost(let position, let frames):
-            object.merge(["type": "audio_lost", "position": position, "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
-        case .spliced(let overlap): object.merge(["type": "spliced", "overlap_ms": AudioFormat.milliseconds(frames: overlap)]) { $1 }
+            object.merge(["type": "audio_lost", "position": position, "ms": AudioFormat.milliseconds(frames: frames)]) {
+                $1
+            }
+        case .spliced(let overlap):
+            object.merge(["type": "spliced", "overlap_ms": AudioFormat.milliseconds(frames: overlap)]) { $1 }
         case .pauseExceededMaximum(let frames):
             object.merge(["type": "pause_dropped", "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
         case .packetRejected(let why): object.merge(["type": "packet_rejected", "reason": why]) { $1 }
@@ -68,7 +79,9 @@ public enum NotificationLog {
     /// stream (s on the connection's timeline) and when it was heard (local time to the
     /// millisecond, to compare with the picture).
     /// - Parameter utcOffsetSeconds: the time zone's offset; nil: the system's (/etc/localtime, TZ).
-    public static func eventEntry(_ text: String, streamFrame: Int64, heardAt: Date, utcOffsetSeconds: Int? = nil) -> String {
+    public static func eventEntry(_ text: String, streamFrame: Int64, heardAt: Date, utcOffsetSeconds: Int? = nil)
+        -> String
+    {
         let stream = String(printf: "%.3f", Double(streamFrame) / Double(AudioFormat.sampleRate))
         let milliseconds = Int64((heardAt.timeIntervalSince1970 * 1000).rounded(.down))
         let whole = (milliseconds - (milliseconds < 0 ? 999 : 0)) / 1000
@@ -80,8 +93,9 @@ public enum NotificationLog {
         } else {
             localtime_r(&seconds, &local)
         }
-        let heard = String(printf: "%02d:%02d:%02d.%03d", local.tm_hour, local.tm_min, local.tm_sec,
-                           Int32(milliseconds - whole * 1000))
+        let heard = String(
+            printf: "%02d:%02d:%02d.%03d", local.tm_hour, local.tm_min, local.tm_sec,
+            Int32(milliseconds - whole * 1000))
         return "\(text) · stream \(stream) s · heard \(heard)"
     }
 
@@ -89,7 +103,8 @@ public enum NotificationLog {
 
     /// An event that took effect, for JSON: `kind`, `detail`, `transition`, and for an ad
     /// `elapsed_ms` (how far into it it was joined).
-    static func eventFields(_ event: StreamEvent, _ transition: EventTransition, elapsedFrames: Int64) -> [String: Any] {
+    static func eventFields(_ event: StreamEvent, _ transition: EventTransition, elapsedFrames: Int64) -> [String: Any]
+    {
         var fields: [String: Any] = ["kind": event.kind, "detail": describe(event), "transition": transition.rawValue]
         if event.kind == "ad" { fields["elapsed_ms"] = AudioFormat.milliseconds(frames: elapsedFrames) }
         return fields

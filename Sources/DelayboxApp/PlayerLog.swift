@@ -19,13 +19,20 @@ final class PlayerLog: PlayoutLog {
 
     func notification(_ notification: EngineNotification, heardAt: Instant) {
         let seconds = heardAt.seconds - start.seconds
-        write(json ? NotificationLog.json(notification, atSeconds: seconds)
-                   : String(printf: "%8.2f  ", seconds) + NotificationLog.text(notification))
+        write(
+            json
+                ? NotificationLog.json(notification, atSeconds: seconds)
+                : String(printf: "%8.2f  ", seconds) + NotificationLog.text(notification))
     }
 
     func channelStarted(_ channel: Channel, delayMs: Int64, heldMs: Int64?, heardAt: Instant, switched: Bool) {
-        write(json ? NotificationLog.jsonLine(["type": "channel", "name": channel.name, "url": channel.streamURL, "t": seconds(at: heardAt)])
-                   : String(printf: "%8.2f  ", heardAt.seconds - start.seconds) + "channel: \(channel.name) (\(channel.streamURL))")
+        write(
+            json
+                ? NotificationLog.jsonLine([
+                    "type": "channel", "name": channel.name, "url": channel.streamURL, "t": seconds(at: heardAt),
+                ])
+                : String(printf: "%8.2f  ", heardAt.seconds - start.seconds)
+                    + "channel: \(channel.name) (\(channel.streamURL))")
     }
 
     func ffmpeg(_ line: String) {
@@ -34,8 +41,10 @@ final class PlayerLog: PlayoutLog {
 
     /// A line for people; in JSON, `{"type": "info", "text": …}`.
     func say(_ text: String, at time: Instant) {
-        write(json ? NotificationLog.jsonLine(["type": "info", "text": text, "t": seconds(at: time)])
-                   : String(printf: "%8.2f  ", time.seconds - start.seconds) + text)
+        write(
+            json
+                ? NotificationLog.jsonLine(["type": "info", "text": text, "t": seconds(at: time)])
+                : String(printf: "%8.2f  ", time.seconds - start.seconds) + text)
     }
 
     /// Seconds since the start, to the millisecond, for JSON lines.

@@ -1,19 +1,19 @@
 import DelayboxAudio
 import DelayboxClips
-import DelayboxDoors
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxControls
+import DelayboxDoors
 import DelayboxEngine
-import DelayboxStream
-import DelayboxOutput
-import DelayboxState
-import FoundationEssentials
-import DelayboxPlatform
-import Synchronization
-import DelayboxService
 import DelayboxLog
+import DelayboxOutput
+import DelayboxPlatform
+import DelayboxService
+import DelayboxState
+import DelayboxStream
+import FoundationEssentials
+import Synchronization
 
 /// The box at work, one wake-up at a time, on the playout thread: what the stream client
 /// posted reaches the engine; every door's commands and questions are answered, in one
@@ -73,8 +73,10 @@ final class Playout {
 
     /// Starts the saved (or first) channel at the saved delay, and the channels recorded
     /// in the background.
-    init(setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
-         systemd: SystemdNotifier, now: Instant) throws {
+    init(
+        setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
+        systemd: SystemdNotifier, now: Instant
+    ) throws {
         (log, saver, client) = (setup.log, setup.settingsFile.map { SettingsSaver(file: $0) }, setup.client)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
@@ -87,16 +89,20 @@ final class Playout {
         var engine = EngineConfiguration()
         engine.initialBufferMs = config.defaults.initialBufferMs
         engine.maxDelayMs = config.defaults.maxDelayMs
-        session = try ChannelSession(channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock,
-                                     unixTime: wallClock)
-        standby = try StandbyChannels(lineup: lineup, playing: lineup.selected.name, configuration: engine,
-                                      delayMs: delayMs, client: client, clock: clock, wallClock: wallClock, now: now)
+        session = try ChannelSession(
+            channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock,
+            unixTime: wallClock)
+        standby = try StandbyChannels(
+            lineup: lineup, playing: lineup.selected.name, configuration: engine,
+            delayMs: delayMs, client: client, clock: clock, wallClock: wallClock, now: now)
         executor = CommandExecutor(engine: session.engine, settings: settings, maxVolume: config.defaults.maxVolume)
         desk = setup.cacheDirectory.map {
-            ProgrammeDesk(cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
-                          cues: config.defaults.feedbackSounds ? setup.cues : nil)
+            ProgrammeDesk(
+                cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
+                cues: config.defaults.feedbackSounds ? setup.cues : nil)
         }
-        answers = ConsoleAnswers(engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
+        answers = ConsoleAnswers(
+            engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
         (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)
         answers.consoleConfigPath = setup.consoleConfigPath
         health = ServiceHealth(systemd: systemd, start: now)
@@ -122,9 +128,11 @@ final class Playout {
 
     /// What the box is doing at `now`, as the listener set it.
     func state(at now: Instant) -> RunningState {
-        RunningState(channel: session.channel.name, delayMs: session.engine.status(at: now).delayMs, volume: executor.settings.volume,
-                     muted: executor.muted, paused: session.engine.state == .paused, adsEnabled: executor.settings.adsEnabled,
-                     presets: executor.settings.presets, config: configuration.config)
+        RunningState(
+            channel: session.channel.name, delayMs: session.engine.status(at: now).delayMs,
+            volume: executor.settings.volume,
+            muted: executor.muted, paused: session.engine.state == .paused, adsEnabled: executor.settings.adsEnabled,
+            presets: executor.settings.presets, config: configuration.config)
     }
 
     /// One wake-up: takes what arrived (stream, doors, config), switches channel if asked,
@@ -193,7 +201,9 @@ final class Playout {
         while output.renderedFrames < output.frameLimit {
             sleeper.sleep(until: wake)
             let now = clock.now()
-            if now >= wake { wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2)) }
+            if now >= wake {
+                wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2))
+            }
             guard goOn(now) else { break }
             try step(now: now)
         }
@@ -248,8 +258,10 @@ final class Playout {
         }
         guard before.channels.channels != config.channels.channels else { return nil }
         do {
-            try standby.reconcile(with: config.channels, playing: session.channel.name, delayMs: session.engine.status(at: clock.now()).delayMs,
-                                  now: clock.now())
+            try standby.reconcile(
+                with: config.channels, playing: session.channel.name,
+                delayMs: session.engine.status(at: clock.now()).delayMs,
+                now: clock.now())
         } catch {
             logger.error("the channels recorded in the background could not all start: \(error)")
         }
@@ -267,16 +279,23 @@ final class Playout {
     private func switchChannel(to channel: Channel, now: Instant) throws {
         let delayMs = session.engine.status(at: now).delayMs
         // (A channel redefined under its own name is not kept: its old stream is done with.)
-        if session.channel.record, session.channel.name != channel.name { standby.keep(session, now: now) } else { session.stop(now: now) }
+        if session.channel.record, session.channel.name != channel.name {
+            standby.keep(session, now: now)
+        } else {
+            session.stop(now: now)
+        }
         render(session.engine, now: now, minimumPeriods: 1)
         let heard = now.advanced(byFrames: Int64(output.feeder.outputDelayFrames(now: now)))
         if let kept = standby.take(channel.name) {
             kept.engine.setDelay(milliseconds: delayMs, now: now)
-            log.channelStarted(channel, delayMs: delayMs, heldMs: kept.engine.status(at: now).availableDelayMs, heardAt: heard, switched: true)
+            log.channelStarted(
+                channel, delayMs: delayMs, heldMs: kept.engine.status(at: now).availableDelayMs, heardAt: heard,
+                switched: true)
             session = kept
         } else {
-            session = try ChannelSession(channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
-                                         client: client, clock: clock, unixTime: wallClock)
+            session = try ChannelSession(
+                channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
+                client: client, clock: clock, unixTime: wallClock)
             log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
             session.start(now: now)
         }
@@ -334,8 +353,10 @@ final class Playout {
     /// takes (`configWrites`), the files read again before it is given.
     private func writeConfig(_ write: (path: String, bytes: [UInt8]), for pending: ConsoleInbox.Pending) {
         guard let saver else {
-            pending.reply(answers.configWritten(to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path),
-                                                json: pending.request.json))
+            pending.reply(
+                answers.configWritten(
+                    to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path),
+                    json: pending.request.json))
             return
         }
         let (outcomes, ring) = (configWrites, inbox.ring)
@@ -355,5 +376,9 @@ private final class WrittenFiles: Sendable {
 
     func add(_ outcome: Outcome) { outcomes.withLock { $0.append(outcome) } }
 
-    func take() -> [Outcome] { outcomes.withLock { outcomes in defer { outcomes.removeAll() }; return outcomes } }
+    func take() -> [Outcome] {
+        outcomes.withLock { outcomes in
+            defer { outcomes.removeAll() }; return outcomes
+        }
+    }
 }

@@ -1,9 +1,9 @@
-import DelayboxCommands
 import DelayboxClips
+import DelayboxCommands
 import DelayboxEngine
 import DelayboxMixer
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 
 /// The appliance's side of the programme mix, on the playout thread: it asks the clip
 /// loader for the channel's mute music and, as soon as an ad break is recorded (a whole

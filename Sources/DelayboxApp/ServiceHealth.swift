@@ -1,7 +1,7 @@
 import DelayboxEngine
-import DelayboxPlatform
-import DelayboxOutput
 import DelayboxLog
+import DelayboxOutput
+import DelayboxPlatform
 import DelayboxService
 
 /// What systemd hears from the box (docs/daemon.md): READY once the first period is
@@ -39,7 +39,9 @@ struct ServiceHealth {
             systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)")
         }
         if now.milliseconds(since: lastStatus) >= 1_000 { look(at: output, engine: engine, now: now) }
-        if healthy, let interval = systemd.watchdogIntervalNanoseconds, now.nanoseconds - lastPing.nanoseconds >= interval {
+        if healthy, let interval = systemd.watchdogIntervalNanoseconds,
+            now.nanoseconds - lastPing.nanoseconds >= interval
+        {
             systemd.notify("WATCHDOG=1")
             lastPing = now
         }
@@ -72,6 +74,7 @@ struct ServiceHealth {
         if !working, healthy { logger.error("output \(output.device) is down; the watchdog is no longer fed") }
         healthy = working
         let status = engine.status(at: now)
-        systemd.notify("STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
+        systemd.notify(
+            "STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
     }
 }

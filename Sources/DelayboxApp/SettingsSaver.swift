@@ -48,14 +48,22 @@ final class SettingsSaver: Sendable {
     func finish() {
         worker.stop()
         runJobs()
-        if let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) { attempt(settings, failures: 0) }
+        if let settings = pending.withLock({ settings in
+            defer { settings = nil }; return settings
+        }) {
+            attempt(settings, failures: 0)
+        }
     }
 
     private func run() {
         var failures = 0
         while !worker.isStopRequested {
             runJobs()
-            guard let settings = pending.withLock({ settings in defer { settings = nil }; return settings }) else {
+            guard
+                let settings = pending.withLock({ settings in
+                    defer { settings = nil }; return settings
+                })
+            else {
                 worker.wait(milliseconds: 3_600_000)
                 continue
             }
@@ -71,7 +79,9 @@ final class SettingsSaver: Sendable {
     }
 
     private func runJobs() {
-        for job in jobs.withLock({ jobs in defer { jobs.removeAll() }; return jobs }) { job() }
+        for job in jobs.withLock({ jobs in
+            defer { jobs.removeAll() }; return jobs
+        }) { job() }
     }
 
     /// One write; says a first failure and a recovery. True when written.
@@ -82,7 +92,9 @@ final class SettingsSaver: Sendable {
             if failures > 0 { logger.notice("settings saved again after \(failures) failed attempt(s)") }
             return true
         } catch {
-            if failures == 0 { logger.error("cannot save settings: \(error); trying again, up to every minute, until it works") }
+            if failures == 0 {
+                logger.error("cannot save settings: \(error); trying again, up to every minute, until it works")
+            }
             return false
         }
     }

@@ -1,6 +1,6 @@
 import DelayboxEngine
-import DelayboxStream
 import DelayboxLog
+import DelayboxStream
 
 /// The channels recorded while another plays (`channels.N.record: true`): each with its
 /// own stream client and engine, recording its stream — held compressed, never decoded —
@@ -16,8 +16,11 @@ final class StandbyChannels {
     private let wallClock: @Sendable () -> Double?
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
-    init(lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
-         client: StreamClient.Options, clock: any MonotonicClock, wallClock: @escaping @Sendable () -> Double?, now: Instant) throws {
+    init(
+        lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
+        client: StreamClient.Options, clock: any MonotonicClock, wallClock: @escaping @Sendable () -> Double?,
+        now: Instant
+    ) throws {
         (self.configuration, self.client, self.clock, self.wallClock) = (configuration, client, clock, wallClock)
         try reconcile(with: lineup, playing: playing, delayMs: delayMs, now: now)
     }
@@ -27,15 +30,17 @@ final class StandbyChannels {
     /// whose definition changed (its URL, say) records anew from the new one — before, the
     /// set was made once, and a switch to a changed channel played its old URL (issue 44).
     func reconcile(with lineup: ChannelLineup, playing: String, delayMs: Int64, now: Instant) throws {
-        let wanted = Dictionary(uniqueKeysWithValues: lineup.channels.filter { $0.record && $0.name != playing }.map { ($0.name, $0) })
+        let wanted = Dictionary(
+            uniqueKeysWithValues: lineup.channels.filter { $0.record && $0.name != playing }.map { ($0.name, $0) })
         for (name, session) in sessions where wanted[name] != session.channel {
             session.stop(now: now)
             sessions[name] = nil
             if wanted[name] == nil { logger.info("'\(name)' is no longer recorded in the background") }
         }
         for (name, channel) in wanted.sorted(by: { $0.key < $1.key }) where sessions[name] == nil {
-            let session = try ChannelSession(channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock,
-                                             unixTime: wallClock)
+            let session = try ChannelSession(
+                channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock,
+                unixTime: wallClock)
             session.start(now: now)
             sessions[name] = session
             logger.info("recording '\(name)' in the background (\(channel.streamURL))")

@@ -1,13 +1,13 @@
 import DelayboxConfig
 import DelayboxDoors
 import DelayboxEngine
-import DelayboxStream
-import DelayboxOutput
 import DelayboxFFmpeg
-import DelayboxSimulation
-import FoundationEssentials
+import DelayboxOutput
 import DelayboxPlatform
 import DelayboxService
+import DelayboxSimulation
+import DelayboxStream
+import FoundationEssentials
 
 /// `delaybox play`: one stream through the engine to a sound card, a WAV file or nowhere,
 /// without a board — for trying a stream, diagnostics and tests.
@@ -50,7 +50,9 @@ public final class StreamPlayer {
 
     /// - Parameter requests: where other threads ask for channel switches and a stop
     ///   (real time only).
-    public init(options: Options, requests: PlayerRequests = PlayerRequests(), log: @escaping @Sendable (String) -> Void) {
+    public init(
+        options: Options, requests: PlayerRequests = PlayerRequests(), log: @escaping @Sendable (String) -> Void
+    ) {
         self.options = options
         self.requests = requests
         write = log
@@ -70,17 +72,23 @@ public final class StreamPlayer {
         let sleeper = SystemSleeper(clock: clock)
         var request = OutputDevice.Request()
         request.periodFrames = periodFrames
-        let output = OutputPath(device: options.output, request: request, mixerControl: nil, clock: clock, sleeper: sleeper)
+        let output = OutputPath(
+            device: options.output, request: request, mixerControl: nil, clock: clock, sleeper: sleeper)
         let start = clock.now()
         let log = PlayerLog(json: options.json, start: start, write: write)
         log.receiveFFmpegMessages()
-        let board = BoardConfig.player(channels: options.lineup, device: options.output.description,
-                                       periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs)
-        let setup = Playout.Setup(config: board, settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
-                                  client: options.client, log: log, reload: { (board, nil) })
+        let board = BoardConfig.player(
+            channels: options.lineup, device: options.output.description,
+            periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs)
+        let setup = Playout.Setup(
+            config: board,
+            settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
+            client: options.client, log: log, reload: { (board, nil) })
         let inbox = ConsoleInbox()
-        let playout = try Playout(setup: setup, output: output, inbox: inbox, doors: Doors(config: board, inbox: inbox, socketPath: nil, version: DelayboxVersion.string),
-                                  clock: clock, systemd: SystemdNotifier(environment: [:]), now: start)
+        let playout = try Playout(
+            setup: setup, output: output, inbox: inbox,
+            doors: Doors(config: board, inbox: inbox, socketPath: nil, version: DelayboxVersion.string),
+            clock: clock, systemd: SystemdNotifier(environment: [:]), now: start)
         defer { playout.close() }
         let requests = self.requests
         let end = try playout.runInRealTime(seconds: options.seconds, sleeper: sleeper) { now in
@@ -88,7 +96,8 @@ public final class StreamPlayer {
                 switch request {
                 case .stop: return false
                 case .nextChannel: playout.chooseNextChannel()
-                case .selectChannel(let name): if !playout.chooseChannel(named: name) { log.say("no channel named '\(name)'", at: now) }
+                case .selectChannel(let name):
+                    if !playout.chooseChannel(named: name) { log.say("no channel named '\(name)'", at: now) }
                 }
             }
             return true
@@ -105,8 +114,9 @@ public final class StreamPlayer {
         let log = PlayerLog(json: options.json, start: start, write: write)
         log.receiveFFmpegMessages()
         let channel = options.lineup.selected
-        let session = try ChannelSession(channel: channel, configuration: options.engine, delayMs: options.delayMs,
-                                         client: nil, clock: clock)
+        let session = try ChannelSession(
+            channel: channel, configuration: options.engine, delayMs: options.delayMs,
+            client: nil, clock: clock)
         let engine = session.engine
         log.channelStarted(channel, delayMs: options.delayMs, heldMs: nil, heardAt: start, switched: false)
         session.start(now: start)
@@ -121,7 +131,9 @@ public final class StreamPlayer {
         var ended = false
         let limit = options.seconds > 0 ? Int64(options.seconds * Double(AudioFormat.sampleRate)) : Int64.max
         let renderPeriod = { [writer] (time: Instant) in
-            period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: time, outputDelayFrames: Self.fastOutputDelayFrames) }
+            period.withUnsafeMutableBufferPointer {
+                engine.render(into: $0, now: time, outputDelayFrames: Self.fastOutputDelayFrames)
+            }
             period.withUnsafeBufferPointer { writer?.write($0) }
             for notification in engine.drainNotifications() { log.notification(notification, heardAt: time) }
             rendered += Int64(self.periodFrames)
@@ -133,12 +145,17 @@ public final class StreamPlayer {
                         // Virtual time: arrival is when the packet's audio is live, exactly.
                         packet.receivedAheadFrames = 0
                         // The packet's audio is live when its last frame is.
-                        let arrival = start.advanced(byFrames: packet.connectionTimestamp + Int64(packet.durationFrames))
-                        while start.advanced(byFrames: rendered) < arrival, rendered < limit { renderPeriod(start.advanced(byFrames: rendered)) }
+                        let arrival = start.advanced(
+                            byFrames: packet.connectionTimestamp + Int64(packet.durationFrames))
+                        while start.advanced(byFrames: rendered) < arrival, rendered < limit {
+                            renderPeriod(start.advanced(byFrames: rendered))
+                        }
                         clock.set(arrival)
                         session.apply(.packet(packet, at: arrival))
                         while let carried = input.takeTitle() {
-                            for line in session.apply(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: arrival)) {
+                            for line in session.apply(
+                                .title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: arrival))
+                            {
                                 log.say(line, at: arrival)
                             }
                         }

@@ -74,8 +74,10 @@ public final class AudioPump: @unchecked Sendable {
     ///   - open: opens the device again after a loss.
     ///   - nominalPeriodFrames: the pace while no device is open.
     ///   - cues: sounds to mix over the programme as it goes to the device.
-    public init(ring: FrameRing, timing: OutputTiming, gain: MasterGain, clock: any MonotonicClock, sleeper: any Sleeper,
-                driver: (any OutputDriver)?, nominalPeriodFrames: Int, cues: CuePlayer? = nil, open: @escaping DriverFactory) {
+    public init(
+        ring: FrameRing, timing: OutputTiming, gain: MasterGain, clock: any MonotonicClock, sleeper: any Sleeper,
+        driver: (any OutputDriver)?, nominalPeriodFrames: Int, cues: CuePlayer? = nil, open: @escaping DriverFactory
+    ) {
         self.ring = ring
         self.timing = timing
         self.gain = gain
@@ -104,7 +106,11 @@ public final class AudioPump: @unchecked Sendable {
     }
 
     /// Takes what happened to the device since the last call.
-    public func takeEvents() -> [Event] { pendingEvents.withLock { events in defer { events.removeAll() }; return events } }
+    public func takeEvents() -> [Event] {
+        pendingEvents.withLock { events in
+            defer { events.removeAll() }; return events
+        }
+    }
 
     /// One wake-up: a burst of periods to the device, or, while it is down, one period
     /// paced on the clock.
@@ -121,7 +127,8 @@ public final class AudioPump: @unchecked Sendable {
             let room = driver.bufferFrames - driver.delayFrames()
             if room < half { sleeper.sleep(until: clock.now().advanced(byFrames: Int64(half - room))) }
             while writePeriod(driver), self.driver != nil, driver.bufferFrames - driver.delayFrames() >= frames,
-                  ring.fillFrames >= frames {}
+                ring.fillFrames >= frames
+            {}
         } else {
             _ = writePeriod(driver)
         }
@@ -212,7 +219,10 @@ public final class AudioPump: @unchecked Sendable {
         downPeriodDue = nil
         deviceUp.store(true, ordering: .relaxed)
         pendingEvents.withLock {
-            $0.append(.opened(name: opened.name, format: opened.format, periodFrames: opened.periodFrames, bufferFrames: opened.bufferFrames))
+            $0.append(
+                .opened(
+                    name: opened.name, format: opened.format, periodFrames: opened.periodFrames,
+                    bufferFrames: opened.bufferFrames))
         }
     }
 

@@ -17,13 +17,19 @@ public struct CaptureConverter: Sendable {
         switch format.sampleFormat {
         case .s16: load(source, frames: frames, into: destination, as: Int16.self) { $0 }
         // S24_LE sits in the low three bytes of 32: sign-extend, keep the top 16 bits.
-        case .s24: load(source, frames: frames, into: destination, as: Int32.self) { Int16(truncatingIfNeeded: ($0 << 8) >> 16) }
-        case .s32: load(source, frames: frames, into: destination, as: Int32.self) { Int16(truncatingIfNeeded: $0 >> 16) }
+        case .s24:
+            load(source, frames: frames, into: destination, as: Int32.self) {
+                Int16(truncatingIfNeeded: ($0 << 8) >> 16)
+            }
+        case .s32:
+            load(source, frames: frames, into: destination, as: Int32.self) { Int16(truncatingIfNeeded: $0 >> 16) }
         }
     }
 
-    private func load<Sample: FixedWidthInteger>(_ source: UnsafeRawPointer, frames: Int, into destination: UnsafeMutablePointer<Int16>,
-                                                  as: Sample.Type, _ sixteenBits: (Sample) -> Int16) {
+    private func load<Sample: FixedWidthInteger>(
+        _ source: UnsafeRawPointer, frames: Int, into destination: UnsafeMutablePointer<Int16>,
+        as: Sample.Type, _ sixteenBits: (Sample) -> Int16
+    ) {
         let samples = source.bindMemory(to: Sample.self, capacity: frames * format.channels)
         let channels = format.channels
         for frame in 0..<frames {

@@ -135,7 +135,8 @@ public final class CuePlayer: @unchecked Sendable {
         }
         // |g·p + s| ≤ g·|p| + |s| ≤ ceiling for every sample of the chunk; a programme
         // without sounds over it is the mix's limiter's, untouched here.
-        let target: Float = soundPeak == 0 || programmePeak + soundPeak <= AudioFormat.ceiling
+        let target: Float =
+            soundPeak == 0 || programmePeak + soundPeak <= AudioFormat.ceiling
             ? 1 : max(0, AudioFormat.ceiling - soundPeak) / programmePeak
         let start = min(programmeGain, target)
         for frame in 0..<frames {

@@ -38,7 +38,8 @@ public final class FrameRing: @unchecked Sendable {
         let room = capacityFrames - (written - readFrames.load(ordering: .acquiring))
         let count = min(room, samples.count / AudioFormat.channelCount)
         copy(count: count, ringStart: written) { ring, offset, run in
-            (ring).update(from: samples.baseAddress! + offset * AudioFormat.channelCount, count: run * AudioFormat.channelCount)
+            (ring).update(
+                from: samples.baseAddress! + offset * AudioFormat.channelCount, count: run * AudioFormat.channelCount)
         }
         writtenFrames.store(written + count, ordering: .releasing)
         return count

@@ -31,12 +31,15 @@ public final class RingFeeder {
     /// the audio whose first frame is audible `delay` frames after `now`. Returns the
     /// periods rendered.
     @discardableResult
-    public func feed(now: Instant, minimumPeriods: Int = 0, maximumPeriods: Int = .max,
-                     render: (_ buffer: UnsafeMutableBufferPointer<Float>, _ delay: Int) -> Void) -> Int {
+    public func feed(
+        now: Instant, minimumPeriods: Int = 0, maximumPeriods: Int = .max,
+        render: (_ buffer: UnsafeMutableBufferPointer<Float>, _ delay: Int) -> Void
+    ) -> Int {
         var periods = 0
         while periods < max(minimumPeriods, maximumPeriods),
-              ring.fillFrames + periodFrames <= targetFrames
-                || (periods < minimumPeriods && ring.fillFrames + periodFrames <= ring.capacityFrames) {
+            ring.fillFrames + periodFrames <= targetFrames
+                || (periods < minimumPeriods && ring.fillFrames + periodFrames <= ring.capacityFrames)
+        {
             render(scratch, outputDelayFrames(now: now))
             ring.write(UnsafeBufferPointer(scratch))
             periods += 1

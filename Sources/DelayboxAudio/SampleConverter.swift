@@ -11,7 +11,9 @@ public struct SampleConverter: Sendable {
     /// Converts `frames` frames from `source` (stereo Float) into `destination`, which
     /// holds at least `frames * format.bytesPerFrame` bytes.
     public func convert(_ source: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer) {
-        if format.channels == 2, format.sampleFormat == .s16 { return storeStereo16(source, frames: frames, into: destination) }
+        if format.channels == 2, format.sampleFormat == .s16 {
+            return storeStereo16(source, frames: frames, into: destination)
+        }
         switch format.sampleFormat {
         case .s16: store(source, frames: frames, into: destination, as: Int16.self)
         case .s24, .s32: store(source, frames: frames, into: destination, as: Int32.self)
@@ -30,8 +32,10 @@ public struct SampleConverter: Sendable {
         }
     }
 
-    private func store<Sample: FixedWidthInteger>(_ source: UnsafePointer<Float>, frames: Int,
-                                                   into destination: UnsafeMutableRawPointer, as: Sample.Type) {
+    private func store<Sample: FixedWidthInteger>(
+        _ source: UnsafePointer<Float>, frames: Int,
+        into destination: UnsafeMutableRawPointer, as: Sample.Type
+    ) {
         let out = destination.bindMemory(to: Sample.self, capacity: frames * format.channels)
         let scale = format.sampleFormat.fullScale
         let channels = format.channels

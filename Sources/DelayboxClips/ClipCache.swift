@@ -1,7 +1,7 @@
 import DelayboxFFmpeg
 import DelayboxMixer
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 import Glibc
 
 /// Mute music and ad files on disk: each remote file is fetched once (http, https) and
@@ -33,7 +33,9 @@ public final class ClipCache {
     func clip(_ url: String, maxSeconds: Int) throws(Failure) -> AudioClip {
         let maxFrames = maxSeconds * 48_000
         if url.hasPrefix("demo://") {
-            guard let clip = DemoClips.clip(for: url) else { throw Failure(description: "\(url) is not a built-in clip (demo://music, demo://ad)") }
+            guard let clip = DemoClips.clip(for: url) else {
+                throw Failure(description: "\(url) is not a built-in clip (demo://music, demo://ad)")
+            }
             return clip
         }
         guard Self.isRemote(url) else { return try decode(Self.localPath(url), label: url, maxFrames: maxFrames) }

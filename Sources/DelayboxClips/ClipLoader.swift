@@ -90,7 +90,8 @@ public final class ClipLoader: @unchecked Sendable {
                         waitMs = state.wants[index].backoff.nextDelayMs(using: &random)
                         state.wants[index].dueNs = SystemClock.monotonicNanoseconds() + waitMs * 1_000_000
                     }
-                    state.results.append(.failed(url: want.url, reason: error.description, retryInSeconds: Int((waitMs + 500) / 1_000)))
+                    state.results.append(
+                        .failed(url: want.url, reason: error.description, retryInSeconds: Int((waitMs + 500) / 1_000)))
                 }
             }
         }

@@ -1,6 +1,6 @@
 import DelayboxMixer
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
 
 /// Says the delay aloud after the knob rests, through espeak-ng when it is installed
@@ -12,8 +12,10 @@ public final class SpeechReadout: Sendable {
     private let ready = Mutex<[AudioClip]>([])
 
     public init(searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
-        executable = searchPath.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("espeak-ng") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        executable = searchPath.split(separator: ":").map {
+            URL(fileURLWithPath: String($0)).appendingPathComponent("espeak-ng")
+        }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// How the delay is said: "12.5 seconds", "2 minutes 5 seconds".
@@ -50,7 +52,9 @@ public final class SpeechReadout: Sendable {
     static func clip(fromWav bytes: [UInt8]) -> AudioClip? {
         func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func long(_ at: Int) -> Int { word(at) | word(at + 2) << 16 }
-        guard bytes.count > 44, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else { return nil }
+        guard bytes.count > 44, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+            return nil
+        }
         var offset = 12
         var format: SourceFormat?
         while offset + 8 <= bytes.count {
@@ -62,7 +66,9 @@ public final class SpeechReadout: Sendable {
             } else if bytes[offset..<offset + 4].elementsEqual("data".utf8), let format {
                 let start = offset + 8
                 let end = min(bytes.count, start + size) & ~1
-                let samples = stride(from: start, to: end, by: 2).map { Float(Int16(bitPattern: UInt16(word($0)))) / 32_768 }
+                let samples = stride(from: start, to: end, by: 2).map {
+                    Float(Int16(bitPattern: UInt16(word($0)))) / 32_768
+                }
                 return samples.isEmpty ? nil : AudioClip(converting: samples, format: format)
             }
             offset += 8 + size + (size & 1)

@@ -8,7 +8,11 @@ public enum PackageVersion {
 
     /// A digit first, then ASCII letters, digits and `.+~:-`, at most `maximumLength`.
     public static func isValid(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, ("0"..."9").contains(first), text.utf8.count <= maximumLength else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".+~:-".unicodeScalars.contains($0)) }
+        guard let first = text.unicodeScalars.first, ("0"..."9").contains(first), text.utf8.count <= maximumLength
+        else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII
+                && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".+~:-".unicodeScalars.contains($0))
+        }
     }
 }

@@ -6,7 +6,9 @@ extension BoardConfig {
         let username = mqtt.string("username"), password = mqtt.string("password")
         let prefix = mqtt.string("topic_prefix"), group = mqtt.string("group")
         guard let url = mqtt.string("broker") else {
-            if let location = mqtt.location { log.error(location, "'mqtt.broker' is missing: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]") }
+            if let location = mqtt.location {
+                log.error(location, "'mqtt.broker' is missing: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            }
             return nil
         }
         let at = { (key: String) in mqtt.value(key)!.location }
@@ -30,12 +32,17 @@ extension BoardConfig {
             guard let value else { continue }
             let levels = key == "topic_prefix"
             if !MQTTSettings.isTopicPath(value) || (!levels && value.contains("/")) {
-                log.error(at(key), "'mqtt.\(key)' is '\(value)': \(levels ? "topic levels" : "one topic level") without +, #\(levels ? " or an empty level" : " or /")")
+                log.error(
+                    at(key),
+                    "'mqtt.\(key)' is '\(value)': \(levels ? "topic levels" : "one topic level") without +, #\(levels ? " or an empty level" : " or /")"
+                )
                 valid = false
             }
         }
         guard valid else { return nil }
-        return MQTTSettings(host: broker.host, port: broker.port, tls: broker.tls, caFile: caFile, clientID: clientID, username: username,
-                            password: password, topicPrefix: prefix, group: group)
+        return MQTTSettings(
+            host: broker.host, port: broker.port, tls: broker.tls, caFile: caFile, clientID: clientID,
+            username: username,
+            password: password, topicPrefix: prefix, group: group)
     }
 }

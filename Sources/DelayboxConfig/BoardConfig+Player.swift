@@ -8,10 +8,12 @@ extension BoardConfig {
         let engine = EngineConfiguration()
         return BoardConfig(
             name: "delaybox play", hat: .none, configTxt: [],
-            audio: AudioSettings(device: device, fallback: nil, mixer: nil, rate: AudioSettings.engineRate, format: .s16,
-                                 periodMs: periodMs, periods: 4),
+            audio: AudioSettings(
+                device: device, fallback: nil, mixer: nil, rate: AudioSettings.engineRate, format: .s16,
+                periodMs: periodMs, periods: 4),
             gpio: nil, console: nil, remote: nil, channels: channels,
-            defaults: Defaults(initialBufferMs: engine.initialBufferMs, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,
-                               delayStepMs: 100, volume: 100, clipCacheMB: 0, feedbackSounds: false))
+            defaults: Defaults(
+                initialBufferMs: engine.initialBufferMs, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,
+                delayStepMs: 100, volume: 100, clipCacheMB: 0, feedbackSounds: false))
     }
 }

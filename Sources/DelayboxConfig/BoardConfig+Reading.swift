@@ -37,13 +37,18 @@ extension BoardConfig {
         let defaults = readDefaults(root.section("defaults"), log: log)
         root.finish()
 
-        GPIOAllocation(hat: hat, console: console, configTxt: configTxt).check(gpio: gpioSection, settings: gpio, log: log)
+        GPIOAllocation(hat: hat, console: console, configTxt: configTxt).check(
+            gpio: gpioSection, settings: gpio, log: log)
         let diagnostics = log.diagnostics
-        guard !diagnostics.contains(where: { $0.severity == .error }), let name, let audio, let channels, let defaults else {
+        guard !diagnostics.contains(where: { $0.severity == .error }), let name, let audio, let channels, let defaults
+        else {
             return (nil, diagnostics)
         }
-        return (BoardConfig(name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                            remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock), diagnostics)
+        return (
+            BoardConfig(
+                name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
+                remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock), diagnostics
+        )
     }
 
     private static func readAudio(_ audio: ConfigReader, log: DiagnosticLog) -> AudioSettings? {
@@ -57,8 +62,10 @@ extension BoardConfig {
         let rate = audio.int("rate", in: 8_000...192_000) ?? AudioSettings.engineRate
         if rate != AudioSettings.engineRate, let location = audio.value("rate")?.location {
             // Said here, not at the first open of the device on the board.
-            log.error(location, "'audio.rate' is \(rate): the box plays \(AudioSettings.engineRate) Hz; a codec that needs "
-                      + "another rate gets it through its plughw: name or default, which convert")
+            log.error(
+                location,
+                "'audio.rate' is \(rate): the box plays \(AudioSettings.engineRate) Hz; a codec that needs "
+                    + "another rate gets it through its plughw: name or default, which convert")
         }
         let settings = AudioSettings(
             device: device ?? "",
@@ -77,7 +84,9 @@ extension BoardConfig {
         let buttons = gpio.section("buttons").namedSections().compactMap { name, reader -> ButtonSettings? in
             defer { reader.finish() }
             guard let line = reader.int("line", in: 0...63) else {
-                if reader.value("line") == nil, let location = reader.location { log.error(location, "button '\(name)' has no 'line'") }
+                if reader.value("line") == nil, let location = reader.location {
+                    log.error(location, "button '\(name)' has no 'line'")
+                }
                 return nil
             }
             let button = ButtonSettings(
@@ -89,7 +98,9 @@ extension BoardConfig {
                 longPress: reader.choice("long_press", as: ControlAction.self),
                 doublePress: reader.choice("double_press", as: ControlAction.self),
                 hold: reader.choice("hold", as: ControlAction.self))
-            if button.press == nil, button.longPress == nil, button.doublePress == nil, button.hold == nil, let location = reader.location {
+            if button.press == nil, button.longPress == nil, button.doublePress == nil, button.hold == nil,
+                let location = reader.location
+            {
                 log.warning(location, "button '\(name)' does nothing (no press, long_press, double_press or hold)")
             }
             return button
@@ -106,7 +117,9 @@ extension BoardConfig {
                     stepsPerDetent: encoderSection.int("steps_per_detent", in: 1...4) ?? 4,
                     pushAction: encoderSection.choice("push_action", as: ControlAction.self),
                     pushLongAction: encoderSection.choice("push_long_action", as: ControlAction.self))
-                if let steps = encoder?.stepsPerDetent, steps == 3, let location = encoderSection.value("steps_per_detent")?.location {
+                if let steps = encoder?.stepsPerDetent, steps == 3,
+                    let location = encoderSection.value("steps_per_detent")?.location
+                {
                     log.error(location, "'gpio.encoder.steps_per_detent' is 3; encoders have 1, 2 or 4")
                 }
             } else if let location = encoderSection.location {
@@ -125,7 +138,10 @@ extension BoardConfig {
         defer { console.finish() }
         let baud = console.int("baud", in: 1_200...4_000_000) ?? 115_200
         if !baudRates.contains(baud), let location = console.value("baud")?.location {
-            console.log.error(location, "'console.baud' is \(baud); use a standard rate (\(baudRates.sorted().map(String.init).joined(separator: ", ")))")
+            console.log.error(
+                location,
+                "'console.baud' is \(baud); use a standard rate (\(baudRates.sorted().map(String.init).joined(separator: ", ")))"
+            )
         }
         return ConsoleSettings(device: console.string("device") ?? "/dev/ttyAMA0", baud: baud)
     }
@@ -145,9 +161,10 @@ extension BoardConfig {
             let reader = ConfigReader(item, path: "channels[\(index)]", log: log)
             defer { reader.finish() }
             guard reader.isPresent else { continue }
-            let channel = Channel(name: reader.string("name") ?? "", streamURL: reader.string("url") ?? "",
-                                  muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true,
-                                  record: reader.bool("record") ?? false, adsFrom: reader.strings("ads_from"))
+            let channel = Channel(
+                name: reader.string("name") ?? "", streamURL: reader.string("url") ?? "",
+                muteMusicURL: reader.string("mute_music"), adsEnabled: reader.bool("ads") ?? true,
+                record: reader.bool("record") ?? false, adsFrom: reader.strings("ads_from"))
             for problem in channel.problems() { log.error(item.location, problem) }
             channels.append(channel)
         }
@@ -155,7 +172,8 @@ extension BoardConfig {
             return try ChannelLineup(channels)
         } catch {
             // Per-channel problems were reported at each channel; what is left is the list's.
-            let location = root.value("channels")?.location ?? root.location ?? SourceLocation(file: "", line: 0, column: 0)
+            let location =
+                root.value("channels")?.location ?? root.location ?? SourceLocation(file: "", line: 0, column: 0)
             for problem in error.problems where !channels.contains(where: { $0.problems().contains(problem) }) {
                 log.error(location, problem)
             }
@@ -168,7 +186,8 @@ extension BoardConfig {
         let engine = EngineConfiguration()
         let maxDelay = defaults.milliseconds("max_delay", in: EngineConfiguration.maxDelayRange) ?? engine.maxDelayMs
         let settings = Defaults(
-            initialBufferMs: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange) ?? engine.initialBufferMs,
+            initialBufferMs: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange)
+                ?? engine.initialBufferMs,
             maxDelayMs: maxDelay,
             delayMs: defaults.milliseconds("delay", in: 0...maxDelay) ?? 5_000,
             delayStepMs: defaults.milliseconds("delay_step", in: 10...10_000) ?? 100,
@@ -177,8 +196,12 @@ extension BoardConfig {
             feedbackSounds: defaults.bool("feedback_sounds") ?? true,
             maxVolume: defaults.int("max_volume", in: 0...100) ?? 100,
             startVolumeMax: defaults.int("start_volume_max", in: 0...100) ?? 100)
-        if settings.volume > settings.maxVolume, let location = defaults.value("volume")?.location ?? defaults.value("max_volume")?.location {
-            log.error(location, "'defaults.volume' (\(settings.volume)) is above 'defaults.max_volume' (\(settings.maxVolume))")
+        if settings.volume > settings.maxVolume,
+            let location = defaults.value("volume")?.location ?? defaults.value("max_volume")?.location
+        {
+            log.error(
+                location,
+                "'defaults.volume' (\(settings.volume)) is above 'defaults.max_volume' (\(settings.maxVolume))")
         }
         return settings
     }

@@ -76,9 +76,11 @@ public struct ButtonSettings: Sendable, Equatable {
     /// Repeated while held (e.g. volume_up).
     public var hold: ControlAction?
 
-    public init(name: String, line: Int, bias: LineBias = .pullUp, activeLow: Bool = true, debounceMs: Int64 = 10,
-                press: ControlAction? = nil, longPress: ControlAction? = nil, doublePress: ControlAction? = nil,
-                hold: ControlAction? = nil) {
+    public init(
+        name: String, line: Int, bias: LineBias = .pullUp, activeLow: Bool = true, debounceMs: Int64 = 10,
+        press: ControlAction? = nil, longPress: ControlAction? = nil, doublePress: ControlAction? = nil,
+        hold: ControlAction? = nil
+    ) {
         self.name = name
         self.line = line
         self.bias = bias
@@ -101,8 +103,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var pushAction: ControlAction?
     public var pushLongAction: ControlAction?
 
-    public init(a: Int, b: Int, push: Int? = nil, bias: LineBias = .pullUp, stepsPerDetent: Int = 4,
-                pushAction: ControlAction? = nil, pushLongAction: ControlAction? = nil) {
+    public init(
+        a: Int, b: Int, push: Int? = nil, bias: LineBias = .pullUp, stepsPerDetent: Int = 4,
+        pushAction: ControlAction? = nil, pushLongAction: ControlAction? = nil
+    ) {
         self.a = a
         self.b = b
         self.push = push

@@ -19,7 +19,9 @@ public enum ChannelMemory {
     /// background, and the largest of the others (any of them may be playing).
     public static func worstCaseBytes(_ lineup: ChannelLineup, maxDelayMs: Int64) -> Int64 {
         let minutes = Double(maxDelayMs) / 60_000
-        let bytes = { (channel: Channel) in Int64(Double(channel.streamURL.hasPrefix("alsa:") ? lineInBytesPerMinute : streamBytesPerMinute) * minutes) }
+        let bytes = { (channel: Channel) in
+            Int64(Double(channel.streamURL.hasPrefix("alsa:") ? lineInBytesPerMinute : streamBytesPerMinute) * minutes)
+        }
         let recorded = lineup.channels.filter(\.record).map(bytes).reduce(0, +)
         return recorded + (lineup.channels.filter { !$0.record }.map(bytes).max() ?? 0)
     }

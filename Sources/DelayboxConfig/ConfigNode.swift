@@ -30,7 +30,9 @@ public indirect enum ConfigNode: Sendable, Equatable {
     /// `override` laid over `self`: mappings merge key by key (recursively), anything else
     /// is replaced, so a board file refines its base and a site file refines the board.
     public func merged(with override: ConfigNode) -> ConfigNode {
-        guard case .mapping(let base, let location) = self, case .mapping(let top, _) = override else { return override }
+        guard case .mapping(let base, let location) = self, case .mapping(let top, _) = override else {
+            return override
+        }
         var entries = base
         for entry in top {
             if let index = entries.firstIndex(where: { $0.key.name == entry.key.name }) {
@@ -44,14 +46,17 @@ public indirect enum ConfigNode: Sendable, Equatable {
 
     /// The node at a dotted path (`audio.device`, `channels.0.url`: sequences by index),
     /// or, when the path leads nowhere, the deepest node found and the part not found.
-    public func lookup(_ path: String) -> (node: ConfigNode?, deepest: (node: ConfigNode, path: String), missing: String?) {
+    public func lookup(_ path: String) -> (
+        node: ConfigNode?, deepest: (node: ConfigNode, path: String), missing: String?
+    ) {
         var node = self, walked: [Substring] = []
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
-            let next: ConfigNode? = switch node {
-            case .mapping: node[String(part)]
-            case .sequence(let items, _): Int(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
-            case .scalar: nil
-            }
+            let next: ConfigNode? =
+                switch node {
+                case .mapping: node[String(part)]
+                case .sequence(let items, _): Int(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+                case .scalar: nil
+                }
             guard let next else { return (nil, (node, walked.joined(separator: ".")), String(part)) }
             node = next
             walked.append(part)
@@ -75,7 +80,9 @@ public indirect enum ConfigNode: Sendable, Equatable {
             guard let inner = rest.isEmpty ? value : child.override(setting: rest, to: value) else { return nil }
             return .mapping([(Key(String(first), at: value.location), inner)], location)
         case .sequence(var items, let location):
-            guard let index = Int(first), items.indices.contains(index), let inner = items[index].override(setting: rest, to: value) else { return nil }
+            guard let index = Int(first), items.indices.contains(index),
+                let inner = items[index].override(setting: rest, to: value)
+            else { return nil }
             items[index] = items[index].merged(with: inner)
             return .sequence(items, location)
         case .scalar:

@@ -5,8 +5,12 @@ import DelayboxCommands
 final class DiagnosticLog {
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
-    func error(_ location: SourceLocation, _ message: String) { diagnostics.append(ConfigDiagnostic(.error, at: location, message)) }
-    func warning(_ location: SourceLocation, _ message: String) { diagnostics.append(ConfigDiagnostic(.warning, at: location, message)) }
+    func error(_ location: SourceLocation, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(.error, at: location, message))
+    }
+    func warning(_ location: SourceLocation, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(.warning, at: location, message))
+    }
 }
 
 /// Reads one mapping of a config as the schema wants it: each value in its type, range and
@@ -77,11 +81,16 @@ final class ConfigReader {
     func milliseconds(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
         guard let text = string(key), let location = node?[key]?.location else { return nil }
         guard let value = Self.parseDuration(text) else {
-            log.error(location, "'\(qualified(key))' must be a duration with its unit (e.g. 100 ms, 1.5 s, 5 min); got '\(text)'")
+            log.error(
+                location,
+                "'\(qualified(key))' must be a duration with its unit (e.g. 100 ms, 1.5 s, 5 min); got '\(text)'")
             return nil
         }
         guard range.contains(value) else {
-            log.error(location, "'\(qualified(key))' is \(Self.describe(value)); allowed \(Self.describe(range.lowerBound)) to \(Self.describe(range.upperBound))")
+            log.error(
+                location,
+                "'\(qualified(key))' is \(Self.describe(value)); allowed \(Self.describe(range.lowerBound)) to \(Self.describe(range.upperBound))"
+            )
             return nil
         }
         return value
@@ -92,8 +101,11 @@ final class ConfigReader {
         guard let text = string(key), let location = node?[key]?.location else { return nil }
         if let value = T(rawValue: text) { return value }
         let allowed = T.allCases.map(\.rawValue)
-        log.error(location, Suggestion.message("'\(qualified(key))' cannot be '\(text)' (allowed: \(allowed.joined(separator: ", ")))",
-                                               for: text, among: allowed))
+        log.error(
+            location,
+            Suggestion.message(
+                "'\(qualified(key))' cannot be '\(text)' (allowed: \(allowed.joined(separator: ", ")))",
+                for: text, among: allowed))
         return nil
     }
 
@@ -130,8 +142,11 @@ final class ConfigReader {
     func finish() {
         guard case .mapping(let entries, _)? = node else { return }
         for entry in entries where !known.contains(entry.key.name) {
-            log.error(entry.key.location, Suggestion.message("unknown key '\(qualified(entry.key.name))'",
-                                                             for: entry.key.name, among: known))
+            log.error(
+                entry.key.location,
+                Suggestion.message(
+                    "unknown key '\(qualified(entry.key.name))'",
+                    for: entry.key.name, among: known))
         }
     }
 

@@ -13,7 +13,9 @@ struct GPIOAllocation {
         for line in configTxt {
             let parts = line.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
             guard parts.first == "dtoverlay=gpio-ir" else { continue }
-            let pin = parts.dropFirst().first { $0.hasPrefix("gpio_pin=") }.flatMap { Int($0.dropFirst("gpio_pin=".count)) }
+            let pin = parts.dropFirst().first { $0.hasPrefix("gpio_pin=") }.flatMap {
+                Int($0.dropFirst("gpio_pin=".count))
+            }
             return pin ?? 18
         }
         return nil
@@ -23,7 +25,9 @@ struct GPIOAllocation {
         guard let settings else { return }
         var reserved = hat.occupiedLines.mapValues { "the \(hat.rawValue) HAT (\($0))" }
         if let console, AudioHAT.uartDevices.contains(console.device) {
-            for (line, use) in AudioHAT.uartLines { reserved[line] = "the serial console on \(console.device) (\(use))" }
+            for (line, use) in AudioHAT.uartLines {
+                reserved[line] = "the serial console on \(console.device) (\(use))"
+            }
         }
         if let infraredLine { reserved[infraredLine] = "the IR receiver (dtoverlay=gpio-ir in board.config_txt)" }
         var taken: [Int: String] = [:]

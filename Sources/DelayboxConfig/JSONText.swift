@@ -37,7 +37,11 @@ public enum JSONText {
         case let other?:
             // An optional inside `Any` (a dictionary's `Int?`) that is nil: null.
             let mirror = Mirror(reflecting: other)
-            if mirror.displayStyle == .optional, mirror.children.isEmpty { out += "null" } else { quote("\(other)", to: &out) }
+            if mirror.displayStyle == .optional, mirror.children.isEmpty {
+                out += "null"
+            } else {
+                quote("\(other)", to: &out)
+            }
         }
     }
 

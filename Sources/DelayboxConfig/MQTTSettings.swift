@@ -16,8 +16,11 @@ public struct MQTTSettings: Sendable, Equatable {
     /// A venue group whose commands (`delaybox/group/<group>/command`) the box follows too.
     public var group: String?
 
-    public init(host: String, port: Int, tls: Bool = false, caFile: String? = nil, clientID: String? = nil, username: String? = nil,
-                password: String? = nil, topicPrefix: String? = nil, group: String? = nil) {
+    public init(
+        host: String, port: Int, tls: Bool = false, caFile: String? = nil, clientID: String? = nil,
+        username: String? = nil,
+        password: String? = nil, topicPrefix: String? = nil, group: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.tls = tls
@@ -37,12 +40,18 @@ public struct MQTTSettings: Sendable, Equatable {
     public static func broker(_ url: String) -> Result<(host: String, port: Int, tls: Bool), BrokerURLError> {
         let tls: Bool
         let rest: Substring
-        if url.hasPrefix("mqtt://") { tls = false; rest = url.dropFirst(7) }
-        else if url.hasPrefix("mqtts://") { tls = true; rest = url.dropFirst(8) }
-        else { return .failure(BrokerURLError("'\(url)' is not an MQTT broker URL (mqtt://HOST[:PORT] or mqtts://HOST[:PORT])")) }
+        if url.hasPrefix("mqtt://") {
+            tls = false; rest = url.dropFirst(7)
+        } else if url.hasPrefix("mqtts://") {
+            tls = true; rest = url.dropFirst(8)
+        } else {
+            return .failure(
+                BrokerURLError("'\(url)' is not an MQTT broker URL (mqtt://HOST[:PORT] or mqtts://HOST[:PORT])"))
+        }
         let authority = rest.hasSuffix("/") ? rest.dropLast() : rest
         guard !authority.contains("/"), !authority.contains("@") else {
-            return .failure(BrokerURLError("'\(url)': only a host and a port (credentials go in mqtt.username and mqtt.password)"))
+            return .failure(
+                BrokerURLError("'\(url)': only a host and a port (credentials go in mqtt.username and mqtt.password)"))
         }
         var host = authority, port = tls ? 8883 : 1883
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
@@ -65,7 +74,8 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Whether `text` may be one level (or, with slashes, levels) of a topic we publish to:
     /// no MQTT wildcard, no empty level, no control characters.
     public static func isTopicPath(_ text: String) -> Bool {
-        !text.isEmpty && !text.contains("+") && !text.contains("#") && !text.split(separator: "/", omittingEmptySubsequences: false).contains("")
+        !text.isEmpty && !text.contains("+") && !text.contains("#")
+            && !text.split(separator: "/", omittingEmptySubsequences: false).contains("")
             && !text.unicodeScalars.contains { $0.value < 0x20 }
     }
 }

@@ -13,7 +13,9 @@ public struct Settings: Sendable, Equatable, Codable {
     public var presets: [Int: Int64]
     public var adsEnabled: Bool
 
-    public init(delayMs: Int64, volume: Int, channel: String? = nil, presets: [Int: Int64] = [:], adsEnabled: Bool = true) {
+    public init(
+        delayMs: Int64, volume: Int, channel: String? = nil, presets: [Int: Int64] = [:], adsEnabled: Bool = true
+    ) {
         self.delayMs = delayMs
         self.volume = volume
         self.channel = channel
@@ -62,7 +64,9 @@ public struct Settings: Sendable, Equatable, Codable {
     /// `maxDelayMs` (a delay or preset saved under a larger `max_delay` than the config's
     /// now: clamped to it, the rest kept — issue 44); or why the file is not valid
     /// settings at all (unreadable, another format, a negative delay, a volume beyond 0-100).
-    public static func read(_ data: Data, maxDelayMs: Int64) -> Result<(settings: Settings, clamped: [String]), SettingsProblem> {
+    public static func read(_ data: Data, maxDelayMs: Int64) -> Result<
+        (settings: Settings, clamped: [String]), SettingsProblem
+    > {
         guard !data.isEmpty else { return .failure(SettingsProblem("the state file is empty")) }
         let file: File
         do {
@@ -71,11 +75,17 @@ public struct Settings: Sendable, Equatable, Codable {
             return .failure(SettingsProblem("the state file is not valid: \(error)"))
         }
         guard file.version == formatVersion else {
-            return .failure(SettingsProblem("the state file has format version \(file.version); this build reads \(formatVersion)"))
+            return .failure(
+                SettingsProblem("the state file has format version \(file.version); this build reads \(formatVersion)"))
         }
         var settings = file.settings
-        guard settings.delayMs >= 0, (0...100).contains(settings.volume), settings.presets.values.allSatisfy({ $0 >= 0 }) else {
-            return .failure(SettingsProblem("the state file holds values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"))
+        guard settings.delayMs >= 0, (0...100).contains(settings.volume),
+            settings.presets.values.allSatisfy({ $0 >= 0 })
+        else {
+            return .failure(
+                SettingsProblem(
+                    "the state file holds values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"
+                ))
         }
         var clamped: [String] = []
         if settings.delayMs > maxDelayMs {

@@ -9,13 +9,17 @@ import FoundationEssentials
 /// stays text, and the schema reads it as the type it wants.
 public enum ConfigFile {
     /// The board config at `path`, with its bases and then `site` (if it exists) laid over.
-    public static func load(_ path: String, site: String? = nil) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+    public static func load(_ path: String, site: String? = nil) -> (
+        config: BoardConfig?, diagnostics: [ConfigDiagnostic]
+    ) {
         load(path, overlays: site.map { [$0] } ?? [])
     }
 
     /// The board config at `path` with `overlays` laid over it in order (those that do
     /// not exist are skipped): the site file, then what the console saved.
-    public static func load(_ path: String, overlays: [String]) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+    public static func load(_ path: String, overlays: [String]) -> (
+        config: BoardConfig?, diagnostics: [ConfigDiagnostic]
+    ) {
         let (document, diagnostics) = document(path, overlays: overlays)
         guard let document else { return (nil, diagnostics) }
         let read = BoardConfig.read(document)
@@ -24,11 +28,15 @@ public enum ConfigFile {
 
     /// The document `load` reads, as written (every value with its file and line); nil
     /// after a syntax error.
-    public static func document(_ path: String, overlays: [String] = []) -> (document: ConfigNode?, diagnostics: [ConfigDiagnostic]) {
+    public static func document(_ path: String, overlays: [String] = []) -> (
+        document: ConfigNode?, diagnostics: [ConfigDiagnostic]
+    ) {
         var diagnostics: [ConfigDiagnostic] = []
         guard var document = resolve(path, chain: [], diagnostics: &diagnostics) else { return (nil, diagnostics) }
         for overlay in overlays where FileManager.default.fileExists(atPath: overlay) {
-            if let overrides = resolve(overlay, chain: [], emptyAllowed: true, diagnostics: &diagnostics) { document = document.merged(with: overrides) }
+            if let overrides = resolve(overlay, chain: [], emptyAllowed: true, diagnostics: &diagnostics) {
+                document = document.merged(with: overrides)
+            }
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         return (document, diagnostics)
@@ -64,10 +72,12 @@ public enum ConfigFile {
         case .scalar(let text, _): quoted(text)
         case .sequence(let items, _): "[" + items.map(flow).joined(separator: ", ") + "]"
         case .mapping(let entries, _):
-            "{" + entries.map { entry in
-                let key = quoted(entry.key.name)
-                return (key.unicodeScalars.count > longestImplicitKey ? "? " + key + " : " : key + ": ") + flow(entry.value)
-            }.joined(separator: ", ") + "}"
+            "{"
+                + entries.map { entry in
+                    let key = quoted(entry.key.name)
+                    return (key.unicodeScalars.count > longestImplicitKey ? "? " + key + " : " : key + ": ")
+                        + flow(entry.value)
+                }.joined(separator: ", ") + "}"
         }
     }
 
@@ -76,29 +86,40 @@ public enum ConfigFile {
     /// One file with everything it extends, bases first. `emptyAllowed`: a file with
     /// nothing but comments is an empty mapping (a site file that sets nothing yet, as
     /// the package installs it) instead of an error.
-    static func resolve(_ path: String, chain: [String], emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+    static func resolve(
+        _ path: String, chain: [String], emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]
+    ) -> ConfigNode? {
         let location = SourceLocation(file: path, line: 1, column: 1)
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
         guard !chain.contains(canonical) else {
-            diagnostics.append(ConfigDiagnostic(.error, at: location, "extends itself: " + (chain + [canonical]).joined(separator: " -> ")))
+            diagnostics.append(
+                ConfigDiagnostic(
+                    .error, at: location, "extends itself: " + (chain + [canonical]).joined(separator: " -> ")))
             return nil
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions or not UTF-8)" : "does not exist"
+            let why =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot be read (permissions or not UTF-8)" : "does not exist"
             diagnostics.append(ConfigDiagnostic(.error, at: location, "the config file \(why)"))
             return nil
         }
-        guard let document = parse(text, file: path, emptyAllowed: emptyAllowed, diagnostics: &diagnostics) else { return nil }
+        guard let document = parse(text, file: path, emptyAllowed: emptyAllowed, diagnostics: &diagnostics) else {
+            return nil
+        }
         guard let extends = document["extends"] else { return document }
         // One base, or a list laid over each other in order (a board, then a remote's keys).
         let bases: [ConfigNode] = if case .sequence(let items, _) = extends { items } else { [extends] }
         var merged: ConfigNode?
         for item in bases {
             guard case .scalar(let base, let baseLocation) = item else {
-                diagnostics.append(ConfigDiagnostic(.error, at: item.location, "'extends' names a file, or a list of files"))
+                diagnostics.append(
+                    ConfigDiagnostic(.error, at: item.location, "'extends' names a file, or a list of files"))
                 return nil
             }
-            let basePath = base.hasPrefix("/") ? base : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path
+            let basePath =
+                base.hasPrefix("/")
+                ? base : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path
             var inner: [ConfigDiagnostic] = []
             guard let resolved = resolve(basePath, chain: chain + [canonical], diagnostics: &inner) else {
                 // Say where the broken `extends` is, then what is wrong with the base.
@@ -115,7 +136,9 @@ public enum ConfigFile {
 
     /// YAML text to a located tree; syntax errors become diagnostics. Text with no
     /// document (only comments) is an empty mapping when `emptyAllowed`, else an error.
-    static func parse(_ text: String, file: String, emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]) -> ConfigNode? {
+    static func parse(_ text: String, file: String, emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic])
+        -> ConfigNode?
+    {
         let start = SourceLocation(file: file, line: 1, column: 1)
         do {
             guard let root = try YAMLReader.read(text, file: file) else {
@@ -125,7 +148,9 @@ public enum ConfigFile {
             }
             return root
         } catch {
-            diagnostics.append(ConfigDiagnostic(.error, at: SourceLocation(file: file, line: error.line, column: error.column), error.problem))
+            diagnostics.append(
+                ConfigDiagnostic(
+                    .error, at: SourceLocation(file: file, line: error.line, column: error.column), error.problem))
             return nil
         }
     }

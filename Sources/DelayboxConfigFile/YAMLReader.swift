@@ -57,7 +57,9 @@ enum YAMLReader {
             guard case (.documentEnd, _) = try next() else { throw failure("expected the end of the document") }
             let (after, place) = try next()
             guard case .streamEnd = after else {
-                throw Failure(problem: "a second document ('---'): a config file holds one", line: place.line, column: place.column)
+                throw Failure(
+                    problem: "a second document ('---'): a config file holds one", line: place.line,
+                    column: place.column)
             }
             return root
         }
@@ -68,7 +70,8 @@ enum YAMLReader {
                 return remember(.scalar(text, location), as: anchor)
             case .alias(let anchor):
                 guard let node = anchors[anchor] else {
-                    throw Failure(problem: "'*\(anchor)' names no anchor above it", line: location.line, column: location.column)
+                    throw Failure(
+                        problem: "'*\(anchor)' names no anchor above it", line: location.line, column: location.column)
                 }
                 return node
             case .sequenceStart(let anchor):
@@ -88,7 +91,9 @@ enum YAMLReader {
                         throw Failure(problem: "a key must be plain text", line: keyPlace.line, column: keyPlace.column)
                     }
                     guard !entries.contains(where: { $0.0.name == name }) else {
-                        throw Failure(problem: "'\(name)' is written twice in one mapping", line: keyPlace.line, column: keyPlace.column)
+                        throw Failure(
+                            problem: "'\(name)' is written twice in one mapping", line: keyPlace.line,
+                            column: keyPlace.column)
                     }
                     let (value, valuePlace) = try next()
                     entries.append((ConfigNode.Key(name, at: keyPlace), try node(value, at: valuePlace)))
@@ -110,28 +115,33 @@ enum YAMLReader {
                 let problem = parser.pointee.problem.map { String(cString: $0) } ?? "cannot be parsed"
                 let context = parser.pointee.context.map { String(cString: $0) + ": " } ?? ""
                 let mark = parser.pointee.problem_mark
-                throw Failure(problem: "YAML: " + context + problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+                throw Failure(
+                    problem: "YAML: " + context + problem, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
             }
             defer { yaml_event_delete(&event) }
-            let location = SourceLocation(file: file, line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+            let location = SourceLocation(
+                file: file, line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
             func text(_ pointer: UnsafeMutablePointer<yaml_char_t>?, _ length: Int? = nil) -> String? {
                 guard let pointer else { return nil }
                 let count = length ?? strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
                 return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
             }
-            let copied: Event = switch event.type {
-            case YAML_STREAM_START_EVENT: .streamStart
-            case YAML_DOCUMENT_START_EVENT: .documentStart
-            case YAML_DOCUMENT_END_EVENT: .documentEnd
-            case YAML_MAPPING_START_EVENT: .mappingStart(anchor: text(event.data.mapping_start.anchor))
-            case YAML_MAPPING_END_EVENT: .mappingEnd
-            case YAML_SEQUENCE_START_EVENT: .sequenceStart(anchor: text(event.data.sequence_start.anchor))
-            case YAML_SEQUENCE_END_EVENT: .sequenceEnd
-            case YAML_SCALAR_EVENT:
-                .scalar(text(event.data.scalar.value, Int(event.data.scalar.length)) ?? "", anchor: text(event.data.scalar.anchor))
-            case YAML_ALIAS_EVENT: .alias(text(event.data.alias.anchor) ?? "")
-            default: .streamEnd
-            }
+            let copied: Event =
+                switch event.type {
+                case YAML_STREAM_START_EVENT: .streamStart
+                case YAML_DOCUMENT_START_EVENT: .documentStart
+                case YAML_DOCUMENT_END_EVENT: .documentEnd
+                case YAML_MAPPING_START_EVENT: .mappingStart(anchor: text(event.data.mapping_start.anchor))
+                case YAML_MAPPING_END_EVENT: .mappingEnd
+                case YAML_SEQUENCE_START_EVENT: .sequenceStart(anchor: text(event.data.sequence_start.anchor))
+                case YAML_SEQUENCE_END_EVENT: .sequenceEnd
+                case YAML_SCALAR_EVENT:
+                    .scalar(
+                        text(event.data.scalar.value, Int(event.data.scalar.length)) ?? "",
+                        anchor: text(event.data.scalar.anchor))
+                case YAML_ALIAS_EVENT: .alias(text(event.data.alias.anchor) ?? "")
+                default: .streamEnd
+                }
             return (copied, location)
         }
 

@@ -13,37 +13,68 @@ public enum ConsoleLanguage {
 
     static let entries: [Entry] = [
         Entry(name: "help", usage: "help [COMMAND]", summary: "list the commands, or explain one", arguments: []),
-        Entry(name: "status", usage: "status", summary: "state, channel, delay set and available, volume, buffer, now playing, uptime", arguments: []),
-        Entry(name: "delay", usage: "delay [SECONDS | +SECONDS | -SECONDS | live]",
-              summary: "show or set the delay (units: 45, 45 s, 1.5 min, 300 ms); +/- adjust; live: the smallest", arguments: ["live"]),
-        Entry(name: "volume", usage: "volume [0-100 | +N | -N]", summary: "show or set the volume (perceptual scale)", arguments: []),
-        Entry(name: "pause", usage: "pause", summary: "hold playout; recording goes on, so the delay grows", arguments: []),
+        Entry(
+            name: "status", usage: "status",
+            summary: "state, channel, delay set and available, volume, buffer, now playing, uptime", arguments: []),
+        Entry(
+            name: "delay", usage: "delay [SECONDS | +SECONDS | -SECONDS | live]",
+            summary: "show or set the delay (units: 45, 45 s, 1.5 min, 300 ms); +/- adjust; live: the smallest",
+            arguments: ["live"]),
+        Entry(
+            name: "volume", usage: "volume [0-100 | +N | -N]", summary: "show or set the volume (perceptual scale)",
+            arguments: []),
+        Entry(
+            name: "pause", usage: "pause", summary: "hold playout; recording goes on, so the delay grows", arguments: []
+        ),
         Entry(name: "resume", usage: "resume", summary: "play on from where it was held", arguments: []),
-        Entry(name: "mute", usage: "mute [on|off]", summary: "mute or unmute the output (without on or off: the other way)", arguments: ["on", "off"]),
-        Entry(name: "channel", usage: "channel [list | next | NAME | add NAME URL | remove NAME]",
-              summary: "list the channels, switch, or add one from a station's link (config save keeps it)", arguments: ["list", "next", "add", "remove"]),
-        Entry(name: "ads", usage: "ads [on | off]", summary: "show or set whether ad breaks play their ad", arguments: ["on", "off"]),
-        Entry(name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset", arguments: ["save", "recall"]),
-        Entry(name: "events", usage: "events", summary: "recent stream events, with stream time and firing time", arguments: []),
-        Entry(name: "stats", usage: "stats [watch]", summary: "underruns, xruns, reconnects, drift, delay error, CPU, RSS; watch refreshes", arguments: ["watch"]),
-        Entry(name: "log", usage: "log level [LEVEL] | log tail [N] | log hour",
-              summary: "show or set the log level, show recent log lines, or the last hour's with their times",
-              arguments: ["level", "tail", "hour"]),
-        Entry(name: "config", usage: "config show | config get KEY | config set KEY VALUE | config save",
-              summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
+        Entry(
+            name: "mute", usage: "mute [on|off]",
+            summary: "mute or unmute the output (without on or off: the other way)", arguments: ["on", "off"]),
+        Entry(
+            name: "channel", usage: "channel [list | next | NAME | add NAME URL | remove NAME]",
+            summary: "list the channels, switch, or add one from a station's link (config save keeps it)",
+            arguments: ["list", "next", "add", "remove"]),
+        Entry(
+            name: "ads", usage: "ads [on | off]", summary: "show or set whether ad breaks play their ad",
+            arguments: ["on", "off"]),
+        Entry(
+            name: "preset", usage: "preset [recall] N | preset save N", summary: "recall or save a delay preset",
+            arguments: ["save", "recall"]),
+        Entry(
+            name: "events", usage: "events", summary: "recent stream events, with stream time and firing time",
+            arguments: []),
+        Entry(
+            name: "stats", usage: "stats [watch]",
+            summary: "underruns, xruns, reconnects, drift, delay error, CPU, RSS; watch refreshes", arguments: ["watch"]
+        ),
+        Entry(
+            name: "log", usage: "log level [LEVEL] | log tail [N] | log hour",
+            summary: "show or set the log level, show recent log lines, or the last hour's with their times",
+            arguments: ["level", "tail", "hour"]),
+        Entry(
+            name: "config", usage: "config show | config get KEY | config set KEY VALUE | config save",
+            summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
         Entry(name: "board", usage: "board", summary: "the board: pins and audio device", arguments: []),
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
-        Entry(name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme", arguments: ["on", "off"]),
-        Entry(name: "update", usage: "update | update VERSION | update --canary BOX",
-              summary: "update Delaybox from the box's apt sources (checked, rolled back if it does not play); a group in stages, BOX first",
-              arguments: ["--canary"]),
-        Entry(name: "system", usage: "system", summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
-              arguments: []),
+        Entry(
+            name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme",
+            arguments: ["on", "off"]),
+        Entry(
+            name: "update", usage: "update | update VERSION | update --canary BOX",
+            summary:
+                "update Delaybox from the box's apt sources (checked, rolled back if it does not play); a group in stages, BOX first",
+            arguments: ["--canary"]),
+        Entry(
+            name: "system", usage: "system",
+            summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
+            arguments: []),
         Entry(name: "version", usage: "version", summary: "the firmware version and its FFmpeg's", arguments: []),
-        Entry(name: "web", usage: "web | web password PASSWORD | web reset",
-              summary: "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
-              arguments: ["password", "reset"]),
+        Entry(
+            name: "web", usage: "web | web password PASSWORD | web reset",
+            summary:
+                "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
+            arguments: ["password", "reset"]),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -51,7 +82,9 @@ public enum ConsoleLanguage {
     /// The request a line asks for; nil for an empty line.
     public static func parse(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
         if let password = webPassword(line) {
-            return password.isEmpty ? .failure(ConsoleError("usage: web password PASSWORD")) : .success(ConsoleRequest(.webPassword(password)))
+            return password.isEmpty
+                ? .failure(ConsoleError("usage: web password PASSWORD"))
+                : .success(ConsoleRequest(.webPassword(password)))
         }
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let json = words.contains("--json")
@@ -59,8 +92,10 @@ public enum ConsoleLanguage {
         guard let name = words.first?.lowercased() else { return nil }
         let arguments = Array(words.dropFirst())
         guard let entry = entries.first(where: { $0.name == name }) else {
-            return .failure(ConsoleError(Suggestion.message("unknown command '\(name)'", for: name, among: entries.map(\.name))
-                                         + "; 'help' lists them"))
+            return .failure(
+                ConsoleError(
+                    Suggestion.message("unknown command '\(name)'", for: name, among: entries.map(\.name))
+                        + "; 'help' lists them"))
         }
         return action(entry, arguments).map { ConsoleRequest($0, json: json) }
     }
@@ -77,12 +112,16 @@ public enum ConsoleLanguage {
         case ("update", 0): return .success(.update(version: nil))
         case ("update", 1) where first != "--canary":
             guard PackageVersion.isValid(arguments[0]) else {
-                return .failure(ConsoleError("'\(arguments[0])' is not a release's version (e.g. 1.4.0-1~deb13): usage: \(entry.usage)"))
+                return .failure(
+                    ConsoleError(
+                        "'\(arguments[0])' is not a release's version (e.g. 1.4.0-1~deb13): usage: \(entry.usage)"))
             }
             return .success(.update(version: arguments[0]))
         case ("update", 2) where first == "--canary":
             guard isBoxName(arguments[1]) else {
-                return .failure(ConsoleError("'\(arguments[1])' is not a box's MQTT client id (letters, digits, . _ -, at most 64)"))
+                return .failure(
+                    ConsoleError("'\(arguments[1])' is not a box's MQTT client id (letters, digits, . _ -, at most 64)")
+                )
             }
             return .success(.stagedUpdate(canary: arguments[1]))
         case ("pause", 0): return .success(.command(.pause))
@@ -102,8 +141,10 @@ public enum ConsoleLanguage {
         case ("channel", 1) where first == "list": return .success(.listChannels)
         case ("channel", 1) where first == "next": return .success(.command(.nextChannel))
         case ("channel", let count) where count >= 3 && first == "add":
-            return .success(.addChannel(name: arguments.dropFirst().dropLast().joined(separator: " "), url: arguments[count - 1]))
-        case ("channel", 2...) where first == "remove": return .success(.removeChannel(arguments.dropFirst().joined(separator: " ")))
+            return .success(
+                .addChannel(name: arguments.dropFirst().dropLast().joined(separator: " "), url: arguments[count - 1]))
+        case ("channel", 2...) where first == "remove":
+            return .success(.removeChannel(arguments.dropFirst().joined(separator: " ")))
         case ("channel", 1) where first == "add" || first == "remove": return usage()
         case ("channel", _): return .success(.selectChannel(arguments.joined(separator: " ")))
         case ("ads", 0): return .success(.showAds)
@@ -118,18 +159,25 @@ public enum ConsoleLanguage {
         case ("log", 2) where first == "level":
             let level = arguments[1].lowercased()
             guard logLevels.contains(level) else {
-                return .failure(ConsoleError(Suggestion.message("no log level '\(level)' (\(logLevels.joined(separator: ", ")))", for: level, among: logLevels)))
+                return .failure(
+                    ConsoleError(
+                        Suggestion.message(
+                            "no log level '\(level)' (\(logLevels.joined(separator: ", ")))", for: level,
+                            among: logLevels)))
             }
             return .success(.logLevel(level))
         case ("log", 1) where first == "tail": return .success(.logTail(lines: 20))
         case ("log", 1) where first == "hour": return .success(.logHour)
         case ("log", 2) where first == "tail":
-            guard let count = Int(arguments[1]), (1...1_000).contains(count) else { return .failure(ConsoleError("log tail takes 1-1000 lines")) }
+            guard let count = Int(arguments[1]), (1...1_000).contains(count) else {
+                return .failure(ConsoleError("log tail takes 1-1000 lines"))
+            }
             return .success(.logTail(lines: count))
         case ("config", 1) where first == "show": return .success(.configShow)
         case ("config", 1) where first == "save": return .success(.configSave)
         case ("config", 2) where first == "get": return .success(.configGet(key: arguments[1]))
-        case ("config", 3...) where first == "set": return .success(.configSet(key: arguments[1], value: arguments.dropFirst(2).joined(separator: " ")))
+        case ("config", 3...) where first == "set":
+            return .success(.configSet(key: arguments[1], value: arguments.dropFirst(2).joined(separator: " ")))
         case ("web", 0): return .success(.web)
         case ("web", 1) where first == "reset": return .success(.webReset)
         case ("tone", 1) where first == "on": return .success(.tone(on: true))
@@ -141,7 +189,10 @@ public enum ConsoleLanguage {
     /// A box's MQTT client id as a canary is named (one topic level: no wildcard, no `/`).
     public static func isBoxName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 
     /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`
@@ -160,7 +211,9 @@ public enum ConsoleLanguage {
     }
 
     static func presetSlot(_ text: String) -> Result<Int, ConsoleError> {
-        guard let slot = Int(text), (1...9).contains(slot) else { return .failure(ConsoleError("a preset is 1-9; got '\(text)'")) }
+        guard let slot = Int(text), (1...9).contains(slot) else {
+            return .failure(ConsoleError("a preset is 1-9; got '\(text)'"))
+        }
         return .success(slot)
     }
 
@@ -184,14 +237,17 @@ public enum ConsoleLanguage {
         for (unit, scale) in units where text.hasSuffix(unit) {
             // 1e308 s must be an error, not a trap.
             guard let value = Double(String(text.dropLast(unit.count)).trimmingSpaces()),
-                  let milliseconds = Checked.scaled(value, by: scale, in: 0...999_999_999_999_999) else { continue }
+                let milliseconds = Checked.scaled(value, by: scale, in: 0...999_999_999_999_999)
+            else { continue }
             return milliseconds
         }
         return nil
     }
 
     static func volume(_ text: String) -> Result<Command, ConsoleError> {
-        if let first = text.first, first == "+" || first == "-", let steps = Int(text.dropFirst()), (0...100).contains(steps) {
+        if let first = text.first, first == "+" || first == "-", let steps = Int(text.dropFirst()),
+            (0...100).contains(steps)
+        {
             return .success(.adjustVolume(steps: first == "+" ? steps : -steps))
         }
         guard let volume = Int(text), (0...100).contains(volume) else {
@@ -219,16 +275,20 @@ public enum ConsoleLanguage {
     public static func help(_ topic: String?) -> Result<String, ConsoleError> {
         guard let topic else {
             let width = (entries.map(\.name.count).max() ?? 0) + 2
-            return .success(entries.map { $0.name.padding(toLength: width) + $0.summary }.joined(separator: "\n")
-                            + "\nEvery command also takes --json.")
+            return .success(
+                entries.map { $0.name.padding(toLength: width) + $0.summary }.joined(separator: "\n")
+                    + "\nEvery command also takes --json.")
         }
         guard let entry = entries.first(where: { $0.name == topic }) else {
-            return .failure(ConsoleError(Suggestion.message("no command '\(topic)'", for: topic, among: entries.map(\.name))))
+            return .failure(
+                ConsoleError(Suggestion.message("no command '\(topic)'", for: topic, among: entries.map(\.name))))
         }
         return .success("usage: \(entry.usage) [--json]\n\(entry.summary)")
     }
 }
 
 extension String {
-    func padding(toLength length: Int) -> String { count >= length ? self : self + String(repeating: " ", count: length - count) }
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
 }

@@ -38,8 +38,10 @@ public struct LineEditor: Sendable {
     static let maxHistory = 100
     static let maxEscapeLength = 16
 
-    public init(prompt: String = "delaybox> ", ansi: Bool = true, maxLength: Int = 256,
-                completer: @escaping @Sendable (String) -> [String] = { _ in [] }) {
+    public init(
+        prompt: String = "delaybox> ", ansi: Bool = true, maxLength: Int = 256,
+        completer: @escaping @Sendable (String) -> [String] = { _ in [] }
+    ) {
         self.prompt = prompt
         self.ansi = ansi
         self.maxLength = maxLength
@@ -109,16 +111,19 @@ public struct LineEditor: Sendable {
         if expected == 0 || (utf8.count > 1 && utf8.last! & 0xC0 != 0x80) {
             let bad = utf8
             utf8 = []
-            output.messages.append("invalid UTF-8 ignored: " + bad.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
+            output.messages.append(
+                "invalid UTF-8 ignored: " + bad.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
             bell(into: &output)
-            if bad.count > 1, let last = bad.last, last < 0x80 || last >= 0xC0 { take(last, into: &output) }  // a fresh start
+            // A fresh start.
+            if bad.count > 1, let last = bad.last, last < 0x80 || last >= 0xC0 { take(last, into: &output) }
             return
         }
         guard utf8.count == expected else { return }
         let bytes = utf8
         utf8 = []
         guard let text = String(validating: bytes, as: UTF8.self), let character = text.first else {
-            output.messages.append("invalid UTF-8 ignored: " + bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
+            output.messages.append(
+                "invalid UTF-8 ignored: " + bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " "))
             bell(into: &output)
             return
         }
@@ -149,7 +154,11 @@ public struct LineEditor: Sendable {
         case "[F", "OF", "[4~", "[8~": cursor = line.count; redraw(into: &output)
         case "[3~": if cursor < line.count { line.remove(at: cursor); redraw(into: &output) }
         default:
-            output.messages.append("unknown key ignored: ESC " + String(decoding: sequence.dropFirst().map { $0 < 0x20 || $0 > 0x7E ? UInt8(ascii: "?") : $0 }, as: UTF8.self))
+            output.messages.append(
+                "unknown key ignored: ESC "
+                    + String(
+                        decoding: sequence.dropFirst().map { $0 < 0x20 || $0 > 0x7E ? UInt8(ascii: "?") : $0 },
+                        as: UTF8.self))
             bell(into: &output)
         }
     }
@@ -218,7 +227,9 @@ public struct LineEditor: Sendable {
         let word = String(before.reversed().prefix { $0 != " " }.reversed())
         let candidates = completer(before).filter { $0.hasPrefix(word) }
         guard !candidates.isEmpty else { return bell(into: &output) }
-        let common = candidates.dropFirst().reduce(candidates[0]) { prefix, next in String(zip(prefix, next).prefix { $0 == $1 }.map(\.0)) }
+        let common = candidates.dropFirst().reduce(candidates[0]) { prefix, next in
+            String(zip(prefix, next).prefix { $0 == $1 }.map(\.0))
+        }
         var addition = Array(common.dropFirst(word.count))
         if candidates.count == 1 { addition.append(" ") }
         for character in addition where line.count < maxLength {
@@ -234,7 +245,8 @@ public struct LineEditor: Sendable {
 
     private func redrawBytes() -> [UInt8] {
         guard ansi else { return Array("\r\n".utf8) + promptBytes() }
-        return Array("\r".utf8) + Array((prompt + String(line)).utf8) + Array("\u{1B}[K".utf8) + moveLeft(line.count - cursor)
+        return Array("\r".utf8) + Array((prompt + String(line)).utf8) + Array("\u{1B}[K".utf8)
+            + moveLeft(line.count - cursor)
     }
 
     private mutating func redraw(into output: inout Output) { output.screen += redrawBytes() }

@@ -7,10 +7,11 @@ public enum Sparkline {
         let finite = values.filter(\.isFinite)
         guard let low = finite.min(), let high = finite.max() else { return "" }
         let span = high - low
-        return String(values.map { value -> Character in
-            guard value.isFinite else { return " " }
-            guard span > 0 else { return blocks[0] }
-            return blocks[min(blocks.count - 1, Int((value - low) / span * Double(blocks.count - 1) + 0.5))]
-        })
+        return String(
+            values.map { value -> Character in
+                guard value.isFinite else { return " " }
+                guard span > 0 else { return blocks[0] }
+                return blocks[min(blocks.count - 1, Int((value - low) / span * Double(blocks.count - 1) + 0.5))]
+            })
     }
 }

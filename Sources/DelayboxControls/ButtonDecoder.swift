@@ -107,7 +107,9 @@ public struct ButtonDecoder: Sendable {
     }
 
     private mutating func fireTimers(until now: Int64, into gestures: inout [(Gesture, Int64)]) {
-        if let pending = pendingPressSince, pending + timing.doublePressNs <= now, !pressed || pressedAt > pending + timing.doublePressNs {
+        if let pending = pendingPressSince, pending + timing.doublePressNs <= now,
+            !pressed || pressedAt > pending + timing.doublePressNs
+        {
             pendingPressSince = nil
             gestures.append((.press, pending + timing.doublePressNs))
         }

@@ -43,12 +43,15 @@ public struct ControlSurface: Sendable {
         }
         if let encoder = gpio.encoder {
             self.encoder = encoder
-            quadrature = QuadratureDecoder(stepsPerDetent: encoder.stepsPerDetent, a: initialLevels[encoder.a] ?? true,
-                                           b: initialLevels[encoder.b] ?? true)
+            quadrature = QuadratureDecoder(
+                stepsPerDetent: encoder.stepsPerDetent, a: initialLevels[encoder.a] ?? true,
+                b: initialLevels[encoder.b] ?? true)
             if let push = encoder.push {
-                buttons[push] = Self.button(ButtonSettings(name: "encoder push", line: push, bias: encoder.bias, activeLow: true,
-                                                          debounceMs: Int64(Self.pushDebounceMs), press: encoder.pushAction,
-                                                          longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
+                buttons[push] = Self.button(
+                    ButtonSettings(
+                        name: "encoder push", line: push, bias: encoder.bias, activeLow: true,
+                        debounceMs: Int64(Self.pushDebounceMs), press: encoder.pushAction,
+                        longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
             }
         }
     }
@@ -56,9 +59,12 @@ public struct ControlSurface: Sendable {
     private static func button(_ settings: ButtonSettings) -> Button {
         var timing = ButtonDecoder.Timing()
         timing.debounceNs = settings.debounceMs * 1_000_000
-        return Button(settings: settings, decoder: ButtonDecoder(timing: timing, activeHigh: !settings.activeLow,
-                                                                 detectsDoublePress: settings.doublePress != nil,
-                                                                 repeatsWhileHeld: settings.hold != nil))
+        return Button(
+            settings: settings,
+            decoder: ButtonDecoder(
+                timing: timing, activeHigh: !settings.activeLow,
+                detectsDoublePress: settings.doublePress != nil,
+                repeatsWhileHeld: settings.hold != nil))
     }
 
     /// The input lines to watch.
@@ -101,19 +107,26 @@ public struct ControlSurface: Sendable {
         let multiplier = acceleration.multiplier(forDetentAt: nanoseconds)
         switch knobMode {
         case .delay:
-            return [TimedCommand(.adjustDelay(milliseconds: Int64(detents) * actions.delayStep(multiplier: multiplier)), at: nanoseconds)]
+            return [
+                TimedCommand(
+                    .adjustDelay(milliseconds: Int64(detents) * actions.delayStep(multiplier: multiplier)),
+                    at: nanoseconds)
+            ]
         case .volume:
             return [TimedCommand(.adjustVolume(steps: detents * (multiplier >= 5 ? 3 : 1)), at: nanoseconds)]
         }
     }
 
-    private mutating func perform(_ settings: ButtonSettings, _ gesture: ButtonDecoder.Gesture, at nanoseconds: Int64) -> [TimedCommand] {
-        let action: ControlAction? = switch gesture {
-        case .press: settings.press
-        case .longPress: settings.longPress
-        case .doublePress: settings.doublePress
-        case .repeatTick: settings.hold
-        }
+    private mutating func perform(_ settings: ButtonSettings, _ gesture: ButtonDecoder.Gesture, at nanoseconds: Int64)
+        -> [TimedCommand]
+    {
+        let action: ControlAction? =
+            switch gesture {
+            case .press: settings.press
+            case .longPress: settings.longPress
+            case .doublePress: settings.doublePress
+            case .repeatTick: settings.hold
+            }
         guard let action, let command = actions.command(for: ControlBinding(action), at: nanoseconds) else { return [] }
         return [TimedCommand(command, at: nanoseconds)]
     }

@@ -55,7 +55,9 @@ public struct RemoteKeys: Sendable {
                 held[key.code] = Held(key: key, since: event.nanoseconds)
                 return commands
             }
-            if key.longPress == nil, let press = key.press { commands += repeated(press, heldFor: event.nanoseconds - hold.since, at: event.nanoseconds) }
+            if key.longPress == nil, let press = key.press {
+                commands += repeated(press, heldFor: event.nanoseconds - hold.since, at: event.nanoseconds)
+            }
         case .release:
             if let hold = held.removeValue(forKey: key.code), key.longPress != nil, !hold.longPressDone {
                 commands += fire(key.press, at: event.nanoseconds)
@@ -81,7 +83,9 @@ public struct RemoteKeys: Sendable {
 
     /// When `advance(to:)` next has something to do: the event loop's poll timeout.
     public var nextDeadline: Int64? {
-        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map { $0.since + RemoteKey.longPressMs * 1_000_000 }.min()
+        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map {
+            $0.since + RemoteKey.longPressMs * 1_000_000
+        }.min()
     }
 
     private mutating func fire(_ binding: ControlBinding?, at nanoseconds: Int64) -> [TimedCommand] {
@@ -92,15 +96,17 @@ public struct RemoteKeys: Sendable {
     /// A delay or volume key's autorepeat; other actions (play/pause, a preset, a tap) do
     /// not repeat.
     private func repeated(_ binding: ControlBinding, heldFor: Int64, at nanoseconds: Int64) -> [TimedCommand] {
-        let position = Double(heldFor - Self.accelerationStartNs) / Double(Self.accelerationFullNs - Self.accelerationStartNs)
+        let position =
+            Double(heldFor - Self.accelerationStartNs) / Double(Self.accelerationFullNs - Self.accelerationStartNs)
         let step = actions.delayStep(multiplier: KnobAcceleration.multiplier(at: position, max: 10))
-        let command: Command? = switch binding.action {
-        case .delayUp: .adjustDelay(milliseconds: step)
-        case .delayDown: .adjustDelay(milliseconds: -step)
-        case .volumeUp: .adjustVolume(steps: ControlActions.volumeStep)
-        case .volumeDown: .adjustVolume(steps: -ControlActions.volumeStep)
-        default: nil
-        }
+        let command: Command? =
+            switch binding.action {
+            case .delayUp: .adjustDelay(milliseconds: step)
+            case .delayDown: .adjustDelay(milliseconds: -step)
+            case .volumeUp: .adjustVolume(steps: ControlActions.volumeStep)
+            case .volumeDown: .adjustVolume(steps: -ControlActions.volumeStep)
+            default: nil
+            }
         return command.map { [TimedCommand($0, at: nanoseconds)] } ?? []
     }
 }

@@ -38,17 +38,22 @@ public struct RemoteView: Sendable {
 
     /// The console's fields, seen at `now` (ns, monotonic).
     public func fields(now: Int64) -> [(String, String)] {
-        let device = open.map { "'\($0.name)' (\($0.path))" } ?? "not open: \(problem ?? "looking for '\(self.device)'")"
+        let device =
+            open.map { "'\($0.name)' (\($0.path))" } ?? "not open: \(problem ?? "looking for '\(self.device)'")"
         let keys = last.reversed().map { key in
             let name = InputKeyName.name(of: key.code) ?? "code \(key.code)"
             let seconds = Double(max(0, now - key.nanoseconds)) / 1e9
             return "\(name) (\(key.action ?? "not mapped")) \(String(seconds.formatted1)) s ago"
         }
-        return [("device", device), ("presses", String(presses)), ("last_keys", keys.isEmpty ? "none yet" : keys.joined(separator: ", "))]
+        return [
+            ("device", device), ("presses", String(presses)),
+            ("last_keys", keys.isEmpty ? "none yet" : keys.joined(separator: ", ")),
+        ]
     }
 
     static func describe(_ binding: ControlBinding) -> String {
-        binding.action == .presetRecall || binding.action == .presetSave ? "\(binding.action.rawValue) \(binding.slot)" : binding.action.rawValue
+        binding.action == .presetRecall || binding.action == .presetSave
+            ? "\(binding.action.rawValue) \(binding.slot)" : binding.action.rawValue
     }
 }
 

@@ -1,8 +1,9 @@
 import ArgumentParser
+
 // No Foundation: a socket client needs none, and without it (and ICU's data) the program
 // is a few MB instead of 59 (issue 23). ArgumentParser brings FoundationEssentials only.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `delayboxctl` as a program runs it: the `delayboxctl` executable, and `delaybox` when
@@ -18,9 +19,13 @@ struct DelayboxCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delayboxctl",
         abstract: "Control a running Delaybox from the shell.",
-        discussion: "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
-        subcommands: [Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-                      ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self, GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self])
+        discussion:
+            "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
+        subcommands: [
+            Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
+            ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self,
+            GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self,
+        ])
 
     /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
     /// with most tools; the parser takes a subcommand's options after its name. With
@@ -62,7 +67,9 @@ struct Connection: ParsableArguments {
     /// A value argument that takes whatever is left (so that `-1` is a value) holds at
     /// most one.
     static func requireAtMostOne(_ values: [String], for command: String) throws {
-        guard values.count <= 1 else { throw ValidationError("\(command) takes one value: \(values.joined(separator: " "))") }
+        guard values.count <= 1 else {
+            throw ValidationError("\(command) takes one value: \(values.joined(separator: " "))")
+        }
     }
 
     /// Sends one console line and prints the answer; exits by what it says.
@@ -104,10 +111,15 @@ struct Connection: ParsableArguments {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
-            throw Unreachable(description: "cannot reach the appliance at \(path): \(String(cString: strerror(errno))) (is delaybox running? `systemctl status delaybox`)")
+            throw Unreachable(
+                description:
+                    "cannot reach the appliance at \(path): \(String(cString: strerror(errno))) (is delaybox running? `systemctl status delaybox`)"
+            )
         }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -128,7 +140,8 @@ struct Connection: ParsableArguments {
 }
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "State, channel, delay set and available, volume, buffer, now playing, uptime.")
+    static let configuration = CommandConfiguration(
+        abstract: "State, channel, delay set and available, volume, buffer, now playing, uptime.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["status"]) }
 }
@@ -171,7 +184,8 @@ struct Mute: ParsableCommand {
 }
 
 struct Preset: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Recall a delay preset, or save the delay in force as one.")
+    static let configuration = CommandConfiguration(
+        abstract: "Recall a delay preset, or save the delay in force as one.")
     @OptionGroup var connection: Connection
     @Flag(name: .long, help: "Save instead of recall.") var save = false
     @Argument(help: "The preset, 1-9.") var slot: Int
@@ -182,7 +196,8 @@ struct Preset: ParsableCommand {
 }
 
 struct ChannelCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "channel", abstract: "List the channels, or switch to one (a name, or next).")
+    static let configuration = CommandConfiguration(
+        commandName: "channel", abstract: "List the channels, or switch to one (a name, or next).")
     @OptionGroup var connection: Connection
     @Argument(help: "The channel's name, or next; none lists them.") var name: [String] = []
     func run() throws { try connection.send(["channel"] + (name.isEmpty ? ["list"] : name)) }
@@ -199,8 +214,9 @@ struct Ads: ParsableCommand {
 }
 
 struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The log: its level, its last lines, its last hour.",
-                                                    subcommands: [Level.self, Tail.self, Hour.self])
+    static let configuration = CommandConfiguration(
+        abstract: "The log: its level, its last lines, its last hour.",
+        subcommands: [Level.self, Tail.self, Hour.self])
 
     struct Level: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show or set the level of every logger, live.")
@@ -217,38 +233,43 @@ struct Log: ParsableCommand {
     }
 
     struct Hour: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The last hour's log lines, each with its local time.")
+        static let configuration = CommandConfiguration(
+            abstract: "The last hour's log lines, each with its local time.")
         @OptionGroup var connection: Connection
         func run() throws { try connection.send(["log", "hour"]) }
     }
 }
 
 struct ConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "config", abstract: "The running configuration; one value and where it was set; change and save values.",
-                                                    discussion: """
-                                                        delayboxctl config                  board, audio, channels, defaults, console
-                                                        delayboxctl config get KEY          e.g. audio.device, defaults.delay_step, channels.0.url
-                                                        delayboxctl config set KEY VALUE    checked, live at once
-                                                        delayboxctl config save             kept in config.yaml beside the state file
-                                                        """)
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "The running configuration; one value and where it was set; change and save values.",
+        discussion: """
+            delayboxctl config                  board, audio, channels, defaults, console
+            delayboxctl config get KEY          e.g. audio.device, defaults.delay_step, channels.0.url
+            delayboxctl config set KEY VALUE    checked, live at once
+            delayboxctl config save             kept in config.yaml beside the state file
+            """)
     @OptionGroup var connection: Connection
     // All unrecognised inputs: a value may be negative (`config set KEY -3`).
     @Argument(parsing: .allUnrecognized, help: "get KEY, set KEY VALUE, save, or nothing.") var request: [String] = []
     func validate() throws {
-        let valid = switch request.first {
-        case nil: true
-        case "get": request.count == 2
-        case "set": request.count >= 3
-        case "save": request.count == 1
-        default: false
-        }
+        let valid =
+            switch request.first {
+            case nil: true
+            case "get": request.count == 2
+            case "set": request.count >= 3
+            case "save": request.count == 1
+            default: false
+            }
         guard valid else { throw ValidationError("config takes nothing, get KEY, set KEY VALUE or save") }
     }
     func run() throws { try connection.send(["config"] + (request.isEmpty ? ["show"] : request)) }
 }
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Buffer, delay error, underruns, reconnects, splices, audio lost, resyncs, xruns, CPU, memory.")
+    static let configuration = CommandConfiguration(
+        abstract: "Buffer, delay error, underruns, reconnects, splices, audio lost, resyncs, xruns, CPU, memory.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["stats"]) }
 }
@@ -260,19 +281,22 @@ struct Events: ParsableCommand {
 }
 
 struct Board: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The board: audio device, mixer, buttons and encoder lines.")
+    static let configuration = CommandConfiguration(
+        abstract: "The board: audio device, mixer, buttons and encoder lines.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["board"]) }
 }
 
 struct GPIO: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "gpio", abstract: "The input lines: level, pressed or released, edges seen.")
+    static let configuration = CommandConfiguration(
+        commandName: "gpio", abstract: "The input lines: level, pressed or released, edges seen.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["gpio"]) }
 }
 
 struct Remote: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The remote: its input device, the keys it sent and what they do.")
+    static let configuration = CommandConfiguration(
+        abstract: "The remote: its input device, the keys it sent and what they do.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["remote"]) }
 }
@@ -287,7 +311,8 @@ struct Update: ParsableCommand {
 }
 
 struct System: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime.")
+    static let configuration = CommandConfiguration(
+        abstract: "The machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.send(["system"]) }
 }
@@ -299,7 +324,8 @@ struct Version: ParsableCommand {
 }
 
 struct Tone: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "A 1 kHz test tone at -18 dBFS instead of the programme, or the programme again.")
+    static let configuration = CommandConfiguration(
+        abstract: "A 1 kHz test tone at -18 dBFS instead of the programme, or the programme again.")
     @OptionGroup var connection: Connection
     @Argument(help: "on or off.") var state: String
     func validate() throws {
@@ -320,7 +346,9 @@ struct Web: ParsableCommand {
     @Argument(help: "password or reset (nothing: whether one is set).") var action: String?
 
     func validate() throws {
-        guard action == nil || action == "password" || action == "reset" else { throw ValidationError("web takes password or reset") }
+        guard action == nil || action == "password" || action == "reset" else {
+            throw ValidationError("web takes password or reset")
+        }
     }
 
     func run() throws {
@@ -339,11 +367,14 @@ struct Web: ParsableCommand {
     /// The password from the terminal (twice, no echo) or from standard input.
     static func readPassword() throws -> String {
         guard isatty(0) == 1 else {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password on standard input") }
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw ValidationError("no password on standard input")
+            }
             return line
         }
         guard let first = getpass("New web password: ").map({ String(cString: $0) }),
-              let second = getpass("Again: ").map({ String(cString: $0) }) else { throw ValidationError("no terminal to read a password from") }
+            let second = getpass("Again: ").map({ String(cString: $0) })
+        else { throw ValidationError("no terminal to read a password from") }
         guard first == second else { throw ValidationError("the two passwords differ") }
         return first
     }

@@ -72,7 +72,9 @@ public final class ConsoleInbox: Sendable {
 
     /// Answers what waits, and from now on every request, with `stopping`.
     public func close() {
-        for item in pending.withLock({ items in defer { items = nil }; return items ?? [] }) { item.reply(Self.stopping) }
+        for item in pending.withLock({ items in
+            defer { items = nil }; return items ?? []
+        }) { item.reply(Self.stopping) }
     }
 
     /// The answer to one console line, as both doors (serial console, control socket)
@@ -110,7 +112,9 @@ public final class ConsoleInbox: Sendable {
             fields = [("result", "ok"), ("password", "none: the page lets one be chosen for 30 min")]
         default:
             let set = web.passwords.storedHash() != nil
-            fields = [("password", set ? "set" : "none")] + (set ? [] : [("setup_left_s", web.setupLeftNs(now: now) / 1_000_000_000)])
+            fields =
+                [("password", set ? "set" : "none")]
+                + (set ? [] : [("setup_left_s", web.setupLeftNs(now: now) / 1_000_000_000)])
         }
         guard request.json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
         return JSONText.encode(Dictionary(fields, uniquingKeysWith: { $1 }))

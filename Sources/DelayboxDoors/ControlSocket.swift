@@ -1,9 +1,10 @@
 import DelayboxConsole
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The console language on a local Unix socket (mode 0600), for `delayboxctl`: one
@@ -91,7 +92,8 @@ final class ControlSocket: Sendable {
             if count <= 0 { break }
             request += buffer.prefix(count)
         }
-        let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let line = String(
+            decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         let reply = (inbox.answer(line: line) ?? "error: empty request") + "\n"
         _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
     }

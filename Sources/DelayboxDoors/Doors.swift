@@ -1,9 +1,9 @@
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls
-import DelayboxSerial
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxSerial
 
 /// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
 /// remote, the serial console, the control socket, MQTT and the web page. The panel and the remote post
@@ -110,7 +110,8 @@ public final class Doors {
     private func startRemote(_ config: BoardConfig) -> RemoteReceiver? {
         guard let settings = config.remote else { return nil }
         do {
-            let remote = try RemoteReceiver(remote: settings, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
+            let remote = try RemoteReceiver(
+                remote: settings, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
             remote.start()
             return remote
         } catch {
@@ -123,10 +124,14 @@ public final class Doors {
     private func startConsole(_ config: BoardConfig, inbox: ConsoleInbox, version: String) -> SerialConsole? {
         guard let settings = config.console else { return nil }
         do {
-            let port = settings.device == "pty" ? try SerialPort(pseudoTerminal: ()) : try SerialPort(device: settings.device, baud: settings.baud)
-            let console = SerialConsole(port: port, inbox: inbox, channels: config.channels.channels.map(\.name), version: version)
+            let port =
+                settings.device == "pty"
+                ? try SerialPort(pseudoTerminal: ()) : try SerialPort(device: settings.device, baud: settings.baud)
+            let console = SerialConsole(
+                port: port, inbox: inbox, channels: config.channels.channels.map(\.name), version: version)
             console.start()
-            consoleLogger.notice("console on \(port.path) (\(settings.baud) 8N1): picocom -b \(settings.baud) \(port.path)")
+            consoleLogger.notice(
+                "console on \(port.path) (\(settings.baud) 8N1): picocom -b \(settings.baud) \(port.path)")
             return console
         } catch {
             consoleLogger.error("\(error); playing without the serial console")
@@ -154,7 +159,9 @@ public final class Doors {
         do {
             let door = try WebDoor(port: settings.port, inbox: inbox, access: access)
             door.start()
-            logger.notice("web page on http://\(HostName.current()).local\(door.port == 80 ? "" : ":\(door.port)")/ (port \(door.port))")
+            logger.notice(
+                "web page on http://\(HostName.current()).local\(door.port == 80 ? "" : ":\(door.port)")/ (port \(door.port))"
+            )
             return door
         } catch {
             logger.error("web page: \(error); playing without it")

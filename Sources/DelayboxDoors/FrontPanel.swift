@@ -2,9 +2,9 @@ import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls
 import DelayboxGPIO
-import FoundationEssentials
-import DelayboxPlatform
 import DelayboxLog
+import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
 
 /// The front panel's own thread: one poll over every button and encoder line
@@ -39,12 +39,20 @@ public final class FrontPanel: Sendable {
         // ask it to, and again on the edges' timestamps; the encoder's A and B lines never
         // are: the quadrature decoder rejects bounce and needs every quarter step.
         for button in gpio.buttons {
-            try chip.watch(GPIOChip.Input(line: button.line, pull: Self.pull(button.bias), debounceMicroseconds: Int(button.debounceMs) * 1_000))
+            try chip.watch(
+                GPIOChip.Input(
+                    line: button.line, pull: Self.pull(button.bias),
+                    debounceMicroseconds: Int(button.debounceMs) * 1_000))
         }
         if let encoder = gpio.encoder {
-            for line in [encoder.a, encoder.b] { try chip.watch(GPIOChip.Input(line: line, pull: Self.pull(encoder.bias))) }
+            for line in [encoder.a, encoder.b] {
+                try chip.watch(GPIOChip.Input(line: line, pull: Self.pull(encoder.bias)))
+            }
             if let push = encoder.push {
-                try chip.watch(GPIOChip.Input(line: push, pull: Self.pull(encoder.bias), debounceMicroseconds: ControlSurface.pushDebounceMs * 1_000))
+                try chip.watch(
+                    GPIOChip.Input(
+                        line: push, pull: Self.pull(encoder.bias),
+                        debounceMicroseconds: ControlSurface.pushDebounceMs * 1_000))
             }
         }
         for led in gpio.leds { try chip.drive(line: led.line) }
@@ -56,7 +64,9 @@ public final class FrontPanel: Sendable {
             var (chip, surface) = owned
             loop(chip: &chip, surface: &surface)
         }
-        logger.info("front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs (\(GPIOChip.library)\(GPIOChip.kernelDebounce ? ", buttons debounced by the kernel" : ""))")
+        logger.info(
+            "front panel on \(gpio.chip): \(gpio.buttons.count) buttons, \(gpio.encoder == nil ? "no encoder" : "encoder"), \(gpio.leds.count) LEDs (\(GPIOChip.library)\(GPIOChip.kernelDebounce ? ", buttons debounced by the kernel" : ""))"
+        )
     }
 
     func stop() { worker.stop() }

@@ -6,8 +6,9 @@ import DelayboxMQTT
 import DelayboxMosquitto
 import DelayboxPlatform
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The box on an MQTT broker (docs/mqtt.md): its status retained on `<prefix>/status` on
@@ -137,12 +138,20 @@ final class MQTTDoor: Sendable {
             report(reason, then: "; trying again in \(retryMs) ms (then up to every 30 s)", error: false)
         case .message(let topic, let payload) where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/release/"):
             mail.withLock { mail in
-                if mail.releases.count < Self.queueLimit { mail.releases.append((topic, payload)) } else { mail.dropped += 1 }
+                if mail.releases.count < Self.queueLimit {
+                    mail.releases.append((topic, payload))
+                } else {
+                    mail.dropped += 1
+                }
             }
         case .message(let topic, let payload):
             let group = topic != topics.command
             mail.withLock { mail in
-                if mail.commands.count < Self.queueLimit { mail.commands.append((payload, group)) } else { mail.dropped += 1 }
+                if mail.commands.count < Self.queueLimit {
+                    mail.commands.append((payload, group))
+                } else {
+                    mail.dropped += 1
+                }
             }
         }
         worker.wake()
@@ -161,7 +170,11 @@ final class MQTTDoor: Sendable {
         var droppedReportedAt: Int64?
         while !worker.isStopRequested {
             let taken = mail.withLock { mail in
-                defer { (mail.commands, mail.releases, mail.events, mail.dropped, mail.announce, mail.changed) = ([], [], [], 0, false, false) }
+                defer {
+                    (mail.commands, mail.releases, mail.events, mail.dropped, mail.announce, mail.changed) = (
+                        [], [], [], 0, false, false
+                    )
+                }
                 return mail
             }
             if taken.announce {
@@ -182,7 +195,9 @@ final class MQTTDoor: Sendable {
                     droppedReportedAt = now
                 }
             }
-            if client.isConnected, pacing.due <= now, let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
+            if client.isConnected, pacing.due <= now, let status = inbox.ask(ConsoleRequest(.status, json: true)),
+                status.hasPrefix("{")
+            {
                 publishStatus(status)
                 pacing.published(at: now)
             }
@@ -229,8 +244,11 @@ final class MQTTDoor: Sendable {
             }
             if answer.hasPrefix("{") {
                 let rest = answer.dropFirst()
-                client.publish(.init(topic: topics.reply, payload: "{\"command\":" + JSONText.encode(line) + (rest == "}" ? "" : ",") + rest,
-                                     retain: false))
+                client.publish(
+                    .init(
+                        topic: topics.reply,
+                        payload: "{\"command\":" + JSONText.encode(line) + (rest == "}" ? "" : ",") + rest,
+                        retain: false))
             } else {
                 reply(command: line, error: answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer)
             }
@@ -271,7 +289,10 @@ final class MQTTDoor: Sendable {
             return (stage, baseline != nil)
         }
         logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
-        client.publish(.init(topic: topics.reply, payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
+        client.publish(
+            .init(
+                topic: topics.reply,
+                payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
         // With no report of the canary heard yet, the broker's retained one (sent again) is the baseline.
         if !knewCanary, let releases = topics.memberReleases { client.subscribe(releases) }
         return nil
@@ -284,7 +305,8 @@ final class MQTTDoor: Sendable {
         let (before, after) = staging.withLock { staging -> (StagedUpdate.Outcome?, StagedUpdate.Outcome?) in
             for release in releases {
                 guard let report = MemberRelease.read(release.payload),
-                      staging.heard[release.topic] != nil || staging.heard.count < Staging.maxMembers else { continue }
+                    staging.heard[release.topic] != nil || staging.heard.count < Staging.maxMembers
+                else { continue }
                 staging.heard[release.topic] = report
             }
             guard var stage = staging.waiting else { return (nil, nil) }
@@ -304,7 +326,9 @@ final class MQTTDoor: Sendable {
         case .go(let played):
             let version = StagedUpdate.release(played, forBoxRunning: self.version)
             logger.notice("MQTT: update in stages: the canary plays \(played); updating to \(version)")
-            let answer = inbox.ask(ConsoleRequest(.update(version: version), json: true)) ?? "error: the appliance did not answer"
+            let answer =
+                inbox.ask(ConsoleRequest(.update(version: version), json: true))
+                ?? "error: the appliance did not answer"
             if answer.hasPrefix("error: ") { logger.error("MQTT: update in stages: \(answer.dropFirst(7))") }
         }
         return true
@@ -315,10 +339,12 @@ final class MQTTDoor: Sendable {
     private func publishRelease() -> Bool {
         guard let topic = topics.memberRelease(of: topics.clientID) else { return false }
         let mine = MemberRelease(box: topics.clientID, version: version, release: ReleaseStatus.read() ?? "")
-        guard staging.withLock({ staging in
-            defer { staging.published = mine }
-            return staging.published != mine
-        }) else { return false }
+        guard
+            staging.withLock({ staging in
+                defer { staging.published = mine }
+                return staging.published != mine
+            })
+        else { return false }
         client.publish(.init(topic: topic, payload: mine.json, retain: true))
         return true
     }
@@ -345,7 +371,9 @@ final class MQTTDoor: Sendable {
                 return nil
             case .web, .webPassword, .webReset:
                 // A broker's clients are not the box's owner at its console.
-                reply(command: "web", error: "the web password is set at the box: its console or delayboxctl web password")
+                reply(
+                    command: "web", error: "the web password is set at the box: its console or delayboxctl web password"
+                )
                 return nil
             default: break
             }

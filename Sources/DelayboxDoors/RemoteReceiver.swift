@@ -26,7 +26,9 @@ public final class RemoteReceiver: Sendable {
     private let logger = Logger(label: "delaybox.controls")
 
     /// - Parameter ring: wakes the playout thread when a command is posted.
-    init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void) throws(InputError) {
+    init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void)
+        throws(InputError)
+    {
         self.taps = taps
         self.remote = remote
         self.delayStepMs = delayStepMs
@@ -56,14 +58,18 @@ public final class RemoteReceiver: Sendable {
             } catch {
                 // Said once, not every retry: an installer reads the first, and the journal stays quiet.
                 if error.description != lastProblem {
-                    logger.warning("remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)")
+                    logger.warning(
+                        "remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)"
+                    )
                 }
                 lastProblem = closed(error)
                 worker.wait(milliseconds: Self.retryMs)
                 continue
             }
             lastProblem = nil
-            seen.withLock { $0.open = (device.name, device.path); $0.problem = nil }
+            seen.withLock {
+                $0.open = (device.name, device.path); $0.problem = nil
+            }
             logger.info("remote: '\(device.name)' (\(device.path)), \(remote.keys.count) keys")
             var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs, taps: taps)
             do {
@@ -79,7 +85,9 @@ public final class RemoteReceiver: Sendable {
 
     /// No device is open, because of `error` (for `remote`); returns what it says.
     private func closed(_ error: InputError) -> String {
-        seen.withLock { $0.open = nil; $0.problem = error.description }
+        seen.withLock {
+            $0.open = nil; $0.problem = error.description
+        }
         return error.description
     }
 
@@ -92,7 +100,9 @@ public final class RemoteReceiver: Sendable {
             for event in events { inbox.post(keys.handle(event)) }
             let presses = events.filter { $0.change == .press }
             if !presses.isEmpty {
-                seen.withLock { view in for press in presses { view.pressed(press.code, at: press.nanoseconds, remote: remote) } }
+                seen.withLock { view in
+                    for press in presses { view.pressed(press.code, at: press.nanoseconds, remote: remote) }
+                }
             }
             inbox.post(keys.advance(to: SystemClock.monotonicNanoseconds()))
         }

@@ -1,7 +1,7 @@
 import DelayboxConsole
+import DelayboxPlatform
 import DelayboxSerial
 import FoundationEssentials
-import DelayboxPlatform
 import Synchronization
 
 /// The serial console's thread: bytes from the line go through the line editor; each
@@ -40,7 +40,9 @@ final class SerialConsole: Sendable {
         while !worker.isStopRequested {
             // Bytes, a log line to show or a stop end the wait: no polling while idle.
             let bytes = port.read(timeoutMs: -1)
-            for line in logLines.withLock({ lines in defer { lines.removeAll() }; return lines }) {
+            for line in logLines.withLock({ lines in
+                defer { lines.removeAll() }; return lines
+            }) {
                 port.write(editor.printAbove(line))
             }
             guard !bytes.isEmpty else { continue }
@@ -69,11 +71,13 @@ final class SerialConsole: Sendable {
         var buffer: [Double] = [], errors: [Double] = []
         while !worker.isStopRequested, port.read(timeoutMs: 1_000).isEmpty {
             guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false), json: true)),
-                  let figures = try? JSONDecoder().decode(WatchedFigures.self, from: Data(reply.utf8)) else { continue }
+                let figures = try? JSONDecoder().decode(WatchedFigures.self, from: Data(reply.utf8))
+            else { continue }
             let fill = figures.buffer_ms, error = figures.delay_error_ms
             buffer = Array((buffer + [fill / 1000]).suffix(30))
             errors = Array((errors + [error]).suffix(30))
-            let line = "buffer " + Sparkline.render(buffer) + String(printf: " %6.1f s   delay error ", fill / 1000)
+            let line =
+                "buffer " + Sparkline.render(buffer) + String(printf: " %6.1f s   delay error ", fill / 1000)
                 + Sparkline.render(errors) + String(printf: " %6.1f ms", error)
             port.write(Array(("\r\u{1B}[K" + line).utf8))
         }

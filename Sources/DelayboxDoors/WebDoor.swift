@@ -29,8 +29,10 @@ final class WebDoor: Sendable {
         let worker = worker
         let feed = WebStatusFeed(opened: { worker.wake() })
         self.feed = feed
-        server = try WebServer(socket: WebServer.listeningSocket(port: port),
-                               handlers: .init(respond: { app.handle($0, now: SystemClock.monotonicNanoseconds()) }, stream: { feed.open() }))
+        server = try WebServer(
+            socket: WebServer.listeningSocket(port: port),
+            handlers: .init(
+                respond: { app.handle($0, now: SystemClock.monotonicNanoseconds()) }, stream: { feed.open() }))
     }
 
     var port: Int { server.port }
@@ -54,7 +56,9 @@ final class WebDoor: Sendable {
                 worker.wait(nanoseconds: 3_600_000_000_000)
                 continue
             }
-            if let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") { feed.publish(status) }
+            if let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
+                feed.publish(status)
+            }
             worker.wait(nanoseconds: 1_000_000_000)
         }
     }

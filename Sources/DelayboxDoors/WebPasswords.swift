@@ -1,8 +1,9 @@
 import DelayboxMicroHTTPD
 import DelayboxState
 import DelayboxWeb
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The web page's password as the box keeps it: its yescrypt hash (libcrypt) in

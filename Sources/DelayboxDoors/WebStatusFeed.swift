@@ -1,5 +1,5 @@
-import Dispatch
 import DelayboxMicroHTTPD
+import Dispatch
 import Synchronization
 
 /// The status as the page's event streams carry it: the latest status JSON and its
@@ -69,7 +69,9 @@ final class WebStatusFeed: Sendable {
 
     fileprivate var isStopped: Bool { state.withLock { $0.stopped } }
 
-    fileprivate func remove(_ stream: Stream) { _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) } }
+    fileprivate func remove(_ stream: Stream) {
+        _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
 
     /// One connection's stream: `data: STATUS` at each new status, a comment when quiet.
     final class Stream: WebServer.EventSource, Sendable {

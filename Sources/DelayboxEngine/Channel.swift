@@ -17,8 +17,10 @@ public struct Channel: Sendable, Equatable {
     /// website. Lowercased host names or addresses, no scheme or port.
     public var adsFrom: [String]
 
-    public init(name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true, record: Bool = false,
-                adsFrom: [String] = []) {
+    public init(
+        name: String, streamURL: String, muteMusicURL: String? = nil, adsEnabled: Bool = true, record: Bool = false,
+        adsFrom: [String] = []
+    ) {
         self.name = name
         self.streamURL = streamURL
         self.muteMusicURL = muteMusicURL
@@ -48,11 +50,13 @@ public struct Channel: Sendable, Equatable {
             problems.append("channel '\(name)': stream URL '\(streamURL)' has no valid scheme")
         }
         if let music = muteMusicURL, let scheme = Self.scheme(of: music), !Self.fileSchemes.contains(scheme) {
-            problems.append("channel '\(name)': mute music URL '\(music)' has scheme '\(scheme)'; expected "
-                            + Self.fileSchemes.sorted().joined(separator: ", ") + " or a path")
+            problems.append(
+                "channel '\(name)': mute music URL '\(music)' has scheme '\(scheme)'; expected "
+                    + Self.fileSchemes.sorted().joined(separator: ", ") + " or a path")
         }
         for host in adsFrom where !Self.isHostName(host) {
-            problems.append("channel '\(name)': ads_from entry '\(host)' is not a host name or address (no scheme, port or path)")
+            problems.append(
+                "channel '\(name)': ads_from entry '\(host)' is not a host name or address (no scheme, port or path)")
         }
         return problems
     }
@@ -60,13 +64,20 @@ public struct Channel: Sendable, Equatable {
     /// A DNS name or an IPv4 or IPv6 address: letters, digits, `-`, `.`, `:`.
     static func isHostName(_ host: String) -> Bool {
         !host.isEmpty && host.utf8.count <= 253
-            && host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-.:".unicodeScalars.contains($0)) }
+            && host.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-.:".unicodeScalars.contains($0))
+            }
     }
 
     /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
     static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else {
+            return false
+        }
+        return scheme.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 
     /// The scheme of `url` (`https` of `https://…`), nil for a bare path.

@@ -24,7 +24,9 @@ public struct ChannelLineup: Sendable, Equatable {
     /// Selects the channel called `name` (case does not matter); false if there is none.
     @discardableResult
     public mutating func select(named name: String) -> Bool {
-        guard let index = channels.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { return false }
+        guard let index = channels.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+            return false
+        }
         selectedIndex = index
         return true
     }

@@ -59,14 +59,16 @@ final class DelayLine {
     /// than the contiguity tolerance; returns its sequence number.
     @discardableResult
     func append(_ payload: [UInt8], durationFrames: Int, at position: Int64) -> Int64 {
-        precondition(payload.count <= Self.maximumPayloadBytes && durationFrames > 0 && durationFrames <= Int(UInt16.max))
+        precondition(
+            payload.count <= Self.maximumPayloadBytes && durationFrames > 0 && durationFrames <= Int(UInt16.max))
         precondition(isEmpty || position >= endPosition - Self.contiguityToleranceFrames)
         return payload.withUnsafeBufferPointer { bytes in
             let payloadSequence = payloads.appendContiguous(bytes)
-            return entries.append(PacketEntry(
-                position: position, payloadSequence: payloadSequence,
-                hash: Self.hash(UnsafeRawBufferPointer(bytes)),
-                payloadLength: UInt16(payload.count), durationFrames: UInt16(durationFrames)))
+            return entries.append(
+                PacketEntry(
+                    position: position, payloadSequence: payloadSequence,
+                    hash: Self.hash(UnsafeRawBufferPointer(bytes)),
+                    payloadLength: UInt16(payload.count), durationFrames: UInt16(durationFrames)))
         }
     }
 

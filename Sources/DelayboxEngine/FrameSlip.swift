@@ -2,7 +2,10 @@
 /// by linear interpolation across the whole chunk: the first and last frames stay, every
 /// frame between moves by less than one, so the waveform has no step.
 enum FrameSlip {
-    static func stretch(_ input: UnsafePointer<Float>, frames inFrames: Int, into output: UnsafeMutablePointer<Float>, frames outFrames: Int) {
+    static func stretch(
+        _ input: UnsafePointer<Float>, frames inFrames: Int, into output: UnsafeMutablePointer<Float>,
+        frames outFrames: Int
+    ) {
         let channels = AudioFormat.channelCount
         guard outFrames > 1, inFrames > 1 else {
             output.update(from: input, count: min(inFrames, outFrames) * channels)

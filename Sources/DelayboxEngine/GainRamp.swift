@@ -33,7 +33,11 @@ public struct GainRamp: Sendable {
             }
         }
         for frame in 0..<frames {
-            if gain < target { gain = min(target, gain + step) } else if gain > target { gain = max(target, gain - step) }
+            if gain < target {
+                gain = min(target, gain + step)
+            } else if gain > target {
+                gain = max(target, gain - step)
+            }
             for channel in 0..<AudioFormat.channelCount {
                 samples[frame * AudioFormat.channelCount + channel] *= gain
             }

@@ -16,7 +16,9 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
     /// This instant moved by `nanoseconds` ns.
-    public func advanced(byNanoseconds nanoseconds: Int64) -> Instant { Instant(nanoseconds: self.nanoseconds + nanoseconds) }
+    public func advanced(byNanoseconds nanoseconds: Int64) -> Instant {
+        Instant(nanoseconds: self.nanoseconds + nanoseconds)
+    }
 
     /// This instant moved by `frames` frames of the internal format.
     public func advanced(byFrames frames: Int64) -> Instant {

@@ -31,7 +31,8 @@ public struct PacketByteMap: Sendable {
     /// Records that the packet of `byteCount` bytes at `byte` carries the audio from
     /// `timestamp` for `durationFrames` (connection timestamps, frames).
     public mutating func record(byte: Int64, byteCount: Int, timestamp: Int64, durationFrames: Int) {
-        let entry = Entry(byte: byte, byteCount: Int64(byteCount), timestamp: timestamp, durationFrames: Int64(durationFrames))
+        let entry = Entry(
+            byte: byte, byteCount: Int64(byteCount), timestamp: timestamp, durationFrames: Int64(durationFrames))
         if entries.count < capacity {
             entries.append(entry)
         } else {
@@ -52,7 +53,10 @@ public struct PacketByteMap: Sendable {
         var following = newest
         for entry in entries {
             if entry.byte <= byte && byte < entry.end {
-                let into = Checked.difference(byte, entry.byte).flatMap { Checked.product($0, entry.durationFrames) }.map { $0 / max(entry.byteCount, 1) } ?? 0
+                let into =
+                    Checked.difference(byte, entry.byte).flatMap { Checked.product($0, entry.durationFrames) }.map {
+                        $0 / max(entry.byteCount, 1)
+                    } ?? 0
                 return Checked.sum(entry.timestamp, into) ?? entry.timestamp
             }
             if entry.byte > byte && entry.byte < following.byte { following = entry }

@@ -26,7 +26,9 @@ public struct PacketBytePositions: Sendable {
             // a frame-per-offset stream (a junk byte, a tag) corrects itself at the next frame.
             // Offsets come from the stream's bytes (an MP4's index says what it likes):
             // arithmetic that would overflow places the packet at its offset.
-            if unitOffset >= 0 { headerBytes = max(0, Checked.difference(offset, end).flatMap { Checked.sum(headerBytes, $0) } ?? 0) }
+            if unitOffset >= 0 {
+                headerBytes = max(0, Checked.difference(offset, end).flatMap { Checked.sum(headerBytes, $0) } ?? 0)
+            }
             unitOffset = offset
             end = Checked.sum(offset, headerBytes) ?? offset
         }

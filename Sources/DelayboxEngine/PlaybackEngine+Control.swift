@@ -79,7 +79,8 @@ extension PlaybackEngine {
             let maximum = AudioFormat.frames(milliseconds: configuration.maxDelayMs)
             delayFrames = min(livePosition(at: now) + outputDelayFrames - position, maximum)
             transport = .waiting(hold: nil)
-            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
+            notifications.append(
+                .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
         } else {
             transport = .resuming(at: position)
         }
@@ -111,7 +112,8 @@ extension PlaybackEngine {
         let frames = min(max(requested, minimum), maximum)
         delayFrames = frames
         let milliseconds = AudioFormat.milliseconds(frames: frames)
-        notifications.append(.delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
+        notifications.append(
+            .delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
         switch transport {
         case .playing where frames > available: enterWaiting(hold: nil, reason: .buildingDelay)
         case .playing: jumpPending = true

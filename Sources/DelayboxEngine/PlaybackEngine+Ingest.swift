@@ -23,7 +23,8 @@ extension PlaybackEngine {
         // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
         if let expected = placement.expectedTimestamp,
-           abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames {
+            abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames
+        {
             beginPlacement(now: now)
         }
         placement.expectedTimestamp = packet.connectionTimestamp + Int64(packet.durationFrames)
@@ -63,28 +64,38 @@ extension PlaybackEngine {
     ///     played (docs/stream-events.md, "Exactly once").
     ///   - startedAgoMs: for an ad break whose tag says when it began, how long before
     ///     `now` that was by this box's clock.
-    public func ingest(event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false,
-                       startedAgoMs: Int64? = nil) {
+    public func ingest(
+        event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false,
+        startedAgoMs: Int64? = nil
+    ) {
         if case .adBreak(let ad) = event {
             // A break that says when it began is that break wherever its tag comes again.
             if announcedAtConnect || ad.startedAt != nil, timeline.events.contains(where: { $0.event == event }) {
-                notifications.append(.eventNotTriggered(event, reason: announcedAtConnect
-                    ? "resent on reconnecting: the break is already on the timeline"
-                    : "sent again: the break is already on the timeline"))
+                notifications.append(
+                    .eventNotTriggered(
+                        event,
+                        reason: announcedAtConnect
+                            ? "resent on reconnecting: the break is already on the timeline"
+                            : "sent again: the break is already on the timeline"))
                 return
             }
             if announcedAtConnect {
                 guard let startedAgoMs else {
-                    notifications.append(.eventNotTriggered(event, reason: "on air when the connection opened: its start was not heard here"))
+                    notifications.append(
+                        .eventNotTriggered(
+                            event, reason: "on air when the connection opened: its start was not heard here"))
                     return
                 }
                 // Where it began: the timeline's positions are live times. Playout plays
                 // what is left of it, or nothing if it is over there — or over before the
                 // oldest audio held, where playout can never be.
-                let placed = TimelineEvent(event: event, position: livePosition(at: now) - AudioFormat.frames(milliseconds: max(0, startedAgoMs)))
+                let placed = TimelineEvent(
+                    event: event,
+                    position: livePosition(at: now) - AudioFormat.frames(milliseconds: max(0, startedAgoMs)))
                 let playableFrom = eventCursor != .min ? eventCursor : line.isEmpty ? nil : line.startPosition
                 if let playableFrom, placed.hasEnded(by: playableFrom) {
-                    notifications.append(.eventNotTriggered(event, reason: "on air when the connection opened: over where playout is"))
+                    notifications.append(
+                        .eventNotTriggered(event, reason: "on air when the connection opened: over where playout is"))
                 } else {
                     place(placed)
                 }
@@ -132,8 +143,9 @@ extension PlaybackEngine {
         if !line.isEmpty {
             next.previousEnd = line.endPosition
             let searchFrom = line.endPosition - AudioFormat.frames(milliseconds: configuration.spliceSearchMs)
-            next.phase = .matching(SpliceMatcher(
-                searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence))
+            next.phase = .matching(
+                SpliceMatcher(
+                    searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence))
         }
         placement = next
     }
@@ -175,8 +187,12 @@ extension PlaybackEngine {
     /// otherwise the new packets are placed by time.
     private func resolveByTime(among candidates: [Int64], now: Instant) {
         guard let first = placement.pending.first?.packet, let estimate = placement.timeBound else { return }
-        func distance(_ candidate: Int64) -> Int64 { abs(line[candidate].position - first.connectionTimestamp - estimate) }
-        if let best = candidates.min(by: { distance($0) < distance($1) }), distance(best) <= Int64(AudioFormat.sampleRate) {
+        func distance(_ candidate: Int64) -> Int64 {
+            abs(line[candidate].position - first.connectionTimestamp - estimate)
+        }
+        if let best = candidates.min(by: { distance($0) < distance($1) }),
+            distance(best) <= Int64(AudioFormat.sampleRate)
+        {
             splice(at: best, now: now)
         } else {
             placePendingByTime()
@@ -200,7 +216,8 @@ extension PlaybackEngine {
         } else {
             placement.firstTimestamp = packet.connectionTimestamp
             placement.base = max(bound, placement.lowestBase)
-            placement.phase = .timed(settlesAt: arrival.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
+            placement.phase = .timed(
+                settlesAt: arrival.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
             statistics.timedPlacements += 1
             placePendingEvents()
         }
@@ -235,7 +252,8 @@ extension PlaybackEngine {
         case .spliced:
             placement.phase = .fixed
             guard let base = placement.base, let bound = placement.timeBound,
-                  bound - base > Int64(AudioFormat.sampleRate) else { return }
+                bound - base > Int64(AudioFormat.sampleRate)
+            else { return }
             shiftPlacement(by: bound - base)
             statistics.splices -= 1
             statistics.falseSplices += 1
@@ -247,7 +265,8 @@ extension PlaybackEngine {
 
     private func reportLostBeforePlacement() {
         guard let previousEnd = placement.previousEnd, let first = placement.firstSequence,
-              first >= line.firstSequence, first < line.endSequence else { return }
+            first >= line.firstSequence, first < line.endSequence
+        else { return }
         let lost = line[first].position - previousEnd
         if lost > DelayLine.contiguityToleranceFrames {
             statistics.lostFrames += lost
@@ -268,8 +287,10 @@ extension PlaybackEngine {
     private func place(_ event: TimelineEvent) {
         guard timeline.insert(event) else { return }
         if event.position < eventCursor, !event.hasEnded(by: eventCursor) {
-            notifications.append(.eventTookEffect(event, .reached, outputFrame: statistics.renderedFrames,
-                                                  elapsedFrames: eventCursor - event.position))
+            notifications.append(
+                .eventTookEffect(
+                    event, .reached, outputFrame: statistics.renderedFrames,
+                    elapsedFrames: eventCursor - event.position))
         }
     }
 }

@@ -13,7 +13,8 @@ extension PlaybackEngine {
         var done = 0
         while done < total {
             let frames = min(total - done, Self.renderChunkFrames)
-            renderChunk(into: out.baseAddress! + done * channels, frames: frames, now: now.advanced(byFrames: Int64(done)))
+            renderChunk(
+                into: out.baseAddress! + done * channels, frames: frames, now: now.advanced(byFrames: Int64(done)))
             done += frames
         }
         nextFrameDue = now.advanced(byFrames: Int64(total))
@@ -81,7 +82,8 @@ extension PlaybackEngine {
         if hold == nil {
             if delay != delayFrames {
                 delayFrames = delay
-                notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay), reason: .raisedToMinimum))
+                notifications.append(
+                    .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay), reason: .raisedToMinimum))
             }
             // (Only now: the fade-out after `standBy` moved the cursor on.)
             if restartsAfterStandBy { eventCursor = .min }
@@ -89,7 +91,8 @@ extension PlaybackEngine {
         } else {
             delayFrames = livePosition(at: now) + outputDelayFrames - position
             let reason: DelayChangeReason = resumed ? .resumedAfterPause : .rebuffered
-            notifications.append(.delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))
+            notifications.append(
+                .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))
         }
         transport = .playing
         transportRamp.fade(to: 1)
@@ -119,8 +122,10 @@ extension PlaybackEngine {
     private func emitTransitions(to position: Int64) {
         let frame = statistics.renderedFrames
         func moved(_ inside: ProgrammeState.ActiveAd) {
-            notifications.append(.eventTookEffect(TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .movedByJump,
-                                                  outputFrame: frame, elapsedFrames: position - inside.startPosition))
+            notifications.append(
+                .eventTookEffect(
+                    TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .movedByJump,
+                    outputFrame: frame, elapsedFrames: position - inside.startPosition))
         }
         let quiet = restartsAfterStandBy
         restartsAfterStandBy = false
@@ -133,8 +138,10 @@ extension PlaybackEngine {
                 if event.hasEnded(by: position) {
                     if !quiet { notifications.append(.eventNotTriggered(event.event, reason: "over where playout is")) }
                 } else {
-                    notifications.append(.eventTookEffect(event, .executedByJump, outputFrame: frame,
-                                                          elapsedFrames: position - event.position))
+                    notifications.append(
+                        .eventTookEffect(
+                            event, .executedByJump, outputFrame: frame,
+                            elapsedFrames: position - event.position))
                 }
             }
         } else if position < eventCursor {
@@ -156,12 +163,16 @@ extension PlaybackEngine {
         let folded = timeline.folded.seen(from: position)
         let oldest = line.isEmpty ? position : line.startPosition
         if folded.streamerMuted {
-            notifications.append(.eventTookEffect(TimelineEvent(event: .streamerMuted, position: oldest), .executedByJump,
-                                                  outputFrame: frame, elapsedFrames: 0))
+            notifications.append(
+                .eventTookEffect(
+                    TimelineEvent(event: .streamerMuted, position: oldest), .executedByJump,
+                    outputFrame: frame, elapsedFrames: 0))
         }
         if let inside = folded.activeAd {
-            notifications.append(.eventTookEffect(TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .executedByJump,
-                                                  outputFrame: frame, elapsedFrames: position - inside.startPosition))
+            notifications.append(
+                .eventTookEffect(
+                    TimelineEvent(event: .adBreak(inside.ad), position: inside.startPosition), .executedByJump,
+                    outputFrame: frame, elapsedFrames: position - inside.startPosition))
         }
     }
 
@@ -171,9 +182,13 @@ extension PlaybackEngine {
         let start = primary.position
         // A drift correction reads a frame more or fewer and stretches it to the chunk,
         // only where that much audio is there and no crossfade is running.
-        let slip = crossfade.isFinished && frames > 1 && line.endPosition - primary.position > Int64(frames + 1) ? pendingSlip : 0
+        let slip =
+            crossfade.isFinished && frames > 1 && line.endPosition - primary.position > Int64(frames + 1)
+            ? pendingSlip : 0
         pendingSlip = 0
-        var outcome = primary.render(into: slip == 0 ? out : slipBuffer.baseAddress!, frames: frames + slip, line: line, advanceBeyondData: advance)
+        var outcome = primary.render(
+            into: slip == 0 ? out : slipBuffer.baseAddress!, frames: frames + slip, line: line,
+            advanceBeyondData: advance)
         if slip != 0 {
             if outcome.frames == frames + slip {
                 FrameSlip.stretch(slipBuffer.baseAddress!, frames: frames + slip, into: out, frames: frames)
@@ -192,8 +207,11 @@ extension PlaybackEngine {
         if !crossfade.isFinished {
             let count = min(frames, crossfade.lengthFrames - crossfade.progress)
             let outgoing = outgoingBuffer.baseAddress!
-            let rendered = secondary.render(into: outgoing, frames: count, line: line, advanceBeyondData: advance).frames
-            if rendered < count { (outgoing + rendered * channels).update(repeating: 0, count: (count - rendered) * channels) }
+            let rendered = secondary.render(into: outgoing, frames: count, line: line, advanceBeyondData: advance)
+                .frames
+            if rendered < count {
+                (outgoing + rendered * channels).update(repeating: 0, count: (count - rendered) * channels)
+            }
             crossfade.mix(incoming: out, outgoing: outgoing, frames: count)
         }
         fireEvents(from: start, to: primary.position)
@@ -238,11 +256,13 @@ extension PlaybackEngine {
         }
         guard origin != nil else { return }
         let margin = AudioFormat.frames(milliseconds: 2_000)
-        line.dropPackets(endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
+        line.dropPackets(
+            endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
         // A pause ends where the delay would pass the maximum. (Not where the audio held
         // begins: paused while a delay builds, playout waits for audio not held yet.)
-        let oldestAllowed = livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+        let oldestAllowed =
+            livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
         if case .paused(let position) = transport, position < oldestAllowed {
             notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
             transport = .paused(at: oldestAllowed)

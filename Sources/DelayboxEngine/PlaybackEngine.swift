@@ -76,7 +76,8 @@ public final class PlaybackEngine {
     }
 
     /// - Parameter decoderFactory: makes the decoders the two read heads use.
-    public init(configuration: EngineConfiguration = EngineConfiguration(), decoderFactory: PacketDecoderFactory) throws {
+    public init(configuration: EngineConfiguration = EngineConfiguration(), decoderFactory: PacketDecoderFactory) throws
+    {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
@@ -113,21 +114,24 @@ public final class PlaybackEngine {
     /// The delay that can be set at `now`, in frames.
     func availableDelayFrames(at now: Instant) -> Int64 {
         guard !line.isEmpty else { return 0 }
-        return min(AudioFormat.frames(milliseconds: configuration.maxDelayMs), livePosition(at: now) - line.startPosition)
+        return min(
+            AudioFormat.frames(milliseconds: configuration.maxDelayMs), livePosition(at: now) - line.startPosition)
     }
 
     /// The smallest delay that can be set at `now`: the initial buffer, plus how far the
     /// newest audio lags the live estimate, plus the output's own delay.
     func minimumDelayFrames(at now: Instant) -> Int64 {
         let lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
-        return min(AudioFormat.frames(milliseconds: configuration.initialBufferMs) + lag + outputDelayFrames,
-                   AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+        return min(
+            AudioFormat.frames(milliseconds: configuration.initialBufferMs) + lag + outputDelayFrames,
+            AudioFormat.frames(milliseconds: configuration.maxDelayMs))
     }
 
     /// The oldest position playout may start from at `now`: audio is held, and the delay
     /// at the jack would not exceed the maximum.
     func oldestPlayablePosition(at now: Instant) -> Int64 {
-        max(line.startPosition,
+        max(
+            line.startPosition,
             livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs))
     }
 
@@ -191,7 +195,8 @@ public final class PlaybackEngine {
             delayMs: AudioFormat.milliseconds(frames: delayFrames),
             availableDelayMs: AudioFormat.milliseconds(frames: availableDelayFrames(at: now)),
             minimumDelayMs: AudioFormat.milliseconds(frames: minimumDelayFrames(at: now)),
-            heardDelayMs: AudioFormat.exactMilliseconds(frames: livePosition(at: nextFrameDue) + outputDelayFrames - position),
+            heardDelayMs: AudioFormat.exactMilliseconds(
+                frames: livePosition(at: nextFrameDue) + outputDelayFrames - position),
             bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,

@@ -64,7 +64,8 @@ final class ReadHead {
     /// Writes `frames` interleaved stereo frames to `out`.
     /// - Parameter advanceBeyondData: whether to play on as silence past the newest audio
     ///   (the connection is down, so that audio counts as lost) instead of starving.
-    func render(into out: UnsafeMutablePointer<Float>, frames: Int, line: DelayLine, advanceBeyondData: Bool) -> Outcome {
+    func render(into out: UnsafeMutablePointer<Float>, frames: Int, line: DelayLine, advanceBeyondData: Bool) -> Outcome
+    {
         var outcome = Outcome()
         let channels = AudioFormat.channelCount
         while outcome.frames < frames {
@@ -79,7 +80,8 @@ final class ReadHead {
                 continue
             }
             if let current = decodedSequence, current + 1 >= line.firstSequence, current + 1 < line.endSequence,
-               abs(line[current + 1].position - position) <= DelayLine.contiguityToleranceFrames {
+                abs(line[current + 1].position - position) <= DelayLine.contiguityToleranceFrames
+            {
                 position = line[current + 1].position
                 decode(current + 1, line: line, advanceBeyondData: advanceBeyondData, outcome: &outcome)
                 continue

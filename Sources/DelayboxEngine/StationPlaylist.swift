@@ -49,13 +49,17 @@ public enum StationPlaylist {
         } else if body.contains("#EXT-X-") {
             return .hls
         } else {
-            found = body.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            found = body.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.filter {
+                !$0.isEmpty && !$0.hasPrefix("#")
+            }
         }
         var streams: [String] = []
         var problems: [String] = []
         for entry in found {
             let resolved = resolve(entry, against: url)
-            if let problem = ClipURL.problem(resolved) ?? (resolved.lowercased().hasPrefix("demo:") ? "not a stream" : nil) {
+            if let problem = ClipURL.problem(resolved)
+                ?? (resolved.lowercased().hasPrefix("demo:") ? "not a stream" : nil)
+            {
                 problems.append(problem.replacing("clip URL", with: "entry"))
             } else if !streams.contains(resolved) {
                 streams.append(resolved)
@@ -77,7 +81,8 @@ public enum StationPlaylist {
             guard key.hasPrefix("file"), let index = Int(key.dropFirst(4)), index >= 0 else { continue }
             entries.append((index, line[line.index(after: equals)...].trimmingSpaces()))
         }
-        return entries.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(\.element.url)
+        return entries.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(
+            \.element.url)
     }
 
     /// XSPF: the text of every `<location>` element.
@@ -105,7 +110,8 @@ public enum StationPlaylist {
             let element = rest[..<end]
             rest = rest[end...]
             guard let key = element.firstRange(ofASCIIIgnoringCase: "\(attribute)="),
-                  let quote = element[key.upperBound...].first, quote == "\"" || quote == "'" else { continue }
+                let quote = element[key.upperBound...].first, quote == "\"" || quote == "'"
+            else { continue }
             let value = element[element.index(after: key.upperBound)...].prefix { $0 != quote }
             values.append(unescaped(value.trimmingSpaces()))
         }
@@ -121,7 +127,10 @@ public enum StationPlaylist {
     /// `entry` as an absolute URL: as it is if it has a scheme; otherwise relative to the
     /// playlist's URL (`/path` to its host, `name` to its directory).
     static func resolve(_ entry: String, against base: String) -> String {
-        let hasScheme = entry.firstIndex(of: ":").map { entry[..<$0].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) } } ?? false
+        let hasScheme =
+            entry.firstIndex(of: ":").map {
+                entry[..<$0].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            } ?? false
         guard !hasScheme, let separator = base.firstRange(of: "://") else { return entry }
         let afterScheme = base[separator.upperBound...]
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex

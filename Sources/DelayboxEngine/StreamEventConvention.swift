@@ -36,18 +36,23 @@ public enum StreamEventConvention {
         var tagged: [StreamEvent] = []
         var refusals: [TitleReading.Refusal] = []
         while text.hasSuffix("]"), let tagStart = lastTagStart(in: text),
-              let result = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)]) {
+            let result = event(fromTag: text[tagStart.upperBound..<text.index(before: text.endIndex)])
+        {
             switch result {
             case .success(let event): tagged.append(event)
             case .failure(let refusal):
-                refusals.append(TitleReading.Refusal(tag: String(text[tagStart.lowerBound...].prefix(200)), reason: refusal.reason))
+                refusals.append(
+                    TitleReading.Refusal(tag: String(text[tagStart.lowerBound...].prefix(200)), reason: refusal.reason))
             }
             text = text[..<tagStart.lowerBound]
             while text.last == " " { text = text.dropLast() }
         }
-        guard !tagged.isEmpty || !refusals.isEmpty else { return TitleReading(events: title.isEmpty ? [] : [.title(title)], refusals: []) }
+        guard !tagged.isEmpty || !refusals.isEmpty else {
+            return TitleReading(events: title.isEmpty ? [] : [.title(title)], refusals: [])
+        }
         let rest = text.trimmingSpaces()
-        return TitleReading(events: (rest.isEmpty ? [] : [.title(rest)]) + tagged.reversed(), refusals: refusals.reversed())
+        return TitleReading(
+            events: (rest.isEmpty ? [] : [.title(rest)]) + tagged.reversed(), refusals: refusals.reversed())
     }
 
     /// The last `[delaybox:` in `text`, looked for from its end: reading a title's tags
@@ -83,16 +88,24 @@ public enum StreamEventConvention {
     /// `ad SECONDS URL` or `ad@START SECONDS URL`, every value checked into the range the
     /// product means before any arithmetic on it (docs/stream-events.md, "Values").
     private static func adBreak(keyword: Substring, words: ArraySlice<Substring>) -> Result<AdBreak, TagRefusal> {
-        guard words.count == 2 else { return .failure(TagRefusal(reason: "expected [delaybox:ad SECONDS URL] or [delaybox:ad@START SECONDS URL]")) }
+        guard words.count == 2 else {
+            return .failure(TagRefusal(reason: "expected [delaybox:ad SECONDS URL] or [delaybox:ad@START SECONDS URL]"))
+        }
         let length = words[words.startIndex], url = String(words[words.startIndex + 1])
-        guard let seconds = Double(length), let durationMs = Checked.scaled(seconds, by: 1_000, in: AdBreak.durationRangeMs) else {
-            return .failure(TagRefusal(reason: "ad break length '\(length.prefix(32))' s is outside \(AdBreak.durationRangeText)"))
+        guard let seconds = Double(length),
+            let durationMs = Checked.scaled(seconds, by: 1_000, in: AdBreak.durationRangeMs)
+        else {
+            return .failure(
+                TagRefusal(reason: "ad break length '\(length.prefix(32))' s is outside \(AdBreak.durationRangeText)"))
         }
         var startedAt: Double?
         if keyword != "ad" {
             let start = keyword.dropFirst(3)
             guard let value = Double(start), AdBreak.startRange.contains(value) else {
-                return .failure(TagRefusal(reason: "ad break start '\(start.prefix(32))' is not a Unix time in seconds between 2000 and 2100"))
+                return .failure(
+                    TagRefusal(
+                        reason:
+                            "ad break start '\(start.prefix(32))' is not a Unix time in seconds between 2000 and 2100"))
             }
             startedAt = value
         }

@@ -38,7 +38,8 @@ public protocol PacketDecoder: AnyObject {
     /// Packets to decode and discard after a reset before output is exact.
     var prerollPackets: Int { get }
     /// Decodes one packet; returns the number of frames written.
-    func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) throws -> Int
+    func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>)
+        throws -> Int
     /// Forgets inter-packet state.
     func reset()
 }

@@ -7,16 +7,21 @@ import Glibc
 public enum AudioFile {
     /// Copies `url` (http or https: `HTTPFetch`) byte for byte to `path` (created or
     /// replaced); returns the bytes copied. The limits are `HTTPFetch.read`'s.
-    public static func download(_ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000,
-                                totalTimeoutMs: Int64 = 120_000) throws(FFmpegError) -> Int {
+    public static func download(
+        _ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000,
+        totalTimeoutMs: Int64 = 120_000
+    ) throws(FFmpegError) -> Int {
         let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw FFmpegError(operation: "open \(path) for writing", code: dbx_averror(errno)) }
         defer { close(file) }
-        return try HTTPFetch.read(url, maxBytes: maxBytes, timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs) { (chunk) throws(FFmpegError) in
+        return try HTTPFetch.read(url, maxBytes: maxBytes, timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs) {
+            (chunk) throws(FFmpegError) in
             var written = 0
             while written < chunk.count {
                 let count = Glibc.write(file, chunk.baseAddress! + written, chunk.count - written)
-                guard count > 0 else { throw FFmpegError(operation: "write \(path)", code: dbx_averror(count < 0 ? errno : EIO)) }
+                guard count > 0 else {
+                    throw FFmpegError(operation: "write \(path)", code: dbx_averror(count < 0 ? errno : EIO))
+                }
                 written += count
             }
         }
@@ -34,16 +39,22 @@ public enum AudioFile {
         while samples.count < maxFrames * AudioFormat.channelCount, let packet = try input.readPacket() {
             do {
                 let frames = try packet.payload.withUnsafeBytes { payload in
-                    try chunk.withUnsafeMutableBufferPointer { try decoder.decode(payload, frameCount: 65_536, into: $0) }
+                    try chunk.withUnsafeMutableBufferPointer {
+                        try decoder.decode(payload, frameCount: 65_536, into: $0)
+                    }
                 }
                 samples += chunk[0..<frames * AudioFormat.channelCount]
             } catch {
                 // A damaged frame or two is silence; a file that never decodes is not audio.
                 failures += 1
-                if samples.isEmpty, failures >= 8 { throw FFmpegError(operation: "decode (not audio?)", code: dbx_averror(EINVAL)) }
+                if samples.isEmpty, failures >= 8 {
+                    throw FFmpegError(operation: "decode (not audio?)", code: dbx_averror(EINVAL))
+                }
             }
         }
-        guard !samples.isEmpty else { throw FFmpegError(operation: "decode (no audio in the file)", code: dbx_averror(EINVAL)) }
+        guard !samples.isEmpty else {
+            throw FFmpegError(operation: "decode (no audio in the file)", code: dbx_averror(EINVAL))
+        }
         return Array(samples.prefix(maxFrames * AudioFormat.channelCount))
     }
 }

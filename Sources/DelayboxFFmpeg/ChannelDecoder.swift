@@ -24,7 +24,9 @@ public final class ChannelDecoder: PacketDecoder {
         self.parameters = parameters
     }
 
-    public func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    public func decode(
+        _ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>
+    ) throws -> Int {
         guard let decoder else { throw NotConfigured() }
         return try decoder.decode(payload, frameCount: frameCount, into: output)
     }

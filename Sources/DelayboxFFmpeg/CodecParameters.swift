@@ -1,6 +1,7 @@
 import CFFmpeg
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An owned copy of a stream's codec parameters, handed from the input (network thread)
@@ -40,8 +41,10 @@ public final class CodecParameters: @unchecked Sendable {
     /// Whether a decoder for `other` would decode the same way (codec, rate, channels, extradata).
     public func matches(_ other: CodecParameters) -> Bool {
         let a = pointer.pointee, b = other.pointer.pointee
-        guard a.codec_id == b.codec_id, a.sample_rate == b.sample_rate, a.ch_layout.nb_channels == b.ch_layout.nb_channels,
-              a.extradata_size == b.extradata_size else { return false }
+        guard a.codec_id == b.codec_id, a.sample_rate == b.sample_rate,
+            a.ch_layout.nb_channels == b.ch_layout.nb_channels,
+            a.extradata_size == b.extradata_size
+        else { return false }
         guard a.extradata_size > 0 else { return true }
         return memcmp(a.extradata, b.extradata, Int(a.extradata_size)) == 0
     }

@@ -58,19 +58,24 @@ public final class FFmpegDecoder: PacketDecoder {
         if source.order == AV_CHANNEL_ORDER_UNSPEC || source.nb_channels == 0 {
             av_channel_layout_default(&input, max(source.nb_channels, 1))
         } else {
-            try FFmpegError.check(withUnsafePointer(to: source) { av_channel_layout_copy(&input, $0) }, "av_channel_layout_copy")
+            try FFmpegError.check(
+                withUnsafePointer(to: source) { av_channel_layout_copy(&input, $0) }, "av_channel_layout_copy")
         }
         defer { av_channel_layout_uninit(&input) }
         var output = AVChannelLayout()
         av_channel_layout_default(&output, Int32(AudioFormat.channelCount))
         defer { av_channel_layout_uninit(&output) }
-        try FFmpegError.check(swr_alloc_set_opts2(&resampler, &output, AV_SAMPLE_FMT_FLT, Int32(AudioFormat.sampleRate),
-                                                  &input, codec!.pointee.sample_fmt, codec!.pointee.sample_rate, 0, nil),
-                              "swr_alloc_set_opts2")
+        try FFmpegError.check(
+            swr_alloc_set_opts2(
+                &resampler, &output, AV_SAMPLE_FMT_FLT, Int32(AudioFormat.sampleRate),
+                &input, codec!.pointee.sample_fmt, codec!.pointee.sample_rate, 0, nil),
+            "swr_alloc_set_opts2")
         try FFmpegError.check(swr_init(resampler), "swr_init")
     }
 
-    public func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    public func decode(
+        _ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>
+    ) throws -> Int {
         // A packet that borrows the payload: libavcodec copies data it must keep.
         packet.pointee.data = UnsafeMutablePointer(mutating: payload.bindMemory(to: UInt8.self).baseAddress)
         packet.pointee.size = Int32(payload.count)
@@ -99,17 +104,23 @@ public final class FFmpegDecoder: PacketDecoder {
     /// Appends `frame`, resampled, to the FIFO (dropping the oldest audio if a broken
     /// stream ever overfills it).
     private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
-        if frame.pointee.sample_rate != codec!.pointee.sample_rate || frame.pointee.format != codec!.pointee.sample_fmt.rawValue {
+        if frame.pointee.sample_rate != codec!.pointee.sample_rate
+            || frame.pointee.format != codec!.pointee.sample_fmt.rawValue
+        {
             codec!.pointee.sample_rate = frame.pointee.sample_rate
             codec!.pointee.sample_fmt = AVSampleFormat(rawValue: frame.pointee.format)
             try openResampler()
         }
         let room = Self.fifoCapacityFrames - fifoFrames
         if room < Self.fifoCapacityFrames / 2 { fifoFrames = 0 }
-        var target: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(fifo.baseAddress! + fifoFrames * AudioFormat.channelCount)
-            .assumingMemoryBound(to: UInt8.self)
-        let converted = frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { input in
-            swr_convert(resampler, &target, Int32(Self.fifoCapacityFrames - fifoFrames), input, frame.pointee.nb_samples)
+        var target: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(
+            fifo.baseAddress! + fifoFrames * AudioFormat.channelCount
+        )
+        .assumingMemoryBound(to: UInt8.self)
+        let converted = frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) {
+            input in
+            swr_convert(
+                resampler, &target, Int32(Self.fifoCapacityFrames - fifoFrames), input, frame.pointee.nb_samples)
         }
         try FFmpegError.check(converted, "swr_convert")
         fifoFrames += Int(converted)

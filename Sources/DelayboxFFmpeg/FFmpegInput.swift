@@ -53,7 +53,8 @@ public final class FFmpegInput {
 
     /// Opens `url` with what `access` allows; blocks at most the stall timeout per network step.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
-    public init(url: String, access: InputAccess, options: Options = Options(), gate: InterruptGate) throws(FFmpegError) {
+    public init(url: String, access: InputAccess, options: Options = Options(), gate: InterruptGate) throws(FFmpegError)
+    {
         self.gate = gate
         self.options = options
         guard let context = avformat_alloc_context(), let packet = av_packet_alloc() else {
@@ -83,7 +84,8 @@ public final class FFmpegInput {
             self.context = opened
             gate.arm(milliseconds: options.stallTimeoutMs)
             try FFmpegError.check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
-            let index = try FFmpegError.check(av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0), "av_find_best_stream")
+            let index = try FFmpegError.check(
+                av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0), "av_find_best_stream")
             let stream = opened!.pointee.streams[Int(index)]!
             // Refused here, before any audio is taken, when the library cannot decode it.
             let codec = stream.pointee.codecpar.pointee.codec_id
@@ -98,10 +100,15 @@ public final class FFmpegInput {
             // A protocol or container off the lists is FFmpeg's EINVAL, one the library was
             // built without is not found, and a format it cannot recognise is invalid data:
             // say what is allowed.
-            let refusals = [dbx_averror(EINVAL), dbx_averror_protocol_not_found(), dbx_averror_demuxer_not_found(), dbx_averror_invaliddata()]
+            let refusals = [
+                dbx_averror(EINVAL), dbx_averror_protocol_not_found(), dbx_averror_demuxer_not_found(),
+                dbx_averror_invaliddata(),
+            ]
             guard refusals.contains(error.code), error.operation == "avformat_open_input" else { throw error }
-            throw FFmpegError(operation: error.operation, code: error.code,
-                              detail: (error.detail.map { $0 + "; " } ?? "") + "this input opens protocols \(access.protocols) and containers \(access.formats)")
+            throw FFmpegError(
+                operation: error.operation, code: error.code,
+                detail: (error.detail.map { $0 + "; " } ?? "")
+                    + "this input opens protocols \(access.protocols) and containers \(access.formats)")
         }
     }
 
@@ -142,9 +149,11 @@ public final class FFmpegInput {
             largestPacketBytes = max(largestPacketBytes, Int(packet.pointee.size))
             if packet.pointee.pos >= 0 {
                 let start = packetBytes.place(offset: packet.pointee.pos, size: Int(packet.pointee.size))
-                stamped.receivedAheadFrames = receivedAhead(byteCount: packet.pointee.size, frames: stamped.durationFrames)
-                byteMap.record(byte: start, byteCount: Int(packet.pointee.size),
-                               timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)
+                stamped.receivedAheadFrames = receivedAhead(
+                    byteCount: packet.pointee.size, frames: stamped.durationFrames)
+                byteMap.record(
+                    byte: start, byteCount: Int(packet.pointee.size),
+                    timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)
             }
             if let title = chainedTitle() { placedTitles.append((title, stamped.connectionTimestamp)) }
             noticeIcyMetadata(fallback: stamped.connectionTimestamp)
@@ -161,7 +170,8 @@ public final class FFmpegInput {
         receivedBytes += Int64(byteCount)
         receivedFrames += Int64(frames)
         guard let ahead = Checked.difference(io.pointee.pos, packetBytes.end), ahead > 0, receivedBytes > 0,
-              let scaled = Checked.product(ahead, receivedFrames) else { return 0 }
+            let scaled = Checked.product(ahead, receivedFrames)
+        else { return 0 }
         return scaled / receivedBytes
     }
 
@@ -174,14 +184,19 @@ public final class FFmpegInput {
         let payload = [UInt8](UnsafeBufferPointer(start: packet.data, count: Int(packet.size)))
         let target = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
         var start = nextTimestamp
-        var end = packet.duration > 0 ? Checked.sum(start, av_rescale_q(packet.duration, timeBase, target)) ?? start : start
+        var end =
+            packet.duration > 0 ? Checked.sum(start, av_rescale_q(packet.duration, timeBase, target)) ?? start : start
         if packet.pts != dbx_nopts_value() {
             var first = firstTimestamp ?? packet.pts
             // A new Ogg chain link, an MPEG-TS wrap or an encoder restart behind an HLS
             // playlist starts its timestamps anew: the audio itself continues, so the
             // timeline does too.
-            let jump = Checked.difference(packet.pts, first).flatMap { Checked.difference(av_rescale_q($0, timeBase, target), nextTimestamp) }
-            if firstTimestamp != nil, !(jump.map { (-Self.discontinuityFrames...Self.discontinuityFrames).contains($0) } ?? false) {
+            let jump = Checked.difference(packet.pts, first).flatMap {
+                Checked.difference(av_rescale_q($0, timeBase, target), nextTimestamp)
+            }
+            if firstTimestamp != nil,
+                !(jump.map { (-Self.discontinuityFrames...Self.discontinuityFrames).contains($0) } ?? false)
+            {
                 first = Checked.difference(packet.pts, av_rescale_q(nextTimestamp, target, timeBase)) ?? first
             }
             if let offset = Checked.difference(packet.pts, first) {
@@ -191,7 +206,8 @@ public final class FFmpegInput {
                 end = last.map { av_rescale_q($0, timeBase, target) } ?? start
             }
         }
-        let duration = end > start && end - start <= Self.longestPacketFrames ? end - start : Int64(fallbackDurationFrames)
+        let duration =
+            end > start && end - start <= Self.longestPacketFrames ? end - start : Int64(fallbackDurationFrames)
         nextTimestamp = Checked.sum(start, duration) ?? start
         return StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
     }
@@ -258,10 +274,13 @@ public final class FFmpegInput {
         if let data = av_packet_get_side_data(packet, AV_PKT_DATA_METADATA_UPDATE, &size) {
             var dictionary: OpaquePointer?
             defer { av_dict_free(&dictionary) }
-            if av_packet_unpack_dictionary(data, size, &dictionary) >= 0, let title = Self.title(in: dictionary) { return title }
+            if av_packet_unpack_dictionary(data, size, &dictionary) >= 0, let title = Self.title(in: dictionary) {
+                return title
+            }
         }
         guard let stream = context?.pointee.streams[Int(streamIndex)],
-              stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 else { return nil }
+            stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0
+        else { return nil }
         stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
         defer { av_dict_set(&stream.pointee.metadata, "title", nil, 0) }
         return Self.title(in: stream.pointee.metadata)

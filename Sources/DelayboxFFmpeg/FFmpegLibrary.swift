@@ -35,7 +35,9 @@ public enum FFmpegLibrary {
 
     /// The refusal of a codec it has no decoder for, naming the ones it has.
     static func noDecoder(for codec: AVCodecID) -> FFmpegError {
-        FFmpegError(operation: "avcodec_find_decoder(\(String(cString: avcodec_get_name(codec))))", code: dbx_averror_decoder_not_found(),
-                    detail: "not an audio format this box decodes: \(audioCodecs.joined(separator: ","))")
+        FFmpegError(
+            operation: "avcodec_find_decoder(\(String(cString: avcodec_get_name(codec))))",
+            code: dbx_averror_decoder_not_found(),
+            detail: "not an audio format this box decodes: \(audioCodecs.joined(separator: ","))")
     }
 }

@@ -41,7 +41,9 @@ public enum FFmpegLog {
 
     private static func remember(_ line: String) {
         var text = Substring(line)
-        if text.first == "[", let close = text.firstIndex(of: "]") { text = text[text.index(after: close)...].drop { $0 == " " } }
+        if text.first == "[", let close = text.firstIndex(of: "]") {
+            text = text[text.index(after: close)...].drop { $0 == " " }
+        }
         let message = String(text)
         lastErrors.withLock { $0[pthread_self()] = message }
     }

@@ -11,10 +11,13 @@ public enum HTTPFetch {
     /// `totalTimeoutMs` (a server that trickles), or beyond `maxBytes`; FFmpeg follows at
     /// most 8 redirects (a loop fails). `gate`, when given, also ends it on a stop request.
     /// The corresponding C functions are `avio_open2`, `avio_read` and `avio_closep`.
-    public static func read(_ url: String, maxBytes: Int, timeoutMs: Int64 = 10_000, totalTimeoutMs: Int64 = 120_000,
-                            gate: InterruptGate = InterruptGate(),
-                            consume: (UnsafeRawBufferPointer) throws(FFmpegError) -> Void) throws(FFmpegError) -> Int {
-        var callback = AVIOInterruptCB(callback: InterruptGate.callback, opaque: Unmanaged.passUnretained(gate).toOpaque())
+    public static func read(
+        _ url: String, maxBytes: Int, timeoutMs: Int64 = 10_000, totalTimeoutMs: Int64 = 120_000,
+        gate: InterruptGate = InterruptGate(),
+        consume: (UnsafeRawBufferPointer) throws(FFmpegError) -> Void
+    ) throws(FFmpegError) -> Int {
+        var callback = AVIOInterruptCB(
+            callback: InterruptGate.callback, opaque: Unmanaged.passUnretained(gate).toOpaque())
         var dictionary: OpaquePointer?
         av_dict_set(&dictionary, "user_agent", "Delaybox", 0)
         av_dict_set(&dictionary, "tls_verify", "1", 0)
@@ -33,15 +36,19 @@ public enum HTTPFetch {
         while true {
             let left = (giveUp - InterruptGate.monotonicNanoseconds()) / 1_000_000
             guard left > 0 else {
-                throw FFmpegError(operation: "download (slower than \(size(maxBytes)) in \(totalTimeoutMs / 1_000) s: \(total) bytes came)",
-                                  code: dbx_averror(ETIMEDOUT))
+                throw FFmpegError(
+                    operation:
+                        "download (slower than \(size(maxBytes)) in \(totalTimeoutMs / 1_000) s: \(total) bytes came)",
+                    code: dbx_averror(ETIMEDOUT))
             }
             gate.arm(milliseconds: min(timeoutMs, left))
             let read = buffer.withUnsafeMutableBufferPointer { avio_read(context, $0.baseAddress, Int32($0.count)) }
             if read == dbx_averror_eof() { break }
             try FFmpegError.check(read, "avio_read")
             total += Int(read)
-            guard total <= maxBytes else { throw FFmpegError(operation: "download (larger than \(size(maxBytes)))", code: dbx_averror(EFBIG)) }
+            guard total <= maxBytes else {
+                throw FFmpegError(operation: "download (larger than \(size(maxBytes)))", code: dbx_averror(EFBIG))
+            }
             try buffer.withUnsafeBytes { bytes in
                 Result { () throws(FFmpegError) in try consume(UnsafeRawBufferPointer(rebasing: bytes[..<Int(read)])) }
             }.get()
@@ -50,11 +57,17 @@ public enum HTTPFetch {
     }
 
     /// The whole of `url` in memory (at most `maxBytes`): a playlist, a small document.
-    public static func bytes(_ url: String, maxBytes: Int, gate: InterruptGate = InterruptGate()) throws(FFmpegError) -> [UInt8] {
+    public static func bytes(_ url: String, maxBytes: Int, gate: InterruptGate = InterruptGate()) throws(FFmpegError)
+        -> [UInt8]
+    {
         var bytes: [UInt8] = []
-        _ = try read(url, maxBytes: maxBytes, totalTimeoutMs: 20_000, gate: gate) { chunk in bytes.append(contentsOf: chunk) }
+        _ = try read(url, maxBytes: maxBytes, totalTimeoutMs: 20_000, gate: gate) { chunk in
+            bytes.append(contentsOf: chunk)
+        }
         return bytes
     }
 
-    private static func size(_ bytes: Int) -> String { bytes >= 1_000_000 ? "\(bytes / 1_000_000) MB" : "\(bytes / 1_000) KB" }
+    private static func size(_ bytes: Int) -> String {
+        bytes >= 1_000_000 ? "\(bytes / 1_000_000) MB" : "\(bytes / 1_000) KB"
+    }
 }

@@ -36,6 +36,7 @@ public enum InputAccess: Sendable, Equatable {
 
     /// FFmpeg's `format_whitelist`: a playlist (HLS) for streams, one file for clips.
     public var formats: String {
-        (self == .clipFile || self == .clipDownload ? Self.audioContainers : Self.audioContainers + ["hls"]).joined(separator: ",")
+        (self == .clipFile || self == .clipDownload ? Self.audioContainers : Self.audioContainers + ["hls"]).joined(
+            separator: ",")
     }
 }

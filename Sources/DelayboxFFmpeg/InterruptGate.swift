@@ -1,7 +1,8 @@
 import CFFmpeg
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Decides, from FFmpeg's interrupt callback, when a blocking network call must give up:

@@ -1,7 +1,8 @@
 import CGPIOD
 import DelayboxControls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The front panel's lines on one GPIO chip through libgpiod: inputs watched for both

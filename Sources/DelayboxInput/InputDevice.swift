@@ -1,7 +1,8 @@
 import CInput
 import DelayboxControls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A kernel input device (evdev) that the remote's keys come from: an IR receiver that
@@ -31,7 +32,9 @@ public final class InputDevice {
     static func resolve(_ device: String) throws(InputError) -> String {
         if device.hasPrefix("/") { return device }
         let named = present()
-        guard let match = named.first(where: { $0.name == device }) else { throw InputError.notFound(device, present: named.map(\.name)) }
+        guard let match = named.first(where: { $0.name == device }) else {
+            throw InputError.notFound(device, present: named.map(\.name))
+        }
         return match.path
     }
 
@@ -41,7 +44,9 @@ public final class InputDevice {
         defer { closedir(directory) }
         var found: [(path: String, name: String)] = []
         while let entry = readdir(directory) {
-            let node = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let node = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard node.hasPrefix("event"), let name = Self.firstLine("\(sysfs)/\(node)/device/name") else { continue }
             found.append(("/dev/input/\(node)", name))
         }
@@ -64,11 +69,15 @@ public final class InputDevice {
     /// Waits up to `timeoutMs` (-1: no limit) for keys or `waking`'s wake-up; returns the
     /// keys read. Throws when the device went away.
     public func waitForKeys(timeoutMs: Int32, waking: WakePipe) throws(InputError) -> [KeyEvent] {
-        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: waking.readEnd, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: waking.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         _ = poll(&descriptors, 2, timeoutMs)
         if descriptors[1].revents != 0 { waking.drain() }
-        if descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, descriptors[0].revents & Int16(POLLIN) == 0 {
+        if descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0,
+            descriptors[0].revents & Int16(POLLIN) == 0
+        {
             throw InputError.from(errno: ENODEV, path: path)
         }
         guard descriptors[0].revents & Int16(POLLIN) != 0 else { return [] }
@@ -76,13 +85,14 @@ public final class InputDevice {
         let count = dbx_input_read_keys(descriptor, &keys, Int32(keys.count))
         guard count >= 0 else { throw InputError.from(errno: errno, path: path) }
         return keys.prefix(Int(count)).compactMap { key in
-            let change: KeyEvent.Change? = switch key.value {
-            case 1: .press
-            case 2: .repeatWhileHeld
-            case 0: .release
-            case -1: .eventsLost
-            default: nil
-            }
+            let change: KeyEvent.Change? =
+                switch key.value {
+                case 1: .press
+                case 2: .repeatWhileHeld
+                case 0: .release
+                case -1: .eventsLost
+                default: nil
+                }
             return change.map { KeyEvent(code: Int(key.code), $0, at: key.nanoseconds) }
         }
     }

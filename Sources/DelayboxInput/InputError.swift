@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A remote-control input problem in words an installer can act on.
@@ -10,8 +10,9 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// No input device has the name the board config gives; `present` are those there are.
     static func notFound(_ name: String, present: [String]) -> InputError {
-        InputError("no input device named '\(name)' (the kernel has: \(present.isEmpty ? "none" : present.map { "'\($0)'" }.joined(separator: ", "))"
-                   + "; an IR receiver needs its dtoverlay=gpio-ir line in config.txt)")
+        InputError(
+            "no input device named '\(name)' (the kernel has: \(present.isEmpty ? "none" : present.map { "'\($0)'" }.joined(separator: ", "))"
+                + "; an IR receiver needs its dtoverlay=gpio-ir line in config.txt)")
     }
 
     /// The message for a failed call on `path`, from its errno.

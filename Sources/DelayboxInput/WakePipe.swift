@@ -1,6 +1,7 @@
 import CInput
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ends a thread's wait on a device at once: the waiting thread polls its read end along

@@ -25,29 +25,47 @@ public struct HomeAssistantDiscovery: Sendable {
     public var messages: [Message] {
         let stepSeconds = Double(config.defaults.delayStepMs) / 1000
         let entities: [(component: String, object: String, name: String, fields: [String: Any])] = [
-            ("number", "delay", "Delay", [
-                "command_template": "delay {{ value }}", "value_template": "{{ value_json.delay_ms / 1000 }}",
-                "min": 0, "max": Double(config.defaults.maxDelayMs) / 1000, "step": stepSeconds,
-                "unit_of_measurement": "s", "mode": "box", "icon": "mdi:timer-sand",
-            ]),
-            ("number", "volume", "Volume", [
-                "command_template": "volume {{ value }}", "value_template": "{{ value_json.volume }}",
-                "min": 0, "max": 100, "step": 1, "mode": "slider", "icon": "mdi:volume-high",
-            ]),
-            ("select", "channel", "Channel", [
-                "command_template": "channel {{ value }}", "value_template": "{{ value_json.channel }}",
-                "options": config.channels.channels.map(\.name), "icon": "mdi:radio",
-            ]),
-            ("switch", "pause", "Paused", [
-                "payload_on": "pause", "payload_off": "resume", "state_on": "ON", "state_off": "OFF",
-                "value_template": "{{ 'ON' if value_json.state == 'paused' else 'OFF' }}", "icon": "mdi:pause",
-            ]),
-            ("switch", "mute", "Muted", [
-                "payload_on": "mute on", "payload_off": "mute off", "state_on": "ON", "state_off": "OFF",
-                "value_template": "{{ 'ON' if value_json.muted else 'OFF' }}", "icon": "mdi:volume-off",
-            ]),
+            (
+                "number", "delay", "Delay",
+                [
+                    "command_template": "delay {{ value }}", "value_template": "{{ value_json.delay_ms / 1000 }}",
+                    "min": 0, "max": Double(config.defaults.maxDelayMs) / 1000, "step": stepSeconds,
+                    "unit_of_measurement": "s", "mode": "box", "icon": "mdi:timer-sand",
+                ]
+            ),
+            (
+                "number", "volume", "Volume",
+                [
+                    "command_template": "volume {{ value }}", "value_template": "{{ value_json.volume }}",
+                    "min": 0, "max": 100, "step": 1, "mode": "slider", "icon": "mdi:volume-high",
+                ]
+            ),
+            (
+                "select", "channel", "Channel",
+                [
+                    "command_template": "channel {{ value }}", "value_template": "{{ value_json.channel }}",
+                    "options": config.channels.channels.map(\.name), "icon": "mdi:radio",
+                ]
+            ),
+            (
+                "switch", "pause", "Paused",
+                [
+                    "payload_on": "pause", "payload_off": "resume", "state_on": "ON", "state_off": "OFF",
+                    "value_template": "{{ 'ON' if value_json.state == 'paused' else 'OFF' }}", "icon": "mdi:pause",
+                ]
+            ),
+            (
+                "switch", "mute", "Muted",
+                [
+                    "payload_on": "mute on", "payload_off": "mute off", "state_on": "ON", "state_off": "OFF",
+                    "value_template": "{{ 'ON' if value_json.muted else 'OFF' }}", "icon": "mdi:volume-off",
+                ]
+            ),
             ("sensor", "state", "State", ["value_template": "{{ value_json.state }}", "icon": "mdi:play-network"]),
-            ("sensor", "now_playing", "Now playing", ["value_template": "{{ value_json.now_playing }}", "icon": "mdi:text"]),
+            (
+                "sensor", "now_playing", "Now playing",
+                ["value_template": "{{ value_json.now_playing }}", "icon": "mdi:text"]
+            ),
         ]
         return entities.map { entity in
             var payload = entity.fields
@@ -60,13 +78,18 @@ public struct HomeAssistantDiscovery: Sendable {
             payload["payload_available"] = "online"
             payload["payload_not_available"] = "offline"
             payload["device"] = device
-            return Message(topic: topics.discovery(component: entity.component, object: entity.object), payload: JSONText.encode(payload))
+            return Message(
+                topic: topics.discovery(component: entity.component, object: entity.object),
+                payload: JSONText.encode(payload))
         }
     }
 
     /// The device block every entity shares: one device per box.
     private var device: [String: Any] {
-        ["identifiers": ["delaybox_" + topics.nodeID], "name": "Delaybox \(topics.clientID)", "manufacturer": "Delaybox",
-         "model": config.name, "sw_version": version]
+        [
+            "identifiers": ["delaybox_" + topics.nodeID], "name": "Delaybox \(topics.clientID)",
+            "manufacturer": "Delaybox",
+            "model": config.name, "sw_version": version,
+        ]
     }
 }

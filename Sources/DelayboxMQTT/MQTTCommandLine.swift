@@ -10,10 +10,17 @@ public enum MQTTCommandLine {
 
     /// The line, or why the payload is not one.
     public static func parse(_ payload: [UInt8], group: Bool = false) -> Result<String, Refusal> {
-        guard payload.count <= maximumBytes else { return .failure(Refusal("the payload is \(payload.count) bytes; a command is at most \(maximumBytes)")) }
-        guard let text = String(validating: payload, as: UTF8.self) else { return .failure(Refusal("the payload is not UTF-8 text")) }
+        guard payload.count <= maximumBytes else {
+            return .failure(Refusal("the payload is \(payload.count) bytes; a command is at most \(maximumBytes)"))
+        }
+        guard let text = String(validating: payload, as: UTF8.self) else {
+            return .failure(Refusal("the payload is not UTF-8 text"))
+        }
         let line = text.trimmingWhitespace()
-        guard !line.isEmpty else { return .failure(Refusal("the payload is empty: send a console line (delay 45, volume -5, channel next, pause)")) }
+        guard !line.isEmpty else {
+            return .failure(
+                Refusal("the payload is empty: send a console line (delay 45, volume -5, channel next, pause)"))
+        }
         guard !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             return .failure(Refusal("the payload holds control characters: send one console line"))
         }
@@ -22,7 +29,10 @@ public enum MQTTCommandLine {
             return .failure(Refusal("a group command is delay, channel or update --canary BOX, not '\(word)'"))
         }
         if group, words.first?.lowercased() == "update", words.dropFirst().first != "--canary" {
-            return .failure(Refusal("a group updates in stages: update --canary BOX (BOX first, the others once it plays the new release)"))
+            return .failure(
+                Refusal(
+                    "a group updates in stages: update --canary BOX (BOX first, the others once it plays the new release)"
+                ))
         }
         return .success(line)
     }
@@ -37,7 +47,8 @@ extension String {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -38,7 +38,8 @@ public struct StagedUpdate: Sendable, Equatable {
         self.canary = canary
         startedNs = now
         self.baseline = baseline
-        outcome = .waiting(baseline.map { "\(canary) says '\($0.release)' (from before the update)" } ?? "no word from \(canary) yet")
+        outcome = .waiting(
+            baseline.map { "\(canary) says '\($0.release)' (from before the update)" } ?? "no word from \(canary) yet")
     }
 
     /// A report from the canary (its retained release message, as it changes).
@@ -54,7 +55,8 @@ public struct StagedUpdate: Sendable, Equatable {
         case .healthy where !PackageVersion.isValid(report.version):
             // Anyone who may publish on the group's topics can say anything here: only a
             // version apt would take is followed.
-            outcome = .held("\(canary) reports the version '\(report.version.prefix(80))', which is not a package version")
+            outcome = .held(
+                "\(canary) reports the version '\(report.version.prefix(80))', which is not a package version")
         case .healthy: outcome = .go(version: report.version)
         case .failed: outcome = .held("\(canary)'s update went wrong: \(report.release)")
         case .underWay: outcome = .waiting("\(canary) says '\(report.release)'")
@@ -65,7 +67,8 @@ public struct StagedUpdate: Sendable, Equatable {
     /// The time passing: a canary silent past its patience holds this box.
     public mutating func tick(now: Int64) -> Outcome {
         if case .waiting(let last) = outcome, now - startedNs > Self.patienceNs {
-            outcome = .held("\(canary) did not play a new release within \(Self.patienceNs / 60_000_000_000) min (last: \(last))")
+            outcome = .held(
+                "\(canary) did not play a new release within \(Self.patienceNs / 60_000_000_000) min (last: \(last))")
         }
         return outcome
     }
@@ -116,7 +119,9 @@ public struct MemberRelease: Codable, Sendable, Equatable {
     /// date is a release that plays; rolled back, failed, not playing is a failure.
     var verdict: Verdict {
         let line = release.lowercased()
-        if line.hasPrefix("rolled back") || line.hasPrefix("update failed") || line.contains("did not play") { return .failed }
+        if line.hasPrefix("rolled back") || line.hasPrefix("update failed") || line.contains("did not play") {
+            return .failed
+        }
         if line.hasPrefix("up to date") || line.hasSuffix(" playing") { return .healthy }
         return .underWay
     }

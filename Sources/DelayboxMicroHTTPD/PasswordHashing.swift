@@ -1,7 +1,8 @@
 import CWeb
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Passwords hashed as /etc/shadow hashes them: libcrypt's yescrypt with a fresh salt;

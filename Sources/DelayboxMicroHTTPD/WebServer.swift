@@ -1,8 +1,9 @@
 import CWeb
 import DelayboxWeb
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// libmicrohttpd serving the web door (docs/web.md): HTTP/1.1 on a listening socket —
@@ -22,7 +23,10 @@ public final class WebServer: Sendable {
     public struct Handlers: Sendable {
         public var respond: @Sendable (WebRequest) -> WebResponse
         public var stream: @Sendable () -> (any EventSource)?
-        public init(respond: @escaping @Sendable (WebRequest) -> WebResponse, stream: @escaping @Sendable () -> (any EventSource)?) {
+        public init(
+            respond: @escaping @Sendable (WebRequest) -> WebResponse,
+            stream: @escaping @Sendable () -> (any EventSource)?
+        ) {
             self.respond = respond
             self.stream = stream
         }
@@ -64,7 +68,11 @@ public final class WebServer: Sendable {
     /// Stops accepting and waits for every connection's thread (the streams must have been
     /// ended: `EventSource.next` returning nil).
     public func stop() {
-        guard let daemon = daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
+        guard
+            let daemon = daemon.withLock({ daemon in
+                defer { daemon = nil }; return daemon
+            })
+        else { return }
         dbx_web_stop(daemon.pointer, listener == Self.systemdSocket ? 1 : 0)
         context.release()
     }
@@ -84,7 +92,9 @@ public final class WebServer: Sendable {
             address.sin6_port = UInt16(port).bigEndian
             address.sin6_addr = in6addr_any
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
             if bound != 0 {
                 let code = errno
@@ -101,7 +111,9 @@ public final class WebServer: Sendable {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0 else {
                 let code = errno
@@ -120,7 +132,8 @@ public final class WebServer: Sendable {
     /// fd 3 when systemd passed one socket to this very process.
     private static let systemdSocket: Int32? = {
         guard let count = getenv("LISTEN_FDS").map({ String(cString: $0) }), count == "1",
-              let pid = getenv("LISTEN_PID").map({ String(cString: $0) }), pid == String(getpid()) else { return nil }
+            let pid = getenv("LISTEN_PID").map({ String(cString: $0) }), pid == String(getpid())
+        else { return nil }
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_PID")
         unsetenv("LISTEN_FDNAMES")
@@ -137,9 +150,13 @@ public final class WebServer: Sendable {
         let family = address.ss_family
         return withUnsafePointer(to: &address) { pointer in
             if family == sa_family_t(AF_INET6) {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                Int(UInt16(bigEndian: $0.pointee.sin_port))
+            }
         }
     }
 
@@ -153,21 +170,29 @@ public final class WebServer: Sendable {
             if let value = dbx_web_header(raw.connection, name) { headers[name] = String(cString: value) }
         }
         let body = raw.body_length > 0 ? Array(UnsafeRawBufferPointer(start: raw.body, count: raw.body_length)) : []
-        let webRequest = WebRequest(method: String(cString: raw.method), path: String(cString: raw.url), headers: headers,
-                                    body: body, client: String(cString: raw.client))
+        let webRequest = WebRequest(
+            method: String(cString: raw.method), path: String(cString: raw.url), headers: headers,
+            body: body, client: String(cString: raw.client))
         let response = handlers.respond(webRequest)
         return withHeaders(response.headers) { headerPointers in
             switch response.body {
             case .bytes(let bytes):
                 let content = webRequest.method == "HEAD" ? [] : bytes
-                return content.withUnsafeBytes { Int32(dbx_web_respond(raw.connection, UInt32(response.status), headerPointers, $0.baseAddress, $0.count)) }
+                return content.withUnsafeBytes {
+                    Int32(
+                        dbx_web_respond(
+                            raw.connection, UInt32(response.status), headerPointers, $0.baseAddress, $0.count))
+                }
             case .statusEvents:
                 guard let source = handlers.stream() else {
                     let busy = Array("too many status streams\n".utf8)
-                    return busy.withUnsafeBytes { Int32(dbx_web_respond(raw.connection, 503, nil, $0.baseAddress, $0.count)) }
+                    return busy.withUnsafeBytes {
+                        Int32(dbx_web_respond(raw.connection, 503, nil, $0.baseAddress, $0.count))
+                    }
                 }
                 let box = Unmanaged.passRetained(StreamBox(source))
-                return Int32(dbx_web_respond_stream(raw.connection, headerPointers, readStream, box.toOpaque(), endStream))
+                return Int32(
+                    dbx_web_respond_stream(raw.connection, headerPointers, readStream, box.toOpaque(), endStream))
             }
         }
     }
@@ -188,7 +213,8 @@ public final class WebServer: Sendable {
     }
 
     /// `headers` as a NULL-terminated C array of name, value pairs, for the length of `body`.
-    private static func withHeaders<T>(_ headers: [[String]], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    private static func withHeaders<T>(_ headers: [[String]], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T
+    {
         let strings = headers.flatMap { $0 }.map { strdup($0) }
         defer { strings.forEach { free($0) } }
         let pointers: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer($0) } } + [nil]
@@ -201,8 +227,11 @@ public struct WebServerError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
     init(port: Int, _ code: Int32) {
         switch code {
-        case EADDRINUSE: description = "port \(port) is taken (by another program, or another box on this host): set web.port"
-        case EACCES: description = "port \(port) needs privilege: the package's delaybox.socket passes it, or choose web.port above 1023"
+        case EADDRINUSE:
+            description = "port \(port) is taken (by another program, or another box on this host): set web.port"
+        case EACCES:
+            description =
+                "port \(port) needs privilege: the package's delaybox.socket passes it, or choose web.port above 1023"
         default: description = "cannot listen on port \(port): \(String(cString: strerror(code)))"
         }
     }

@@ -55,7 +55,8 @@ extension AudioClip {
         var converter = RateConverter()
         converter.reset(to: format)
         let frames = samples.count / format.channels
-        var stereo = [Float](repeating: 0, count: max(1, converter.outputFrames(forInput: frames)) * AudioFormat.channelCount)
+        var stereo = [Float](
+            repeating: 0, count: max(1, converter.outputFrames(forInput: frames)) * AudioFormat.channelCount)
         let written = stereo.withUnsafeMutableBufferPointer { output in
             samples.withUnsafeBufferPointer { input in
                 converter.convert(inputFrames: frames, into: output.baseAddress!) { input[$0 * format.channels + $1] }

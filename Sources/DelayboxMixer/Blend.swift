@@ -6,8 +6,10 @@ import DelayboxEngine
 /// time (docs/performance.md, `mix_cost_vs_decode`).
 enum Blend {
     /// `target += run × level × pan` for `count` frames; advances `ramp`.
-    static func add(_ run: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>, count: Int,
-                    ramp: inout LevelRamp, pan: (left: Float, right: Float)) {
+    static func add(
+        _ run: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>, count: Int,
+        ramp: inout LevelRamp, pan: (left: Float, right: Float)
+    ) {
         let samples = count * AudioFormat.channelCount
         if ramp.isSettled {
             let left = ramp.level * pan.left, right = ramp.level * pan.right
@@ -49,7 +51,9 @@ enum Blend {
 
     /// `target ×= level × pan` for `count` frames, in place; advances `ramp`. At unity and
     /// centre it touches nothing.
-    static func scale(_ target: UnsafeMutablePointer<Float>, count: Int, ramp: inout LevelRamp, pan: (left: Float, right: Float)) {
+    static func scale(
+        _ target: UnsafeMutablePointer<Float>, count: Int, ramp: inout LevelRamp, pan: (left: Float, right: Float)
+    ) {
         let samples = count * AudioFormat.channelCount
         if ramp.isSettled {
             let left = ramp.level * pan.left, right = ramp.level * pan.right

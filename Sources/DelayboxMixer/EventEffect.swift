@@ -20,11 +20,15 @@ public struct EventEffect: Sendable, Equatable {
 
     /// The effects among `notifications` that fall in the render of `frames` frames
     /// starting at engine frame `firstFrame`, in order.
-    public static func collect(from notifications: [EngineNotification], firstFrame: Int64, frames: Int) -> [EventEffect] {
+    public static func collect(from notifications: [EngineNotification], firstFrame: Int64, frames: Int)
+        -> [EventEffect]
+    {
         notifications.compactMap { notification in
             guard case .eventTookEffect(let event, let transition, let frame, let elapsed) = notification,
-                  frame >= firstFrame, frame < firstFrame + Int64(frames) else { return nil }
-            return EventEffect(event: event.event, transition: transition, offset: Int(frame - firstFrame), elapsedFrames: elapsed)
+                frame >= firstFrame, frame < firstFrame + Int64(frames)
+            else { return nil }
+            return EventEffect(
+                event: event.event, transition: transition, offset: Int(frame - firstFrame), elapsedFrames: elapsed)
         }
     }
 }

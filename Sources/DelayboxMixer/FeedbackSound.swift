@@ -20,10 +20,12 @@ public enum FeedbackSound: Sendable, Equatable {
     public var clip: AudioClip {
         switch self {
         case .click:
-            return AudioClip(stereo: Self.stereo((0..<Int(AudioFormat.frames(milliseconds: 4))).map { frame in
-                let time = Double(frame) / Double(AudioFormat.sampleRate)
-                return Float(sin(2 * Double.pi * 3_000 * time) * exp(-time / 0.001)) * 0.3
-            }))
+            return AudioClip(
+                stereo: Self.stereo(
+                    (0..<Int(AudioFormat.frames(milliseconds: 4))).map { frame in
+                        let time = Double(frame) / Double(AudioFormat.sampleRate)
+                        return Float(sin(2 * Double.pi * 3_000 * time) * exp(-time / 0.001)) * 0.3
+                    }))
         case .modeChange:
             return Self.sequence([(660, 60), (0, 20), (990, 60)])
         case .limitReached:
@@ -33,7 +35,9 @@ public enum FeedbackSound: Sendable, Equatable {
         case .delayInTones(let milliseconds):
             let seconds = Int(milliseconds / 1_000)
             var parts: [(Double, Int)] = []
-            for (count, tone) in [(min(seconds / 60, 9), (330.0, 300)), ((seconds % 60) / 10, (440.0, 120)), (seconds % 10, (880.0, 60))] {
+            for (count, tone) in [
+                (min(seconds / 60, 9), (330.0, 300)), ((seconds % 60) / 10, (440.0, 120)), (seconds % 10, (880.0, 60)),
+            ] {
                 for _ in 0..<count { parts += [tone, (0, 90)] }
                 if count > 0 { parts.append((0, 150)) }
             }
@@ -53,7 +57,8 @@ public enum FeedbackSound: Sendable, Equatable {
             mono += (0..<frames).map { frame in
                 guard part.hertz > 0 else { return 0 }
                 let envelope = min(1, Double(frame) / fade, Double(frames - 1 - frame) / fade)
-                return Float(sin(2 * Double.pi * part.hertz * Double(frame) / Double(AudioFormat.sampleRate)) * envelope * level)
+                return Float(
+                    sin(2 * Double.pi * part.hertz * Double(frame) / Double(AudioFormat.sampleRate)) * envelope * level)
             }
         }
         return AudioClip(stereo: stereo(mono))

@@ -26,7 +26,9 @@ public final class Mixer {
     public init(sources count: Int, capacityFrames: Int = 48_000, idleAfterMs: Int64 = 200, position: Int64 = 0) {
         self.position = position
         sources = (0..<count).map { _ in
-            MixerSource(capacityFrames: capacityFrames, level: 1, idleAfterFrames: AudioFormat.frames(milliseconds: idleAfterMs))
+            MixerSource(
+                capacityFrames: capacityFrames, level: 1, idleAfterFrames: AudioFormat.frames(milliseconds: idleAfterMs)
+            )
         }
     }
 
@@ -37,19 +39,26 @@ public final class Mixer {
     /// when the source's queue is full (enqueue the rest later at `fedUntil(source)`).
     /// Frames that would be heard before `position` are too late and are dropped.
     @discardableResult
-    public func enqueue(_ source: Int, frames: Int, format: SourceFormat = .native, at frame: Int64,
-                        sample: (Int, Int) -> Float) -> Int {
+    public func enqueue(
+        _ source: Int, frames: Int, format: SourceFormat = .native, at frame: Int64,
+        sample: (Int, Int) -> Float
+    ) -> Int {
         sources[source].enqueue(frames: frames, format: format, at: frame, readPosition: position, sample: sample)
     }
 
     /// Enqueues interleaved Float samples of `format` from timeline frame `at`; the
     /// internal format is copied in straight runs.
     @discardableResult
-    public func enqueue(_ source: Int, samples: UnsafeBufferPointer<Float>, format: SourceFormat = .native, at frame: Int64) -> Int {
+    public func enqueue(
+        _ source: Int, samples: UnsafeBufferPointer<Float>, format: SourceFormat = .native, at frame: Int64
+    ) -> Int {
         if format == .native, let base = samples.baseAddress {
-            return sources[source].enqueue(native: base, frames: samples.count / AudioFormat.channelCount, at: frame, readPosition: position)
+            return sources[source].enqueue(
+                native: base, frames: samples.count / AudioFormat.channelCount, at: frame, readPosition: position)
         }
-        return enqueue(source, frames: samples.count / format.channels, format: format, at: frame) { samples[$0 * format.channels + $1] }
+        return enqueue(source, frames: samples.count / format.channels, format: format, at: frame) {
+            samples[$0 * format.channels + $1]
+        }
     }
 
     /// The timeline frame after the newest audio enqueued for a source (nil: never fed).

@@ -30,8 +30,10 @@ struct MixerSource {
     /// Converts and queues input frames to be heard from timeline frame `at`; frames that
     /// land before `readPosition` are too late and dropped. Returns the input frames taken
     /// (fewer when the queue is full).
-    mutating func enqueue(frames: Int, format: SourceFormat, at: Int64, readPosition: Int64,
-                          sample: (Int, Int) -> Float) -> Int {
+    mutating func enqueue(
+        frames: Int, format: SourceFormat, at: Int64, readPosition: Int64,
+        sample: (Int, Int) -> Float
+    ) -> Int {
         if converter.format != format || fedUntil != at { converter.reset(to: format) }
         let room = queue.room(at: at, readPosition: readPosition)
         var taken = frames
@@ -54,16 +56,19 @@ struct MixerSource {
                     }
                 }
             } else {
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) { buffer in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) {
+                    buffer in
                     _ = converter.convert(inputFrames: taken, into: buffer.baseAddress!, sample: sample)
                     queue.forEachRun(from: writeFrom, frames: Int(end - writeFrom)) { run, offset, count in
-                        run.update(from: buffer.baseAddress! + (skipped + offset) * AudioFormat.channelCount,
-                                   count: count * AudioFormat.channelCount)
+                        run.update(
+                            from: buffer.baseAddress! + (skipped + offset) * AudioFormat.channelCount,
+                            count: count * AudioFormat.channelCount)
                     }
                 }
             }
         } else if format != .native {
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) { buffer in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, produced) * AudioFormat.channelCount) {
+                buffer in
                 _ = converter.convert(inputFrames: taken, into: buffer.baseAddress!, sample: sample)
             }
         }
@@ -82,7 +87,9 @@ struct MixerSource {
             queue.reserve(at: writeFrom, frames: Int(end - writeFrom), readPosition: readPosition)
             let skipped = Int(writeFrom - at)
             queue.forEachRun(from: writeFrom, frames: Int(end - writeFrom)) { run, offset, count in
-                run.update(from: samples + (skipped + offset) * AudioFormat.channelCount, count: count * AudioFormat.channelCount)
+                run.update(
+                    from: samples + (skipped + offset) * AudioFormat.channelCount,
+                    count: count * AudioFormat.channelCount)
             }
         }
         converter.reset(to: .native)
@@ -107,7 +114,9 @@ struct MixerSource {
         var ramp = level
         let pan = panGains
         queue.forEachRun(from: from, frames: Int(to - from)) { run, offset, count in
-            Blend.add(run, to: out + (Int(from - position) + offset) * AudioFormat.channelCount, count: count, ramp: &ramp, pan: pan)
+            Blend.add(
+                run, to: out + (Int(from - position) + offset) * AudioFormat.channelCount, count: count, ramp: &ramp,
+                pan: pan)
         }
         level = ramp
         if to < end { level.advance(frames: Int(end - to)) }

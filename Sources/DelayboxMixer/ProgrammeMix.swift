@@ -86,10 +86,13 @@ public final class ProgrammeMix {
     public func provideAd(_ clip: AudioClip, url: String) {
         let faded = clip.fadedAtBothEnds(milliseconds: 5)
         adClips[url] = faded
-        if adClips.count > Self.maxAdClips, let oldest = adClips.keys.first(where: { $0 != url }) { adClips[oldest] = nil }
+        if adClips.count > Self.maxAdClips, let oldest = adClips.keys.first(where: { $0 != url }) {
+            adClips[oldest] = nil
+        }
         if let ad = playingAd, ad.audioURL == url, adPlayer?.clip == nil {
             let elapsed = playAdFromWhereTheBreakIs(faded)
-            log.append("ad audio ready \(AudioFormat.milliseconds(frames: elapsed)) ms into its break: it plays from there")
+            log.append(
+                "ad audio ready \(AudioFormat.milliseconds(frames: elapsed)) ms into its break: it plays from there")
         }
     }
 
@@ -122,8 +125,10 @@ public final class ProgrammeMix {
     /// Mixes `frames` frames into `out`: `programme` is what the engine rendered for them,
     /// `effects` the events that took effect in them, `playing` whether the engine is
     /// playing (not paused or waiting) for them.
-    public func render(into out: UnsafeMutablePointer<Float>, frames: Int, programme: UnsafePointer<Float>,
-                       effects: [EventEffect], playing: Bool) {
+    public func render(
+        into out: UnsafeMutablePointer<Float>, frames: Int, programme: UnsafePointer<Float>,
+        effects: [EventEffect], playing: Bool
+    ) {
         // The programme stays where the engine rendered it and is mixed in place.
         if UnsafePointer(out) != programme { out.update(from: programme, count: frames * AudioFormat.channelCount) }
         if playing != self.playing {
@@ -160,8 +165,9 @@ public final class ProgrammeMix {
         let effects = EventEffect.collect(from: engine.pendingNotifications, firstFrame: firstFrame, frames: frames)
         // In place: the engine's frames are the stream source's. A break's ad runs on
         // through a reconnect, as the timeline does: its end is a place in the stream.
-        render(into: buffer.baseAddress!, frames: frames, programme: buffer.baseAddress!, effects: effects,
-               playing: engine.isPlayingOut)
+        render(
+            into: buffer.baseAddress!, frames: frames, programme: buffer.baseAddress!, effects: effects,
+            playing: engine.isPlayingOut)
     }
 
     private func segment(into out: UnsafeMutablePointer<Float>, frames: Int) {
@@ -180,7 +186,9 @@ public final class ProgrammeMix {
 
     private func playFeedback(frames: Int) {
         guard !voices.isEmpty else { return }
-        if scratch.count < frames * AudioFormat.channelCount { scratch = [Float](repeating: 0, count: frames * AudioFormat.channelCount) }
+        if scratch.count < frames * AudioFormat.channelCount {
+            scratch = [Float](repeating: 0, count: frames * AudioFormat.channelCount)
+        }
         scratch.withUnsafeMutableBufferPointer { buffer in
             buffer.update(repeating: 0)
             for index in voices.indices {
@@ -248,7 +256,11 @@ public final class ProgrammeMix {
         isMuted = muted
         if muted {
             if musicPlayer == nil { musicPlayer = ClipPlayer(clip: muteMusic, loops: true, lengthFrames: nil) }
-            if muteMusic == nil { log.append("streamer muted; no mute music \(muteMusicURL.map { "(\($0) not available yet)" } ?? "configured"): silence") }
+            if muteMusic == nil {
+                log.append(
+                    "streamer muted; no mute music \(muteMusicURL.map { "(\($0) not available yet)" } ?? "configured"): silence"
+                )
+            }
         }
         retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
     }
@@ -274,8 +286,9 @@ public final class ProgrammeMix {
     @discardableResult
     private func playAdFromWhereTheBreakIs(_ clip: AudioClip?) -> Int64 {
         let elapsed = AudioFormat.frames(milliseconds: playingAd?.durationMs ?? 0) - adRemaining
-        adPlayer = ClipPlayer(clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
-                              startFrame: Int(elapsed))
+        adPlayer = ClipPlayer(
+            clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
+            startFrame: Int(elapsed))
         mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
         retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
         return elapsed

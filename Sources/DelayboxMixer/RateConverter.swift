@@ -30,8 +30,10 @@ struct RateConverter {
     /// Converts `inputFrames` frames of `sample(frame, channel)` into `output`
     /// (interleaved stereo, room for `outputFrames(forInput:)` frames); returns the
     /// frames written.
-    mutating func convert(inputFrames: Int, into output: UnsafeMutablePointer<Float>,
-                          sample: (Int, Int) -> Float) -> Int {
+    mutating func convert(
+        inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+        sample: (Int, Int) -> Float
+    ) -> Int {
         let right = format.channels == 2 ? 1 : 0
         if format.sampleRate == AudioFormat.sampleRate {
             for frame in 0..<inputFrames {

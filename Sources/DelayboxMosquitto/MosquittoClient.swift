@@ -2,8 +2,9 @@ import CMosquitto
 import DelayboxEngine
 import DelayboxPlatform
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An MQTT client on libmosquitto, with its network loop on a thread of its own
@@ -82,7 +83,8 @@ public final class MosquittoClient: @unchecked Sendable {
         let context = Unmanaged.passRetained(Context())
         guard let handle = mosquitto_new(options.clientID, true, context.toOpaque()) else {
             context.release()
-            throw SetupFailed(description: "cannot make an MQTT client (out of memory, or a client id libmosquitto refuses)")
+            throw SetupFailed(
+                description: "cannot make an MQTT client (out of memory, or a client id libmosquitto refuses)")
         }
         self.handle = handle
         self.options = options
@@ -94,13 +96,19 @@ public final class MosquittoClient: @unchecked Sendable {
         // A reply and the status after it are small writes back to back: without this,
         // Nagle's algorithm holds the second until the first is acknowledged (40 ms).
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
-        if let username = options.username { try check(mosquitto_username_pw_set(handle, username, options.password), "credentials") }
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(handle, username, options.password), "credentials")
+        }
         if let will = options.will {
-            try check(mosquitto_will_set(handle, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain), "will")
+            try check(
+                mosquitto_will_set(handle, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain),
+                "will")
         }
         if options.tls {
-            try check(mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
-                      "TLS (CA file \(options.caFile ?? "/etc/ssl/certs"))")
+            try check(
+                mosquitto_tls_set(
+                    handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
+                "TLS (CA file \(options.caFile ?? "/etc/ssl/certs"))")
         }
         mosquitto_connect_callback_set(handle) { _, context, code in
             MosquittoClient.client(context)?.connectAnswered(code)
@@ -108,9 +116,10 @@ public final class MosquittoClient: @unchecked Sendable {
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let client = MosquittoClient.client(context) else { return }
             let topic = String(cString: message.pointee.topic)
-            let payload = message.pointee.payload.map {
-                Array(UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)))
-            } ?? []
+            let payload =
+                message.pointee.payload.map {
+                    Array(UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)))
+                } ?? []
             client.onEvent(.message(topic: topic, payload: payload))
         }
     }
@@ -153,7 +162,9 @@ public final class MosquittoClient: @unchecked Sendable {
         var random = SystemRandomNumberGenerator()
         var everConnected = false
         while !thread.isStopRequested {
-            let code = everConnected ? mosquitto_reconnect(handle)
+            let code =
+                everConnected
+                ? mosquitto_reconnect(handle)
                 : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAliveSeconds)
             // (Described at once: errno is the failed call's.)
             var failure = Self.describe(code)
@@ -183,7 +194,8 @@ public final class MosquittoClient: @unchecked Sendable {
     /// Queues a message; false when it cannot be queued.
     @discardableResult
     public func publish(_ message: Message) -> Bool {
-        mosquitto_publish(handle, nil, message.topic, Int32(message.payload.utf8.count), message.payload, message.qos, message.retain)
+        mosquitto_publish(
+            handle, nil, message.topic, Int32(message.payload.utf8.count), message.payload, message.qos, message.retain)
             == MOSQ_ERR_SUCCESS.rawValue
     }
 

@@ -16,10 +16,13 @@ public struct ALSAOutputKind: OutputKind {
         device = argument
     }
 
-    public func open(_ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
-                     sleeper: any Sleeper) throws(OutputError) -> any OutputDriver {
-        let alsa = ALSAOutput.Request(device: device, sampleFormat: request.sampleFormat, periodFrames: request.periodFrames,
-                                      periods: request.periods)
+    public func open(
+        _ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
+        sleeper: any Sleeper
+    ) throws(OutputError) -> any OutputDriver {
+        let alsa = ALSAOutput.Request(
+            device: device, sampleFormat: request.sampleFormat, periodFrames: request.periodFrames,
+            periods: request.periods)
         return try ALSAOutput(alsa, clock: clock, sleeper: sleeper)
     }
 

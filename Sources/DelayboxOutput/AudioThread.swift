@@ -1,7 +1,7 @@
 import DelayboxAudio
+import DelayboxPlatform
 import Dispatch
 import Glibc
-import DelayboxPlatform
 import Synchronization
 
 /// The real-time audio thread: runs an `AudioPump` step after step until stopped, at

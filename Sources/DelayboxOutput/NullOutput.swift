@@ -5,7 +5,8 @@ import DelayboxEngine
 /// job for now is to record.
 public final class NullOutput: OutputDriver {
     public let name = "null"
-    public let format = OutputFormat(rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
+    public let format = OutputFormat(
+        rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
     public let periodFrames: Int
     public let bufferFrames: Int
     public var underruns: Int { pacing.underruns }

@@ -12,8 +12,10 @@ public struct NullOutputKind: OutputKind {
         guard argument == nil else { return nil }
     }
 
-    public func open(_ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
-                     sleeper: any Sleeper) throws(OutputError) -> any OutputDriver {
+    public func open(
+        _ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
+        sleeper: any Sleeper
+    ) throws(OutputError) -> any OutputDriver {
         NullOutput(periodFrames: request.periodFrames, periods: request.periods, clock: clock, sleeper: sleeper)
     }
 }

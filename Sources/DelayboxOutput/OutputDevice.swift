@@ -19,9 +19,10 @@ public struct OutputDevice: Sendable, Equatable, CustomStringConvertible {
     /// Parses `SCHEME:ARGUMENT` or `SCHEME` of one of `kinds`, or a bare ALSA name.
     public init?(_ text: String) {
         for kind in Self.kinds {
-            let argument: String?? = if text == kind.scheme { .some(nil) }
-                else if text.hasPrefix(kind.scheme + ":") { .some(String(text.dropFirst(kind.scheme.count + 1))) }
-                else { .none }
+            let argument: String?? =
+                if text == kind.scheme { .some(nil) } else if text.hasPrefix(kind.scheme + ":") {
+                    .some(String(text.dropFirst(kind.scheme.count + 1)))
+                } else { .none }
             if let argument, let parsed = kind.init(argument: argument) {
                 self.kind = parsed
                 return
@@ -51,7 +52,8 @@ public struct OutputDevice: Sendable, Equatable, CustomStringConvertible {
     func opener(_ request: Request, clock: any MonotonicClock, sleeper: any Sleeper) -> AudioPump.DriverFactory {
         let openedBefore = Atomic<Bool>(false)
         return { [kind] () throws(OutputError) -> any OutputDriver in
-            try kind.open(request, reopening: openedBefore.exchange(true, ordering: .relaxed), clock: clock, sleeper: sleeper)
+            try kind.open(
+                request, reopening: openedBefore.exchange(true, ordering: .relaxed), clock: clock, sleeper: sleeper)
         }
     }
 }

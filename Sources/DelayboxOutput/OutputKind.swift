@@ -19,8 +19,10 @@ public protocol OutputKind: Sendable {
     /// and they have no latency to keep low.
     var pacesItself: Bool { get }
     /// Opens the output; `reopening` after a loss (a file then keeps what it holds).
-    func open(_ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
-              sleeper: any Sleeper) throws(OutputError) -> any OutputDriver
+    func open(
+        _ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
+        sleeper: any Sleeper
+    ) throws(OutputError) -> any OutputDriver
     /// The device's own volume control named `control`, if the kind has one.
     func mixer(control: String) throws(OutputError) -> (any HardwareVolume)?
     /// Where `play --fast` writes, as fast as it renders (nil: nowhere).

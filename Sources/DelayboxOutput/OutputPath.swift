@@ -40,8 +40,11 @@ public final class OutputPath {
     ///   - cues: sounds the audio thread mixes over the programme (the controls' feedback),
     ///     heard within the device's buffer rather than after the ring's `ringMs`.
     ///   - open: opens the device (by default as `device` says).
-    public init(device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock, sleeper: any Sleeper,
-         ringMs: Int64 = 120, cues: CuePlayer? = nil, open: AudioPump.DriverFactory? = nil) {
+    public init(
+        device: OutputDevice, request: OutputDevice.Request, mixerControl: String?, clock: any MonotonicClock,
+        sleeper: any Sleeper,
+        ringMs: Int64 = 120, cues: CuePlayer? = nil, open: AudioPump.DriverFactory? = nil
+    ) {
         self.device = device
         self.clock = clock
         self.cues = cues
@@ -56,8 +59,9 @@ public final class OutputPath {
         let ring = FrameRing(capacityFrames: target + 2 * request.periodFrames)
         let timing = OutputTiming()
         feeder = RingFeeder(ring: ring, timing: timing, periodFrames: request.periodFrames, targetFrames: target)
-        pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper,
-                         driver: first, nominalPeriodFrames: request.periodFrames, cues: cues, open: open)
+        pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper,
+            driver: first, nominalPeriodFrames: request.periodFrames, cues: cues, open: open)
         if let failure { pump.firstOpenFailed(failure) }
         thread = AudioThread(pump: pump)
         mixer = Self.openMixer(device: device, control: mixerControl, logger: logger)
@@ -67,7 +71,9 @@ public final class OutputPath {
         guard let control else { return nil }
         do throws(OutputError) {
             guard let mixer = try device.kind.mixer(control: control) else { return nil }
-            logger.info("volume on the codec's mixer: \(mixer.controlName), \(mixer.decibelRange.lowerBound)…\(mixer.decibelRange.upperBound) dB")
+            logger.info(
+                "volume on the codec's mixer: \(mixer.controlName), \(mixer.decibelRange.lowerBound)…\(mixer.decibelRange.upperBound) dB"
+            )
             return mixer
         } catch {
             logger.warning("mixer control '\(control)': \(error); using software volume")
@@ -80,7 +86,8 @@ public final class OutputPath {
     /// than once per period is most of what the appliance saves while it only holds the
     /// delay (docs/performance.md).
     public var playoutIntervalNanoseconds: Int64 {
-        Int64(max(feeder.targetFrames - 2 * feeder.periodFrames, feeder.periodFrames)) * 1_000_000_000 / Int64(AudioFormat.sampleRate)
+        Int64(max(feeder.targetFrames - 2 * feeder.periodFrames, feeder.periodFrames)) * 1_000_000_000
+            / Int64(AudioFormat.sampleRate)
     }
 
     /// Whether a device is open and taking audio (the watchdog's health).
@@ -91,8 +98,10 @@ public final class OutputPath {
 
     /// What went wrong at the output since the start, for the console's `stats`.
     public var statistics: OutputStatistics {
-        OutputStatistics(xruns: pump.deviceUnderruns.load(ordering: .relaxed), lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
-                         deviceLosses: deviceLosses, touchToSound: touchToSound)
+        OutputStatistics(
+            xruns: pump.deviceUnderruns.load(ordering: .relaxed),
+            lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
+            deviceLosses: deviceLosses, touchToSound: touchToSound)
     }
 
     public func start() {
@@ -121,7 +130,8 @@ public final class OutputPath {
         do throws(OutputError) {
             let silent = muted || volume == 0
             let switched = try mixer.setMuted(silent)
-            _ = try mixer.setVolume(decibels: volume == 0 ? mixer.decibelRange.lowerBound : VolumeCurve.decibels(volume))
+            _ = try mixer.setVolume(
+                decibels: volume == 0 ? mixer.decibelRange.lowerBound : VolumeCurve.decibels(volume))
             pump.gain.gain = silent && !switched ? 0 : 1
         } catch {
             logger.error("mixer \(mixer.controlName): \(error); using software volume")
@@ -146,13 +156,18 @@ public final class OutputPath {
                 lines.append("audio output cannot open: \(reason); next try in \(retry) ms")
             case .firstFrameHeard(let at):
                 // On CLOCK_MONOTONIC, so an outside observer can check the output's timing.
-                let seconds = Double(SystemClock.monotonicNanoseconds() + at.nanoseconds - clock.now().nanoseconds) / 1e9
+                let seconds =
+                    Double(SystemClock.monotonicNanoseconds() + at.nanoseconds - clock.now().nanoseconds) / 1e9
                 lines.append("audio output: its first frame heard at monotonic \(String(printf: "%.6f", seconds)) s")
             }
         }
         let ring = pump.ringUnderruns.load(ordering: .relaxed), device = pump.deviceUnderruns.load(ordering: .relaxed)
-        if ring > reportedRingUnderruns { lines.append("audio thread ran out of rendered audio \(ring - reportedRingUnderruns) time(s)") }
-        if device > reportedDeviceUnderruns { lines.append("audio device underrun \(device - reportedDeviceUnderruns) time(s), recovered") }
+        if ring > reportedRingUnderruns {
+            lines.append("audio thread ran out of rendered audio \(ring - reportedRingUnderruns) time(s)")
+        }
+        if device > reportedDeviceUnderruns {
+            lines.append("audio device underrun \(device - reportedDeviceUnderruns) time(s), recovered")
+        }
         reportedRingUnderruns = ring
         reportedDeviceUnderruns = device
         return lines
@@ -174,7 +189,11 @@ public struct OutputStatistics: Sendable {
     /// first frame at the jack, for the latest sounds.
     public var touchToSound = LatencyWindow()
 
-    public init(xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow()) {
-        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound) = (xruns, lateRenders, deviceLosses, touchToSound)
+    public init(
+        xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow()
+    ) {
+        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound) = (
+            xruns, lateRenders, deviceLosses, touchToSound
+        )
     }
 }

@@ -9,7 +9,8 @@ import DelayboxEngine
 /// it appends to what the file holds.
 public final class WavFileOutput: OutputDriver {
     public let name: String
-    public let format = OutputFormat(rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
+    public let format = OutputFormat(
+        rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
     public let periodFrames: Int
     public let bufferFrames: Int
     public var underruns: Int { pacing.underruns }
@@ -20,8 +21,10 @@ public final class WavFileOutput: OutputDriver {
     private let sleeper: any Sleeper
 
     /// - Parameter appending: continue the file's audio instead of starting it afresh.
-    public init(path: String, appending: Bool = false, periodFrames: Int, periods: Int, clock: any MonotonicClock,
-                sleeper: any Sleeper) throws(OutputError) {
+    public init(
+        path: String, appending: Bool = false, periodFrames: Int, periods: Int, clock: any MonotonicClock,
+        sleeper: any Sleeper
+    ) throws(OutputError) {
         do {
             writer = try WavFileWriter(path: path, appending: appending)
         } catch {
@@ -44,7 +47,9 @@ public final class WavFileOutput: OutputDriver {
         var left = gap
         while left > 0 {
             let count = Int(min(left, Int64(periodFrames)))
-            silence.withUnsafeBufferPointer { writer.write(UnsafeBufferPointer(rebasing: $0[0..<count * AudioFormat.channelCount])) }
+            silence.withUnsafeBufferPointer {
+                writer.write(UnsafeBufferPointer(rebasing: $0[0..<count * AudioFormat.channelCount]))
+            }
             left -= Int64(count)
         }
         sleeper.sleep(until: due)

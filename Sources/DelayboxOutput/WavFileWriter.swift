@@ -1,6 +1,6 @@
 import DelayboxEngine
-import Glibc
 import DelayboxPlatform
+import Glibc
 
 /// Writes the internal format to a 16-bit PCM WAV file. The header's sizes are brought up
 /// to date on every `flush()`, so the file stays playable if the process is killed.
@@ -67,7 +67,9 @@ public final class WavFileWriter: FrameFile {
         while done < pending.count {
             // A short write (a file size limit reached part-way) is followed by one that
             // fails and says why (EFBIG: "File too large").
-            let written = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(44 + Int(dataBytes) + done)) }
+            let written = pending.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(44 + Int(dataBytes) + done))
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw WriteFailed(path: path, reason: ErrorText.system(errno)) }
             done += written

@@ -17,12 +17,15 @@ public struct WavOutputKind: OutputKind {
 
     /// Creates the file's folder and the file; opened again after a loss, it appends to
     /// it, so nothing already written is lost.
-    public func open(_ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
-                     sleeper: any Sleeper) throws(OutputError) -> any OutputDriver {
+    public func open(
+        _ request: OutputDevice.Request, reopening: Bool, clock: any MonotonicClock,
+        sleeper: any Sleeper
+    ) throws(OutputError) -> any OutputDriver {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return try WavFileOutput(path: path, appending: reopening, periodFrames: request.periodFrames, periods: request.periods,
-                                 clock: clock, sleeper: sleeper)
+        return try WavFileOutput(
+            path: path, appending: reopening, periodFrames: request.periodFrames, periods: request.periods,
+            clock: clock, sleeper: sleeper)
     }
 
     public func fastWriter() throws -> (any FrameFile)? { try WavFileWriter(path: path) }

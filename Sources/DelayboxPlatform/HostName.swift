@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The machine's host name (`delaybox` if it has none): MQTT's client id and topics, and

@@ -14,12 +14,14 @@ public enum PlatformThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
-            let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-            PlatformThread.name(start.name)
-            start.body()
-            return nil
-        }, start)
+        let result = pthread_create(
+            &thread, &attributes,
+            { context in
+                let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+                PlatformThread.name(start.name)
+                start.body()
+                return nil
+            }, start)
         // Only a system out of threads or memory refuses; the appliance cannot run without them.
         precondition(result == 0, "pthread_create(\(name)): \(ErrorText.system(result))")
     }

@@ -8,7 +8,13 @@ extension String {
         let length = Int(withVaList(arguments) { vsnprintf(nil, 0, format, $0) })
         guard length > 0 else { self = ""; return }
         var buffer = [UInt8](repeating: 0, count: length + 1)
-        _ = withVaList(arguments) { list in buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, $0.count, format, list) } }
+        _ = withVaList(arguments) { list in
+            buffer.withUnsafeMutableBufferPointer {
+                vsnprintf(
+                    $0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, $0.count,
+                    format, list)
+            }
+        }
         self = String(decoding: buffer.dropLast(), as: UTF8.self)
     }
 }

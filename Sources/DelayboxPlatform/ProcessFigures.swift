@@ -1,6 +1,7 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// This process's own figures from /proc, for the log and the console's `stats`: how
@@ -22,7 +23,8 @@ public enum ProcessFigures {
     public static func cpuSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Resident memory now (bytes), from /proc/self/statm.
@@ -35,7 +37,8 @@ public enum ProcessFigures {
     /// The fields of /proc/self/stat after the command name (field 3 onwards).
     private static func statFields() -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ")
     }
 }
@@ -45,8 +48,9 @@ public enum SystemMemory {
     /// `MemTotal` (bytes), nil where /proc cannot tell.
     public static func totalBytes() -> Int64? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
+        else { return nil }
         return kilobytes * 1_024
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The package healer's last line about this box's release (`checking 1.3`, `1.3 playing`,

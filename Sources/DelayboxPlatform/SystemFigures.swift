@@ -1,6 +1,7 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The machine as an installer checks it (the console's `system`, the page's Box section):
@@ -27,13 +28,17 @@ public struct SystemFigures: Sendable, Equatable {
     public static func read(root: String = "") -> SystemFigures {
         var figures = SystemFigures()
         figures.addresses = root.isEmpty ? interfaceAddresses() : []
-        figures.wifi = (try? String(contentsOfFile: root + "/proc/net/wireless", encoding: .utf8)).flatMap(wifi(fromProcNetWireless:))
+        figures.wifi = (try? String(contentsOfFile: root + "/proc/net/wireless", encoding: .utf8)).flatMap(
+            wifi(fromProcNetWireless:))
         if let text = try? String(contentsOfFile: root + "/sys/class/thermal/thermal_zone0/temp", encoding: .utf8),
-           let milli = Int(text.filter(\.isNumber)) {
+            let milli = Int(text.filter(\.isNumber))
+        {
             figures.cpuTemperatureC = Double(milli) / 1_000
         }
         if let text = try? String(contentsOfFile: root + "/proc/uptime", encoding: .utf8),
-           let seconds = text.split(separator: " ").first.flatMap({ Double($0) }), seconds.isFinite, seconds >= 0, seconds < 1e12 {
+            let seconds = text.split(separator: " ").first.flatMap({ Double($0) }), seconds.isFinite, seconds >= 0,
+            seconds < 1e12
+        {
             figures.uptimeS = Int(seconds)
         }
         return figures
@@ -47,7 +52,8 @@ public struct SystemFigures: Sendable, Equatable {
             guard parts.count == 2 else { continue }
             let fields = parts[1].split(separator: " ").map { $0.hasSuffix(".") ? $0.dropLast() : $0 }
             guard fields.count >= 10, let level = Double(fields[2]), level.isFinite, abs(level) < 1_000,
-                  let beacons = Int(fields[9]) else { continue }
+                let beacons = Int(fields[9])
+            else { continue }
             return WiFi(interface: String(parts[0].filter { $0 != " " }), signalDBm: Int(level), missedBeacons: beacons)
         }
         return nil
@@ -61,14 +67,19 @@ public struct SystemFigures: Sendable, Equatable {
         var next = list
         while let entry = next {
             defer { next = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            guard let address = entry.pointee.ifa_addr, entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else {
+                continue
+            }
             let family = Int32(address.pointee.sa_family)
             guard family == AF_INET || family == AF_INET6 else { continue }
             var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                continue
+            }
             let name = String(cString: entry.pointee.ifa_name)
-            addresses.append("\(name) \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            addresses.append(
+                "\(name) \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         return addresses
     }

@@ -1,6 +1,7 @@
 import CClock
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The wall clock (Unix time), and whether it can be believed. A Pi has no real-time clock:

@@ -1,6 +1,7 @@
 import CTermios
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The console's line: a serial device set to raw 8N1 at a baud rate through termios, or
@@ -23,9 +24,13 @@ public final class SerialPort: @unchecked Sendable {
     /// Opens `device` raw 8N1 at `baud`.
     /// The corresponding C functions are `open`, `cfmakeraw`, `cfsetspeed` and `tcsetattr`.
     public init(device: String, baud: Int) throws {
-        guard let speed = Self.speeds[baud] else { throw Failed(description: "\(baud) baud is not a rate the serial driver knows") }
+        guard let speed = Self.speeds[baud] else {
+            throw Failed(description: "\(baud) baud is not a rate the serial driver knows")
+        }
         let fd = open(device, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failed(description: "cannot open \(device): \(String(cString: strerror(errno)))" + Self.hint(errno)) }
+        guard fd >= 0 else {
+            throw Failed(description: "cannot open \(device): \(String(cString: strerror(errno)))" + Self.hint(errno))
+        }
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {
             close(fd)
@@ -45,7 +50,9 @@ public final class SerialPort: @unchecked Sendable {
     public init(pseudoTerminal: Void) throws {
         var name = [CChar](repeating: 0, count: 128)
         let fd = dbx_open_pseudo_terminal(&name, name.count)
-        guard fd >= 0 else { throw Failed(description: "cannot create a pseudo-terminal: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw Failed(description: "cannot create a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
         Self.makeNonBlocking(fd)
         self.fd = fd
         path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -78,7 +85,9 @@ public final class SerialPort: @unchecked Sendable {
     /// attached yet) reads as nothing; the pseudo-terminal cannot say when one attaches,
     /// so then the wait is at most a second.
     public func read(timeoutMs: Int32) -> [UInt8] {
-        var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         _ = poll(&descriptors, 2, timeoutMs)
         if descriptors[0].revents & Int16(POLLHUP) != 0, descriptors[1].revents == 0 {
             var wake = descriptors[1]

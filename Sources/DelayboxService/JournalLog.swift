@@ -2,8 +2,9 @@ import DelayboxLog
 import DelayboxPlatform
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The log on stderr, one line per message: `label: message`. Under systemd
@@ -27,7 +28,8 @@ public struct JournalLog: LogSink {
 
     /// Sends every logger's output here; `DELAYBOX_LOG_LEVEL` (trace … critical) sets the level.
     public static func bootstrap() {
-        let level = ProcessInfo.processInfo.environment["DELAYBOX_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let level =
+            ProcessInfo.processInfo.environment["DELAYBOX_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LogOutput.bootstrap(JournalLog(), level: level)
     }
 
@@ -54,14 +56,17 @@ public struct JournalLog: LogSink {
     /// escape sequences would drive the terminal of whoever reads it. Control characters
     /// are written as `\n`, `\r`, `\t` or `\u{1b}`.
     static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return text
+        }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -78,8 +83,10 @@ public struct JournalLog: LogSink {
     static func localTime() -> String {
         var now = time(nil), parts = tm()
         localtime_r(&now, &parts)
-        return String(printf: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1_900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return String(
+            printf: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1_900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     /// syslog priorities, as sd-daemon(3) prefixes.

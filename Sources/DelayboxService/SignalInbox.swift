@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGTERM, SIGINT and SIGHUP turned into flags that the playout loop polls between
@@ -28,7 +29,11 @@ public final class SignalInbox: Sendable {
     }
 
     private func received(_ number: Int32) {
-        if number == SIGHUP { reload.store(true, ordering: .releasing) } else { terminate.store(true, ordering: .releasing) }
+        if number == SIGHUP {
+            reload.store(true, ordering: .releasing)
+        } else {
+            terminate.store(true, ordering: .releasing)
+        }
     }
 
     /// Whether a stop was asked for (SIGTERM, SIGINT); stays set.

@@ -1,7 +1,8 @@
 import DelayboxPlatform
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Talks to systemd the way `sd_notify(3)` does, without libsystemd: datagrams to the
@@ -19,7 +20,8 @@ public final class SystemdNotifier: @unchecked Sendable {
         let target = environment["NOTIFY_SOCKET"].flatMap { sockaddr_un.unix($0) }
         address = target?.address
         addressLength = target?.length ?? 0
-        socket = address == nil ? -1 : Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        socket =
+            address == nil ? -1 : Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let pidMatches = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
         if let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0, pidMatches {
             watchdogIntervalNanoseconds = microseconds * 1_000 / 2

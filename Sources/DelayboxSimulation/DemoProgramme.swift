@@ -20,17 +20,21 @@ public enum DemoProgramme {
     /// whole cycle in 9 s, for a quick look and for tests).
     public static func events(durationMs: Int64, cycleMs: Int64 = cycleMs) -> [(atMs: Int64, event: StreamEvent)] {
         let scale = { (ms: Int64) in ms * cycleMs / Self.cycleMs }
-        return stride(from: 0, to: durationMs, by: Int(cycleMs)).flatMap { start -> [(atMs: Int64, event: StreamEvent)] in
-            [(start + scale(20_000), .streamerMuted), (start + scale(35_000), .streamerUnmuted),
-             (start + scale(60_000), .adBreak(AdBreak(audioURL: adURL, durationMs: scale(adBreakMs))))]
+        return stride(from: 0, to: durationMs, by: Int(cycleMs)).flatMap {
+            start -> [(atMs: Int64, event: StreamEvent)] in
+            [
+                (start + scale(20_000), .streamerMuted), (start + scale(35_000), .streamerUnmuted),
+                (start + scale(60_000), .adBreak(AdBreak(audioURL: adURL, durationMs: scale(adBreakMs)))),
+            ]
         }
     }
 
     /// The cycle a demo URL asks for (`?cycle=SECONDS`, 3 s to 1 h), ms; the default otherwise.
     public static func cycleMs(of url: String) -> Int64 {
         guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first,
-              let value = query.split(separator: "&").first(where: { $0.hasPrefix("cycle=") })?.dropFirst(6),
-              let seconds = Double(value), (3...3_600).contains(seconds) else { return cycleMs }
+            let value = query.split(separator: "&").first(where: { $0.hasPrefix("cycle=") })?.dropFirst(6),
+            let seconds = Double(value), (3...3_600).contains(seconds)
+        else { return cycleMs }
         return Int64(seconds * 1_000)
     }
 
@@ -40,7 +44,9 @@ public enum DemoProgramme {
         let rate = Int64(AudioFormat.sampleRate)
         let second = frame / rate
         let within = frame % rate
-        let (hertz, length): (Double, Int64) = second % 60 == 0 ? (1_760, rate * 6 / 10)
+        let (hertz, length): (Double, Int64) =
+            second % 60 == 0
+            ? (1_760, rate * 6 / 10)
             : second % 10 == 0 ? (1_320, rate * 3 / 10) : (880, rate * 6 / 100)
         let time = Double(frame) / Double(rate)
         var value = 0.03 * sin(2 * Double.pi * 220 * time)

@@ -52,16 +52,20 @@ public struct SimulatedNetwork {
     private var lastArrival = Instant.zero
     private var outageIndex = 0
 
-    public init(packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
-                connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
-                silentPackets: [Range<Int64>] = [], seed: UInt64) {
+    public init(
+        packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
+        connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
+        silentPackets: [Range<Int64>] = [], seed: UInt64
+    ) {
         self.packetFrames = packetFrames
         self.packetBytes = packetBytes
         latencyNs = latencyMs * 1_000_000
         jitterNs = jitterMs * 1_000_000
         burstFrames = AudioFormat.frames(milliseconds: burstMs)
         self.outages = outages.sorted { $0.atMs < $1.atMs }
-        self.events = events.map { (AudioFormat.frames(milliseconds: $0.atMs), $0.event) }.sorted { $0.frame < $1.frame }
+        self.events = events.map { (AudioFormat.frames(milliseconds: $0.atMs), $0.event) }.sorted {
+            $0.frame < $1.frame
+        }
         self.silentPackets = silentPackets
         random = SplitMix64(seed: seed)
         firstConnect = Instant.milliseconds(connectAtMs)
@@ -77,8 +81,9 @@ public struct SimulatedNetwork {
 
     /// The payload of packet `index`.
     public func payload(of index: Int64) -> [UInt8] {
-        ToneCodec.packet(firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
-                         silent: isSilent(index))
+        ToneCodec.packet(
+            firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
+            silent: isSilent(index))
     }
 
     /// Packets that never reach the client: produced during an outage and too old for
@@ -103,8 +108,10 @@ public struct SimulatedNetwork {
         case .lost:
             engine.connectionLost(reason: "simulated outage", now: time)
         case .packet(let index, let timestamp):
-            engine.ingest(StreamPacket(payload: payload(of: index), connectionTimestamp: timestamp,
-                                       durationFrames: packetFrames), now: time)
+            engine.ingest(
+                StreamPacket(
+                    payload: payload(of: index), connectionTimestamp: timestamp,
+                    durationFrames: packetFrames), now: time)
         case .event(let event, let timestamp):
             engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
         }

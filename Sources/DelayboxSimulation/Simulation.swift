@@ -50,7 +50,8 @@ public final class Simulation {
     /// Runs the whole scenario and reports.
     public func run() -> SimulationReport {
         if scenario.recordOutput {
-            output.reserveCapacity(Int(AudioFormat.frames(milliseconds: scenario.durationMs)) * AudioFormat.channelCount)
+            output.reserveCapacity(
+                Int(AudioFormat.frames(milliseconds: scenario.durationMs)) * AudioFormat.channelCount)
         }
         engine.start(now: start)
         var actions = controlActions()
@@ -86,12 +87,16 @@ public final class Simulation {
         var actions: [Action] = []
         for pause in scenario.pauses {
             actions.append(Action(time: start.advanced(byNanoseconds: pause.atMs * 1_000_000)) { $0.pause(now: $1) })
-            actions.append(Action(time: start.advanced(byNanoseconds: (pause.atMs + pause.lengthMs) * 1_000_000)) { $0.resume(now: $1) })
+            actions.append(
+                Action(time: start.advanced(byNanoseconds: (pause.atMs + pause.lengthMs) * 1_000_000)) {
+                    $0.resume(now: $1)
+                })
         }
         for change in scenario.delayChanges {
-            actions.append(Action(time: start.advanced(byNanoseconds: change.atMs * 1_000_000)) {
-                $0.setDelay(milliseconds: change.delayMs, now: $1)
-            })
+            actions.append(
+                Action(time: start.advanced(byNanoseconds: change.atMs * 1_000_000)) {
+                    $0.setDelay(milliseconds: change.delayMs, now: $1)
+                })
         }
         return actions.sorted { $0.time < $1.time }
     }
@@ -108,11 +113,13 @@ public final class Simulation {
         buffer.withUnsafeBufferPointer { samples in
             for frame in 0..<scenario.periodFrames where samples[2 * frame] == 0 && samples[2 * frame + 1] == 0 {
                 let heard = dac.jackTime(ofFrame: frame, requestedAt: time)
-                let expected = Int64(((heard - latencySeconds - delaySeconds) * Double(AudioFormat.sampleRate)).rounded(.down))
+                let expected = Int64(
+                    ((heard - latencySeconds - delaySeconds) * Double(AudioFormat.sampleRate)).rounded(.down))
                 if !isLostOrSilent(streamFrame: expected) { gapFrames += 1 }
             }
             guard let first = ToneCodec.code(right: samples[1]), let second = ToneCodec.code(right: samples[3]),
-                  (second - first) & (ToneCodec.codePeriod - 1) == 1 else { return }
+                (second - first) & (ToneCodec.codePeriod - 1) == 1
+            else { return }
             let heard = dac.jackTime(ofFrame: 0, requestedAt: time)
             let expected = (heard - latencySeconds - delaySeconds) * Double(AudioFormat.sampleRate)
             let frame = unwrap(code: first, near: expected)
@@ -150,7 +157,8 @@ public final class Simulation {
             lostMsExpected: AudioFormat.exactMilliseconds(frames: Int64(lostExpected)),
             gapsMs: AudioFormat.exactMilliseconds(frames: gapFrames),
             splices: status.statistics.splices, resyncs: status.statistics.resyncs,
-            driftSlips: status.statistics.driftSlips, driftPpmMeasured: (status.statistics.driftPpm * 10).rounded() / 10,
+            driftSlips: status.statistics.driftSlips,
+            driftPpmMeasured: (status.statistics.driftPpm * 10).rounded() / 10,
             duplicatePackets: status.statistics.duplicatePackets, decodeErrors: status.statistics.decodeErrors,
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
             finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
@@ -171,18 +179,23 @@ public final class Simulation {
         return scenario.events.map { scheduled in
             let streamFrame = AudioFormat.frames(milliseconds: scheduled.atMs)
             let match = effects.first { effect in
-                effect.0.event == scheduled.event && abs(effect.0.position - streamFrame) < Int64(AudioFormat.sampleRate)
+                effect.0.event == scheduled.event
+                    && abs(effect.0.position - streamFrame) < Int64(AudioFormat.sampleRate)
             }
             guard let (_, transition, frame) = match else {
-                return .init(kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: "never", firedErrorMs: nil)
+                return .init(
+                    kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: "never", firedErrorMs: nil)
             }
             var error: Double?
             if transition == .reached {
-                let due = Double(scheduled.atMs + scenario.sourceLeadMs + scenario.latencyMs) / 1000
+                let due =
+                    Double(scheduled.atMs + scenario.sourceLeadMs + scenario.latencyMs) / 1000
                     + Double(delayAt(outputFrame: frame)) / Double(AudioFormat.sampleRate)
                 error = (jackTime(ofOutputFrame: frame) - due) * 1000
             }
-            return .init(kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: transition.rawValue, firedErrorMs: error)
+            return .init(
+                kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: transition.rawValue,
+                firedErrorMs: error)
         }
     }
 
@@ -199,7 +212,8 @@ public final class Simulation {
     private func stateChangeReports() -> [SimulationReport.StateChange] {
         notifications.compactMap { time, notification in
             guard case .stateChanged(let from, let to, let reason) = notification else { return nil }
-            return .init(atS: (time.seconds - start.seconds), from: from.rawValue, to: to.rawValue, reason: reason.description)
+            return .init(
+                atS: (time.seconds - start.seconds), from: from.rawValue, to: to.rawValue, reason: reason.description)
         }
     }
 }

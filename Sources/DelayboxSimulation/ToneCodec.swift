@@ -66,8 +66,11 @@ public final class ToneDecoder: PacketDecoder {
 
     public let prerollPackets = 0
 
-    public func decode(_ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        guard payload.count >= ToneCodec.headerBytes, payload[0] == ToneCodec.magic[0], payload[1] == ToneCodec.magic[1] else {
+    public func decode(
+        _ payload: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>
+    ) throws -> Int {
+        guard payload.count >= ToneCodec.headerBytes, payload[0] == ToneCodec.magic[0], payload[1] == ToneCodec.magic[1]
+        else {
             throw Malformed()
         }
         var stamp: UInt64 = 0

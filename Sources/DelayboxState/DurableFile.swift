@@ -1,6 +1,7 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small file written so that a power cut at any moment leaves the old contents or the
@@ -34,6 +35,9 @@ public enum DurableFile {
         guard folder >= 0 else { throw SettingsFileError("cannot open \(directory) to make the rename durable", errno) }
         let folderSynced = fsync(folder) == 0 ? nil : errno
         close(folder)
-        if let folderSynced { throw SettingsFileError("cannot sync \(directory): the rename to \(path) may not survive a power cut", folderSynced) }
+        if let folderSynced {
+            throw SettingsFileError(
+                "cannot sync \(directory): the rename to \(path) may not survive a power cut", folderSynced)
+        }
     }
 }

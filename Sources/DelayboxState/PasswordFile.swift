@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The web password's hash (`web-password` beside the state file): one line as
@@ -30,8 +30,11 @@ public struct PasswordFile: Sendable {
     /// A crypt(3) hash: `$id$…`, of the characters crypt uses.
     static func isHash(_ text: String) -> Bool {
         text.hasPrefix("$") && text.utf8.count < 256
-            && text.utf8.allSatisfy { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+            && text.utf8.allSatisfy {
+                $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+            }
     }
 }

@@ -1,7 +1,8 @@
 import DelayboxConfig
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The state file (`/var/lib/delaybox/state.json`): written so that a power cut at any
@@ -17,11 +18,18 @@ public struct SettingsFile: Sendable {
     /// Temporary files that a power cut left behind are removed.
     public func load(fallback: Settings, maxDelayMs: Int64) -> (settings: Settings, problem: String?) {
         removeLeftovers()
-        guard FileManager.default.fileExists(atPath: path) else { return (fallback, "no state file yet at \(path): defaults") }
-        guard let data = FileManager.default.contents(atPath: path) else { return (fallback, "cannot read \(path): defaults") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return (fallback, "no state file yet at \(path): defaults")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (fallback, "cannot read \(path): defaults")
+        }
         switch Settings.read(data, maxDelayMs: maxDelayMs) {
         case .success(let read):
-            return (read.settings, read.clamped.isEmpty ? nil : "\(path): " + read.clamped.joined(separator: "; ") + "; the rest as saved")
+            return (
+                read.settings,
+                read.clamped.isEmpty ? nil : "\(path): " + read.clamped.joined(separator: "; ") + "; the rest as saved"
+            )
         case .failure(let problem): return (fallback, "\(path): \(problem); using defaults")
         }
     }
@@ -29,7 +37,8 @@ public struct SettingsFile: Sendable {
     /// Removes `PATH.tmp-*` files of writers that died before their rename.
     private func removeLeftovers() {
         let prefix = URL(fileURLWithPath: path).lastPathComponent + ".tmp-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix)
+        {
             unlink(directory + "/" + name)
         }
     }

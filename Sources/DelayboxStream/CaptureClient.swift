@@ -1,8 +1,8 @@
 import DelayboxALSA
 import DelayboxAudio
 import DelayboxEngine
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
 
 /// A line-in channel's input (`alsa:NAME`, e.g. the codec's ADC): one thread reads the
@@ -19,7 +19,9 @@ final class CaptureClient: ChannelFeed {
     private let worker = WorkerThread(name: "delaybox-capture")
 
     /// - Parameter device: the ALSA capture PCM name.
-    init(device: String, clock: any MonotonicClock, sleeper: any Sleeper, backoff: ReconnectBackoff = ReconnectBackoff()) {
+    init(
+        device: String, clock: any MonotonicClock, sleeper: any Sleeper, backoff: ReconnectBackoff = ReconnectBackoff()
+    ) {
         // 20 ms periods; a buffer of 200 ms rides out a late capture thread without loss.
         request = ALSAOutput.Request(device: device, sampleFormat: .s16, periodFrames: 960, periods: 10)
         self.clock = clock
@@ -78,7 +80,10 @@ final class CaptureClient: ChannelFeed {
             // The period's first frame was at the input a period and the device's backlog ago.
             let heard = clock.now().advanced(byFrames: -Int64(input.delayFrames() + input.periodFrames))
             let payload = samples.withUnsafeBytes { Array($0) }
-            post(.packet(StreamPacket(payload: payload, connectionTimestamp: position, durationFrames: input.periodFrames), at: heard))
+            post(
+                .packet(
+                    StreamPacket(payload: payload, connectionTimestamp: position, durationFrames: input.periodFrames),
+                    at: heard))
             position += Int64(input.periodFrames)
         }
         return "stopped"

@@ -20,8 +20,11 @@ public enum ChannelInput {
         public var description: String
     }
 
-    public static func open(_ url: String, options: FFmpegInput.Options, gate: InterruptGate) throws(Failure) -> Opened {
-        guard StationPlaylist.isStationLink(url) else { return try openStream(url, options: options, gate: gate, note: nil) }
+    public static func open(_ url: String, options: FFmpegInput.Options, gate: InterruptGate) throws(Failure) -> Opened
+    {
+        guard StationPlaylist.isStationLink(url) else {
+            return try openStream(url, options: options, gate: gate, note: nil)
+        }
         let reading: StationPlaylist.Reading
         do throws(FFmpegError) {
             let bytes = try HTTPFetch.bytes(url, maxBytes: StationPlaylist.maxBytes, gate: gate)
@@ -38,7 +41,8 @@ public enum ChannelInput {
             var failures: [String] = []
             for (index, stream) in streams.enumerated() {
                 guard !gate.isStopRequested else { break }
-                let note = "station link: \(streams.count) stream\(streams.count == 1 ? "" : "s"), playing #\(index + 1): \(stream)"
+                let note =
+                    "station link: \(streams.count) stream\(streams.count == 1 ? "" : "s"), playing #\(index + 1): \(stream)"
                     + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
                 do throws(Failure) {
                     return try openStream(stream, options: options, gate: gate, note: note)
@@ -50,10 +54,14 @@ public enum ChannelInput {
         }
     }
 
-    private static func openStream(_ url: String, options: FFmpegInput.Options, gate: InterruptGate, note: String?) throws(Failure) -> Opened {
+    private static func openStream(_ url: String, options: FFmpegInput.Options, gate: InterruptGate, note: String?)
+        throws(Failure) -> Opened
+    {
         gate.beginConnection()
         do throws(FFmpegError) {
-            return Opened(input: try FFmpegInput(url: url, access: .channel(url), options: options, gate: gate), streamURL: url, note: note)
+            return Opened(
+                input: try FFmpegInput(url: url, access: .channel(url), options: options, gate: gate), streamURL: url,
+                note: note)
         } catch {
             throw Failure(description: gate.didStall ? "no answer within \(options.stallTimeoutMs) ms" : "\(error)")
         }

@@ -1,9 +1,9 @@
 import DelayboxChecked
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxPlatform
 import DelayboxSimulation
 import FoundationEssentials
-import DelayboxPlatform
 
 /// One channel playing: its engine (whose delay line holds only this channel's audio),
 /// the decoders the engine's read heads use, and, in real time, the stream client that
@@ -42,9 +42,11 @@ public final class ChannelSession {
     private let maxDelayMs: Int64
 
     /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
-    public init(channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
-         client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
-         unixTime: @escaping @Sendable () -> Double? = WallClock.synchronisedUnixTime) throws {
+    public init(
+        channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
+        client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
+        unixTime: @escaping @Sendable () -> Double? = WallClock.synchronisedUnixTime
+    ) throws {
         self.channel = channel
         self.unixTime = unixTime
         self.clock = clock
@@ -52,12 +54,15 @@ public final class ChannelSession {
         var configuration = configuration
         configuration.initialDelayMs = delayMs
         if channel.streamURL.hasPrefix("demo:") {
-            engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
+            engine = try PlaybackEngine(
+                configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
             // A day of events ahead (a few thousand; the engine keeps only the buffer's).
-            demo = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                                    connectAtMs: 0, outages: [],
-                                    events: DemoProgramme.events(durationMs: 86_400_000, cycleMs: DemoProgramme.cycleMs(of: channel.streamURL)),
-                                    seed: 7)
+            demo = SimulatedNetwork(
+                packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
+                connectAtMs: 0, outages: [],
+                events: DemoProgramme.events(
+                    durationMs: 86_400_000, cycleMs: DemoProgramme.cycleMs(of: channel.streamURL)),
+                seed: 7)
             client = nil
             return
         }
@@ -65,15 +70,20 @@ public final class ChannelSession {
             engine = try PlaybackEngine(configuration: configuration, decoderFactory: { PCMPacketDecoder() })
             // Capture runs in real time only (not `play --fast`).
             let system = clientOptions == nil ? nil : clock as? SystemClock
-            client = system.map { CaptureClient(device: String(channel.streamURL.dropFirst(5)), clock: $0, sleeper: SystemSleeper(clock: $0)) }
+            client = system.map {
+                CaptureClient(
+                    device: String(channel.streamURL.dropFirst(5)), clock: $0, sleeper: SystemSleeper(clock: $0))
+            }
             return
         }
         var made: [ChannelDecoder] = []
-        engine = try PlaybackEngine(configuration: configuration, decoderFactory: {
-            let decoder = ChannelDecoder()
-            made.append(decoder)
-            return decoder
-        })
+        engine = try PlaybackEngine(
+            configuration: configuration,
+            decoderFactory: {
+                let decoder = ChannelDecoder()
+                made.append(decoder)
+                return decoder
+            })
         decoders = made
         client = clientOptions.map { options in
             var options = options
@@ -87,7 +97,8 @@ public final class ChannelSession {
     /// link led to, and its `ads_from` may serve ads.
     func adURLProblem(_ url: String) -> String? {
         let linkedHost = resolvedStreamURL.flatMap { ClipURL.host(of: $0) }
-        return ClipURL.problem(url, streamURL: channel.streamURL, adsFrom: channel.adsFrom + [linkedHost].compactMap { $0 })
+        return ClipURL.problem(
+            url, streamURL: channel.streamURL, adsFrom: channel.adsFrom + [linkedHost].compactMap { $0 })
     }
 
     struct StartRefusal: Error { var reason: String }
@@ -98,8 +109,10 @@ public final class ChannelSession {
     /// two clocks plausibly disagree, or this box's clock cannot be believed yet.
     func startedAgo(_ startedAt: Double, durationMs: Int64, arrival: Instant) -> Result<Int64, StartRefusal> {
         guard let wall = unixTime() else {
-            return .failure(StartRefusal(reason: "this box's clock is not set by the network time yet (no real-time clock: board.clock): "
-                                         + "the break is taken as one whose start was not heard"))
+            return .failure(
+                StartRefusal(
+                    reason: "this box's clock is not set by the network time yet (no real-time clock: board.clock): "
+                        + "the break is taken as one whose start was not heard"))
         }
         // The title waited for this wake-up: its START is compared with the time it came.
         let waitedSeconds = Double(max(0, clock.now().nanoseconds - arrival.nanoseconds)) / 1e9
@@ -107,9 +120,12 @@ public final class ChannelSession {
         let earliest = Int64(-Self.plausibleClockErrorSeconds * 1_000)
         guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: earliest...(durationMs + maxDelayMs)) else {
             let shown = agoSeconds.isFinite ? String(Int64(min(max(agoSeconds, -1e12), 1e12))) : "?"
-            return .failure(StartRefusal(reason: agoSeconds > 0
-                ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s ended before the longest delay (\(maxDelayMs / 1_000) s)"
-                : "ad break begins \(shown.dropFirst()) s from now by this box's clock, beyond the clocks' plausible error (\(Int(Self.plausibleClockErrorSeconds)) s)"))
+            return .failure(
+                StartRefusal(
+                    reason: agoSeconds > 0
+                        ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s ended before the longest delay (\(maxDelayMs / 1_000) s)"
+                        : "ad break begins \(shown.dropFirst()) s from now by this box's clock, beyond the clocks' plausible error (\(Int(Self.plausibleClockErrorSeconds)) s)"
+                ))
         }
         return .success(ago)
     }
@@ -154,7 +170,9 @@ public final class ChannelSession {
             do {
                 for decoder in decoders { try decoder.configure(parameters) }
                 engine.connectionOpened(now: time)
-                return ["connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"]
+                return [
+                    "connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"
+                ]
             } catch {
                 engine.fail(reason: "cannot decode \(parameters.codecName): \(error)", now: time)
             }
@@ -181,13 +199,15 @@ public final class ChannelSession {
                         switch startedAgo(startedAt, durationMs: ad.durationMs, arrival: time) {
                         case .success(let ago): startedAgoMs = ago
                         case .failure(let refusal):
-                            refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: refusal.reason))
+                            refusals.append(
+                                .init(tag: StreamEventConvention.title(for: event, text: ""), reason: refusal.reason))
                             continue
                         }
                     }
                 }
-                engine.ingest(event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect,
-                              startedAgoMs: startedAgoMs)
+                engine.ingest(
+                    event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect,
+                    startedAgoMs: startedAgoMs)
             }
             return refusals.filter { refusedOnThisConnection.insert($0.description).inserted }
                 .map { "refused from the stream's title: \($0) (the rest of the title counts)" }

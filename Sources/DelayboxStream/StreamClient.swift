@@ -1,7 +1,7 @@
 import DelayboxEngine
 import DelayboxFFmpeg
-import FoundationEssentials
 import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
 
 /// The stream client: one thread that connects to a channel URL through FFmpeg, reads
@@ -113,8 +113,9 @@ public final class StreamClient: ChannelFeed {
                     held.append(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
                 if gate.isStopRequested { return "stopped" }
-                let pause = batching.pause(now: now, connected: opened, bufferedBytes: input.bufferedBytes,
-                                           packetBytes: input.largestPacketBytes)
+                let pause = batching.pause(
+                    now: now, connected: opened, bufferedBytes: input.bufferedBytes,
+                    packetBytes: input.largestPacketBytes)
                 if pause > 0 { worker.wait(nanoseconds: pause) }
             }
             if options.paceAtRealTime { held.forEach(post) }

@@ -31,8 +31,10 @@ public final class EngineRig {
 
     /// Starts a session whose source has been live for `historyPackets` packets; the
     /// first connection gets a burst of the newest `burstPackets`.
-    public init(configuration: EngineConfiguration, historyPackets: Int64 = 500, burstPackets: Int64 = 200,
-                outputDelayFrames: Int = 0) throws {
+    public init(
+        configuration: EngineConfiguration, historyPackets: Int64 = 500, burstPackets: Int64 = 200,
+        outputDelayFrames: Int = 0
+    ) throws {
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         output = RecordingOutput(periodFrames: 960, outputDelayFrames: outputDelayFrames)
         nextPacket = historyPackets
@@ -43,8 +45,10 @@ public final class EngineRig {
     }
 
     /// The same, with the first connection's `announcing` events (see `reconnect`).
-    public convenience init(configuration: EngineConfiguration, burstPackets: Int64, announcing: [StreamEvent],
-                            startedAgoMs: Int64?) throws {
+    public convenience init(
+        configuration: EngineConfiguration, burstPackets: Int64, announcing: [StreamEvent],
+        startedAgoMs: Int64?
+    ) throws {
         try self.init(configuration: configuration, burstPackets: burstPackets)
         announce(announcing, startedAgoMs: startedAgoMs)
     }
@@ -64,8 +68,9 @@ public final class EngineRig {
     /// The connection's current title's events, at its first metadata block (1 s in).
     private func announce(_ events: [StreamEvent], startedAgoMs: Int64?) {
         for event in events {
-            engine.ingest(event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
-                          startedAgoMs: startedAgoMs)
+            engine.ingest(
+                event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
+                startedAgoMs: startedAgoMs)
         }
     }
 
@@ -78,7 +83,9 @@ public final class EngineRig {
     private func deliver(_ index: Int64) {
         engine.ingest(feed.packet(index), now: now)
         if let event = events[index] {
-            engine.ingest(event: event, connectionTimestamp: (index - feed.connectionFirstPacket) * Int64(feed.packetFrames), now: now)
+            engine.ingest(
+                event: event, connectionTimestamp: (index - feed.connectionFirstPacket) * Int64(feed.packetFrames),
+                now: now)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a real program (ffmpeg, curl, icecast2) for tests, with its output captured.
@@ -22,8 +23,10 @@ public enum ExternalTool {
     /// Its input is written and its stderr read on threads of their own while stdout is read
     /// here: one pipe read to its end before the other deadlocked a child that filled the
     /// other pipe's 64 KiB first (issue 43).
-    public static func execute(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                               input: String? = nil) throws -> Outcome {
+    public static func execute(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        input: String? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -46,8 +49,9 @@ public enum ExternalTool {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         others.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                       errors: String(decoding: err, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs `arguments[0]` (looked up on PATH) to completion; throws with its stderr on failure.
@@ -55,7 +59,9 @@ public enum ExternalTool {
     public static func run(_ arguments: [String]) throws -> String {
         let outcome = try execute(URL(fileURLWithPath: "/usr/bin/env"), arguments)
         guard outcome.status == 0 else {
-            throw Failed(description: "\(arguments.joined(separator: " ")) exited \(outcome.status): " + outcome.errors.suffix(500))
+            throw Failed(
+                description: "\(arguments.joined(separator: " ")) exited \(outcome.status): "
+                    + outcome.errors.suffix(500))
         }
         return outcome.output
     }
@@ -88,10 +94,15 @@ public enum ExternalTool {
 
     /// Encodes `seconds` of a `frequency` Hz sine with ffmpeg into `path`
     /// (codec and container from `codecArguments`, e.g. `["-c:a", "libmp3lame", "-b:a", "128k"]`).
-    public static func encodeTone(frequency: Int, seconds: Double, sampleRate: Int, channels: Int,
-                                  codecArguments: [String], to path: String) throws {
-        try run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-                 "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
-                 "-ac", "\(channels)"] + codecArguments + [path])
+    public static func encodeTone(
+        frequency: Int, seconds: Double, sampleRate: Int, channels: Int,
+        codecArguments: [String], to path: String
+    ) throws {
+        try run(
+            [
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
+                "-ac", "\(channels)",
+            ] + codecArguments + [path])
     }
 }

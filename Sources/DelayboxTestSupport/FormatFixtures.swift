@@ -25,7 +25,8 @@ public enum FormatFixtures {
     public static let all: [Fixture] = [
         Fixture(file: "tone.mp3", codec: ["-c:a", "libmp3lame", "-b:a", "128k"], rate: 44_100, channels: 2, slack: 0),
         Fixture(file: "tone.mp2", codec: ["-c:a", "mp2", "-b:a", "192k"], rate: 48_000, channels: 2, slack: 0),
-        Fixture(file: "tone.aac", codec: ["-c:a", "aac", "-b:a", "128k", "-f", "adts"], rate: 44_100, channels: 1, slack: 0),
+        Fixture(
+            file: "tone.aac", codec: ["-c:a", "aac", "-b:a", "128k", "-f", "adts"], rate: 44_100, channels: 1, slack: 0),
         Fixture(file: "opus.ogg", codec: ["-c:a", "libopus", "-b:a", "96k"], rate: 48_000, channels: 2, slack: 0),
         Fixture(file: "vorbis.ogg", codec: ["-c:a", "libvorbis"], rate: 44_100, channels: 2, slack: 0),
         Fixture(file: "flac.oga", codec: ["-c:a", "flac", "-f", "ogg"], rate: 44_100, channels: 2, slack: 0),
@@ -37,14 +38,24 @@ public enum FormatFixtures {
         Fixture(file: "opus.webm", codec: ["-c:a", "libopus"], rate: 48_000, channels: 2, slack: 48),
         Fixture(file: "vorbis.mka", codec: ["-c:a", "libvorbis"], rate: 44_100, channels: 2, slack: 48),
         Fixture(file: "aac.m4a", codec: ["-c:a", "aac"], rate: 44_100, channels: 2, slack: 0),
-        Fixture(file: "fragmented.mp4", codec: ["-c:a", "aac", "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"],
-                rate: 48_000, channels: 2, slack: 0),
+        Fixture(
+            file: "fragmented.mp4",
+            codec: [
+                "-c:a", "aac", "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000",
+            ],
+            rate: 48_000, channels: 2, slack: 0),
         Fixture(file: "aac.ts", codec: ["-c:a", "aac", "-f", "mpegts"], rate: 48_000, channels: 2, slack: 0),
         Fixture(file: "mp2.ts", codec: ["-c:a", "mp2", "-f", "mpegts"], rate: 48_000, channels: 2, slack: 0),
-        Fixture(file: "latm.ts", codec: ["-c:a", "aac", "-f", "mpegts", "-mpegts_flags", "latm"], rate: 48_000, channels: 2, slack: 0),
-        Fixture(file: "ts.m3u8", codec: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0"], rate: 48_000, channels: 2, slack: 2_048),
-        Fixture(file: "fmp4.m3u8", codec: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_type", "fmp4"],
-                rate: 48_000, channels: 2, slack: 0),
+        Fixture(
+            file: "latm.ts", codec: ["-c:a", "aac", "-f", "mpegts", "-mpegts_flags", "latm"], rate: 48_000, channels: 2,
+            slack: 0),
+        Fixture(
+            file: "ts.m3u8", codec: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0"], rate: 48_000,
+            channels: 2, slack: 2_048),
+        Fixture(
+            file: "fmp4.m3u8",
+            codec: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_type", "fmp4"],
+            rate: 48_000, channels: 2, slack: 0),
     ]
 
     /// Makes `fixture` in a directory of its own under `directory` (an HLS playlist's
@@ -53,8 +64,9 @@ public enum FormatFixtures {
         let own = directory.appendingPathComponent(fixture.file)
         try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
         let path = own.appendingPathComponent(fixture.file).path
-        try ExternalTool.encodeTone(frequency: frequency, seconds: seconds, sampleRate: fixture.rate, channels: fixture.channels,
-                                    codecArguments: fixture.codec, to: path)
+        try ExternalTool.encodeTone(
+            frequency: frequency, seconds: seconds, sampleRate: fixture.rate, channels: fixture.channels,
+            codecArguments: fixture.codec, to: path)
         return path
     }
 }

@@ -15,20 +15,25 @@ public enum Goertzel {
             let value = Double(samples[2 * frame]) / 32_768 + coefficient * previous - beforePrevious
             (beforePrevious, previous) = (previous, value)
         }
-        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / Double(frames * frames)
+        return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious)
+            / Double(frames * frames)
     }
 
     /// The power of `hertz` in each whole 50 ms window, in order.
     public static func windowPowers(_ samples: [Int16], hertz: Double) -> [Double] {
-        (0..<samples.count / 2 / windowFrames).map { power(samples, from: $0 * windowFrames, frames: windowFrames, hertz: hertz) }
+        (0..<samples.count / 2 / windowFrames).map {
+            power(samples, from: $0 * windowFrames, frames: windowFrames, hertz: hertz)
+        }
     }
 
     /// Where `hertz` is missing (power at most `threshold`) once it has first sounded,
     /// in seconds from the capture's start: each gap's start and its end, nil for a gap
     /// the capture ends in. Presence shorter than `ignoring` windows inside a gap (a ramp's
     /// edge straddling a window) does not end it.
-    public static func gaps(_ samples: [Int16], hertz: Double, threshold: Double = 1e-3,
-                            ignoring: Int = 2) -> [(start: Double, end: Double?)] {
+    public static func gaps(
+        _ samples: [Int16], hertz: Double, threshold: Double = 1e-3,
+        ignoring: Int = 2
+    ) -> [(start: Double, end: Double?)] {
         let loud = windowPowers(samples, hertz: hertz).map { $0 > threshold }
         let seconds = Double(windowFrames) / 48_000
         guard var index = loud.firstIndex(of: true) else { return [] }
@@ -55,7 +60,9 @@ public enum Goertzel {
 
     /// Start and length (s) of the longest run of 50 ms windows where the power of
     /// `hertz` is above `threshold`.
-    public static func longestRun(_ samples: [Int16], hertz: Double, threshold: Double) -> (start: Double, length: Double)? {
+    public static func longestRun(_ samples: [Int16], hertz: Double, threshold: Double) -> (
+        start: Double, length: Double
+    )? {
         let loud = windowPowers(samples, hertz: hertz).map { $0 > threshold }
         var best: (Int, Int)?
         var index = 0

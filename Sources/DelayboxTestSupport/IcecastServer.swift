@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real icecast2 server on loopback, with its own config, log directory and free port,
@@ -16,7 +17,8 @@ public final class IcecastServer {
 
     /// Whether this machine can run the server (icecast2 and ffmpeg installed).
     public static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/icecast2") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/icecast2")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
     }
 
     /// Starts a server on a port of its own. Should another test's server take that port
@@ -104,13 +106,18 @@ public final class IcecastServer {
     /// Ogg/Opus with `title` as its stream's title — Icecast takes no title updates on Ogg
     /// mounts, a source sends them in the stream itself).
     public func startSource(mount: String, opus: Bool = false, frequency: Int = 440, title: String? = nil) throws {
-        let codec = opus ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
-                         : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
+        let codec =
+            opus
+            ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
+            : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
         let metadata = title.map { ["-metadata", "title=\($0)"] } ?? []
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
-                             "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2"] + codec
+        process.arguments =
+            [
+                "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
+                "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2",
+            ] + codec
             + metadata + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
         let errors = directory.appendingPathComponent("source\(mount.replacingOccurrences(of: "/", with: "-")).log")
         process.standardOutput = FileHandle.nullDevice
@@ -118,7 +125,8 @@ public final class IcecastServer {
         try process.run()
         sources[mount] = process
         try waitUntil("a source on \(mount)", timeout: 30, while: process, errors) {
-            ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(mount)
+            ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(
+                mount)
         }
     }
 
@@ -207,24 +215,33 @@ public final class IcecastServer {
     public func dropListeners(mount: String) throws -> Int {
         let admin = "http://admin:\(adminPassword)@127.0.0.1:\(port)/admin"
         let list = try ExternalTool.run(["curl", "-sf", "\(admin)/listclients?mount=\(mount)"])
-        let ids = list.components(separatedBy: "<ID>").dropFirst().compactMap { $0.split(separator: "<").first.map(String.init) }
-        for id in ids { try ExternalTool.run(["curl", "-sf", "-o", "/dev/null", "\(admin)/killclient?mount=\(mount)&id=\(id)"]) }
+        let ids = list.components(separatedBy: "<ID>").dropFirst().compactMap {
+            $0.split(separator: "<").first.map(String.init)
+        }
+        for id in ids {
+            try ExternalTool.run(["curl", "-sf", "-o", "/dev/null", "\(admin)/killclient?mount=\(mount)&id=\(id)"])
+        }
         return ids.count
     }
 
     /// Sends a stream event the way a broadcaster would, with `tools/delaybox-broadcast`.
     public func broadcast(_ arguments: [String], mount: String, tool: String) throws {
-        try ExternalTool.run([tool, "--server", "http://127.0.0.1:\(port)", "--mount", mount,
-                              "--password", adminPassword] + arguments)
+        try ExternalTool.run(
+            [
+                tool, "--server", "http://127.0.0.1:\(port)", "--mount", mount,
+                "--password", adminPassword,
+            ] + arguments)
     }
 
     /// Sets `mount`'s title to `title` exactly as given, through the admin API — what
     /// anyone with the source or admin password, or between the station and the box, can
     /// send (`broadcast` keeps the convention; this does not).
     public func setTitle(_ title: String, mount: String) throws {
-        try ExternalTool.run(["curl", "-sf", "-o", "/dev/null", "-G", "-u", "admin:\(adminPassword)",
-                              "--data-urlencode", "mount=\(mount)", "--data-urlencode", "mode=updinfo",
-                              "--data-urlencode", "song=\(title)", "http://127.0.0.1:\(port)/admin/metadata"])
+        try ExternalTool.run([
+            "curl", "-sf", "-o", "/dev/null", "-G", "-u", "admin:\(adminPassword)",
+            "--data-urlencode", "mount=\(mount)", "--data-urlencode", "mode=updinfo",
+            "--data-urlencode", "song=\(title)", "http://127.0.0.1:\(port)/admin/metadata",
+        ])
     }
 
     /// Waits until the server's statistics show a title for `mount` that contains `text`:
@@ -268,18 +285,27 @@ public final class IcecastServer {
 
     /// Waits up to `timeout` seconds for `condition`; fails at once, with the end of
     /// `log`, if `process` (the server or a source) exits meanwhile.
-    private func waitUntil(_ what: String, timeout: Double, while process: Process? = nil, _ log: URL? = nil,
-                           _ condition: () -> Bool) throws {
+    private func waitUntil(
+        _ what: String, timeout: Double, while process: Process? = nil, _ log: URL? = nil,
+        _ condition: () -> Bool
+    ) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        let lastWords = { log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { String($0.suffix(600)) } ?? "" }
+        let lastWords = {
+            log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { String($0.suffix(600)) } ?? ""
+        }
         while !condition() {
             if let process, !process.isRunning {
-                let how = process.terminationReason == .uncaughtSignal ? "died of signal \(process.terminationStatus)" : "exited"
-                throw Exited(description: "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())",
-                             crashed: process.terminationReason == .uncaughtSignal)
+                let how =
+                    process.terminationReason == .uncaughtSignal
+                    ? "died of signal \(process.terminationStatus)" : "exited"
+                throw Exited(
+                    description:
+                        "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())",
+                    crashed: process.terminationReason == .uncaughtSignal)
             }
             if Date() > deadline {
-                throw ExternalTool.Failed(description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
+                throw ExternalTool.Failed(
+                    description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
             }
             Thread.sleep(forTimeInterval: 0.1)
         }

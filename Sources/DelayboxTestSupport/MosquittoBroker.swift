@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real mosquitto broker on loopback, with its own config and free port (TLS with a test
@@ -16,7 +17,9 @@ public final class MosquittoBroker {
     private var server: Process?
 
     public static var isAvailable: Bool {
-        ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// - Parameters:
@@ -48,14 +51,17 @@ public final class MosquittoBroker {
         var config = "listener \(port) 127.0.0.1\npersistence false\nlog_dest file \(directory.path)/broker.log\n"
         config += "log_type all\n"
         if tls {
-            config += "cafile \(directory.path)/ca.pem\ncertfile \(directory.path)/server.pem\nkeyfile \(directory.path)/server.key\n"
+            config +=
+                "cafile \(directory.path)/ca.pem\ncertfile \(directory.path)/server.pem\nkeyfile \(directory.path)/server.key\n"
         }
         if passwords.isEmpty {
             config += "allow_anonymous true\n"
         } else {
             let file = directory.appendingPathComponent("passwords").path
             _ = FileManager.default.createFile(atPath: file, contents: nil)
-            for (user, password) in passwords { try ExternalTool.run(["mosquitto_passwd", "-b", file, user, password]) }
+            for (user, password) in passwords {
+                try ExternalTool.run(["mosquitto_passwd", "-b", file, user, password])
+            }
             config += "allow_anonymous false\npassword_file \(file)\n"
         }
         let file = directory.appendingPathComponent("mosquitto.conf")
@@ -69,7 +75,9 @@ public final class MosquittoBroker {
         try process.run()
         server = process
         let deadline = Date().addingTimeInterval(10)
-        while !((try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? "").contains("Opening ipv4 listen socket on port \(port)") {
+        while !((try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? "")
+            .contains("Opening ipv4 listen socket on port \(port)")
+        {
             guard process.isRunning, Date() < deadline else {
                 throw ExternalTool.Failed(description: "mosquitto on port \(port) did not start: \(log)")
             }
@@ -88,7 +96,9 @@ public final class MosquittoBroker {
     }
 
     /// The broker's own log.
-    public var log: String { (try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? "" }
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? ""
+    }
 
     /// `mosquitto_pub`/`_sub`'s connection arguments for this broker.
     public var clientArguments: [String] {
@@ -98,7 +108,8 @@ public final class MosquittoBroker {
 
     /// Publishes one message (or, with `lines`, one per line of `payload`).
     public func publish(_ topic: String, _ payload: String, retain: Bool = false, lines: Bool = false) throws {
-        let arguments = clientArguments + ["-q", "1", "-t", topic] + (retain ? ["-r"] : []) + (lines ? ["-l"] : ["-m", payload])
+        let arguments =
+            clientArguments + ["-q", "1", "-t", topic] + (retain ? ["-r"] : []) + (lines ? ["-l"] : ["-m", payload])
         if lines {
             let input = directory.appendingPathComponent("lines-\(UUID().uuidString)")
             try payload.write(to: input, atomically: true, encoding: .utf8)
@@ -134,7 +145,9 @@ public final class MosquittoBroker {
             let deadline = Date().addingTimeInterval(10)
             repeat {
                 try broker.publish(probe, "subscribed")
-                if Eventually.holds(within: 0.5, { self.rawLines.contains { $0.hasPrefix(self.probe + " ") } }) { return }
+                if Eventually.holds(within: 0.5, { self.rawLines.contains { $0.hasPrefix(self.probe + " ") } }) {
+                    return
+                }
             } while Date() < deadline
             throw ExternalTool.Failed(description: "mosquitto_sub did not subscribe to '\(topic)' within 10 s")
         }
@@ -147,7 +160,8 @@ public final class MosquittoBroker {
         public var lines: [String] { rawLines.filter { !$0.hasPrefix(probe + " ") } }
 
         private var rawLines: [String] {
-            String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+            String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self).split(separator: "\n").map(
+                String.init)
         }
 
         /// The payloads on exactly `topic` so far.
@@ -157,7 +171,9 @@ public final class MosquittoBroker {
 
         /// Waits up to `seconds` for a payload on `topic` that `condition` accepts; returns it.
         @discardableResult
-        public func wait(for topic: String, seconds: Double = 10, where condition: (String) -> Bool = { _ in true }) -> String? {
+        public func wait(for topic: String, seconds: Double = 10, where condition: (String) -> Bool = { _ in true })
+            -> String?
+        {
             let deadline = Date().addingTimeInterval(seconds)
             repeat {
                 if let match = payloads(topic).last(where: condition) { return match }
@@ -172,13 +188,19 @@ public final class MosquittoBroker {
     /// A CA and a server certificate for 127.0.0.1 signed by it, in `directory`.
     private func makeCertificates() throws {
         let d = directory.path
-        try ExternalTool.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Delaybox test CA",
-                              "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"])
-        try ExternalTool.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                              "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
+        try ExternalTool.run([
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Delaybox test CA",
+            "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem",
+        ])
+        try ExternalTool.run([
+            "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+            "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr",
+        ])
         try "subjectAltName=IP:127.0.0.1\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
-        try ExternalTool.run(["openssl", "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
-                              "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem"])
+        try ExternalTool.run([
+            "openssl", "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+            "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem",
+        ])
         caFile = "\(d)/ca.pem"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Plays systemd's side of `sd_notify` for a test: a Unix datagram socket whose path goes
@@ -19,7 +20,9 @@ public final class NotifySocket {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard socket >= 0, bound == 0 else { throw ExternalTool.Failed(description: "cannot bind \(path)") }
     }
@@ -40,7 +43,9 @@ public final class NotifySocket {
     public func messages(for seconds: Double) -> [(message: String, at: Double)] {
         let deadline = Date().addingTimeInterval(seconds)
         var messages: [(message: String, at: Double)] = []
-        while deadline.timeIntervalSinceNow > 0, let next = receive(timeout: deadline.timeIntervalSinceNow) { messages.append(next) }
+        while deadline.timeIntervalSinceNow > 0, let next = receive(timeout: deadline.timeIntervalSinceNow) {
+            messages.append(next)
+        }
         return messages
     }
 

@@ -15,11 +15,16 @@ public final class OnAirAppliance {
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
     /// named in `recorded` are recorded while another plays (`record: true`). `periodMs`
     /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms).
-    public init(root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
-                periodMs: Int? = nil) throws {
+    public init(
+        root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
+        periodMs: Int? = nil
+    ) throws {
         self.seconds = seconds
-        box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: root), name: "on-air",
-                                   arguments: ["--delay", String(delay), "--seconds", String(seconds)]) { directory in """
+        box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: root), name: "on-air",
+            arguments: ["--delay", String(delay), "--seconds", String(seconds)]
+        ) { directory in
+            """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
               device: wav:\(directory.appendingPathComponent("out.wav").path)\(periodMs.map { "\n  period: \($0) ms" } ?? "")

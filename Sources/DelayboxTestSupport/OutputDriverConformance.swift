@@ -8,7 +8,9 @@ import DelayboxSimulation
 public enum OutputDriverConformance {
     public static func problems(of driver: any OutputDriver, clock: ManualClock) -> [String] {
         var problems: [String] = []
-        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) { if !condition { problems.append(problem()) } }
+        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) {
+            if !condition { problems.append(problem()) }
+        }
         let period = driver.periodFrames, buffer = driver.bufferFrames
         expect(period > 0, "period of \(period) frames")
         expect(buffer >= 2 * period, "buffer of \(buffer) frames holds fewer than two periods of \(period)")
@@ -37,7 +39,9 @@ public enum OutputDriverConformance {
             expect((0...buffer).contains(delay), "delay \(delay) frames after write \(index), buffer \(buffer)")
             let played = Int64(period * (index + 1) - delay)
             let elapsed = clock.now().frames(since: start)
-            expect(abs(played - elapsed) <= 1, "after write \(index): \(played) frames played but \(elapsed) frames of time passed")
+            expect(
+                abs(played - elapsed) <= 1,
+                "after write \(index): \(played) frames played but \(elapsed) frames of time passed")
         }
         expect(driver.underruns == 0, "\(driver.underruns) underruns while written on time")
 

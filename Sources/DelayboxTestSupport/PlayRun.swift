@@ -14,7 +14,8 @@ public final class PlayRun {
     public init(root: URL, arguments: [String]) throws {
         process.executableURL = root.appendingPathComponent(".build/debug/delaybox")
         process.arguments = ["play", "--json"] + arguments
-        outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-play-\(UUID().uuidString).jsonl")
+        outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-play-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = FileHandle.nullDevice

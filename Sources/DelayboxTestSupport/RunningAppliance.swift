@@ -19,8 +19,10 @@ public final class RunningAppliance {
     ///   - name: names the temporary directory.
     ///   - arguments: more of `run`'s options (`--delay`, `--seconds`).
     ///   - environment: more of its environment (what systemd would set: `RUNTIME_DIRECTORY`).
-    public init(executables: URL, name: String, arguments: [String] = [], environment: [String: String] = [:],
-                board: (_ directory: URL) -> String) throws {
+    public init(
+        executables: URL, name: String, arguments: [String] = [], environment: [String: String] = [:],
+        board: (_ directory: URL) -> String
+    ) throws {
         self.executables = executables
         directory = try ExternalTool.temporaryDirectory(name)
         socket = directory.appendingPathComponent("control.sock").path
@@ -29,8 +31,11 @@ public final class RunningAppliance {
         try board(directory).write(to: boardFile, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = executables.appendingPathComponent("delaybox")
-        process.arguments = ["run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
-                             "--socket", socket] + arguments
+        process.arguments =
+            [
+                "run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
+                "--socket", socket,
+            ] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logFile)

@@ -27,7 +27,8 @@ public enum SignalChecks {
         var lastUnwrapped: Int64?
         for frame in 0..<(samples.count / 2 - 1) {
             guard let code = code(samples, frame: frame), let next = self.code(samples, frame: frame + 1),
-                  (next - code) & (period - 1) == 1 else { continue }
+                (next - code) & (period - 1) == 1
+            else { continue }
             var unwrapped = code
             if let last = lastUnwrapped {
                 let base = last - period / 2

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An HTTP server on loopback serving the files of a directory (Python's `http.server`),
@@ -19,22 +20,29 @@ public final class StaticHTTPServer {
     /// - Parameter misbehaving: also serves `/redirect-loop` (a 302 to itself), `/trickle`
     ///   (a byte every 0.2 s, never ending) and `/endless` (bytes as fast as they go, never
     ///   ending): what a hostile clip server does to a download.
-    public init(directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000,
-                misbehaving: Bool = false) throws {
+    public init(
+        directory: URL, selfSignedTLS: Bool = false, icyTitles: [Int: String]? = nil, icyInterval: Int = 16_000,
+        misbehaving: Bool = false
+    ) throws {
         self.directory = directory
         port = try LoopbackPort.unused()
         scheme = selfSignedTLS ? "https" : "http"
         let handler = icyTitles != nil ? "Icy" : misbehaving ? "Hostile" : "http.server.SimpleHTTPRequestHandler"
-        var server = "import http.server, functools, os, time\n" + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
+        var server =
+            "import http.server, functools, os, time\n"
+            + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
             + (misbehaving ? Self.hostileHandler : "")
             + "handler = functools.partial(\(handler), directory='\(directory.path)')\n"
             + "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', \(port)), handler)\n"
         if selfSignedTLS {
             let certificate = directory.appendingPathComponent(".cert.pem").path
             let key = directory.appendingPathComponent(".key.pem").path
-            try ExternalTool.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                                  "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", certificate])
-            server += "import ssl\ncontext = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n"
+            try ExternalTool.run([
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", certificate,
+            ])
+            server +=
+                "import ssl\ncontext = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n"
                 + "context.load_cert_chain('\(certificate)', '\(key)')\n"
                 + "httpd.socket = context.wrap_socket(httpd.socket, server_side=True)\n"
         }
@@ -46,7 +54,9 @@ public final class StaticHTTPServer {
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while (try? ExternalTool.run(["curl", "-skf", "-o", "/dev/null", "\(scheme)://127.0.0.1:\(port)/"])) == nil {
-            if Date() > deadline { throw ExternalTool.Failed(description: "http.server on port \(port) did not get ready") }
+            if Date() > deadline {
+                throw ExternalTool.Failed(description: "http.server on port \(port) did not get ready")
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }

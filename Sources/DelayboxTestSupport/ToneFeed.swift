@@ -22,8 +22,10 @@ public struct ToneFeed {
     /// The packet with source index `index`, stamped for the current connection.
     public func packet(_ index: Int64) -> StreamPacket {
         StreamPacket(
-            payload: ToneCodec.packet(firstFrame: (contentAliases[index] ?? index) * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
-                                      silent: silentPackets.contains(index)),
+            payload: ToneCodec.packet(
+                firstFrame: (contentAliases[index] ?? index) * Int64(packetFrames), frames: packetFrames,
+                bytes: packetBytes,
+                silent: silentPackets.contains(index)),
             connectionTimestamp: (index - connectionFirstPacket) * Int64(packetFrames),
             durationFrames: packetFrames)
     }

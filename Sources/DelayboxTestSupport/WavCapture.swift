@@ -15,7 +15,9 @@ public struct WavCapture {
 
     /// Both channels of a 16-bit stereo WAV file, interleaved (after its 44-byte header).
     public static func stereoSamples(path: String) throws -> [Int16] {
-        try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44).withUnsafeBytes {
+            Array($0.bindMemory(to: Int16.self))
+        }
     }
 
     public var seconds: Double { Double(left.count) / Double(Self.sampleRate) }

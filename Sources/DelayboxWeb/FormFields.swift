@@ -24,7 +24,8 @@ public enum FormFields {
             if byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 out.append(high << 4 | low)
                 index += 2
             } else {
@@ -39,8 +40,9 @@ public enum FormFields {
         var out = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let digits = Array("0123456789ABCDEF".unicodeScalars)

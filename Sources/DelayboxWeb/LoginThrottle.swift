@@ -32,7 +32,8 @@ public struct LoginThrottle: Sendable {
 
     public mutating func failed(client: String, now: Int64) {
         if failures[client] == nil, failures.count >= Self.clientsKept,
-           let oldest = failures.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key {
+            let oldest = failures.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key
+        {
             failures[oldest] = nil
         }
         failures[client, default: []].append(now)

@@ -48,15 +48,18 @@ public final class WebApp: Sendable {
             if state.generation != generation { (state.sessions, state.generation) = (WebSessions(), generation) }
         }
         var response = route(request, now: now)
-        response.headers += [["X-Content-Type-Options", "nosniff"], ["Cache-Control", "no-store"], ["Referrer-Policy", "no-referrer"],
-                             ["X-Frame-Options", "DENY"]]
+        response.headers += [
+            ["X-Content-Type-Options", "nosniff"], ["Cache-Control", "no-store"], ["Referrer-Policy", "no-referrer"],
+            ["X-Frame-Options", "DENY"],
+        ]
         return response
     }
 
     private func route(_ request: WebRequest, now: Int64) -> WebResponse {
         guard let host = request.header("Host"), WebHost.isLocal(host) else {
-            return WebResponse.error("this box answers to its address or its .local name, not to '\((request.header("Host") ?? "").prefix(100))'",
-                                     status: 421)
+            return WebResponse.error(
+                "this box answers to its address or its .local name, not to '\((request.header("Host") ?? "").prefix(100))'",
+                status: 421)
         }
         switch (request.method, request.path) {
         case ("GET", "/"), ("HEAD", "/"): return WebAssets.page
@@ -67,7 +70,9 @@ public final class WebApp: Sendable {
         case ("GET", "/api/channels"): return consoleJSON(ConsoleRequest(.listChannels, json: true))
         case ("GET", "/api/journal"): return journal(request, now: now)
         case ("GET", "/api/events"):
-            return WebResponse(status: 200, headers: [["Content-Type", "text/event-stream"], ["X-Accel-Buffering", "no"]], body: .statusEvents)
+            return WebResponse(
+                status: 200, headers: [["Content-Type", "text/event-stream"], ["X-Accel-Buffering", "no"]],
+                body: .statusEvents)
         case ("POST", let path) where Self.posts.contains(path):
             if let refusal = crossSiteRefusal(request) { return refusal }
             switch path {
@@ -84,14 +89,19 @@ public final class WebApp: Sendable {
     }
 
     private static let posts: Set<String> = ["/api/login", "/api/logout", "/api/password", "/api/command"]
-    private static let gets: Set<String> = ["/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events", "/api/journal"]
+    private static let gets: Set<String> = [
+        "/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events",
+        "/api/journal",
+    ]
 
     /// The page's first question: is a password set, is this browser logged in (and its
     /// CSRF token), may the first password be chosen here, and for how much longer.
     private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
         let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
-        var fields: [String: Any] = ["password_set": passwords.storedHash() != nil, "logged_in": session != nil,
-                                     "setup_left_s": access.setupLeftNs(now: now) / 1_000_000_000]
+        var fields: [String: Any] = [
+            "password_set": passwords.storedHash() != nil, "logged_in": session != nil,
+            "setup_left_s": access.setupLeftNs(now: now) / 1_000_000_000,
+        ]
         if let session { fields["csrf"] = session.csrf }
         return WebResponse.json(JSONText.encode(fields))
     }
@@ -99,27 +109,32 @@ public final class WebApp: Sendable {
     /// Refuses a change that did not come from the box's own page.
     private func crossSiteRefusal(_ request: WebRequest) -> WebResponse? {
         if let site = request.header("Sec-Fetch-Site"), site != "same-origin", site != "none" {
-            return WebResponse.error("a change must come from the box's own page (this came from another site)", status: 403)
+            return WebResponse.error(
+                "a change must come from the box's own page (this came from another site)", status: 403)
         }
         if let origin = request.header("Origin") {
             let host = request.header("Host") ?? ""
             guard origin == "http://" + host || origin == "https://" + host else {
-                return WebResponse.error("a change must come from the box's own page (Origin \(origin.prefix(100)))", status: 403)
+                return WebResponse.error(
+                    "a change must come from the box's own page (Origin \(origin.prefix(100)))", status: 403)
             }
         }
         guard let token = request.header("X-Delaybox-CSRF"), !token.isEmpty else {
-            return WebResponse.error("a change must come from the box's own page (no X-Delaybox-CSRF header)", status: 403)
+            return WebResponse.error(
+                "a change must come from the box's own page (no X-Delaybox-CSRF header)", status: 403)
         }
         return nil
     }
 
     /// The session the request's cookie names, when its CSRF header is that session's token.
     private func session(_ request: WebRequest, now: Int64) -> Result<WebSessions.Session, WebResponseError> {
-        guard let session = state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) else {
+        guard let session = state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) })
+        else {
             return .failure(WebResponseError(WebResponse.error("log in first", status: 401)))
         }
         guard request.header("X-Delaybox-CSRF") == session.csrf else {
-            return .failure(WebResponseError(WebResponse.error("the page's token is stale: reload the page", status: 403)))
+            return .failure(
+                WebResponseError(WebResponse.error("the page's token is stale: reload the page", status: 403)))
         }
         return .success(session)
     }
@@ -127,8 +142,12 @@ public final class WebApp: Sendable {
     private func login(_ request: WebRequest, now: Int64) -> WebResponse {
         if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
             let seconds = (waitNs + 999_999_999) / 1_000_000_000
-            return WebResponse(status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
-                               body: .bytes(Array(JSONText.encode(["error": "too many wrong passwords: try again in \(Self.duration(seconds))"]).utf8)))
+            return WebResponse(
+                status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
+                body: .bytes(
+                    Array(
+                        JSONText.encode(["error": "too many wrong passwords: try again in \(Self.duration(seconds))"])
+                            .utf8)))
         }
         guard let hash = passwords.storedHash() else {
             return WebResponse.error("no password is set yet: choose one first", status: 409)
@@ -149,14 +168,17 @@ public final class WebApp: Sendable {
             state.throttle.succeeded(client: client)
             return state.sessions.open(random: bytes, now: now)
         }
-        let cookie = "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimitNs / 1_000_000_000)"
+        let cookie =
+            "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimitNs / 1_000_000_000)"
         var response = WebResponse.json(JSONText.encode(["logged_in": true, "csrf": session.csrf]))
         response.headers.append(["Set-Cookie", cookie])
         return response
     }
 
     private func logout(_ request: WebRequest, now: Int64) -> WebResponse {
-        if case .success(let session) = session(request, now: now) { state.withLock { $0.sessions.close(token: session.token) } }
+        if case .success(let session) = session(request, now: now) {
+            state.withLock { $0.sessions.close(token: session.token) }
+        }
         var response = WebResponse.json(JSONText.encode(["logged_in": false]))
         response.headers.append(["Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"])
         return response
@@ -170,19 +192,26 @@ public final class WebApp: Sendable {
         if let hash = passwords.storedHash() {
             if case .failure(let refusal) = session(request, now: now) { return refusal.response }
             if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
-                return WebResponse.error("too many wrong passwords: try again in \(Self.duration((waitNs + 999_999_999) / 1_000_000_000))", status: 429)
+                return WebResponse.error(
+                    "too many wrong passwords: try again in \(Self.duration((waitNs + 999_999_999) / 1_000_000_000))",
+                    status: 429)
             }
             guard passwords.matches(form["current"] ?? "", hash: hash) else {
                 state.withLock { $0.throttle.failed(client: request.client, now: now) }
                 return WebResponse.error("the current password is wrong", status: 401)
             }
         } else if now - access.setupOpenedNs >= Self.setupWindowNs {
-            return WebResponse.error("the first password is chosen here in the first 30 minutes after the box starts: "
-                                     + "unplug the box, plug it in again and reload this page", status: 403)
+            return WebResponse.error(
+                "the first password is chosen here in the first 30 minutes after the box starts: "
+                    + "unplug the box, plug it in again and reload this page", status: 403)
         }
         if let problem = WebPassword.problem(new) { return WebResponse.error(problem, status: 400) }
-        guard let hash = passwords.makeHash(new) else { return WebResponse.error("the password could not be hashed", status: 500) }
-        if let problem = passwords.store(hash: hash) { return WebResponse.error("the password could not be kept: \(problem)", status: 500) }
+        guard let hash = passwords.makeHash(new) else {
+            return WebResponse.error("the password could not be hashed", status: 500)
+        }
+        if let problem = passwords.store(hash: hash) {
+            return WebResponse.error("the password could not be kept: \(problem)", status: 500)
+        }
         state.withLock { $0.sessions.closeAll() }
         return opened(for: request.client, now: now)
     }
@@ -193,10 +222,16 @@ public final class WebApp: Sendable {
         guard state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) != nil else {
             return WebResponse.error("log in first", status: 401)
         }
-        guard let text = box.ask(ConsoleRequest(.logHour)) else { return WebResponse.error("the box did not answer within 2 s", status: 503) }
-        return WebResponse(status: 200, headers: [["Content-Type", "text/plain; charset=utf-8"],
-                                                  ["Content-Disposition", "attachment; filename=\"delaybox-last-hour.log\""]],
-                           body: .bytes(Array((text + "\n").utf8)))
+        guard let text = box.ask(ConsoleRequest(.logHour)) else {
+            return WebResponse.error("the box did not answer within 2 s", status: 503)
+        }
+        return WebResponse(
+            status: 200,
+            headers: [
+                ["Content-Type", "text/plain; charset=utf-8"],
+                ["Content-Disposition", "attachment; filename=\"delaybox-last-hour.log\""],
+            ],
+            body: .bytes(Array((text + "\n").utf8)))
     }
 
     /// One console line, checked by the console's language and answered by the playout
@@ -210,7 +245,8 @@ public final class WebApp: Sendable {
         case .success(var consoleRequest)?:
             switch consoleRequest.action {
             case .help, .stats(watch: true):
-                return WebResponse.error("'\(line.prefix(40))' is for the console; docs/console.md lists the commands", status: 400)
+                return WebResponse.error(
+                    "'\(line.prefix(40))' is for the console; docs/console.md lists the commands", status: 400)
             case .web, .webPassword, .webReset:
                 return WebResponse.error("the page's password is changed in the page's own form", status: 400)
             default: break
@@ -222,7 +258,9 @@ public final class WebApp: Sendable {
 
     /// The playout thread's JSON answer, or its refusal as `{"error": …}`.
     private func consoleJSON(_ request: ConsoleRequest) -> WebResponse {
-        guard let answer = box.ask(request) else { return WebResponse.error("the box did not answer within 2 s", status: 503) }
+        guard let answer = box.ask(request) else {
+            return WebResponse.error("the box did not answer within 2 s", status: 503)
+        }
         if answer.hasPrefix("{") || answer.hasPrefix("[") { return WebResponse.json(answer) }
         let message = answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer
         return WebResponse.error(message, status: 422)

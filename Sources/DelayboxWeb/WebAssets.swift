@@ -3,11 +3,15 @@
 /// `textContent`, never as markup: titles and channel names come from strangers. The
 /// policy forbids any script but the box's own file, and framing.
 enum WebAssets {
-    static let page = asset(WebPage.html, type: "text/html; charset=utf-8", extra: [[
-        "Content-Security-Policy",
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
-            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    ]])
+    static let page = asset(
+        WebPage.html, type: "text/html; charset=utf-8",
+        extra: [
+            [
+                "Content-Security-Policy",
+                "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                    + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            ]
+        ])
     static let style = asset(WebStyle.css, type: "text/css; charset=utf-8")
     static let script = asset(WebScript.js, type: "text/javascript; charset=utf-8")
 

@@ -11,10 +11,14 @@ public enum WebHost {
     public static func isLocal(_ host: String) -> Bool {
         let name = withoutPort(host.lowercased())
         guard !name.isEmpty, name.utf8.count <= 253 else { return false }
-        if name.hasPrefix("[") { return name.hasSuffix("]") && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
+        if name.hasPrefix("[") {
+            return name.hasSuffix("]")
+                && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
         if isIPv4(name) || name == "localhost" { return true }
         let trimmed = name.hasSuffix(".") ? String(name.dropLast()) : name
-        guard trimmed.allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" || $0 == "." }) else { return false }
+        guard trimmed.allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" || $0 == "." })
+        else { return false }
         return !trimmed.contains(".") || localSuffixes.contains { trimmed.hasSuffix($0) }
     }
 
@@ -23,13 +27,16 @@ public enum WebHost {
             guard let close = host.firstIndex(of: "]") else { return host }
             return String(host[...close])
         }
-        guard let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy(isDigit) else { return host }
+        guard let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy(isDigit) else {
+            return host
+        }
         return String(host[..<colon])
     }
 
     private static func isIPv4(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { $0.count <= 3 && $0.allSatisfy(isDigit) && (Int($0).map { $0 <= 255 } ?? false) }
+        return parts.count == 4
+            && parts.allSatisfy { $0.count <= 3 && $0.allSatisfy(isDigit) && (Int($0).map { $0 <= 255 } ?? false) }
     }
 
     /// 0-9 only: `Character.isNumber` is also true of `²` and `٣`, which `Int` refuses (the

@@ -7,8 +7,12 @@ public enum WebPassword {
     /// Nil when `password` will do; otherwise what is wrong with it, in words the page shows.
     public static func problem(_ password: String) -> String? {
         let length = password.utf8.count
-        if length < lengthRange.lowerBound { return "the password is too short: at least \(lengthRange.lowerBound) characters" }
-        if length > lengthRange.upperBound { return "the password is too long: at most \(lengthRange.upperBound) bytes" }
+        if length < lengthRange.lowerBound {
+            return "the password is too short: at least \(lengthRange.lowerBound) characters"
+        }
+        if length > lengthRange.upperBound {
+            return "the password is too long: at most \(lengthRange.upperBound) bytes"
+        }
         if password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the password holds a control character"
         }

@@ -13,10 +13,13 @@ public struct WebRequest: Sendable, Equatable {
     /// The peer's address (for the login throttle).
     public var client: String
 
-    public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "127.0.0.1") {
+    public init(
+        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "127.0.0.1"
+    ) {
         self.method = method
         self.path = path
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
         self.client = client
     }

@@ -25,7 +25,8 @@ public struct WebSessions: Sendable {
     /// A new session from 64 random bytes (the first half its token, the second its CSRF token).
     public mutating func open(random: [UInt8], now: Int64) -> Session {
         precondition(random.count == 64, "a session takes 64 random bytes")
-        let session = Session(token: Self.hex(random.prefix(32)), csrf: Self.hex(random.suffix(32)), openedNs: now, lastSeenNs: now)
+        let session = Session(
+            token: Self.hex(random.prefix(32)), csrf: Self.hex(random.suffix(32)), openedNs: now, lastSeenNs: now)
         if sessions.count >= Self.limit, let oldest = sessions.values.min(by: { $0.lastSeenNs < $1.lastSeenNs }) {
             sessions[oldest.token] = nil
         }

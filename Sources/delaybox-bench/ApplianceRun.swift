@@ -40,8 +40,10 @@ struct ApplianceRun {
 
             """
         try yaml.write(to: board, atomically: true, encoding: .utf8)
-        return [executable, "run", "--board", board.path, "--state", state.path, "--seconds", String(totalSeconds),
-                "--socket", directory.appendingPathComponent("control.sock").path]
+        return [
+            executable, "run", "--board", board.path, "--state", state.path, "--seconds", String(totalSeconds),
+            "--socket", directory.appendingPathComponent("control.sock").path,
+        ]
     }
 
     /// Start-up on a local live stream with a 1 s initial buffer and delay: the
@@ -53,7 +55,8 @@ struct ApplianceRun {
         try server.startSource(mount: "/live.mp3")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(try command(url: server.url(mount: "/live.mp3"), delaySeconds: 1, totalSeconds: 5).dropFirst())
+        process.arguments = Array(
+            try command(url: server.url(mount: "/live.mp3"), delaySeconds: 1, totalSeconds: 5).dropFirst())
         let log = Pipe()
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
@@ -65,9 +68,12 @@ struct ApplianceRun {
             let data = log.fileHandleForReading.availableData
             if data.isEmpty { throw Bench.BenchError("delaybox run ended without first audio:\n\(text.suffix(1_000))") }
             text += String(decoding: data, as: UTF8.self)
-            guard let line = text.split(separator: "\n").first(where: { $0.contains("first audio at the output") }) else { continue }
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("first audio at the output") })
+            else { continue }
             let seen = Date().timeIntervalSince(started)
-            guard let memory = ProcessSample(pid: process.processIdentifier) else { throw Bench.BenchError("delaybox run ended at its first audio") }
+            guard let memory = ProcessSample(pid: process.processIdentifier) else {
+                throw Bench.BenchError("delaybox run ended at its first audio")
+            }
             guard let reported = line.split(separator: " ").compactMap({ Double($0) }).first else {
                 throw Bench.BenchError("unreadable: \(line)")
             }

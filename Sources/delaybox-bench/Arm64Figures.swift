@@ -10,17 +10,22 @@ enum Arm64Figures {
     /// it (under .build) that holds Package.swift.
     static let build: Arm64Build = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.deletingLastPathComponent()
-        while directory.path != "/", !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+        while directory.path != "/",
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return Arm64Build(root: directory)
     }()
 
     static func print() throws {
-        let names = ["arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "board_new_packages", "board_new_packages_mb",
-                     "board_new_packages_with_recommends", "board_new_packages_mb_with_recommends",
-                     "board_new_packages_with_debian_ffmpeg", "board_new_packages_mb_with_debian_ffmpeg",
-                     "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns"]
+        let names = [
+            "arm64_release_mb", "arm64_delaybox_mb", "arm64_delayboxctl_mb", "board_new_packages",
+            "board_new_packages_mb",
+            "board_new_packages_with_recommends", "board_new_packages_mb_with_recommends",
+            "board_new_packages_with_debian_ffmpeg", "board_new_packages_mb_with_debian_ffmpeg",
+            "arm64_sim_1h_lost_ms", "arm64_sim_1h_gaps_ms", "arm64_sim_1h_underruns",
+        ]
         guard let package = build.package?.path, build.isAvailable else {
             Bench.skip(names, because: "no arm64 build: tools/arm64/check.sh or make deb ARCH=arm64")
             return
@@ -32,7 +37,8 @@ enum Arm64Figures {
         try printNewPackages(package: package)
         let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
         guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-              let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double, let underruns = report["underruns"] as? Int
+            let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double,
+            let underruns = report["underruns"] as? Int
         else { throw Bench.BenchError("arm64 simulate printed no report: \(output.prefix(200))") }
         Swift.print("arm64_sim_1h_lost_ms: \(Bench.format(lost))")
         Swift.print("arm64_sim_1h_gaps_ms: \(Bench.format(gaps))")
@@ -47,14 +53,18 @@ enum Arm64Figures {
         let script = build.root.appendingPathComponent("tools/board-new-packages.sh").path
         func added(_ arguments: [String]) throws -> (count: Int, mb: Double) {
             let fields = try ExternalTool.run([script] + arguments).split(separator: " ")
-            guard fields.count == 2, let count = Int(fields[0]), let mb = Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            guard fields.count == 2, let count = Int(fields[0]),
+                let mb = Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+            else {
                 throw Bench.BenchError("tools/board-new-packages.sh printed \(fields)")
             }
             return (count, mb)
         }
         let own = try added(["--no-recommends", package])
         let recommended = try added([package])
-        let system = try added(["--no-recommends", package, "libavformat61", "libavcodec61", "libswresample5", "libavutil59"])
+        let system = try added([
+            "--no-recommends", package, "libavformat61", "libavcodec61", "libswresample5", "libavutil59",
+        ])
         Swift.print("board_new_packages: \(own.count)")
         Swift.print("board_new_packages_mb: \(Bench.format(own.mb))")
         Swift.print("board_new_packages_with_recommends: \(recommended.count)")

@@ -2,8 +2,9 @@ import DelayboxEngine
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Prints benchmark figures, one `name: value` per line (see docs/performance.md).
@@ -19,7 +20,9 @@ enum Bench {
     static func main() throws {
         let part = CommandLine.arguments.dropFirst().first
         if part == nil || part == "engine" { try engineFigures() }
-        if part == nil || part == "mix" { try MixCost.figures(minutes: CommandLine.arguments.dropFirst(2).first.flatMap(Double.init) ?? 5) }
+        if part == nil || part == "mix" {
+            try MixCost.figures(minutes: CommandLine.arguments.dropFirst(2).first.flatMap(Double.init) ?? 5)
+        }
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
         if part == nil || part == "recorded" { try recordedChannelFigures() }
@@ -49,7 +52,8 @@ enum Bench {
 
     /// The `delaybox` executable beside this one.
     static var delayboxPath: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox").path
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("delaybox")
+            .path
     }
 
     static func engineFigures() throws {
@@ -110,11 +114,14 @@ enum Bench {
     /// on the same live stream at a 5 min delay, and its start-up on a local stream.
     static func applianceFigures() throws {
         if let missing = PeerComparison.missingPeer {
-            skip(["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"], because: missing)
+            skip(
+                ["appliance_cpu_ratio_vs_mpv", "appliance_rss_mb", "start_to_audio_s", "appliance_rss_mb_start"],
+                because: missing)
             return
         }
-        var appliance = ApplianceRun(executable: delayboxPath,
-                                     directory: FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-bench-\(getpid())"))
+        var appliance = ApplianceRun(
+            executable: delayboxPath,
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-bench-\(getpid())"))
         // `delaybox-bench appliance SECONDS PERIODS`: the latency-for-wake-ups trade measured.
         if CommandLine.arguments.count > 3, let periods = Int(CommandLine.arguments[3]) { appliance.periods = periods }
         defer { try? FileManager.default.removeItem(at: appliance.directory) }
@@ -165,8 +172,9 @@ enum Bench {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 60_000
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
-        var network = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
-                                       connectAtMs: 10_000, outages: [], events: [], seed: 1)
+        var network = SimulatedNetwork(
+            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
+            connectAtMs: 10_000, outages: [], events: [], seed: 1)
         var period = [Float](repeating: 0, count: 960 * AudioFormat.channelCount)
         let start = Instant.milliseconds(10_000)
         engine.start(now: start)
@@ -196,8 +204,9 @@ enum Bench {
         let packets = (minutes + 1) * 60_000 / 24
         for index in 0..<packets {
             let payload = ToneCodec.packet(firstFrame: index * 1_152, frames: 1_152, bytes: 384)
-            engine.ingest(StreamPacket(payload: payload, connectionTimestamp: index * 1_152, durationFrames: 1_152),
-                          now: Instant.zero.advanced(byFrames: (index + 1) * 1_152))
+            engine.ingest(
+                StreamPacket(payload: payload, connectionTimestamp: index * 1_152, durationFrames: 1_152),
+                now: Instant.zero.advanced(byFrames: (index + 1) * 1_152))
         }
         let end = Instant.zero.advanced(byFrames: packets * 1_152)
         var period = [Float](repeating: 0, count: 1_920)

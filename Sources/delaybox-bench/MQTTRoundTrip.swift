@@ -15,23 +15,27 @@ enum MQTTRoundTrip {
             return
         }
         let broker = try MosquittoBroker()
-        let appliance = try RunningAppliance(executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt") { _ in
+        let appliance = try RunningAppliance(
+            executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt"
+        ) { _ in
             Bench.demoBoard + """
-            mqtt:
-              broker: mqtt://127.0.0.1:\(broker.port)
-              client_id: bench
+                mqtt:
+                  broker: mqtt://127.0.0.1:\(broker.port)
+                  client_id: bench
 
-            """
+                """
         }
         // (Stopped at the end, not dropped after its last use: it has to run meanwhile.)
         defer { appliance.stop() }
         // The volume the last status showed, and a signal on each.
         let shown = Mutex<Int?>(nil)
         let arrived = DispatchSemaphore(value: 0)
-        let client = try MosquittoClient(.init(host: "127.0.0.1", port: broker.port, clientID: "bench-sender")) { event in
+        let client = try MosquittoClient(.init(host: "127.0.0.1", port: broker.port, clientID: "bench-sender")) {
+            event in
             guard case .message(_, let payload) = event,
-                  let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
-                  let volume = object["volume"] as? Int else { return }
+                let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+                let volume = object["volume"] as? Int
+            else { return }
             shown.withLock { $0 = volume }
             arrived.signal()
         }
@@ -39,8 +43,15 @@ enum MQTTRoundTrip {
         defer { client.stop(lastWords: nil) }
         let ready = Date().addingTimeInterval(20)
         while !client.isConnected || shown.withLock({ $0 }) == nil {
-            if !client.isConnected { Thread.sleep(forTimeInterval: 0.05) } else { client.subscribe("delaybox/bench/status"); _ = arrived.wait(timeout: .now() + 1) }
-            guard Date() < ready else { throw ExternalTool.Failed(description: "the appliance published no status in 20 s: \(appliance.log.suffix(800))") }
+            if !client.isConnected {
+                Thread.sleep(forTimeInterval: 0.05)
+            } else {
+                client.subscribe("delaybox/bench/status"); _ = arrived.wait(timeout: .now() + 1)
+            }
+            guard Date() < ready else {
+                throw ExternalTool.Failed(
+                    description: "the appliance published no status in 20 s: \(appliance.log.suffix(800))")
+            }
         }
         var times: [Double] = []
         for trip in 0..<100 {

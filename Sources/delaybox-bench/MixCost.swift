@@ -23,8 +23,10 @@ enum MixCost {
         let directory = try ExternalTool.temporaryDirectory("bench-mix")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("stream.mp3").path
-        try ExternalTool.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                              "sine=frequency=440:sample_rate=44100:duration=60", "-ac", "2", "-b:a", "128k", path])
+        try ExternalTool.run([
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=44100:duration=60", "-ac", "2", "-b:a", "128k", path,
+        ])
         // The fastest of five: the least disturbed by the rest of the machine.
         return try (0..<5).map { _ in
             let before = Bench.cpuSeconds()
@@ -48,7 +50,9 @@ enum MixCost {
                     // here in its place, and counted), the other three queued.
                     buffer.baseAddress!.update(from: samples.baseAddress!, count: samples.count)
                     for source in 1..<4 { mixer.enqueue(source, samples: samples, at: mixer.position) }
-                    if index % 50 == 0 { mixer.setLevel(index % 100 == 0 ? 1 : 2, index % 100 == 0 ? 0.3 : 1, rampMs: 500) }
+                    if index % 50 == 0 {
+                        mixer.setLevel(index % 100 == 0 ? 1 : 2, index % 100 == 0 ? 0.3 : 1, rampMs: 500)
+                    }
                     mixer.mix(into: buffer.baseAddress!, frames: period, inPlace: 0)
                 }
             }

@@ -22,7 +22,9 @@ struct PackageFigures {
         let listing = try ExternalTool.run(["dpkg-deb", "-c", package]).split(separator: "\n")
         programMB = [:]
         for program in ["delaybox", "delayboxctl"] {
-            let fields = listing.first { $0.hasSuffix(" ./usr/bin/\(program)") || $0.contains(" ./usr/bin/\(program) -> ") }?.split(separator: " ")
+            let fields = listing.first {
+                $0.hasSuffix(" ./usr/bin/\(program)") || $0.contains(" ./usr/bin/\(program) -> ")
+            }?.split(separator: " ")
             guard let bytes = fields.flatMap({ $0.count > 2 ? Double($0[2]) : nil }) else {
                 throw Bench.BenchError("no usr/bin/\(program) in \(package)")
             }

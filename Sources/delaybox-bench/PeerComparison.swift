@@ -1,7 +1,8 @@
 import DelayboxTestSupport
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Delaybox and mpv delaying the same live 128 kbps MP3 stream from a real Icecast on
@@ -37,7 +38,9 @@ struct PeerComparison {
     /// Why the comparison cannot run here, or nil.
     static var missingPeer: String? {
         if !IcecastServer.isAvailable { return "icecast2 or ffmpeg not installed" }
-        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/mpv") { return "mpv not installed (deploy/setup-host.sh --bench)" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/mpv") {
+            return "mpv not installed (deploy/setup-host.sh --bench)"
+        }
         return nil
     }
 
@@ -47,9 +50,11 @@ struct PeerComparison {
         let url = server.url(mount: "/live.mp3")
         let total = delaySeconds + playSeconds
         let ours = try ExternalTool.spawn(delaybox(url, delaySeconds, total))
-        let peer = try ExternalTool.spawn(["mpv", "--no-config", "--no-video", "--ao=null", "--really-quiet",
-                                           "--cache=yes", "--cache-pause-initial=yes",
-                                           "--cache-pause-wait=\(Int(delaySeconds))", "--length=\(Int(total))", url])
+        let peer = try ExternalTool.spawn([
+            "mpv", "--no-config", "--no-video", "--ao=null", "--really-quiet",
+            "--cache=yes", "--cache-pause-initial=yes",
+            "--cache-pause-wait=\(Int(delaySeconds))", "--length=\(Int(total))", url,
+        ])
         defer { ExternalTool.stop(ours); ExternalTool.stop(peer) }
         let started = Date()
         func sampleBoth(at seconds: Double) throws -> (ProcessSample, ProcessSample) {
@@ -60,12 +65,14 @@ struct PeerComparison {
         let end = try sampleBoth(at: total - 1)
         let holdMinutes = (delaySeconds - 1 - settleSeconds) / 60
         func figures(_ settled: ProcessSample, _ held: ProcessSample, _ end: ProcessSample) -> Figures {
-            Figures(cpuSecondsPerMinute: (end.cpuSeconds - settled.cpuSeconds) / ((total - 1 - settleSeconds) / 60),
-                    cpuSecondsPerMinuteWithStartup: end.cpuSeconds / ((total - 1) / 60),
-                    growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes,
-                    peakMB: Double(end.peakResidentBytes) / 1e6,
-                    wakeupsPerSecond: end.wakeupsPerSecond(since: settled, seconds: total - 1 - settleSeconds),
-                    cpuMillisecondsPerSecond: end.cpuMillisecondsPerSecond(since: settled, seconds: total - 1 - settleSeconds))
+            Figures(
+                cpuSecondsPerMinute: (end.cpuSeconds - settled.cpuSeconds) / ((total - 1 - settleSeconds) / 60),
+                cpuSecondsPerMinuteWithStartup: end.cpuSeconds / ((total - 1) / 60),
+                growthMBPerMinute: Double(held.residentBytes - settled.residentBytes) / 1e6 / holdMinutes,
+                peakMB: Double(end.peakResidentBytes) / 1e6,
+                wakeupsPerSecond: end.wakeupsPerSecond(since: settled, seconds: total - 1 - settleSeconds),
+                cpuMillisecondsPerSecond: end.cpuMillisecondsPerSecond(
+                    since: settled, seconds: total - 1 - settleSeconds))
         }
         return (figures(settled.0, held.0, end.0), figures(settled.1, held.1, end.1))
     }

@@ -1,15 +1,19 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CPU time and resident memory of another process, from /proc (all its threads).
 struct ProcessSample {
     /// Two processes started side by side, sampled together `seconds` after `started`
     /// (sleeping until then).
-    static func pair(_ a: Process, _ b: Process, at seconds: Double, since started: Date) throws -> (ProcessSample, ProcessSample) {
+    static func pair(_ a: Process, _ b: Process, at seconds: Double, since started: Date) throws -> (
+        ProcessSample, ProcessSample
+    ) {
         Thread.sleep(forTimeInterval: max(0, seconds - Date().timeIntervalSince(started)))
-        guard let first = ProcessSample(pid: a.processIdentifier), let second = ProcessSample(pid: b.processIdentifier) else {
+        guard let first = ProcessSample(pid: a.processIdentifier), let second = ProcessSample(pid: b.processIdentifier)
+        else {
             throw Bench.BenchError("a process ended early")
         }
         return (first, second)
@@ -31,8 +35,9 @@ struct ProcessSample {
     /// Reads the process `pid`; nil when it is gone.
     init?(pid: Int32) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name: state is field 3; utime and stime are 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -48,13 +53,15 @@ struct ProcessSample {
         let tasks = "/proc/\(pid)/task"
         for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
-                  let status = try? String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
-                  let sleeps = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap({ Int($0) }) else { continue }
+                let status = try? String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                let sleeps = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap({ Int($0) })
+            else { continue }
             let thread = name.trimmingCharacters(in: .whitespacesAndNewlines)
             sleepsByThread[thread, default: 0] += sleeps
             if let schedstat = try? String(contentsOfFile: "\(tasks)/\(task)/schedstat", encoding: .utf8),
-               let running = schedstat.split(separator: " ").first.flatMap({ Int($0) }) {
+                let running = schedstat.split(separator: " ").first.flatMap({ Int($0) })
+            {
                 runNanosecondsByThread[thread, default: 0] += running
             }
         }
@@ -74,6 +81,7 @@ struct ProcessSample {
 
     /// Wake-ups per second of each thread between `earlier` and this sample, `seconds` apart.
     func wakeupsPerSecond(since earlier: ProcessSample, seconds: Double) -> [String: Double] {
-        sleepsByThread.mapValues { Double($0) / seconds }.merging(earlier.sleepsByThread.mapValues { -Double($0) / seconds }, uniquingKeysWith: +)
+        sleepsByThread.mapValues { Double($0) / seconds }.merging(
+            earlier.sleepsByThread.mapValues { -Double($0) / seconds }, uniquingKeysWith: +)
     }
 }

@@ -19,15 +19,19 @@ struct RecordedChannelCost {
         let recording = ApplianceRun(executable: delaybox, directory: base.appendingPathComponent("recording"))
         let url = server.url(mount: "/live.mp3")
         let one = try ExternalTool.spawn(plain.command(url: url, delaySeconds: 5, totalSeconds: seconds))
-        let two = try ExternalTool.spawn(recording.command(url: url, delaySeconds: 5, totalSeconds: seconds,
-                                                           recording: server.url(mount: "/other.mp3")))
+        let two = try ExternalTool.spawn(
+            recording.command(
+                url: url, delaySeconds: 5, totalSeconds: seconds,
+                recording: server.url(mount: "/other.mp3")))
         defer { ExternalTool.stop(one); ExternalTool.stop(two) }
         let started = Date()
         let settled = try ProcessSample.pair(one, two, at: settleSeconds, since: started)
         let end = try ProcessSample.pair(one, two, at: seconds - 1, since: started)
         let minutes = (seconds - 1 - settleSeconds) / 60
         let cpu = ((end.1.cpuSeconds - settled.1.cpuSeconds) - (end.0.cpuSeconds - settled.0.cpuSeconds)) / minutes
-        let grown = Double((end.1.residentBytes - settled.1.residentBytes) - (end.0.residentBytes - settled.0.residentBytes)) / 1e6 / minutes
+        let grown =
+            Double((end.1.residentBytes - settled.1.residentBytes) - (end.0.residentBytes - settled.0.residentBytes))
+            / 1e6 / minutes
         return (cpu, grown)
     }
 }

@@ -15,7 +15,8 @@ enum WebFigures {
         let executables = URL(fileURLWithPath: delaybox).deletingLastPathComponent()
         let port = try LoopbackPort.unused()
         func board(_ web: String) -> (URL) -> String { { _ in Bench.demoBoard + web + "\n" } }
-        let withPage = try RunningAppliance(executables: executables, name: "bench-web", board: board("web:\n  port: \(port)"))
+        let withPage = try RunningAppliance(
+            executables: executables, name: "bench-web", board: board("web:\n  port: \(port)"))
         let without = try RunningAppliance(executables: executables, name: "bench-noweb", board: board(""))
         defer {
             withPage.stop()
@@ -23,16 +24,23 @@ enum WebFigures {
         }
         Thread.sleep(forTimeInterval: 10)  // both started and playing
         let seconds = 30.0
-        guard let startA = ProcessSample(pid: withPage.process.processIdentifier), let startB = ProcessSample(pid: without.process.processIdentifier) else {
+        guard let startA = ProcessSample(pid: withPage.process.processIdentifier),
+            let startB = ProcessSample(pid: without.process.processIdentifier)
+        else {
             throw Bench.BenchError("an appliance ended early: \(withPage.log.suffix(400)) \(without.log.suffix(400))")
         }
         Thread.sleep(forTimeInterval: seconds)
-        guard let endA = ProcessSample(pid: withPage.process.processIdentifier), let endB = ProcessSample(pid: without.process.processIdentifier) else {
+        guard let endA = ProcessSample(pid: withPage.process.processIdentifier),
+            let endB = ProcessSample(pid: without.process.processIdentifier)
+        else {
             throw Bench.BenchError("an appliance ended early")
         }
-        let wakeA = endA.wakeupsPerSecond(since: startA, seconds: seconds), wakeB = endB.wakeupsPerSecond(since: startB, seconds: seconds)
+        let wakeA = endA.wakeupsPerSecond(since: startA, seconds: seconds),
+            wakeB = endB.wakeupsPerSecond(since: startB, seconds: seconds)
         print("web_idle_wakeups_per_s: \(Bench.format(wakeA["delaybox-web"] ?? 0))")
-        print("web_idle_cpu_ms_per_s: \(Bench.format(endA.cpuMillisecondsPerSecond(since: startA, seconds: seconds)["delaybox-web"] ?? 0))")
+        print(
+            "web_idle_cpu_ms_per_s: \(Bench.format(endA.cpuMillisecondsPerSecond(since: startA, seconds: seconds)["delaybox-web"] ?? 0))"
+        )
         print("web_idle_process_wakeups_per_s: \(Bench.format(wakeA.values.reduce(0, +)))")
         print("web_idle_process_wakeups_per_s_without_page: \(Bench.format(wakeB.values.reduce(0, +)))")
         print("web_rss_mb: \(Bench.format(Double(endA.residentBytes) / 1_048_576))")
@@ -58,22 +66,29 @@ enum WebFigures {
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...newline)
-                    guard line.hasPrefix("data: "), let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any],
-                          let volume = object["volume"] as? Int else { continue }
+                    guard line.hasPrefix("data: "),
+                        let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8))
+                            as? [String: Any],
+                        let volume = object["volume"] as? Int
+                    else { continue }
                     shown.withLock { $0 = volume }
                     arrived.signal()
                 }
             }
         }
         reader.start()
-        guard arrived.wait(timeout: .now() + 10) == .success else { throw Bench.BenchError("the page's stream sent no status in 10 s") }
+        guard arrived.wait(timeout: .now() + 10) == .success else {
+            throw Bench.BenchError("the page's stream sent no status in 10 s")
+        }
         var times: [Double] = []
         for trip in 0..<30 {
             let volume = 20 + trip % 50
             let start = DispatchTime.now()
             _ = try withPage.ctl(["volume", String(volume)])
             while shown.withLock({ $0 }) != volume {
-                guard arrived.wait(timeout: .now() + 2) == .success else { throw Bench.BenchError("volume \(volume) not shown on the page within 2 s") }
+                guard arrived.wait(timeout: .now() + 2) == .success else {
+                    throw Bench.BenchError("volume \(volume) not shown on the page within 2 s")
+                }
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
             Thread.sleep(forTimeInterval: 0.1 + Double(trip % 7) * 0.013)
@@ -81,8 +96,13 @@ enum WebFigures {
         times.sort()
         print("web_status_to_page_ms: \(Bench.format(times[times.count / 2]))")
         print("web_status_to_page_ms_p90: \(Bench.format(times[times.count * 9 / 10]))")
-        let library = ["/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12", "/usr/lib/aarch64-linux-gnu/libmicrohttpd.so.12"]
-            .compactMap { try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: $0).resolvingSymlinksInPath().path)[.size] as? Int }.first
+        let library = [
+            "/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12", "/usr/lib/aarch64-linux-gnu/libmicrohttpd.so.12",
+        ]
+        .compactMap {
+            try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: $0).resolvingSymlinksInPath().path)[
+                .size] as? Int
+        }.first
         if let library { print("web_libmicrohttpd_kb: \(Bench.format(Double(library) / 1_024))") }
         // The door's own code: its modules' object files in this build (the program links them whole).
         let objects = ["DelayboxWeb", "DelayboxMicroHTTPD", "CWeb"].flatMap { module -> [Int] in

@@ -19,8 +19,10 @@ enum SettingsWriter {
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "--without-fsync"),
-              let first = Int64(arguments[2]) else {
-            FileHandle.standardError.write(Data("usage: delaybox-settings-writer PATH FIRST_GENERATION [--without-fsync]\n".utf8))
+            let first = Int64(arguments[2])
+        else {
+            FileHandle.standardError.write(
+                Data("usage: delaybox-settings-writer PATH FIRST_GENERATION [--without-fsync]\n".utf8))
             exit(2)
         }
         let path = arguments[1]

@@ -14,7 +14,9 @@ struct Delaybox: ParsableCommand {
             matches the TV picture. See README.md and docs/.
             """,
         version: DelayboxVersion.string,
-        subcommands: [RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self],
+        subcommands: [
+            RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
+        ],
         defaultSubcommand: nil)
 
     /// With `DELAYBOX_PARSE_ONLY` set, parses the command line and stops: how `make test`

@@ -1,9 +1,9 @@
 import ArgumentParser
 import DelayboxApp
-import DelayboxOutput
 import DelayboxEngine
-import FoundationEssentials
+import DelayboxOutput
 import DelayboxPlatform
+import FoundationEssentials
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

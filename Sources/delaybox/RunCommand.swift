@@ -1,8 +1,8 @@
 import ArgumentParser
 import DelayboxApp
-import FoundationEssentials
 import DelayboxPlatform
 import DelayboxService
+import FoundationEssentials
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,9 +21,13 @@ struct RunCommand: ParsableCommand {
     var site: String?
 
     @Option(name: .long, help: "The state file (delay, volume, channel, presets).")
-    var state: String = ProcessInfo.processInfo.environment["STATE_DIRECTORY"].map { $0 + "/state.json" } ?? "/var/lib/delaybox/state.json"
+    var state: String =
+        ProcessInfo.processInfo.environment["STATE_DIRECTORY"].map { $0 + "/state.json" }
+        ?? "/var/lib/delaybox/state.json"
 
-    @Option(name: .long, help: "The control socket for delayboxctl (default: $RUNTIME_DIRECTORY/control.sock under systemd, else none).")
+    @Option(
+        name: .long,
+        help: "The control socket for delayboxctl (default: $RUNTIME_DIRECTORY/control.sock under systemd, else none).")
     var socket: String?
 
     @Option(name: .long, help: "Start at this delay in seconds instead of the saved one.")
@@ -36,7 +40,8 @@ struct RunCommand: ParsableCommand {
         JournalLog.bootstrap()
         var options = Appliance.Options(boardPath: board, statePath: state)
         options.sitePath = site
-        options.socketPath = socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }
+        options.socketPath =
+            socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }
         options.delayMs = try delay.map { try milliseconds($0, "--delay") }
         options.seconds = seconds
         do {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import DelayboxEngine
+import DelayboxPlatform
 import DelayboxSimulation
 import FoundationEssentials
-import DelayboxPlatform
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,10 +52,16 @@ struct SimulateCommand: ParsableCommand {
         if json {
             print(report.jsonString())
         } else {
-            print(String(printf: "delay error: max %.2f ms, p99 %.2f ms (%d checks)", report.delayErrorMsMax,
-                         report.delayErrorMsP99, report.delayChecks))
-            print("underruns: \(report.underruns)  lost: \(report.lostMs) ms (server: \(report.lostMsExpected) ms)  gaps: \(report.gapsMs) ms")
-            print("splices: \(report.splices)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms")
+            print(
+                String(
+                    printf: "delay error: max %.2f ms, p99 %.2f ms (%d checks)", report.delayErrorMsMax,
+                    report.delayErrorMsP99, report.delayChecks))
+            print(
+                "underruns: \(report.underruns)  lost: \(report.lostMs) ms (server: \(report.lostMsExpected) ms)  gaps: \(report.gapsMs) ms"
+            )
+            print(
+                "splices: \(report.splices)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms"
+            )
         }
     }
 

@@ -1,6 +1,7 @@
-@testable import DelayboxApp
 import DelayboxEngine
 import Testing
+
+@testable import DelayboxApp
 
 /// What a listener does to a whole appliance, and what the jack then plays, in virtual
 /// time: pause and resume, a preset, a channel switch, a reload. The demo programme's
@@ -73,7 +74,9 @@ import Testing
         let grown = try #require(try box.status("delay_ms").flatMap { Int64($0) }) - 3_000
         #expect(abs(grown - held) <= 120, "the delay grew \(grown) ms in a pause of \(held) ms")
         let after = try Self.phase(box, from: resumed.advanced(byMs: 500), to: box.clock.now(), origin: box.start)
-        #expect(abs(Self.shift(after, before) - Self.shift(grown % 1_000, 0)) <= 2, "pips moved \(Self.shift(after, before)) ms for a delay \(grown) ms longer")
+        #expect(
+            abs(Self.shift(after, before) - Self.shift(grown % 1_000, 0)) <= 2,
+            "pips moved \(Self.shift(after, before)) ms for a delay \(grown) ms longer")
     }
 
     @Test func aRecalledPresetIsHeardAtItsDelay() throws {
@@ -107,10 +110,13 @@ import Testing
         // fade-out and what the device still held of Home), then heard at that delay.
         #expect(box.jack.peak(from: switched.advanced(byMs: 200), to: switched.advanced(byMs: 2_900)) == 0)
         let away = try Self.phase(box, from: switched.advanced(byMs: 3_500), to: box.clock.now(), origin: switched)
-        #expect(abs(Self.shift(away, home)) <= 2, "Away's pips \(away) ms into the second since the switch, Home's \(home) since the start")
+        #expect(
+            abs(Self.shift(away, home)) <= 2,
+            "Away's pips \(away) ms into the second since the switch, Home's \(home) since the start")
         // The console's next channel and the lineup agree: after Away, Home.
         #expect(try box.console("channel next") == "result: ok\nchannel: Home")
-        #expect(try box.console("channel Studio").hasPrefix("error: no channel named 'Studio'; the channels: Home, Away"))
+        #expect(
+            try box.console("channel Studio").hasPrefix("error: no channel named 'Studio'; the channels: Home, Away"))
     }
 
     /// What the listener set is one state, whichever door set it; the playout logs what
@@ -119,12 +125,18 @@ import Testing
         let box = try VirtualAppliance(board: Self.board())
         try box.run(seconds: 5)
         let before = box.playout.state(at: box.clock.now())
-        #expect((before.channel, before.delayMs, before.volume, before.muted, before.paused, before.adsEnabled) == ("Home", 3_000, 100, false, false, true))
+        #expect(
+            (before.channel, before.delayMs, before.volume, before.muted, before.paused, before.adsEnabled) == (
+                "Home", 3_000, 100, false, false, true
+            ))
         for line in ["delay 4", "volume 40", "mute", "pause", "preset save 2", "ads off"] {
             #expect(!(try box.console(line)).hasPrefix("error"), "\(line)")
         }
         let after = box.playout.state(at: box.clock.now())
-        #expect(after.changes(since: before) == ["delay: 3000 → 4000 ms", "volume: 100 → 40", "muted", "paused", "ads: off", "preset 2 saved: 4000 ms"])
+        #expect(
+            after.changes(since: before) == [
+                "delay: 3000 → 4000 ms", "volume: 100 → 40", "muted", "paused", "ads: off", "preset 2 saved: 4000 ms",
+            ])
         #expect(try box.status("volume") == "40" && box.status("muted") == "true" && box.status("state") == "paused")
         #expect(try box.console("channel away").contains("Away"))
         #expect(box.playout.state(at: box.clock.now()).channel == "Away")
@@ -139,7 +151,9 @@ import Testing
         try box.run(seconds: 1)
         #expect(try box.status("channel") == "Studio")
         try box.reload(board: "board: [not a board")
-        #expect(try box.console("channel list").contains("* Studio  demo://commentary?cycle=900"), "the running config kept")
+        #expect(
+            try box.console("channel list").contains("* Studio  demo://commentary?cycle=900"), "the running config kept"
+        )
         // The playing channel redefined on the console: it plays its new URL at once.
         #expect(try box.console("config set channels.2.url demo://commentary?cycle=600").contains("result: ok"))
         #expect(box.playout.session.channel.streamURL == "demo://commentary?cycle=600")

@@ -1,7 +1,8 @@
 import DelayboxControls
-@testable import DelayboxDoors
 import Synchronization
 import Testing
+
+@testable import DelayboxDoors
 
 /// Issue 44: the front panel's and the remote's commands wake the playout thread as the
 /// console's requests do; before, a detent waited for the next scheduled wake-up (up to
@@ -14,7 +15,10 @@ import Testing
         #expect(rings.load(ordering: .relaxed) == 0)
         inbox.post([TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2)])
         #expect(rings.load(ordering: .relaxed) == 1)
-        #expect(inbox.drain() == [TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2)],
-                "with when each control was touched: the measure of its sound's latency")
+        #expect(
+            inbox.drain() == [
+                TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2),
+            ],
+            "with when each control was touched: the measure of its sound's latency")
     }
 }

@@ -1,8 +1,9 @@
-@testable import DelayboxApp
 import DelayboxAudio
 import DelayboxEngine
 import DelayboxSimulation
 import DelayboxTestSupport
+
+@testable import DelayboxApp
 
 /// The virtual appliance's output: a device with a 4-period buffer that plays at the
 /// clock's pace (as a sound card does: `PacedPlayout`), keeping the left channel of every

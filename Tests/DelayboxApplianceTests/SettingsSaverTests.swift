@@ -1,9 +1,10 @@
-@testable import DelayboxApp
 import DelayboxConfig
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DelayboxApp
 
 /// Saving the settings off the playout thread: a disk that takes its time holds nobody up,
 /// the newest settings win, and a disk that fails is tried again until it works.
@@ -17,7 +18,9 @@ import Testing
         init(slow: Bool) { self.slow = slow }
         func write(_ settings: Settings) throws {
             if slow { gate.wait() }
-            let fail = failing.withLock { count in defer { count = max(0, count - 1) }; return count > 0 }
+            let fail = failing.withLock { count in
+                defer { count = max(0, count - 1) }; return count > 0
+            }
             if fail { throw CocoaError(.fileWriteNoPermission) }
             written.withLock { $0.append(settings.volume) }
         }
@@ -45,8 +48,11 @@ import Testing
         #expect(took < 50, "asking to save waited \(took) ms on the disk")
         disk.gate.signal()  // the first write (10, or 30 if the thread was slower) ends
         disk.gate.signal()
-        #expect(Self.wait { disk.written.withLock { $0.last } == 30 }, "the newest settings were written: \(disk.written.withLock { $0 })")
-        #expect(disk.written.withLock { $0 }.count <= 2, "not every intermediate value: \(disk.written.withLock { $0 })")
+        #expect(
+            Self.wait { disk.written.withLock { $0.last } == 30 },
+            "the newest settings were written: \(disk.written.withLock { $0 })")
+        #expect(
+            disk.written.withLock { $0 }.count <= 2, "not every intermediate value: \(disk.written.withLock { $0 })")
         disk.gate.signal()
         saver.finish()
     }

@@ -1,8 +1,9 @@
-@testable import DelayboxApp
 import DelayboxEngine
 import DelayboxSimulation
 import DelayboxStream
 import Testing
+
+@testable import DelayboxApp
 
 /// Issue 44: a reload changes which channels record in the background. Before, the set
 /// was made once at the start: a channel newly marked `record` was not recorded, one
@@ -10,23 +11,28 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct StandbyChannelsTests {
     @Test func aReloadStartsStopsAndRedefinesTheRecordedChannels() throws {
         let clock = ManualClock()
-        let first = try ChannelLineup([Channel(name: "Live", streamURL: "demo://live"),
-                                       Channel(name: "Dropped", streamURL: "demo://dropped", record: true),
-                                       Channel(name: "Moved", streamURL: "demo://old", record: true),
-                                       Channel(name: "Kept", streamURL: "demo://kept", record: true)])
-        let standby = try StandbyChannels(lineup: first, playing: "Live", configuration: EngineConfiguration(), delayMs: 2_000,
-                                          client: StreamClient.Options(), clock: clock, wallClock: { nil }, now: clock.now())
+        let first = try ChannelLineup([
+            Channel(name: "Live", streamURL: "demo://live"),
+            Channel(name: "Dropped", streamURL: "demo://dropped", record: true),
+            Channel(name: "Moved", streamURL: "demo://old", record: true),
+            Channel(name: "Kept", streamURL: "demo://kept", record: true),
+        ])
+        let standby = try StandbyChannels(
+            lineup: first, playing: "Live", configuration: EngineConfiguration(), delayMs: 2_000,
+            client: StreamClient.Options(), clock: clock, wallClock: { nil }, now: clock.now())
         #expect(standby.names == ["Dropped", "Kept", "Moved"])
         clock.advance(byNanoseconds: 3_000_000_000)
         standby.poll(now: clock.now())
         let keptBefore = try #require(standby.take("Kept"))
         standby.keep(keptBefore, now: clock.now())
 
-        let second = try ChannelLineup([Channel(name: "Live", streamURL: "demo://live"),
-                                        Channel(name: "Dropped", streamURL: "demo://dropped"),
-                                        Channel(name: "Moved", streamURL: "demo://new", record: true),
-                                        Channel(name: "Kept", streamURL: "demo://kept", record: true),
-                                        Channel(name: "New", streamURL: "demo://added", record: true)])
+        let second = try ChannelLineup([
+            Channel(name: "Live", streamURL: "demo://live"),
+            Channel(name: "Dropped", streamURL: "demo://dropped"),
+            Channel(name: "Moved", streamURL: "demo://new", record: true),
+            Channel(name: "Kept", streamURL: "demo://kept", record: true),
+            Channel(name: "New", streamURL: "demo://added", record: true),
+        ])
         try standby.reconcile(with: second, playing: "Live", delayMs: 2_000, now: clock.now())
         #expect(standby.names == ["Kept", "Moved", "New"])
         #expect(standby.take("Moved")?.channel.streamURL == "demo://new", "recorded from its new URL")

@@ -1,13 +1,14 @@
-@testable import DelayboxApp
-import DelayboxOutput
 import DelayboxAudio
-import DelayboxDoors
 import DelayboxConsole
+import DelayboxDoors
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxService
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
+
+@testable import DelayboxApp
 
 /// A whole appliance in virtual time: `delaybox run`'s own composition (`Appliance`: the
 /// board file, the saved settings, the `Playout` with its engine, mix and doors) on a
@@ -27,21 +28,26 @@ final class VirtualAppliance {
 
     /// A board of `board` YAML (the audio section is the jack's), its state beside it.
     init(board: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-appliance-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-appliance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         boardPath = directory.appendingPathComponent("board.yaml")
         try board.write(to: boardPath, atomically: true, encoding: .utf8)
-        let appliance = try Appliance(options: Appliance.Options(boardPath: boardPath.path,
-                                                                 statePath: directory.appendingPathComponent("state.json").path))
+        let appliance = try Appliance(
+            options: Appliance.Options(
+                boardPath: boardPath.path,
+                statePath: directory.appendingPathComponent("state.json").path))
         let sleeper = ManualSleeper(clock: clock)
         let jack = Jack(clock: clock, sleeper: sleeper)
         self.jack = jack
         let cues = FeedbackCues()
-        output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
-                            cues: cues.player, open: { () throws(OutputError) -> any OutputDriver in jack })
+        output = OutputPath(
+            device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock, sleeper: sleeper,
+            cues: cues.player, open: { () throws(OutputError) -> any OutputDriver in jack })
         start = clock.now()
-        playout = try appliance.makePlayout(output: output, cues: cues, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
-                                            systemd: SystemdNotifier(environment: [:]), now: start)
+        playout = try appliance.makePlayout(
+            output: output, cues: cues, inbox: inbox, clock: clock, log: ApplianceLog(board: "virtual", output: "jack"),
+            systemd: SystemdNotifier(environment: [:]), now: start)
     }
 
     deinit {
@@ -70,7 +76,9 @@ final class VirtualAppliance {
 
     /// The value of `key` in the console's `status`.
     func status(_ key: String) throws -> String? {
-        try console("status").split(separator: "\n").first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+        try console("status").split(separator: "\n").first { $0.hasPrefix(key + ": ") }.map {
+            String($0.dropFirst(key.count + 2))
+        }
     }
 
     /// The board file rewritten; SIGHUP's reload.

@@ -1,7 +1,7 @@
 import DelayboxApp
-import DelayboxOutput
 import DelayboxAudio
 import DelayboxEngine
+import DelayboxOutput
 import DelayboxSimulation
 import DelayboxTestSupport
 import Synchronization
@@ -26,9 +26,13 @@ import Testing
         let attempts = Mutex(0)
         let ring = FrameRing(capacityFrames: 4 * 960)
         let timing = OutputTiming()
-        let pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
-                             driver: Self.unplugged(after: 50, clock: clock), nominalPeriodFrames: 960) { () throws(OutputError) in
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+        let pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+            driver: Self.unplugged(after: 50, clock: clock), nominalPeriodFrames: 960
+        ) { () throws(OutputError) in
+            let attempt = attempts.withLock {
+                $0 += 1; return $0
+            }
             if attempt <= 2 { throw OutputError.deviceLost(reason: "no such card") }
             return WatchedOutput(name: "plugged back", clock: clock)
         }
@@ -51,9 +55,11 @@ import Testing
         }
         // Each open's first frame is reported once, right after the open.
         let firsts = events.indices.filter { if case .firstFrameHeard = events[$0].event { true } else { false } }
-        #expect(firsts.count == 2 && firsts.allSatisfy { index in
-            if index > 0, case .opened = events[index - 1].event { true } else { false }
-        })
+        #expect(
+            firsts.count == 2
+                && firsts.allSatisfy { index in
+                    if index > 0, case .opened = events[index - 1].event { true } else { false }
+                })
         let kinds = events.compactMap { event -> String? in
             switch event.event {
             case .opened: "opened"
@@ -64,8 +70,11 @@ import Testing
         }
         // Lost after 50 periods (the first four fill the queue at once: ~0.9 s); tried
         // again 0.5 s later, then after 1 s and 2 s.
-        #expect(kinds == ["opened", "lost: unplugged", "failed: no such card, retry in 1000 ms",
-                          "failed: no such card, retry in 2000 ms", "opened"])
+        #expect(
+            kinds == [
+                "opened", "lost: unplugged", "failed: no such card, retry in 1000 ms",
+                "failed: no such card, retry in 2000 ms", "opened",
+            ])
         let times = events.filter { if case .firstFrameHeard = $0.event { false } else { true } }.map(\.seconds)
         if times.count == 5 {
             #expect(abs(times[1] - 0.92) < 0.03 && abs(times[2] - times[1] - 0.5) < 0.03)

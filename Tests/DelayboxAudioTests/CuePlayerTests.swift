@@ -24,8 +24,11 @@ import Testing
         #expect(Self.mix(player, periods: 1, over: 0.1).allSatisfy { $0 == 0.1 }, "nothing asked for")
         player.play(0)
         let heard = Self.mix(player, periods: 3, over: 0.1)
-        #expect(heard[..<(1_440 * 2)].enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? 0.6 : Float(0.1) - 0.5) },
-                "30 ms over the programme, across two periods")
+        #expect(
+            heard[..<(1_440 * 2)].enumerated().allSatisfy {
+                $0.element == ($0.offset % 2 == 0 ? 0.6 : Float(0.1) - 0.5)
+            },
+            "30 ms over the programme, across two periods")
         #expect(heard[(1_440 * 2)...].allSatisfy { $0 == 0.1 }, "then gone")
     }
 
@@ -48,10 +51,14 @@ import Testing
         let heard = Self.mix(player, periods: 4, over: programme)
         let peak = heard.map(abs).max() ?? 0
         #expect(peak <= AudioFormat.ceiling, "peak \(peak), ceiling \(AudioFormat.ceiling)")
-        #expect(heard[0] > programme * 0.5 && heard[1] < 0, "the sounds still heard over the ducked programme: \(heard[0]), \(heard[1])")
+        #expect(
+            heard[0] > programme * 0.5 && heard[1] < 0,
+            "the sounds still heard over the ducked programme: \(heard[0]), \(heard[1])")
         let last = heard.suffix(960 * 2)
         #expect(last.allSatisfy { $0 == programme }, "the programme back whole once the sounds are over")
-        let steps = zip(heard.dropFirst(2), heard).enumerated().filter { $0.offset % 2 == 0 }.map { abs($0.element.0 - $0.element.1) }
+        let steps = zip(heard.dropFirst(2), heard).enumerated().filter { $0.offset % 2 == 0 }.map {
+            abs($0.element.0 - $0.element.1)
+        }
         let ramp = steps[1_920..<2_880].max() ?? 0  // the period after the sounds (left channel, by frame)
         #expect(ramp < 0.01, "the programme comes back in a ramp, not a step: \(ramp)")
     }
@@ -69,9 +76,11 @@ import Testing
     @Test func soundsAreNotSavedUpWhileTheDeviceIsDown() {
         let clock = ManualClock()
         let cues = CuePlayer(sounds: [Self.short])
-        let pump = AudioPump(ring: FrameRing(capacityFrames: 4 * 960), timing: OutputTiming(), gain: MasterGain(), clock: clock,
-                             sleeper: ManualSleeper(clock: clock), driver: nil, nominalPeriodFrames: 960,
-                             cues: cues) { () throws(OutputError) in throw .deviceLost(reason: "no card") }
+        let pump = AudioPump(
+            ring: FrameRing(capacityFrames: 4 * 960), timing: OutputTiming(), gain: MasterGain(), clock: clock,
+            sleeper: ManualSleeper(clock: clock), driver: nil, nominalPeriodFrames: 960,
+            cues: cues
+        ) { () throws(OutputError) in throw .deviceLost(reason: "no card") }
         for _ in 0..<8 {
             #expect(cues.play(0))
             pump.step()
@@ -90,8 +99,10 @@ import Testing
         let ring = FrameRing(capacityFrames: 18 * 960)
         let timing = OutputTiming()
         let cues = CuePlayer(sounds: [Self.short])
-        let pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
-                             driver: device, nominalPeriodFrames: 960, cues: cues) { () throws(OutputError) in throw .closed }
+        let pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+            driver: device, nominalPeriodFrames: 960, cues: cues
+        ) { () throws(OutputError) in throw .closed }
         let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 16 * 960)
         func play(until seconds: Double) {
             while clock.now().seconds < seconds {
@@ -112,8 +123,9 @@ import Testing
         // The audio thread measures the touch-to-sound time itself: issue 44's knob_to_click_ms.
         let measured = cues.touchToSound
         #expect(measured.count == 1)
-        #expect(cue.map { Int64(measured.microseconds) * 1_000 == $0.at.nanoseconds - touched } == true,
-                "measured \(measured.microseconds) µs; heard \(lateMs + 7) ms after the touch")
+        #expect(
+            cue.map { Int64(measured.microseconds) * 1_000 == $0.at.nanoseconds - touched } == true,
+            "measured \(measured.microseconds) µs; heard \(lateMs + 7) ms after the touch")
     }
 
     /// The output keeps the latest measurements for `stats`; a sound without a touch (or
@@ -121,8 +133,10 @@ import Testing
     @Test func theOutputKeepsTheTouchToSoundTimesOfItsSounds() {
         let clock = ManualClock()
         let cues = CuePlayer(sounds: [Self.short])
-        let output = OutputPath(device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock,
-                                sleeper: ManualSleeper(clock: clock), cues: cues) { () throws(OutputError) in WatchedOutput(name: "w", clock: clock) }
+        let output = OutputPath(
+            device: .null, request: OutputDevice.Request(), mixerControl: nil, clock: clock,
+            sleeper: ManualSleeper(clock: clock), cues: cues
+        ) { () throws(OutputError) in WatchedOutput(name: "w", clock: clock) }
         func run(periods: Int) {
             for _ in 0..<periods {
                 output.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
@@ -143,6 +157,8 @@ import Testing
         let summary = window.summary
         // Each is heard behind the device's queue (3 periods: 60 ms) and the wait for room to
         // write (up to a period) after it was asked for, plus the 3, 11, 5 ms before that.
-        #expect(summary.map { $0.p50 >= 65 && $0.p50 <= 85 && $0.max - $0.p50 == 6 } == true, "\(String(describing: summary))")
+        #expect(
+            summary.map { $0.p50 >= 65 && $0.p50 <= 85 && $0.max - $0.p50 == 6 } == true,
+            "\(String(describing: summary))")
     }
 }

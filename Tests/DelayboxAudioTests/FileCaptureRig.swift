@@ -29,14 +29,18 @@ final class FileCaptureRig {
         configuration.initialDelayMs = delayMs
         delayFrames = delayMs * 48
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
-        network = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 0,
-                                   connectAtMs: 0, outages: [], events: [], seed: 3)
-        output = try ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", sampleFormat: .s32, periodFrames: 960, periods: 4),
-                                clock: clock, sleeper: sleeper)
+        network = SimulatedNetwork(
+            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 0,
+            connectAtMs: 0, outages: [], events: [], seed: 3)
+        output = try ALSAOutput(
+            .init(device: "file:FILE=\(path),FORMAT=raw", sampleFormat: .s32, periodFrames: 960, periods: 4),
+            clock: clock, sleeper: sleeper)
         let ring = FrameRing(capacityFrames: 4 * 960)
         let timing = OutputTiming()
-        pump = AudioPump(ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper, driver: output,
-                         nominalPeriodFrames: 960) { () throws(OutputError) in throw .closed }
+        pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: sleeper, driver: output,
+            nominalPeriodFrames: 960
+        ) { () throws(OutputError) in throw .closed }
         feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
     }
 
@@ -62,9 +66,12 @@ final class FileCaptureRig {
                 network.apply(delivery, at: time, to: engine)
             }
             let elapsedMs = now.milliseconds(since: start)
-            let playoutStalled = pending.contains { $0.thread == .playout && (($0.atMs)..<($0.atMs + $0.lengthMs)).contains(elapsedMs) }
+            let playoutStalled = pending.contains {
+                $0.thread == .playout && (($0.atMs)..<($0.atMs + $0.lengthMs)).contains(elapsedMs)
+            }
             if !playoutStalled {
-                feeder.feed(now: now) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay) }
+                feeder.feed(now: now) { buffer, delay in engine.render(into: buffer, now: now, outputDelayFrames: delay)
+                }
             }
             if let index = pending.firstIndex(where: { $0.thread == .audio && elapsedMs >= $0.atMs }) {
                 // The audio thread is descheduled: time passes, nothing reaches the device.

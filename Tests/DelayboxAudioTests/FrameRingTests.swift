@@ -28,8 +28,12 @@ import Testing
             var chunk = [Float](repeating: 0, count: 2 * 333)
             while next < total {
                 let count = min(333, total - next)
-                for index in 0..<count { chunk[2 * index] = Float(next + index); chunk[2 * index + 1] = -Float(next + index) }
-                let taken = chunk.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[0..<2 * count])) }
+                for index in 0..<count {
+                    chunk[2 * index] = Float(next + index); chunk[2 * index + 1] = -Float(next + index)
+                }
+                let taken = chunk.withUnsafeBufferPointer {
+                    ring.write(UnsafeBufferPointer(rebasing: $0[0..<2 * count]))
+                }
                 next += taken
             }
         }
@@ -38,8 +42,11 @@ import Testing
         var wrong = 0
         var period = [Float](repeating: 0, count: 2 * 100)
         while expected < total {
-            guard period.withUnsafeMutableBufferPointer({ ring.read(into: $0.baseAddress!, frames: 100) }) else { continue }
-            for index in 0..<100 where period[2 * index] != Float(expected + index) || period[2 * index + 1] != -Float(expected + index) {
+            guard period.withUnsafeMutableBufferPointer({ ring.read(into: $0.baseAddress!, frames: 100) }) else {
+                continue
+            }
+            for index in 0..<100
+            where period[2 * index] != Float(expected + index) || period[2 * index + 1] != -Float(expected + index) {
                 wrong += 1
             }
             expected += 100

@@ -1,7 +1,7 @@
 import DelayboxALSA
 import DelayboxApp
-import DelayboxOutput
 import DelayboxAudio
+import DelayboxOutput
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
@@ -14,7 +14,8 @@ import Testing
     var sleeper: ManualSleeper { ManualSleeper(clock: clock) }
 
     @Test func alsaNullPluginConforms() throws {
-        let driver = try ALSAOutput(.init(device: "null", periodFrames: 960, periods: 4), clock: clock, sleeper: sleeper)
+        let driver = try ALSAOutput(
+            .init(device: "null", periodFrames: 960, periods: 4), clock: clock, sleeper: sleeper)
         #expect(driver.isPaced)
         #expect(OutputDriverConformance.problems(of: driver, clock: clock) == [])
     }
@@ -23,8 +24,9 @@ import Testing
     func alsaFilePluginConforms(format: SampleFormat) throws {
         let path = NSTemporaryDirectory() + "delaybox-conformance-\(format.rawValue)-\(getpid()).raw"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let driver = try ALSAOutput(.init(device: "file:FILE=\(path),FORMAT=raw", sampleFormat: format, periodFrames: 480, periods: 3),
-                                    clock: clock, sleeper: sleeper)
+        let driver = try ALSAOutput(
+            .init(device: "file:FILE=\(path),FORMAT=raw", sampleFormat: format, periodFrames: 480, periods: 3),
+            clock: clock, sleeper: sleeper)
         #expect(driver.format.sampleFormat == format)
         #expect(driver.periodFrames == 480 && driver.bufferFrames == 1_440)
         #expect(OutputDriverConformance.problems(of: driver, clock: clock) == [])
@@ -64,7 +66,9 @@ import Testing
             try period.withUnsafeBufferPointer { try driver.write($0.baseAddress!) }
             let file = try Data(contentsOf: URL(fileURLWithPath: path))
             let dataBytes = file[40..<44].reversed().reduce(0) { $0 << 8 | Int($1) }
-            #expect(file.count == 44 + written * 960 * 4 && dataBytes == written * 960 * 4, "after period \(written): \(file.count) bytes")
+            #expect(
+                file.count == 44 + written * 960 * 4 && dataBytes == written * 960 * 4,
+                "after period \(written): \(file.count) bytes")
             #expect(try WavCapture(path: path).left.last == Int16(0.25 * 32_767))
         }
         driver.close()

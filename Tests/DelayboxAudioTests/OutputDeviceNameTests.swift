@@ -5,8 +5,10 @@ import Testing
 /// Output names as the board config and `--output` write them, read through the registry
 /// of output kinds, and what each kind can do.
 @Suite(.timeLimit(.minutes(10))) struct OutputDeviceNameTests {
-    @Test(arguments: [("alsa:hw:CARD=sndrpihifiberry,DEV=0", "alsa:hw:CARD=sndrpihifiberry,DEV=0"), ("default", "alsa:default"),
-                      ("plughw:1", "alsa:plughw:1"), ("wav:/tmp/out.wav", "wav:/tmp/out.wav"), ("null", "null")])
+    @Test(arguments: [
+        ("alsa:hw:CARD=sndrpihifiberry,DEV=0", "alsa:hw:CARD=sndrpihifiberry,DEV=0"), ("default", "alsa:default"),
+        ("plughw:1", "alsa:plughw:1"), ("wav:/tmp/out.wav", "wav:/tmp/out.wav"), ("null", "null"),
+    ])
     func aNameReadsAsItsKindAndIsWrittenBackInFull(name: String, written: String) throws {
         let device = try #require(OutputDevice(name))
         #expect(device.description == written)

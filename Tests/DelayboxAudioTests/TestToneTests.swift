@@ -24,7 +24,9 @@ import Testing
         let steady = left[960...]
         #expect(abs((steady.map(abs).max() ?? 0) - 0.1259) < 0.001, "peak \(steady.map(abs).max() ?? 0)")
         let crossings = zip(steady, steady.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
-        #expect(abs(crossings - 2 * 1_000 * steady.count / 48_000) <= 2, "\(crossings) zero crossings in \(steady.count) frames")
+        #expect(
+            abs(crossings - 2 * 1_000 * steady.count / 48_000) <= 2,
+            "\(crossings) zero crossings in \(steady.count) frames")
         let jump = zip(left, left.dropFirst()).map { abs($1 - $0) }.max() ?? 1
         #expect(jump < 0.03, "largest step between samples \(jump)")
 

@@ -4,7 +4,8 @@ import Testing
 
 /// Runs the built `delaybox` binary as a user would.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct CommandLineTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     func delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"), arguments)
@@ -34,8 +35,10 @@ import Testing
 
     /// The sync acceptance run: 3 h at 100 ppm of DAC drift with three outages.
     @Test func threeHoursOfDriftHoldTheDelayWithinMilliseconds() throws {
-        let result = try delaybox(["simulate", "--duration", "10800", "--delay", "45", "--drift-ppm", "100", "--outage", "1800:5",
-                                   "--outage", "3600:20", "--outage", "7200:2", "--json"])
+        let result = try delaybox([
+            "simulate", "--duration", "10800", "--delay", "45", "--drift-ppm", "100", "--outage", "1800:5",
+            "--outage", "3600:20", "--outage", "7200:2", "--json",
+        ])
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect((json["delay_error_ms_max"] as? Double ?? 99) <= 20, "\(json["delay_error_ms_max"] ?? "none")")
@@ -54,32 +57,48 @@ import Testing
     }
 
     @Test func checkConfigPassesAShippedBoardAndFailsABrokenOneWithPlaces() throws {
-        let good = try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path])
+        let good = try delaybox([
+            "check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path,
+        ])
         #expect(good.status == 0, "\(good.errors)")
         #expect(good.output.contains("OK: Raspberry Pi Zero 2 W + pHAT DAC"))
-        #expect(good.output.contains("config.txt needs:\n  dtparam=audio=off\n  dtoverlay=hifiberry-dac\n"), "\(good.output)")
+        #expect(
+            good.output.contains("config.txt needs:\n  dtparam=audio=off\n  dtoverlay=hifiberry-dac\n"),
+            "\(good.output)")
         let directory = try ExternalTool.temporaryDirectory("check-config")
         defer { try? FileManager.default.removeItem(at: directory) }
         // What the package's keymap loader reads: the receiver and the keymap, or nothing.
         let withRemote = directory.appendingPathComponent("remote.yaml")
-        try "extends: [\(Self.root.path)/board-configs/pizero2w-phat-dac.yaml, \(Self.root.path)/board-configs/remotes/car-mp3.yaml]\n"
+        try
+            "extends: [\(Self.root.path)/board-configs/pizero2w-phat-dac.yaml, \(Self.root.path)/board-configs/remotes/car-mp3.yaml]\n"
             .write(to: withRemote, atomically: true, encoding: .utf8)
-        #expect(try delaybox(["check-config", withRemote.path, "--print-keymap"]).output == "gpio_ir_recv /usr/share/delaybox/rc_keymaps/car-mp3.toml\n")
-        #expect(try delaybox(["check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path, "--print-keymap"]).output == "")
+        #expect(
+            try delaybox(["check-config", withRemote.path, "--print-keymap"]).output
+                == "gpio_ir_recv /usr/share/delaybox/rc_keymaps/car-mp3.toml\n")
+        #expect(
+            try delaybox([
+                "check-config", Self.root.appendingPathComponent("board-configs/pizero2w-phat-dac.yaml").path,
+                "--print-keymap",
+            ]).output == "")
         let bad = directory.appendingPathComponent("bad.yaml")
-        try "board:\n  name: X\naudio:\n  device: default\n  perod: 20 ms\nchannels:\n  - { name: A, url: 'http://a/b' }\n"
+        try
+            "board:\n  name: X\naudio:\n  device: default\n  perod: 20 ms\nchannels:\n  - { name: A, url: 'http://a/b' }\n"
             .write(to: bad, atomically: true, encoding: .utf8)
         let result = try delaybox(["check-config", bad.path])
         #expect(result.status == 1)
-        #expect(result.errors.contains("\(bad.path):5:3: error: unknown key 'audio.perod'; did you mean 'period'?"), "\(result.errors)")
+        #expect(
+            result.errors.contains("\(bad.path):5:3: error: unknown key 'audio.perod'; did you mean 'period'?"),
+            "\(result.errors)")
     }
 
     @Test func boardsListsTheShippedBoards() throws {
         let result = try delaybox(["boards"])
         #expect(result.status == 0)
         let names = result.output.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        for name in ["simulated-host", "pi4-hifiberry-dacplus", "pi3-iqaudio-dacplus", "pizero2w-phat-dac",
-                     "pi4-wm8960", "pi4-headphones", "virtual-board"] {
+        for name in [
+            "simulated-host", "pi4-hifiberry-dacplus", "pi3-iqaudio-dacplus", "pizero2w-phat-dac",
+            "pi4-wm8960", "pi4-headphones", "virtual-board",
+        ] {
             #expect(names.contains(name), "\(name) (as install.sh --board takes it) in \(result.output)")
         }
         #expect(!result.output.contains("INVALID") && !names.contains("base"))
@@ -92,8 +111,10 @@ import Testing
         #expect(Set(starts).count == 1 && starts.first != nil, "\(result.output)")
     }
 
-    @Test(arguments: [["play", "x.mp3", "--delay", "1e308"], ["simulate", "--duration=-5"], ["simulate", "--outage", "1e300:3"],
-                      ["run", "--board", "b.yaml", "--delay", "nan"]])
+    @Test(arguments: [
+        ["play", "x.mp3", "--delay", "1e308"], ["simulate", "--duration=-5"], ["simulate", "--outage", "1e300:3"],
+        ["run", "--board", "b.yaml", "--delay", "nan"],
+    ])
     func absurdDurationsAreRefusedNotTrappedOn(arguments: [String]) throws {
         let result = try delaybox(arguments)
         #expect(result.status == 64, "a usage error: \(result.errors)")
@@ -111,11 +132,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("out.wav").path
         let board = directory.appendingPathComponent("board.yaml")
-        try "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\naudio:\n  device: wav:\(path)\n"
+        try
+            "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\naudio:\n  device: wav:\(path)\n"
             .write(to: board, atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try delaybox(["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                                   "--delay", "1", "--seconds", "2"])
+        let result = try delaybox([
+            "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+            "--delay", "1", "--seconds", "2",
+        ])
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0)
         #expect(result.errors.contains("buffering -> playing"), "\(result.errors)")
@@ -123,7 +147,8 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(String(decoding: data.prefix(4), as: UTF8.self) == "RIFF")
         let dataBytes = data.subdata(in: 40..<44).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        let twoSecondsAndAFadeOut: Int = 2 * 48_000 * 4 + 960 * 4  // bytes; named: Swift 6.0 cannot type-check it inside #expect
+        // Bytes; named: Swift 6.0 cannot type-check it inside #expect.
+        let twoSecondsAndAFadeOut: Int = 2 * 48_000 * 4 + 960 * 4
         #expect(Int(dataBytes) == twoSecondsAndAFadeOut, "2 s, and the period that fades out at the end")
         #expect(data.count == 44 + Int(dataBytes))
         let lastSecond = data.suffix(48_000 * 4).prefix(40_000 * 4)

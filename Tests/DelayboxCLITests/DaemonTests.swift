@@ -1,8 +1,9 @@
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `delaybox run` as systemd runs it: notifications on a real socket, real signals.
@@ -14,24 +15,28 @@ import Glibc
     func board(in directory: URL, extra: String = "") throws -> String {
         let path = directory.appendingPathComponent("board.yaml")
         try """
-            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
-            audio:
-              device: wav:\(directory.appendingPathComponent("out.wav").path)
-            \(extra)
-            """.write(to: path, atomically: true, encoding: .utf8)
+        extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+        audio:
+          device: wav:\(directory.appendingPathComponent("out.wav").path)
+        \(extra)
+        """.write(to: path, atomically: true, encoding: .utf8)
         return path.path
     }
 
     /// Starts `delaybox run` under a fake systemd: NOTIFY_SOCKET and a 200 ms watchdog.
     /// The audio held, from `delayboxctl status`'s `available_delay_ms: N` line (ms).
     static func held(_ status: String) -> Int {
-        status.split(separator: "\n").first { $0.hasPrefix("available_delay_ms: ") }.flatMap { Int($0.dropFirst("available_delay_ms: ".count)) } ?? 0
+        status.split(separator: "\n").first { $0.hasPrefix("available_delay_ms: ") }.flatMap {
+            Int($0.dropFirst("available_delay_ms: ".count))
+        } ?? 0
     }
 
     func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let command = ([Self.root.appendingPathComponent(".build/debug/delaybox").path, "run"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let command = ([Self.root.appendingPathComponent(".build/debug/delaybox").path, "run"] + arguments).map {
+            "'\($0)'"
+        }.joined(separator: " ")
         process.arguments = ["-c", prefix + "exec " + command]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -50,7 +55,8 @@ import Glibc
         let notify = try NotifySocket(directory: directory)
         let state = directory.appendingPathComponent("state.json")
         let log = directory.appendingPathComponent("log")
-        let process = try start(["--board", try board(in: directory), "--state", state.path, "--delay", "7"], notify: notify, log: log)
+        let process = try start(
+            ["--board", try board(in: directory), "--state", state.path, "--delay", "7"], notify: notify, log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let ready = try #require(notify.collect(until: "READY=1", timeout: 10), "READY=1 once audio flows")
         #expect(ready.last?.message.contains("STATUS=") == true)
@@ -81,8 +87,11 @@ import Glibc
         let site = directory.appendingPathComponent("site.conf")
         try "defaults:\n  delay_step: 250 ms\n".write(to: site, atomically: true, encoding: .utf8)
         let log = directory.appendingPathComponent("log")
-        let process = try start(["--board", try board(in: directory), "--site", site.path,
-                                 "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log)
+        let process = try start(
+            [
+                "--board", try board(in: directory), "--site", site.path,
+                "--state", directory.appendingPathComponent("state.json").path,
+            ], notify: notify, log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         try "defaults:\n  delay_step: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
@@ -95,10 +104,14 @@ import Glibc
         // Still the running box: it stops as one does, settings saved, status 0.
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "a broken site file does not stop the box")
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == 0,
+            "a broken site file does not stop the box")
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("config reloaded: 1 channel(s), delay step 500 ms"), "\(text)")
-        #expect(text.contains("unknown key 'defaults.delay_stp'; did you mean 'delay_step'?") && text.contains("site file ignored"), "\(text)")
+        #expect(
+            text.contains("unknown key 'defaults.delay_stp'; did you mean 'delay_step'?")
+                && text.contains("site file ignored"), "\(text)")
     }
 
     /// The console's saved changes (`config.yaml` beside the state file) are laid over
@@ -112,7 +125,10 @@ import Glibc
         let saved = directory.appendingPathComponent("config.yaml")
         try "\"defaults\":\n  \"delay_step\": \"750 ms\"\n".write(to: saved, atomically: true, encoding: .utf8)
         let log = directory.appendingPathComponent("log")
-        let arguments = ["--board", try board(in: directory), "--site", site.path, "--state", directory.appendingPathComponent("state.json").path]
+        let arguments = [
+            "--board", try board(in: directory), "--site", site.path, "--state",
+            directory.appendingPathComponent("state.json").path,
+        ]
         let process = try start(arguments, notify: notify, log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
@@ -122,8 +138,11 @@ import Glibc
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("config reloaded: 1 channel(s), delay step 250 ms"), "the site file still counts: \(text)")
-        #expect(text.contains("config.yaml") && text.contains("console's saved changes ignored, playing with the board file, site file"), "\(text)")
+        #expect(
+            text.contains("config reloaded: 1 channel(s), delay step 250 ms"), "the site file still counts: \(text)")
+        #expect(
+            text.contains("config.yaml")
+                && text.contains("console's saved changes ignored, playing with the board file, site file"), "\(text)")
     }
 
     /// The listener's delay, volume and channel, set through the control socket, are saved
@@ -134,30 +153,43 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
         let socket = directory.appendingPathComponent("control.sock").path
-        let board = try board(in: directory, extra: """
-            channels:
-              - name: Demo
-                url: demo://commentary
-              - name: Second
-                url: demo://commentary?cycle=9
-            """)
-        let arguments = ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket]
+        let board = try board(
+            in: directory,
+            extra: """
+                channels:
+                  - name: Demo
+                    url: demo://commentary
+                  - name: Second
+                    url: demo://commentary?cycle=9
+                """)
+        let arguments = [
+            "--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket,
+        ]
         let ctl = { (words: [String]) throws -> String in
-            let outcome = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+            let outcome = try ExternalTool.execute(
+                Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
             return outcome.output + outcome.errors
         }
         let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
-        #expect(Eventually.holds(within: 15) { (try? ctl(["status"])).map { Self.held($0) >= 1_700 } ?? false }, "enough held for a 1.7 s delay")
+        #expect(
+            Eventually.holds(within: 15) { (try? ctl(["status"])).map { Self.held($0) >= 1_700 } ?? false },
+            "enough held for a 1.7 s delay")
         let set = try ctl(["delay", "1.7"])
         #expect(set.contains("delay_ms: 1700"), "\(set)")
         #expect(try ctl(["volume", "37"]).contains("volume: 37"))
         #expect(try ctl(["channel", "Second"]).contains("Second"), "a switch keeps the delay")
         // The knob rests: the settings are saved (2 s after the last change).
         let state = directory.appendingPathComponent("state.json")
-        let savedAll = { (try? String(contentsOf: state, encoding: .utf8)).map { $0.contains("\"delayMs\" : 1700") && $0.contains("\"volume\" : 37") && $0.contains("Second") } ?? false }
-        #expect(Eventually.holds(within: 10, savedAll), "saved: \((try? String(contentsOf: state, encoding: .utf8)) ?? "nothing")")
+        let savedAll = {
+            (try? String(contentsOf: state, encoding: .utf8)).map {
+                $0.contains("\"delayMs\" : 1700") && $0.contains("\"volume\" : 37") && $0.contains("Second")
+            } ?? false
+        }
+        #expect(
+            Eventually.holds(within: 10, savedAll),
+            "saved: \((try? String(contentsOf: state, encoding: .utf8)) ?? "nothing")")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
 
@@ -166,7 +198,9 @@ import Glibc
         defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         let status = try ctl(["status"])
-        #expect(status.contains("channel: Second") && status.contains("volume: 37") && status.contains("delay_ms: 1700"), "\(status)")
+        #expect(
+            status.contains("channel: Second") && status.contains("volume: 37") && status.contains("delay_ms: 1700"),
+            "\(status)")
         let started = try String(contentsOf: log, encoding: .utf8)
         #expect(started.contains("channel 'Second', delay 1700 ms"), "\(started)")
         kill(second.processIdentifier, SIGTERM)
@@ -184,15 +218,21 @@ import Glibc
         let socket = directory.appendingPathComponent("control.sock").path
         let board = try board(in: directory)
         let ctl = { (words: [String]) throws -> String in
-            let outcome = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+            let outcome = try ExternalTool.execute(
+                Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
             return outcome.output + outcome.errors
         }
         let log = directory.appendingPathComponent("log")
-        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket],
-                                notify: notify, log: log)
+        let process = try start(
+            ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket],
+            notify: notify, log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
-        _ = try self.board(in: directory, extra: "channels:\n  - name: Demo\n    url: demo://commentary\n  - name: Second\n    url: demo://commentary?cycle=9\n")
+        _ = try self.board(
+            in: directory,
+            extra:
+                "channels:\n  - name: Demo\n    url: demo://commentary\n  - name: Second\n    url: demo://commentary?cycle=9\n"
+        )
         kill(process.processIdentifier, SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
         #expect(try ctl(["channel", "Second"]).contains("Second"))
@@ -212,8 +252,9 @@ import Glibc
         let notify = try NotifySocket(directory: directory)
         let log = directory.appendingPathComponent("log")
         // A 300 KB file size limit: the WAV output fails (EFBIG) after about 1.5 s.
-        let process = try start(["--board", try board(in: directory), "--state", directory.appendingPathComponent("state.json").path],
-                                notify: notify, shell: "ulimit -f 300; ", log: log)
+        let process = try start(
+            ["--board", try board(in: directory), "--state", directory.appendingPathComponent("state.json").path],
+            notify: notify, shell: "ulimit -f 300; ", log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         var lastPing = 0.0, firstReceived = Double.infinity
@@ -224,7 +265,8 @@ import Glibc
         }
         #expect(lastPing > 0, "fed while the output worked")
         let later = notify.messages(for: 1.5)
-        #expect(!later.contains { $0.message == "WATCHDOG=1" }, "no pings once the output fails: \(later.map(\.message))")
+        #expect(
+            !later.contains { $0.message == "WATCHDOG=1" }, "no pings once the output fails: \(later.map(\.message))")
         #expect(process.isRunning, "it does not crash: systemd decides")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -234,19 +276,25 @@ import Glibc
     }
 
     @Test func aBoardWhoseGPIOChipIsMissingPlaysWithoutItsFrontPanel() throws {
-        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }  // the virtual board tests cover a real chip
+        // The virtual board tests cover a real chip.
+        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }
         let directory = try ExternalTool.temporaryDirectory("daemon-gpio")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
         let log = directory.appendingPathComponent("log")
-        let board = try board(in: directory, extra: "gpio:\n  chip: gpiochip0\n  buttons:\n    play: { line: 17, press: play_pause }\n")
-        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log)
+        let board = try board(
+            in: directory, extra: "gpio:\n  chip: gpiochip0\n  buttons:\n    play: { line: 17, press: play_pause }\n")
+        let process = try start(
+            ["--board", board, "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log
+        )
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil, "it plays")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("GPIO chip 'gpiochip0' not found") && text.contains("playing without the front panel"), "\(text)")
+        #expect(
+            text.contains("GPIO chip 'gpiochip0' not found") && text.contains("playing without the front panel"),
+            "\(text)")
     }
 
     /// A channel on an https server whose certificate does not verify: the appliance says
@@ -255,20 +303,26 @@ import Glibc
     @Test func anUntrustedCertificateIsNamedInTheAppliancesLog() throws {
         let directory = try ExternalTool.temporaryDirectory("daemon-tls")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ExternalTool.encodeTone(frequency: 440, seconds: 2, sampleRate: 44_100, channels: 2,
-                                    codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
-                                    to: directory.appendingPathComponent("tone.mp3").path)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 2, sampleRate: 44_100, channels: 2,
+            codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
+            to: directory.appendingPathComponent("tone.mp3").path)
         let server = try StaticHTTPServer(directory: directory, selfSignedTLS: true)
         let notify = try NotifySocket(directory: directory)
         let log = directory.appendingPathComponent("log")
         let board = try board(in: directory, extra: "channels:\n  - name: Away\n    url: \(server.url("tone.mp3"))\n")
-        let process = try start(["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "4"],
-                                notify: notify, log: log)
+        let process = try start(
+            ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "4"],
+            notify: notify, log: log)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         let lines = text.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("INFO delaybox.appliance: reconnect failed:") && $0.contains("Peer certificate failed verification") }, "\(text)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("INFO delaybox.appliance: reconnect failed:")
+                    && $0.contains("Peer certificate failed verification")
+            }, "\(text)")
         #expect(!lines.contains { $0.hasPrefix("[") }, "FFmpeg's own lines raw on stderr: \(text)")
     }
 
@@ -284,19 +338,25 @@ import Glibc
         // Verified with ExecStart pointing at the built binary (not installed here).
         let unit = directory.appendingPathComponent("delaybox.service")
         try String(contentsOf: Self.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/bin/delaybox", with: Self.root.appendingPathComponent(".build/debug/delaybox").path)
+            .replacingOccurrences(
+                of: "/usr/bin/delaybox", with: Self.root.appendingPathComponent(".build/debug/delaybox").path
+            )
             .write(to: unit, atomically: true, encoding: .utf8)
         let verify = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit.path])
         #expect(verify.status == 0 && verify.errors.isEmpty, "\(verify.errors)")
-        let security = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/systemd-analyze"),
-                                                ["security", "--offline=yes", "--no-pager", Self.unit.path])
+        let security = try ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/systemd-analyze"),
+            ["security", "--offline=yes", "--no-pager", Self.unit.path])
         let line = try #require(security.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let score = try #require(line.split(separator: " ").compactMap { Double($0) }.first, "\(line)")
         #expect(score <= 1.5, "\(line)")
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
-        for setting in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "ProtectSystem=strict", "PrivateTmp=yes",
-                        "NoNewPrivileges=yes", "CapabilityBoundingSet=\n", "PrivateUsers=yes", "SupplementaryGroups=audio gpio dialout",
-                        "StateDirectory=delaybox", "ConfigurationDirectory=delaybox"] {
+        for setting in [
+            "Type=notify", "WatchdogSec=", "Restart=on-failure", "ProtectSystem=strict", "PrivateTmp=yes",
+            "NoNewPrivileges=yes", "CapabilityBoundingSet=\n", "PrivateUsers=yes",
+            "SupplementaryGroups=audio gpio dialout",
+            "StateDirectory=delaybox", "ConfigurationDirectory=delaybox",
+        ] {
             #expect(text.contains(setting), "\(setting)")
         }
     }

@@ -1,10 +1,11 @@
-import DelayboxSimulation
 import DelayboxAudio
+import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `delayboxctl` against a running `delaybox run` through its control socket.
@@ -12,7 +13,9 @@ import Glibc
     static let root = CommandLineTests.root
 
     func ctl(_ arguments: [String], socket: String, input: String? = nil) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket], input: input)
+        try ExternalTool.execute(
+            Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket], input: input
+        )
     }
 
     /// - Parameter runtimeDirectory: the service's runtime directory, as systemd gives it
@@ -23,8 +26,10 @@ import Glibc
         var environment = ProcessInfo.processInfo.environment
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
         process.environment = environment
-        process.arguments = ["run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-                             "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30"]
+        process.arguments = [
+            "run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+            "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
+        ]
         process.currentDirectoryURL = directory
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -41,30 +46,42 @@ import Glibc
         let process = try startAppliance(in: directory, socket: socket)
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
         let noUpdater = try ctl(["update"], socket: socket)
-        #expect(noUpdater.status == 1 && noUpdater.errors.contains("not installed from the package"), "\(noUpdater.errors)")
+        #expect(
+            noUpdater.status == 1 && noUpdater.errors.contains("not installed from the package"), "\(noUpdater.errors)")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int)
         #expect(mode == 0o600, "only the service user may talk to it: \(String(mode, radix: 8))")
 
         let status = try ctl(["status", "--json"], socket: socket)
         #expect(status.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
-        for key in ["state", "delay_ms", "available_delay_ms", "volume", "channel"] { #expect(object[key] != nil, "\(key)") }
+        for key in ["state", "delay_ms", "available_delay_ms", "volume", "channel"] {
+            #expect(object[key] != nil, "\(key)")
+        }
 
-        let held = { (try? ctl(["status", "--json"], socket: socket)).flatMap { try? JSONSerialization.jsonObject(with: Data($0.output.utf8)) as? [String: Any] }?["available_delay_ms"] as? Int ?? 0 }
+        let held = {
+            (try? ctl(["status", "--json"], socket: socket)).flatMap {
+                try? JSONSerialization.jsonObject(with: Data($0.output.utf8)) as? [String: Any]
+            }?["available_delay_ms"] as? Int ?? 0
+        }
         #expect(Eventually.holds(within: 15) { held() >= 2_000 }, "enough audio held for a 2 s delay: \(held()) ms")
         let set = try ctl(["delay", "2"], socket: socket)
         #expect(set.status == 0 && set.output.contains("delay_ms: 2000"), "\(set.output)\(set.errors)")
         #expect(try ctl(["delay", "soon"], socket: socket).status == 2, "a bad argument")
         // As users type them: the socket before the subcommand, a negative adjustment.
-        let lower = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"),
-                                             ["--socket", socket, "delay", "-0.5"])
+        let lower = try ExternalTool.execute(
+            Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+            ["--socket", socket, "delay", "-0.5"])
         #expect(lower.status == 0 && lower.output.contains("delay_ms: 1500"), "\(lower.output)\(lower.errors)")
         // More than is held: reached by waiting, and the answer says when (issue 26).
         let target = try ctl(["delay", "60"], socket: socket)
-        #expect(target.status == 0 && target.output.contains("result: reaching 60.0 s in ") && target.output.contains("building_delay_ms: "),
-                "\(target.output)\(target.errors)")
+        #expect(
+            target.status == 0 && target.output.contains("result: reaching 60.0 s in ")
+                && target.output.contains("building_delay_ms: "),
+            "\(target.output)\(target.errors)")
         let building = try ctl(["status"], socket: socket)
-        #expect(building.output.contains("state: buffering") && building.output.contains("building_delay_ms: "), "\(building.output)")
+        #expect(
+            building.output.contains("state: buffering") && building.output.contains("building_delay_ms: "),
+            "\(building.output)")
         #expect(try ctl(["delay", "1.5"], socket: socket).output.contains("delay_ms: 1500"))
         let quieter = try ctl(["volume", "-5"], socket: socket)
         #expect(quieter.status == 0 && quieter.output.contains("volume: "), "\(quieter.output)\(quieter.errors)")
@@ -76,8 +93,11 @@ import Glibc
 
         // The output's and the process's own figures (the WAV output never underruns).
         let stats = try ctl(["stats", "--json"], socket: socket)
-        let figures = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any], "\(stats.output)")
-        for key in ["xruns", "late_renders", "device_losses"] { #expect(figures[key] as? Int == 0, "\(key): \(stats.output)") }
+        let figures = try #require(
+            try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any], "\(stats.output)")
+        for key in ["xruns", "late_renders", "device_losses"] {
+            #expect(figures[key] as? Int == 0, "\(key): \(stats.output)")
+        }
         let drift = try #require(figures["drift_ppm"] as? Double, "\(stats.output)")
         #expect(abs(drift) < 1_000, "a WAV output paced by the system clock hardly drifts: \(drift) ppm")
         let cpu = try #require(figures["cpu_s"] as? Double), rss = try #require(figures["rss_mb"] as? Double)
@@ -103,7 +123,9 @@ import Glibc
         #expect(pinned.output.contains("update: asked for 1.4.0-1~deb13"), "\(pinned.output)\(pinned.errors)")
         #expect(try String(contentsOf: request, encoding: .utf8) == "1.4.0-1~deb13\n", "exactly that release")
         let hostile = try ctl(["update", "1;reboot"], socket: socket)
-        #expect(hostile.status != 0 && (hostile.output + hostile.errors).contains("is not a release's version"), "\(hostile.output)\(hostile.errors)")
+        #expect(
+            hostile.status != 0 && (hostile.output + hostile.errors).contains("is not a release's version"),
+            "\(hostile.output)\(hostile.errors)")
         #expect(try String(contentsOf: request, encoding: .utf8) == "1.4.0-1~deb13\n")
 
         let off = try ctl(["ads", "off"], socket: socket)
@@ -112,16 +134,25 @@ import Glibc
         #expect(try ctl(["ads", "maybe"], socket: socket).status == 64, "checked before asking")
         #expect(try ctl(["log", "level", "warning"], socket: socket).output.contains("log_level: warning"))
         let tail = try ctl(["log", "tail", "3", "--json"], socket: socket)
-        let lines = try #require(try JSONSerialization.jsonObject(with: Data(tail.output.utf8)) as? [String: Any])["lines"] as? [String]
+        let lines =
+            try #require(try JSONSerialization.jsonObject(with: Data(tail.output.utf8)) as? [String: Any])["lines"]
+            as? [String]
         #expect(lines != nil && lines!.count <= 3, "\(tail.output)")
         #expect(try ctl(["config"], socket: socket).output.contains("board: Simulated host"))
         let device = try ctl(["config", "get", "audio.device"], socket: socket)
-        #expect(device.output.contains("value: default") && device.output.contains("simulated-host.yaml:11"), "\(device.output)")
+        #expect(
+            device.output.contains("value: default") && device.output.contains("simulated-host.yaml:11"),
+            "\(device.output)")
         let missing = try ctl(["config", "get", "audio.volume"], socket: socket)
-        #expect(missing.status == 1 && missing.errors.contains("no 'volume' in 'audio'; there: {device, fallback"), "\(missing.errors)")
-        #expect(try ctl(["config", "get", "channels.0.url"], socket: socket).output.contains("value: demo://commentary"))
+        #expect(
+            missing.status == 1 && missing.errors.contains("no 'volume' in 'audio'; there: {device, fallback"),
+            "\(missing.errors)")
+        #expect(
+            try ctl(["config", "get", "channels.0.url"], socket: socket).output.contains("value: demo://commentary"))
         // Set live, checked, saved beside the state file, read back from there.
-        #expect(try ctl(["config", "set", "defaults.delay_step", "250", "ms"], socket: socket).output.contains("value: 250 ms"))
+        #expect(
+            try ctl(["config", "set", "defaults.delay_step", "250", "ms"], socket: socket).output.contains(
+                "value: 250 ms"))
         let live = try ctl(["config", "get", "defaults.delay_step"], socket: socket)
         #expect(live.output.contains("value: 250 ms") && live.output.contains("from: config set"), "\(live.output)")
         let tooBig = try ctl(["config", "set", "defaults.delay_step", "3", "h"], socket: socket)
@@ -131,22 +162,30 @@ import Glibc
         #expect(try ctl(["config", "save"], socket: socket).output.contains("config.yaml"))
         let saved = try ctl(["config", "get", "defaults.delay_step"], socket: socket)
         #expect(saved.output.contains("value: 250 ms") && saved.output.contains("config.yaml:"), "\(saved.output)")
-        #expect(try String(contentsOf: directory.appendingPathComponent("config.yaml"), encoding: .utf8).contains("\"delay_step\": \"250 ms\""))
+        #expect(
+            try String(contentsOf: directory.appendingPathComponent("config.yaml"), encoding: .utf8).contains(
+                "\"delay_step\": \"250 ms\""))
         #expect(try ctl(["config", "save"], socket: socket).status == 1, "nothing left to save")
         let gpio = try ctl(["gpio"], socket: socket)
-        #expect(gpio.status == 1 && gpio.errors.contains("no buttons or encoder"), "the simulated host has none: \(gpio.errors)")
+        #expect(
+            gpio.status == 1 && gpio.errors.contains("no buttons or encoder"),
+            "the simulated host has none: \(gpio.errors)")
         let switched = try ctl(["channel", "Demo"], socket: socket)
-        #expect(switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
+        #expect(
+            switched.status == 0 && switched.output.contains("channel: Demo"), "\(switched.output)\(switched.errors)")
         let nowhere = try ctl(["channel", "Nowhere FM"], socket: socket)
-        #expect(nowhere.status == 1 && nowhere.errors.contains("no channel named 'Nowhere FM'; the channels: Demo"),
-                "refused, saying which there are: \(nowhere.errors)")
+        #expect(
+            nowhere.status == 1 && nowhere.errors.contains("no channel named 'Nowhere FM'; the channels: Demo"),
+            "refused, saying which there are: \(nowhere.errors)")
         // A station added from its link, live; a file or another protocol is not a station.
         let added = try ctl(["channel", "add", "Club", "Radio", "https://radio.example/club.pls"], socket: socket)
         #expect(added.status == 0 && added.output.contains("channel: Club Radio"), "\(added.output)\(added.errors)")
-        #expect(try ctl(["channel", "list"], socket: socket).output.contains("Club Radio  https://radio.example/club.pls"))
+        #expect(
+            try ctl(["channel", "list"], socket: socket).output.contains("Club Radio  https://radio.example/club.pls"))
         for url in ["file:///etc/shadow", "pipe:0", "tcp://10.0.0.1:80"] {
             let refused = try ctl(["channel", "add", "Evil", url], socket: socket)
-            #expect(refused.status == 1 && refused.errors.contains("http:// or https:// link"), "\(url): \(refused.errors)")
+            #expect(
+                refused.status == 1 && refused.errors.contains("http:// or https:// link"), "\(url): \(refused.errors)")
         }
         let twice = try ctl(["channel", "add", "Demo", "https://radio.example/other.m3u"], socket: socket)
         #expect(twice.status == 1, "two channels of one name: \(twice.output)")
@@ -201,14 +240,19 @@ import Glibc
         let windows = (0..<(samples.count / 960)).map { index -> Bool in
             let window = samples[(index * 960)..<((index + 1) * 960)]
             let left = stride(from: window.startIndex, to: window.endIndex, by: 2).map { Int(window[$0]) }
-            let sameSides = stride(from: window.startIndex, to: window.endIndex, by: 2).allSatisfy { window[$0] == window[$0 + 1] }
+            let sameSides = stride(from: window.startIndex, to: window.endIndex, by: 2).allSatisfy {
+                window[$0] == window[$0 + 1]
+            }
             let peak = left.map(abs).max() ?? 0
             let crossings = zip(left, left.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
             return sameSides && abs(peak - expectedPeak) <= expectedPeak / 50 + 1 && (19...21).contains(crossings)
         }
         let toneWindows = windows.filter { $0 }.count
-        let shortest = Int((offAsked.timeIntervalSince(onDone) - 0.2) * 100), longest = Int((offDone.timeIntervalSince(onAsked) + 0.2) * 100)
-        #expect(toneWindows >= shortest && toneWindows <= longest, "\(toneWindows) windows of 10 ms carry the tone (\(shortest)-\(longest) expected)")
+        let shortest = Int((offAsked.timeIntervalSince(onDone) - 0.2) * 100),
+            longest = Int((offDone.timeIntervalSince(onAsked) + 0.2) * 100)
+        #expect(
+            toneWindows >= shortest && toneWindows <= longest,
+            "\(toneWindows) windows of 10 ms carry the tone (\(shortest)-\(longest) expected)")
         #expect(!windows.suffix(50).contains(true), "the programme is back at the end")
     }
 
@@ -227,7 +271,9 @@ import Glibc
         var random = SplitMix64(seed: 11)
         var answered = 0
         for _ in 0..<500 {
-            let bytes = (0..<Int.random(in: 0...2_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...2_000, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             if let reply = try? Self.raw(bytes, socket: socket), !reply.isEmpty { answered += 1 }
         }
         #expect(answered == 500, "every request got an answer")
@@ -235,8 +281,9 @@ import Glibc
     }
 
     @Test func shellCompletionIsGenerated() throws {
-        let result = try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delayboxctl"),
-                                              ["--generate-completion-script", "bash"])
+        let result = try ExternalTool.execute(
+            Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+            ["--generate-completion-script", "bash"])
         #expect(result.status == 0 && result.output.contains("delayboxctl") && result.output.contains("status"))
     }
 
@@ -246,9 +293,13 @@ import Glibc
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in path.utf8.enumerated() { raw[index] = byte } }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { throw ExternalTool.Failed(description: "connect") }
         let request = bytes + [10]

@@ -43,7 +43,8 @@ import Testing
                 var words = shellWords(joined)
                 if words.first == "$" { words.removeFirst() }
                 guard let program = words.first.map({ URL(fileURLWithPath: $0).lastPathComponent }),
-                      program == "delaybox" || program == "delayboxctl" else { continue }
+                    program == "delaybox" || program == "delayboxctl"
+                else { continue }
                 words[0] = program
                 shown.append(Shown(file: file, line: start, words: words))
             }
@@ -79,8 +80,9 @@ import Testing
     }
 
     static func parse(_ words: [String]) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(root.appendingPathComponent(".build/debug/\(words[0])"), Array(words.dropFirst()),
-                                 environment: ["DELAYBOX_PARSE_ONLY": "1"])
+        try ExternalTool.execute(
+            root.appendingPathComponent(".build/debug/\(words[0])"), Array(words.dropFirst()),
+            environment: ["DELAYBOX_PARSE_ONLY": "1"])
     }
 
     @Test func everyCommandLineInTheDocsIsTakenByItsProgram() throws {
@@ -96,12 +98,18 @@ import Testing
     /// The check itself: a misspelt option, a missing subcommand's value, a command that
     /// does not exist are refused in parse-only mode, and a line is read as a shell would.
     @Test func theParseOnlyCheckRefusesWhatTheProgramsDoNot() throws {
-        for words in [["delaybox", "play", "URL", "--dleay", "10"], ["delayboxctl", "preset"], ["delaybox", "fly"],
-                      ["delayboxctl", "--socket"]] {
+        for words in [
+            ["delaybox", "play", "URL", "--dleay", "10"], ["delayboxctl", "preset"], ["delaybox", "fly"],
+            ["delayboxctl", "--socket"],
+        ] {
             #expect(try Self.parse(words).status != 0, "\(words)")
         }
-        #expect(Self.shellWords(#"$ delayboxctl config set channels.0.name "City Radio"  # a comment"#)
+        #expect(
+            Self.shellWords(#"$ delayboxctl config set channels.0.name "City Radio"  # a comment"#)
                 == ["$", "delayboxctl", "config", "set", "channels.0.name", "City Radio"])
-        #expect(Self.shellWords("delayboxctl --generate-completion-script bash > /etc/x") == ["delayboxctl", "--generate-completion-script", "bash"])
+        #expect(
+            Self.shellWords("delayboxctl --generate-completion-script bash > /etc/x") == [
+                "delayboxctl", "--generate-completion-script", "bash",
+            ])
     }
 }

@@ -1,15 +1,20 @@
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `delaybox run` on a real mosquitto broker on loopback, `mosquitto_sub` and
 /// `mosquitto_pub` as the outside world (docs/mqtt.md): status and availability, commands
 /// and replies, Home Assistant's discovery, a venue group, a broker restart, TLS, refused
 /// credentials and a flood of garbage.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto and mosquitto-clients (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized,
+    .enabled(
+        if: MosquittoBroker.isAvailable, "needs mosquitto and mosquitto-clients (deploy/setup-host.sh installs them)"),
+    .timeLimit(.minutes(10)))
 struct MQTTTests {
     /// One box: the simulated host's board (its demo channel and a second one), output to
     /// null, the given `mqtt:` section; its log is stderr.
@@ -18,9 +23,14 @@ struct MQTTTests {
 
         /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
         ///   cycle it names).
-        init(mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:]) throws {
-            appliance = try RunningAppliance(executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
-                                             environment: environment) { _ in """
+        init(
+            mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:]
+        ) throws {
+            appliance = try RunningAppliance(
+                executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
+                environment: environment
+            ) { _ in
+                """
                 extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
                 audio:
                   device: null
@@ -82,9 +92,12 @@ struct MQTTTests {
         let first = try #require(watcher.wait(for: prefix + "/status"), "\(box.logText)")
         let keys = Set(try #require(Box.object(first)).keys)
         let local = Set(try box.status().keys)
-        #expect(local.subtracting(["building_delay_ms"]) == keys.subtracting(["building_delay_ms"]), "MQTT \(keys) vs delayboxctl \(local)")
+        #expect(
+            local.subtracting(["building_delay_ms"]) == keys.subtracting(["building_delay_ms"]),
+            "MQTT \(keys) vs delayboxctl \(local)")
         // The status is retained: a client that comes later gets it at once.
-        let late = try ExternalTool.run(["mosquitto_sub"] + broker.clientArguments + ["-t", prefix + "/status", "-C", "1", "-W", "3"])
+        let late = try ExternalTool.run(
+            ["mosquitto_sub"] + broker.clientArguments + ["-t", prefix + "/status", "-C", "1", "-W", "3"])
         #expect(late.contains("\"delay_ms\""), "retained: \(late)")
 
         let commands: [(line: String, status: (String) -> Bool)] = [
@@ -102,9 +115,12 @@ struct MQTTTests {
         for command in commands {
             try broker.publish(prefix + "/command", command.line)
             let reply = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == command.line }
-            #expect(reply != nil && Self.field(reply!, "error") == nil, "\(command.line): \(reply ?? "no reply")\n\(box.logText)")
-            #expect(watcher.wait(for: prefix + "/status", where: command.status) != nil,
-                    "\(command.line): \(watcher.payloads(prefix + "/status").suffix(2))")
+            #expect(
+                reply != nil && Self.field(reply!, "error") == nil,
+                "\(command.line): \(reply ?? "no reply")\n\(box.logText)")
+            #expect(
+                watcher.wait(for: prefix + "/status", where: command.status) != nil,
+                "\(command.line): \(watcher.payloads(prefix + "/status").suffix(2))")
         }
         // Refused with the console's reason, nothing changed.
         try broker.publish(prefix + "/command", "delay 99 min")
@@ -115,7 +131,9 @@ struct MQTTTests {
         #expect(error.flatMap { Self.field($0, "error") } != nil, "\(error ?? "no reply")")
 
         box.stop()
-        #expect(watcher.payloads(prefix + "/availability").last == "offline", "\(watcher.payloads(prefix + "/availability"))")
+        #expect(
+            watcher.payloads(prefix + "/availability").last == "offline",
+            "\(watcher.payloads(prefix + "/availability"))")
         #expect(box.logText.contains("MQTT: connected to mqtt://127.0.0.1:\(broker.port) as box1"), "\(box.logText)")
     }
 
@@ -126,21 +144,30 @@ struct MQTTTests {
         let broker = try MosquittoBroker()
         let watcher = try broker.watch("delaybox/events/event")
         let started = Date()
-        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: events", demo: "demo://commentary?cycle=9")
-        #expect(watcher.wait(for: "delaybox/events/event", seconds: 20) { Self.field($0, "kind") == "ad" } != nil, "\(box.logText)")
+        let box = try Box(
+            mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: events", demo: "demo://commentary?cycle=9")
+        #expect(
+            watcher.wait(for: "delaybox/events/event", seconds: 20) { Self.field($0, "kind") == "ad" } != nil,
+            "\(box.logText)")
         let events = try watcher.payloads("delaybox/events/event").map { try #require(Box.object($0)) }
         let kinds = events.compactMap { $0["kind"] as? String }
         #expect(kinds.starts(with: ["muted", "unmuted", "ad"]), "\(kinds)")
         let times = events.compactMap { $0["stream_s"] as? Double }
-        #expect(times.count >= 3 && abs(times[1] - times[0] - 1.5) < 0.01 && abs(times[2] - times[1] - 2.5) < 0.01,
-                "stream times 1.5 s and 2.5 s apart: \(times)")
-        #expect(events.first?["transition"] as? String == "reached" && events.first?["detail"] as? String == "streamer muted", "\(events)")
+        #expect(
+            times.count >= 3 && abs(times[1] - times[0] - 1.5) < 0.01 && abs(times[2] - times[1] - 2.5) < 0.01,
+            "stream times 1.5 s and 2.5 s apart: \(times)")
+        #expect(
+            events.first?["transition"] as? String == "reached"
+                && events.first?["detail"] as? String == "streamer muted", "\(events)")
         let heard = try #require(events.first?["heard_unix_ms"] as? Int)
         // Heard after the delay (2 s) from the box's start, and not in the future.
         let heardSeconds = Double(heard) / 1000 - started.timeIntervalSince1970
-        #expect(heardSeconds > 2 && heardSeconds < Date().timeIntervalSince(started) + 0.5, "heard \(heardSeconds) s after the start")
-        let late = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/mosquitto_sub"),
-                                            broker.clientArguments + ["-t", "delaybox/events/event", "--retained-only", "-W", "1"])
+        #expect(
+            heardSeconds > 2 && heardSeconds < Date().timeIntervalSince(started) + 0.5,
+            "heard \(heardSeconds) s after the start")
+        let late = try ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/mosquitto_sub"),
+            broker.clientArguments + ["-t", "delaybox/events/event", "--retained-only", "-W", "1"])
         #expect(late.output.isEmpty, "events are not retained: \(late.output)")
     }
 
@@ -152,7 +179,9 @@ struct MQTTTests {
         #expect(watcher.wait(for: "delaybox/willing/availability") { $0 == "online" } != nil, "\(box.logText)")
         kill(box.process.processIdentifier, SIGKILL)
         box.process.waitUntilExit()
-        #expect(watcher.wait(for: "delaybox/willing/availability", seconds: 5) { $0 == "offline" } != nil, "\(watcher.lines)")
+        #expect(
+            watcher.wait(for: "delaybox/willing/availability", seconds: 5) { $0 == "offline" } != nil,
+            "\(watcher.lines)")
     }
 
     /// Home Assistant's MQTT discovery: one retained config per entity, each with only keys
@@ -163,22 +192,29 @@ struct MQTTTests {
         let watcher = try broker.watch("delaybox/den/availability")
         #expect(watcher.wait(for: "delaybox/den/availability") { $0 == "online" } != nil, "\(box.logText)")
         // Retained: a subscriber that comes now (as Home Assistant starting) gets all seven.
-        let text = try ExternalTool.run(["mosquitto_sub"] + broker.clientArguments + ["-v", "-t", "homeassistant/#", "-C", "7", "-W", "5"])
+        let text = try ExternalTool.run(
+            ["mosquitto_sub"] + broker.clientArguments + ["-v", "-t", "homeassistant/#", "-C", "7", "-W", "5"])
         var configs: [String: [String: Any]] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             configs[String(parts[0])] = Box.object(String(parts[1]))
         }
-        let common: Set = ["name", "unique_id", "object_id", "availability_topic", "payload_available", "payload_not_available",
-                           "device", "icon", "state_topic", "value_template"]
+        let common: Set = [
+            "name", "unique_id", "object_id", "availability_topic", "payload_available", "payload_not_available",
+            "device", "icon", "state_topic", "value_template",
+        ]
         let documented: [String: Set<String>] = [
-            "number": common.union(["command_topic", "command_template", "min", "max", "step", "mode", "unit_of_measurement"]),
+            "number": common.union([
+                "command_topic", "command_template", "min", "max", "step", "mode", "unit_of_measurement",
+            ]),
             "select": common.union(["command_topic", "command_template", "options"]),
             "switch": common.union(["command_topic", "payload_on", "payload_off", "state_on", "state_off"]),
             "sensor": common,
         ]
-        let expected = ["number/den/delay", "number/den/volume", "select/den/channel", "switch/den/pause", "switch/den/mute",
-                        "sensor/den/state", "sensor/den/now_playing"]
+        let expected = [
+            "number/den/delay", "number/den/volume", "select/den/channel", "switch/den/pause", "switch/den/mute",
+            "sensor/den/state", "sensor/den/now_playing",
+        ]
         #expect(Set(configs.keys) == Set(expected.map { "homeassistant/\($0)/config" }), "\(configs.keys)")
         for (topic, config) in configs {
             let platform = String(topic.split(separator: "/")[1])
@@ -204,17 +240,24 @@ struct MQTTTests {
         let one = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: screen1\ngroup: bar", name: "one")
         let two = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: screen2\ngroup: bar", name: "two")
         for box in ["screen1", "screen2"] {
-            #expect(watcher.wait(for: "delaybox/\(box)/availability") { $0 == "online" } != nil, "\(one.logText)\n\(two.logText)")
+            #expect(
+                watcher.wait(for: "delaybox/\(box)/availability") { $0 == "online" } != nil,
+                "\(one.logText)\n\(two.logText)")
         }
         try broker.publish("delaybox/group/bar/command", "delay 4.5")
         try broker.publish("delaybox/group/bar/command", "channel Second")
         for box in ["screen1", "screen2"] {
-            #expect(watcher.wait(for: "delaybox/\(box)/status") { Self.field($0, "delay_ms") == "4500" && Self.field($0, "channel") == "Second" } != nil,
-                    "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
+            #expect(
+                watcher.wait(for: "delaybox/\(box)/status") {
+                    Self.field($0, "delay_ms") == "4500" && Self.field($0, "channel") == "Second"
+                } != nil,
+                "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
         }
         // Each reports the delay its own jack hears: once both play, they agree.
         for box in ["screen1", "screen2"] {
-            let playing = watcher.wait(for: "delaybox/\(box)/status", seconds: 15) { Self.field($0, "state") == "playing" && Self.field($0, "delay_ms") == "4500" }
+            let playing = watcher.wait(for: "delaybox/\(box)/status", seconds: 15) {
+                Self.field($0, "state") == "playing" && Self.field($0, "delay_ms") == "4500"
+            }
             let heard = playing.flatMap { Box.object($0)?["heard_delay_ms"] as? Double }
             #expect(heard.map { abs($0 - 4_500) < 5 } == true, "\(box): \(playing ?? "not playing")")
         }
@@ -237,50 +280,80 @@ struct MQTTTests {
         let places = try ["one", "two"].map { name -> (run: URL, release: URL) in
             let directory = try ExternalTool.temporaryDirectory("stages-\(name)")
             let run = directory.appendingPathComponent("run"), release = directory.appendingPathComponent("release")
-            for made in [run, release] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+            for made in [run, release] {
+                try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            }
             return (run, release)
         }
         defer { for place in places { try? FileManager.default.removeItem(at: place.run.deletingLastPathComponent()) } }
         func healer(_ box: Int, says line: String) throws {
-            try (line + "\n").write(to: places[box].release.appendingPathComponent("status"), atomically: true, encoding: .utf8)
+            try (line + "\n").write(
+                to: places[box].release.appendingPathComponent("status"), atomically: true, encoding: .utf8)
         }
-        func request(_ box: Int) -> String? { try? String(contentsOf: places[box].run.appendingPathComponent("update-request"), encoding: .utf8) }
+        func request(_ box: Int) -> String? {
+            try? String(contentsOf: places[box].run.appendingPathComponent("update-request"), encoding: .utf8)
+        }
         try healer(0, says: "1.2 playing")
         try healer(1, says: "1.2 playing")
         let boxes = try [("one", "screen1"), ("two", "screen2")].enumerated().map { index, box in
-            try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: \(box.1)\ngroup: bar", name: box.0,
-                    environment: ["RUNTIME_DIRECTORY": places[index].run.path, "DELAYBOX_RELEASE_DIRECTORY": places[index].release.path])
+            try Box(
+                mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: \(box.1)\ngroup: bar", name: box.0,
+                environment: [
+                    "RUNTIME_DIRECTORY": places[index].run.path,
+                    "DELAYBOX_RELEASE_DIRECTORY": places[index].release.path,
+                ])
         }
         let logs = { boxes.map(\.logText).joined(separator: "\n") }
-        let canaryRelease = watcher.wait(for: "delaybox/group/bar/release/screen1") { Self.field($0, "release") == "1.2 playing" }
+        let canaryRelease = watcher.wait(for: "delaybox/group/bar/release/screen1") {
+            Self.field($0, "release") == "1.2 playing"
+        }
         let running = try #require(canaryRelease.flatMap { Self.field($0, "version") }, "\(logs())")
-        #expect(watcher.wait(for: "delaybox/group/bar/release/screen2") { Self.field($0, "release") == "1.2 playing" } != nil)
+        #expect(
+            watcher.wait(for: "delaybox/group/bar/release/screen2") { Self.field($0, "release") == "1.2 playing" }
+                != nil)
 
         try broker.publish("delaybox/group/bar/command", "update")
-        #expect(watcher.wait(for: "delaybox/screen2/reply") { Self.field($0, "error")?.contains("in stages") == true } != nil)
+        #expect(
+            watcher.wait(for: "delaybox/screen2/reply") { Self.field($0, "error")?.contains("in stages") == true }
+                != nil)
         try broker.publish("delaybox/group/bar/command", "update --canary screen1")
         #expect(Box.wait(for: "asked") { request(0) == nil ? "" : "asked" }, "screen1 asks its updater: \(logs())")
         #expect(request(0) == "", "for the newest release")
-        let waiting = watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true }
+        let waiting = watcher.wait(for: "delaybox/screen2/status") {
+            Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true
+        }
         #expect(waiting != nil, "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
-        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: 1.2 playing" } != nil,
-                "the canary's update follows its own release: \(watcher.payloads("delaybox/screen1/status").suffix(1))")
+        #expect(
+            watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: 1.2 playing" } != nil,
+            "the canary's update follows its own release: \(watcher.payloads("delaybox/screen1/status").suffix(1))")
 
         try healer(0, says: "checking 9.9")
-        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasSuffix("screen1 says 'checking 9.9'") == true } != nil)
-        #expect(watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: checking 9.9" } != nil)
+        #expect(
+            watcher.wait(for: "delaybox/screen2/status") {
+                Self.field($0, "update")?.hasSuffix("screen1 says 'checking 9.9'") == true
+            } != nil)
+        #expect(
+            watcher.wait(for: "delaybox/screen1/status") { Self.field($0, "update") == "canary: checking 9.9" } != nil)
         #expect(request(1) == nil, "screen2 waits while screen1 checks its release")
         try healer(0, says: "\(running) playing")
-        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update") == "updating to \(running), which canary screen1 plays" } != nil,
-                "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
+        #expect(
+            watcher.wait(for: "delaybox/screen2/status") {
+                Self.field($0, "update") == "updating to \(running), which canary screen1 plays"
+            } != nil,
+            "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
         #expect(request(1) == running + "\n", "screen2 asks for exactly the canary's version")
 
         // Asked again: the canary rolls back, and screen2 stays.
         try FileManager.default.removeItem(at: places[1].run.appendingPathComponent("update-request"))
         try broker.publish("delaybox/group/bar/command", "update --canary screen1")
-        #expect(watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true } != nil)
+        #expect(
+            watcher.wait(for: "delaybox/screen2/status") {
+                Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true
+            } != nil)
         try healer(0, says: "rolled back: 9.9 failed its check, \(running) plays again (41 s)")
-        let held = watcher.wait(for: "delaybox/screen2/status") { Self.field($0, "update")?.hasPrefix("held: screen1's update went wrong: rolled back") == true }
+        let held = watcher.wait(for: "delaybox/screen2/status") {
+            Self.field($0, "update")?.hasPrefix("held: screen1's update went wrong: rolled back") == true
+        }
         #expect(held != nil, "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
         #expect(request(1) == nil, "screen2 did not update")
         #expect(logs().contains("update in stages held, this box stays on \(running)"), "\(logs())")
@@ -293,17 +366,24 @@ struct MQTTTests {
         let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: phoenix")
         let watcher = try broker.watch("delaybox/phoenix/#")
         #expect(watcher.wait(for: "delaybox/phoenix/availability") { $0 == "online" } != nil, "\(box.logText)")
-        #expect(Eventually.holds(within: 15) { (try? box.status())?["state"] as? String == "playing" }, "\(box.logText)")
+        #expect(
+            Eventually.holds(within: 15) { (try? box.status())?["state"] as? String == "playing" }, "\(box.logText)")
         broker.stop()
-        #expect(Box.wait(for: "trying again in", seconds: 10) { box.logText }, "the box saw the broker go: \(box.logText)")
+        #expect(
+            Box.wait(for: "trying again in", seconds: 10) { box.logText }, "the box saw the broker go: \(box.logText)")
         try broker.start()
         let again = try broker.watch("delaybox/phoenix/#")
-        #expect(again.wait(for: "delaybox/phoenix/availability", seconds: 15) { $0 == "online" } != nil, "\(box.logText)")
+        #expect(
+            again.wait(for: "delaybox/phoenix/availability", seconds: 15) { $0 == "online" } != nil, "\(box.logText)")
         // (Below the 2 s it plays at: held already, so the audio goes on without building.)
         try broker.publish("delaybox/phoenix/command", "delay 1.5")
-        #expect(again.wait(for: "delaybox/phoenix/status") { Self.field($0, "delay_ms") == "1500" } != nil, "\(box.logText)")
+        #expect(
+            again.wait(for: "delaybox/phoenix/status") { Self.field($0, "delay_ms") == "1500" } != nil, "\(box.logText)"
+        )
         let log = box.logText
-        #expect(log.components(separatedBy: "MQTT mqtt://127.0.0.1:\(broker.port): connection lost").count - 1 == 1, "\(log)")
+        #expect(
+            log.components(separatedBy: "MQTT mqtt://127.0.0.1:\(broker.port): connection lost").count - 1 == 1,
+            "\(log)")
         #expect(log.components(separatedBy: "MQTT: connected to").count - 1 == 2, "\(log)")
         let status = try box.status()
         #expect(status["state"] as? String == "playing", "\(status)")
@@ -315,11 +395,14 @@ struct MQTTTests {
         let broker = try MosquittoBroker()
         broker.stop()
         let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: early")
-        #expect(Box.wait(for: "trying again in", seconds: 10) { box.logText }, "it says the broker is not there: \(box.logText)")
+        #expect(
+            Box.wait(for: "trying again in", seconds: 10) { box.logText },
+            "it says the broker is not there: \(box.logText)")
         #expect(try box.status()["channel"] as? String == "Demo", "it plays without the broker")
         try broker.start()
         let watcher = try broker.watch("delaybox/early/availability")
-        #expect(watcher.wait(for: "delaybox/early/availability", seconds: 10) { $0 == "online" } != nil, "\(box.logText)")
+        #expect(
+            watcher.wait(for: "delaybox/early/availability", seconds: 10) { $0 == "online" } != nil, "\(box.logText)")
         let log = box.logText
         #expect(log.components(separatedBy: "Connection refused").count - 1 == 1, "said once: \(log)")
     }
@@ -330,9 +413,11 @@ struct MQTTTests {
         let broker = try MosquittoBroker(tls: true)
         let ca = try #require(broker.caFile)
         let watcher = try broker.watch("delaybox/#")
-        let box = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nca_file: \(ca)\nclient_id: secure", name: "tls")
+        let box = try Box(
+            mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nca_file: \(ca)\nclient_id: secure", name: "tls")
         #expect(watcher.wait(for: "delaybox/secure/status") != nil, "\(box.logText)\n\(broker.log.suffix(800))")
-        let untrusting = try Box(mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nclient_id: doubter", name: "untrusting")
+        let untrusting = try Box(
+            mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nclient_id: doubter", name: "untrusting")
         #expect(Box.wait(for: "MQTT mqtts://127.0.0.1:\(broker.port):") { untrusting.logText }, "\(untrusting.logText)")
         #expect(watcher.payloads("delaybox/doubter/status").isEmpty)
         #expect(try untrusting.status()["channel"] as? String == "Demo", "it plays on")
@@ -341,7 +426,8 @@ struct MQTTTests {
     /// A wrong password: the broker's refusal in the log, once, and the box plays on.
     @Test func refusedCredentialsAreSaidOnce() throws {
         let broker = try MosquittoBroker(passwords: ["venue": "right"])
-        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: locked\nusername: venue\npassword: wrong")
+        let box = try Box(
+            mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: locked\nusername: venue\npassword: wrong")
         // Refused twice (the broker's log says so for each attempt): said once all the same.
         #expect(Box.wait(for: "disconnected, not authorised", count: 2) { broker.log }, "\(broker.log.suffix(800))")
         let log = box.logText
@@ -361,10 +447,14 @@ struct MQTTTests {
         let watcher = try broker.watch("delaybox/sturdy/#")
         #expect(watcher.wait(for: "delaybox/sturdy/availability") { $0 == "online" } != nil, "\(box.logText)")
         var generator = SystemRandomNumberGenerator()
-        let words = ["delay", "volume", "channel", "preset", "config", "mute", "ads", "log", "xyzzy", "", "--json", "🙂"]
+        let words = [
+            "delay", "volume", "channel", "preset", "config", "mute", "ads", "log", "xyzzy", "", "--json", "🙂",
+        ]
         let lines = (0..<9_990).map { index -> String in
             switch index % 5 {
-            case 0: return (0..<Int.random(in: 1...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            case 0:
+                return (0..<Int.random(in: 1...6, using: &generator)).map { _ in words.randomElement(using: &generator)!
+                }.joined(separator: " ")
             case 1: return String(repeating: "x", count: 300 + index % 200)
             case 2: return "delay \(Int.random(in: -1_000_000...1_000_000, using: &generator)) parsecs"
             case 3: return "\u{7}\u{1b}[2J" + String(index)
@@ -377,21 +467,25 @@ struct MQTTTests {
         // dropped) — binary. (A fixed 2 s was too short on a loaded machine: the binary
         // payloads were dropped with the flood and no reply said "not UTF-8".)
         var answered = -1
-        #expect(Eventually.holds(within: 60) {
-            let count = watcher.payloads("delaybox/sturdy/reply").count
-            defer { answered = count }
-            if count == answered { return true }
-            Thread.sleep(forTimeInterval: 1)
-            return false
-        }, "the flood drained")
+        #expect(
+            Eventually.holds(within: 60) {
+                let count = watcher.payloads("delaybox/sturdy/reply").count
+                defer { answered = count }
+                if count == answered { return true }
+                Thread.sleep(forTimeInterval: 1)
+                return false
+            }, "the flood drained")
         for size in [0, 64, 4_096, 65_536] {
             let file = box.directory.appendingPathComponent("binary-\(size)")
-            try Data((0..<size).map { index in index == 0 ? 0xFF : UInt8.random(in: 0...255, using: &generator) }).write(to: file)
+            try Data((0..<size).map { index in index == 0 ? 0xFF : UInt8.random(in: 0...255, using: &generator) })
+                .write(to: file)
             try broker.publish("delaybox/sturdy/command", file: file)
         }
         try broker.publish("delaybox/sturdy/command", "delay 6")
-        #expect(watcher.wait(for: "delaybox/sturdy/status", seconds: 60) { Self.field($0, "delay_ms") == "6000" } != nil,
-                "replies: \(watcher.payloads("delaybox/sturdy/reply").suffix(3)) status: \(watcher.payloads("delaybox/sturdy/status").suffix(1)) \(box.logText.suffix(1_000))")
+        #expect(
+            watcher.wait(for: "delaybox/sturdy/status", seconds: 60) { Self.field($0, "delay_ms") == "6000" } != nil,
+            "replies: \(watcher.payloads("delaybox/sturdy/reply").suffix(3)) status: \(watcher.payloads("delaybox/sturdy/status").suffix(1)) \(box.logText.suffix(1_000))"
+        )
         // Refused with their reasons (those not dropped as a flood: the log says how many).
         let replies = watcher.payloads("delaybox/sturdy/reply").joined(separator: "\n")
         for reason in ["not UTF-8", "a command is at most 256", "control characters", "unknown command"] {

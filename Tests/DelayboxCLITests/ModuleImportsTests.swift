@@ -8,20 +8,26 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ModuleImportsTests {
     static let sources = CommandLineTests.root.appendingPathComponent("Sources")
     /// Logic apart from hardware (docs/architecture.md).
-    static let pure = ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig", "DelayboxWeb",
-                       "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog", "DelayboxMQTT"]
+    static let pure = [
+        "DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig",
+        "DelayboxWeb",
+        "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog", "DelayboxMQTT",
+    ]
     /// What a pure module may import besides the other pure modules: atomics and locks,
     /// Foundation's essentials (JSON, URLs, data), and the C library for maths.
     static let pureMayImport: Set<String> = ["Synchronization", "FoundationEssentials", "Glibc"]
     /// What reads the system's time (a pure module takes it as a parameter).
-    static let systemClocks = ["clock_gettime(", "gettimeofday(", "Date()", "DispatchTime", "ContinuousClock", "SuspendingClock"]
+    static let systemClocks = [
+        "clock_gettime(", "gettimeofday(", "Date()", "DispatchTime", "ContinuousClock", "SuspendingClock",
+    ]
     /// Modules that are not shipped: the tests' support and the benchmark.
     static let notShipped: Set<String> = ["DelayboxTestSupport", "delaybox-bench", "delaybox-settings-writer"]
 
     /// Each Swift file of `module`, with its text.
     static func files(of module: String) throws -> [(name: String, text: String)] {
         let directory = sources.appendingPathComponent(module)
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+            .sorted()
             .map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
     }
 
@@ -29,7 +35,9 @@ import Testing
     static func imports(_ text: String) -> [String] {
         text.split(separator: "\n").compactMap { line in
             let words = line.split(separator: " ")
-            guard let at = words.firstIndex(of: "import"), at + 1 < words.count, words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { return nil }
+            guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                words[..<at].allSatisfy({ $0.hasPrefix("@") })
+            else { return nil }
             return String(words[at + 1])
         }
     }
@@ -46,10 +54,14 @@ import Testing
     }
 
     @Test func noShippedModuleImportsAllOfFoundation() throws {
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !Self.notShipped.contains($0) }
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter {
+            !Self.notShipped.contains($0)
+        }
         for module in modules {
             for (name, text) in try Self.files(of: module) {
-                #expect(!Self.imports(text).contains("Foundation"), "\(module)/\(name) imports Foundation: FoundationEssentials or the C library")
+                #expect(
+                    !Self.imports(text).contains("Foundation"),
+                    "\(module)/\(name) imports Foundation: FoundationEssentials or the C library")
             }
         }
     }
@@ -60,7 +72,8 @@ import Testing
     @Test func theCheckPackageHoldsWhatItsModulesAndSuitesImport() throws {
         let check = CommandLineTests.root.appendingPathComponent("tools/check")
         let manifest = try String(contentsOf: check.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let modules = Set(try FileManager.default.contentsOfDirectory(atPath: check.appendingPathComponent("Sources").path))
+        let modules = Set(
+            try FileManager.default.contentsOfDirectory(atPath: check.appendingPathComponent("Sources").path))
         let system: Set<String> = ["Testing", "Foundation", "FoundationEssentials", "Glibc", "Synchronization"]
         func foreign(_ file: URL) throws -> [String] {
             // (Lower case: a Python line in a Swift string, as the Icecast server's.)
@@ -71,17 +84,22 @@ import Testing
             let linked = check.appendingPathComponent(folder)
             for target in try FileManager.default.contentsOfDirectory(atPath: linked.path) {
                 let directory = linked.appendingPathComponent(target).resolvingSymlinksInPath()
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                where name.hasSuffix(".swift") {
                     let outside = try foreign(directory.appendingPathComponent(name))
-                    #expect(outside.isEmpty || (folder == "Tests" && manifest.contains("\"\(name)\"")),
-                            "\(target)/\(name) imports \(outside), which make check's package does not build: link it there or leave the file out by name")
+                    #expect(
+                        outside.isEmpty || (folder == "Tests" && manifest.contains("\"\(name)\"")),
+                        "\(target)/\(name) imports \(outside), which make check's package does not build: link it there or leave the file out by name"
+                    )
                 }
             }
         }
     }
 
     @Test func importsAreReadAsWritten() {
-        #expect(Self.imports("import Glibc  // sin()\n@testable import DelayboxEngine\nlet important = 1\n// import Foundation\n")
-            == ["Glibc", "DelayboxEngine"])
+        #expect(
+            Self.imports(
+                "import Glibc  // sin()\n@testable import DelayboxEngine\nlet important = 1\n// import Foundation\n")
+                == ["Glibc", "DelayboxEngine"])
     }
 }

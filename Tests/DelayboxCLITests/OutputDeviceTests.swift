@@ -8,7 +8,8 @@ import Testing
 /// in its own), and the stock `file` plugin. Output, and the line-in as a channel.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct OutputDeviceTests {
     func delaybox(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(CommandLineTests.root.appendingPathComponent(".build/debug/delaybox"), arguments, environment: environment)
+        try ExternalTool.execute(
+            CommandLineTests.root.appendingPathComponent(".build/debug/delaybox"), arguments, environment: environment)
     }
 
     /// A USB DAC plugged in after the box started: the PCM does not exist at start, and is
@@ -21,14 +22,20 @@ import Testing
         let raw = directory.appendingPathComponent("out.raw")
         try "# no PCM yet\n".write(to: overlay, atomically: true, encoding: .utf8)
         let definition = "pcm.later { type file slave.pcm \"null\" file \"\(raw.path)\" format \"raw\" }\n"
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { try? definition.write(to: overlay, atomically: true, encoding: .utf8) }
-        let result = try delaybox(["play", "demo://commentary", "--delay", "1", "--for", "4", "--output", "alsa:later"],
-                                  environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(overlay.path)"])
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            try? definition.write(to: overlay, atomically: true, encoding: .utf8)
+        }
+        let result = try delaybox(
+            ["play", "demo://commentary", "--delay", "1", "--for", "4", "--output", "alsa:later"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(overlay.path)"])
         #expect(result.status == 0, "\(result.errors)")
         let failures = result.output.split(separator: "\n").filter { $0.contains("audio output cannot open: later") }
         #expect(failures.first?.hasSuffix("next try in 500 ms") == true, "\(result.output)")
-        #expect(failures.dropFirst().first?.hasSuffix("next try in 1000 ms") == true, "each failure once: \(result.output)")
-        let opened = result.output.split(separator: "\n").first { $0.contains("audio output alsa:later: 48000 Hz, 2 ch") }
+        #expect(
+            failures.dropFirst().first?.hasSuffix("next try in 1000 ms") == true, "each failure once: \(result.output)")
+        let opened = result.output.split(separator: "\n").first {
+            $0.contains("audio output alsa:later: 48000 Hz, 2 ch")
+        }
         let openedAt = try #require(opened.flatMap { Double($0.split(separator: " ")[0]) }, "\(result.output)")
         // Found by a retry (the second, at 1.5 s, unless this machine is busy): from then
         // to the end of the 4 s run, S16 stereo reaches the file.
@@ -51,8 +58,10 @@ import Testing
             if let mixer { yaml += "  mixer: \(mixer)\n" }
             yaml += "defaults:\n  volume: \(volume)\n"
             try yaml.write(to: board, atomically: true, encoding: .utf8)
-            return try delaybox(["run", "--board", board.path, "--state", directory.appendingPathComponent("state-\(volume).json").path,
-                                 "--delay", "1", "--seconds", "2"])
+            return try delaybox([
+                "run", "--board", board.path, "--state", directory.appendingPathComponent("state-\(volume).json").path,
+                "--delay", "1", "--seconds", "2",
+            ])
         }
         let full = directory.appendingPathComponent("full.wav"), quiet = directory.appendingPathComponent("quiet.raw")
         let loud = try play(device: "wav:\(full.path)", mixer: nil, volume: 100)
@@ -70,7 +79,9 @@ import Testing
         let softPeak = peak(try Data(contentsOf: quiet).suffix(48_000 * 4))
         #expect(loudPeak > 4_000, "the programme is audible at full volume: \(loudPeak)")
         let ratio = Double(softPeak) / Double(loudPeak)
-        #expect(abs(ratio - Double(VolumeCurve.gain(50))) < 0.01, "volume 50 played at \(ratio) of full, the curve says \(VolumeCurve.gain(50))")
+        #expect(
+            abs(ratio - Double(VolumeCurve.gain(50))) < 0.01,
+            "volume 50 played at \(ratio) of full, the curve says \(VolumeCurve.gain(50))")
     }
 
     /// An analogue source on the line-in, delayed like a stream: the `file` plugin's
@@ -91,12 +102,15 @@ import Testing
         let overlay = directory.appendingPathComponent("overlay.conf")
         try "pcm.linein { type file slave.pcm \"null\" file \"/dev/null\" infile \"\(input.path)\" format \"raw\" }\n"
             .write(to: overlay, atomically: true, encoding: .utf8)
-        let result = try delaybox(["play", "alsa:linein", "--delay", "1", "--for", "4", "--output", "wav:\(wav.path)"],
-                                  environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(overlay.path)"])
+        let result = try delaybox(
+            ["play", "alsa:linein", "--delay", "1", "--for", "4", "--output", "wav:\(wav.path)"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(overlay.path)"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("line-in alsa:linein: 48000 Hz, 2 ch, S16_LE"), "\(result.output)")
         let reported = result.output.split(separator: "\n").compactMap { line -> Double? in
-            guard let range = line.range(of: "delay: "), line.hasSuffix("(raisedToMinimum)") || line.hasSuffix("(requested)") else { return nil }
+            guard let range = line.range(of: "delay: "),
+                line.hasSuffix("(raisedToMinimum)") || line.hasSuffix("(requested)")
+            else { return nil }
             return Double(line[range.upperBound...].prefix { $0.isNumber })
         }.last
         let delayMs = try #require(reported, "\(result.output)")
@@ -104,14 +118,18 @@ import Testing
         // Heard at frame k (ms k / 48), said at counter - 1000 ms after the input began.
         let samples = try WavCapture.stereoSamples(path: wav.path)
         var offsets: [Int: Int] = [:]
-        for frame in 0..<(samples.count / 2) where samples[2 * frame] >= 1_000 && samples[2 * frame + 1] == -samples[2 * frame] {
+        for frame in 0..<(samples.count / 2)
+        where samples[2 * frame] >= 1_000 && samples[2 * frame + 1] == -samples[2 * frame] {
             offsets[frame / 48 - Int(samples[2 * frame] - 1_000), default: 0] += 1
         }
         let (offset, frames) = try #require(offsets.max { $0.value < $1.value })
         #expect(frames > 3 * 48_000 / 2, "\(frames) frames of the line-in heard")
         let steady = offsets.filter { abs($0.key - offset) <= 1 }.values.reduce(0, +)
-        #expect(Double(steady) >= 0.99 * Double(offsets.values.reduce(0, +)), "one delay throughout: \(offsets.sorted { $0.key < $1.key }.prefix(10))")
+        #expect(
+            Double(steady) >= 0.99 * Double(offsets.values.reduce(0, +)),
+            "one delay throughout: \(offsets.sorted { $0.key < $1.key }.prefix(10))")
         // The offset counts from the WAV's first frame, not the input's: within the start-up.
-        #expect(abs(Double(offset) - delayMs) < 150, "heard \(offset) ms after the input, the player says \(delayMs) ms")
+        #expect(
+            abs(Double(offset) - delayMs) < 150, "heard \(offset) ms after the input, the player says \(delayMs) ms")
     }
 }

@@ -13,24 +13,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = directory.appendingPathComponent("served")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
-        try ExternalTool.encodeTone(frequency: 300, seconds: 4, sampleRate: 44_100, channels: 1, codecArguments: ["-b:a", "128k"],
-                                    to: served.appendingPathComponent("music.mp3").path)
+        try ExternalTool.encodeTone(
+            frequency: 300, seconds: 4, sampleRate: 44_100, channels: 1, codecArguments: ["-b:a", "128k"],
+            to: served.appendingPathComponent("music.mp3").path)
         let server = try StaticHTTPServer(directory: served)
         let wav = directory.appendingPathComponent("out.wav")
         let board = directory.appendingPathComponent("board.yaml")
         try """
-            extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
-            audio:
-              device: wav:\(wav.path)
-            channels:
-              - name: Demo
-                url: demo://commentary?cycle=9
-                mute_music: \(server.url("music.mp3"))
-            defaults:
-              volume: 100
-            """.write(to: board, atomically: true, encoding: .utf8)
-        let result = try CommandLineTests().delaybox(["run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                                                      "--delay", "1", "--seconds", "10"])
+        extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+        audio:
+          device: wav:\(wav.path)
+        channels:
+          - name: Demo
+            url: demo://commentary?cycle=9
+            mute_music: \(server.url("music.mp3"))
+        defaults:
+          volume: 100
+        """.write(to: board, atomically: true, encoding: .utf8)
+        let result = try CommandLineTests().delaybox([
+            "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+            "--delay", "1", "--seconds", "10",
+        ])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.errors.contains("clip ready: \(server.url("music.mp3"))"), "\(result.errors)")
         #expect(result.errors.contains("clip ready: demo://ad"), "the ad fetched when its break was recorded")
@@ -39,7 +42,8 @@ import Testing
 
         let samples = try WavCapture.stereoSamples(path: wav.path)
         // -30 dB relative power: clearly there, far above leakage from the other sounds.
-        let music = try #require(Goertzel.longestRun(samples, hertz: 300, threshold: 1e-4), "the mute music never sounded")
+        let music = try #require(
+            Goertzel.longestRun(samples, hertz: 300, threshold: 1e-4), "the mute music never sounded")
         let ad = try #require(Goertzel.longestRun(samples, hertz: 1_046.5, threshold: 1e-5), "the ad never sounded")
         // Muted 1.5 s; the 800 ms fades cross the threshold about 0.2 s after the fade-in
         // starts and 0.6 s after the fade-out starts (measured 1.95 s).
@@ -48,7 +52,9 @@ import Testing
         #expect(ad.length >= 0.35 && ad.length <= 0.7, "ad run \(ad.length) s")
         // Stream time 2.0 s (muted) to 6.0 s (break): 4 s apart at the output too, less the
         // music's 0.2 s to cross the threshold (measured 3.8 s).
-        #expect(ad.start - music.start > 3.6 && ad.start - music.start < 4.1, "music at \(music.start) s, ad at \(ad.start) s")
+        #expect(
+            ad.start - music.start > 3.6 && ad.start - music.start < 4.1,
+            "music at \(music.start) s, ad at \(ad.start) s")
         #expect(music.start > 2.5 && music.start < 4.0, "muted at 2 s, heard 1 s later (+ the start): \(music.start) s")
     }
 }

@@ -12,16 +12,19 @@ import Testing
     static let root = CommandLineTests.root
     /// The amd64 packages of both releases, and the Pi's (arm64, Debian 13) when made.
     static var packages: [URL] {
-        VirtualBoard.releases.compactMap { VirtualBoard.Board(release: $0).package } + [Arm64Build(root: root).package].compactMap { $0 }
+        VirtualBoard.releases.compactMap { VirtualBoard.Board(release: $0).package }
+            + [Arm64Build(root: root).package].compactMap { $0 }
     }
     static let suites = [12: "bookworm", 13: "trixie"]
 
     /// A new signing key, exported as a secret key file in `directory` (as a club keeps it).
     static func throwawayKey(_ name: String, in directory: URL) throws -> URL {
         let home = directory.appendingPathComponent("gnupg-\(name)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let gpg = ["env", "GNUPGHOME=\(home.path)", "gpg", "--batch", "--passphrase", ""]
-        try ExternalTool.run(gpg + ["--quick-gen-key", "\(name) <releases@club.example>", "default", "default", "never"])
+        try ExternalTool.run(
+            gpg + ["--quick-gen-key", "\(name) <releases@club.example>", "default", "default", "never"])
         let key = directory.appendingPathComponent("\(name).key")
         try ExternalTool.run(gpg + ["--armor", "--output", key.path, "--export-secret-keys"])
         _ = try? ExternalTool.run(["env", "GNUPGHOME=\(home.path)", "gpgconf", "--kill", "all"])
@@ -35,35 +38,46 @@ import Testing
         init(in parent: URL, name: String, sources: String) throws {
             directory = parent.appendingPathComponent("apt-\(name)")
             for sub in ["lists/partial", "cache/archives/partial", "sources.list.d", "trusted.gpg.d", "preferences.d"] {
-                try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
             }
             _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("status").path, contents: nil)
-            try sources.write(to: directory.appendingPathComponent("sources.list.d/delaybox.sources"), atomically: true, encoding: .utf8)
+            try sources.write(
+                to: directory.appendingPathComponent("sources.list.d/delaybox.sources"), atomically: true,
+                encoding: .utf8)
         }
 
         /// `tool` (apt-get, apt-cache) on this state, in its directory (where `download` writes).
         func run(_ tool: String, _ arguments: [String]) throws -> ExternalTool.Outcome {
             let d = directory.path
-            return try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"), ["-C", d, tool,
-                "-o", "Dir::Etc::SourceList=/dev/null", "-o", "Dir::Etc::SourceParts=\(d)/sources.list.d",
-                "-o", "Dir::State::Lists=\(d)/lists", "-o", "Dir::Cache=\(d)/cache", "-o", "Dir::State::status=\(d)/status",
-                "-o", "Dir::Etc::TrustedParts=\(d)/trusted.gpg.d", "-o", "Dir::Etc::Trusted=\(d)/trusted.gpg",
-                "-o", "Dir::Etc::PreferencesParts=\(d)/preferences.d", "-o", "Debug::NoLocking=1"] + arguments)
+            return try ExternalTool.execute(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "-C", d, tool,
+                    "-o", "Dir::Etc::SourceList=/dev/null", "-o", "Dir::Etc::SourceParts=\(d)/sources.list.d",
+                    "-o", "Dir::State::Lists=\(d)/lists", "-o", "Dir::Cache=\(d)/cache", "-o",
+                    "Dir::State::status=\(d)/status",
+                    "-o", "Dir::Etc::TrustedParts=\(d)/trusted.gpg.d", "-o", "Dir::Etc::Trusted=\(d)/trusted.gpg",
+                    "-o", "Dir::Etc::PreferencesParts=\(d)/preferences.d", "-o", "Debug::NoLocking=1",
+                ] + arguments)
         }
 
         /// The version apt would install (`(none)` when it has none).
         func candidate() throws -> String {
             let policy = try run("apt-cache", ["policy", "delaybox"]).output
-            return policy.split(separator: "\n").first { $0.contains("Candidate:") }?.split(separator: " ").last.map(String.init) ?? "(none)"
+            return policy.split(separator: "\n").first { $0.contains("Candidate:") }?.split(separator: " ").last.map(
+                String.init) ?? "(none)"
         }
     }
 
     static func makeRepository(key: URL, url: String, out: URL) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(root.appendingPathComponent("deploy/make-repo.sh"),
-                                 ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path))
+        try ExternalTool.execute(
+            root.appendingPathComponent("deploy/make-repo.sh"),
+            ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path))
     }
 
-    @Test(.enabled(if: packages.count >= 2, "needs the Debian 12 and 13 packages make test builds (deploy/make-deb.sh)"))
+    @Test(
+        .enabled(if: packages.count >= 2, "needs the Debian 12 and 13 packages make test builds (deploy/make-deb.sh)"))
     func aRepositoryIsVerifiedByAptAndOneBadlySignedOffersNothing() throws {
         let directory = try ExternalTool.temporaryDirectory("release-repo")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -74,37 +88,58 @@ import Testing
         let key = try Self.throwawayKey("Club", in: directory)
         let made = try Self.makeRepository(key: key, url: url, out: repo)
         #expect(made.status == 0, "\(made.errors)")
-        for file in ["dists/bookworm/InRelease", "dists/bookworm/Release.gpg", "dists/trixie/InRelease",
-                     "dists/trixie/main/binary-amd64/Packages", "dists/trixie/main/binary-arm64/Packages",
-                     "delaybox-archive-keyring.gpg", "KEY-FINGERPRINT.txt", "bookworm.sources", "trixie.sources"] {
+        for file in [
+            "dists/bookworm/InRelease", "dists/bookworm/Release.gpg", "dists/trixie/InRelease",
+            "dists/trixie/main/binary-amd64/Packages", "dists/trixie/main/binary-arm64/Packages",
+            "delaybox-archive-keyring.gpg", "KEY-FINGERPRINT.txt", "bookworm.sources", "trixie.sources",
+        ] {
             #expect(FileManager.default.fileExists(atPath: repo.appendingPathComponent(file).path), "\(file)")
         }
-        #expect(!FileManager.default.fileExists(atPath: repo.appendingPathComponent("db").path), "reprepro's state is not published")
+        #expect(
+            !FileManager.default.fileExists(atPath: repo.appendingPathComponent("db").path),
+            "reprepro's state is not published")
 
         for package in Self.packages where package.lastPathComponent.hasSuffix("_arm64.deb") {
             // (apt here is amd64's: the Pi's package is looked for in its index.)
-            let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let index = try String(contentsOf: repo.appendingPathComponent("dists/trixie/main/binary-arm64/Packages"), encoding: .utf8)
+            let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            let index = try String(
+                contentsOf: repo.appendingPathComponent("dists/trixie/main/binary-arm64/Packages"), encoding: .utf8)
             #expect(index.contains("Package: delaybox\n") && index.contains("Version: \(version)\n"), "\(index)")
         }
         for package in Self.packages where !package.lastPathComponent.hasSuffix("_arm64.deb") {
-            let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let version = try ExternalTool.run(["dpkg-deb", "-f", package.path, "Version"]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             let suite = try #require(Self.suites[version.hasSuffix("~deb12") ? 12 : 13])
-            let apt = try Apt(in: directory, name: suite, sources: String(contentsOf: repo.appendingPathComponent("\(suite).sources"), encoding: .utf8))
+            let apt = try Apt(
+                in: directory, name: suite,
+                sources: String(contentsOf: repo.appendingPathComponent("\(suite).sources"), encoding: .utf8))
             let update = try apt.run("apt-get", ["-q", "update"])
-            #expect(update.status == 0 && !update.output.contains("W:") && !update.errors.contains("GPG error"), "\(update.output)\(update.errors)")
+            #expect(
+                update.status == 0 && !update.output.contains("W:") && !update.errors.contains("GPG error"),
+                "\(update.output)\(update.errors)")
             #expect(try apt.candidate() == version, "\(suite) offers \(version)")
             let download = try apt.run("apt-get", ["-q", "download", "delaybox"])
-            let fetched = (try? FileManager.default.contentsOfDirectory(atPath: apt.directory.path))?.contains { $0.hasPrefix("delaybox_") } ?? false
-            #expect(fetched, "downloaded, its hash checked against the signed index: \(download.output.suffix(600))\(download.errors.suffix(600))")
+            let fetched =
+                (try? FileManager.default.contentsOfDirectory(atPath: apt.directory.path))?.contains {
+                    $0.hasPrefix("delaybox_")
+                } ?? false
+            #expect(
+                fetched,
+                "downloaded, its hash checked against the signed index: \(download.output.suffix(600))\(download.errors.suffix(600))"
+            )
         }
 
         // The signed index changed after signing: apt refuses it, and a box that never read
         // the repository has nothing to install.
         let inRelease = repo.appendingPathComponent("dists/trixie/InRelease")
-        try String(contentsOf: inRelease, encoding: .utf8).replacingOccurrences(of: "Label: Delaybox", with: "Label: Delayb0x")
-            .write(to: inRelease, atomically: true, encoding: .utf8)
-        let tampered = try Apt(in: directory, name: "tampered", sources: String(contentsOf: repo.appendingPathComponent("trixie.sources"), encoding: .utf8))
+        try String(contentsOf: inRelease, encoding: .utf8).replacingOccurrences(
+            of: "Label: Delaybox", with: "Label: Delayb0x"
+        )
+        .write(to: inRelease, atomically: true, encoding: .utf8)
+        let tampered = try Apt(
+            in: directory, name: "tampered",
+            sources: String(contentsOf: repo.appendingPathComponent("trixie.sources"), encoding: .utf8))
         let refused = try tampered.run("apt-get", ["-q", "update"])
         #expect((refused.output + refused.errors).contains("BADSIG"), "\(refused.output)\(refused.errors)")
         #expect(try tampered.candidate() == "(none)")
@@ -113,19 +148,27 @@ import Testing
         let other = directory.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         let otherServer = try StaticHTTPServer(directory: other)
-        #expect(try Self.makeRepository(key: try Self.throwawayKey("Stranger", in: directory), url: otherServer.url(""), out: other).status == 0)
+        #expect(
+            try Self.makeRepository(
+                key: try Self.throwawayKey("Stranger", in: directory), url: otherServer.url(""), out: other
+            ).status == 0)
         let clubSources = try String(contentsOf: repo.appendingPathComponent("bookworm.sources"), encoding: .utf8)
             .replacingOccurrences(of: url, with: otherServer.url(""))
         let stranger = try Apt(in: directory, name: "stranger", sources: clubSources)
         let strangerUpdate = try stranger.run("apt-get", ["-q", "update"])
-        #expect((strangerUpdate.output + strangerUpdate.errors).contains("NO_PUBKEY"), "\(strangerUpdate.output)\(strangerUpdate.errors)")
+        #expect(
+            (strangerUpdate.output + strangerUpdate.errors).contains("NO_PUBKEY"),
+            "\(strangerUpdate.output)\(strangerUpdate.errors)")
         #expect(try stranger.candidate() == "(none)")
     }
 
     /// Built with RELEASE_URL, the package carries its repository's source: the same file
     /// the repository publishes for its suite, as a conffile (the owner's copy and the
     /// package's agree, so dpkg does not ask).
-    @Test(.enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).package != nil, "needs the package make test builds"))
+    @Test(
+        .enabled(
+            if: VirtualBoard.Board(release: VirtualBoard.hostRelease).package != nil,
+            "needs the package make test builds"))
     func aReleasePackageFollowsItsRepository() throws {
         let package = try #require(VirtualBoard.Board(release: VirtualBoard.hostRelease).package)
         let directory = try ExternalTool.temporaryDirectory("release-package")
@@ -135,18 +178,30 @@ import Testing
         let key = try Self.throwawayKey("Club", in: directory)
         let url = "https://club.example/delaybox/"
         let suite = try #require(Self.suites[VirtualBoard.hostRelease])
-        let built = try ExternalTool.execute(Self.root.appendingPathComponent("deploy/make-deb.sh"),
-                                             ["--debian", String(VirtualBoard.hostRelease), "--bin", tree.appendingPathComponent("usr/bin").path,
-                                              "--out", directory.appendingPathComponent("deb").path],
-                                             environment: ["RELEASE_URL": url, "RELEASE_KEY": key.path])
+        let built = try ExternalTool.execute(
+            Self.root.appendingPathComponent("deploy/make-deb.sh"),
+            [
+                "--debian", String(VirtualBoard.hostRelease), "--bin", tree.appendingPathComponent("usr/bin").path,
+                "--out", directory.appendingPathComponent("deb").path,
+            ],
+            environment: ["RELEASE_URL": url, "RELEASE_KEY": key.path])
         #expect(built.status == 0, "\(built.errors)")
         let deb = built.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try ExternalTool.run(["dpkg-deb", "-I", deb, "conffiles"]).contains("/etc/apt/sources.list.d/delaybox.sources"))
+        #expect(
+            try ExternalTool.run(["dpkg-deb", "-I", deb, "conffiles"]).contains(
+                "/etc/apt/sources.list.d/delaybox.sources"))
         let unpacked = directory.appendingPathComponent("unpacked")
         try ExternalTool.run(["dpkg-deb", "-x", deb, unpacked.path])
-        let source = try String(contentsOf: unpacked.appendingPathComponent("etc/apt/sources.list.d/delaybox.sources"), encoding: .utf8)
-        let published = try ExternalTool.run([Self.root.appendingPathComponent("deploy/make-repo.sh").path, "--sources", suite, "--key", key.path, "--url", url])
+        let source = try String(
+            contentsOf: unpacked.appendingPathComponent("etc/apt/sources.list.d/delaybox.sources"), encoding: .utf8)
+        let published = try ExternalTool.run([
+            Self.root.appendingPathComponent("deploy/make-repo.sh").path, "--sources", suite, "--key", key.path,
+            "--url", url,
+        ])
         #expect(source == published)
-        #expect(source.contains("URIs: \(url)\nSuites: \(suite)\nComponents: main\nSigned-By:\n -----BEGIN PGP PUBLIC KEY BLOCK-----"), "\(source)")
+        #expect(
+            source.contains(
+                "URIs: \(url)\nSuites: \(suite)\nComponents: main\nSigned-By:\n -----BEGIN PGP PUBLIC KEY BLOCK-----"),
+            "\(source)")
     }
 }

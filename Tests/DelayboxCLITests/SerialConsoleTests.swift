@@ -2,8 +2,9 @@ import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The serial console of a running `delaybox run`, through a real pseudo-terminal pair,
@@ -52,8 +53,10 @@ import Glibc
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = CommandLineTests.root.appendingPathComponent(".build/debug/delaybox")
-        process.arguments = ["run", "--board", CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-                             "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds)]
+        process.arguments = [
+            "run", "--board", CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+            "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds),
+        ]
         process.currentDirectoryURL = directory  // the simulated board writes out/delaybox.wav here
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
@@ -68,7 +71,9 @@ import Glibc
             Thread.sleep(forTimeInterval: 0.05)
         }
         process.terminate()
-        throw ExternalTool.Failed(description: "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
+        throw ExternalTool.Failed(
+            description:
+                "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
     }
 
     /// SIGTERM, and it must be gone within 2 s (a console stuck on a full line must not
@@ -99,7 +104,9 @@ import Glibc
         let json = terminal.read(until: "}")
         let line = try #require(json.split(separator: "\r\n").first { $0.hasPrefix("{") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(object["delay_ms"] as? Int == 2_000 && object["channel"] as? String == "Demo" && object["volume"] as? Int == 50)
+        #expect(
+            object["delay_ms"] as? Int == 2_000 && object["channel"] as? String == "Demo"
+                && object["volume"] as? Int == 50)
         #expect(object["state"] as? String == "playing" && object["available_delay_ms"] is Int)
         terminal.send("dealy\r")
         #expect(terminal.read(until: "did you mean").contains("unknown command 'dealy'; did you mean 'delay'?"))
@@ -138,8 +145,11 @@ import Glibc
         _ = terminal.read(until: "delaybox> ", timeout: 5)
         terminal.send("stat")
         // The available delay is reported every second: a log line arrives while we type.
-        let screen = terminal.read(until: "available delay", timeout: 4) + terminal.read(until: "delaybox> stat", timeout: 2)
-        #expect(screen.contains("\r\u{1B}[Kavailable delay:") && screen.hasSuffix("delaybox> stat"), "\(screen.debugDescription)")
+        let screen =
+            terminal.read(until: "available delay", timeout: 4) + terminal.read(until: "delaybox> stat", timeout: 2)
+        #expect(
+            screen.contains("\r\u{1B}[Kavailable delay:") && screen.hasSuffix("delaybox> stat"),
+            "\(screen.debugDescription)")
         terminal.send("us\r")
         #expect(terminal.read(until: "uptime_s").contains("state: "), "the line typed across the redraw is whole")
     }
@@ -152,7 +162,8 @@ import Glibc
         _ = terminal.read(until: "delaybox> ", timeout: 5)
         var random = SplitMix64(seed: 99)
         for _ in 0..<1_000 {
-            terminal.send((0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            terminal.send(
+                (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
             _ = terminal.read(until: "\u{0}never", timeout: 0)  // a terminal program keeps reading what comes
         }
         terminal.send("\u{3}version\r")

@@ -14,9 +14,12 @@ import Testing
     /// The fault-injection library, built into `directory`.
     static func shim(in directory: URL) throws -> URL {
         let shim = directory.appendingPathComponent("slow-fsync.so")
-        let built = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                             ["cc", "-shared", "-fPIC", "-O2", "-o", shim.path,
-                                              Self.root.appendingPathComponent("tools/faults/slow-fsync.c").path, "-ldl"])
+        let built = try ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "cc", "-shared", "-fPIC", "-O2", "-o", shim.path,
+                Self.root.appendingPathComponent("tools/faults/slow-fsync.c").path, "-ldl",
+            ])
         try #require(built.status == 0, "\(built.errors)")
         return shim
     }
@@ -28,10 +31,14 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("unsyncable")
         defer { try? FileManager.default.removeItem(at: directory) }
         let writer = Process()
-        writer.executableURL = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox-settings-writer")
+        writer.executableURL = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent(
+            "delaybox-settings-writer")
         writer.arguments = [directory.appendingPathComponent("state.json").path, "1"]
         writer.environment = ProcessInfo.processInfo.environment.merging(
-            ["LD_PRELOAD": try Self.shim(in: directory).path, "DELAYBOX_SLOW_FSYNC_MS": "0", "DELAYBOX_FSYNC_FAIL_DIRECTORIES": "1"]) { $1 }
+            [
+                "LD_PRELOAD": try Self.shim(in: directory).path, "DELAYBOX_SLOW_FSYNC_MS": "0",
+                "DELAYBOX_FSYNC_FAIL_DIRECTORIES": "1",
+            ]) { $1 }
         let (output, errors) = (Pipe(), Pipe())
         (writer.standardOutput, writer.standardError) = (output, errors)
         try writer.run()
@@ -49,9 +56,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let shim = try Self.shim(in: directory)
         let fsyncs = directory.appendingPathComponent("fsyncs.log")
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
-                                       environment: ["LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",
-                                                     "DELAYBOX_FSYNC_LOG": fsyncs.path]) { directory in """
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
+            environment: [
+                "LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",
+                "DELAYBOX_FSYNC_LOG": fsyncs.path,
+            ]
+        ) { directory in
+            """
             extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
               device: wav:\(directory.appendingPathComponent("out.wav").path)
@@ -64,8 +76,11 @@ import Testing
             return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
         }
         func saved() -> Int? {
-            guard let data = FileManager.default.contents(atPath: box.directory.appendingPathComponent("state.json").path),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            guard
+                let data = FileManager.default.contents(
+                    atPath: box.directory.appendingPathComponent("state.json").path),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
             return (object["settings"] as? [String: Any])?["delayMs"] as? Int
         }
         #expect(Eventually.holds(within: 15) { status()["state"] as? String == "playing" }, "\(box.log)")
@@ -73,21 +88,31 @@ import Testing
             #expect(try box.ctl(["delay", delay]).status == 0)
             // Saved after 2 s without another change, through two slow fsyncs.
             let wanted = Int(Double(delay)! * 1_000)
-            #expect(Eventually.holds(within: 15) { saved() == wanted }, "the state file has \(wanted) ms: \(saved() ?? -1); \(box.log.suffix(600))")
+            #expect(
+                Eventually.holds(within: 15) { saved() == wanted },
+                "the state file has \(wanted) ms: \(saved() ?? -1); \(box.log.suffix(600))")
         }
         let synced = { (try? String(contentsOf: fsyncs, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
-        #expect(Eventually.holds(within: 5) { synced() >= 4 }, "both saves went through the slow disk (file and folder): \(synced()) fsyncs")
+        #expect(
+            Eventually.holds(within: 5) { synced() >= 4 },
+            "both saves went through the slow disk (file and folder): \(synced()) fsyncs")
         // The console's `config save`: answered once written (1.4 s here), read back from it.
         #expect(try box.ctl(["config", "set", "defaults.delay_step", "200", "ms"]).status == 0)
         let save = try box.ctl(["config", "save"])
-        #expect(save.status == 0 && save.output.contains("saved: \(box.directory.appendingPathComponent("config.yaml").path)"),
-                "\(save.output)\(save.errors)")
+        #expect(
+            save.status == 0
+                && save.output.contains("saved: \(box.directory.appendingPathComponent("config.yaml").path)"),
+            "\(save.output)\(save.errors)")
         let step = try box.ctl(["config", "get", "defaults.delay_step"]).output
-        #expect(step.contains("value: 200 ms") && step.contains("from: \(box.directory.appendingPathComponent("config.yaml").path)"), "\(step)")
+        #expect(
+            step.contains("value: 200 ms")
+                && step.contains("from: \(box.directory.appendingPathComponent("config.yaml").path)"), "\(step)")
         #expect(synced() >= 6, "config save went through the slow disk too: \(synced()) fsyncs")
         let stats = try box.ctl(["stats", "--json"]).output
-        let figures = try #require((try? JSONSerialization.jsonObject(with: Data(stats.utf8))) as? [String: Any], "\(stats)")
-        #expect(figures["late_renders"] as? Int == 0 && figures["underruns"] as? Int == 0 && figures["xruns"] as? Int == 0,
-                "no period lost to the disk: \(stats)")
+        let figures = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(stats.utf8))) as? [String: Any], "\(stats)")
+        #expect(
+            figures["late_renders"] as? Int == 0 && figures["underruns"] as? Int == 0 && figures["xruns"] as? Int == 0,
+            "no period lost to the disk: \(stats)")
     }
 }

@@ -10,19 +10,25 @@ import Testing
         var checked = 0
         for folder in try FileManager.default.contentsOfDirectory(atPath: tests.path) {
             let directory = tests.appendingPathComponent(folder)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".swift") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            where name.hasSuffix(".swift") {
                 let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
                 guard text.contains("@Test") else { continue }
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
                 // A type declared at the top level, on its own line or after its attribute.
                 let declares = { (line: Substring) in
-                    line.hasPrefix("struct ") || line.hasPrefix("final class ") || (line.hasPrefix("@Suite") && (line.contains(") struct ") || line.contains(") final class ")))
+                    line.hasPrefix("struct ") || line.hasPrefix("final class ")
+                        || (line.hasPrefix("@Suite") && (line.contains(") struct ") || line.contains(") final class ")))
                 }
                 for (index, line) in lines.enumerated() where declares(line) {
                     // The attribute and its traits: the lines above the declaration, up to the `@Suite`.
-                    let above = lines[max(0, index - 4)..<index].reversed().prefix { !$0.isEmpty && !$0.hasPrefix("}") && !$0.hasPrefix("///") }
+                    let above = lines[max(0, index - 12)..<index].reversed().prefix {
+                        !$0.isEmpty && !$0.hasPrefix("}") && !$0.hasPrefix("///")
+                    }
                     let attribute = above.reversed().joined(separator: " ") + " " + line
-                    #expect(attribute.contains("@Suite") && attribute.contains(".timeLimit("), "\(folder)/\(name): '\(line)' has no time limit")
+                    #expect(
+                        attribute.contains("@Suite") && attribute.contains(".timeLimit("),
+                        "\(folder)/\(name): '\(line)' has no time limit")
                     checked += 1
                 }
             }

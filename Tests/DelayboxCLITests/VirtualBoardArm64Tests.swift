@@ -1,8 +1,9 @@
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The boards' CPU in the loop: the arm64 release a Raspberry Pi installs (Swift 6.0, static
@@ -11,10 +12,12 @@ import Glibc
 /// port, and a Debian 13 arm64 root filesystem (debootstrap). The x86 boards' scenarios and
 /// deploy, unchanged. Everything runs under software emulation, several times slower than the
 /// x86 board: `make test-arm64-board` runs this suite, `make test` does not (docs/hardware.md).
-@Suite(.serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
-       .enabled(if: VirtualBoard.Board.arm64.isAvailable || (getuid() == 0 && VirtualBoard.asked),
-                             "needs qemu-system-aarch64, the arm64 board and the arm64 build (make test-arm64-board builds them)"),
-       .timeLimit(.minutes(40)))
+@Suite(
+    .serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
+    .enabled(
+        if: VirtualBoard.Board.arm64.isAvailable || (getuid() == 0 && VirtualBoard.asked),
+        "needs qemu-system-aarch64, the arm64 board and the arm64 build (make test-arm64-board builds them)"),
+    .timeLimit(.minutes(40)))
 struct VirtualBoardArm64Tests {
     let board = VirtualBoard.Board.arm64
 

@@ -6,7 +6,8 @@ extension VirtualBoard.Board {
     /// What the deploy tests need: the board, its own root filesystem
     /// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds.
     var isDeployable: Bool {
-        isAvailable && package != nil && FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img").path)
+        isAvailable && package != nil
+            && FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img").path)
     }
 }
 
@@ -15,9 +16,12 @@ extension VirtualBoard.Board {
 /// gpio-sim — reached only through a port forwarded on loopback. The two releases' boards
 /// run at once: nothing here is timed finely, and together they took 245 s where one after
 /// the other took 297 s (each board's two emulated CPUs leave a core idle much of the time).
-@Suite(.enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
-       .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
-                             "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"), .timeLimit(.minutes(30)))
+@Suite(
+    .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
+    .enabled(
+        if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
+        "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"),
+    .timeLimit(.minutes(30)))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
     let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/id_ed25519").path
@@ -32,16 +36,20 @@ struct VirtualBoardDeployTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = try #require(board.package)
         let release = board.release
-        let goodVersion = try ExternalTool.run(["dpkg-deb", "-f", good.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let goodVersion = try ExternalTool.run(["dpkg-deb", "-f", good.path, "Version"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(goodVersion.hasSuffix("~deb\(release)"), "the package says its release: \(goodVersion)")
         let broken = try Self.brokenRelease(of: good, in: directory)
-        let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
 
         let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
         let machine = Process()
         machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
         machine.arguments = [directory.path, String(port)]
-        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }.merging(["WEB_PORT": String(webPort)]) { $1 }
+        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }.merging([
+            "WEB_PORT": String(webPort)
+        ]) { $1 }
         machine.standardOutput = FileHandle.nullDevice
         machine.standardError = FileHandle.nullDevice
         try machine.run()
@@ -54,31 +62,46 @@ struct VirtualBoardDeployTests {
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
         #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
         // …and the FFmpeg built into it: this release's, from the Debian source tools/ffmpeg built.
-        let bundled = try String(contentsOf: CommandLineTests.root.appendingPathComponent(
-            ".build/ffmpeg/\(release == 13 ? "trixie" : "bookworm")-\(board.arch)/source-version"), encoding: .utf8)
-        let ffmpeg = bundled.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-        #expect(try login.run("delayboxctl version") == "version: \(goodVersion)\nffmpeg: \(ffmpeg)", "the installed program says its package's version")
+        let bundled = try String(
+            contentsOf: CommandLineTests.root.appendingPathComponent(
+                ".build/ffmpeg/\(release == 13 ? "trixie" : "bookworm")-\(board.arch)/source-version"), encoding: .utf8)
+        let ffmpeg =
+            bundled.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1).last.map(
+                String.init) ?? ""
+        #expect(
+            try login.run("delayboxctl version") == "version: \(goodVersion)\nffmpeg: \(ffmpeg)",
+            "the installed program says its package's version")
         // The page, served by the installed package on the board's port 80 (systemd's socket,
         // the service unprivileged), reached from the host; found by Avahi's service file.
-        let session = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])
+        let session = try ExternalTool.run([
+            "curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session",
+        ])
         #expect(session.contains("\"password_set\":false"), "the page from the host: \(session)")
-        let units = try login.run("systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
-                                  + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
+        let units = try login.run(
+            "systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
+                + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
         #expect(units.hasPrefix("active\ndelaybox\n") && units.contains("delaybox-wifi-powersave.conf"), "\(units)")
         if board.arch != "amd64", let other = VirtualBoard.Board(release: release).package {
             let refused = try install(login, ["--deb", other.path])
             #expect(refused.status == 2 && refused.errors.contains("the board is \(board.arch)"), "\(refused.errors)")
-        } else if VirtualBoard.releases.count > 1, let other = VirtualBoard.Board(release: release == 12 ? 13 : 12).package {
+        } else if VirtualBoard.releases.count > 1,
+            let other = VirtualBoard.Board(release: release == 12 ? 13 : 12).package
+        {
             let refused = try install(login, ["--deb", other.path])
-            #expect(refused.status == 2 && refused.errors.contains("is not for Debian \(release), which the board runs"), "\(refused.errors)")
+            #expect(
+                refused.status == 2 && refused.errors.contains("is not for Debian \(release), which the board runs"),
+                "\(refused.errors)")
         }
 
         // Again, now also setting the page's password as an installer does.
         let again = try install(login, ["--deb", good.path, "--web-password"], input: "correct horse battery\n")
-        #expect(again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
-                    && again.errors.contains("nothing to do"), "\(again.errors)")
+        #expect(
+            again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
+                && again.errors.contains("nothing to do"), "\(again.errors)")
         #expect(again.errors.contains("the web page's password is set"), "\(again.errors)")
-        let withPassword = try ExternalTool.run(["curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session"])
+        let withPassword = try ExternalTool.run([
+            "curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session",
+        ])
         #expect(withPassword.contains("\"password_set\":true"), "\(withPassword)")
         #expect(try login.run("stat -c '%U %a' /var/lib/delaybox/web-password") == "delaybox 600")
         #expect(!again.errors.contains("copying"), "the same release is not copied again: \(again.errors)")
@@ -97,93 +120,129 @@ struct VirtualBoardDeployTests {
         let status = try login.run("delayboxctl status")
         #expect(status.contains("state: playing") && status.contains("channel: Demo"), "\(status)")
         let unit = try login.run("systemctl show -p ActiveState -p SubState -p User delaybox.service")
-        #expect(unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"), "\(unit)")
+        #expect(
+            unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"),
+            "\(unit)")
 
         // apt itself installs the broken release (as unattended-upgrades would): the box's
         // own healer checks it after dpkg's run, puts the kept release back, and pins the
         // broken version away.
-        #expect(try login.run("cat /var/lib/delaybox-release/healthy") == goodVersion, "install.sh told the healer which release plays")
+        #expect(
+            try login.run("cat /var/lib/delaybox-release/healthy") == goodVersion,
+            "install.sh told the healer which release plays")
         try login.copy(broken, to: "/tmp/broken.deb")
-        let apt = try login.run("DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?")
+        let apt = try login.run(
+            "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?"
+        )
         #expect(apt == "0", "apt installed the broken release: \(apt)")
         let installedAt = Date()
         var healed = false
         while Date().timeIntervalSince(installedAt) < Double(board.allowing(150)) {
-            let state = (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
+            let state =
+                (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
             if state.contains("plays again") && state.hasSuffix(goodVersion) { healed = true; break }
             Thread.sleep(forTimeInterval: 1)
         }
         let rollback = Date().timeIntervalSince(installedAt)
-        print("deploy: Debian \(release) \(board.arch): apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s")
+        print(
+            "deploy: Debian \(release) \(board.arch): apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s"
+        )
         let journal = (try? login.run("journalctl -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
         #expect(healed, "rolled back by the box itself within \(Int(rollback)) s:\n\(journal)")
         let healedStatus = try login.run("delayboxctl status")
-        #expect(healedStatus.contains("state: playing") && healedStatus.contains("release: rolled back: \(brokenVersion) failed its check"),
-                "\(healedStatus)")
-        #expect(try login.run("cat /etc/apt/preferences.d/delaybox-failed-release").contains("Pin: version \(brokenVersion)"))
-        #expect(try login.run("cat /var/lib/delaybox/web-password | cut -c1-3") == "$y$", "the settings survive both ways")
+        #expect(
+            healedStatus.contains("state: playing")
+                && healedStatus.contains("release: rolled back: \(brokenVersion) failed its check"),
+            "\(healedStatus)")
+        #expect(
+            try login.run("cat /etc/apt/preferences.d/delaybox-failed-release").contains(
+                "Pin: version \(brokenVersion)"))
+        #expect(
+            try login.run("cat /var/lib/delaybox/web-password | cut -c1-3") == "$y$", "the settings survive both ways")
 
         // A venue's newer release in its signed repository (on the board's disk: the board
         // reaches nothing on the network), and `update VERSION` asked at the console (what
         // a group's box asks once its canary plays that version).
         // (Named as make-repo.sh takes a package: …~debN_ARCH.deb.)
-        let newer = try Self.variant(of: good, in: directory, named: "newer", version: ".1", file: "delaybox_newer~deb\(release)_\(board.arch).deb")
-        let newerVersion = try ExternalTool.run(["dpkg-deb", "-f", newer.path, "Version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let newer = try Self.variant(
+            of: good, in: directory, named: "newer", version: ".1",
+            file: "delaybox_newer~deb\(release)_\(board.arch).deb")
+        let newerVersion = try ExternalTool.run(["dpkg-deb", "-f", newer.path, "Version"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let key = try ReleaseRepositoryTests.throwawayKey("Venue", in: directory)
         let repo = directory.appendingPathComponent("repo")
-        let made = try ExternalTool.execute(Self.root.appendingPathComponent("deploy/make-repo.sh"),
-                                            ["--key", key.path, "--url", "file:/srv/delaybox-repo", "--out", repo.path, newer.path])
+        let made = try ExternalTool.execute(
+            Self.root.appendingPathComponent("deploy/make-repo.sh"),
+            ["--key", key.path, "--url", "file:/srv/delaybox-repo", "--out", repo.path, newer.path])
         #expect(made.status == 0, "\(made.errors)")
         try login.copy(repo, to: "/srv/delaybox-repo")
         let suite = release == 12 ? "bookworm" : "trixie"
         // The same repository with its signed index changed after signing: the board's apt
         // refuses it and offers nothing from it.
-        let tampered = try login.run("""
+        let tampered = try login.run(
+            """
             cp -a /srv/delaybox-repo /srv/tampered && sed -i 's/^Suite: .*/&-changed/' /srv/tampered/dists/\(suite)/InRelease \
               && sed 's|file:/srv/delaybox-repo|file:/srv/tampered|' /srv/delaybox-repo/\(suite).sources > /etc/apt/sources.list.d/tampered.sources \
               && apt-get update -q 2>&1 | grep -E 'tampered' | grep -E '^(E|W):' | head -2; \
             apt-cache policy delaybox | grep -c tampered; rm -rf /etc/apt/sources.list.d/tampered.sources /srv/tampered
             """)
-        #expect(tampered.contains("not signed") || tampered.contains("BADSIG") || tampered.contains("invalid"), "apt refused it: \(tampered)")
+        #expect(
+            tampered.contains("not signed") || tampered.contains("BADSIG") || tampered.contains("invalid"),
+            "apt refused it: \(tampered)")
         #expect(tampered.hasSuffix("0"), "nothing offered from it: \(tampered)")
         _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
         let asked = Date()
         #expect(try login.run("delayboxctl update \(newerVersion)").contains("update: asked for \(newerVersion)"))
         var updated = false
         while Date().timeIntervalSince(asked) < Double(board.allowing(180)) {
-            let state = (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
+            let state =
+                (try? login.run("cat /var/lib/delaybox-release/status; dpkg-query -W -f='${Version}' delaybox")) ?? ""
             if state.contains("\(newerVersion) playing") && state.hasSuffix(newerVersion) { updated = true; break }
             Thread.sleep(forTimeInterval: 1)
         }
-        print("deploy: Debian \(release) \(board.arch): `update` at the console to the newer release playing: \(String(format: "%.1f", Date().timeIntervalSince(asked))) s")
-        let updateLog = (try? login.run("journalctl -u delaybox-update -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
+        print(
+            "deploy: Debian \(release) \(board.arch): `update` at the console to the newer release playing: \(String(format: "%.1f", Date().timeIntervalSince(asked))) s"
+        )
+        let updateLog =
+            (try? login.run("journalctl -u delaybox-update -u delaybox-release-check --no-pager -o cat | tail -20"))
+            ?? ""
         #expect(updated, "updated from the repository and checked:\n\(updateLog)")
 
         // A developer's install.sh adding the repository instead of copying a package: the
         // board fetches the entry, apt checks the signature, the release installs and plays.
         _ = try login.run("rm /etc/apt/sources.list.d/delaybox.sources")
         let fromRepo = try install(login, ["--from-repo", "file:/srv/delaybox-repo/"])
-        #expect(fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"), "\(fromRepo.errors)")
-        #expect(try login.run("apt-cache policy delaybox").contains("file:/srv/delaybox-repo \(suite)/main"), "the box follows the repository")
+        #expect(
+            fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"),
+            "\(fromRepo.errors)")
+        #expect(
+            try login.run("apt-cache policy delaybox").contains("file:/srv/delaybox-repo \(suite)/main"),
+            "the box follows the repository")
     }
 
     func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(Self.root.appendingPathComponent("deploy/install.sh"),
-                                 ["--host", "127.0.0.1", "--port", String(login.port), "--identity", login.key,
-                                  "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)"] + arguments, input: input)
+        try ExternalTool.execute(
+            Self.root.appendingPathComponent("deploy/install.sh"),
+            [
+                "--host", "127.0.0.1", "--port", String(login.port), "--identity", login.key,
+                "--ssh-option", "UserKnownHostsFile=\(login.knownHosts)",
+            ] + arguments, input: input)
     }
 
     /// The good package with its program replaced by one that exits at once, as a newer
     /// version for the same release (`X.broken~debN` sorts after `X~debN`).
     static func brokenRelease(of good: URL, in directory: URL) throws -> URL {
-        try variant(of: good, in: directory, named: "broken", version: ".broken",
-                    program: "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n")
+        try variant(
+            of: good, in: directory, named: "broken", version: ".broken",
+            program: "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n")
     }
 
     /// `good` again as another version (`suffix` before its `~debN`), and with `program` as
     /// its delaybox when given.
-    static func variant(of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil,
-                        file: String? = nil) throws -> URL {
+    static func variant(
+        of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil,
+        file: String? = nil
+    ) throws -> URL {
         let tree = directory.appendingPathComponent(name)
         try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
         if let program {
@@ -193,8 +252,10 @@ struct VirtualBoardDeployTests {
         }
         let control = tree.appendingPathComponent("DEBIAN/control")
         let fields = try String(contentsOf: control, encoding: .utf8)
-        try fields.replacingOccurrences(of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1\(suffix)$2", options: .regularExpression)
-            .write(to: control, atomically: true, encoding: .utf8)
+        try fields.replacingOccurrences(
+            of: #"(?m)^Version: (.*)(~deb[0-9]+)$"#, with: "Version: $1\(suffix)$2", options: .regularExpression
+        )
+        .write(to: control, atomically: true, encoding: .utf8)
         let package = directory.appendingPathComponent(file ?? "\(name).deb")
         try ExternalTool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z1", "--build", tree.path, package.path])
         return package
@@ -207,18 +268,22 @@ struct VirtualBoardDeployTests {
         var knownHosts: String
 
         var options: [String] {
-            ["-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "StrictHostKeyChecking=accept-new",
-             "-o", "UserKnownHostsFile=\(knownHosts)", "-o", "LogLevel=ERROR", "-i", key, "-p", String(port)]
+            [
+                "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "StrictHostKeyChecking=accept-new",
+                "-o", "UserKnownHostsFile=\(knownHosts)", "-o", "LogLevel=ERROR", "-i", key, "-p", String(port),
+            ]
         }
 
         /// Runs `command` on the board; its output, trimmed.
         func run(_ command: String) throws -> String {
-            try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
         }
 
         /// Copies a file (or a folder, whole) to the board.
         func copy(_ file: URL, to path: String) throws {
-            try ExternalTool.run(["scp", "-r"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
+            try ExternalTool.run(
+                ["scp", "-r"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
         }
 
         /// Polls until the board's SSH server answers (the board boots under emulation).
@@ -230,7 +295,9 @@ struct VirtualBoardDeployTests {
                 Thread.sleep(forTimeInterval: 2)
             }
             let log = (try? String(contentsOf: console, encoding: .utf8)) ?? ""
-            throw ExternalTool.Failed(description: "the virtual board did not answer on SSH within \(seconds) s; its console:\n\(log.suffix(3000))")
+            throw ExternalTool.Failed(
+                description:
+                    "the virtual board did not answer on SSH within \(seconds) s; its console:\n\(log.suffix(3000))")
         }
     }
 }

@@ -31,8 +31,10 @@ extension VirtualBoardTests {
         for cycle in 1...3 {
             let after = Double.random(in: 0.2...2.5, using: &random)
             let cut = try powerCut(directory, disk: disk, after: after, first: first)
-            let context = "cycle \(cycle), power cut \(String(format: "%.2f", after)) s in: \(cut.reported ?? -1) reported, found \(cut.found), listing \(cut.listing)"
-            let reported = try #require(cut.reported, "the writer reported no save: \(context)\n\(Self.text(directory, "scenario.log"))")
+            let context =
+                "cycle \(cycle), power cut \(String(format: "%.2f", after)) s in: \(cut.reported ?? -1) reported, found \(cut.found), listing \(cut.listing)"
+            let reported = try #require(
+                cut.reported, "the writer reported no save: \(context)\n\(Self.text(directory, "scenario.log"))")
             let generation = try #require(cut.wholeGeneration, "the file is one whole generation: \(context)")
             #expect(generation >= reported, "never older than what was reported saved: \(context)")
             first = generation + 1
@@ -44,10 +46,12 @@ extension VirtualBoardTests {
     @Test func aWriterThatDoesNotFlushIsCaughtByThePowerCut() throws {
         let directory = try prepare("power-cut")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cut = try powerCut(directory, disk: try Self.newDisk(in: directory), after: 1, first: 1, flags: "--without-fsync")
+        let cut = try powerCut(
+            directory, disk: try Self.newDisk(in: directory), after: 1, first: 1, flags: "--without-fsync")
         let reported = try #require(cut.reported, "\(Self.text(directory, "scenario.log"))")
-        #expect(cut.wholeGeneration.map { $0 < reported } ?? true,
-                "unflushed saves were lost: \(reported) reported, found \(cut.found), listing \(cut.listing)")
+        #expect(
+            cut.wholeGeneration.map { $0 < reported } ?? true,
+            "unflushed saves were lost: \(reported) reported, found \(cut.found), listing \(cut.listing)")
     }
 
     /// Boots the board to save settings from generation `first` and cut its power `after`
@@ -57,12 +61,16 @@ extension VirtualBoardTests {
         for file in ["reported.txt", "found.json", "listing.txt"] {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
-        try "cut \(after) \(first) \(flags)\n".write(to: directory.appendingPathComponent("phase"), atomically: true, encoding: .utf8)
+        try "cut \(after) \(first) \(flags)\n".write(
+            to: directory.appendingPathComponent("phase"), atomically: true, encoding: .utf8)
         let cut = try ExternalTool.execute(run, [directory.path, "120"], environment: ["BOARD_DISK": disk.path])
-        #expect(cut.status == 125, "the board lost power mid-scenario: \(cut.errors)\n\(Self.text(directory, "scenario.log"))")
+        #expect(
+            cut.status == 125,
+            "the board lost power mid-scenario: \(cut.errors)\n\(Self.text(directory, "scenario.log"))")
         try "check\n".write(to: directory.appendingPathComponent("phase"), atomically: true, encoding: .utf8)
         let check = try ExternalTool.execute(run, [directory.path, "120"], environment: ["BOARD_DISK": disk.path])
-        #expect(check.status == 0, "the next boot read the disk: \(check.errors)\n\(Self.text(directory, "scenario.log"))")
+        #expect(
+            check.status == 0, "the next boot read the disk: \(check.errors)\n\(Self.text(directory, "scenario.log"))")
         let reported = Self.text(directory, "reported.txt").split(separator: "\n").last.flatMap { Int64($0) }
         let found = SettingsFile(path: directory.appendingPathComponent("found.json").path)
             .load(fallback: Settings(delayMs: 0, volume: 0), maxDelayMs: 300_000)

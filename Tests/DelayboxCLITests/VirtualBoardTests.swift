@@ -2,8 +2,9 @@ import DelayboxAudio
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The virtual boards this machine boots: one per Debian release for this machine's CPU,
@@ -13,7 +14,8 @@ enum VirtualBoard {
     /// DELAYBOX_TEST_RUN) or DELAYBOX_BOARD_TESTS=1. A plain `swift test` stays on this
     /// machine — it booted QEMU for minutes once a `make test` had built the boards (issue 43).
     static let asked = getenv("DELAYBOX_TEST_RUN") != nil || getenv("DELAYBOX_BOARD_TESTS") != nil
-    static let notAsked: Comment = "the virtual boards run in make test (or DELAYBOX_BOARD_TESTS=1 swift test --filter VirtualBoard)"
+    static let notAsked: Comment =
+        "the virtual boards run in make test (or DELAYBOX_BOARD_TESTS=1 swift test --filter VirtualBoard)"
 
     /// This machine's Debian release (12 here), whose board runs this machine's build.
     static let hostRelease: Int = {
@@ -47,7 +49,8 @@ enum VirtualBoard {
         var environment: [String: String] { ["BOARD_DEBIAN": String(release), "BOARD_ARCH": arch] }
 
         var directory: URL {
-            CommandLineTests.root.appendingPathComponent(".build/virtual-board/debian\(release)\(arch == "amd64" ? "" : "-\(arch)")")
+            CommandLineTests.root.appendingPathComponent(
+                ".build/virtual-board/debian\(release)\(arch == "amd64" ? "" : "-\(arch)")")
         }
 
         /// The release build the board runs, as it would ship (`make test` builds it before
@@ -55,7 +58,8 @@ enum VirtualBoard {
         /// build root (deploy/build-release.sh --debian N), or the arm64 one (tools/arm64/check.sh).
         var binaries: URL {
             if arch == "arm64" { return Arm64Build(root: CommandLineTests.root).binaries }
-            return CommandLineTests.root.appendingPathComponent(release == hostRelease ? ".build/release" : ".build/debian\(release)/release")
+            return CommandLineTests.root.appendingPathComponent(
+                release == hostRelease ? ".build/release" : ".build/debian\(release)/release")
         }
 
         /// The package deploy tests install: deploy/make-deb.sh's, in the board's release/
@@ -79,11 +83,13 @@ enum VirtualBoard {
         var gpioChip: String { arch == "arm64" ? "virtual-board-panel" : "gpiochip0" }
 
         var isAvailable: Bool {
-            FileManager.default.isExecutableFile(atPath: arch == "arm64" ? "/usr/bin/qemu-system-aarch64" : "/usr/bin/qemu-system-x86_64")
+            FileManager.default.isExecutableFile(
+                atPath: arch == "arm64" ? "/usr/bin/qemu-system-aarch64" : "/usr/bin/qemu-system-x86_64")
                 && FileManager.default.fileExists(atPath: directory.appendingPathComponent("vmlinuz").path)
                 && FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("delaybox").path)
                 // The arm64 board's scenarios run on its own root filesystem (run.sh).
-                && (arch == "amd64" || FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img.stamp").path))
+                && (arch == "amd64"
+                    || FileManager.default.fileExists(atPath: directory.appendingPathComponent("rootfs.img.stamp").path))
         }
     }
 }
@@ -91,9 +97,12 @@ enum VirtualBoard {
 /// Hardware in the loop: the real `delaybox` on the virtual board (QEMU, Debian's kernel,
 /// gpio-sim as the GPIO chip, snd-aloop as the codec; tools/virtual-board). Edges come
 /// from a kernel GPIO chip through libgpiod, audio goes through a kernel ALSA driver.
-@Suite(.serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
-       .enabled(if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isAvailable,
-                "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"), .timeLimit(.minutes(20)))
+@Suite(
+    .serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
+    .enabled(
+        if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isAvailable,
+        "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"),
+    .timeLimit(.minutes(20)))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 
@@ -102,22 +111,28 @@ struct VirtualBoardTests {
     func run(_ scenario: String, on board: VirtualBoard.Board) throws -> URL {
         try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")
         let directory = try prepare(scenario, for: board)
-        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
-                                               [directory.path, String(board.allowing(240))],
-                                               environment: board.environment)
+        let outcome = try ExternalTool.execute(
+            Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
+            [directory.path, String(board.allowing(240))],
+            environment: board.environment)
         let log = Self.text(directory, "scenario.log")
         #expect(outcome.status == 0, "scenario \(scenario): \(outcome.errors)\n\(log)")
         return directory
     }
 
     /// A directory holding `scenario`, the virtual board's board config and the settings.
-    func prepare(_ scenario: String, for board: VirtualBoard.Board = .init(release: VirtualBoard.hostRelease)) throws -> URL {
+    func prepare(_ scenario: String, for board: VirtualBoard.Board = .init(release: VirtualBoard.hostRelease)) throws
+        -> URL
+    {
         let directory = try ExternalTool.temporaryDirectory("virtual-board")
-        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
-                                         to: directory.appendingPathComponent("scenario.sh"))
+        try FileManager.default.copyItem(
+            at: Self.root.appendingPathComponent("tools/virtual-board/scenarios/\(scenario).sh"),
+            to: directory.appendingPathComponent("scenario.sh"))
         let configs = Self.root.appendingPathComponent("board-configs")
-        let config = try String(contentsOf: configs.appendingPathComponent("\(board.boardConfig).yaml"), encoding: .utf8)
-            .replacingOccurrences(of: #"(?m)^extends: "#, with: "extends: \(configs.path)/", options: .regularExpression)
+        let config = try String(
+            contentsOf: configs.appendingPathComponent("\(board.boardConfig).yaml"), encoding: .utf8
+        )
+        .replacingOccurrences(of: #"(?m)^extends: "#, with: "extends: \(configs.path)/", options: .regularExpression)
         try config.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
         let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer").path
         try "DELAYBOX_BIN=\(board.binaries.path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
@@ -141,31 +156,49 @@ struct VirtualBoardTests {
         let directory = try run("front-panel", on: board)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
-        #expect(Self.text(directory, "status-1.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "status-1.txt"))\n\(appliance)")
-        #expect(Self.text(directory, "status-2.txt").contains("state: paused"), "\(Self.text(directory, "status-2.txt"))")
-        #expect(Self.text(directory, "led-0.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1",
-                "LED on while playing; readings (value, uptime): \(Self.text(directory, "led-trace.txt")) status then: \(Self.text(directory, "status-led.txt"))\n\(appliance)")
-        #expect(Self.text(directory, "led-2.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "LED off when paused")
+        #expect(
+            Self.text(directory, "status-1.txt").contains("delay_ms: 2300"),
+            "\(Self.text(directory, "status-1.txt"))\n\(appliance)")
+        #expect(
+            Self.text(directory, "status-2.txt").contains("state: paused"), "\(Self.text(directory, "status-2.txt"))")
+        #expect(
+            Self.text(directory, "led-0.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+            "LED on while playing; readings (value, uptime): \(Self.text(directory, "led-trace.txt")) status then: \(Self.text(directory, "status-led.txt"))\n\(appliance)"
+        )
+        #expect(
+            Self.text(directory, "led-2.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+            "LED off when paused")
         let gpio = Self.text(directory, "gpio.txt")
-        #expect(gpio.contains("encoder A  GPIO5  high  6 edges") && gpio.contains("encoder B  GPIO6  high  6 edges"), "\(gpio)")
+        #expect(
+            gpio.contains("encoder A  GPIO5  high  6 edges") && gpio.contains("encoder B  GPIO6  high  6 edges"),
+            "\(gpio)")
         // The play button's contact bounced (five changes, then held): one press either way;
         // libgpiod 2 has the kernel debounce it (2 edges arrive), 1.6 passes all 6 on.
         let library = board.release >= 13 ? "libgpiod 2." : "libgpiod 1.6"
         #expect(gpio.contains("play  GPIO17  high  released  \(board.release >= 13 ? 2 : 6) edges"), "\(gpio)")
-        #expect(appliance.contains("front panel on \(board.gpioChip): 3 buttons, encoder, 1 LEDs (\(library)"), "\(appliance)")
+        #expect(
+            appliance.contains("front panel on \(board.gpioChip): 3 buttons, encoder, 1 LEDs (\(library)"),
+            "\(appliance)")
         // The preset button's line has no pull but the one the appliance asked for.
-        #expect(Self.text(directory, "bias.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "pulled up by the bias requested")
+        #expect(
+            Self.text(directory, "bias.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+            "pulled up by the bias requested")
         #expect(gpio.contains("preset  GPIO27  high  released  0 edges"), "\(gpio)")
         // SIGHUP with the play button moved to line 24: the panel takes the new line.
-        #expect(Self.text(directory, "gpio-2.txt").contains("play  GPIO24  high  released  2 edges"), "\(Self.text(directory, "gpio-2.txt"))")
+        #expect(
+            Self.text(directory, "gpio-2.txt").contains("play  GPIO24  high  released  2 edges"),
+            "\(Self.text(directory, "gpio-2.txt"))")
         #expect(Self.text(directory, "status-3.txt").contains("state: playing"), "a press on the new line plays again")
         // `config set defaults.delay_step 500 ms` from the console: the next detent is 500 ms.
         func delay(_ file: String) -> Int? {
             Self.text(directory, file).split(separator: "\n").first { $0.hasPrefix("delay_ms:") }
                 .flatMap { Int($0.dropFirst("delay_ms:".count).trimmingCharacters(in: .whitespaces)) }
         }
-        let before = try #require(delay("status-4.txt"), "\(Self.text(directory, "step.txt"))\n\(Self.text(directory, "status-4.txt"))")
-        #expect(delay("status-5.txt") == before + 500, "one detent after the step was set live: \(Self.text(directory, "status-5.txt"))\n\(appliance)")
+        let before = try #require(
+            delay("status-4.txt"), "\(Self.text(directory, "step.txt"))\n\(Self.text(directory, "status-4.txt"))")
+        #expect(
+            delay("status-5.txt") == before + 500,
+            "one detent after the step was set live: \(Self.text(directory, "status-5.txt"))\n\(appliance)")
 
         // The capture (4 s from the loopback's other side) carries the programme.
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 3)
@@ -174,16 +207,22 @@ struct VirtualBoardTests {
         // click, from the kernel's edge timestamp to its first frame at the jack.
         let stats = Self.text(directory, "stats.txt")
         func figure(_ key: String) -> Double? {
-            stats.split(separator: "\n").first { $0.hasPrefix(key + ":") }.flatMap { Double($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)) }
+            stats.split(separator: "\n").first { $0.hasPrefix(key + ":") }.flatMap {
+                Double($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces))
+            }
         }
         let clicks = figure("knob_to_click_count") ?? 0
         #expect(clicks >= 24, "the 24 detents and the presses each timed: \(stats)")
-        let (p50, p95, largest) = (figure("knob_to_click_p50_ms") ?? 0, figure("knob_to_click_ms") ?? 0, figure("knob_to_click_max_ms") ?? 0)
+        let (p50, p95, largest) = (
+            figure("knob_to_click_p50_ms") ?? 0, figure("knob_to_click_ms") ?? 0, figure("knob_to_click_max_ms") ?? 0
+        )
         // Behind the device's queue of 20 ms periods: at least one period. The x86 boards
         // measured p95 80.5 ms (the queue, 60 ms, and up to a period's wait for room to write);
         // the arm64 board's emulation is several times slower.
         #expect(p50 >= 20 && p95 >= p50 && largest >= p95 && p95 < (board.arch == "amd64" ? 150 : 500), "\(stats)")
-        print("knob_to_click_ms, \(board) board (QEMU): p50 \(p50), p95 \(p95), max \(largest) over the latest \(min(Int(clicks), 64)) of \(Int(clicks)) clicks")
+        print(
+            "knob_to_click_ms, \(board) board (QEMU): p50 \(p50), p95 \(p95), max \(largest) over the latest \(min(Int(clicks), 64)) of \(Int(clicks)) clicks"
+        )
     }
 
     /// An IR remote through the kernel: rc-loopback as the receiver, the kernel's NEC
@@ -198,13 +237,18 @@ struct VirtualBoardTests {
         let appliance = Self.text(directory, "delaybox.log")
         let name = Self.text(directory, "receiver-name.txt").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(appliance.contains("remote: '\(name)' (/dev/input/event"), "\(appliance)")
-        #expect(Self.text(directory, "keytable.txt").contains("car-mp3.toml loaded into rc0 (\(name)): Wrote 21 keycode(s)"),
-                "the package's loader loaded the board's keymap: \(Self.text(directory, "keytable.txt"))")
-        #expect(Self.text(directory, "status-delay.txt").contains("delay_ms: 2100"), "\(Self.text(directory, "status-delay.txt"))\n\(appliance)")
+        #expect(
+            Self.text(directory, "keytable.txt").contains(
+                "car-mp3.toml loaded into rc0 (\(name)): Wrote 21 keycode(s)"),
+            "the package's loader loaded the board's keymap: \(Self.text(directory, "keytable.txt"))")
+        #expect(
+            Self.text(directory, "status-delay.txt").contains("delay_ms: 2100"),
+            "\(Self.text(directory, "status-delay.txt"))\n\(appliance)")
         #expect(Self.text(directory, "status-volume.txt").contains("volume: 52"))
         // Held ~1.6 s: the press and at least two autorepeats (rc-core: 500 ms, then every 125 ms).
         let held = Self.text(directory, "status-volume-held.txt")
-        let volume = try #require(held.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(held)")
+        let volume = try #require(
+            held.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(held)")
         #expect(volume >= 58, "\(held)\n\(appliance)")
         #expect(appliance.contains("preset 3 saved: 2100 ms"), "the 3 held saved preset 3: \(appliance)")
         #expect(Self.text(directory, "status-recalled.txt").contains("delay_ms: 2100"), "3 pressed recalled it")
@@ -225,11 +269,16 @@ struct VirtualBoardTests {
         let directory = try run("card-pulled", on: board)
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
-        #expect(appliance.contains("audio output lost: alsa:hw:CARD=Loopback,DEV=0: snd_pcm_writei: No such device"), "\(appliance)")
+        #expect(
+            appliance.contains("audio output lost: alsa:hw:CARD=Loopback,DEV=0: snd_pcm_writei: No such device"),
+            "\(appliance)")
         #expect(appliance.contains("audio output cannot open: hw:CARD=Loopback,DEV=0"))
         #expect(appliance.contains("output works again"))
-        #expect(Self.text(directory, "status-1.txt").contains("state: playing"), "recording and playout go on without the card")
-        #expect(Self.text(directory, "stats-1.txt").contains("device_losses: 1"), "\(Self.text(directory, "stats-1.txt"))")
+        #expect(
+            Self.text(directory, "status-1.txt").contains("state: playing"),
+            "recording and playout go on without the card")
+        #expect(
+            Self.text(directory, "stats-1.txt").contains("device_losses: 1"), "\(Self.text(directory, "stats-1.txt"))")
         #expect(Self.text(directory, "status-2.txt").contains("state: playing"))
         try Self.expectProgramme(in: directory.appendingPathComponent("capture.wav"), seconds: 2.5)
     }
@@ -248,30 +297,46 @@ struct VirtualBoardTests {
         #expect(appliance.contains("volume on the codec's mixer: default 'Digital', -51.0…0.0 dB"), "\(appliance)")
         #expect(Self.text(directory, "delay.txt").contains("delay_ms: 2300"), "\(Self.text(directory, "delay.txt"))")
         let status = Self.text(directory, "status-1.txt")
-        let volume = try #require(status.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) }, "\(status)")
+        let volume = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("volume: ") }.flatMap { Int($0.dropFirst(8)) },
+            "\(status)")
         #expect(volume > 50, "three detents in volume mode: \(status)")
-        let controlBefore = try #require(Self.decibels(Self.text(directory, "mixer-0.txt")), "\(Self.text(directory, "mixer-0.txt"))")
-        let controlAfter = try #require(Self.decibels(Self.text(directory, "mixer-1.txt")), "\(Self.text(directory, "mixer-1.txt"))")
+        let controlBefore = try #require(
+            Self.decibels(Self.text(directory, "mixer-0.txt")), "\(Self.text(directory, "mixer-0.txt"))")
+        let controlAfter = try #require(
+            Self.decibels(Self.text(directory, "mixer-1.txt")), "\(Self.text(directory, "mixer-1.txt"))")
         // softvol's 256 steps over 51 dB: 0.2 dB apart.
-        #expect(abs(controlBefore - VolumeCurve.decibels(50)) <= 0.2 && abs(controlAfter - VolumeCurve.decibels(volume)) <= 0.2,
-                "\(controlBefore) \(controlAfter) dB")
+        #expect(
+            abs(controlBefore - VolumeCurve.decibels(50)) <= 0.2
+                && abs(controlAfter - VolumeCurve.decibels(volume)) <= 0.2,
+            "\(controlBefore) \(controlAfter) dB")
 
         // Which pips were heard at which setting, from when each step was made (the guest's
         // uptime, counted from the capture's start; the recording itself starts a little
         // later, so each stretch keeps clear of the steps around it).
         let timeline = Self.timeline(Self.text(directory, "timeline.txt"))
-        let at = { (step: String) throws -> Double in try #require(timeline[step], "\(step) in \(timeline)") - timeline["capture", default: 0] }
+        let at = { (step: String) throws -> Double in
+            try #require(timeline[step], "\(step) in \(timeline)") - timeline["capture", default: 0]
+        }
         let capture = try TimecodeCapture(wav: directory.appendingPathComponent("capture.wav"))
         let before = capture.onsets(from: 0.5, to: try at("delay") - 0.6)
         let between = capture.onsets(from: try at("delay-set") + 1, to: try at("push") - 0.6)
         let after = capture.onsets(from: try at("volume-set") + 0.5, to: .infinity)
         let context = "onsets \(capture.onsets), steps \(timeline)"
-        try #require(before.count >= 3 && between.count >= 3 && after.count >= 3, "three pips at each setting: \(context)")
-        let shift = TimecodeCapture.shift(from: TimecodeCapture.phase(of: before), to: TimecodeCapture.phase(of: between))
+        try #require(
+            before.count >= 3 && between.count >= 3 && after.count >= 3, "three pips at each setting: \(context)")
+        let shift = TimecodeCapture.shift(
+            from: TimecodeCapture.phase(of: before), to: TimecodeCapture.phase(of: between))
         #expect(abs(shift - 14_400) <= 96, "the pips moved \(shift) frames later; 300 ms is 14400 (\(context))")
-        let louder = 20 * log10(Double(TimecodeCapture.median(after.map(\.level))) / Double(TimecodeCapture.median(between.map(\.level))))
-        #expect(abs(louder - (controlAfter - controlBefore)) <= 0.2,
-                "the pips came out \(louder) dB louder; the codec's control moved \(controlAfter - controlBefore) dB (\(context))")
+        let louder =
+            20
+            * log10(
+                Double(TimecodeCapture.median(after.map(\.level)))
+                    / Double(TimecodeCapture.median(between.map(\.level))))
+        #expect(
+            abs(louder - (controlAfter - controlBefore)) <= 0.2,
+            "the pips came out \(louder) dB louder; the codec's control moved \(controlAfter - controlBefore) dB (\(context))"
+        )
         let pipPhase = TimecodeCapture.phase(of: between)
         let feedback = capture.onsets(from: try at("push"), to: try at("volume-set"))
             .filter { abs(TimecodeCapture.shift(from: pipPhase, to: $0.phase)) > 96 }
@@ -280,11 +345,13 @@ struct VirtualBoardTests {
 
     /// `STEP UPTIME_S` lines (the scenarios' `mark`), by step.
     static func timeline(_ text: String) -> [String: Double] {
-        Dictionary(text.split(separator: "\n").compactMap { line -> (String, Double)? in
-            let words = line.split(separator: " ")
-            guard words.count == 2, let seconds = Double(words[1]) else { return nil }
-            return (String(words[0]), seconds)
-        }) { first, _ in first }
+        Dictionary(
+            text.split(separator: "\n").compactMap { line -> (String, Double)? in
+                let words = line.split(separator: " ")
+                guard words.count == 2, let seconds = Double(words[1]) else { return nil }
+                return (String(words[0]), seconds)
+            }
+        ) { first, _ in first }
     }
 
     /// The dB figure amixer shows for a control (`[-18.00dB]`), of its first channel.
@@ -311,11 +378,14 @@ struct VirtualBoardTests {
         try machine.run()
         defer { if machine.isRunning { machine.terminate() } }
         let deadline = Date().addingTimeInterval(TimeInterval(board.allowing(180)))
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path), machine.isRunning, Date() < deadline {
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
+            machine.isRunning, Date() < deadline
+        {
             Thread.sleep(forTimeInterval: 0.2)
         }
-        try #require(FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
-                     "the appliance did not play: \(Self.text(directory, "delaybox.log"))")
+        try #require(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
+            "the appliance did not play: \(Self.text(directory, "delaybox.log"))")
         // A terminal on the socket: each line sent, then read until its answer shows.
         let talk = """
             import socket, sys, time
@@ -333,8 +403,10 @@ struct VirtualBoardTests {
             talk(b'\\xff\\xfe\\x00\\x1b[99~\\r', b'delaybox> ')
             talk(b'version\\r', b'0.')
             """
-        let transcript = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                                  ["python3", "-c", talk, directory.appendingPathComponent("serial.sock").path]).output
+        let transcript = try ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", talk, directory.appendingPathComponent("serial.sock").path]
+        ).output
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("done").path, contents: nil)
         machine.waitUntilExit()
         #expect(machine.terminationStatus == 0, "\(Self.text(directory, "scenario.log"))")
@@ -342,7 +414,9 @@ struct VirtualBoardTests {
         let statuses = transcript.components(separatedBy: "channel: Demo").dropFirst()
         #expect(statuses.count == 2, "\(transcript)")
         #expect(transcript.contains("state: playing"), "\(transcript)")
-        #expect(statuses.first?.contains("delay_ms: 2000") == true && statuses.last?.contains("delay_ms: 2500") == true, "\(transcript)")
+        #expect(
+            statuses.first?.contains("delay_ms: 2000") == true && statuses.last?.contains("delay_ms: 2500") == true,
+            "\(transcript)")
         #expect(transcript.contains("result: ok"), "\(transcript)")
         #expect(transcript.contains("console: invalid UTF-8 ignored"), "line noise is complained about: \(transcript)")
         #expect(transcript.contains("version: 0."), "still answering after line noise: \(transcript)")
@@ -359,17 +433,22 @@ struct VirtualBoardTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let formats = directory.appendingPathComponent("formats")
         for fixture in FormatFixtures.all { _ = try FormatFixtures.make(fixture, in: formats) }
-        let outcome = try ExternalTool.execute(Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
-                                               [directory.path, String(board.allowing(240))], environment: board.environment)
+        let outcome = try ExternalTool.execute(
+            Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
+            [directory.path, String(board.allowing(240))], environment: board.environment)
         #expect(outcome.status == 0, "\(outcome.errors)\n\(Self.text(directory, "scenario.log"))")
         for fixture in FormatFixtures.all {
             let played = directory.appendingPathComponent("played/\(fixture.file)")
             let log = Self.text(directory, "played/\(fixture.file).log")
             let capture = try? WavCapture(path: played.path + ".wav")
             // The tone, from its first loud sample on (the delay line starts with silence).
-            let start = capture?.left.firstIndex { abs(Int($0)) > 1_000 }.map { Double($0) / Double(WavCapture.sampleRate) }
+            let start = capture?.left.firstIndex { abs(Int($0)) > 1_000 }.map {
+                Double($0) / Double(WavCapture.sampleRate)
+            }
             let crossings = start.map { capture?.crossingsPerSecond(from: $0 + 0.1, to: $0 + 0.6) ?? 0 } ?? 0
-            #expect(abs(crossings - 2 * Double(FormatFixtures.frequency)) < 10, "\(fixture.file) on \(board): \(crossings) crossings/s\n\(log)")
+            #expect(
+                abs(crossings - 2 * Double(FormatFixtures.frequency)) < 10,
+                "\(fixture.file) on \(board): \(crossings) crossings/s\n\(log)")
         }
     }
 

@@ -9,7 +9,8 @@ import Testing
     static let root = CommandLineTests.root
 
     static func board(web: String) -> (URL) -> String {
-        { _ in """
+        { _ in
+            """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
               device: null
@@ -37,7 +38,8 @@ import Testing
     @Test func theSocketSystemdPassesIsServedWhateverPortTheConfigSays() throws {
         let port = try LoopbackPort.unused()
         let activate = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        try #require(FileManager.default.isExecutableFile(atPath: activate.path), "systemd-socket-activate (package systemd)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: activate.path), "systemd-socket-activate (package systemd)")
         let directory = try ExternalTool.temporaryDirectory("web-activation")
         defer { try? FileManager.default.removeItem(at: directory) }
         let board = directory.appendingPathComponent("board.yaml")
@@ -46,10 +48,14 @@ import Testing
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         // Not through Foundation's Process: systemd-socket-activate closes the descriptors it
         // inherits, which hung Foundation's watch over every child (SpawnedProcess).
-        let box = try SpawnedProcess([activate.path, "-l", "127.0.0.1:\(port)",
-                                      RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox").path,
-                                      "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "7"],
-                                     stderrFile: log)
+        let box = try SpawnedProcess(
+            [
+                activate.path, "-l", "127.0.0.1:\(port)",
+                RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox").path,
+                "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
+                "--seconds", "7",
+            ],
+            stderrFile: log)
         defer { box.stop() }
         let session = try Self.waitForPage("http://127.0.0.1:\(port)/api/session")
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -59,21 +65,31 @@ import Testing
 
     @Test func aBodyTooLargeIsRefusedAndATakenPortIsSaidWhileTheBoxPlaysOn() throws {
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door",
-                                       board: Self.board(web: "  port: \(port)"))
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door",
+            board: Self.board(web: "  port: \(port)"))
         let page = try Self.waitForPage("http://127.0.0.1:\(port)/")
         #expect(page.contains("<title>Delaybox</title>"), "\(box.log)")
         let large = String(repeating: "x", count: 9_000)
-        let refused = try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Delaybox-CSRF: login", "--data-binary", "password=\(large)",
-                                     "http://127.0.0.1:\(port)/api/login"])
+        let refused = try Self.curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Delaybox-CSRF: login", "--data-binary",
+            "password=\(large)",
+            "http://127.0.0.1:\(port)/api/login",
+        ])
         #expect(refused.output == "413", "\(refused.output) \(refused.errors)")
 
-        let second = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door-taken",
-                                          board: Self.board(web: "  port: \(port)"))
+        let second = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door-taken",
+            board: Self.board(web: "  port: \(port)"))
         let deadline = Date().addingTimeInterval(10)
-        while !second.log.contains("state: buffering -> playing"), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(second.log.contains("web page: port \(port) is taken (by another program, or another box on this host): set web.port; playing without it"),
-                "\(second.log)")
+        while !second.log.contains("state: buffering -> playing"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(
+            second.log.contains(
+                "web page: port \(port) is taken (by another program, or another box on this host): set web.port; playing without it"
+            ),
+            "\(second.log)")
         #expect(second.log.contains("state: buffering -> playing"))
         second.stop()
         box.stop()

@@ -15,7 +15,8 @@ import Testing
 
     @Test func aNewcomerSetsThePasswordAndSyncsTheDelayFromAPhone() throws {
         let python = Self.root.appendingPathComponent(".build/browser-venv/bin/python")
-        try #require(FileManager.default.isExecutableFile(atPath: python.path), "no Playwright: run deploy/setup-host.sh")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path), "no Playwright: run deploy/setup-host.sh")
         // The club's station: a live 1234 Hz tone on Icecast, behind a .pls link on another
         // server, as a station's website gives it.
         let icecast = try IcecastServer()
@@ -27,7 +28,9 @@ import Testing
         try "[playlist]\nNumberOfEntries=1\nFile1=\(icecast.url(mount: "/club"))\nTitle1=Club Radio\n"
             .write(to: station.appendingPathComponent("club.pls"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page") { directory in """
+        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page") {
+            directory in
+            """
             extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
               device: wav:\(directory.appendingPathComponent("out.wav").path)
@@ -46,13 +49,19 @@ import Testing
         let screenshots = Self.root.appendingPathComponent("out/web")
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         let script = Self.root.appendingPathComponent("tools/browser/web_page.py")
-        let outcome = try ExternalTool.execute(python, [script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
-                                                        "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
-                                                        "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls")])
+        let outcome = try ExternalTool.execute(
+            python,
+            [
+                script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
+                "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
+                "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls"),
+            ])
         #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errors)\nthe box's log:\n\(box.log)")
         #expect(outcome.output.contains("web page: all passed"))
         for name in ["1-first-visit", "2-controls", "3-synced", "4-station-added", "5-login", "6-desktop"] {
-            #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(name).png").path), "\(name)")
+            #expect(
+                FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(name).png").path),
+                "\(name)")
         }
         box.stop()
         // The station added on the page is what the jack plays at the end, and it was kept:
@@ -62,16 +71,21 @@ import Testing
         let frames = output.count / 2, half = WavCapture.sampleRate / 2
         try #require(frames > 10 * half, "the output holds \(frames) frames")
         let windows = stride(from: frames - 10 * half, through: frames - half, by: half).map { start in
-            (club: Goertzel.power(output, from: start, frames: half, hertz: Double(Self.clubHertz)),
-             elsewhere: Goertzel.power(output, from: start, frames: half, hertz: 700))
+            (
+                club: Goertzel.power(output, from: start, frames: half, hertz: Double(Self.clubHertz)),
+                elsewhere: Goertzel.power(output, from: start, frames: half, hertz: 700)
+            )
         }
         let loudest = try #require(windows.max { $0.club < $1.club })
-        #expect(loudest.club > 1e-4 && loudest.club > 1_000 * loudest.elsewhere, """
+        #expect(
+            loudest.club > 1e-4 && loudest.club > 1_000 * loudest.elsewhere,
+            """
             the club's 1234 Hz at the end of the output: \(loudest); each half second of the last five: \
             \(windows.map { String(format: "%.1e", $0.club) }.joined(separator: " "))
             \(box.log.suffix(3_000))
             """)
-        let saved = (try? String(contentsOf: box.directory.appendingPathComponent("config.yaml"), encoding: .utf8)) ?? ""
+        let saved =
+            (try? String(contentsOf: box.directory.appendingPathComponent("config.yaml"), encoding: .utf8)) ?? ""
         #expect(saved.contains(server.url("club.pls")), "config save kept the station: \(saved)")
     }
 }

@@ -5,7 +5,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct BoardConfigTests {
     // (Resolved: `make check` compiles this file through a link, tools/check/Tests.)
-    static let boards = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+    static let boards = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("board-configs")
 
     static var shippedBoards: [String] {
@@ -15,9 +16,12 @@ import Testing
 
     /// Writes `files` (name → YAML) into a fresh directory; returns its path.
     func directory(_ files: [String: String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("boardconfig-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "boardconfig-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         return directory
     }
 
@@ -62,7 +66,8 @@ import Testing
     }
 
     @Test func aBoardExtendsTheBaseAndChangesOnlyWhatDiffers() throws {
-        let config = try #require(ConfigFile.load(Self.boards.appendingPathComponent("pi3-iqaudio-dacplus.yaml").path).config)
+        let config = try #require(
+            ConfigFile.load(Self.boards.appendingPathComponent("pi3-iqaudio-dacplus.yaml").path).config)
         let tap = try #require(config.gpio?.buttons.first { $0.name == "tap" })
         #expect(tap.line == 23 && tap.press == .tapSync, "the line moved, the action came from the base")
         #expect(config.gpio?.encoder?.a == 5)
@@ -72,8 +77,9 @@ import Testing
     @Test func aSiteFileOverridesTheBoard() throws {
         let directory = try directory(["site.conf": "defaults:\n  delay: 45 s\naudio:\n  period: 40 ms\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path,
-                                     site: directory.appendingPathComponent("site.conf").path)
+        let result = ConfigFile.load(
+            Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path,
+            site: directory.appendingPathComponent("site.conf").path)
         let config = try #require(result.config, "\(result.diagnostics)")
         #expect(config.defaults.delayMs == 45_000)
         #expect(config.audio.periodMs == 40 && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
@@ -92,26 +98,38 @@ import Testing
 
     @Test func unknownKeysAreReportedWhereTheyAreWithASuggestion() throws {
         let found = try diagnostics(Self.minimal + "defaults:\n  max_dealy: 10 min\nconsol:\n  baud: 115200\n")
-        #expect(found.contains("board.yaml:10:3: error: unknown key 'defaults.max_dealy'; did you mean 'max_delay'?"), "\(found)")
+        #expect(
+            found.contains("board.yaml:10:3: error: unknown key 'defaults.max_dealy'; did you mean 'max_delay'?"),
+            "\(found)")
         #expect(found.contains("board.yaml:11:1: error: unknown key 'consol'; did you mean 'console'?"), "\(found)")
     }
 
     @Test func unitsRangesAndChoicesAreChecked() throws {
-        let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  format: S24LE") + """
-            defaults:
-              delay: 45
-              max_delay: 2 h
-              initial_buffer: 10 s
-              volume: 140
+        let found = try diagnostics(
+            Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  format: S24LE") + """
+                defaults:
+                  delay: 45
+                  max_delay: 2 h
+                  initial_buffer: 10 s
+                  volume: 140
 
-            """)
-        #expect(found.contains { $0.hasPrefix("board.yaml:11:10: error: 'defaults.delay' must be a duration with its unit") }, "\(found)")
+                """)
+        #expect(
+            found.contains {
+                $0.hasPrefix("board.yaml:11:10: error: 'defaults.delay' must be a duration with its unit")
+            }, "\(found)")
         let huge = try diagnostics(Self.minimal + "defaults:\n  max_delay: 1e308 s\n  delay: nan s\n")
-        #expect(huge.count == 2 && huge.allSatisfy { $0.contains("must be a duration") }, "no trap on absurd numbers: \(huge)")
+        #expect(
+            huge.count == 2 && huge.allSatisfy { $0.contains("must be a duration") },
+            "no trap on absurd numbers: \(huge)")
         #expect(found.contains { $0.hasPrefix("board.yaml:12:14:") && $0.contains("max_delay") }, "\(found)")
-        #expect(found.contains("board.yaml:13:19: error: 'defaults.initial_buffer' is 10 s; allowed 1 s to 5 s"), "\(found)")
+        #expect(
+            found.contains("board.yaml:13:19: error: 'defaults.initial_buffer' is 10 s; allowed 1 s to 5 s"), "\(found)"
+        )
         #expect(found.contains("board.yaml:14:11: error: 'defaults.volume' is 140; allowed 0-100"), "\(found)")
-        #expect(found.contains { $0.contains("'audio.format' cannot be 'S24LE'") && $0.contains("did you mean 'S24_LE'?") }, "\(found)")
+        #expect(
+            found.contains { $0.contains("'audio.format' cannot be 'S24LE'") && $0.contains("did you mean 'S24_LE'?") },
+            "\(found)")
     }
 
     @Test func theWebPageIsOnWithAWebSectionAndOffWhenItSaysSo() throws {
@@ -126,7 +144,9 @@ import Testing
         #expect(try web("web:\n  enabled: true\n").settings == WebSettings(port: 80), "port 80 unless said")
         #expect(try web("web:\n  port: 8080\n  enabled: false\n").settings == nil)
         let refused = try web("web:\n  port: 70000\n")
-        #expect(refused.diagnostics.contains { $0.contains("'web.port' is 70000; allowed 1-65535") }, "\(refused.diagnostics)")
+        #expect(
+            refused.diagnostics.contains { $0.contains("'web.port' is 70000; allowed 1-65535") },
+            "\(refused.diagnostics)")
         let typo = try web("web:\n  prot: 8080\n")
         #expect(typo.diagnostics.contains { $0.contains("prot") && $0.contains("port") }, "\(typo.diagnostics)")
         // Every shipped Pi board serves it on port 80 (base.yaml), through systemd's socket.
@@ -144,11 +164,17 @@ import Testing
             return (result.config, result.diagnostics.map(\.description))
         }
         #expect(try loaded(Self.minimal).config?.clock == .network)
-        let rtc = Self.minimal.replacingOccurrences(of: "  hat: hifiberry-dacplus\n", with: "  hat: hifiberry-dacplus\n  clock: rtc\n")
+        let rtc = Self.minimal.replacingOccurrences(
+            of: "  hat: hifiberry-dacplus\n", with: "  hat: hifiberry-dacplus\n  clock: rtc\n")
         #expect(try loaded(rtc).config?.clock == .rtc)
         let wrong = try loaded(rtc.replacingOccurrences(of: "clock: rtc", with: "clock: gps"))
-        #expect(wrong.config == nil && wrong.diagnostics.contains { $0.contains("'board.clock'") && $0.contains("network, rtc") }, "\(wrong.diagnostics)")
-        #expect(ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path).config?.clock == .network)
+        #expect(
+            wrong.config == nil
+                && wrong.diagnostics.contains { $0.contains("'board.clock'") && $0.contains("network, rtc") },
+            "\(wrong.diagnostics)")
+        #expect(
+            ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path).config?.clock
+                == .network)
         #expect(ConfigFile.load(Self.boards.appendingPathComponent("simulated-host.yaml").path).config?.clock == .rtc)
     }
 
@@ -156,7 +182,8 @@ import Testing
     /// package's by name, or an absolute path to a .toml file — nothing a shell would read.
     @Test func aRemotesKeymapIsAPackagedNameOrAPath() throws {
         func remote(_ keymap: String) throws -> (settings: RemoteSettings?, diagnostics: [String]) {
-            let yaml = Self.minimal + "remote:\n  device: gpio_ir_recv\n  keymap: '\(keymap)'\n  keys:\n    KEY_OK: tap_sync\n"
+            let yaml =
+                Self.minimal + "remote:\n  device: gpio_ir_recv\n  keymap: '\(keymap)'\n  keys:\n    KEY_OK: tap_sync\n"
             let directory = try directory(["board.yaml": yaml])
             defer { try? FileManager.default.removeItem(at: directory) }
             let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
@@ -166,31 +193,49 @@ import Testing
         #expect(try remote("/home/pi/my-remote.toml").settings?.keymapPath == "/home/pi/my-remote.toml")
         for hostile in ["car-mp3; reboot", "$(id)", "../../etc/shadow", "/etc/shadow", "a b", "/x/../y.toml"] {
             let refused = try remote(hostile)
-            #expect(refused.settings == nil && refused.diagnostics.contains { $0.contains("'remote.keymap' is") }, "\(hostile): \(refused.diagnostics)")
+            #expect(
+                refused.settings == nil && refused.diagnostics.contains { $0.contains("'remote.keymap' is") },
+                "\(hostile): \(refused.diagnostics)")
         }
     }
 
     @Test func aRateTheEngineDoesNotPlayIsRefusedWithTheWayOut() throws {
-        let found = try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
-        #expect(found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") }, "\(found)")
-        #expect(try diagnostics(Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 48000")).isEmpty)
+        let found = try diagnostics(
+            Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 44100"))
+        #expect(
+            found.contains { $0.contains("'audio.rate' is 44100: the box plays 48000 Hz") && $0.contains("plughw:") },
+            "\(found)")
+        #expect(
+            try diagnostics(
+                Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  rate: 48000")
+            ).isEmpty)
     }
 
     @Test func twoFunctionsOnOneLineAndLinesTheHATOrConsoleTakeAreErrors() throws {
-        let found = try diagnostics(Self.minimal + """
-            console:
-              device: /dev/ttyAMA0
-            gpio:
-              buttons:
-                play: { line: 17, press: play_pause }
-                mute: { line: 17, press: mute }
-                vol: { line: 18, press: volume_up }
-                txd: { line: 14, press: mute }
+        let found = try diagnostics(
+            Self.minimal + """
+                console:
+                  device: /dev/ttyAMA0
+                gpio:
+                  buttons:
+                    play: { line: 17, press: play_pause }
+                    mute: { line: 17, press: mute }
+                    vol: { line: 18, press: volume_up }
+                    txd: { line: 14, press: mute }
 
-            """)
-        #expect(found.contains("board.yaml:14:19: error: GPIO 17 is used twice: button 'play' and button 'mute'"), "\(found)")
-        #expect(found.contains("board.yaml:15:18: error: GPIO 18 (button 'vol') is taken by the hifiberry-dacplus HAT (I2S BCLK)"), "\(found)")
-        #expect(found.contains { $0.hasPrefix("board.yaml:16:18: error: GPIO 14 (button 'txd') is taken by the serial console on /dev/ttyAMA0") }, "\(found)")
+                """)
+        #expect(
+            found.contains("board.yaml:14:19: error: GPIO 17 is used twice: button 'play' and button 'mute'"),
+            "\(found)")
+        #expect(
+            found.contains(
+                "board.yaml:15:18: error: GPIO 18 (button 'vol') is taken by the hifiberry-dacplus HAT (I2S BCLK)"),
+            "\(found)")
+        #expect(
+            found.contains {
+                $0.hasPrefix(
+                    "board.yaml:16:18: error: GPIO 14 (button 'txd') is taken by the serial console on /dev/ttyAMA0")
+            }, "\(found)")
     }
 
     @Test func brokenFilesSayWhereAndWhy() throws {
@@ -200,16 +245,21 @@ import Testing
         #expect(twice == ["board.yaml:9:1: error: 'audio' is written twice in one mapping"], "\(twice)")
         let missingBase = try diagnostics("extends: nowhere.yaml\n" + Self.minimal)
         #expect(missingBase.first == "board.yaml:1:10: error: cannot extend 'nowhere.yaml'", "\(missingBase)")
-        #expect(missingBase.contains { $0.contains("nowhere.yaml:1:1: error: the config file does not exist") }, "\(missingBase)")
+        #expect(
+            missingBase.contains { $0.contains("nowhere.yaml:1:1: error: the config file does not exist") },
+            "\(missingBase)")
         let loop = try diagnostics("extends: other.yaml\n", extra: ["other.yaml": "extends: board.yaml\n"])
         #expect(loop.contains { $0.contains("extends itself") }, "\(loop)")
-        let channels = try diagnostics("board: { name: X }\naudio: { device: default }\nchannels:\n  - name: A\n  - name: a\n    url: x\n")
+        let channels = try diagnostics(
+            "board: { name: X }\naudio: { device: default }\nchannels:\n  - name: A\n  - name: a\n    url: x\n")
         #expect(channels.contains("board.yaml:4:5: error: channel 'A' has no stream URL"), "\(channels)")
         #expect(channels.contains { $0.contains("two channels are named 'a'") }, "\(channels)")
     }
 
     @Test func yamlTypingTrapsDoNotApply() throws {
-        let directory = try directory(["board.yaml": Self.minimal.replacingOccurrences(of: "name: Club", with: "name: no")])
+        let directory = try directory([
+            "board.yaml": Self.minimal.replacingOccurrences(of: "name: Club", with: "name: no")
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
         #expect(config.channels.selected.name == "no", "the channel called 'no' is not the boolean false")
@@ -219,11 +269,20 @@ import Testing
 /// `config get`'s lookup in a document as written.
 @Suite(.timeLimit(.minutes(10))) struct ConfigLookupTests {
     static let at = SourceLocation(file: "board.yaml", line: 1, column: 1)
-    static func key(_ name: String, line: Int) -> ConfigNode.Key { .init(name, at: .init(file: "board.yaml", line: line, column: 1)) }
-    static let document = ConfigNode.mapping([
-        (key("audio", line: 1), .mapping([(key("device", line: 2), .scalar("hw:0", .init(file: "site.yaml", line: 4, column: 11)))], at)),
-        (key("channels", line: 3), .sequence([.mapping([(key("url", line: 4), .scalar("http://x/live", at))], at)], at)),
-    ], at)
+    static func key(_ name: String, line: Int) -> ConfigNode.Key {
+        .init(name, at: .init(file: "board.yaml", line: line, column: 1))
+    }
+    static let document = ConfigNode.mapping(
+        [
+            (
+                key("audio", line: 1),
+                .mapping([(key("device", line: 2), .scalar("hw:0", .init(file: "site.yaml", line: 4, column: 11)))], at)
+            ),
+            (
+                key("channels", line: 3),
+                .sequence([.mapping([(key("url", line: 4), .scalar("http://x/live", at))], at)], at)
+            ),
+        ], at)
 
     @Test func valuesAreFoundByDottedPathsWithWhereTheyWereWritten() {
         let device = Self.document.lookup("audio.device").node
@@ -246,9 +305,12 @@ import Testing
         #expect(Self.document.override(setting: "channels.3.url", to: value) == nil, "past the end")
         #expect(Self.document.override(setting: "audio.device.more", to: value) == nil, "into a value")
         let added = try #require(Self.document.override(setting: "defaults.volume", to: .scalar("40", Self.at)))
-        #expect(Self.document.merged(with: added).lookup("defaults.volume").node?.summary == "40", "a new key under a new mapping")
+        #expect(
+            Self.document.merged(with: added).lookup("defaults.volume").node?.summary == "40",
+            "a new key under a new mapping")
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-saved-\(UUID().uuidString).yaml")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-saved-\(UUID().uuidString).yaml")
         defer { try? FileManager.default.removeItem(at: file) }
         try ConfigFile.yaml(device.merged(with: url)).write(to: file, atomically: true, encoding: .utf8)
         let read = try #require(ConfigFile.document(file.path).document)
@@ -259,21 +321,28 @@ import Testing
     /// A key longer than YAML's 1,024-character limit for implicit keys (the config fuzzer
     /// made one: backslashes that doubled when quoted) is written as an explicit key, and
     /// what is written reads back — at the top, above a mapping, and inside a flow mapping.
-    @Test(arguments: [String(repeating: "\\", count: 600) + "ends",
-                      // 1,000 characters of 2,000 code points: a combining mark (U+07EC) on each
-                      // (the config fuzzer's long run, 2026-11-26: counted in characters, it
-                      // was written as an implicit key libyaml refused at column 1026).
-                      String(repeating: "\u{FFFD}\u{07EC}", count: 1_000)])
+    @Test(arguments: [
+        String(repeating: "\\", count: 600) + "ends",
+        // 1,000 characters of 2,000 code points: a combining mark (U+07EC) on each
+        // (the config fuzzer's long run, 2026-11-26: counted in characters, it
+        // was written as an implicit key libyaml refused at column 1026).
+        String(repeating: "\u{FFFD}\u{07EC}", count: 1_000),
+    ])
     func aKeyTooLongForAnImplicitOneIsWrittenExplicitlyAndReadsBack(long: String) throws {
         let at = Self.at
         let flowItem = ConfigNode.mapping([(ConfigNode.Key(long, at: at), .scalar("x", at))], at)
-        let document = ConfigNode.mapping([
-            (ConfigNode.Key(long, at: at), .scalar("1", at)),
-            (ConfigNode.Key("nested", at: at), .mapping([(ConfigNode.Key(long, at: at), .scalar("2", at))], at)),
-            (ConfigNode.Key(long + "2", at: at), .mapping([(ConfigNode.Key("inner", at: at), .scalar("3", at))], at)),
-            (ConfigNode.Key("list", at: at), .sequence([flowItem], at)),
-        ], at)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-long-key-\(UUID().uuidString).yaml")
+        let document = ConfigNode.mapping(
+            [
+                (ConfigNode.Key(long, at: at), .scalar("1", at)),
+                (ConfigNode.Key("nested", at: at), .mapping([(ConfigNode.Key(long, at: at), .scalar("2", at))], at)),
+                (
+                    ConfigNode.Key(long + "2", at: at),
+                    .mapping([(ConfigNode.Key("inner", at: at), .scalar("3", at))], at)
+                ),
+                (ConfigNode.Key("list", at: at), .sequence([flowItem], at)),
+            ], at)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-long-key-\(UUID().uuidString).yaml")
         defer { try? FileManager.default.removeItem(at: file) }
         try ConfigFile.yaml(document).write(to: file, atomically: true, encoding: .utf8)
         let loaded = ConfigFile.document(file.path)

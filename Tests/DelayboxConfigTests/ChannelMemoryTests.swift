@@ -12,8 +12,12 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let list = channels.enumerated().map { "  - name: C\($0.offset)\n    url: \($0.element.url)\n    record: \($0.element.record)" }
-        let yaml = BoardConfigTests.minimal.replacingOccurrences(of: "channels:\n  - name: Club\n    url: http://radio.example/live.mp3\n", with: "")
+        let list = channels.enumerated().map {
+            "  - name: C\($0.offset)\n    url: \($0.element.url)\n    record: \($0.element.record)"
+        }
+        let yaml =
+            BoardConfigTests.minimal.replacingOccurrences(
+                of: "channels:\n  - name: Club\n    url: http://radio.example/live.mp3\n", with: "")
             + "channels:\n" + list.joined(separator: "\n") + "\ndefaults:\n  max_delay: \(maxDelay)\n"
         try yaml.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
         let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
@@ -22,14 +26,24 @@ import Testing
 
     @Test func aLineupThatCannotFitThePiZeroIsRefusedOneThatFitsIsNot() throws {
         let piZero: Int64 = 512 * 1_048_576
-        let heavy = try Self.config(maxDelay: "60 min", channels: [("http://a.example/a.mp3", false), ("alsa:hw:0", true), ("http://b.example/b", true)])
-        #expect(ChannelMemory.worstCaseBytes(heavy.channels, maxDelayMs: heavy.defaults.maxDelayMs) == 144_000_000 + 691_200_000 + 144_000_000)
+        let heavy = try Self.config(
+            maxDelay: "60 min",
+            channels: [("http://a.example/a.mp3", false), ("alsa:hw:0", true), ("http://b.example/b", true)])
+        #expect(
+            ChannelMemory.worstCaseBytes(heavy.channels, maxDelayMs: heavy.defaults.maxDelayMs) == 144_000_000
+                + 691_200_000 + 144_000_000)
         let problem = try #require(ChannelMemory.problem(heavy, ramBytes: piZero))
-        #expect(problem.contains("need up to 933 MB at max_delay 60 min (2 recorded") && problem.contains("256 MB for them"), "\(problem)")
+        #expect(
+            problem.contains("need up to 933 MB at max_delay 60 min (2 recorded")
+                && problem.contains("256 MB for them"), "\(problem)")
         #expect(ChannelMemory.problem(heavy, ramBytes: 4 * 1_024 * 1_048_576) == nil, "a 4 GB Pi 4 holds it")
-        let usual = try Self.config(maxDelay: "5 min", channels: [("http://a.example/a.mp3", false), ("http://b.example/b", true), ("http://c.example/c", true)])
-        #expect(ChannelMemory.problem(usual, ramBytes: piZero) == nil, "the shipped 5 min with two recorded fits a Pi Zero")
-        let one = try Self.config(maxDelay: "60 min", channels: [("http://a.example/a.mp3", false), ("http://b.example/b.mp3", false)])
+        let usual = try Self.config(
+            maxDelay: "5 min",
+            channels: [("http://a.example/a.mp3", false), ("http://b.example/b", true), ("http://c.example/c", true)])
+        #expect(
+            ChannelMemory.problem(usual, ramBytes: piZero) == nil, "the shipped 5 min with two recorded fits a Pi Zero")
+        let one = try Self.config(
+            maxDelay: "60 min", channels: [("http://a.example/a.mp3", false), ("http://b.example/b.mp3", false)])
         #expect(ChannelMemory.problem(one, ramBytes: piZero) == nil, "only one plays at a time: 144 MB")
     }
 }

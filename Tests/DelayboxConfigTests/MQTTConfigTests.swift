@@ -13,11 +13,15 @@ import Testing
         let directory = try boards.directory(["board.yaml": BoardConfigTests.minimal + section])
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
-        return (result.config, result.diagnostics.map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") })
+        return (
+            result.config,
+            result.diagnostics.map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") }
+        )
     }
 
     @Test func aBrokerWithEverySettingIsRead() throws {
-        let result = try load("""
+        let result = try load(
+            """
             mqtt:
               broker: mqtts://broker.venue.lan:8884
               ca_file: /etc/delaybox/venue-ca.pem
@@ -29,8 +33,12 @@ import Testing
 
             """)
         let mqtt = try #require(result.config?.mqtt, "\(result.diagnostics)")
-        #expect(mqtt == MQTTSettings(host: "broker.venue.lan", port: 8884, tls: true, caFile: "/etc/delaybox/venue-ca.pem", clientID: "bar-screen-2",
-                                     username: "delaybox", password: "s3cret", topicPrefix: "venue/bar/screen2", group: "bar"))
+        #expect(
+            mqtt
+                == MQTTSettings(
+                    host: "broker.venue.lan", port: 8884, tls: true, caFile: "/etc/delaybox/venue-ca.pem",
+                    clientID: "bar-screen-2",
+                    username: "delaybox", password: "s3cret", topicPrefix: "venue/bar/screen2", group: "bar"))
         let plain = try #require(try load("mqtt:\n  broker: mqtt://10.0.0.2\n").config?.mqtt)
         #expect((plain.host, plain.port, plain.tls) == ("10.0.0.2", 1883, false))
         #expect(try load("").config?.mqtt == nil, "no section, no MQTT")
@@ -55,9 +63,13 @@ import Testing
 
     @Test func topicsFollowTheClientIDAndThePrefix() {
         let plain = MQTTTopics(settings: MQTTSettings(host: "b", port: 1883), hostname: "den+pi")
-        #expect(plain.status == "delaybox/den_pi/status" && plain.command == "delaybox/den_pi/command" && plain.groupCommand == nil)
+        #expect(
+            plain.status == "delaybox/den_pi/status" && plain.command == "delaybox/den_pi/command"
+                && plain.groupCommand == nil)
         #expect(plain.discovery(component: "number", object: "delay") == "homeassistant/number/den_pi/delay/config")
-        let venue = MQTTTopics(settings: MQTTSettings(host: "b", port: 1883, clientID: "screen.2", topicPrefix: "venue/bar", group: "bar"), hostname: "x")
+        let venue = MQTTTopics(
+            settings: MQTTSettings(host: "b", port: 1883, clientID: "screen.2", topicPrefix: "venue/bar", group: "bar"),
+            hostname: "x")
         #expect(venue.availability == "venue/bar/availability" && venue.groupCommand == "delaybox/group/bar/command")
         #expect(venue.nodeID == "screen_2", "Home Assistant's node ids are letters, digits, _ and -")
     }
@@ -65,8 +77,10 @@ import Testing
     @Test func aPayloadIsOneShortLineOfText() {
         #expect(MQTTCommandLine.parse(Array("  delay 45 \n".utf8)) == .success("delay 45"))
         #expect(MQTTCommandLine.parse(Array("channel next".utf8), group: true) == .success("channel next"))
-        for (payload, reason) in [([0xFF, 0x41], "not UTF-8"), (Array(repeating: 0x61, count: 300), "at most 256"), ([], "empty"),
-                                  (Array("delay 4\u{1b}[2J".utf8), "control characters")] as [([UInt8], String)] {
+        for (payload, reason) in [
+            ([0xFF, 0x41], "not UTF-8"), (Array(repeating: 0x61, count: 300), "at most 256"), ([], "empty"),
+            (Array("delay 4\u{1b}[2J".utf8), "control characters"),
+        ] as [([UInt8], String)] {
             guard case .failure(let refusal) = MQTTCommandLine.parse(payload) else {
                 Issue.record("\(payload) was taken")
                 continue
@@ -78,7 +92,9 @@ import Testing
             return
         }
         #expect(refusal.description.contains("delay, channel or update --canary BOX"))
-        #expect(MQTTCommandLine.parse(Array("update --canary screen1".utf8), group: true) == .success("update --canary screen1"))
+        #expect(
+            MQTTCommandLine.parse(Array("update --canary screen1".utf8), group: true)
+                == .success("update --canary screen1"))
         guard case .failure(let together) = MQTTCommandLine.parse(Array("update".utf8), group: true) else {
             Issue.record("a group updated every box at once")
             return

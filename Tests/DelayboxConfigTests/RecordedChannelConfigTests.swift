@@ -7,7 +7,10 @@ import Testing
     let boards = BoardConfigTests()
 
     @Test func aChannelMayBeRecordedInTheBackground() throws {
-        let directory = try boards.directory(["board.yaml": BoardConfigTests.minimal + "  - name: Away\n    url: http://radio.example/away.mp3\n    record: yes\n"])
+        let directory = try boards.directory([
+            "board.yaml": BoardConfigTests.minimal
+                + "  - name: Away\n    url: http://radio.example/away.mp3\n    record: yes\n"
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
         let config = try #require(result.config, "\(result.diagnostics)")

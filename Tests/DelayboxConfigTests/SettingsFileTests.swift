@@ -5,8 +5,9 @@ import DelayboxState
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SettingsFileTests {
@@ -17,16 +18,21 @@ import Glibc
         let directory = try ExternalTool.temporaryDirectory("settings")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = SettingsFile(path: directory.appendingPathComponent("state.json").path)
-        let settings = Settings(delayMs: 42_300, volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500], adsEnabled: false)
+        let settings = Settings(
+            delayMs: 42_300, volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500], adsEnabled: false)
         try file.save(settings)
         let loaded = file.load(fallback: defaults, maxDelayMs: 300_000)
         #expect(loaded.settings == settings && loaded.problem == nil)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "state.json" }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0 != "state.json"
+        }
         #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
     }
 
-    @Test(arguments: ["", "{\"version\":1,\"settings\":{\"delayMs\":", "\u{0}\u{0}\u{0}garbage", "{\"version\":9,\"settings\":{}}",
-                      "{\"version\":1,\"settings\":{\"delayMs\":-5,\"volume\":400,\"presets\":{},\"adsEnabled\":true}}"])
+    @Test(arguments: [
+        "", "{\"version\":1,\"settings\":{\"delayMs\":", "\u{0}\u{0}\u{0}garbage", "{\"version\":9,\"settings\":{}}",
+        "{\"version\":1,\"settings\":{\"delayMs\":-5,\"volume\":400,\"presets\":{},\"adsEnabled\":true}}",
+    ])
     func aMissingOrCorruptFileGivesDefaultsAndAReason(contents: String) throws {
         let directory = try ExternalTool.temporaryDirectory("settings")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,7 +69,8 @@ import Glibc
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try reports.fileHandleForWriting.close()
-            let reported = String(decoding: first + (try reports.fileHandleForReading.readToEnd() ?? Data()), as: UTF8.self)
+            let reported =
+                String(decoding: first + (try reports.fileHandleForReading.readToEnd() ?? Data()), as: UTF8.self)
                 .split(separator: "\n").last.flatMap { Int64($0) } ?? lastSeen + 1
             let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
             #expect(loaded.problem == nil, "\(loaded.problem ?? "")")
@@ -88,8 +95,11 @@ import Glibc
         let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
         #expect(loaded.settings.delayMs == 300_000 && loaded.settings.volume == 37 && loaded.settings.channel == "Away")
         #expect(loaded.settings.presets == [1: 4_000, 2: 300_000])
-        #expect(loaded.problem?.contains("the delay 600000 ms is above max_delay (300000 ms): 300000 ms; preset 2 (450000 ms) is above max_delay") == true,
-                "\(loaded.problem ?? "")")
+        #expect(
+            loaded.problem?.contains(
+                "the delay 600000 ms is above max_delay (300000 ms): 300000 ms; preset 2 (450000 ms) is above max_delay"
+            ) == true,
+            "\(loaded.problem ?? "")")
         try SettingsFile(path: path).save(Settings(delayMs: 1_000, volume: 130))
         let corrupt = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
         #expect(corrupt.settings == defaults && corrupt.problem?.contains("out of range") == true)

@@ -6,17 +6,26 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct StagedUpdateTests {
     static let minute: Int64 = 60_000_000_000
 
-    func report(_ version: String, _ release: String) -> MemberRelease { MemberRelease(box: "screen1", version: version, release: release) }
+    func report(_ version: String, _ release: String) -> MemberRelease {
+        MemberRelease(box: "screen1", version: version, release: release)
+    }
 
     @Test func theOthersGoOnceTheCanaryPlaysANewReleaseAndTakeItsVersion() {
         var stage = StagedUpdate(canary: "screen1", now: 0)
-        #expect(stage.heard(report("1.2", "1.2 playing"), now: 1) == .waiting("screen1 says '1.2 playing' (from before the update)"),
-                "the retained report from before the command is no verdict")
-        #expect(stage.heard(report("1.2", "updating: installing 1.3 over 1.2"), now: 2 * Self.minute) == .waiting("screen1 says 'updating: installing 1.3 over 1.2'"))
-        #expect(stage.heard(report("1.3", "checking 1.3"), now: 3 * Self.minute) == .waiting("screen1 says 'checking 1.3'"))
+        #expect(
+            stage.heard(report("1.2", "1.2 playing"), now: 1)
+                == .waiting("screen1 says '1.2 playing' (from before the update)"),
+            "the retained report from before the command is no verdict")
+        #expect(
+            stage.heard(report("1.2", "updating: installing 1.3 over 1.2"), now: 2 * Self.minute)
+                == .waiting("screen1 says 'updating: installing 1.3 over 1.2'"))
+        #expect(
+            stage.heard(report("1.3", "checking 1.3"), now: 3 * Self.minute) == .waiting("screen1 says 'checking 1.3'"))
         #expect(stage.heard(report("1.3", "1.3 playing"), now: 4 * Self.minute) == .go(version: "1.3"))
         #expect(stage.summary == "updating to 1.3, which canary screen1 plays")
-        #expect(stage.heard(report("1.3", "rolled back: late"), now: 5 * Self.minute) == .go(version: "1.3"), "a verdict is final")
+        #expect(
+            stage.heard(report("1.3", "rolled back: late"), now: 5 * Self.minute) == .go(version: "1.3"),
+            "a verdict is final")
     }
 
     @Test func aCanaryAlreadyUpToDateLetsTheOthersCatchUpToItsVersion() {
@@ -26,8 +35,10 @@ import Testing
     }
 
     @Test func aCanaryThatRolledBackOrFailedHoldsTheOthers() {
-        for line in ["rolled back: 1.3 failed its check, 1.2 plays again (41 s)", "update failed: apt-get update: E: no network",
-                     "1.3 did not play (restarted by systemd, or not playing within 60 s), and there is no earlier release to return to: journalctl -u delaybox"] {
+        for line in [
+            "rolled back: 1.3 failed its check, 1.2 plays again (41 s)", "update failed: apt-get update: E: no network",
+            "1.3 did not play (restarted by systemd, or not playing within 60 s), and there is no earlier release to return to: journalctl -u delaybox",
+        ] {
             var stage = StagedUpdate(canary: "screen1", now: 0)
             _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
             guard case .held(let reason) = stage.heard(report("1.2", line), now: Self.minute) else {
@@ -35,14 +46,18 @@ import Testing
                 continue
             }
             #expect(reason == "screen1's update went wrong: \(line)")
-            #expect(stage.heard(report("1.4", "1.4 playing"), now: 2 * Self.minute) == .held(reason), "a held box stays held until asked again")
+            #expect(
+                stage.heard(report("1.4", "1.4 playing"), now: 2 * Self.minute) == .held(reason),
+                "a held box stays held until asked again")
         }
     }
 
     /// Any client that may publish on the group's topics can speak for the canary: a
     /// "version" apt would not take (a shell's `;`, a space, an option) holds the others.
     @Test func aCanaryVersionThatIsNoPackageVersionHoldsTheOthers() {
-        for version in ["1;reboot", "1.3 --allow-downgrades", "-1.3", "", "1.3\n", String(repeating: "1", count: 65), "1.３"] {
+        for version in [
+            "1;reboot", "1.3 --allow-downgrades", "-1.3", "", "1.3\n", String(repeating: "1", count: 65), "1.３",
+        ] {
             var stage = StagedUpdate(canary: "screen1", now: 0)
             _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
             guard case .held(let reason) = stage.heard(report(version, "\(version) playing"), now: Self.minute) else {
@@ -53,7 +68,9 @@ import Testing
         }
         var stage = StagedUpdate(canary: "screen1", now: 0)
         _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
-        #expect(stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Self.minute) == .go(version: "1:1.3-1~deb13+b1"))
+        #expect(
+            stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Self.minute)
+                == .go(version: "1:1.3-1~deb13+b1"))
     }
 
     /// The canary's report heard before the command is the baseline: a canary that fails
@@ -62,17 +79,23 @@ import Testing
     @Test func aBaselineHeardBeforeTheCommandMakesTheFirstReportAVerdict() {
         var stage = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
         #expect(stage.summary == "waiting for canary screen1: screen1 says '1.2 playing' (from before the update)")
-        #expect(stage.heard(report("1.2", "rolled back: 1.3 failed its check, 1.2 plays again (41 s)"), now: 1) == .held(
-            "screen1's update went wrong: rolled back: 1.3 failed its check, 1.2 plays again (41 s)"))
+        #expect(
+            stage.heard(report("1.2", "rolled back: 1.3 failed its check, 1.2 plays again (41 s)"), now: 1)
+                == .held(
+                    "screen1's update went wrong: rolled back: 1.3 failed its check, 1.2 plays again (41 s)"))
         var same = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
-        #expect(same.heard(report("1.2", "1.2 playing"), now: 1) == .waiting("screen1 says '1.2 playing' (from before the update)"),
-                "the same report again (the broker's retained one, sent again) is no news")
+        #expect(
+            same.heard(report("1.2", "1.2 playing"), now: 1)
+                == .waiting("screen1 says '1.2 playing' (from before the update)"),
+            "the same report again (the broker's retained one, sent again) is no news")
     }
 
     @Test func aSilentOrSlowCanaryHoldsTheOthersAfterItsPatience() {
         var silent = StagedUpdate(canary: "screen9", now: 5)
         #expect(silent.tick(now: 5 + StagedUpdate.patienceNs) == .waiting("no word from screen9 yet"))
-        #expect(silent.tick(now: 6 + StagedUpdate.patienceNs) == .held("screen9 did not play a new release within 30 min (last: no word from screen9 yet)"))
+        #expect(
+            silent.tick(now: 6 + StagedUpdate.patienceNs)
+                == .held("screen9 did not play a new release within 30 min (last: no word from screen9 yet)"))
         var slow = StagedUpdate(canary: "screen1", now: 0)
         _ = slow.heard(report("1.2", "1.2 playing"), now: 0)
         _ = slow.heard(report("1.2", "checking 1.3"), now: Self.minute)
@@ -86,7 +109,9 @@ import Testing
     /// release builds it.
     @Test func theCanarysReleaseIsTakenForThisBoxsDebian() {
         let canary = "0.1.0+git20261125.221500.5ae9f52~deb13"
-        #expect(StagedUpdate.release(canary, forBoxRunning: "0.1.0+git20261120.101010.1234567~deb12") == "0.1.0+git20261125.221500.5ae9f52~deb12")
+        #expect(
+            StagedUpdate.release(canary, forBoxRunning: "0.1.0+git20261120.101010.1234567~deb12")
+                == "0.1.0+git20261125.221500.5ae9f52~deb12")
         #expect(StagedUpdate.release(canary, forBoxRunning: "0.1.0+git20261120.101010.1234567~deb13") == canary)
         #expect(StagedUpdate.release("0.2.0", forBoxRunning: "0.1.0~deb12") == "0.2.0", "no release in it: as it is")
     }
@@ -95,6 +120,10 @@ import Testing
         let sent = MemberRelease(box: "screen1", version: "1.3-1~deb13", release: "1.3-1~deb13 playing")
         #expect(MemberRelease.read(Array(sent.json.utf8)) == sent)
         #expect(MemberRelease.read(Array("1.3 playing".utf8)) == nil)
-        #expect(MemberRelease.read(Array(("{\"box\":\"a\",\"version\":\"1\",\"release\":\"" + String(repeating: "x", count: 2_000) + "\"}").utf8)) == nil)
+        #expect(
+            MemberRelease.read(
+                Array(
+                    ("{\"box\":\"a\",\"version\":\"1\",\"release\":\"" + String(repeating: "x", count: 2_000) + "\"}")
+                        .utf8)) == nil)
     }
 }

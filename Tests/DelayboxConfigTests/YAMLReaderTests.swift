@@ -1,6 +1,7 @@
 import DelayboxConfig
-@testable import DelayboxConfigFile
 import Testing
+
+@testable import DelayboxConfigFile
 
 /// The YAML reader on libyaml: what a board file may hold, where each node is, and what
 /// it says about text it refuses.
@@ -8,7 +9,8 @@ import Testing
     func read(_ text: String) throws -> ConfigNode? { try YAMLReader.read(text, file: "t.yaml") }
 
     @Test func nodesKeepTheirTextAndPlace() throws {
-        let root = try #require(try read("# a comment\nboard:\n  name: \"Pi 4\"\n  keys: [a, 'b c']\n  gpio: {line: 17}\n"))
+        let root = try #require(
+            try read("# a comment\nboard:\n  name: \"Pi 4\"\n  keys: [a, 'b c']\n  gpio: {line: 17}\n"))
         #expect(root.lookup("board.name").node?.summary == "Pi 4")
         let keys = try #require(root.lookup("board.keys").node)
         #expect(keys.summary == "[2 items]" && keys.location.line == 4 && keys.location.column == 9)
@@ -30,14 +32,19 @@ import Testing
 
     @Test func refusedTextSaysWhereAndWhy() {
         func failure(_ text: String) -> YAMLReader.Failure? {
-            do { _ = try read(text); return nil } catch let failure as YAMLReader.Failure { return failure } catch { return nil }
+            do { _ = try read(text); return nil } catch let failure as YAMLReader.Failure { return failure } catch {
+                return nil
+            }
         }
         let unclosed = failure("a: [1, 2\nb: 3\n")
-        #expect(unclosed?.problem.hasPrefix("YAML: ") == true && unclosed?.problem.contains("flow sequence") == true, "\(String(describing: unclosed))")
+        #expect(
+            unclosed?.problem.hasPrefix("YAML: ") == true && unclosed?.problem.contains("flow sequence") == true,
+            "\(String(describing: unclosed))")
         let twice = failure("a: 1\nb: 2\na: 3\n")
         #expect(twice?.problem == "'a' is written twice in one mapping" && twice?.line == 3 && twice?.column == 1)
         let second = failure("a: 1\n---\nb: 2\n")
-        #expect(second?.problem.contains("second document") == true && second?.line == 2, "\(String(describing: second))")
+        #expect(
+            second?.problem.contains("second document") == true && second?.line == 2, "\(String(describing: second))")
         let complexKey = failure("? [a, b]\n: 1\n")
         #expect(complexKey?.problem == "a key must be plain text" && complexKey?.line == 1)
     }

@@ -30,11 +30,13 @@ import Testing
         #expect(parse("volume 40")?.action == .command(.setVolume(40)))
         #expect(parse("volume -5")?.action == .command(.adjustVolume(steps: -5)))
         #expect(parse("pause")?.action == .command(.pause) && parse("resume")?.action == .command(.resume))
-        #expect(parse("mute")?.action == .command(.toggleMute) && parse("mute on")?.action == .command(.setMuted(true))
+        #expect(
+            parse("mute")?.action == .command(.toggleMute) && parse("mute on")?.action == .command(.setMuted(true))
                 && parse("mute OFF")?.action == .command(.setMuted(false)))
         #expect(parse("channel")?.action == .listChannels && parse("channel next")?.action == .command(.nextChannel))
         #expect(parse("channel City Radio")?.action == .selectChannel("City Radio"))
-        #expect(parse("channel add City Radio https://x.example/City.pls")?.action
+        #expect(
+            parse("channel add City Radio https://x.example/City.pls")?.action
                 == .addChannel(name: "City Radio", url: "https://x.example/City.pls"))
         #expect(parse("channel remove City Radio")?.action == .removeChannel("City Radio"))
         #expect(error("channel add") == "usage: channel [list | next | NAME | add NAME URL | remove NAME]")
@@ -45,12 +47,20 @@ import Testing
         #expect(parse("web")?.action == .web && parse("web reset")?.action == .webReset)
         #expect(parse("web passwords x") == nil && error("web passwords x") != nil)
         #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)
-        #expect(parse("preset 2")?.action == .command(.recallPreset(2)) && parse("preset save 3")?.action == .command(.savePreset(3)))
+        #expect(
+            parse("preset 2")?.action == .command(.recallPreset(2))
+                && parse("preset save 3")?.action == .command(.savePreset(3)))
         #expect(parse("stats watch")?.action == .stats(watch: true))
-        #expect(parse("log level debug")?.action == .logLevel("debug") && parse("log tail 50")?.action == .logTail(lines: 50))
-        #expect(parse("config set defaults.delay_step 200 ms")?.action == .configSet(key: "defaults.delay_step", value: "200 ms"))
+        #expect(
+            parse("log level debug")?.action == .logLevel("debug")
+                && parse("log tail 50")?.action == .logTail(lines: 50))
+        #expect(
+            parse("config set defaults.delay_step 200 ms")?.action
+                == .configSet(key: "defaults.delay_step", value: "200 ms"))
         #expect(parse("tone on")?.action == .tone(on: true))
-        #expect(parse("update")?.action == .update(version: nil) && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
+        #expect(
+            parse("update")?.action == .update(version: nil)
+                && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
         #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
         #expect(parse("   ") == nil, "an empty line asks nothing")
     }
@@ -73,11 +83,15 @@ import Testing
 
     @Test func helpListsEveryCommandAndExplainsOne() throws {
         let all = try ConsoleLanguage.help(nil).get()
-        for name in ["status", "delay", "volume", "pause", "resume", "channel", "mute", "ads", "preset", "events", "stats",
-                     "log", "config", "board", "gpio", "tone", "version"] {
+        for name in [
+            "status", "delay", "volume", "pause", "resume", "channel", "mute", "ads", "preset", "events", "stats",
+            "log", "config", "board", "gpio", "tone", "version",
+        ] {
             #expect(all.contains("\n\(name) ") || all.hasPrefix("\(name) "), "\(name) in help")
         }
-        #expect(try ConsoleLanguage.help("delay").get().hasPrefix("usage: delay [SECONDS | +SECONDS | -SECONDS | live] [--json]"))
+        #expect(
+            try ConsoleLanguage.help("delay").get().hasPrefix(
+                "usage: delay [SECONDS | +SECONDS | -SECONDS | live] [--json]"))
     }
 
     @Test func completionOffersCommandsThenTheirArguments() {
@@ -89,11 +103,15 @@ import Testing
 
     @Test func garbageLinesAreErrorsNeverCrashes() {
         var random = SplitMix64(seed: 5)
-        let words = ["delay", "volume", "preset", "save", "log", "level", "--json", "+", "-", "1e308", "nan", "-0", "99999999999999999999",
-                     "ms", "min", "channel", "config", "set", "ü", "\u{0}", "live", "on"]
+        let words = [
+            "delay", "volume", "preset", "save", "log", "level", "--json", "+", "-", "1e308", "nan", "-0",
+            "99999999999999999999",
+            "ms", "min", "channel", "config", "set", "ü", "\u{0}", "live", "on",
+        ]
         var understood = 0
         for _ in 0..<100_000 {
-            let line = (0..<Int.random(in: 0...5, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+            let line = (0..<Int.random(in: 0...5, using: &random)).map { _ in words.randomElement(using: &random)! }
+                .joined(separator: " ")
             if case .success? = ConsoleLanguage.parse(line) { understood += 1 }
         }
         #expect(understood > 0 && understood < 100_000)

@@ -70,13 +70,16 @@ import Testing
         var editor = LineEditor(maxLength: 10)
         var output = editor.feed([0x61, 0xFF, 0x62, 0xC3, 0x41, 0x0D])
         #expect(output.lines == ["abA"])
-        #expect(output.messages.count == 2 && output.messages.allSatisfy { $0.hasPrefix("invalid UTF-8 ignored") }, "\(output.messages)")
+        #expect(
+            output.messages.count == 2 && output.messages.allSatisfy { $0.hasPrefix("invalid UTF-8 ignored") },
+            "\(output.messages)")
         output = type(&editor, "Café ⚽\r")
         #expect(output.lines == ["Café ⚽"] && output.messages.isEmpty)
         output = type(&editor, "\u{1B}[15~x\r")
         #expect(output.lines == ["x"] && output.messages == ["unknown key ignored: ESC [15~"])
         output = type(&editor, "\u{1B}[" + String(repeating: "1", count: 500) + "\r")
-        #expect(output.messages.contains { $0.hasPrefix("unknown key ignored") }, "an endless escape sequence is cut off")
+        #expect(
+            output.messages.contains { $0.hasPrefix("unknown key ignored") }, "an endless escape sequence is cut off")
         output = type(&editor, "\r0123456789abc\r")
         #expect(output.lines.last == "0123456789")
         #expect(output.messages.contains("line longer than 10 characters: the rest is ignored"))
@@ -107,9 +110,14 @@ import Testing
         var lines = 0
         for round in 0..<100_000 {
             let length = Int.random(in: 1...24, using: &random)
-            let bytes: [UInt8] = round % 2 == 0
+            let bytes: [UInt8] =
+                round % 2 == 0
                 ? (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
-                : Array((0..<length).map { _ in ["a", "z", " ", "\u{1B}", "[", "A", "\r", "\t", "\u{7F}", "é", "\n", "3", "~", "O"].randomElement(using: &random)! }.joined().utf8)
+                : Array(
+                    (0..<length).map { _ in
+                        ["a", "z", " ", "\u{1B}", "[", "A", "\r", "\t", "\u{7F}", "é", "\n", "3", "~", "O"]
+                            .randomElement(using: &random)!
+                    }.joined().utf8)
             let output = editor.feed(bytes)
             lines += output.lines.count
             #expect(output.lines.allSatisfy { $0.count <= 64 })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DelayboxCommands
 
 /// "Did you mean …?" for a word of the console language, a config key or value.
@@ -8,7 +9,8 @@ import Testing
         #expect(Suggestion.closest(to: "dealy", among: words) == "delay")
         #expect(Suggestion.closest(to: "volme", among: words) == "volume")
         #expect(Suggestion.closest(to: "STATSU", among: words) == "status")
-        #expect(Suggestion.message("unknown command 'chanel'", for: "chanel", among: words)
+        #expect(
+            Suggestion.message("unknown command 'chanel'", for: "chanel", among: words)
                 == "unknown command 'chanel'; did you mean 'channel'?")
     }
 

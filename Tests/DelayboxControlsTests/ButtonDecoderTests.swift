@@ -9,7 +9,8 @@ import Testing
         var gestures: [(ButtonDecoder.Gesture, Int64)] = []
         for (start, level) in [(down, false), (up, true)] {
             for chatter in 0..<4 {
-                gestures += decoder.edge(high: chatter % 2 == 0 ? level : !level, at: (start * Self.ms) + Int64(chatter) * 500_000)
+                gestures += decoder.edge(
+                    high: chatter % 2 == 0 ? level : !level, at: (start * Self.ms) + Int64(chatter) * 500_000)
             }
             gestures += decoder.edge(high: level, at: start * Self.ms + 2 * Self.ms)
         }

@@ -35,9 +35,14 @@ extension ControlSurfaceTests {
         #expect(rig.run(until: { $0.now.nanoseconds >= detentAt }))
         for command in commands { executor.execute(command.command, now: rig.now) }
         rig.run(milliseconds: 100)
-        let change = try #require(rig.output.notifications.dropFirst(before).first { if case .delayChanged = $0.notification { true } else { false } })
+        let change = try #require(
+            rig.output.notifications.dropFirst(before).first {
+                if case .delayChanged = $0.notification { true } else { false }
+            })
         let heardAt = rig.jackTime(ofOutput: Int(change.frame))
-        #expect(heardAt - Double(detentAt) / 1e9 <= 0.050, "a detent is heard \(heardAt - Double(detentAt) / 1e9) s after it")
+        #expect(
+            heardAt - Double(detentAt) / 1e9 <= 0.050,
+            "a detent is heard \(heardAt - Double(detentAt) / 1e9) s after it")
         #expect(rig.engine.status(at: rig.now).delayMs == 5_100 && executor.settings.delayMs == 5_100)
     }
 
@@ -63,12 +68,16 @@ extension ControlSurfaceTests {
     /// from a reload brings the volume down to it.
     @Test func everyDoorIsHeldAtTheInstallersMaximumVolume() throws {
         let rig = try playingRig()
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50), maxVolume: 60)
+        let executor = CommandExecutor(
+            engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50), maxVolume: 60)
         #expect(executor.execute(.adjustVolume(steps: 5), now: rig.now) == .done && executor.settings.volume == 55)
-        #expect(executor.execute(.adjustVolume(steps: 10), now: rig.now) == .limitReached && executor.settings.volume == 60)
+        #expect(
+            executor.execute(.adjustVolume(steps: 10), now: rig.now) == .limitReached && executor.settings.volume == 60)
         #expect(executor.execute(.setVolume(100), now: rig.now) == .limitReached && executor.settings.volume == 60)
         #expect(executor.limitVolume(to: 40, now: rig.now) && executor.settings.volume == 40)
-        #expect(!executor.limitVolume(to: 80, now: rig.now) && executor.settings.volume == 40, "a higher cap leaves the volume")
+        #expect(
+            !executor.limitVolume(to: 80, now: rig.now) && executor.settings.volume == 40,
+            "a higher cap leaves the volume")
         #expect(executor.execute(.setVolume(75), now: rig.now) == .done)
     }
 
@@ -77,7 +86,9 @@ extension ControlSurfaceTests {
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = surface()
         let start = rig.now.nanoseconds / Self.ms
-        for command in run(&controls, press(22, at: start + 100, for: 80) + press(22, at: start + 2_600, for: 80), until: start + 3_000) {
+        for command in run(
+            &controls, press(22, at: start + 100, for: 80) + press(22, at: start + 2_600, for: 80), until: start + 3_000
+        ) {
             executor.execute(command.command, now: rig.now)
         }
         rig.run(milliseconds: 200)
@@ -91,13 +102,18 @@ extension ControlSurfaceTests {
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
         let start = rig.now.nanoseconds / Self.ms
-        for command in run(&controls, press(24, at: start + 100, for: 80) + press(23, at: start + 3_100, for: 80), until: start + 3_500) {
+        for command in run(
+            &controls, press(24, at: start + 100, for: 80) + press(23, at: start + 3_100, for: 80), until: start + 3_500
+        ) {
             #expect(executor.execute(command.command, now: rig.now) == .done)
         }
         rig.run(milliseconds: 200)
         #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
-        let outcomes = run(&controls, press(24, at: start + 5_000, for: 80) + press(23, at: start + 9_000, for: 80), until: start + 9_500)
-            .map { executor.execute($0.command, now: rig.now) }
+        let outcomes = run(
+            &controls, press(24, at: start + 5_000, for: 80) + press(23, at: start + 9_000, for: 80),
+            until: start + 9_500
+        )
+        .map { executor.execute($0.command, now: rig.now) }
         #expect(outcomes == [.refused("tap-to-sync: the TV was 4.0 s ahead; the delay (2.0 s) cannot go below 1.0 s")])
         #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
     }

@@ -10,33 +10,42 @@ import Testing
     /// The Pi boards' front panel (board-configs/base.yaml).
     static let panel = GPIOSettings(
         chip: "gpiochip0",
-        buttons: [ButtonSettings(name: "play", line: 17, press: .playPause, longPress: .jumpToLive),
-                  ButtonSettings(name: "preset", line: 27, press: .presetRecall, longPress: .presetSave),
-                  ButtonSettings(name: "tap", line: 22, press: .tapSync)],
+        buttons: [
+            ButtonSettings(name: "play", line: 17, press: .playPause, longPress: .jumpToLive),
+            ButtonSettings(name: "preset", line: 27, press: .presetRecall, longPress: .presetSave),
+            ButtonSettings(name: "tap", line: 22, press: .tapSync),
+        ],
         encoder: EncoderSettings(a: 5, b: 6, push: 13, pushAction: .modeToggle, pushLongAction: .mute),
         leds: [])
 
     func surface() -> ControlSurface {
-        ControlSurface(gpio: Self.panel, delayStepMs: 100, initialLevels: [5: true, 6: true, 13: true, 17: true, 22: true, 27: true])
+        ControlSurface(
+            gpio: Self.panel, delayStepMs: 100,
+            initialLevels: [5: true, 6: true, 13: true, 17: true, 22: true, 27: true])
     }
 
     /// Presses (active low, bouncy) the button on `line` from `down` ms for `length` ms.
     func press(_ line: Int, at down: Int64, for length: Int64) -> [EdgeEvent] {
-        [EdgeEvent(line: line, high: false, nanoseconds: down * Self.ms),
-         EdgeEvent(line: line, high: true, nanoseconds: down * Self.ms + 300_000),
-         EdgeEvent(line: line, high: false, nanoseconds: down * Self.ms + 600_000),
-         EdgeEvent(line: line, high: true, nanoseconds: (down + length) * Self.ms)]
+        [
+            EdgeEvent(line: line, high: false, nanoseconds: down * Self.ms),
+            EdgeEvent(line: line, high: true, nanoseconds: down * Self.ms + 300_000),
+            EdgeEvent(line: line, high: false, nanoseconds: down * Self.ms + 600_000),
+            EdgeEvent(line: line, high: true, nanoseconds: (down + length) * Self.ms),
+        ]
     }
 
     func run(_ surface: inout ControlSurface, _ edges: [EdgeEvent], until end: Int64) -> [TimedCommand] {
-        edges.sorted { $0.nanoseconds < $1.nanoseconds }.flatMap { surface.handle($0) } + surface.advance(to: end * Self.ms)
+        edges.sorted { $0.nanoseconds < $1.nanoseconds }.flatMap { surface.handle($0) }
+            + surface.advance(to: end * Self.ms)
     }
 
     @Test func slowDetentsStepByTheConfiguredStepAndFastSpinsUpToASecond() {
         var controls = surface()
         var slow = EdgeTimeline(a: 5, b: 6)
         slow.detents(3, direction: 1, stepNs: 60_000_000, bounce: true)  // 240 ms per detent
-        #expect(run(&controls, slow.edges, until: 2_000).map(\.command) == Array(repeating: .adjustDelay(milliseconds: 100), count: 3))
+        #expect(
+            run(&controls, slow.edges, until: 2_000).map(\.command)
+                == Array(repeating: .adjustDelay(milliseconds: 100), count: 3))
         var fast = EdgeTimeline(a: 5, b: 6)
         fast.now = 5_000 * Self.ms
         fast.detents(6, direction: -1, stepNs: 2_000_000)  // 8 ms per detent
@@ -75,7 +84,9 @@ import Testing
         let commands = run(&controls, press(22, at: 1_000, for: 80) + press(22, at: 4_250, for: 80), until: 6_000)
         #expect(commands.map(\.command) == [.syncDelay(milliseconds: 3_250)])
         var sync = TapSync()
-        #expect(sync.tap(at: 0) == nil && sync.tap(at: 61_000 * Self.ms) == nil, "a first tap left alone a minute is forgotten")
+        #expect(
+            sync.tap(at: 0) == nil && sync.tap(at: 61_000 * Self.ms) == nil,
+            "a first tap left alone a minute is forgotten")
         #expect(sync.tap(at: 62_000 * Self.ms) == 1_000)
     }
 
@@ -88,7 +99,9 @@ import Testing
         #expect(sync.seen(at: 10_000 * Self.ms) == nil)
         #expect(sync.heard(at: 11_200 * Self.ms) == -1_200, "the TV first: less delay")
         #expect(!sync.isWaiting)
-        #expect(sync.seen(at: 20_000 * Self.ms) == nil && sync.heard(at: 81_000 * Self.ms) == nil, "a tap left a minute is forgotten")
+        #expect(
+            sync.seen(at: 20_000 * Self.ms) == nil && sync.heard(at: 81_000 * Self.ms) == nil,
+            "a tap left a minute is forgotten")
         #expect(sync.seen(at: 81_400 * Self.ms) == 400)
 
         var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
@@ -99,13 +112,20 @@ import Testing
     /// A panel with the two tap buttons: the radio's moment on line 23, the TV's on 24.
     static let twoTapPanel = GPIOSettings(
         chip: "gpiochip0",
-        buttons: [ButtonSettings(name: "heard", line: 23, press: .tapHeard), ButtonSettings(name: "seen", line: 24, press: .tapSeen)],
+        buttons: [
+            ButtonSettings(name: "heard", line: 23, press: .tapHeard),
+            ButtonSettings(name: "seen", line: 24, press: .tapSeen),
+        ],
         encoder: nil, leds: [])
 
     @Test func theStatusLEDFollowsTheState() {
-        let lit = { (state: String) in (0..<1_000).filter { LEDPattern(state: state).isLit(atMilliseconds: Int64($0)) }.count }
+        let lit = { (state: String) in
+            (0..<1_000).filter { LEDPattern(state: state).isLit(atMilliseconds: Int64($0)) }.count
+        }
         #expect(lit("playing") == 1_000 && lit("stopped") == 0 && lit("paused") == 0)
         #expect(lit("buffering") == 500 && lit("reconnecting") == 200 && lit("failed") == 500)
-        #expect(LEDPattern(state: "failed").isLit(atMilliseconds: 0) && !LEDPattern(state: "failed").isLit(atMilliseconds: 150))
+        #expect(
+            LEDPattern(state: "failed").isLit(atMilliseconds: 0)
+                && !LEDPattern(state: "failed").isLit(atMilliseconds: 150))
     }
 }

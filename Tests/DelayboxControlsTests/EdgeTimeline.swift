@@ -33,7 +33,10 @@ struct EdgeTimeline {
         let level = line == a ? next.0 : next.1
         if bounce {
             for chatter in 0..<3 {
-                edges.append(EdgeEvent(line: line, high: chatter % 2 == 0 ? level : !level, nanoseconds: now + Int64(chatter) * 200_000))
+                edges.append(
+                    EdgeEvent(
+                        line: line, high: chatter % 2 == 0 ? level : !level, nanoseconds: now + Int64(chatter) * 200_000
+                    ))
             }
             now += 600_000
         }
@@ -47,7 +50,9 @@ struct EdgeTimeline {
         edges.append(EdgeEvent(line: b, high: levels.b, nanoseconds: now))
     }
 
-    mutating func detents(_ count: Int, direction: Int, stepsPerDetent: Int = 4, stepNs: Int64 = 5_000_000, bounce: Bool = false) {
+    mutating func detents(
+        _ count: Int, direction: Int, stepsPerDetent: Int = 4, stepNs: Int64 = 5_000_000, bounce: Bool = false
+    ) {
         for _ in 0..<(count * stepsPerDetent) { step(direction, stepNs: stepNs, bounce: bounce) }
     }
 }

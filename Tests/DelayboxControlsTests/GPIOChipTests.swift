@@ -1,8 +1,10 @@
-@testable import DelayboxGPIO
 import Foundation
 import Testing
+
+@testable import DelayboxGPIO
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The libgpiod adapter against the real libgpiod. This machine has no GPIO chip (and no
@@ -11,7 +13,9 @@ import Glibc
 @Suite(.timeLimit(.minutes(10))) struct GPIOChipTests {
     @Test(arguments: ["gpiochip0", "/dev/gpiochip7", "no-such-label"])
     func aMissingChipIsAClearError(name: String) {
-        #expect(!FileManager.default.fileExists(atPath: "/dev/gpiochip0") || name != "gpiochip0", "this test expects no chip 0")
+        #expect(
+            !FileManager.default.fileExists(atPath: "/dev/gpiochip0") || name != "gpiochip0",
+            "this test expects no chip 0")
         do {
             _ = try GPIOChip(name)
             Issue.record("opened '\(name)'")
@@ -34,12 +38,16 @@ import Glibc
 /// How a chip named in a board config is found: libgpiod 2 opens chips by path only, so
 /// the names a board config may use (as libgpiod 1.x took them) are looked up.
 @Suite(.timeLimit(.minutes(10))) struct GPIOChipLookupTests {
-    let chips: [(path: String, label: String?)] = [("/dev/gpiochip0", "pinctrl-bcm2711"), ("/dev/gpiochip1", "raspberrypi-exp-gpio"),
-                                                   ("/dev/gpiochip2", "gpio-sim.0-node0")]
+    let chips: [(path: String, label: String?)] = [
+        ("/dev/gpiochip0", "pinctrl-bcm2711"), ("/dev/gpiochip1", "raspberrypi-exp-gpio"),
+        ("/dev/gpiochip2", "gpio-sim.0-node0"),
+    ]
 
     @Test func pathsNumbersNamesAndLabelsFindTheirChip() {
         var asked = 0
-        let listing = { asked += 1; return chips }
+        let listing = {
+            asked += 1; return chips
+        }
         #expect(GPIOChip.devicePath(for: "/dev/gpiochip4", among: listing) == "/dev/gpiochip4")
         #expect(GPIOChip.devicePath(for: "1", among: listing) == "/dev/gpiochip1")
         #expect(asked == 0, "a path or a number needs no listing")

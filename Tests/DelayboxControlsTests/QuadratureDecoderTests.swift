@@ -1,5 +1,6 @@
-@testable import DelayboxControls
 import Testing
+
+@testable import DelayboxControls
 
 @Suite(.timeLimit(.minutes(10))) struct QuadratureDecoderTests {
     /// Feeds edges to a decoder; returns every non-zero detent count in order.

@@ -9,18 +9,23 @@ import Testing
     static let ms: Int64 = 1_000_000
     static let volumeUp = InputKeyName.codes["KEY_VOLUMEUP"]!, next = InputKeyName.codes["KEY_NEXT"]!
     static let three = InputKeyName.codes["KEY_NUMERIC_3"]!, play = InputKeyName.codes["KEY_PLAYPAUSE"]!
-    static let ok = InputKeyName.codes["KEY_OK"]!, red = InputKeyName.codes["KEY_RED"]!, green = InputKeyName.codes["KEY_GREEN"]!
+    static let ok = InputKeyName.codes["KEY_OK"]!, red = InputKeyName.codes["KEY_RED"]!,
+        green = InputKeyName.codes["KEY_GREEN"]!
 
     func keys() -> RemoteKeys {
-        RemoteKeys(remote: RemoteSettings(device: "gpio_ir_recv", keys: [
-            RemoteKey(name: "KEY_VOLUMEUP", code: Self.volumeUp, press: ControlBinding(.volumeUp)),
-            RemoteKey(name: "KEY_NEXT", code: Self.next, press: ControlBinding(.delayUp)),
-            RemoteKey(name: "KEY_PLAYPAUSE", code: Self.play, press: ControlBinding(.playPause)),
-            RemoteKey(name: "KEY_NUMERIC_3", code: Self.three, press: ControlBinding(.presetRecall, slot: 3),
-                      longPress: ControlBinding(.presetSave, slot: 3)),
-            RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
-            RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
-        ]), delayStepMs: 100)
+        RemoteKeys(
+            remote: RemoteSettings(
+                device: "gpio_ir_recv",
+                keys: [
+                    RemoteKey(name: "KEY_VOLUMEUP", code: Self.volumeUp, press: ControlBinding(.volumeUp)),
+                    RemoteKey(name: "KEY_NEXT", code: Self.next, press: ControlBinding(.delayUp)),
+                    RemoteKey(name: "KEY_PLAYPAUSE", code: Self.play, press: ControlBinding(.playPause)),
+                    RemoteKey(
+                        name: "KEY_NUMERIC_3", code: Self.three, press: ControlBinding(.presetRecall, slot: 3),
+                        longPress: ControlBinding(.presetSave, slot: 3)),
+                    RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
+                    RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
+                ]), delayStepMs: 100)
     }
 
     /// A key held from `down` ms for `length` ms, as rc-core reports it.
@@ -54,18 +59,25 @@ import Testing
         #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 <= $1 }, "never slower: \(steps)")
         var again = keys()
         let short = run(&again, hold(Self.next, at: 0, for: 100) + hold(Self.next, at: 300, for: 100), until: 1_000)
-        #expect(short == [.adjustDelay(milliseconds: 100), .adjustDelay(milliseconds: 100)], "a new press starts slow again")
+        #expect(
+            short == [.adjustDelay(milliseconds: 100), .adjustDelay(milliseconds: 100)], "a new press starts slow again"
+        )
     }
 
     @Test func aReleaseLostWithEventsTheKernelDroppedFiresNoLongPress() {
         var remote = keys()
         // Preset 3 pressed; its release was among events lost (SYN_DROPPED) at 200 ms.
-        let lost = run(&remote, [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)], until: 3_000)
+        let lost = run(
+            &remote, [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)],
+            until: 3_000)
         #expect(lost.isEmpty, "no preset saved for a key nobody held: \(lost)")
         // A key really still down goes on repeating, and its repeats make a hold again.
         var held = keys()
-        let events = [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)]
-            + stride(from: Int64(500), through: 2_500, by: 125).map { KeyEvent(code: Self.three, .repeatWhileHeld, at: $0 * Self.ms) }
+        let events =
+            [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)]
+            + stride(from: Int64(500), through: 2_500, by: 125).map {
+                KeyEvent(code: Self.three, .repeatWhileHeld, at: $0 * Self.ms)
+            }
         #expect(run(&held, events, until: 2_600) == [.savePreset(3)])
     }
 
@@ -78,7 +90,9 @@ import Testing
     @Test func aNumberKeyRecallsItsPresetWhenReleasedAndSavesItWhenHeldASecond() {
         var remote = keys()
         #expect(run(&remote, hold(Self.three, at: 0, for: 300), until: 2_000) == [.recallPreset(3)])
-        #expect(run(&remote, hold(Self.three, at: 3_000, for: 2_500), until: 6_000) == [.savePreset(3)], "once, however long held")
+        #expect(
+            run(&remote, hold(Self.three, at: 3_000, for: 2_500), until: 6_000) == [.savePreset(3)],
+            "once, however long held")
         // The long press fires at its second although no event comes then.
         var held = keys()
         _ = held.handle(KeyEvent(code: Self.three, .press, at: 10_000 * Self.ms))
@@ -92,7 +106,8 @@ import Testing
         var remote = keys()
         let later = run(&remote, hold(Self.red, at: 0, for: 100) + hold(Self.green, at: 1_500, for: 100), until: 2_000)
         #expect(later == [.syncDelay(milliseconds: 1_500)])
-        let earlier = run(&remote, hold(Self.green, at: 5_000, for: 100) + hold(Self.red, at: 5_800, for: 100), until: 6_000)
+        let earlier = run(
+            &remote, hold(Self.green, at: 5_000, for: 100) + hold(Self.red, at: 5_800, for: 100), until: 6_000)
         #expect(earlier == [.syncDelay(milliseconds: -800)], "the TV first: less delay")
     }
 
@@ -101,23 +116,35 @@ import Testing
     /// and neither completed.
     @Test func aTapOnThePanelAndOneOnTheRemotePair() {
         let taps = TapPairing()
-        var panel = ControlSurface(gpio: ControlSurfaceTests.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true], taps: taps)
-        var remote = RemoteKeys(remote: RemoteSettings(device: "gpio_ir_recv", keys: [
-            RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
-            RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard))]), delayStepMs: 100, taps: taps)
-        let heardOnPanel = ControlSurfaceTests().run(&panel, ControlSurfaceTests().press(23, at: 1_000, for: 80), until: 1_200)
+        var panel = ControlSurface(
+            gpio: ControlSurfaceTests.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true], taps: taps)
+        var remote = RemoteKeys(
+            remote: RemoteSettings(
+                device: "gpio_ir_recv",
+                keys: [
+                    RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
+                    RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
+                ]), delayStepMs: 100, taps: taps)
+        let heardOnPanel = ControlSurfaceTests().run(
+            &panel, ControlSurfaceTests().press(23, at: 1_000, for: 80), until: 1_200)
         #expect(heardOnPanel.isEmpty, "the first tap waits for its pair")
         // (The panel's press counts at its release, 80 ms in: 1.08 s.)
         #expect(run(&remote, hold(Self.green, at: 1_700, for: 100), until: 2_000) == [.syncDelay(milliseconds: 620)])
         #expect(run(&remote, hold(Self.green, at: 5_000, for: 100), until: 5_200).isEmpty)
-        let heardLater = ControlSurfaceTests().run(&panel, ControlSurfaceTests().press(23, at: 5_400, for: 80), until: 5_600)
-        #expect(heardLater.map(\.command) == [.syncDelay(milliseconds: -480)], "the TV first, on the remote: less delay")
+        let heardLater = ControlSurfaceTests().run(
+            &panel, ControlSurfaceTests().press(23, at: 5_400, for: 80), until: 5_600)
+        #expect(
+            heardLater.map(\.command) == [.syncDelay(milliseconds: -480)], "the TV first, on the remote: less delay")
     }
 
     @Test func aRepeatWithoutItsPressStartsAHoldButDoesNothingYet() {
         var remote = keys()
-        let commands = run(&remote, [KeyEvent(code: Self.three, .repeatWhileHeld, at: 0),
-                                     KeyEvent(code: Self.three, .release, at: 200 * Self.ms)], until: 2_000)
+        let commands = run(
+            &remote,
+            [
+                KeyEvent(code: Self.three, .repeatWhileHeld, at: 0),
+                KeyEvent(code: Self.three, .release, at: 200 * Self.ms),
+            ], until: 2_000)
         #expect(commands == [.recallPreset(3)], "the release of a short hold is a press: \(commands)")
     }
 }

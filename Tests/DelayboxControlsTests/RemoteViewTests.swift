@@ -4,15 +4,22 @@ import Testing
 
 /// The console's `remote`: the device, and the last presses with what they do.
 @Suite(.timeLimit(.minutes(10))) struct RemoteViewTests {
-    static let remote = RemoteSettings(device: "gpio_ir_recv", keys: [
-        RemoteKey(name: "KEY_VOLUMEUP", code: 115, press: ControlBinding(.volumeUp)),
-        RemoteKey(name: "KEY_NUMERIC_3", code: 0x203, press: ControlBinding(.presetRecall, slot: 3), longPress: ControlBinding(.presetSave, slot: 3)),
-    ])
+    static let remote = RemoteSettings(
+        device: "gpio_ir_recv",
+        keys: [
+            RemoteKey(name: "KEY_VOLUMEUP", code: 115, press: ControlBinding(.volumeUp)),
+            RemoteKey(
+                name: "KEY_NUMERIC_3", code: 0x203, press: ControlBinding(.presetRecall, slot: 3),
+                longPress: ControlBinding(.presetSave, slot: 3)),
+        ])
 
     @Test func saysWhyNoDeviceIsOpenUntilOneIs() {
         var view = RemoteView(device: "gpio_ir_recv")
         view.problem = "no input device named 'gpio_ir_recv' (the kernel has: none)"
-        #expect(view.fields(now: 0).first! == ("device", "not open: no input device named 'gpio_ir_recv' (the kernel has: none)"))
+        #expect(
+            view.fields(now: 0).first! == (
+                "device", "not open: no input device named 'gpio_ir_recv' (the kernel has: none)"
+            ))
         view.open = ("gpio_ir_recv", "/dev/input/event0")
         view.problem = nil
         #expect(view.fields(now: 0).first! == ("device", "'gpio_ir_recv' (/dev/input/event0)"))
@@ -28,7 +35,8 @@ import Testing
         view.pressed(999, at: 4 * second, remote: Self.remote)
         let fields = view.fields(now: 4 * second + 500_000_000)
         #expect(fields[1] == ("presses", "4"))
-        #expect(fields[2].1 == "code 999 (not mapped) 0.5 s ago, KEY_PLAYPAUSE (not mapped) 1.5 s ago, "
+        #expect(
+            fields[2].1 == "code 999 (not mapped) 0.5 s ago, KEY_PLAYPAUSE (not mapped) 1.5 s ago, "
                 + "KEY_NUMERIC_3 (preset_recall 3 / held: preset_save 3) 2.5 s ago, KEY_VOLUMEUP (volume_up) 3.5 s ago")
         for step in 5...9 { view.pressed(115, at: Int64(step) * second, remote: Self.remote) }
         #expect(view.last.count == RemoteView.kept && view.presses == 9)

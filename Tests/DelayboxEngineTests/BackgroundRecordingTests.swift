@@ -19,7 +19,9 @@ import Testing
         let standing = rig.engine.status(at: rig.now)
         #expect(standing.state == .buffering && standing.availableDelayMs == 60_000, "recording on, within the maximum")
         let bytes = rig.engine.status(at: rig.now).delayBufferBytes
-        #expect(abs(bytes - bytesAtMaximum) <= bytesAtMaximum / 20, "held no more than the maximum's worth: \(bytesAtMaximum) → \(bytes) bytes")
+        #expect(
+            abs(bytes - bytesAtMaximum) <= bytesAtMaximum / 20,
+            "held no more than the maximum's worth: \(bytesAtMaximum) → \(bytes) bytes")
 
         // Switched back at a 45 s delay (the one in force on the other channel).
         #expect(rig.engine.setDelay(milliseconds: 45_000, now: rig.now) == 45_000)
@@ -36,7 +38,8 @@ import Testing
     /// How the mute took effect, each time it did.
     static func mutesTakingEffect(_ rig: EngineRig) -> [EventTransition] {
         rig.notifications { notification in
-            guard case .eventTookEffect(let event, let transition, _, _) = notification, event.event == .streamerMuted else { return nil }
+            guard case .eventTookEffect(let event, let transition, _, _) = notification, event.event == .streamerMuted
+            else { return nil }
             return transition
         }
     }

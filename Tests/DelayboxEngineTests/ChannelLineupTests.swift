@@ -2,7 +2,8 @@ import DelayboxEngine
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct ChannelLineupTests {
-    let city = Channel(name: "City Radio", streamURL: "https://radio.example/city.mp3", muteMusicURL: "file:///srv/music.ogg")
+    let city = Channel(
+        name: "City Radio", streamURL: "https://radio.example/city.mp3", muteMusicURL: "file:///srv/music.ogg")
     let club = Channel(name: "Club TV", streamURL: "http://10.0.0.2:8000/live.opus", adsEnabled: false)
 
     @Test func nextStepsThroughAllChannelsAndWraps() throws {
@@ -24,8 +25,10 @@ import Testing
     }
 
     @Test func everyProblemIsListed() {
-        let bad = [Channel(name: " ", streamURL: ""), Channel(name: "City Radio", streamURL: "not a url://x/y"),
-                   Channel(name: "city radio", streamURL: "/srv/a.mp3", muteMusicURL: "gopher://old")]
+        let bad = [
+            Channel(name: " ", streamURL: ""), Channel(name: "City Radio", streamURL: "not a url://x/y"),
+            Channel(name: "city radio", streamURL: "/srv/a.mp3", muteMusicURL: "gopher://old"),
+        ]
         #expect(throws: InvalidConfiguration.self) { try ChannelLineup([]) }
         do {
             _ = try ChannelLineup(bad)
@@ -41,7 +44,9 @@ import Testing
     }
 
     @Test func anyStreamSchemeFFmpegMightKnowIsAccepted() throws {
-        for url in ["srt://10.0.0.1:9000", "rtmp://host/live", "hls+https://cdn/x.m3u8", "/srv/match.mp3", "udp://@:1234"] {
+        for url in [
+            "srt://10.0.0.1:9000", "rtmp://host/live", "hls+https://cdn/x.m3u8", "/srv/match.mp3", "udp://@:1234",
+        ] {
             #expect(Channel(name: "x", streamURL: url).problems().isEmpty, "\(url)")
         }
     }

@@ -44,10 +44,14 @@ import Testing
         rig.run(milliseconds: 2_000)
         // Silent while it built (after the 5 ms fade), no click where it plays again.
         #expect(rig.output.samples[(held + 480) * 2..<(resumed - 960) * 2].allSatisfy { $0 == 0 })
-        #expect(SignalChecks.largestStep(rig.output.left((resumed - 960)..<(resumed + 2 * 960))) <= SignalChecks.toneStep * 1.5)
+        #expect(
+            SignalChecks.largestStep(rig.output.left((resumed - 960)..<(resumed + 2 * 960))) <= SignalChecks.toneStep
+                * 1.5)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 30_000) < 1, "\(heard) ms")
-        let reasons: [StateChangeReason] = rig.notifications { if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil } }
+        let reasons: [StateChangeReason] = rig.notifications {
+            if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil }
+        }
         #expect(reasons.last == .buildingDelay)
     }
 
@@ -61,7 +65,9 @@ import Testing
         let available = rig.engine.status(at: rig.now).availableDelayMs
         #expect(rig.engine.setDelay(milliseconds: 60_000, now: rig.now) == available)
         rig.run(milliseconds: 200)
-        let reasons: [DelayChangeReason] = rig.notifications { if case .delayChanged(_, let why) = $0 { why } else { nil } }
+        let reasons: [DelayChangeReason] = rig.notifications {
+            if case .delayChanged(_, let why) = $0 { why } else { nil }
+        }
         #expect(reasons.filter { $0 == .clampedToAvailable }.count == 2, "\(reasons)")
     }
 

@@ -1,5 +1,6 @@
-@testable import DelayboxEngine
 import Testing
+
+@testable import DelayboxEngine
 
 @Suite(.timeLimit(.minutes(10))) struct DelayLineTests {
     func filledLine() -> DelayLine {

@@ -6,7 +6,9 @@ import Testing
     /// Each event that took effect: how, at which output frame, and how far into it.
     func effects(_ rig: EngineRig) -> [(StreamEvent, EventTransition, Int64, elapsed: Int64)] {
         rig.notifications { notification in
-            guard case .eventTookEffect(let event, let transition, let frame, let elapsed) = notification else { return nil }
+            guard case .eventTookEffect(let event, let transition, let frame, let elapsed) = notification else {
+                return nil
+            }
             return (event.event, transition, frame, elapsed)
         }
     }
@@ -88,7 +90,9 @@ import Testing
             rig.run(milliseconds: 8_000)
         }
         #expect(effects(rig).filter { $0.0 == ad }.map(\.1) == [.reached], "the break plays once")
-        #expect(notTriggered(rig).count == 2 && notTriggered(rig).allSatisfy { $0.contains("resent") }, "\(notTriggered(rig))")
+        #expect(
+            notTriggered(rig).count == 2 && notTriggered(rig).allSatisfy { $0.contains("resent") },
+            "\(notTriggered(rig))")
         #expect(rig.engine.status(at: rig.now).programme.activeAd == nil)
     }
 
@@ -125,7 +129,8 @@ import Testing
     @Test(arguments: [(Int64(1_000), Int64?(0)), (8_000, 3_000), (12_000, 7_000), (20_000, nil)])
     func aBreakOnAirWhenTheBoxConnectsPlaysWhatIsLeftOfIt(startedAgoMs: Int64, heardFromMs: Int64?) throws {
         let rig = try Self.rigAfterAnOutage()
-        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
+        let ad = StreamEvent.adBreak(
+            AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
         rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgoMs: startedAgoMs)
         rig.run(milliseconds: 5_000)
         rig.disconnect()
@@ -152,7 +157,8 @@ import Testing
     @Test func aBreakBegunBeforeTheFirstAudioHeldStillPlaysItsRest() throws {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
-        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
+        let ad = StreamEvent.adBreak(
+            AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
         let rig = try EngineRig(configuration: configuration, burstPackets: 300, announcing: [ad], startedAgoMs: 9_000)
         rig.run(milliseconds: 3_000)
         let heard = effects(rig).filter { $0.0 == ad }
@@ -166,7 +172,8 @@ import Testing
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
-        let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000, startedAt: 1_795_500_300.25))
+        let ad = StreamEvent.adBreak(
+            AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000, startedAt: 1_795_500_300.25))
         rig.events[560] = ad
         rig.events[600] = ad
         rig.run(milliseconds: 12_000)
@@ -196,7 +203,8 @@ import Testing
         rig.run(milliseconds: 500)
         rig.reconnect(burstPackets: 100, announcing: [.title("Second half"), .streamerUnmuted])
         rig.run(milliseconds: 5_000)
-        #expect(effects(rig).map(\.0).suffix(2) == [.title("Second half"), .streamerUnmuted], "\(effects(rig).map(\.0))")
+        #expect(
+            effects(rig).map(\.0).suffix(2) == [.title("Second half"), .streamerUnmuted], "\(effects(rig).map(\.0))")
         #expect(!rig.engine.status(at: rig.now).programme.streamerMuted)
     }
 

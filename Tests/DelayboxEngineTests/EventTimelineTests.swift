@@ -1,5 +1,6 @@
-@testable import DelayboxEngine
 import Testing
+
+@testable import DelayboxEngine
 
 @Suite(.timeLimit(.minutes(10))) struct EventTimelineTests {
     let ad = AdBreak(audioURL: "file:///ads/a.mp3", durationMs: 1_000)
@@ -52,7 +53,8 @@ import Testing
         timeline.insert(TimelineEvent(event: .adBreak(ad), position: 1_000))  // 48 000 frames long
         timeline.dropEvents(before: 40_000)
         #expect(timeline.events.map(\.position) == [1_000], "the break is kept; muted folded into the base state")
-        #expect(timeline.state(at: 40_000).streamerMuted && timeline.state(at: 40_000).activeAd?.elapsedFrames == 39_000)
+        #expect(
+            timeline.state(at: 40_000).streamerMuted && timeline.state(at: 40_000).activeAd?.elapsedFrames == 39_000)
         timeline.dropEvents(before: 49_000)
         #expect(timeline.events.isEmpty)
         #expect(timeline.state(at: 49_000).activeAd == nil)

@@ -6,7 +6,8 @@ import Testing
     func map(packets: Int, capacity: Int = 512) -> PacketByteMap {
         var map = PacketByteMap(capacity: capacity)
         for index in 0..<packets {
-            map.record(byte: 34 + Int64(index) * 418, byteCount: 418, timestamp: Int64(index) * 1_152, durationFrames: 1_152)
+            map.record(
+                byte: 34 + Int64(index) * 418, byteCount: 418, timestamp: Int64(index) * 1_152, durationFrames: 1_152)
         }
         return map
     }
@@ -28,6 +29,7 @@ import Testing
     @Test func theRingForgetsTheOldestPackets() {
         let map = map(packets: 100, capacity: 16)
         #expect(map.timestamp(atByte: 34 + 418 * 99 + 1) == Int64(99 * 1_152 + 2))
-        #expect(map.timestamp(atByte: 34 + 418 * 10) == Int64(84 * 1_152), "older than remembered: the oldest packet kept")
+        #expect(
+            map.timestamp(atByte: 34 + 418 * 10) == Int64(84 * 1_152), "older than remembered: the oldest packet kept")
     }
 }

@@ -18,7 +18,7 @@ import Testing
         let segmentBytes = 1_120, segmentNs: Int64 = 70_000_000, packetBytes = 418
         var batching = batching ?? ReadBatching(pauseMs: 0)
         var now: Int64 = 0, wakeups = 0
-        var received = 0, parsed = 0 // bytes taken from the kernel, bytes parsed into packets
+        var received = 0, parsed = 0  // bytes taken from the kernel, bytes parsed into packets
         var reads: [Read] = []
         func arrivedBytes(by time: Int64) -> Int { Int(time / segmentNs + 1) * segmentBytes }
         while now < seconds * 1_000_000_000 {
@@ -35,8 +35,9 @@ import Testing
             // The segment that completed this packet.
             let lastByteArrived = Int64((parsed - 1) / segmentBytes) * segmentNs
             reads.append(Read(at: now, lastByteArrived: lastByteArrived))
-            let pause = batching.pause(now: Instant(nanoseconds: now), connected: .zero, bufferedBytes: received - parsed,
-                                       packetBytes: packetBytes)
+            let pause = batching.pause(
+                now: Instant(nanoseconds: now), connected: .zero, bufferedBytes: received - parsed,
+                packetBytes: packetBytes)
             if pause > 0 {
                 now += pause
                 wakeups += 1
@@ -78,7 +79,9 @@ import Testing
         let now = Instant(nanoseconds: 20_000_000_000)
         #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 900, packetBytes: 418) == 0)
         #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 400_000_000)
-        #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 0, "then a read on the network")
+        #expect(
+            batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 0,
+            "then a read on the network")
         #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 100, packetBytes: 418) == 400_000_000)
     }
 }

@@ -21,8 +21,9 @@ import Testing
         dropped.reconnect(burstPackets: 200)  // 4 s burst covers the 3 s drop
         dropped.run(milliseconds: 27_000)
 
-        #expect(SignalChecks.firstDifference(dropped.output.samples, reference.output.samples) == nil,
-                "sample-identical to an uninterrupted run")
+        #expect(
+            SignalChecks.firstDifference(dropped.output.samples, reference.output.samples) == nil,
+            "sample-identical to an uninterrupted run")
         let statistics = dropped.engine.status(at: dropped.now).statistics
         #expect(statistics.splices == 1)
         #expect(statistics.lostFrames == 0)
@@ -122,7 +123,9 @@ import Testing
         rig.run(milliseconds: 5_000)
         let status = rig.engine.status(at: rig.now)
         #expect(status.statistics.underruns == 0)
-        let waits: [StateChangeReason] = rig.notifications { if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil } }
+        let waits: [StateChangeReason] = rig.notifications {
+            if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil }
+        }
         #expect(waits.count == 1, "buffering only at the start: \(waits)")
         #expect(status.state == .playing && status.delayMs == 2_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
@@ -161,7 +164,9 @@ import Testing
         rig.run(milliseconds: 20)  // notifications reach the output with a render
         let failures: [String] = rig.notifications { if case .reconnectFailed(let why) = $0 { why } else { nil } }
         #expect(failures == ["Connection refused", "HTTP 404"])
-        let lostStates: [SessionState] = rig.notifications { if case .stateChanged(_, let to, .connectionLost) = $0 { to } else { nil } }
+        let lostStates: [SessionState] = rig.notifications {
+            if case .stateChanged(_, let to, .connectionLost) = $0 { to } else { nil }
+        }
         #expect(lostStates == [.reconnecting])
         #expect(rig.engine.status(at: rig.now).statistics.failedReconnects == 2)
     }

@@ -22,7 +22,9 @@ import Testing
         #expect(status.statistics.rejectedPackets == 3)
         #expect(status.state == .playing)
         let heard = SignalChecks.exactFrames(rig.output.samples)
-        #expect(zip(heard, heard.dropFirst()).allSatisfy { $1.streamFrame - $0.streamFrame == 1 || $1.frame - $0.frame > 1 })
+        #expect(
+            zip(heard, heard.dropFirst()).allSatisfy { $1.streamFrame - $0.streamFrame == 1 || $1.frame - $0.frame > 1 }
+        )
     }
 
     @Test func aPacketThatFailsToDecodePlaysAsSilenceOfItsLengthAndPlayoutGoesOn() throws {
@@ -30,9 +32,10 @@ import Testing
         configuration.initialDelayMs = 5_000
         let rig = try EngineRig(configuration: configuration)
         // Garbage in place of one packet's payload, at its proper place on the timeline.
-        let garbage = StreamPacket(payload: [UInt8](repeating: 0xFF, count: 320),
-                                   connectionTimestamp: rig.feed.packet(rig.nextPacket).connectionTimestamp,
-                                   durationFrames: 960)
+        let garbage = StreamPacket(
+            payload: [UInt8](repeating: 0xFF, count: 320),
+            connectionTimestamp: rig.feed.packet(rig.nextPacket).connectionTimestamp,
+            durationFrames: 960)
         rig.engine.ingest(garbage, now: rig.feed.liveTime(of: rig.nextPacket))
         rig.run(milliseconds: 20)  // the rig's own packet for that slot is a duplicate now
         rig.run(milliseconds: 8_000)
@@ -54,7 +57,9 @@ import Testing
         let packets = Int64(31 * 60 * 1000 / 24)
         feed.deliver(0..<packets, to: engine)
         var period = [Float](repeating: 0, count: 1_920)
-        period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: feed.liveTime(of: packets - 1), outputDelayFrames: 0) }
+        period.withUnsafeMutableBufferPointer {
+            engine.render(into: $0, now: feed.liveTime(of: packets - 1), outputDelayFrames: 0)
+        }
         let status = engine.status(at: feed.liveTime(of: packets - 1))
         #expect(status.availableDelayMs == 1_800_000)
         let megabytesPerMinute = Double(status.delayBufferBytes) / 1e6 / 30

@@ -89,7 +89,9 @@ import Testing
         rig.engine.fail(reason: "unsupported codec", now: rig.now)
         rig.run(milliseconds: 100)
         #expect(rig.engine.state == .failed)
-        #expect(rig.output.notifications.last { if case .stateChanged = $0.notification { true } else { false } }?.notification
+        #expect(
+            rig.output.notifications.last { if case .stateChanged = $0.notification { true } else { false } }?
+                .notification
                 == .stateChanged(from: .playing, to: .failed, reason: .failure("unsupported codec")))
         #expect(rig.output.samples.suffix(960 * 2).allSatisfy { $0 == 0 })
     }

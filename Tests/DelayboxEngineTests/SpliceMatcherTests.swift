@@ -1,11 +1,14 @@
-@testable import DelayboxEngine
 import Testing
+
+@testable import DelayboxEngine
 
 @Suite(.timeLimit(.minutes(10))) struct SpliceMatcherTests {
     /// A line holding packets whose payloads are `payloads`, 100 frames each.
     func line(_ payloads: [[UInt8]]) -> DelayLine {
         let line = DelayLine()
-        for (index, payload) in payloads.enumerated() { line.append(payload, durationFrames: 100, at: Int64(index) * 100) }
+        for (index, payload) in payloads.enumerated() {
+            line.append(payload, durationFrames: 100, at: Int64(index) * 100)
+        }
         return line
     }
 

@@ -10,21 +10,32 @@ import Testing
     }
 
     @Test func turnsTaggedTitlesIntoEvents() {
-        #expect(StreamEventConvention.events(fromTitle: "Half-time [delaybox:muted]") == [.title("Half-time"), .streamerMuted])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Half-time [delaybox:muted]") == [
+                .title("Half-time"), .streamerMuted,
+            ])
         #expect(StreamEventConvention.events(fromTitle: "[delaybox:unmuted]") == [.streamerUnmuted])
-        #expect(StreamEventConvention.events(fromTitle: "Ads [delaybox:ad 30 https://x.example/a.mp3]")
+        #expect(
+            StreamEventConvention.events(fromTitle: "Ads [delaybox:ad 30 https://x.example/a.mp3]")
                 == [.title("Ads"), .adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 30_000))])
-        #expect(StreamEventConvention.events(fromTitle: "Ads [delaybox:ad 2.5 https://x.example/a.mp3]").last
+        #expect(
+            StreamEventConvention.events(fromTitle: "Ads [delaybox:ad 2.5 https://x.example/a.mp3]").last
                 == .adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 2_500)))
         #expect(StreamEventConvention.events(fromTitle: "Kick-off") == [.title("Kick-off")])
-        #expect(StreamEventConvention.events(fromTitle: "Odd [delaybox:odd soon]") == [.title("Odd [delaybox:odd soon]")])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Odd [delaybox:odd soon]") == [.title("Odd [delaybox:odd soon]")])
         #expect(StreamEventConvention.events(fromTitle: "").isEmpty)
     }
 
     /// `ad@START`: the break's start, Unix time in seconds.
     @Test func anAdTagMaySayWhenItsBreakBegan() {
-        #expect(StreamEventConvention.events(fromTitle: "Ads [delaybox:ad@1795500300.25 30 https://x.example/a.mp3]")
-                == [.title("Ads"), .adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 30_000, startedAt: 1_795_500_300.25))])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Ads [delaybox:ad@1795500300.25 30 https://x.example/a.mp3]")
+                == [
+                    .title("Ads"),
+                    .adBreak(
+                        AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 30_000, startedAt: 1_795_500_300.25)),
+                ])
     }
 
     /// An ad tag is ours whatever its values: one that is malformed or out of the range the
@@ -64,28 +75,45 @@ import Testing
 
     /// The limits themselves are taken: 1 s and 15 min.
     @Test func theEdgesOfTheRangeArePlayed() {
-        #expect(StreamEventConvention.events(fromTitle: "[delaybox:ad 1 https://x.example/a.mp3]")
+        #expect(
+            StreamEventConvention.events(fromTitle: "[delaybox:ad 1 https://x.example/a.mp3]")
                 == [.adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 1_000))])
-        #expect(StreamEventConvention.events(fromTitle: "[delaybox:ad 900 demo://ad]") == [.adBreak(AdBreak(audioURL: "demo://ad", durationMs: 900_000))])
-        #expect(StreamEventConvention.events(fromTitle: "[delaybox:ad@946684800 5 demo://ad]")
+        #expect(
+            StreamEventConvention.events(fromTitle: "[delaybox:ad 900 demo://ad]") == [
+                .adBreak(AdBreak(audioURL: "demo://ad", durationMs: 900_000))
+            ])
+        #expect(
+            StreamEventConvention.events(fromTitle: "[delaybox:ad@946684800 5 demo://ad]")
                 == [.adBreak(AdBreak(audioURL: "demo://ad", durationMs: 5_000, startedAt: 946_684_800))])
     }
 
     /// Both states at once (an ad break during half-time): each tag is an event, in order;
     /// tags are read from the end, and one not understood is text with all before it.
     @Test func aTitleMayCarrySeveralTags() {
-        let ad = StreamEvent.adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 30_000, startedAt: 1_795_500_300.25))
+        let ad = StreamEvent.adBreak(
+            AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 30_000, startedAt: 1_795_500_300.25))
         let tag = "[delaybox:ad@1795500300.25 30 https://x.example/a.mp3]"
-        #expect(StreamEventConvention.events(fromTitle: "Half-time: 2-1 [delaybox:muted] \(tag)") == [.title("Half-time: 2-1"), .streamerMuted, ad])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Half-time: 2-1 [delaybox:muted] \(tag)") == [
+                .title("Half-time: 2-1"), .streamerMuted, ad,
+            ])
         #expect(StreamEventConvention.events(fromTitle: "[delaybox:muted]  \(tag)") == [.streamerMuted, ad])
-        #expect(StreamEventConvention.events(fromTitle: "Odd [delaybox:odd] [delaybox:muted]") == [.title("Odd [delaybox:odd]"), .streamerMuted])
-        #expect(StreamEventConvention.events(fromTitle: "Odd [delaybox:muted] [delaybox:odd]") == [.title("Odd [delaybox:muted] [delaybox:odd]")])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Odd [delaybox:odd] [delaybox:muted]") == [
+                .title("Odd [delaybox:odd]"), .streamerMuted,
+            ])
+        #expect(
+            StreamEventConvention.events(fromTitle: "Odd [delaybox:muted] [delaybox:odd]") == [
+                .title("Odd [delaybox:muted] [delaybox:odd]")
+            ])
     }
 
     @Test func theBroadcasterSideRoundTrips() {
-        let events: [StreamEvent] = [.streamerMuted, .streamerUnmuted,
-                                     .adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 15_000)),
-                                     .adBreak(AdBreak(audioURL: "demo://ad", durationMs: 2_500, startedAt: 1_795_500_300.125))]
+        let events: [StreamEvent] = [
+            .streamerMuted, .streamerUnmuted,
+            .adBreak(AdBreak(audioURL: "https://x.example/a.mp3", durationMs: 15_000)),
+            .adBreak(AdBreak(audioURL: "demo://ad", durationMs: 2_500, startedAt: 1_795_500_300.125)),
+        ]
         for event in events {
             let title = StreamEventConvention.title(for: event, text: "Now")
             #expect(StreamEventConvention.events(fromTitle: title) == [.title("Now"), event])

@@ -21,7 +21,9 @@ import Testing
         rig.engine.pause(now: rig.now)
         rig.run(milliseconds: 120_000)
         #expect(rig.engine.state == .paused)
-        #expect(rig.output.samples[(2 * (pauseFrame + 960))...].prefix(2 * 960 * 100).allSatisfy { $0 == 0 }, "silent while paused")
+        #expect(
+            rig.output.samples[(2 * (pauseFrame + 960))...].prefix(2 * 960 * 100).allSatisfy { $0 == 0 },
+            "silent while paused")
         rig.engine.resume(now: rig.now)
         let resumeFrame = Int(rig.output.frameCount)
         rig.run(milliseconds: 1_000)
@@ -71,7 +73,9 @@ import Testing
         rig.run(milliseconds: 1_000)
         #expect(Self.dropped(rig).isEmpty, "nothing held was dropped: \(Self.dropped(rig))")
         #expect(rig.engine.state == .buffering, "still building after the resume")
-        #expect(abs(rig.engine.status(at: rig.now).delayMs - 65_000) <= 20, "the target grew by the pause: \(rig.engine.status(at: rig.now).delayMs)")
+        #expect(
+            abs(rig.engine.status(at: rig.now).delayMs - 65_000) <= 20,
+            "the target grew by the pause: \(rig.engine.status(at: rig.now).delayMs)")
         #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 70_000))
         rig.run(milliseconds: 1_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))

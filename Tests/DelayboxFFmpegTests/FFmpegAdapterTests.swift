@@ -7,7 +7,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct FFmpegAdapterTests {
     /// Reads every packet of `path` and decodes them in order; returns packets and audio.
-    func decodeAll(_ path: String, access: InputAccess = .namedFile) throws -> (packets: [StreamPacket], samples: [Float], input: FFmpegInput) {
+    func decodeAll(_ path: String, access: InputAccess = .namedFile) throws -> (
+        packets: [StreamPacket], samples: [Float], input: FFmpegInput
+    ) {
         let input = try FFmpegInput(url: path, access: access, gate: InterruptGate())
         var packets: [StreamPacket] = []
         while let packet = try input.readPacket() { packets.append(packet) }
@@ -69,10 +71,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data((0..<16).map { UInt8($0 * 7 + 3) }).write(to: directory.appendingPathComponent("key.bin"))
         let keyInfo = directory.appendingPathComponent("keyinfo")
-        try "key.bin\n\(directory.path)/key.bin\n0123456789abcdef0123456789abcdef\n".write(to: keyInfo, atomically: true, encoding: .utf8)
-        try ExternalTool.encodeTone(frequency: 440, seconds: 3, sampleRate: 48_000, channels: 2,
-                                    codecArguments: ["-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_key_info_file", keyInfo.path],
-                                    to: directory.appendingPathComponent("aes.m3u8").path)
+        try "key.bin\n\(directory.path)/key.bin\n0123456789abcdef0123456789abcdef\n".write(
+            to: keyInfo, atomically: true, encoding: .utf8)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 3, sampleRate: 48_000, channels: 2,
+            codecArguments: [
+                "-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_key_info_file", keyInfo.path,
+            ],
+            to: directory.appendingPathComponent("aes.m3u8").path)
         let playlist = try String(contentsOf: directory.appendingPathComponent("aes.m3u8"), encoding: .utf8)
         #expect(playlist.contains("#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\""), "\(playlist)")
         let server = try StaticHTTPServer(directory: directory)
@@ -94,8 +100,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("garbage.mp3").path
         var generator = SplitMix64(seed: 42)
-        try Data((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
-        let opened = Result { () throws(FFmpegError) in try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate()) }
+        try Data((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
+            to: URL(fileURLWithPath: path))
+        let opened = Result { () throws(FFmpegError) in
+            try FFmpegInput(url: path, access: .namedFile, gate: InterruptGate())
+        }
         guard case .success(let input) = opened else {
             if case .failure(let error) = opened { #expect(!error.message.isEmpty, "refused with FFmpeg's reason") }
             return

@@ -28,11 +28,14 @@ import Testing
     @Test func aNetworkStreamReachesNoLocalProtocol() throws {
         let (directory, path) = try Self.fixture("tone.mp3")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ExternalTool.encodeTone(frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: [], to: path)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: [], to: path)
         #expect(Self.refusal(path, .namedFile) == nil, "the user's own file plays")
         for url in ["file:" + path, "pipe:0", "concat:\(path)|\(path)", "subfile,,start,0,end,100,,:\(path)"] {
             let refusal = Self.refusal(url, .networkStream)
-            #expect(refusal?.contains("this input opens protocols http,https,tls,tcp,hls,crypto,httpproxy") == true, "\(url): \(refusal ?? "opened")")
+            #expect(
+                refusal?.contains("this input opens protocols http,https,tls,tcp,hls,crypto,httpproxy") == true,
+                "\(url): \(refusal ?? "opened")")
         }
     }
 
@@ -41,13 +44,18 @@ import Testing
     @Test func aClipIsOneAudioFileInAListedContainer() throws {
         let (directory, playlist) = try Self.fixture("ad.m3u8")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n/etc/hostname\n#EXT-X-ENDLIST\n".write(toFile: playlist, atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n/etc/hostname\n#EXT-X-ENDLIST\n".write(
+            toFile: playlist, atomically: true, encoding: .utf8)
         let refusal = Self.refusal(playlist, .clipFile)
-        #expect(refusal?.contains("containers mp3,aac,ogg,flac,wav,matroska,mov,mpegts") == true, "\(refusal ?? "opened")")
+        #expect(
+            refusal?.contains("containers mp3,aac,ogg,flac,wav,matroska,mov,mpegts") == true, "\(refusal ?? "opened")")
         let au = directory.appendingPathComponent("tone.au").path
-        try ExternalTool.encodeTone(frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: [], to: au)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: [], to: au)
         let outside = Self.refusal(au, .namedFile)
-        #expect(outside?.contains("containers mp3,aac,ogg,flac,wav,matroska,mov,mpegts,hls") == true, "the message names the list: \(outside ?? "opened")")
+        #expect(
+            outside?.contains("containers mp3,aac,ogg,flac,wav,matroska,mov,mpegts,hls") == true,
+            "the message names the list: \(outside ?? "opened")")
     }
 }
 
@@ -62,9 +70,13 @@ import Testing
         #expect(demuxers.isSuperset(of: InputAccess.audioContainers + ["hls"]), "\(demuxers)")
         // FFmpeg 7.1's HLS demuxer brings AC-3 and E-AC-3's (their decoders are not built).
         let aliases = ["webm", "mp4", "m4a", "3gp", "3g2", "mj2"]  // names Matroska's and MP4's demuxers also go by
-        #expect(demuxers.subtracting(InputAccess.audioContainers + aliases + ["hls", "ac3", "eac3"]).isEmpty, "\(demuxers)")
-        #expect(FFmpegLibrary.audioCodecs == ["aac", "aac_latm", "flac", "mp2", "mp3", "opus", "pcm_f32le", "pcm_s16be",
-                                              "pcm_s16le", "pcm_s24le", "pcm_s32le", "pcm_u8", "vorbis"])
+        #expect(
+            demuxers.subtracting(InputAccess.audioContainers + aliases + ["hls", "ac3", "eac3"]).isEmpty, "\(demuxers)")
+        #expect(
+            FFmpegLibrary.audioCodecs == [
+                "aac", "aac_latm", "flac", "mp2", "mp3", "opus", "pcm_f32le", "pcm_s16be",
+                "pcm_s16le", "pcm_s24le", "pcm_s32le", "pcm_u8", "vorbis",
+            ])
         #expect(FFmpegLibrary.version.contains("deb"), "Debian's source: \(FFmpegLibrary.version)")
     }
 
@@ -73,8 +85,11 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("box-ffmpeg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("ac3.mka").path
-        try ExternalTool.encodeTone(frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: ["-c:a", "ac3"], to: path)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 1, sampleRate: 48_000, channels: 2, codecArguments: ["-c:a", "ac3"], to: path)
         let refusal = InputAccessTests.refusal(path, .namedFile)
-        #expect(refusal?.contains("not an audio format this box decodes: aac,aac_latm,flac,mp2,mp3,opus") == true, "\(refusal ?? "opened")")
+        #expect(
+            refusal?.contains("not an audio format this box decodes: aac,aac_latm,flac,mp2,mp3,opus") == true,
+            "\(refusal ?? "opened")")
     }
 }

@@ -26,7 +26,8 @@ import Testing
         logger.info(message("not written either"))
         logger.notice(message("written"))
         logger.error(message("written too"))
-        #expect(recording.lines.withLock { $0 } == ["notice delaybox.test: written", "error delaybox.test: written too"])
+        #expect(
+            recording.lines.withLock { $0 } == ["notice delaybox.test: written", "error delaybox.test: written too"])
         #expect(built.withLock { $0 } == 2, "a message below the level is never built")
 
         LogOutput.level = .debug
@@ -35,7 +36,10 @@ import Testing
     }
 
     @Test func levelsAreOrderedBySeverity() {
-        #expect(Logger.Level.allCases.map(\.rawValue) == ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        #expect(
+            Logger.Level.allCases.map(\.rawValue) == [
+                "trace", "debug", "info", "notice", "warning", "error", "critical",
+            ])
         #expect(Logger.Level.debug < .info && Logger.Level.error > .warning && !(Logger.Level.notice < .notice))
     }
 }

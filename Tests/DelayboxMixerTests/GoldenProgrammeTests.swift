@@ -10,24 +10,31 @@ import Testing
 /// After an intended change of the mix, regenerate with `DELAYBOX_UPDATE_GOLDEN=1` and
 /// review the diff.
 @Suite(.timeLimit(.minutes(10))) struct GoldenProgrammeTests {
-    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/programme.txt")
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Golden/programme.txt")
 
     @Test func theScriptedProgrammeSoundsAsRecorded() throws {
         var configuration = EngineConfiguration()
         configuration.initialDelayMs = 5_000
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
-        rig.events = [520: .streamerMuted, 560: .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 600)),
-                      620: .streamerUnmuted, 700: .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 400))]
+        rig.events = [
+            520: .streamerMuted, 560: .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 600)),
+            620: .streamerUnmuted, 700: .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 400)),
+        ]
         let mix = ProgrammeMix()
         // Music: a 200 Hz sine at −20 dBFS; ad: a 600 Hz square-ish tone at −14 dBFS.
-        mix.setMuteMusic(AudioClip(stereo: (0..<48_000).flatMap { frame -> [Float] in
-            let value = Float(0.1 * sin(2 * Double.pi * 200 * Double(frame) / 48_000))
-            return [value, value]
-        }), url: "file:///music.mp3")
-        mix.provideAd(AudioClip(stereo: (0..<48_000).flatMap { frame -> [Float] in
-            let value: Float = (frame / 40) % 2 == 0 ? 0.2 : -0.2
-            return [value, -value]
-        }), url: "file:///ad.mp3")
+        mix.setMuteMusic(
+            AudioClip(
+                stereo: (0..<48_000).flatMap { frame -> [Float] in
+                    let value = Float(0.1 * sin(2 * Double.pi * 200 * Double(frame) / 48_000))
+                    return [value, value]
+                }), url: "file:///music.mp3")
+        mix.provideAd(
+            AudioClip(
+                stereo: (0..<48_000).flatMap { frame -> [Float] in
+                    let value: Float = (frame / 40) % 2 == 0 ? 0.2 : -0.2
+                    return [value, -value]
+                }), url: "file:///ad.mp3")
         let engine = rig.engine
         rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
         rig.run(milliseconds: 7_000)

@@ -8,7 +8,11 @@ import Testing
     static func mix(_ mixer: Mixer, frames: Int, only: Int? = nil) -> [Float] {
         var out = [Float](repeating: 9, count: frames * 2)
         out.withUnsafeMutableBufferPointer {
-            if let only { mixer.mix(only: only, into: $0.baseAddress!, frames: frames) } else { mixer.mix(into: $0.baseAddress!, frames: frames) }
+            if let only {
+                mixer.mix(only: only, into: $0.baseAddress!, frames: frames)
+            } else {
+                mixer.mix(into: $0.baseAddress!, frames: frames)
+            }
         }
         return out
     }
@@ -107,7 +111,9 @@ import Testing
         let pieces = Mixer(sources: 1, capacityFrames: 96_000)
         var offset = 0
         for size in [1, 100, 4_000, 17_949] {
-            input[offset..<offset + size].withUnsafeBufferPointer { _ = pieces.enqueue(0, samples: $0, format: format, at: pieces.fedUntil(0) ?? 0) }
+            input[offset..<offset + size].withUnsafeBufferPointer {
+                _ = pieces.enqueue(0, samples: $0, format: format, at: pieces.fedUntil(0) ?? 0)
+            }
             offset += size
         }
         #expect(whole.buffered(0) == pieces.buffered(0))
@@ -144,14 +150,17 @@ import Testing
         let left = stride(from: 0, to: loud.count, by: 2).map { loud[$0] }
         #expect((left.map(abs).max() ?? 1) < 1)
         let settled = left[4_800...].map(abs).max() ?? 0
-        #expect(settled < SoftLimiter.ceiling * 1.02 && settled > SoftLimiter.ceiling * 0.95, "peak after 100 ms: \(settled)")
+        #expect(
+            settled < SoftLimiter.ceiling * 1.02 && settled > SoftLimiter.ceiling * 0.95,
+            "peak after 100 ms: \(settled)")
         // Only the attack's first milliseconds of a sudden 6 dB over reach the knee's top.
         let flat = zip(left[480...], left[481...]).filter { abs($0) > 0.8 && $0 == $1 }.count
         #expect(flat == 0, "a hard clipper flattens the tops: \(flat) flat samples")
         #expect(SignalChecks.largestStep(loud) <= SignalChecks.largestStep(sine.map { $0 * 2 }))
         let after = Self.mix(mixer, frames: 48_000)
-        #expect(SignalChecks.firstDifference(Array(after[(2 * 43_200)...]), Array(quiet[(2 * 43_200)...])) == nil,
-                "after the release, a source below the ceiling passes bit-exact")
+        #expect(
+            SignalChecks.firstDifference(Array(after[(2 * 43_200)...]), Array(quiet[(2 * 43_200)...])) == nil,
+            "after the release, a source below the ceiling passes bit-exact")
         #expect(mixer.limitedFrames > 0)
     }
 }

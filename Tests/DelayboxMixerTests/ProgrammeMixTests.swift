@@ -96,7 +96,9 @@ import Testing
         let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
         let adIn = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
         for k in [0, 1, 239, 240, adIn - 1, adIn, 7_200, duck - 1] {
-            let expected = Self.musicLevel * (1 - Float(k + 1) / Float(duck)) + Self.clipSample(6_554, k) * min(1, Float(k + 1) / Float(adIn))
+            let expected =
+                Self.musicLevel * (1 - Float(k + 1) / Float(duck)) + Self.clipSample(6_554, k)
+                * min(1, Float(k + 1) / Float(adIn))
             #expect(abs(Self.left(rig, start + k) - expected) < 1e-5, "frame \(k) of the break")
         }
         let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
@@ -111,11 +113,15 @@ import Testing
     }
 
     @Test func withAdsOffABreakIsIgnoredAndLogged() throws {
-        let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .adBreak(AdBreak(audioURL: Self.adURL, durationMs: 2_000))])
+        let (rig, mix) = try Self.rig(
+            silent: true,
+            events: [600: .streamerMuted, 700: .adBreak(AdBreak(audioURL: Self.adURL, durationMs: 2_000))])
         mix.adsEnabled = false
         rig.run(milliseconds: 20_000)
         let start = try Self.effectFrame(rig, 1)
-        #expect((start - 4_800..<start + 96_000).allSatisfy { Self.left(rig, $0) == Self.musicLevel }, "the music goes on untouched")
+        #expect(
+            (start - 4_800..<start + 96_000).allSatisfy { Self.left(rig, $0) == Self.musicLevel },
+            "the music goes on untouched")
         #expect(mix.drainLog().contains { $0.hasPrefix("ad break ignored (ads off)") })
     }
 
@@ -125,7 +131,10 @@ import Testing
         rig.run(milliseconds: 16_000)
         let start = try Self.effectFrame(rig)
         let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
-        #expect((start + duck..<start + 48_000).allSatisfy { rig.output.samples[2 * $0] == 0 && rig.output.samples[2 * $0 + 1] == 0 })
+        #expect(
+            (start + duck..<start + 48_000).allSatisfy {
+                rig.output.samples[2 * $0] == 0 && rig.output.samples[2 * $0 + 1] == 0
+            })
         let back = start + 48_000 + duck
         #expect(abs(Self.left(rig, back + 12) - 0.5) < 0.01, "the stream is back at full level after the break")
         #expect(mix.drainLog().contains { $0.contains("ad audio not available") })
@@ -147,14 +156,16 @@ import Testing
         _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd?.durationMs == 30_000)
-        #expect(rig.output.samples.suffix(2 * 960).allSatisfy { $0 == Self.adLevel }, "the ad plays, the stream is ducked")
+        #expect(
+            rig.output.samples.suffix(2 * 960).allSatisfy { $0 == Self.adLevel }, "the ad plays, the stream is ducked")
         #expect(mix.drainLog().contains { $0.contains("ms in, to its break's end") })
         _ = rig.engine.setDelay(milliseconds: 19_000, now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd == nil)
         let end = Int(rig.output.frameCount)
-        #expect((end - 9_600..<end).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
-                "only the stream (its exact position code) is heard: the ad is gone")
+        #expect(
+            (end - 9_600..<end).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
+            "only the stream (its exact position code) is heard: the ad is gone")
     }
 
     /// An ad whose every frame says which it is: frame k carries k mod 16384 on the left
@@ -163,7 +174,8 @@ import Testing
 
     /// The frame of `numberedAd` output frame `frame` carries, if it is the ad alone at full level.
     static func adFrame(_ rig: EngineRig, _ frame: Int) -> Int {
-        Int((rig.output.samples[2 * frame] * 32_767).rounded()) + 16_384 * Int((rig.output.samples[2 * frame + 1] * 32_767).rounded())
+        Int((rig.output.samples[2 * frame] * 32_767).rounded()) + 16_384
+            * Int((rig.output.samples[2 * frame + 1] * 32_767).rounded())
     }
 
     /// A jump towards live into the middle of a break plays the rest of it: the ad from as
@@ -184,7 +196,8 @@ import Testing
             #expect(Self.adFrame(rig, start + k) == Int(elapsed) + k, "\(k) frames after the jump")
         }
         #expect(mix.playingAd == nil, "over at the break's end")
-        #expect(mix.drainLog().contains { $0.contains("ad plays from \(AudioFormat.milliseconds(frames: elapsed)) ms in") })
+        #expect(
+            mix.drainLog().contains { $0.contains("ad plays from \(AudioFormat.milliseconds(frames: elapsed)) ms in") })
         // Once the levels are back, the stream's position code says where the break ended.
         let after = start + rest + duck + 480
         let code = try #require(SignalChecks.code(rig.output.samples, frame: after), "the stream alone, at full level")
@@ -261,8 +274,11 @@ import Testing
         #expect(mix.drainLog().contains("ad ended: a jump past its break's end"))
         rig.run(milliseconds: 1_000)
         let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
-        #expect((start + duck + 480..<start + duck + 9_600).allSatisfy { SignalChecks.code(rig.output.samples, frame: $0) != nil },
-                "only the stream is heard once the levels are back")
+        #expect(
+            (start + duck + 480..<start + duck + 9_600).allSatisfy {
+                SignalChecks.code(rig.output.samples, frame: $0) != nil
+            },
+            "only the stream is heard once the levels are back")
     }
 
     /// A jump back before a break already heard replays it when playout reaches it again:
@@ -276,7 +292,9 @@ import Testing
             return frame
         }
         rig.run(milliseconds: 100)
-        #expect(rig.notifications { if case .eventTookEffect(_, .undoneByJump, _, _) = $0 { true } else { nil } }.count == undone.count + 1)
+        #expect(
+            rig.notifications { if case .eventTookEffect(_, .undoneByJump, _, _) = $0 { true } else { nil } }.count
+                == undone.count + 1)
         #expect(rig.run(until: { _ in mix.playingAd == ad }, limitMs: 30_000), "reached again")
         let reached: [Int] = rig.notifications { notification in
             guard case .eventTookEffect(_, .reached, let frame, _) = notification else { return nil }
@@ -364,8 +382,12 @@ import Testing
     /// sample further from the last than the tone stream's own steepest step allows.
     @Test func noTransitionClicks() throws {
         let ad = AdBreak(audioURL: Self.adURL, durationMs: 1_500)
-        let (rig, mix) = try Self.rig(silent: false, events: [560: .streamerMuted, 600: .adBreak(ad), 700: .streamerUnmuted,
-                                                              760: .adBreak(ad)])
+        let (rig, mix) = try Self.rig(
+            silent: false,
+            events: [
+                560: .streamerMuted, 600: .adBreak(ad), 700: .streamerUnmuted,
+                760: .adBreak(ad),
+            ])
         rig.run(milliseconds: 20_000)
         mix.play(FeedbackSound.modeChange.clip)
         rig.engine.pause(now: rig.now)

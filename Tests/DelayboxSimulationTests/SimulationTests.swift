@@ -82,7 +82,8 @@ import Testing
         #expect(report.gapsMs == 0)
         #expect(abs(report.driftPpmMeasured - driftPpm) < 10, "measured \(report.driftPpmMeasured) ppm")
         let expectedSlips = abs(driftPpm) * 1e-6 * 20 * 60 * 48_000
-        #expect(abs(Double(report.driftSlips) - expectedSlips) < expectedSlips * 0.1, "\(report.driftSlips) frames slipped")
+        #expect(
+            abs(Double(report.driftSlips) - expectedSlips) < expectedSlips * 0.1, "\(report.driftSlips) frames slipped")
     }
 
     @Test func withoutDriftNothingIsSlipped() throws {
@@ -115,9 +116,10 @@ import Testing
     }
 
     @Test func theSimulatedServerKnowsWhatItNeverResent() {
-        let network = SimulatedNetwork(packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
-                                       connectAtMs: 10_000, outages: [.init(atMs: 100_000, lengthMs: 10_000)],
-                                       events: [], seed: 1)
+        let network = SimulatedNetwork(
+            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
+            connectAtMs: 10_000, outages: [.init(atMs: 100_000, lengthMs: 10_000)],
+            events: [], seed: 1)
         let lost = network.lostPackets()
         #expect(lost.count == 1)
         #expect(abs(lost[0].count * 24 - 6_000) <= 24)

@@ -1,8 +1,9 @@
 import DelayboxTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ad breaks on a live Icecast as the listener hears them (issue 25: exactly once):
@@ -11,7 +12,10 @@ import Glibc
 /// notes) sounds. Whatever the connection does meanwhile — reconnects, a source restart, a
 /// channel switched away and back, a box started during or after a break — each break
 /// plays once, for its real length or what is left of it, and not past its end.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized,
+    .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"),
+    .timeLimit(.minutes(10)))
 struct AdBreaksOnAirTests {
     static let root = IcecastStreamTests.root
     static let broadcast = IcecastStreamTests.broadcast
@@ -23,7 +27,9 @@ struct AdBreaksOnAirTests {
 
     /// The log's lines for a break of `seconds` taking effect (not those saying why not).
     static func played(_ log: String, seconds: Int) -> [Substring] {
-        log.split(separator: "\n").filter { $0.contains("event: ad break \(seconds * 1_000) ms") && !$0.contains("not triggered") }
+        log.split(separator: "\n").filter {
+            $0.contains("event: ad break \(seconds * 1_000) ms") && !$0.contains("not triggered")
+        }
     }
 
     /// How far into its break an ad came in (s), from the line's "…, N ms into it"; 0 for
@@ -57,7 +63,8 @@ struct AdBreaksOnAirTests {
     static func sixSecondBreak(running seconds: Int) throws -> (IcecastServer, OnAirAppliance) {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let box = try OnAirAppliance(root: root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 2, seconds: seconds)
+        let box = try OnAirAppliance(
+            root: root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 2, seconds: seconds)
         box.wait(until: 4.5)
         try server.broadcast(["ad", "6", "demo://ad", "Half-time ad"], mount: "/live.mp3", tool: broadcast)
         return (server, box)
@@ -129,9 +136,13 @@ struct AdBreaksOnAirTests {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3", frequency: 440)
         try server.startSource(mount: "/other.mp3", frequency: 880)
-        let box = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: "/live.mp3")),
-                                                                 ("Other", server.url(mount: "/other.mp3"))],
-                                     delay: 2, seconds: 21)
+        let box = try OnAirAppliance(
+            root: Self.root,
+            channels: [
+                ("Live", server.url(mount: "/live.mp3")),
+                ("Other", server.url(mount: "/other.mp3")),
+            ],
+            delay: 2, seconds: 21)
         box.wait(until: 3)
         let sent = Date()
         try server.broadcast(["ad", "8", "demo://ad", "Half-time ad"], mount: "/live.mp3", tool: Self.broadcast)
@@ -146,7 +157,8 @@ struct AdBreaksOnAirTests {
         #expect(ads.count == 2, "at its start, then its rest after the switch back: \(ads)")
         let rest = Self.elapsed(try #require(ads.last))
         #expect(rest > 2.5 && rest < 6, "the rest: from \(rest) s in")
-        #expect(run.log.contains("not triggered: on air when the connection opened: over where playout is"), "\(run.log)")
+        #expect(
+            run.log.contains("not triggered: on air when the connection opened: over where playout is"), "\(run.log)")
 
         let samples = try box.programme()
         let gaps = Self.gaps(samples)
@@ -158,12 +170,16 @@ struct AdBreaksOnAirTests {
         // 8 s after the tag's start plus the delay, late by how far the box's live edge
         // trails the source. (The first hearing began where the title came, up to an ICY
         // interval — 1 s — after the start: the stream is back sooner than 8 s after it.)
-        let back = try Self.wallTime(ofFirstFrameIn: run.log).addingTimeInterval((ad.end ?? 0) - 0.21 - 2).timeIntervalSince(sent)
+        let back = try Self.wallTime(ofFirstFrameIn: run.log).addingTimeInterval((ad.end ?? 0) - 0.21 - 2)
+            .timeIntervalSince(sent)
         #expect(back > 8 - 0.25 && back < 8 + 0.6, "the break ended \(back) s after its start")
         print("an 8 s break, switched away and back: it ended \(back) s after its start")
         let other = try #require(Goertzel.longestRun(samples, hertz: 880, threshold: 1e-3))
-        #expect(other.start > ad.start && other.start + other.length < (ad.end ?? 0), "Other inside the break: \(other), \(ad)")
-        #expect(Self.chime(samples, from: other.start + other.length, to: ad.end ?? 0) > 0.3, "the rest of the ad heard")
+        #expect(
+            other.start > ad.start && other.start + other.length < (ad.end ?? 0),
+            "Other inside the break: \(other), \(ad)")
+        #expect(
+            Self.chime(samples, from: other.start + other.length, to: ad.end ?? 0) > 0.3, "the rest of the ad heard")
     }
 
     /// A box that connects 3 s into an 8 s break (a start, a restart, a switch to the
@@ -186,7 +202,8 @@ struct AdBreaksOnAirTests {
             try server.waitForTitle(containing: "[delaybox:ad@", mount: mount)
         }
         Thread.sleep(until: sent.addingTimeInterval(3))  // the point: a box that joins 3 s into the break
-        let box = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 10)
+        let box = try OnAirAppliance(
+            root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 10)
         let joined = box.finish()
         #expect(joined.status == 0, "\(joined.log)")
         let ads = Self.played(joined.log, seconds: 8)
@@ -198,7 +215,9 @@ struct AdBreaksOnAirTests {
         #expect(gaps.count == 1, "the 440 Hz tone's gaps (s): \(gaps)")
         let ad = try #require(gaps.first)
         let ducked = (ad.end ?? 0) - ad.start
-        #expect(abs(ducked - (8 - elapsed + Self.rampSeconds)) < 0.15, "ducked for \(ducked) s; the break's rest was \(8 - elapsed) s")
+        #expect(
+            abs(ducked - (8 - elapsed + Self.rampSeconds)) < 0.15,
+            "ducked for \(ducked) s; the break's rest was \(8 - elapsed) s")
         #expect(Self.chime(samples, from: ad.start, to: ad.end ?? 0) > 0.5, "the ad heard")
         // Where playout was when the ad came in: the delay in force behind live, by the
         // clock the broadcaster stamped the start with (the same machine's here). The box
@@ -206,22 +225,31 @@ struct AdBreaksOnAirTests {
         // source's encoding and the server's lag, so it is placed that much late and
         // joined that much less far in (measured: MP3 0.35–0.38 s, Ogg/Opus 0.05 s early).
         let raised = joined.log.split(separator: "\n").last { $0.contains("(raisedToMinimum)") }
-        let delay = Double(raised.flatMap { Int($0.split(separator: "delay: ").last?.prefix { $0.isNumber } ?? "") } ?? 2_000) / 1_000
+        let delay =
+            Double(raised.flatMap { Int($0.split(separator: "delay: ").last?.prefix { $0.isNumber } ?? "") } ?? 2_000)
+            / 1_000
         let expected = try Self.wallTime(ofFirstFrameIn: joined.log).addingTimeInterval(ad.start - 0.09 - delay)
             .timeIntervalSince(sent)
-        #expect(elapsed > expected - 0.6 && elapsed < expected + 0.25, "joined \(elapsed) s into the break; its start says \(expected) s")
+        #expect(
+            elapsed > expected - 0.6 && elapsed < expected + 0.25,
+            "joined \(elapsed) s into the break; its start says \(expected) s")
 
         // The break is over where a box 2 s behind live would play it by 10 s after it began.
         Thread.sleep(until: sent.addingTimeInterval(11))
-        let later = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 4).finish()
+        let later = try OnAirAppliance(
+            root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 4
+        ).finish()
         #expect(Self.played(later.log, seconds: 8).isEmpty, "\(later.log)")
-        #expect(later.log.contains("not triggered: on air when the connection opened: over where playout is"), "\(later.log)")
+        #expect(
+            later.log.contains("not triggered: on air when the connection opened: over where playout is"),
+            "\(later.log)")
     }
 
     /// When the first frame of a run's output was heard, from its log's "first frame heard
     /// at monotonic T s" and this machine's clocks now.
     static func wallTime(ofFirstFrameIn log: String) throws -> Date {
-        let line = try #require(log.split(separator: "\n").first { $0.contains("its first frame heard at monotonic") }, "\(log)")
+        let line = try #require(
+            log.split(separator: "\n").first { $0.contains("its first frame heard at monotonic") }, "\(log)")
         let monotonic = try #require(Double(line.split(separator: " ").dropLast().last ?? ""), "\(line)")
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -13,8 +13,9 @@ import Testing
         var links = Data()
         for (index, title) in [titles.0, titles.1].enumerated() {
             let path = directory.appendingPathComponent("link\(index).ogg").path
-            try ExternalTool.encodeTone(frequency: 440, seconds: 3, sampleRate: 48_000, channels: 2,
-                                        codecArguments: codec + ["-metadata", "title=\(title)", "-f", "ogg"], to: path)
+            try ExternalTool.encodeTone(
+                frequency: 440, seconds: 3, sampleRate: 48_000, channels: 2,
+                codecArguments: codec + ["-metadata", "title=\(title)", "-f", "ogg"], to: path)
             links.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         try links.write(to: directory.appendingPathComponent("chained.ogg"))
@@ -39,7 +40,9 @@ import Testing
         #expect(abs(heard - 5) < 0.03, "muted heard at \(heard) s")
         #expect(result.lines.lines("audio_lost").isEmpty, "the new link's timestamps continue the timeline")
         #expect(result.lines.lines("packet_rejected").isEmpty)
-        let ended = try #require(result.lines.lines("state").first { $0["to"] as? String == "reconnecting" }?["t"] as? Double)
-        #expect(abs(ended - 6) < 0.1, "both links are on the timeline, one after the other: the stream ends at \(ended) s")
+        let ended = try #require(
+            result.lines.lines("state").first { $0["to"] as? String == "reconnecting" }?["t"] as? Double)
+        #expect(
+            abs(ended - 6) < 0.1, "both links are on the timeline, one after the other: the stream ends at \(ended) s")
     }
 }

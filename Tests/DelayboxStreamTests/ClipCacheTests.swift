@@ -1,9 +1,10 @@
-@testable import DelayboxApp
-@testable import DelayboxClips
 import DelayboxMixer
 import DelayboxTestSupport
 import Foundation
 import Testing
+
+@testable import DelayboxApp
+@testable import DelayboxClips
 
 /// The mute music and ad cache against a real HTTP server on loopback: fetched once,
 /// played from disk when the server is gone, least recently used evicted under the cap,
@@ -14,10 +15,12 @@ import Testing
     static func served(_ name: String, count: Int = 1, seconds: Double = 2) throws -> (URL, StaticHTTPServer) {
         let directory = try ExternalTool.temporaryDirectory(name)
         for index in 0..<count {
-            try ExternalTool.encodeTone(frequency: 440 + 110 * index, seconds: seconds, sampleRate: 44_100, channels: 1,
-                                        codecArguments: ["-b:a", "128k"], to: directory.appendingPathComponent("tone.\(index).mp3").path)
+            try ExternalTool.encodeTone(
+                frequency: 440 + 110 * index, seconds: seconds, sampleRate: 44_100, channels: 1,
+                codecArguments: ["-b:a", "128k"], to: directory.appendingPathComponent("tone.\(index).mp3").path)
         }
-        try "<html>not found, but said with 200</html>".write(to: directory.appendingPathComponent("fake.mp3"), atomically: true, encoding: .utf8)
+        try "<html>not found, but said with 200</html>".write(
+            to: directory.appendingPathComponent("fake.mp3"), atomically: true, encoding: .utf8)
         return (directory, try StaticHTTPServer(directory: directory))
     }
 
@@ -38,7 +41,9 @@ import Testing
 
     @Test func theLeastRecentlyUsedFileGoesFirstUnderTheCap() throws {
         let (directory, server) = try Self.served("clips-evict", count: 3)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("tone.0.mp3").path)[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("tone.0.mp3").path)[.size]
+                as? Int)
         // Room for two files, not three.
         let cache = ClipCache(directory: directory.appendingPathComponent("cache"), capBytes: Int64(size * 5 / 2))
         _ = try cache.clip(server.url("tone.0.mp3"), maxSeconds: 60)
@@ -49,7 +54,10 @@ import Testing
         Thread.sleep(forTimeInterval: 0.02)
         _ = try cache.clip(server.url("tone.2.mp3"), maxSeconds: 60)
         let names = Set(cache.entries().map(\.name))
-        #expect(names == [ClipCache.fileName(for: server.url("tone.0.mp3")), ClipCache.fileName(for: server.url("tone.2.mp3"))])
+        #expect(
+            names == [
+                ClipCache.fileName(for: server.url("tone.0.mp3")), ClipCache.fileName(for: server.url("tone.2.mp3")),
+            ])
     }
 
     @Test func aFileThatIsNotAudioIsRefusedWithTheReasonAndNotKept() throws {

@@ -16,7 +16,8 @@ import Testing
         let server = try StaticHTTPServer(directory: directory, misbehaving: true)
         func failure(_ path: String, maxBytes: Int = 1_000_000, totalTimeoutMs: Int64 = 120_000) -> String {
             do throws(FFmpegError) {
-                let bytes = try AudioFile.download(server.url(path), to: target, maxBytes: maxBytes, timeoutMs: 2_000, totalTimeoutMs: totalTimeoutMs)
+                let bytes = try AudioFile.download(
+                    server.url(path), to: target, maxBytes: maxBytes, timeoutMs: 2_000, totalTimeoutMs: totalTimeoutMs)
                 return "downloaded \(bytes) bytes"
             } catch {
                 return error.description
@@ -30,7 +31,9 @@ import Testing
         #expect(size <= 1_100_000, "at most the limit and a read written: \(size)")
         let trickle = failure("trickle", totalTimeoutMs: 1_500)
         #expect(trickle.contains("slower than"), "\(trickle)")
-        let local = (try? AudioFile.download("file:///etc/hostname", to: target, maxBytes: 1_000)).map { "downloaded \($0)" }
+        let local = (try? AudioFile.download("file:///etc/hostname", to: target, maxBytes: 1_000)).map {
+            "downloaded \($0)"
+        }
         #expect(local == nil, "a download is http or https only")
     }
 }

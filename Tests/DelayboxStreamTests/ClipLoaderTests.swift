@@ -16,7 +16,10 @@ import Testing
         // Nothing listens on loopback's port 9: refused at once.
         loader.want("http://127.0.0.1:9/ad.mp3", maxSeconds: 5)
         var results: [ClipLoader.Result] = []
-        #expect(Eventually.holds(within: 15) { results += loader.drain(); return !results.isEmpty })
+        #expect(
+            Eventually.holds(within: 15) {
+                results += loader.drain(); return !results.isEmpty
+            })
         guard case .failed(let url, _, let retry)? = results.first else {
             Issue.record("not a failure: \(results)")
             return

@@ -1,10 +1,11 @@
-@testable import DelayboxApp
-@testable import DelayboxClips
 import DelayboxEngine
 import DelayboxMixer
 import DelayboxTestSupport
 import Foundation
 import Testing
+
+@testable import DelayboxApp
+@testable import DelayboxClips
 
 /// The controls' answers: distinct synthesised sounds, the delay read out by the real
 /// espeak-ng (installed by deploy/setup-host.sh) or in tones, heard through the mix.
@@ -107,14 +108,21 @@ import Testing
             return periods
         }
         let from = Int(rig.output.frameCount)
-        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .done, touchedAt: rig.now.nanoseconds, now: rig.now)
+        desk.feedback(
+            for: .adjustDelay(milliseconds: 100), outcome: .done, touchedAt: rig.now.nanoseconds, now: rig.now)
         let click = FeedbackSound.click.clip, next = nextPeriods(milliseconds: 20)
-        #expect((0..<click.frames).allSatisfy { next[2 * $0] == click.sample($0, 0) && next[2 * $0 + 1] == click.sample($0, 1) })
+        #expect(
+            (0..<click.frames).allSatisfy {
+                next[2 * $0] == click.sample($0, 0) && next[2 * $0 + 1] == click.sample($0, 1)
+            })
         #expect(next[(2 * click.frames)...].allSatisfy { $0 == 0 }, "once")
-        desk.feedback(for: .adjustDelay(milliseconds: 100), outcome: .limitReached, touchedAt: rig.now.nanoseconds, now: rig.now)
+        desk.feedback(
+            for: .adjustDelay(milliseconds: 100), outcome: .limitReached, touchedAt: rig.now.nanoseconds, now: rig.now)
         let limit = FeedbackSound.limitReached.clip
-        #expect(SignalChecks.firstDifference(Array(nextPeriods(milliseconds: 200).prefix(limit.samples.count)),
-                                             limit.floatSamples) == nil)
+        #expect(
+            SignalChecks.firstDifference(
+                Array(nextPeriods(milliseconds: 200).prefix(limit.samples.count)),
+                limit.floatSamples) == nil)
         rig.run(milliseconds: 220)
         #expect(rig.output.samples[(2 * from)...].allSatisfy { $0 == 0 }, "not in the programme")
         // Resting: nothing until 1.2 s after the last turn, then the read-out.

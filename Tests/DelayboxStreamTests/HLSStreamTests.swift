@@ -3,15 +3,19 @@ import Foundation
 import Testing
 
 /// A live HLS stream (ffmpeg writing AAC segments, a real HTTP server serving them).
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"),
+    .timeLimit(.minutes(10)))
 struct HLSStreamTests {
     @Test func aLiveHLSStreamPlaysDelayed() throws {
         let directory = try ExternalTool.temporaryDirectory("hls")
         defer { try? FileManager.default.removeItem(at: directory) }
         let writer = try ExternalTool.spawn([
-            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=44100",
             "-ac", "2", "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
-            "-hls_flags", "delete_segments", directory.appendingPathComponent("live.m3u8").path])
+            "-hls_flags", "delete_segments", directory.appendingPathComponent("live.m3u8").path,
+        ])
         defer { ExternalTool.stop(writer) }
         let server = try StaticHTTPServer(directory: directory)
         let playlist = directory.appendingPathComponent("live.m3u8").path
@@ -20,9 +24,14 @@ struct HLSStreamTests {
             guard Date() < deadline else { throw ExternalTool.Failed(description: "no HLS playlist") }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        let segments = { (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1 }
-        #expect(Eventually.holds(within: 15) { segments() > 3 }, "a few segments listed, as on a live server: \(segments() - 1)")
-        let run = try PlayRun(root: IcecastStreamTests.root, arguments: [server.url("live.m3u8"), "--delay", "3", "--for", "8"])
+        let segments = {
+            (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1
+        }
+        #expect(
+            Eventually.holds(within: 15) { segments() > 3 },
+            "a few segments listed, as on a live server: \(segments() - 1)")
+        let run = try PlayRun(
+            root: IcecastStreamTests.root, arguments: [server.url("live.m3u8"), "--delay", "3", "--for", "8"])
         let result = run.finish()
         #expect(result.status == 0)
         let states = result.lines.states

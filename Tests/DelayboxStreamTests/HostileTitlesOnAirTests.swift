@@ -8,7 +8,10 @@ import Testing
 /// every restart. The box keeps playing, says once per connection what it refused and
 /// why, opens no local file and no other protocol or host, and a box started while such a
 /// title stands connects and plays.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized,
+    .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"),
+    .timeLimit(.minutes(10)))
 struct HostileTitlesOnAirTests {
     static let root = IcecastStreamTests.root
     /// The boxes' output period: 100 ms (a 400 ms ring). This suite is about titles; in
@@ -29,11 +32,21 @@ struct HostileTitlesOnAirTests {
             ("Big [delaybox:ad 1e16 \(ad)]", ["ad break length '1e16' s is outside 1 s to 15 min"]),
             ("Start [delaybox:ad@1e300 5 \(ad)]", ["ad break start '1e300' is not a Unix time"]),
             ("Frames [delaybox:ad 2e14 \(ad)]", ["ad break length '2e14' s is outside 1 s to 15 min"]),
-            ("Locals [delaybox:ad 5 file:///etc/shadow] [delaybox:ad 1 x] [delaybox:ad 5 pipe:0] [delaybox:ad 5 tcp://\(clipHost)/]",
-             ["'file:///etc/shadow' is not http or https", "'x' is not http or https", "'pipe:0' is not http or https",
-              "'tcp://\(clipHost)/' is not http or https"]),
-            ("Elsewhere [delaybox:ad 5 http://192.0.2.7/ad.mp3] [delaybox:ad 1e-300 demo://ad] [delaybox:ad nan demo://ad]",
-             ["clip host '192.0.2.7' is not the stream's", "length '1e-300' s is outside", "length 'nan' s is outside"]),
+            (
+                "Locals [delaybox:ad 5 file:///etc/shadow] [delaybox:ad 1 x] [delaybox:ad 5 pipe:0] [delaybox:ad 5 tcp://\(clipHost)/]",
+                [
+                    "'file:///etc/shadow' is not http or https", "'x' is not http or https",
+                    "'pipe:0' is not http or https",
+                    "'tcp://\(clipHost)/' is not http or https",
+                ]
+            ),
+            (
+                "Elsewhere [delaybox:ad 5 http://192.0.2.7/ad.mp3] [delaybox:ad 1e-300 demo://ad] [delaybox:ad nan demo://ad]",
+                [
+                    "clip host '192.0.2.7' is not the stream's", "length '1e-300' s is outside",
+                    "length 'nan' s is outside",
+                ]
+            ),
         ]
     }
 
@@ -43,7 +56,9 @@ struct HostileTitlesOnAirTests {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
         let titles = Self.titles(clipHost: "127.0.0.1:\(server.port)")
-        let box = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 16, periodMs: Self.periodMs)
+        let box = try OnAirAppliance(
+            root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 16,
+            periodMs: Self.periodMs)
         #expect(box.waitForLog(containing: "connected: mp3"), "the box connected")
         let connected = Date().timeIntervalSince(box.started)
         // Icecast sends a listener the title current at each metadata block (a second of
@@ -62,7 +77,9 @@ struct HostileTitlesOnAirTests {
         let tags = titles.prefix(4).map { $0.title.drop { $0 != "[" } }
         try server.setTitle("Under attack " + tags.joined(separator: " "), mount: "/live.mp3")
         try server.waitForTitle(containing: "file:///etc/shadow", mount: "/live.mp3")
-        let restarted = try OnAirAppliance(root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 6, periodMs: Self.periodMs)
+        let restarted = try OnAirAppliance(
+            root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 6,
+            periodMs: Self.periodMs)
         let second = restarted.finish()
         #expect(second.status == 0, "a box started under the title runs: \(second.log.suffix(3_000))")
         #expect(second.log.contains("title 'Under attack'"), "\(second.log.suffix(3_000))")
@@ -76,7 +93,9 @@ struct HostileTitlesOnAirTests {
         for refusal in refusals {
             #expect(lines.filter { $0.contains(refusal) }.count == 1, "'\(refusal)' said once: \(lines)")
         }
-        #expect(!log.contains("not usable audio") && !log.contains("cannot fetch"), "nothing fetched or opened: \(log.suffix(3_000))")
+        #expect(
+            !log.contains("not usable audio") && !log.contains("cannot fetch"),
+            "nothing fetched or opened: \(log.suffix(3_000))")
         #expect(!log.contains("Illegal instruction") && !log.contains("Fatal error"))
     }
 

@@ -4,9 +4,13 @@ import Testing
 
 /// The stream client against a real icecast2 and real ffmpeg sources on loopback, with
 /// real faults. These run in real time (seconds each) and one at a time.
-@Suite(.serialized, .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized,
+    .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"),
+    .timeLimit(.minutes(10)))
 struct IcecastStreamTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let broadcast = root.appendingPathComponent("tools/delaybox-broadcast").path
 
     @Test(arguments: [false, true])
@@ -17,7 +21,9 @@ struct IcecastStreamTests {
         let directory = try ExternalTool.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("out.wav").path
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: mount), "--delay", "2", "--for", "6", "--output", "wav:\(wav)"])
+        let run = try PlayRun(
+            root: Self.root,
+            arguments: [server.url(mount: mount), "--delay", "2", "--for", "6", "--output", "wav:\(wav)"])
         let result = run.finish()
         #expect(result.status == 0)
         #expect(result.lines.states.prefix(3) == ["connecting", "buffering", "playing"])
@@ -36,8 +42,12 @@ struct IcecastStreamTests {
         let server = try IcecastServer()
         let mount = opus ? "/live.opus" : "/live.mp3"
         try server.startSource(mount: mount, opus: opus)
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: mount), "--delay", "4", "--for", "12",
-                                                           "--backoff-cap", "0.2"])
+        let run = try PlayRun(
+            root: Self.root,
+            arguments: [
+                server.url(mount: mount), "--delay", "4", "--for", "12",
+                "--backoff-cap", "0.2",
+            ])
         run.wait(until: 6)
         #expect(try server.dropListeners(mount: mount) == 1)
         let result = run.finish()
@@ -53,7 +63,8 @@ struct IcecastStreamTests {
     @Test func anEventSentByTheBroadcasterFiresInDelayedTime() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "4", "--for", "11"])
+        let run = try PlayRun(
+            root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "4", "--for", "11"])
         run.wait(until: 3)
         let sent = run.elapsed
         try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
@@ -64,7 +75,10 @@ struct IcecastStreamTests {
         // Carried at the next 16000-byte ICY boundary (up to 1 s later), heard 4 s after that.
         let fired = try #require(muted["t"] as? Double)
         #expect(fired >= sent + 4 - 0.3 && fired <= sent + 4 + 1.6, "sent at \(sent) s, fired at \(fired) s")
-        #expect(events.contains { $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true })
+        #expect(
+            events.contains {
+                $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true
+            })
     }
 
     /// Half-time, then a new title (the score) while still muted: a box that connects after
@@ -87,13 +101,15 @@ struct IcecastStreamTests {
         try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
         try server.waitForTitle(containing: "[delaybox:muted]", mount: "/live.mp3")
         try server.broadcast(["title", "Half-time: 2-1"], mount: "/live.mp3", tool: Self.broadcast)
-        let joined = events(try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "2", "--for", "4"]))
+        let joined = events(
+            try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "2", "--for", "4"]))
         #expect(muteStates(joined).contains("muted") && hasTitle(joined, "Half-time: 2-1"), "\(joined)")
 
         try server.broadcast(["unmuted", "Second half"], mount: "/live.mp3", tool: Self.broadcast)
         try server.waitForTitle(containing: "[delaybox:unmuted]", mount: "/live.mp3")
         try server.broadcast(["title", "Second half: 2-2"], mount: "/live.mp3", tool: Self.broadcast)
-        let later = events(try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "2", "--for", "4"]))
+        let later = events(
+            try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "2", "--for", "4"]))
         // Icecast's burst may open with the half-time title (it was current at the burst's
         // start) and skip the unmute: the score's title says unmuted itself.
         #expect(muteStates(later).last != "muted" && hasTitle(later, "Second half: 2-2"), "\(later)")
@@ -105,8 +121,12 @@ struct IcecastStreamTests {
     func aRestartIsAGapWhilePlayoutGoesOn(restarted: String) throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "8", "--for", "22",
-                                                           "--stall-timeout", "2", "--backoff-cap", "0.5"])
+        let run = try PlayRun(
+            root: Self.root,
+            arguments: [
+                server.url(mount: "/live.mp3"), "--delay", "8", "--for", "22",
+                "--stall-timeout", "2", "--backoff-cap", "0.5",
+            ])
         run.wait(until: 10)
         server.stopSource(mount: "/live.mp3")
         if restarted == "server" { server.stop() }
@@ -124,14 +144,20 @@ struct IcecastStreamTests {
         #expect(lost.count == 1)
         #expect((1_500...7_000).contains(lost.first ?? 0), "lost \(lost) ms")
         let attempts = result.lines.lines("reconnect_failed").compactMap { $0["reason"] as? String }
-        #expect(attempts.contains { $0.contains(restarted == "server" ? "refused" : "404") }, "each failed attempt says why: \(attempts)")
+        #expect(
+            attempts.contains { $0.contains(restarted == "server" ? "refused" : "404") },
+            "each failed attempt says why: \(attempts)")
     }
 
     @Test func aFrozenServerIsSurvived() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/live.mp3"), "--delay", "4", "--for", "20",
-                                                           "--stall-timeout", "2", "--backoff-cap", "0.5"])
+        let run = try PlayRun(
+            root: Self.root,
+            arguments: [
+                server.url(mount: "/live.mp3"), "--delay", "4", "--for", "20",
+                "--stall-timeout", "2", "--backoff-cap", "0.5",
+            ])
         run.wait(until: 7)
         server.freeze(true)
         run.wait(until: 12)
@@ -148,16 +174,21 @@ struct IcecastStreamTests {
 
     @Test func aMountWithoutSourceIsRetriedUntilItComes() throws {
         let server = try IcecastServer()
-        let run = try PlayRun(root: Self.root, arguments: [server.url(mount: "/later.mp3"), "--delay", "1", "--for", "8",
-                                                           "--backoff-cap", "0.5"])
+        let run = try PlayRun(
+            root: Self.root,
+            arguments: [
+                server.url(mount: "/later.mp3"), "--delay", "1", "--for", "8",
+                "--backoff-cap", "0.5",
+            ])
         run.wait(until: 2)
         try server.startSource(mount: "/later.mp3")
         let result = run.finish()
         #expect(result.lines.states.contains("reconnecting"), "404 while the source is away")
         let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
         #expect(reasons.contains { $0.contains("404") }, "the reason names the 404")
-        #expect(result.lines.lines("ffmpeg").contains { ($0["message"] as? String)?.contains("404") == true },
-                "FFmpeg's own words come through the log, not stderr")
+        #expect(
+            result.lines.lines("ffmpeg").contains { ($0["message"] as? String)?.contains("404") == true },
+            "FFmpeg's own words come through the log, not stderr")
         #expect(result.lines.states.last == "playing")
     }
 }

@@ -12,13 +12,21 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("icy-placement")
         defer { try? FileManager.default.removeItem(at: directory) }
         // 128 kbps CBR without ID3 or Xing header: byte b is audio time b / 16000 s.
-        try ExternalTool.encodeTone(frequency: 440, seconds: 12, sampleRate: 44_100, channels: 2,
-                                    codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0",
-                                                     "-id3v2_version", "0", "-f", "mp3"],
-                                    to: directory.appendingPathComponent("match.mp3").path)
-        let server = try StaticHTTPServer(directory: directory, icyTitles: [1: "Kick-off", 5: "Half-time [delaybox:muted]",
-                                                                            8: "Second half [delaybox:unmuted]"])
-        let result = try PlayRun(root: Self.root, arguments: [server.url("match.mp3"), "--fast", "--delay", "2"]).finish()
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 12, sampleRate: 44_100, channels: 2,
+            codecArguments: [
+                "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0",
+                "-id3v2_version", "0", "-f", "mp3",
+            ],
+            to: directory.appendingPathComponent("match.mp3").path)
+        let server = try StaticHTTPServer(
+            directory: directory,
+            icyTitles: [
+                1: "Kick-off", 5: "Half-time [delaybox:muted]",
+                8: "Second half [delaybox:unmuted]",
+            ])
+        let result = try PlayRun(root: Self.root, arguments: [server.url("match.mp3"), "--fast", "--delay", "2"])
+            .finish()
         #expect(result.status == 0)
         let events = result.lines.lines("event")
         func heard(_ kind: String) throws -> Double {

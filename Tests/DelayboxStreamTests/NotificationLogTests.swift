@@ -27,11 +27,17 @@ import Testing
     /// `events` on the console: what, where in the stream, when heard.
     @Test func anEventEntrySaysItsStreamTimeAndWhenItWasHeard() {
         let heard = Date(timeIntervalSince1970: 3_600 * 24 + 45 * 60 + 12.345)
-        let entry = NotificationLog.eventEntry("event: goal started", streamFrame: 48_000 * 125 + 12, heardAt: heard, utcOffsetSeconds: 0)
+        let entry = NotificationLog.eventEntry(
+            "event: goal started", streamFrame: 48_000 * 125 + 12, heardAt: heard, utcOffsetSeconds: 0)
         #expect(entry == "event: goal started · stream 125.000 s · heard 00:45:12.345")
         // Central European Time, an hour ahead; and a time before 1970 (the milliseconds count up within its second).
-        #expect(NotificationLog.eventEntry("e", streamFrame: 0, heardAt: heard, utcOffsetSeconds: 3_600).hasSuffix("heard 01:45:12.345"))
-        #expect(NotificationLog.eventEntry("e", streamFrame: 0, heardAt: Date(timeIntervalSince1970: -0.25), utcOffsetSeconds: 0)
+        #expect(
+            NotificationLog.eventEntry("e", streamFrame: 0, heardAt: heard, utcOffsetSeconds: 3_600).hasSuffix(
+                "heard 01:45:12.345"))
+        #expect(
+            NotificationLog.eventEntry(
+                "e", streamFrame: 0, heardAt: Date(timeIntervalSince1970: -0.25), utcOffsetSeconds: 0
+            )
             .hasSuffix("heard 23:59:59.750"))
     }
 }

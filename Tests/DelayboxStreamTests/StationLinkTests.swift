@@ -10,34 +10,46 @@ import Testing
 
     static func served() throws -> (StaticHTTPServer, URL) {
         let directory = try ExternalTool.temporaryDirectory("station-links")
-        try ExternalTool.encodeTone(frequency: 440, seconds: 3, sampleRate: 44_100, channels: 2,
-                                    codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"], to: directory.appendingPathComponent("live.mp3").path)
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 3, sampleRate: 44_100, channels: 2,
+            codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
+            to: directory.appendingPathComponent("live.mp3").path)
         return (try StaticHTTPServer(directory: directory), directory)
     }
 
     @Test(arguments: [
         ("station.pls", "[playlist]\nNumberOfEntries=2\nFile1=DEAD\nFile2=LIVE\n"),
         ("station.m3u", "#EXTM3U\n#EXTINF:-1,Station\nDEAD\nlive.mp3\n"),
-        ("station.xspf", "<?xml version=\"1.0\"?><playlist><trackList><track><location>DEAD</location></track><track><location>LIVE</location></track></trackList></playlist>"),
+        (
+            "station.xspf",
+            "<?xml version=\"1.0\"?><playlist><trackList><track><location>DEAD</location></track><track><location>LIVE</location></track></trackList></playlist>"
+        ),
         ("station.asx", "<asx version=\"3.0\"><entry><ref href=\"DEAD\"/><ref href=\"LIVE\"/></entry></asx>"),
     ])
     func aStationLinkPlaysItsFirstStreamThatOpens(file: String, text: String) throws {
         let (server, directory) = try Self.served()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try text.replacingOccurrences(of: "DEAD", with: server.url("gone.mp3")).replacingOccurrences(of: "LIVE", with: server.url("live.mp3"))
-            .write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "DEAD", with: server.url("gone.mp3")).replacingOccurrences(
+            of: "LIVE", with: server.url("live.mp3")
+        )
+        .write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
         let run = try PlayRun(root: Self.root, arguments: [server.url(file), "--fast", "--delay", "1"]).finish()
         #expect(run.status == 0)
         #expect(run.lines.states.contains("playing"), "\(run.lines)")
-        let notes = run.lines.lines("info").compactMap { $0["text"] as? String }.filter { $0.hasPrefix("station link:") }
-        #expect(notes.count == 1 && notes[0].contains("playing #2: \(server.url("live.mp3"))") && notes[0].contains("#1 failed"), "\(notes)")
+        let notes = run.lines.lines("info").compactMap { $0["text"] as? String }.filter {
+            $0.hasPrefix("station link:")
+        }
+        #expect(
+            notes.count == 1 && notes[0].contains("playing #2: \(server.url("live.mp3"))")
+                && notes[0].contains("#1 failed"), "\(notes)")
     }
 
     /// A playlist that names only a local file plays nothing and says why.
     @Test func aStationLinkToALocalFileIsRefused() throws {
         let (server, directory) = try Self.served()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "[playlist]\nFile1=file://\(directory.path)/live.mp3\n".write(to: directory.appendingPathComponent("evil.pls"), atomically: true, encoding: .utf8)
+        try "[playlist]\nFile1=file://\(directory.path)/live.mp3\n".write(
+            to: directory.appendingPathComponent("evil.pls"), atomically: true, encoding: .utf8)
         let run = try PlayRun(root: Self.root, arguments: [server.url("evil.pls"), "--fast", "--delay", "1"]).finish()
         #expect(run.status != 0 || !run.lines.states.contains("playing"), "\(run.lines)")
     }

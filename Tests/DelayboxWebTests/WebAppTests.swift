@@ -41,7 +41,11 @@ import Testing
     /// Random bytes that differ at each call (a session's tokens).
     final class Counter: Sendable {
         let value = Mutex<UInt8>(0)
-        func bytes(_ count: Int) -> [UInt8] { value.withLock { $0 &+= 1; return [UInt8](repeating: $0, count: count) } }
+        func bytes(_ count: Int) -> [UInt8] {
+            value.withLock {
+                $0 &+= 1; return [UInt8](repeating: $0, count: count)
+            }
+        }
     }
     let counter = Counter()
     let access: WebAccess
@@ -49,13 +53,16 @@ import Testing
 
     init() { access = WebAccess(passwords: passwords, startedNs: 0) }
 
-    static func post(_ path: String, _ fields: [(String, String)] = [], cookie: String? = nil, csrf: String? = "login",
-                     origin: String? = "http://box.local", client: String = "192.168.1.20") -> WebRequest {
+    static func post(
+        _ path: String, _ fields: [(String, String)] = [], cookie: String? = nil, csrf: String? = "login",
+        origin: String? = "http://box.local", client: String = "192.168.1.20"
+    ) -> WebRequest {
         var headers = ["Host": "box.local", "Content-Type": "application/x-www-form-urlencoded"]
         if let cookie { headers["Cookie"] = "theme=dark; \(WebApp.cookieName)=\(cookie)" }
         if let csrf { headers["X-Delaybox-CSRF"] = csrf }
         if let origin { headers["Origin"] = origin }
-        return WebRequest(method: "POST", path: path, headers: headers, body: Array(FormFields.encode(fields).utf8), client: client)
+        return WebRequest(
+            method: "POST", path: path, headers: headers, body: Array(FormFields.encode(fields).utf8), client: client)
     }
 
     static func get(_ path: String, host: String = "box.local") -> WebRequest {
@@ -64,12 +71,16 @@ import Testing
 
     /// The session's cookie value and CSRF token from a response that opened one.
     static func session(of response: WebResponse) -> (cookie: String, csrf: String)? {
-        guard let cookie = response.header("Set-Cookie"), let value = cookie.split(separator: ";").first?.split(separator: "=").last,
-              let csrf = response.text.split(separator: "\"").dropFirst(3).first else { return nil }
+        guard let cookie = response.header("Set-Cookie"),
+            let value = cookie.split(separator: ";").first?.split(separator: "=").last,
+            let csrf = response.text.split(separator: "\"").dropFirst(3).first
+        else { return nil }
         return (String(value), String(csrf))
     }
 
-    func loggedIn(_ app: WebApp, password: String = "correct horse", now: Int64 = 0) throws -> (cookie: String, csrf: String) {
+    func loggedIn(_ app: WebApp, password: String = "correct horse", now: Int64 = 0) throws -> (
+        cookie: String, csrf: String
+    ) {
         if passwords.storedHash() == nil { _ = passwords.store(hash: "$test$" + password) }
         let response = app.handle(Self.post("/api/login", [("password", password)]), now: now)
         #expect(response.status == 200, "\(response.text)")
@@ -109,7 +120,9 @@ import Testing
     @Test func theFirstPasswordIsChosenOnThePageOnlyInTheWindowAfterAStart() throws {
         let app = app
         let state = app.handle(Self.get("/api/session"), now: 60 * Self.second)
-        #expect(state.text.contains("\"password_set\":false") && state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
+        #expect(
+            state.text.contains("\"password_set\":false") && state.text.contains("\"setup_left_s\":1740"),
+            "\(state.text)")
         let late = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: WebApp.setupWindowNs)
         #expect(late.status == 403 && late.text.contains("unplug the box"), "\(late.text)")
         #expect(passwords.storedHash() == nil)
@@ -118,7 +131,8 @@ import Testing
         let set = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: 10 * Self.second)
         #expect(set.status == 200 && passwords.storedHash() == "$test$correct horse")
         let cookie = try #require(set.header("Set-Cookie"))
-        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), "\(cookie)")
+        #expect(
+            cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), "\(cookie)")
         // Once set, choosing "the first" again needs the current password and a session.
         let again = app.handle(Self.post("/api/password", [("new", "another one")]), now: 20 * Self.second)
         #expect(again.status == 401 && passwords.storedHash() == "$test$correct horse")
@@ -127,14 +141,21 @@ import Testing
     @Test func aSessionCarriesOutConsoleLinesWithTheConsolesOwnWords() throws {
         let app = app
         let session = try loggedIn(app)
-        let set = app.handle(Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        let set = app.handle(
+            Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.second)
         #expect(set.status == 200 && set.text == #"{"result":"ok","delay_ms":12500}"#, "\(set.text)")
         #expect(box.asked.withLock { $0 }.last == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true))
-        let typo = app.handle(Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        let typo = app.handle(
+            Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.second)
         #expect(typo.status == 400 && typo.text.contains("did you mean 'delay'"), "\(typo.text)")
-        let refused = app.handle(Self.post("/api/command", [("line", "channel Nowhere")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        let refused = app.handle(
+            Self.post("/api/command", [("line", "channel Nowhere")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.second)
         #expect(refused.status == 422 && refused.text == #"{"error":"no channel 'Nowhere'"}"#, "\(refused.text)")
-        let help = app.handle(Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+        let help = app.handle(
+            Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
         #expect(help.status == 400 && help.text.contains("for the console"))
     }
 
@@ -145,9 +166,19 @@ import Testing
         let cases: [(WebRequest, String)] = [
             (Self.post("/api/command", line, cookie: session.cookie, csrf: nil), "no X-Delaybox-CSRF header"),
             (Self.post("/api/command", line, cookie: session.cookie, csrf: "login"), "reload the page"),
-            (Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "http://evil.example"), "Origin http://evil.example"),
-            (Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "null"), "Origin null"),
-            (Self.post("/api/login", [("password", "correct horse")], origin: "http://box.local.evil.example"), "Origin"),
+            (
+                Self.post(
+                    "/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "http://evil.example"),
+                "Origin http://evil.example"
+            ),
+            (
+                Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: "null"),
+                "Origin null"
+            ),
+            (
+                Self.post("/api/login", [("password", "correct horse")], origin: "http://box.local.evil.example"),
+                "Origin"
+            ),
         ]
         for (request, words) in cases {
             let response = app.handle(request, now: Self.second)
@@ -158,22 +189,29 @@ import Testing
         #expect(app.handle(crossSite, now: Self.second).status == 403)
         #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setVolume(100)) })
         // The same line from the page itself goes through.
-        #expect(app.handle(Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf), now: Self.second).status == 200)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf), now: Self.second)
+                .status == 200)
     }
 
     @Test func wrongPasswordsLockOneAddressOutForAQuarterOfAnHourAndNotTheOthers() throws {
         let app = app
         _ = passwords.store(hash: "$test$correct horse")
         for attempt in 0..<LoginThrottle.perClient {
-            let wrong = app.handle(Self.post("/api/login", [("password", "guess \(attempt)")]), now: Int64(attempt) * Self.second)
+            let wrong = app.handle(
+                Self.post("/api/login", [("password", "guess \(attempt)")]), now: Int64(attempt) * Self.second)
             #expect(wrong.status == 401 && wrong.text.contains("wrong password"))
         }
         // Even the right password waits now, and is not checked.
         let locked = app.handle(Self.post("/api/login", [("password", "correct horse")]), now: 10 * Self.second)
-        #expect(locked.status == 429 && locked.header("Retry-After") == "890" && locked.text.contains("15 min"), "\(locked.text)")
-        let other = app.handle(Self.post("/api/login", [("password", "correct horse")], client: "192.168.1.30"), now: 10 * Self.second)
+        #expect(
+            locked.status == 429 && locked.header("Retry-After") == "890" && locked.text.contains("15 min"),
+            "\(locked.text)")
+        let other = app.handle(
+            Self.post("/api/login", [("password", "correct horse")], client: "192.168.1.30"), now: 10 * Self.second)
         #expect(other.status == 200)
-        let later = app.handle(Self.post("/api/login", [("password", "correct horse")]), now: LoginThrottle.perClientWindowNs)
+        let later = app.handle(
+            Self.post("/api/login", [("password", "correct horse")]), now: LoginThrottle.perClientWindowNs)
         #expect(later.status == 200, "\(later.text)")
     }
 
@@ -181,28 +219,44 @@ import Testing
         let app = app
         _ = passwords.store(hash: "$test$correct horse")
         for attempt in 0..<LoginThrottle.overall {
-            _ = app.handle(Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"), now: Self.second)
+            _ = app.handle(
+                Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"), now: Self.second)
         }
-        let anyone = app.handle(Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 2 * Self.second)
+        let anyone = app.handle(
+            Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 2 * Self.second)
         #expect(anyone.status == 429)
-        #expect(app.handle(Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 61 * Self.second).status == 200)
+        #expect(
+            app.handle(
+                Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 61 * Self.second
+            ).status == 200)
     }
 
     @Test func aNewPasswordNeedsTheCurrentOneAndEndsEveryOtherSession() throws {
         let app = app
         let phone = try loggedIn(app)
         let tablet = try loggedIn(app)
-        let wrong = app.handle(Self.post("/api/password", [("current", "nope"), ("new", "battery staple")], cookie: phone.cookie, csrf: phone.csrf),
-                               now: Self.second)
+        let wrong = app.handle(
+            Self.post(
+                "/api/password", [("current", "nope"), ("new", "battery staple")], cookie: phone.cookie,
+                csrf: phone.csrf),
+            now: Self.second)
         #expect(wrong.status == 401 && passwords.storedHash() == "$test$correct horse")
-        let changed = app.handle(Self.post("/api/password", [("current", "correct horse"), ("new", "battery staple")], cookie: phone.cookie,
-                                           csrf: phone.csrf), now: Self.second)
+        let changed = app.handle(
+            Self.post(
+                "/api/password", [("current", "correct horse"), ("new", "battery staple")], cookie: phone.cookie,
+                csrf: phone.csrf), now: Self.second)
         #expect(changed.status == 200 && passwords.storedHash() == "$test$battery staple")
         let renewed = try #require(Self.session(of: changed))
         let line = [("line", "mute")]
-        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.second).status == 401)
-        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
-        #expect(app.handle(Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf), now: Self.second).status == 200)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.second)
+                .status == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+                == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf), now: Self.second)
+                .status == 200)
     }
 
     @Test func aPasswordSetOrForgottenAtTheConsoleEndsEverySessionAndReopensTheWindow() throws {
@@ -211,18 +265,28 @@ import Testing
         let line = [("line", "mute")]
         #expect(access.set(password: "short") != nil && access.set(password: "at the console") == nil)
         #expect(passwords.storedHash() == "$test$at the console")
-        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+                == 401)
         let tablet = try loggedIn(app, password: "at the console", now: Self.second)
         // Forgotten an hour after the start: the page may choose one for 30 minutes from then.
         let hour = 3_600 * Self.second
         #expect(access.reset(now: hour) == nil && passwords.storedHash() == nil)
-        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: hour).status == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: hour).status
+                == 401)
         let state = app.handle(Self.get("/api/session"), now: hour + 60 * Self.second)
         #expect(state.text.contains("\"setup_left_s\":1740"), "\(state.text)")
-        #expect(app.handle(Self.post("/api/password", [("new", "chosen again")]), now: hour + 60 * Self.second).status == 200)
+        #expect(
+            app.handle(Self.post("/api/password", [("new", "chosen again")]), now: hour + 60 * Self.second).status
+                == 200)
         // And the page does not take the console's own password commands.
-        let session = try #require(Self.session(of: app.handle(Self.post("/api/login", [("password", "chosen again")]), now: hour + 61 * Self.second)))
-        let console = app.handle(Self.post("/api/command", [("line", "web reset")], cookie: session.cookie, csrf: session.csrf), now: hour + 62 * Self.second)
+        let session = try #require(
+            Self.session(
+                of: app.handle(Self.post("/api/login", [("password", "chosen again")]), now: hour + 61 * Self.second)))
+        let console = app.handle(
+            Self.post("/api/command", [("line", "web reset")], cookie: session.cookie, csrf: session.csrf),
+            now: hour + 62 * Self.second)
         #expect(console.status == 400 && passwords.storedHash() == "$test$chosen again", "\(console.text)")
     }
 
@@ -232,24 +296,36 @@ import Testing
         let line = [("line", "mute")]
         let out = app.handle(Self.post("/api/logout", cookie: phone.cookie, csrf: phone.csrf), now: Self.second)
         #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
-        #expect(app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+                == 401)
         let tablet = try loggedIn(app, now: Self.second)
         let stillUsed = WebSessions.idleLimitNs  // used a moment before the limit: it lives on
-        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: stillUsed).status == 200)
-        #expect(app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf),
-                           now: stillUsed + WebSessions.idleLimitNs).status == 401)
+        #expect(
+            app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: stillUsed).status
+                == 200)
+        #expect(
+            app.handle(
+                Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf),
+                now: stillUsed + WebSessions.idleLimitNs
+            ).status == 401)
     }
 
     @Test func aRequestForAnotherSitesNameIsRefused() {
         let app = app
-        for host in ["box.local", "delaybox.local:8080", "192.168.1.20", "192.168.1.20:80", "[fe80::1]:80", "[::1]", "localhost:8080",
-                     "delaybox", "delaybox.lan", "pi.home.arpa"] {
+        for host in [
+            "box.local", "delaybox.local:8080", "192.168.1.20", "192.168.1.20:80", "[fe80::1]:80", "[::1]",
+            "localhost:8080",
+            "delaybox", "delaybox.lan", "pi.home.arpa",
+        ] {
             #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 200, "\(host)")
         }
         // DNS rebinding: an internet name pointed at the box's address, so that its page's
         // script would be the box's own — it could choose the first password.
-        for host in ["evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local",
-                     "2\u{B2}.post.1.20:8080", "1.2.3.\u{663}", "box.local:8\u{B2}"] {
+        for host in [
+            "evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local",
+            "2\u{B2}.post.1.20:8080", "1.2.3.\u{663}", "box.local:8\u{B2}",
+        ] {
             #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 421, "\(host)")
         }
         var rebound = Self.post("/api/password", [("new", "attacker's choice")], origin: "http://evil.example")
@@ -266,7 +342,8 @@ import Testing
     }
 
     @Test func formFieldsAreDecodedAsBrowsersEncodeThem() {
-        #expect(FormFields.decode(Array("line=delay+%2B1.5&x=%zz&line=second&empty".utf8))
+        #expect(
+            FormFields.decode(Array("line=delay+%2B1.5&x=%zz&line=second&empty".utf8))
                 == ["line": "delay +1.5", "x": "%zz", "empty": ""])
         #expect(FormFields.decode(Array(FormFields.encode([("p", "a&b=c é+")]).utf8)) == ["p": "a&b=c é+"])
     }

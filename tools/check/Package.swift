@@ -21,32 +21,57 @@ let package = Package(
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
-        .target(name: "DelayboxConfig", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"], swiftSettings: strict),
+        .target(
+            name: "DelayboxConfig",
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"],
+            swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
-        .target(name: "DelayboxTestSupport", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
-                swiftSettings: strict),
-        .testTarget(name: "DelayboxEngineTests", dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "DelayboxSimulationTests", dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "DelayboxMixerTests", dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
-                    exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "DelayboxConsoleTests", dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
-                    swiftSettings: strict),
+        .target(
+            name: "DelayboxTestSupport",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxEngineTests",
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxSimulationTests",
+            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxMixerTests",
+            dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxConsoleTests", dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
+            swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
-        .testTarget(name: "DelayboxControlsTests", dependencies: ["DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
-                                                                 "DelayboxTestSupport"],
-                    exclude: ["ControlSurfaceEndToEndTests.swift", "GPIOChipTests.swift"], swiftSettings: strict),
-        .testTarget(name: "DelayboxConfigTests", dependencies: ["DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT",
-                                                               "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "DelayboxAudioTests", dependencies: ["DelayboxAudio", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
-                    exclude: ["AudioPumpTests.swift", "CaptureTests.swift", "CuePlayerTests.swift", "EndToEndDelayTests.swift", "FileCaptureRig.swift",
-                              "OutputConformanceTests.swift", "OutputDeviceNameTests.swift", "WatchedOutput.swift"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxControlsTests",
+            dependencies: [
+                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
+                "DelayboxTestSupport",
+            ],
+            exclude: ["ControlSurfaceEndToEndTests.swift", "GPIOChipTests.swift"], swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxConfigTests",
+            dependencies: [
+                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT",
+                "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxAudioTests",
+            dependencies: ["DelayboxAudio", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
+            exclude: [
+                "AudioPumpTests.swift", "CaptureTests.swift", "CuePlayerTests.swift", "EndToEndDelayTests.swift",
+                "FileCaptureRig.swift",
+                "OutputConformanceTests.swift", "OutputDeviceNameTests.swift", "WatchedOutput.swift",
+            ],
+            swiftSettings: strict),
     ]
 )

@@ -1,8 +1,9 @@
+import DelayboxConfig
+
 // Fuzz target: a config file as users write it (board, site and console files are YAML):
 // libyaml's events to located nodes (`YAMLReader`), then the whole board schema and its
 // checks, and the document written back as YAML and read again.
 @testable import DelayboxConfigFile
-import DelayboxConfig
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

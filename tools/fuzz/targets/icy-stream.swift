@@ -21,7 +21,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         while index < audioEnd {
             let packetSize = Int(bytes[index] & 0x7f) + 1
             // A demuxer's offset: mostly where the packet is, sometimes anything at all.
-            let offset = bytes[index] & 0x80 != 0 ? Int64(bitPattern: UInt64(bytes[index]) &* 0x9E37_79B9_7F4A_7C15) : audioByte
+            let offset =
+                bytes[index] & 0x80 != 0 ? Int64(bitPattern: UInt64(bytes[index]) &* 0x9E37_79B9_7F4A_7C15) : audioByte
             let start = positions.place(offset: offset, size: packetSize)
             let frames = Int(bytes[min(index + 1, bytes.count - 1)]) * 9
             map.record(byte: start, byteCount: packetSize, timestamp: timestamp, durationFrames: frames)

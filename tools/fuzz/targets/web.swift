@@ -19,7 +19,8 @@ final class Passwords: PasswordStore {
     func remove() -> String? { hash.withLock { $0 = nil }; return nil }
 }
 
-let app = WebApp(box: Box(), access: WebAccess(passwords: Passwords(), startedNs: 0), random: { [UInt8](repeating: 7, count: $0) })
+let app = WebApp(
+    box: Box(), access: WebAccess(passwords: Passwords(), startedNs: 0), random: { [UInt8](repeating: 7, count: $0) })
 let clock = Atomic<Int64>(0)
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -33,8 +34,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let parts = line.split(separator: ":", maxSplits: 1)
         if parts.count == 2 { headers[String(parts[0])] = String(parts[1].drop { $0 == " " }) }
     }
-    let request = WebRequest(method: head.first.map(String.init) ?? "GET", path: head.dropFirst().first.map(String.init) ?? "/",
-                             headers: headers, body: body, client: "192.168.1.\(size % 7)")
+    let request = WebRequest(
+        method: head.first.map(String.init) ?? "GET", path: head.dropFirst().first.map(String.init) ?? "/",
+        headers: headers, body: body, client: "192.168.1.\(size % 7)")
     let now = clock.wrappingAdd(1_000_000_000, ordering: .relaxed).newValue
     _ = app.handle(request, now: now)
     _ = FormFields.decode(bytes)
