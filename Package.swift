@@ -67,17 +67,23 @@ let package = Package(
             dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"],
             swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
+        // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
+        // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
+        .target(name: "CSystem"),
+        .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
-        .target(name: "DelayboxSerial", dependencies: ["CTermios"], swiftSettings: strict),
+        .target(name: "DelayboxSerial", dependencies: ["CTermios", "DelayboxSystem"], swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(
-            name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls"],
+            name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls", "DelayboxSystem"],
             swiftSettings: strict + (libgpiod2 ? [.define("LIBGPIOD2")] : [])),
         // Remote controls through the kernel's input layer (evdev): an IR receiver, a USB remote.
         .target(name: "CInput"),
-        .target(name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls"], swiftSettings: strict),
+        .target(
+            name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls", "DelayboxSystem"], swiftSettings: strict
+        ),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
@@ -88,7 +94,8 @@ let package = Package(
         // adjtimex: whether the wall clock is synchronised (sys/timex.h is not in Glibc's module).
         .target(name: "CClock"),
         .target(
-            name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio"], swiftSettings: strict
+            name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio", "DelayboxSystem"],
+            swiftSettings: strict
         ),
         // systemd and the journal: sd_notify, the journal's priorities, signals.
         .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
@@ -96,7 +103,9 @@ let package = Package(
         // null), the ring and the real-time audio thread, volume.
         .target(
             name: "DelayboxOutput",
-            dependencies: ["DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform"],
+            dependencies: [
+                "DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform", "DelayboxSystem",
+            ],
             swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
         .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
@@ -119,7 +128,7 @@ let package = Package(
                 "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
                 "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
                 "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
-                "DelayboxMicroHTTPD", "DelayboxState", "DelayboxWeb",
+                "DelayboxMicroHTTPD", "DelayboxState", "DelayboxSystem", "DelayboxWeb",
             ],
             swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
@@ -227,6 +236,7 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
+        .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxWebTests",
             dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState"],

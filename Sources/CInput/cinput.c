@@ -66,5 +66,3 @@ int dbx_input_read_keys(int descriptor, struct dbx_key_event *keys, int max) {
     }
     return count;
 }
-
-int dbx_input_wake_pipe(int ends[2]) { return pipe2(ends, O_CLOEXEC | O_NONBLOCK); }

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 int dbx_open_pseudo_terminal(char *path, size_t length) {
@@ -15,5 +14,3 @@ int dbx_open_pseudo_terminal(char *path, size_t length) {
     }
     return fd;
 }
-
-int dbx_wake_descriptor(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

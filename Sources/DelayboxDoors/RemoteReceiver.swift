@@ -4,6 +4,7 @@ import DelayboxControls
 import DelayboxInput
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxSystem
 import Synchronization
 
 /// The remote control's own thread: waits on its input device (`InputDevice`), turns its
@@ -21,7 +22,7 @@ public final class RemoteReceiver: Sendable {
     private let taps: TapPairing
     private let inbox: CommandInbox
     private let worker = WorkerThread(name: "delaybox-remote")
-    private let wake: WakePipe
+    private let wake: Wakeup
     private let seen: Mutex<RemoteView>
     private let logger = Logger(label: "delaybox.controls")
 
@@ -33,7 +34,7 @@ public final class RemoteReceiver: Sendable {
         self.remote = remote
         self.delayStepMs = delayStepMs
         inbox = CommandInbox(ring: ring)
-        wake = try WakePipe()
+        do { wake = try Wakeup() } catch { throw InputError.noWakeup(error) }
         seen = Mutex(RemoteView(device: remote.device))
     }
 

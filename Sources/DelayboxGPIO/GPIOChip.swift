@@ -1,5 +1,6 @@
 import CGPIOD
 import DelayboxControls
+import DelayboxSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -90,10 +91,8 @@ public final class GPIOChip {
     /// The corresponding C function is `poll`.
     public func waitForEdges(timeoutMs: Int32) throws(GPIOError) -> [EdgeEvent] {
         var descriptors = lines.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN | POLLPRI), revents: 0) }
-        let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutMs)
-        if ready < 0 {
-            if errno == EINTR { return [] }
-            throw GPIOError.from(errno: errno, chip: name, what: "waiting for edges")
+        do { _ = try Poll.wait(&descriptors, timeoutMs: timeoutMs) } catch {
+            throw GPIOError.from(errno: error.code, chip: name, what: "waiting for edges")
         }
         var edges: [EdgeEvent] = []
         for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {

@@ -1,3 +1,5 @@
+import DelayboxSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,7 +27,7 @@ public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
         case EINVAL:
             return GPIOError("\(what) does not exist on '\(chip)' or cannot be set up that way")
         default:
-            return GPIOError("\(what) on '\(chip)': \(String(cString: strerror(code)))")
+            return GPIOError("\(what) on '\(chip)': \(Errno(code))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CInput
 import DelayboxControls
+import DelayboxSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -15,18 +16,17 @@ public final class InputDevice {
     public let path: String
     /// The device's own name (`gpio_ir_recv`).
     public let name: String
-    private let descriptor: Int32
+    private let file: FileDescriptor
 
     /// Opens `device`: a path, or the name of one of the kernel's input devices.
     public init(_ device: String) throws(InputError) {
         path = try Self.resolve(device)
-        descriptor = dbx_input_open(path, 1)
-        guard descriptor >= 0 else { throw InputError.from(errno: errno, path: path) }
+        let opened = dbx_input_open(path, 1)
+        guard opened >= 0 else { throw InputError.from(errno: errno, path: path) }
+        file = FileDescriptor(adopting: opened)
         var buffer = [CChar](repeating: 0, count: 256)
-        name = dbx_input_name(descriptor, &buffer, Int32(buffer.count)) >= 0 ? Self.text(buffer) : path
+        name = dbx_input_name(opened, &buffer, Int32(buffer.count)) >= 0 ? Self.text(buffer) : path
     }
-
-    deinit { close(descriptor) }
 
     /// The path of `device`: itself when it is one, else that of the input device of that name.
     static func resolve(_ device: String) throws(InputError) -> String {
@@ -67,22 +67,23 @@ public final class InputDevice {
     }
 
     /// Waits up to `timeoutMs` (-1: no limit) for keys or `waking`'s wake-up; returns the
-    /// keys read. Throws when the device went away.
-    public func waitForKeys(timeoutMs: Int32, waking: WakePipe) throws(InputError) -> [KeyEvent] {
+    /// keys read. Throws when the device went away, or the wait itself failed.
+    public func waitForKeys(timeoutMs: Int32, waking: Wakeup) throws(InputError) -> [KeyEvent] {
         var descriptors = [
-            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: waking.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: file.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: waking.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        _ = poll(&descriptors, 2, timeoutMs)
+        do { _ = try Poll.wait(&descriptors, timeoutMs: timeoutMs) } catch {
+            throw InputError.from(errno: error.code, path: path)
+        }
         if descriptors[1].revents != 0 { waking.drain() }
-        if descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0,
-            descriptors[0].revents & Int16(POLLIN) == 0
-        {
+        let events = Poll.Events(rawValue: descriptors[0].revents)
+        if !events.isDisjoint(with: [.error, .notOpen, .hungUp]), !events.contains(.readable) {
             throw InputError.from(errno: ENODEV, path: path)
         }
-        guard descriptors[0].revents & Int16(POLLIN) != 0 else { return [] }
+        guard events.contains(.readable) else { return [] }
         var keys = [dbx_key_event](repeating: dbx_key_event(), count: 64)
-        let count = dbx_input_read_keys(descriptor, &keys, Int32(keys.count))
+        let count = dbx_input_read_keys(file.rawValue, &keys, Int32(keys.count))
         guard count >= 0 else { throw InputError.from(errno: errno, path: path) }
         return keys.prefix(Int(count)).compactMap { key in
             let change: KeyEvent.Change? =

@@ -1,3 +1,5 @@
+import DelayboxSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,13 +17,18 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "; an IR receiver needs its dtoverlay=gpio-ir line in config.txt)")
     }
 
+    /// No wake-up descriptor could be made for the remote's thread (out of descriptors).
+    public static func noWakeup(_ error: Errno) -> InputError {
+        InputError("cannot make the remote's wake-up descriptor: \(error)")
+    }
+
     /// The message for a failed call on `path`, from its errno.
     static func from(errno code: Int32, path: String) -> InputError {
         switch code {
         case ENOENT, ENODEV: InputError("input device \(path) is gone (unplugged, or its driver unloaded)")
         case EACCES, EPERM: InputError("no permission to read \(path): add the service user to the 'input' group")
         case EBUSY: InputError("\(path) is held by another program (EVIOCGRAB: lircd, a media centre)")
-        default: InputError("\(path): \(String(cString: strerror(code)))")
+        default: InputError("\(path): \(Errno(code))")
         }
     }
 }

@@ -1,5 +1,5 @@
 import DelayboxEngine
-import DelayboxPlatform
+import DelayboxSystem
 import Glibc
 
 /// Writes the internal format to a 16-bit PCM WAV file. The header's sizes are brought up
@@ -20,8 +20,7 @@ public final class WavFileWriter: FrameFile {
     }
 
     private let path: String
-    private let fd: Int32
-    private var closed = false
+    private let file: FileDescriptor
     private var dataBytes: UInt32 = 0
     private var pending: [UInt8] = []
 
@@ -30,23 +29,23 @@ public final class WavFileWriter: FrameFile {
     ///   file starts empty.
     public init(path: String, appending: Bool = false) throws {
         self.path = path
-        if appending {
-            let existing = open(path, O_RDWR | O_CLOEXEC)
+        if appending, let existing = try? FileDescriptor.open(path, O_RDWR) {
             var header = [UInt8](repeating: 0, count: 44)
-            if existing >= 0, pread(existing, &header, 44, 0) == 44, header.starts(with: Array("RIFF".utf8)) {
-                fd = existing
+            if (try? existing.read(into: &header, at: 0)) == 44, header.starts(with: Array("RIFF".utf8)) {
+                file = existing
                 dataBytes = header[40..<44].reversed().reduce(0) { $0 << 8 | UInt32($1) }
                 return
             }
-            if existing >= 0 { Glibc.close(existing) }
         }
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OpenFailed(path: path, reason: ErrorText.system(errno)) }
-        let header = header()
-        guard pwrite(fd, header, header.count, 0) == header.count else {
-            let code = errno
-            Glibc.close(fd)
-            throw WriteFailed(path: path, reason: ErrorText.system(code))
+        do {
+            file = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_TRUNC, permissions: 0o644)
+        } catch {
+            throw OpenFailed(path: path, reason: error.description)
+        }
+        do {
+            try file.writeAll(header(), at: 0)
+        } catch {
+            throw WriteFailed(path: path, reason: "\(error)")
         }
     }
 
@@ -63,37 +62,22 @@ public final class WavFileWriter: FrameFile {
     /// Writes what is pending and brings the header's two sizes up to date. By `pwrite`,
     /// allocating nothing: it runs for every period on the output's thread.
     public func flush() throws(WriteFailed) {
-        var done = 0
-        while done < pending.count {
-            // A short write (a file size limit reached part-way) is followed by one that
-            // fails and says why (EFBIG: "File too large").
-            let written = pending.withUnsafeBytes {
-                pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(44 + Int(dataBytes) + done))
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw WriteFailed(path: path, reason: ErrorText.system(errno)) }
-            done += written
+        let total = dataBytes &+ UInt32(pending.count)
+        do {
+            try file.writeAll(pending, at: 44 + Int(dataBytes))
+            // The RIFF chunk's size (at byte 4) and the data chunk's (at byte 40).
+            try file.writeAll(littleEndian: 36 &+ total, at: 4)
+            try file.writeAll(littleEndian: total, at: 40)
+        } catch {
+            throw WriteFailed(path: path, reason: "\(error)")
         }
         dataBytes &+= UInt32(pending.count)
         pending.removeAll(keepingCapacity: true)
-        // The RIFF chunk's size (at byte 4) and the data chunk's (at byte 40), little-endian.
-        var riff = (36 &+ dataBytes).littleEndian
-        var data = dataBytes.littleEndian
-        guard pwrite(fd, &riff, 4, 4) == 4, pwrite(fd, &data, 4, 40) == 4 else {
-            throw WriteFailed(path: path, reason: ErrorText.system(errno))
-        }
     }
 
+    /// Writes what is pending; the file itself is closed when the writer goes.
     public func close() throws {
-        defer {
-            closed = true
-            Glibc.close(fd)
-        }
         try flush()
-    }
-
-    deinit {
-        if !closed { Glibc.close(fd) }
     }
 
     private func header() -> [UInt8] {

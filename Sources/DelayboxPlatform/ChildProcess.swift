@@ -1,3 +1,4 @@
+import DelayboxSystem
 import Glibc
 
 /// Runs a program and collects what it writes to standard output (its standard error goes
@@ -25,14 +26,12 @@ public enum ChildProcess {
         guard spawned == 0 else { return nil }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(ends[0], &chunk, chunk.count)
-            if count > 0 { output += chunk[0..<count]; continue }
-            if count < 0, errno == EINTR { continue }
-            break
+        let readEnd = ends[0]
+        while let count = try? Errno.retryingInterrupts({ read(readEnd, &chunk, chunk.count) }), count > 0 {
+            output += chunk[0..<count]
         }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        _ = try? Errno.retryingInterrupts { waitpid(child, &status, 0) }
         // WIFEXITED and WEXITSTATUS are macros Swift does not import.
         return status & 0x7f == 0 && (status >> 8) & 0xff == 0 ? output : nil
     }

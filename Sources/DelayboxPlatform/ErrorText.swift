@@ -1,3 +1,4 @@
+import DelayboxSystem
 import FoundationEssentials
 import Glibc
 
@@ -15,5 +16,5 @@ public enum ErrorText {
 
     /// The system's words for an errno value. Take `errno` into a constant right after the
     /// call that failed: a later call (a `close` to clean up) may change it.
-    public static func system(_ code: Int32) -> String { String(cString: strerror(code)) }
+    public static func system(_ code: Int32) -> String { Errno(code).description }
 }

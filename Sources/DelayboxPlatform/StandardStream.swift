@@ -1,3 +1,4 @@
+import DelayboxSystem
 import Glibc
 
 /// Standard output and error, written unbuffered and whole (a line reaches the journal or
@@ -9,11 +10,14 @@ public enum StandardStream: Int32, Sendable {
     /// Writes `text`; what a closed or broken stream refuses is dropped.
     public func write(_ text: String) {
         let bytes = Array(text.utf8)
+        let descriptor = rawValue
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
+            let rest = bytes[done...]
+            let count = try? Errno.retryingInterrupts {
+                rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            }
+            guard let count, count > 0 else { return }
             done += count
         }
     }

@@ -1,4 +1,5 @@
 import CTermios
+import DelayboxSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,9 @@ public final class SerialPort: @unchecked Sendable {
         public var description: String
     }
 
-    private let fd: Int32
+    private let line: FileDescriptor
     /// Signalled by `wake()`: a waiting `read` returns at once.
-    private let wakeFD = dbx_wake_descriptor()
+    private let wakeup: Wakeup
     /// The last write timed out: until the line takes bytes again, writes drop at once
     /// instead of waiting each time. (One thread writes.)
     private var congested = false
@@ -27,21 +28,23 @@ public final class SerialPort: @unchecked Sendable {
         guard let speed = Self.speeds[baud] else {
             throw Failed(description: "\(baud) baud is not a rate the serial driver knows")
         }
-        let fd = open(device, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw Failed(description: "cannot open \(device): \(String(cString: strerror(errno)))" + Self.hint(errno))
+        let line: FileDescriptor
+        do {
+            line = try FileDescriptor.open(device, O_RDWR | O_NOCTTY)
+        } catch {
+            throw Failed(description: "cannot open \(device): \(error)" + Self.hint(error))
         }
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else {
-            close(fd)
+        guard tcgetattr(line.rawValue, &settings) == 0 else {
             throw Failed(description: "\(device) is not a terminal device")
         }
         cfmakeraw(&settings)
         settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
         cfsetspeed(&settings, speed)
-        tcsetattr(fd, TCSANOW, &settings)
-        Self.makeNonBlocking(fd)
-        self.fd = fd
+        tcsetattr(line.rawValue, TCSANOW, &settings)
+        try Self.prepare(line, path: device)
+        self.line = line
+        wakeup = try Self.wakeup()
         path = device
     }
 
@@ -49,60 +52,64 @@ public final class SerialPort: @unchecked Sendable {
     /// The corresponding C functions are `posix_openpt`, `grantpt`, `unlockpt`, `ptsname_r`.
     public init(pseudoTerminal: Void) throws {
         var name = [CChar](repeating: 0, count: 128)
-        let fd = dbx_open_pseudo_terminal(&name, name.count)
-        guard fd >= 0 else {
-            throw Failed(description: "cannot create a pseudo-terminal: \(String(cString: strerror(errno)))")
+        let descriptor = dbx_open_pseudo_terminal(&name, name.count)
+        guard descriptor >= 0 else {
+            throw Failed(description: "cannot create a pseudo-terminal: \(Errno.current)")
         }
-        Self.makeNonBlocking(fd)
-        self.fd = fd
+        let line = FileDescriptor(adopting: descriptor)
         path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try Self.prepare(line, path: path)
+        self.line = line
+        wakeup = try Self.wakeup()
         // A new pseudo-terminal echoes in cooked mode: until a terminal program opens it and
         // sets raw mode, our own prompt would come back to us as typing. Raw from the start.
-        let other = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        if other >= 0 {
+        if let other = try? FileDescriptor.open(path, O_RDWR | O_NOCTTY) {
             var settings = termios()
-            if tcgetattr(other, &settings) == 0 {
+            if tcgetattr(other.rawValue, &settings) == 0 {
                 cfmakeraw(&settings)
-                tcsetattr(other, TCSANOW, &settings)
+                tcsetattr(other.rawValue, TCSANOW, &settings)
             }
-            close(other)
         }
-    }
-
-    deinit {
-        close(fd)
-        close(wakeFD)
     }
 
     /// Ends a `read` that is waiting (from another thread), or the next one.
-    public func wake() {
-        var one: UInt64 = 1
-        _ = Glibc.write(wakeFD, &one, 8)
-    }
+    public func wake() { wakeup.wake() }
 
     /// Waits up to `timeoutMs` (-1: until bytes come or `wake()`) for bytes; returns what
     /// arrived, empty on timeout or wake. A hung-up other side (no terminal program
     /// attached yet) reads as nothing; the pseudo-terminal cannot say when one attaches,
     /// so then the wait is at most a second.
+    /// A failed wait (not one a signal interrupted) is a line that cannot be read any
+    /// more: it reads as nothing, after the same wait, so the console's loop never spins.
     public func read(timeoutMs: Int32) -> [UInt8] {
         var descriptors = [
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: line.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        _ = poll(&descriptors, 2, timeoutMs)
-        if descriptors[0].revents & Int16(POLLHUP) != 0, descriptors[1].revents == 0 {
-            var wake = descriptors[1]
-            _ = poll(&wake, 1, timeoutMs < 0 ? 1_000 : timeoutMs)
-            descriptors[1] = wake
+        guard (try? Poll.wait(&descriptors, timeoutMs: timeoutMs)) != nil else {
+            return idle(timeoutMs)
         }
-        if descriptors[1].revents & Int16(POLLIN) != 0 {
-            var count: UInt64 = 0
-            _ = Glibc.read(wakeFD, &count, 8)
+        if Poll.Events(rawValue: descriptors[0].revents).contains(.hungUp), descriptors[1].revents == 0 {
+            // Waits for the wake-up alone: a hung-up line is ready at once, for ever.
+            var wake = [descriptors[1]]
+            _ = try? Poll.wait(&wake, timeoutMs: timeoutMs < 0 ? 1_000 : timeoutMs)
+            descriptors[1] = wake[0]
+        }
+        if Poll.Events(rawValue: descriptors[1].revents).contains(.readable) {
+            wakeup.drain()
             return []
         }
-        guard descriptors[0].revents & Int16(POLLIN) != 0 else { return [] }
+        guard Poll.Events(rawValue: descriptors[0].revents).contains(.readable) else { return [] }
         var buffer = [UInt8](repeating: 0, count: 1_024)
-        let count = Glibc.read(fd, &buffer, buffer.count)
-        return count > 0 ? Array(buffer.prefix(count)) : []
+        let count = (try? line.read(into: &buffer)) ?? 0
+        return Array(buffer.prefix(count))
+    }
+
+    /// Waits for the wake-up alone, at most `timeoutMs` (a second when unlimited).
+    private func idle(_ timeoutMs: Int32) -> [UInt8] {
+        var wake = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        if (try? Poll.wait(&wake, timeoutMs: timeoutMs < 0 ? 1_000 : timeoutMs)) ?? 0 > 0 { wakeup.drain() }
+        return []
     }
 
     /// Writes what the line takes within `timeoutMs`; the rest is dropped. A terminal that
@@ -110,20 +117,22 @@ public final class SerialPort: @unchecked Sendable {
     /// the appliance that waits for it to stop.
     public func write(_ bytes: [UInt8], timeoutMs: Int32 = 200) {
         if congested {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { return }
+            guard (try? line.wait(for: Int16(POLLOUT), timeoutMs: 0))?.contains(.writable) == true else { return }
             congested = false
         }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
+            do {
+                let written = try line.write(bytes[offset...])
+                guard written > 0 else { return }
                 offset += written
                 continue
+            } catch .wouldBlock {
+                // Full: wait below for the line to take more.
+            } catch {
+                return
             }
-            guard written < 0, errno == EAGAIN || errno == EINTR else { return }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard poll(&descriptor, 1, timeoutMs) > 0 else {
+            guard (try? line.wait(for: Int16(POLLOUT), timeoutMs: timeoutMs))?.contains(.writable) == true else {
                 congested = true
                 return
             }
@@ -131,9 +140,12 @@ public final class SerialPort: @unchecked Sendable {
     }
 
     /// Writes never block (see `write`).
-    private static func makeNonBlocking(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    private static func prepare(_ line: borrowing FileDescriptor, path: String) throws(Failed) {
+        do { try line.makeNonBlocking() } catch { throw Failed(description: "cannot set up \(path): \(error)") }
+    }
+
+    private static func wakeup() throws(Failed) -> Wakeup {
+        do { return try Wakeup() } catch { throw Failed(description: "cannot make a wake-up descriptor: \(error)") }
     }
 
     static let speeds: [Int: speed_t] = [
@@ -141,8 +153,8 @@ public final class SerialPort: @unchecked Sendable {
         115_200: speed_t(B115200), 230_400: speed_t(B230400), 460_800: speed_t(B460800), 921_600: speed_t(B921600),
     ]
 
-    static func hint(_ code: Int32) -> String {
-        switch code {
+    static func hint(_ error: Errno) -> String {
+        switch error.code {
         case EACCES: " (add the service user to the 'dialout' group)"
         case ENOENT: " (is enable_uart=1 in config.txt?)"
         case EBUSY: " (a getty or another program holds it: disable serial-getty@ on this port)"

@@ -24,8 +24,4 @@ int dbx_input_name(int descriptor, char *buffer, int size);
 /// Returns how many, 0 when none were waiting, -1 with errno (ENODEV: the device is gone).
 int dbx_input_read_keys(int descriptor, struct dbx_key_event *keys, int max);
 
-/// A non-blocking, close-on-exec pipe (pipe2 needs _GNU_SOURCE, which Swift's Glibc module
-/// does not define): a write to ends[1] ends another thread's poll. 0, or -1 with errno.
-int dbx_input_wake_pipe(int ends[2]);
-
 #endif

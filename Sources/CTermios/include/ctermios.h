@@ -7,8 +7,4 @@
 /// (These need _XOPEN_SOURCE, which Swift's Glibc module does not define.)
 int dbx_open_pseudo_terminal(char *path, size_t length);
 
-/// A non-blocking, close-on-exec eventfd that ends another thread's poll (eventfd's
-/// header is not in Swift's Glibc module); -1 with errno set on failure.
-int dbx_wake_descriptor(void);
-
 #endif
