@@ -41,7 +41,9 @@ let package = Package(
     targets: [
         // Numbers from outside made into integers, or refused: no trap is reachable from input.
         .target(name: "DelayboxChecked", swiftSettings: strict),
-        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked"], swiftSettings: strict),
+        // The vocabulary every module shares: instants, clocks, sleepers, audio formats.
+        .target(name: "DelayboxUnits", swiftSettings: strict),
+        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked", "DelayboxUnits"], swiftSettings: strict),
         // Named loggers to one output (our own: swift-log needs tools 6.2, the boards' Swift is 6.0).
         .target(name: "DelayboxLog", swiftSettings: strict),
         // The output contract, the lock-free ring to the audio thread, conversion and volume.
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
             swiftSettings: strict),
         .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
@@ -94,7 +96,7 @@ let package = Package(
         // adjtimex: whether the wall clock is synchronised (sys/timex.h is not in Glibc's module).
         .target(name: "CClock"),
         .target(
-            name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxEngine", "DelayboxAudio", "DelayboxSystem"],
+            name: "DelayboxPlatform", dependencies: ["CClock", "DelayboxUnits", "DelayboxSystem"],
             swiftSettings: strict
         ),
         // systemd and the journal: sd_notify, the journal's priorities, signals.

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// What an output device was opened with. The engine always renders 48 kHz stereo
 /// Float (`AudioFormat`); a driver converts to this once, as it writes.
 public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {

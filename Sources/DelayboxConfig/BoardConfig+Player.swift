@@ -1,4 +1,3 @@
-import DelayboxAudio
 import DelayboxEngine
 
 extension BoardConfig {

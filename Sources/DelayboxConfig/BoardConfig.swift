@@ -1,4 +1,3 @@
-import DelayboxAudio
 import DelayboxEngine
 
 /// Everything a board file says: its sound hardware, controls, console, channels and

@@ -1,4 +1,4 @@
-import DelayboxEngine
+import DelayboxUnits
 import Glibc
 
 /// The system's monotonic clock (CLOCK_MONOTONIC, read through the vDSO) as the

@@ -1,5 +1,4 @@
-import DelayboxAudio
-import DelayboxEngine
+import DelayboxUnits
 import Glibc
 
 /// Sleeps on a `SystemClock` (the same instance whose `Instant`s it is given).

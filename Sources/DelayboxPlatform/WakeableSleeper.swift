@@ -1,5 +1,4 @@
-import DelayboxAudio
-import DelayboxEngine
+import DelayboxUnits
 import Dispatch
 
 /// Sleeps on a `SystemClock` until an instant, or until `ring()`: the playout's sleep,

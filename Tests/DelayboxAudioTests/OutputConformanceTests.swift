@@ -4,6 +4,7 @@ import DelayboxAudio
 import DelayboxOutput
 import DelayboxSimulation
 import DelayboxTestSupport
+import DelayboxUnits
 import Foundation
 import Testing
 

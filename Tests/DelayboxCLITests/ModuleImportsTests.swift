@@ -9,7 +9,8 @@ import Testing
     static let sources = CommandLineTests.root.appendingPathComponent("Sources")
     /// Logic apart from hardware (docs/architecture.md).
     static let pure = [
-        "DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio", "DelayboxConfig",
+        "DelayboxUnits", "DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio",
+        "DelayboxConfig",
         "DelayboxWeb",
         "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog", "DelayboxMQTT",
     ]

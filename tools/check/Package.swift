@@ -14,7 +14,9 @@ let package = Package(
     name: "DelayboxCheck",
     targets: [
         .target(name: "DelayboxChecked", swiftSettings: strict),
-        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked"], swiftSettings: strict),
+        // The vocabulary every module shares: instants, clocks, sleepers, audio formats.
+        .target(name: "DelayboxUnits", swiftSettings: strict),
+        .target(name: "DelayboxEngine", dependencies: ["DelayboxChecked", "DelayboxUnits"], swiftSettings: strict),
         .target(name: "DelayboxLog", swiftSettings: strict),
         .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
@@ -23,7 +25,7 @@ let package = Package(
         .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxAudio", "DelayboxCommands"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
             swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
         .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),

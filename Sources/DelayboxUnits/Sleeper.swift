@@ -1,5 +1,3 @@
-import DelayboxEngine
-
 /// Waits until an instant of a `MonotonicClock`. Paced outputs and the audio thread's
 /// back-off sleep through it, so tests run them in virtual time.
 ///
