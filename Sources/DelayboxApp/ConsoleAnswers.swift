@@ -406,7 +406,8 @@ struct ConsoleAnswers {
         }
     }
 
-    /// `key: value` lines, or one JSON object with the keys in the order given.
+    /// `key: value` lines in the order given, or one JSON object (its keys sorted, as in all
+    /// JSON the box writes: `JSONText`; a later field of the same key wins).
     private func format(_ fields: [(String, Any)], json: Bool) -> String {
         guard json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
         return NotificationLog.jsonLine(Dictionary(fields, uniquingKeysWith: { $1 }))
