@@ -12,7 +12,7 @@ public final class PlayRun {
     /// Starts the built binary (`.build/debug/delaybox` under `root`) with `arguments`
     /// after `play`.
     public init(root: URL, arguments: [String]) throws {
-        process.executableURL = root.appendingPathComponent(".build/debug/delaybox")
+        process.executableURL = BuiltProgram.url("delaybox", root: root)
         process.arguments = ["play", "--json"] + arguments
         outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "delaybox-play-\(UUID().uuidString).jsonl")

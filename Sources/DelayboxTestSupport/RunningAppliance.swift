@@ -43,7 +43,7 @@ public final class RunningAppliance {
     }
 
     /// The package's debug build of the programs, for a test: `root` is the package's.
-    public static func debugBuild(root: URL) -> URL { root.appendingPathComponent(".build/debug") }
+    public static func debugBuild(root: URL) -> URL { BuiltProgram.directory(root: root) }
 
     deinit {
         ExternalTool.stop(process)

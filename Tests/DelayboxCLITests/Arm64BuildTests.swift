@@ -70,7 +70,7 @@ struct Arm64BuildTests {
     @Test func theOneHourAcceptanceSimulationLosesWhatThisMachinesBuildLoses() throws {
         let arguments = AcceptanceSimulation.arguments
         let arm64 = try arm64Delaybox(arguments)
-        let native = try ExternalTool.execute(build.root.appendingPathComponent(".build/debug/delaybox"), arguments)
+        let native = try ExternalTool.execute(BuiltProgram.url("delaybox", root: build.root), arguments)
         #expect(arm64.status == 0 && native.status == 0, "\(arm64.errors)\(native.errors)")
         let board = try #require(try JSONSerialization.jsonObject(with: Data(arm64.output.utf8)) as? [String: Any])
         let here = try #require(try JSONSerialization.jsonObject(with: Data(native.output.utf8)) as? [String: Any])

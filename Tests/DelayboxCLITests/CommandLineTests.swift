@@ -8,7 +8,7 @@ import Testing
         .deletingLastPathComponent()
 
     func delaybox(_ arguments: [String]) throws -> ExternalTool.Outcome {
-        try ExternalTool.execute(Self.root.appendingPathComponent(".build/debug/delaybox"), arguments)
+        try ExternalTool.execute(BuiltProgram.url("delaybox", root: Self.root), arguments)
     }
 
     @Test func versionAndHelp() throws {

@@ -34,7 +34,7 @@ import Testing
     func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let command = ([Self.root.appendingPathComponent(".build/debug/delaybox").path, "run"] + arguments).map {
+        let command = ([BuiltProgram.url("delaybox", root: Self.root).path, "run"] + arguments).map {
             "'\($0)'"
         }.joined(separator: " ")
         process.arguments = ["-c", prefix + "exec " + command]
@@ -167,7 +167,7 @@ import Testing
         ]
         let ctl = { (words: [String]) throws -> String in
             let outcome = try ExternalTool.execute(
-                Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+                BuiltProgram.url("delayboxctl", root: Self.root), words + ["--socket", socket])
             return outcome.output + outcome.errors
         }
         let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
@@ -219,7 +219,7 @@ import Testing
         let board = try board(in: directory)
         let ctl = { (words: [String]) throws -> String in
             let outcome = try ExternalTool.execute(
-                Self.root.appendingPathComponent(".build/debug/delayboxctl"), words + ["--socket", socket])
+                BuiltProgram.url("delayboxctl", root: Self.root), words + ["--socket", socket])
             return outcome.output + outcome.errors
         }
         let log = directory.appendingPathComponent("log")
@@ -339,7 +339,7 @@ import Testing
         let unit = directory.appendingPathComponent("delaybox.service")
         try String(contentsOf: Self.unit, encoding: .utf8)
             .replacingOccurrences(
-                of: "/usr/bin/delaybox", with: Self.root.appendingPathComponent(".build/debug/delaybox").path
+                of: "/usr/bin/delaybox", with: BuiltProgram.url("delaybox", root: Self.root).path
             )
             .write(to: unit, atomically: true, encoding: .utf8)
         let verify = try ExternalTool.execute(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit.path])

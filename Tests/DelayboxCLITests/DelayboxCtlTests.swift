@@ -14,7 +14,7 @@ import Testing
 
     func ctl(_ arguments: [String], socket: String, input: String? = nil) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(
-            Self.root.appendingPathComponent(".build/debug/delayboxctl"), arguments + ["--socket", socket], input: input
+            BuiltProgram.url("delayboxctl", root: Self.root), arguments + ["--socket", socket], input: input
         )
     }
 
@@ -22,7 +22,7 @@ import Testing
     ///   (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
     func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = Self.root.appendingPathComponent(".build/debug/delaybox")
+        process.executableURL = BuiltProgram.url("delaybox", root: Self.root)
         var environment = ProcessInfo.processInfo.environment
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
         process.environment = environment
@@ -69,7 +69,7 @@ import Testing
         #expect(try ctl(["delay", "soon"], socket: socket).status == 2, "a bad argument")
         // As users type them: the socket before the subcommand, a negative adjustment.
         let lower = try ExternalTool.execute(
-            Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+            BuiltProgram.url("delayboxctl", root: Self.root),
             ["--socket", socket, "delay", "-0.5"])
         #expect(lower.status == 0 && lower.output.contains("delay_ms: 1500"), "\(lower.output)\(lower.errors)")
         // More than is held: reached by waiting, and the answer says when (issue 26).
@@ -282,7 +282,7 @@ import Testing
 
     @Test func shellCompletionIsGenerated() throws {
         let result = try ExternalTool.execute(
-            Self.root.appendingPathComponent(".build/debug/delayboxctl"),
+            BuiltProgram.url("delayboxctl", root: Self.root),
             ["--generate-completion-script", "bash"])
         #expect(result.status == 0 && result.output.contains("delayboxctl") && result.output.contains("status"))
     }

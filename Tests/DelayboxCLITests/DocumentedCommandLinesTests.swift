@@ -81,7 +81,7 @@ import Testing
 
     static func parse(_ words: [String]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(
-            root.appendingPathComponent(".build/debug/\(words[0])"), Array(words.dropFirst()),
+            BuiltProgram.url("\(words[0])", root: root), Array(words.dropFirst()),
             environment: ["DELAYBOX_PARSE_ONLY": "1"])
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct OutputDeviceTests {
     func delaybox(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(
-            CommandLineTests.root.appendingPathComponent(".build/debug/delaybox"), arguments, environment: environment)
+            BuiltProgram.url("delaybox", root: CommandLineTests.root), arguments, environment: environment)
     }
 
     /// A USB DAC plugged in after the box started: the PCM does not exist at start, and is

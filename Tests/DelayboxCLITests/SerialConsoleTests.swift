@@ -52,7 +52,7 @@ import Testing
         let log = directory.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
-        process.executableURL = CommandLineTests.root.appendingPathComponent(".build/debug/delaybox")
+        process.executableURL = BuiltProgram.url("delaybox", root: CommandLineTests.root)
         process.arguments = [
             "run", "--board", CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
             "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds),

@@ -134,7 +134,7 @@ struct VirtualBoardTests {
         )
         .replacingOccurrences(of: #"(?m)^extends: "#, with: "extends: \(configs.path)/", options: .regularExpression)
         try config.write(to: directory.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
-        let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer").path
+        let writer = BuiltProgram.url("delaybox-settings-writer", root: Self.root).path
         try "DELAYBOX_BIN=\(board.binaries.path) DELAYBOX_ROOT=\(Self.root.path) WRITER=\(writer)\n"
             .write(to: directory.appendingPathComponent("scenario.env"), atomically: true, encoding: .utf8)
         return directory

@@ -54,7 +54,7 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("settings-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.json").path
-        let writer = Self.root.appendingPathComponent(".build/debug/delaybox-settings-writer")
+        let writer = BuiltProgram.url("delaybox-settings-writer", root: Self.root)
         var random = SplitMix64(seed: 1_000)
         var lastSeen: Int64 = -1
         for _ in 0..<1_000 {
