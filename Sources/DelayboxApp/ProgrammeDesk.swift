@@ -90,7 +90,7 @@ final class ProgrammeDesk {
         }
         switch command {
         case .adjustDelay, .setDelay, .syncDelay, .recallPreset, .jumpToLive:
-            readoutDue = now.advanced(byNanoseconds: Self.readoutAfterRestMs * 1_000_000)
+            readoutDue = now.advanced(byMilliseconds: Self.readoutAfterRestMs)
         default: break
         }
     }

@@ -203,7 +203,7 @@ public final class AudioPump: @unchecked Sendable {
 
     private func scheduleRetry(after failure: String, at now: Instant) {
         let waitMs = backoff.nextDelayMs(using: &random)
-        nextOpenAttempt = now.advanced(byNanoseconds: waitMs * 1_000_000)
+        nextOpenAttempt = now.advanced(byMilliseconds: waitMs)
         pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: waitMs)) }
     }
 
@@ -236,7 +236,7 @@ public final class AudioPump: @unchecked Sendable {
         // starts again from the shortest wait.
         let now = clock.now()
         if now.nanoseconds - openedAt.nanoseconds >= Self.stableNanoseconds { backoff.reset() }
-        nextOpenAttempt = now.advanced(byNanoseconds: backoff.nextDelayMs(using: &random) * 1_000_000)
+        nextOpenAttempt = now.advanced(byMilliseconds: backoff.nextDelayMs(using: &random))
         pendingEvents.withLock { $0.append(.lost(reason: reason)) }
     }
 }

@@ -25,8 +25,8 @@ public struct SaveDebouncer: Sendable {
     /// Whether to save at `now`; if so, the changes count as saved.
     public mutating func shouldSave(at now: Instant) -> Bool {
         guard let first = firstChange, let last = lastChange else { return false }
-        let quiet = now.nanoseconds - last.nanoseconds >= quietMs * 1_000_000
-        let overdue = now.nanoseconds - first.nanoseconds >= maxWaitMs * 1_000_000
+        let quiet = now.nanoseconds - last.nanoseconds >= quietMs * Instant.nanosecondsPerMillisecond
+        let overdue = now.nanoseconds - first.nanoseconds >= maxWaitMs * Instant.nanosecondsPerMillisecond
         guard quiet || overdue else { return false }
         firstChange = nil
         lastChange = nil

@@ -170,7 +170,7 @@ extension PlaybackEngine {
         placement.firstTimestamp = first.connectionTimestamp
         for (packet, _) in placement.pending { append(packet, base: base) }
         placement.pending.removeAll()
-        placement.phase = .spliced(verifyAt: now.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
+        placement.phase = .spliced(verifyAt: now.advanced(byMilliseconds: configuration.placementWindowMs))
         statistics.splices += 1
         notifications.append(.spliced(overlapFrames: overlap))
         placePendingEvents()
@@ -217,7 +217,7 @@ extension PlaybackEngine {
             placement.firstTimestamp = packet.connectionTimestamp
             placement.base = max(bound, placement.lowestBase)
             placement.phase = .timed(
-                settlesAt: arrival.advanced(byNanoseconds: configuration.placementWindowMs * 1_000_000))
+                settlesAt: arrival.advanced(byMilliseconds: configuration.placementWindowMs))
             statistics.timedPlacements += 1
             placePendingEvents()
         }

@@ -59,8 +59,8 @@ public struct SimulatedNetwork {
     ) {
         self.packetFrames = packetFrames
         self.packetBytes = packetBytes
-        latencyNs = latencyMs * 1_000_000
-        jitterNs = jitterMs * 1_000_000
+        latencyNs = latencyMs * Instant.nanosecondsPerMillisecond
+        jitterNs = jitterMs * Instant.nanosecondsPerMillisecond
         burstFrames = AudioFormat.frames(milliseconds: burstMs)
         self.outages = outages.sorted { $0.atMs < $1.atMs }
         self.events = events.map { (AudioFormat.frames(milliseconds: $0.atMs), $0.event) }.sorted {

@@ -55,7 +55,7 @@ public final class Simulation {
         }
         engine.start(now: start)
         var actions = controlActions()
-        let end = start.advanced(byNanoseconds: scenario.durationMs * 1_000_000)
+        let end = start.advanced(byMilliseconds: scenario.durationMs)
         var request: Int64 = 0
         while true {
             let renderTime = dac.requestTime(request, start: start)
@@ -86,15 +86,15 @@ public final class Simulation {
     private func controlActions() -> [Action] {
         var actions: [Action] = []
         for pause in scenario.pauses {
-            actions.append(Action(time: start.advanced(byNanoseconds: pause.atMs * 1_000_000)) { $0.pause(now: $1) })
+            actions.append(Action(time: start.advanced(byMilliseconds: pause.atMs)) { $0.pause(now: $1) })
             actions.append(
-                Action(time: start.advanced(byNanoseconds: (pause.atMs + pause.lengthMs) * 1_000_000)) {
+                Action(time: start.advanced(byMilliseconds: pause.atMs + pause.lengthMs)) {
                     $0.resume(now: $1)
                 })
         }
         for change in scenario.delayChanges {
             actions.append(
-                Action(time: start.advanced(byNanoseconds: change.atMs * 1_000_000)) {
+                Action(time: start.advanced(byMilliseconds: change.atMs)) {
                     $0.setDelay(milliseconds: change.delayMs, now: $1)
                 })
         }

@@ -9,9 +9,12 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     public static let zero = Instant(nanoseconds: 0)
+    /// The clock's units: nanoseconds in a millisecond and in a second.
+    public static let nanosecondsPerMillisecond: Int64 = 1_000_000
+    public static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
     public static func seconds(_ s: Double) -> Instant { Instant(nanoseconds: Int64((s * 1e9).rounded())) }
-    public static func milliseconds(_ ms: Int64) -> Instant { Instant(nanoseconds: ms * 1_000_000) }
+    public static func milliseconds(_ ms: Int64) -> Instant { Instant(nanoseconds: ms * nanosecondsPerMillisecond) }
 
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
@@ -20,18 +23,25 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         Instant(nanoseconds: self.nanoseconds + nanoseconds)
     }
 
+    /// This instant moved by `milliseconds` ms (a setting, a back-off, a window).
+    public func advanced(byMilliseconds milliseconds: Int64) -> Instant {
+        advanced(byNanoseconds: milliseconds * Self.nanosecondsPerMillisecond)
+    }
+
     /// This instant moved by `frames` frames of the internal format.
     public func advanced(byFrames frames: Int64) -> Instant {
-        advanced(byNanoseconds: frames * 1_000_000_000 / Int64(AudioFormat.sampleRate))
+        advanced(byNanoseconds: frames * Self.nanosecondsPerSecond / Int64(AudioFormat.sampleRate))
     }
 
     /// Frames of the internal format elapsed from `earlier` to this instant (negative if earlier is later).
     public func frames(since earlier: Instant) -> Int64 {
-        (nanoseconds - earlier.nanoseconds) * Int64(AudioFormat.sampleRate) / 1_000_000_000
+        (nanoseconds - earlier.nanoseconds) * Int64(AudioFormat.sampleRate) / Self.nanosecondsPerSecond
     }
 
     /// Milliseconds elapsed from `earlier` to this instant.
-    public func milliseconds(since earlier: Instant) -> Int64 { (nanoseconds - earlier.nanoseconds) / 1_000_000 }
+    public func milliseconds(since earlier: Instant) -> Int64 {
+        (nanoseconds - earlier.nanoseconds) / Self.nanosecondsPerMillisecond
+    }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 
