@@ -6,10 +6,10 @@
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 DRIVER=/sys/bus/platform/drivers/snd_aloop
 start_appliance
-sleep 1
+sleep 1                                     # the point: a second of playing before the card goes
 echo snd_aloop.0 > $DRIVER/unbind
 echo "unbound: $(ls /proc/asound/ | tr '\n' ' ')"
-sleep 3
+sleep 3                                     # the point: the card away for 3 s
 ctl status > /mnt/status-1.txt 2>&1
 ctl stats > /mnt/stats-1.txt 2>&1
 echo snd_aloop.0 > $DRIVER/bind
@@ -17,7 +17,7 @@ echo "bound: $(ls /proc/asound/ | tr '\n' ' ')"
 # The appliance retries with back-off (at most 5 s apart): give it time to reopen.
 reopened() { [ "$(grep -c 'audio output alsa:hw:CARD=Loopback,DEV=0:' /mnt/delaybox.log)" -ge 2 ]; }
 wait_until 40 0.5 reopened
-sleep 1
+sleep 1                                     # the point: the capture starts a second into the reopened output
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 -d 3 /mnt/capture.wav
 ctl status > /mnt/status-2.txt 2>&1
 ctl stats > /mnt/stats-2.txt 2>&1

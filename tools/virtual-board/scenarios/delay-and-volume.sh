@@ -40,11 +40,11 @@ amixer -c Loopback sget Digital > /mnt/mixer-0.txt 2>&1
 mark capture
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 /mnt/capture.wav &
 CAPTURE=$!
-sleep 5
+sleep 5                                     # the point: 5 s of pips at the first delay
 mark delay
 ctl delay +0.3 > /mnt/delay.txt 2>&1
 mark delay-set
-sleep 5
+sleep 5                                     # the point: 5 s of pips at the new delay
 mark push
 press 13                                   # the encoder's push: the knob turns the volume
 sleep 0.3

@@ -43,11 +43,21 @@ wait_until 40 0.5 status_has "delay_ms: 2100" status-delay.txt
 send 0x15                                   # VOL+
 wait_until 40 0.5 status_has "volume: 52" status-volume.txt
 hold 0x15 15                                # VOL+ held ~1.6 s
-sleep 1
-ctl status > /mnt/status-volume-held.txt 2>&1
+# Its repeats are all taken once two readings half a second apart agree (above 52).
+volume_settled() {
+  ctl status > /mnt/status-volume-held.txt 2>&1
+  now=$(sed -n 's/^volume: //p' /mnt/status-volume-held.txt)
+  if [ -n "$now" ] && [ "$now" != 52 ] && [ "$now" = "${last_volume:-}" ]; then return 0; fi
+  last_volume=$now
+  return 1
+}
+wait_until 40 0.5 volume_settled
 hold 0x5e 15                                # 3 held: save 2.1 s in preset 3
-sleep 1
-send 0x40; sleep 1; send 0x40               # >>| >>| → 2.3 s
+preset_saved() { grep -q "preset 3 saved" /mnt/delaybox.log; }
+wait_until 40 0.5 preset_saved
+send 0x40                                   # >>| → 2.2 s
+wait_until 40 0.5 status_has "delay_ms: 2200" status-between.txt
+send 0x40                                   # >>| → 2.3 s
 wait_until 40 0.5 status_has "delay_ms: 2300" status-before-recall.txt
 send 0x5e                                   # 3: recall
 wait_until 40 0.5 status_has "delay_ms: 2100" status-recalled.txt
