@@ -140,7 +140,7 @@ public final class SerialPort: @unchecked Sendable {
     }
 
     /// Writes never block (see `write`).
-    private static func prepare(_ line: borrowing FileDescriptor, path: String) throws(Failed) {
+    private static func prepare(_ line: FileDescriptor, path: String) throws(Failed) {
         do { try line.makeNonBlocking() } catch { throw Failed(description: "cannot set up \(path): \(error)") }
     }
 

@@ -21,15 +21,28 @@ import Testing
     }
 
     /// `close()` closes it at once and says so; the number is free for the next file, which
-    /// stays open. (That the owner's end does not close the number a second time is the
-    /// compiler's to hold: `close()` consumes the descriptor and `discard`s it.)
+    /// stays open when the first one's owner lets go (its close is not made twice).
     @Test func anExplicitCloseFreesTheNumberForTheNextFile() throws {
-        let first = try FileDescriptor.open("/dev/null", O_RDONLY)
-        let number = first.rawValue
-        try first.close()
+        var first: FileDescriptor? = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let number = try #require(first).rawValue
+        try first?.close()
         let second = try FileDescriptor.open("/dev/zero", O_RDONLY)
         #expect(second.rawValue == number, "the number was reused")
+        first = nil
         #expect(Self.isOpen(second.rawValue), "the file that now has the number is still open")
+    }
+
+    /// A call after the close is refused, not made on the number another file has now.
+    @Test func aCallAfterTheCloseIsRefused() throws {
+        let first = try FileDescriptor.open("/dev/null", O_RDONLY)
+        try first.close()
+        try first.close()  // a second close does nothing
+        let second = try FileDescriptor.open("/dev/zero", O_RDONLY)
+        #expect(second.rawValue == first.rawValue)
+        var buffer = [UInt8](repeating: 1, count: 4)
+        var failure: Errno?
+        do { _ = try first.read(into: &buffer) } catch { failure = error }
+        #expect(failure == .badDescriptor && buffer == [1, 1, 1, 1], "not read from /dev/zero through the old number")
     }
 
     @Test func aFailedOpenThrowsTheSystemsReason() {
