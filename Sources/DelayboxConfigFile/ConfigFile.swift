@@ -48,6 +48,9 @@ public enum ConfigFile {
     public static func yaml(_ node: ConfigNode, indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         guard case .mapping(let entries, _) = node else { return pad + flow(node) + "\n" }
+        // An empty document is written `{}`: nothing at all is no YAML document (the fuzzer
+        // found `{}` written back as an empty file that only an overlay's reading forgives).
+        guard !entries.isEmpty else { return pad + "{}\n" }
         return entries.map { entry in
             let key = quoted(entry.key.name)
             // YAML allows an implicit key of at most 1024 characters (libyaml refuses a longer

@@ -350,6 +350,19 @@ import Testing
         #expect(read.summary == document.summary)
     }
 
+    /// An empty document is written as one (`{}`) and reads back as the empty mapping: the
+    /// fuzzer's `{}` was written as nothing, which is no YAML document.
+    @Test func anEmptyDocumentIsWrittenAsOneAndReadsBack() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-empty-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try ConfigFile.yaml(.mapping([], Self.at)).write(to: file, atomically: true, encoding: .utf8)
+        // Read as a board file is: an empty one would be an error there.
+        let loaded = ConfigFile.document(file.path)
+        let read = try #require(loaded.document, "\(loaded.diagnostics)")
+        #expect(read.summary == ConfigNode.mapping([], Self.at).summary)
+    }
+
     @Test func aMissingKeySaysWhereTheSearchStoppedAndWhatIsThere() {
         let missing = Self.document.lookup("audio.mixer")
         #expect(missing.node == nil && missing.missing == "mixer" && missing.deepest.path == "audio")
