@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct ErrnoTests {
+@Suite(.timeLimit(.minutes(10))) struct ErrnoTests {
     /// A call a signal interrupts is made again; what it returns then is the result.
     @Test func anInterruptedCallIsMadeAgain() throws {
         var calls = 0

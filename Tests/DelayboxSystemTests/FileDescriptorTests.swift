@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct FileDescriptorTests {
+@Suite(.timeLimit(.minutes(10))) struct FileDescriptorTests {
     /// Whether `descriptor` names an open file in this process.
     static func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
 

@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct WakeupTests {
+@Suite(.timeLimit(.minutes(10))) struct WakeupTests {
     static func isReady(_ wakeup: Wakeup, timeoutMs: Int32) throws -> Bool {
         var descriptors = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
         return try Poll.wait(&descriptors, timeoutMs: timeoutMs) == 1
