@@ -76,6 +76,8 @@ test: setup
 	@# finds the ones left running by their environment, whoever else runs what.
 	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
 	@rm -f $(OUT)/skipped.txt
+	@# The build roots and the boards' kernels and root filesystems, made meanwhile.
+	@tools/warm-roots.sh start $(OUT)
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
 	@tools/check-warnings.sh $(OUT)/build.log
 	@$(MAKE) --no-print-directory format-check
@@ -85,6 +87,7 @@ test: setup
 	@# once found something, then 15 s of each target (the long runs' figures are in the doc).
 	tools/fuzz/run --replay
 	tools/fuzz/run --seconds 15
+	@tools/warm-roots.sh wait $(OUT)
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
 	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
@@ -104,10 +107,10 @@ test: setup
 	@# The host's suites as several processes at once (tools/test-lanes.py): most of their
 	@# time is real time waited for, and one process runs only as many tests as it has cores.
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
-	  tools/test-lanes.py --parallel 6 --idle 40 --logs $(OUT) --skip VirtualBoard .build/debug/DelayboxPackageTests.xctest
-	@# The virtual board takes a whole core under emulation: alone, so the real-time tests above
-	@# keep theirs; and one board at a time, so its own timing is not squeezed by another's.
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 25 $(OUT)/test-board.log $(SWIFT) test --skip-build --filter VirtualBoardTests
+	  tools/test-lanes.py --parallel 3 --busy 1 --idle 40 --logs $(OUT) --skip VirtualBoard .build/debug/DelayboxPackageTests.xctest
+	@# A virtual board takes a whole core under emulation: after the real-time tests above, so
+	@# they keep theirs; the two releases' boards at once, a core each (tools/board-tests.sh).
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/board-tests.sh 25 $(OUT)
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log $(SWIFT) test --skip-build --filter VirtualBoardDeployTests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
 

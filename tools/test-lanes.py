@@ -13,11 +13,14 @@ this checkout's last run (LOGS/lane-times.txt), else as tools/lane-times.txt say
 clone's order; a lane named in neither counts as long). The real-time tests must not be starved
 into failing by others' work (at 4 and 5 lanes, boxes writing to a WAV file were late under
 the CPU-bound suites — an ad break's tests failed): a lane that kept the CPU busy more than
-half its time (by the same figures) runs at nice 19, using what the real-time ones leave; and
+half its time (by the same figures) is busy: it runs at nice 19, using what the real-time
+ones leave, beside at most M-1 other busy ones; and
 a lane starts only when at least --idle percent of the CPU was idle or niced over the last
 half second (or it waited 30 s).
 
-    tools/test-lanes.py --parallel N --idle PERCENT --logs DIR [--skip REGEX]... BUNDLE
+    tools/test-lanes.py --parallel N --busy M --idle PERCENT --logs DIR [--skip REGEX]... BUNDLE
+
+At most N real-time lanes and M busy ones run at once.
 
 Each lane's output is printed whole when it ends (lanes never interleave), its log kept in
 DIR/lanes/. Exits 0 when every lane passed; on SIGTERM (tools/bounded-tests.sh's time
@@ -105,6 +108,7 @@ def lanes_for(tests: list[str], skips: list[str]) -> list[Lane]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--parallel", type=int, required=True)
+    parser.add_argument("--busy", type=int, required=True)
     parser.add_argument("--idle", type=float, required=True)
     parser.add_argument("--logs", required=True)
     parser.add_argument("--skip", action="append", default=[])
@@ -176,8 +180,13 @@ def main() -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     started = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=options.parallel) as pool:
-        list(pool.map(run, lanes))
+    with (
+        concurrent.futures.ThreadPoolExecutor(max_workers=options.parallel) as real_time,
+        concurrent.futures.ThreadPoolExecutor(max_workers=options.busy) as busy,
+    ):
+        runs = [(busy if lane.busy else real_time).submit(run, lane) for lane in lanes]
+        for finished in runs:
+            finished.result()
     wall = time.monotonic() - started
 
     times_file.write_text("".join(f"{lane.seconds:.1f} {lane.cpu_seconds:.1f} {lane.name}\n" for lane in lanes))
@@ -185,7 +194,7 @@ def main() -> int:
     tests = sum(lane.tests for lane in lanes)
     cpu = sum(lane.cpu_seconds for lane in lanes)
     print(
-        f"lanes: {tests} tests in {len(lanes)} lanes, at most {options.parallel} at a time, {wall:.1f} s"
+        f"lanes: {tests} tests in {len(lanes)} lanes, at most {options.parallel} + {options.busy} busy at a time, {wall:.1f} s"
         f" ({cpu:.0f} s of CPU); the longest:")
     for lane in sorted(lanes, key=lambda lane: -lane.seconds)[:5]:
         print(f"  {lane.seconds:6.1f} s  {lane.name} ({lane.cpu_seconds:.1f} s of CPU)")

@@ -10,14 +10,37 @@ import Testing
     /// Whether `descriptor` names an open file in this process.
     static func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
 
+    /// The file `descriptor` names in this process, if it is open.
+    static func path(of descriptor: Int32) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+    }
+
+    /// /dev/zero opened as `number`, if that number is free: other suites open and close
+    /// files at the same time, so the next open may get another number freed meanwhile (it
+    /// did: 6 for a 7 just closed). Opens until it gets it, and closes the others.
+    static func reopen(as number: Int32) throws -> FileDescriptor? {
+        var others: [FileDescriptor] = []
+        defer { others.forEach { try? $0.close() } }
+        for _ in 0..<64 {
+            let zero = try FileDescriptor.open("/dev/zero", O_RDONLY)
+            if zero.rawValue == number { return zero }
+            others.append(zero)
+        }
+        return nil
+    }
+
     @Test func aDescriptorIsClosedWhenItsOwnerLetsGo() throws {
+        // A file of this test's own: another suite may open the number once it is free.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-fd-\(UUID().uuidString)")
+            .path
+        defer { unlink(path) }
         var number: Int32 = -1
         do {
-            let null = try FileDescriptor.open("/dev/null", O_RDONLY)
-            number = null.rawValue
-            #expect(Self.isOpen(number))
+            let file = try FileDescriptor.open(path, O_RDWR | O_CREAT, permissions: 0o600)
+            number = file.rawValue
+            #expect(Self.path(of: number) == path)
         }
-        #expect(!Self.isOpen(number), "closed when it went out of scope")
+        #expect(Self.path(of: number) != path, "closed when it went out of scope")
     }
 
     /// `close()` closes it at once and says so; the number is free for the next file, which
@@ -26,8 +49,7 @@ import Testing
         var first: FileDescriptor? = try FileDescriptor.open("/dev/null", O_RDONLY)
         let number = try #require(first).rawValue
         try first?.close()
-        let second = try FileDescriptor.open("/dev/zero", O_RDONLY)
-        #expect(second.rawValue == number, "the number was reused")
+        let second = try #require(try Self.reopen(as: number), "the number was free for the next file")
         first = nil
         #expect(Self.isOpen(second.rawValue), "the file that now has the number is still open")
     }
@@ -37,12 +59,12 @@ import Testing
         let first = try FileDescriptor.open("/dev/null", O_RDONLY)
         try first.close()
         try first.close()  // a second close does nothing
-        let second = try FileDescriptor.open("/dev/zero", O_RDONLY)
-        #expect(second.rawValue == first.rawValue)
+        let second = try #require(try Self.reopen(as: first.rawValue), "another file has the number now")
         var buffer = [UInt8](repeating: 1, count: 4)
         var failure: Errno?
         do { _ = try first.read(into: &buffer) } catch { failure = error }
         #expect(failure == .badDescriptor && buffer == [1, 1, 1, 1], "not read from /dev/zero through the old number")
+        #expect(Self.isOpen(second.rawValue), "the file that has the number now is untouched")
     }
 
     @Test func aFailedOpenThrowsTheSystemsReason() {
