@@ -87,16 +87,18 @@ test: setup
 	@# once found something, then 15 s of each target (the long runs' figures are in the doc).
 	tools/fuzz/run --replay
 	tools/fuzz/run --seconds 15
-	@tools/warm-roots.sh wait $(OUT)
+	@tools/warm-roots.sh wait $(OUT) trixie-root
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
 	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
 	@# The boards' CPU: Debian 13's arm64 package, and every module built with Swift 6.0 and its
 	@# pure suites run under emulation (tools/arm64/check.sh).
+	@tools/warm-roots.sh wait $(OUT) arm64-root
 	@tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
 	@if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh $(OUT); fi
 	@# A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
 	@# another release than this machine's is built in its build root (tools/debian-root).
+	@tools/warm-roots.sh wait $(OUT) board-12 board-13
 	@for n in 12 13; do \
 	  BOARD_DEBIAN=$$n tools/virtual-board/build.sh || tools/skip.sh "the Debian $$n virtual board could not be built (above): its tests" || exit 1; \
 	  BOARD_DEBIAN=$$n tools/virtual-board/build-rootfs.sh || tools/skip.sh "the Debian $$n board's root filesystem could not be built (above): its deploy test" || exit 1; \
@@ -109,7 +111,8 @@ test: setup
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
 	  tools/test-lanes.py --parallel 3 --busy 1 --idle 40 --logs $(OUT) --skip VirtualBoard .build/debug/DelayboxPackageTests.xctest
 	@# A virtual board takes a whole core under emulation: after the real-time tests above, so
-	@# they keep theirs; the two releases' boards at once, a core each (tools/board-tests.sh).
+	@# they keep theirs; the two releases' boards at once, a core each, then the front panel's
+	@# scenario, which times a bouncing button, on each in turn (tools/board-tests.sh).
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/board-tests.sh 25 $(OUT)
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log $(SWIFT) test --skip-build --filter VirtualBoardDeployTests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log

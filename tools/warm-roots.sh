@@ -6,51 +6,63 @@
 # would make it; those steps run the scripts again afterwards, which return at once when
 # the thing is made — or fail, and say why, as they would have without this.
 #
-#   tools/warm-roots.sh start LOG_DIR   # two chains of them, niced, in the background
-#   tools/warm-roots.sh wait LOG_DIR    # until both chains end; prints what they printed
+#   tools/warm-roots.sh start LOG_DIR        # two chains of steps, niced, in the background
+#   tools/warm-roots.sh wait LOG_DIR STEP…   # until those steps end; prints what they printed
 #
-# Chain 1 (each chain at nice 10): Debian 13 build root → Debian 13 board's kernel (built in that root) → its root
-# filesystem. Chain 2: Debian 12 board's kernel → its root filesystem → the arm64 build
-# root. Not run as root, nothing is started: debootstrap needs root, and the later steps
-# say so.
+# Steps: trixie-root (the Debian 13 build root), arm64-root, board-12 and board-13 (a
+# board's kernel, then its root filesystem; Debian 13's kernel module is built in the
+# Debian 13 root). Chains: trixie-root → board-13, and arm64-root → board-12; each chain
+# at nice 10. Not run as root, nothing is started: debootstrap needs root, and the later
+# steps say so.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-action=$1 logs=$2
+action=${1:-} logs=${2:-}
 
-chain() {
-  local name=$1; shift
-  for step in "$@"; do
-    echo "warm-roots: $step"
-    # shellcheck disable=SC2086 # a step is a command line: VARIABLE=value… script
-    nice -n 10 env $step || { echo "warm-roots: '$step' failed; make test tries it again and says why"; break; }
-  done > "$logs/warm-$name.log" 2>&1
-  echo done >> "$logs/warm-$name.status"
+# A step's command lines (VARIABLE=value… script).
+commands() {
+  case $1 in
+    trixie-root) echo "tools/debian-root/build.sh trixie" ;;
+    arm64-root) echo "tools/arm64/build-root.sh" ;;
+    board-*) echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build.sh"
+             echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build-rootfs.sh" ;;
+  esac
+}
+
+step() {
+  local name=$1 started=$SECONDS line
+  while read -r line; do
+    echo "warm-roots: $line"
+    # shellcheck disable=SC2086 # a command line: VARIABLE=value… script
+    nice -n 10 env $line || { echo "warm-roots: '$line' failed; make test tries it again and says why"; break; }
+  done < <(commands "$name") > "$logs/warm-$name.log" 2>&1
+  echo "warm-roots: $name took $((SECONDS - started)) s" >> "$logs/warm-$name.log"
+  touch "$logs/warm-$name.done"
 }
 
 case "$action" in
   start)
     [ "$(id -u)" -eq 0 ] || exit 0
-    rm -f "$logs"/warm-*.log "$logs"/warm-*.status
+    rm -f "$logs"/warm-*
     cd "$ROOT"
-    for n in 1 2; do
-      case $n in
-        1) steps=("tools/debian-root/build.sh trixie" "BOARD_DEBIAN=13 tools/virtual-board/build.sh"
-                  "BOARD_DEBIAN=13 tools/virtual-board/build-rootfs.sh") ;;
-        2) steps=("BOARD_DEBIAN=12 tools/virtual-board/build.sh" "BOARD_DEBIAN=12 tools/virtual-board/build-rootfs.sh"
-                  "tools/arm64/build-root.sh") ;;
-      esac
-      # Niced: the compiler and the fuzzers in the foreground come first. Nothing of make's
-      # output is held open, so a make that stops early is not kept waiting for them.
-      : > "$logs/warm-$n.log"
-      (chain "$n" "${steps[@]}") < /dev/null > /dev/null 2>&1 &
-    done
+    : > "$logs/warm-started"
+    # Nothing of make's output is held open, so a make that stops early is not kept
+    # waiting for them.
+    (step trixie-root; step board-13) < /dev/null > /dev/null 2>&1 &
+    echo $! >> "$logs/warm-started"
+    (step arm64-root; step board-12) < /dev/null > /dev/null 2>&1 &
+    echo $! >> "$logs/warm-started"
     ;;
   wait)
-    [ -e "$logs/warm-1.log" ] || exit 0
+    [ -e "$logs/warm-started" ] || exit 0
+    shift 2
     started=$SECONDS
-    until [ -e "$logs/warm-1.status" ] && [ -e "$logs/warm-2.status" ]; do sleep 1; done
-    echo "warm-roots: waited $((SECONDS - started)) s for the build roots and boards made in the background:"
-    cat "$logs/warm-1.log" "$logs/warm-2.log"
+    # (A chain that is gone — killed — is not waited for: the later steps make it.)
+    alive() { for pid in $(cat "$logs/warm-started"); do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
+    for name in "$@"; do
+      until [ -e "$logs/warm-$name.done" ] || ! alive; do sleep 1; done
+    done
+    echo "warm-roots: waited $((SECONDS - started)) s for $* (made in the background):"
+    for name in "$@"; do cat "$logs/warm-$name.log" 2>/dev/null; done
     ;;
-  *) echo "usage: tools/warm-roots.sh start|wait LOG_DIR" >&2; exit 2 ;;
+  *) echo "usage: tools/warm-roots.sh start|wait LOG_DIR [STEP…]" >&2; exit 2 ;;
 esac

@@ -43,6 +43,11 @@ struct VirtualBoardDeployTests {
         let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(
             in: .whitespacesAndNewlines)
 
+        // Where the time goes, step by step (docs/performance.md): the seconds since the boot.
+        let began = Date()
+        func lap(_ step: String) {
+            print("deploy: Debian \(release) \(board.arch): \(step) at \(Int(Date().timeIntervalSince(began))) s")
+        }
         let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
         let machine = Process()
         machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
@@ -56,8 +61,10 @@ struct VirtualBoardDeployTests {
         defer { ExternalTool.stop(machine) }
         let login = Login(port: port, key: key, knownHosts: directory.appendingPathComponent("known_hosts").path)
         try login.waitForSSH(seconds: board.allowing(180), console: directory.appendingPathComponent("console.log"))
+        lap("booted, SSH answers")
 
         let first = try install(login, ["--board", board.boardConfig, "--deb", good.path])
+        lap("first release installed and checked")
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.errors.contains("\(goodVersion) on 127.0.0.1: healthy: playing"), "\(first.errors)")
         #expect(first.errors.contains("the board: \(board.arch), Debian \(release),"), "\(first.errors)")
@@ -95,6 +102,7 @@ struct VirtualBoardDeployTests {
 
         // Again, now also setting the page's password as an installer does.
         let again = try install(login, ["--deb", good.path, "--web-password"], input: "correct horse battery\n")
+        lap("installed again, with the page's password")
         #expect(
             again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
                 && again.errors.contains("nothing to do"), "\(again.errors)")
@@ -112,6 +120,7 @@ struct VirtualBoardDeployTests {
         #expect(try login.run("dpkg-query -W -f='${Version}' delaybox") == goodVersion, "a dry run changes nothing")
 
         let bad = try install(login, ["--deb", broken.path, "--timeout", "60"])
+        lap("broken release installed and rolled back")
         #expect(bad.status == 1, "exit 1: failed and rolled back; \(bad.errors)")
         #expect(bad.errors.contains("\(brokenVersion) on 127.0.0.1 failed its check"), "\(bad.errors)")
         #expect(bad.errors.contains("journal: delaybox: broken on purpose"), "the board's own words: \(bad.errors)")
@@ -131,6 +140,7 @@ struct VirtualBoardDeployTests {
             try login.run("cat /var/lib/delaybox-release/healthy") == goodVersion,
             "install.sh told the healer which release plays")
         try login.copy(broken, to: "/tmp/broken.deb")
+        lap("broken release copied for apt")
         let apt = try login.run(
             "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?"
         )
@@ -147,6 +157,7 @@ struct VirtualBoardDeployTests {
         print(
             "deploy: Debian \(release) \(board.arch): apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s"
         )
+        lap("the box's healer put the kept release back")
         let journal = (try? login.run("journalctl -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""
         #expect(healed, "rolled back by the box itself within \(Int(rollback)) s:\n\(journal)")
         let healedStatus = try login.run("delayboxctl status")
@@ -191,6 +202,7 @@ struct VirtualBoardDeployTests {
             "apt refused it: \(tampered)")
         #expect(tampered.hasSuffix("0"), "nothing offered from it: \(tampered)")
         _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
+        lap("repository copied, a tampered one refused")
         let asked = Date()
         #expect(try login.run("delayboxctl update \(newerVersion)").contains("update: asked for \(newerVersion)"))
         var updated = false
@@ -212,6 +224,7 @@ struct VirtualBoardDeployTests {
         // board fetches the entry, apt checks the signature, the release installs and plays.
         _ = try login.run("rm /etc/apt/sources.list.d/delaybox.sources")
         let fromRepo = try install(login, ["--from-repo", "file:/srv/delaybox-repo/"])
+        lap("updated at the console, then installed from the repository")
         #expect(
             fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"),
             "\(fromRepo.errors)")
