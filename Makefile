@@ -109,7 +109,7 @@ test: setup
 	@# The host's suites as several processes at once (tools/test-lanes.py): most of their
 	@# time is real time waited for, and one process runs only as many tests as it has cores.
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
-	  tools/test-lanes.py --parallel 3 --busy 1 --idle 40 --logs $(OUT) --skip VirtualBoard .build/debug/DelayboxPackageTests.xctest
+	  tools/test-lanes.py --parallel 2 --busy 1 --idle 40 --logs $(OUT) --skip VirtualBoard .build/debug/DelayboxPackageTests.xctest
 	@# A virtual board takes a whole core under emulation: after the real-time tests above, so
 	@# they keep theirs; the two releases' boards at once, a core each, then the front panel's
 	@# scenario, which times a bouncing button, on each in turn (tools/board-tests.sh).

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `delaybox run` as a listener's box, for tests on a live server: the simulated host's
 /// board with the given channels, its output a WAV file written at real-time pace, and a
 /// control socket for `delayboxctl` while it runs; its log and output are read afterwards.
@@ -67,4 +71,16 @@ public final class OnAirAppliance {
 
     /// Waits for the run to end; its exit status and log (stderr).
     public func finish() -> (status: Int32, log: String) { (box.waitUntilExit(), box.log) }
+
+    /// When the first frame of a run's output was heard — where its WAV file's time 0 is —
+    /// from its log's "first frame heard at monotonic T s" and this machine's clocks now.
+    /// (A loaded machine starts the output later after the process than an idle one.)
+    public static func firstFrameHeard(in log: String) -> Date? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("its first frame heard at monotonic") }),
+            let monotonic = Double(line.split(separator: " ").dropLast().last ?? "")
+        else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Date().addingTimeInterval(monotonic - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
+    }
 }

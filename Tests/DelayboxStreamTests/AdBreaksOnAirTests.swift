@@ -170,8 +170,10 @@ struct AdBreaksOnAirTests {
         // 8 s after the tag's start plus the delay, late by how far the box's live edge
         // trails the source. (The first hearing began where the title came, up to an ICY
         // interval — 1 s — after the start: the stream is back sooner than 8 s after it.)
-        let back = try Self.wallTime(ofFirstFrameIn: run.log).addingTimeInterval((ad.end ?? 0) - 0.21 - 2)
-            .timeIntervalSince(sent)
+        let back = try #require(OnAirAppliance.firstFrameHeard(in: run.log), "\(run.log)").addingTimeInterval(
+            (ad.end ?? 0) - 0.21 - 2
+        )
+        .timeIntervalSince(sent)
         #expect(back > 8 - 0.25 && back < 8 + 0.6, "the break ended \(back) s after its start")
         print("an 8 s break, switched away and back: it ended \(back) s after its start")
         let other = try #require(Goertzel.longestRun(samples, hertz: 880, threshold: 1e-3))
@@ -228,8 +230,10 @@ struct AdBreaksOnAirTests {
         let delay =
             Double(raised.flatMap { Int($0.split(separator: "delay: ").last?.prefix { $0.isNumber } ?? "") } ?? 2_000)
             / 1_000
-        let expected = try Self.wallTime(ofFirstFrameIn: joined.log).addingTimeInterval(ad.start - 0.09 - delay)
-            .timeIntervalSince(sent)
+        let expected = try #require(OnAirAppliance.firstFrameHeard(in: joined.log), "\(joined.log)").addingTimeInterval(
+            ad.start - 0.09 - delay
+        )
+        .timeIntervalSince(sent)
         #expect(
             elapsed > expected - 0.6 && elapsed < expected + 0.25,
             "joined \(elapsed) s into the break; its start says \(expected) s")
@@ -245,14 +249,4 @@ struct AdBreaksOnAirTests {
             "\(later.log)")
     }
 
-    /// When the first frame of a run's output was heard, from its log's "first frame heard
-    /// at monotonic T s" and this machine's clocks now.
-    static func wallTime(ofFirstFrameIn log: String) throws -> Date {
-        let line = try #require(
-            log.split(separator: "\n").first { $0.contains("its first frame heard at monotonic") }, "\(log)")
-        let monotonic = try #require(Double(line.split(separator: " ").dropLast().last ?? ""), "\(line)")
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Date().addingTimeInterval(monotonic - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
-    }
 }
