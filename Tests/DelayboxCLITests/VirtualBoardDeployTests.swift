@@ -43,7 +43,7 @@ struct VirtualBoardDeployTests {
         let brokenVersion = try ExternalTool.run(["dpkg-deb", "-f", broken.path, "Version"]).trimmingCharacters(
             in: .whitespacesAndNewlines)
 
-        // Where the time goes, step by step (docs/performance.md): the seconds since the boot.
+        // Where the time goes, step by step, in make test's log: the seconds since the boot.
         let began = Date()
         func lap(_ step: String) {
             print("deploy: Debian \(release) \(board.arch): \(step) at \(Int(Date().timeIntervalSince(began))) s")
