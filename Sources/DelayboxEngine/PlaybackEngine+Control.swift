@@ -116,7 +116,7 @@ extension PlaybackEngine {
             .delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
         switch transport {
         case .playing where frames > available: enterWaiting(hold: nil, reason: .buildingDelay)
-        case .playing: jumpPending = true
+        case .playing: jumpPending = .delayChange
         case .waiting, .resuming: transport = .waiting(hold: nil)
         case .paused: transport = .paused(at: targetPosition(at: now))
         }

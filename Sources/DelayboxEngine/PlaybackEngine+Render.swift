@@ -51,11 +51,11 @@ extension PlaybackEngine {
         }
         guard crossfade.isFinished else { return }
         let error = primary.position - targetPosition(at: now)
-        if jumpPending {
-            jump(to: targetPosition(at: now))
+        if let pending = jumpPending {
+            jump(to: targetPosition(at: now), aligned: pending == .correction)
         } else if abs(error) > AudioFormat.frames(milliseconds: configuration.resyncThresholdMs) {
             statistics.resyncs += 1
-            jump(to: targetPosition(at: now))
+            jump(to: targetPosition(at: now), aligned: true)
         } else {
             pendingSlip = drift.slip(forError: error, frames: frames)
             statistics.driftPpm = drift.driftPpm
@@ -106,14 +106,35 @@ extension PlaybackEngine {
         updateState(reason)
     }
 
-    /// Crossfades from the current head to a head at `position`.
-    func jump(to position: Int64) {
-        jumpPending = false
-        drift.restart(error: 0)
+    /// Crossfades from the current head to a head at `position`; an `aligned` jump lands
+    /// up to the settle error away, in phase with the audio it leaves (`JumpAlignment`),
+    /// and the drift corrector takes that lag from there.
+    func jump(to position: Int64, aligned: Bool) {
+        jumpPending = nil
         swap(&primary, &secondary)
-        primary.seek(to: position)
+        let landing = position + (aligned ? alignedLag(leaving: secondary, for: position) : 0)
+        drift.restart(error: landing - position)
+        primary.seek(to: landing)
         crossfade.restart()
-        emitTransitions(to: position)
+        emitTransitions(to: landing)
+    }
+
+    /// The lag from `target` at which the incoming head continues `outgoing` in phase; 0
+    /// where either side lacks audio for the whole window. The outgoing head is read ahead
+    /// and put back where it was (its next render decodes that audio again).
+    private func alignedLag(leaving outgoing: ReadHead, for target: Int64) -> Int64 {
+        let resume = outgoing.position
+        let heard = outgoing.render(
+            into: alignment.outgoing.baseAddress!, frames: alignment.windowFrames, line: line, advanceBeyondData: false)
+        outgoing.seek(to: resume)
+        guard heard.frames == alignment.windowFrames, heard.silentFrames == 0 else { return 0 }
+        let lag = Int64(alignment.maximumLagFrames)
+        primary.seek(to: target - lag)
+        let coming = primary.render(
+            into: alignment.incoming.baseAddress!, frames: alignment.incomingFrames, line: line,
+            advanceBeyondData: false)
+        guard coming.frames == alignment.incomingFrames, coming.silentFrames == 0 else { return 0 }
+        return Int64(alignment.bestLag())
     }
 
     /// Reports the events a jump from the event cursor to `position` executes or undoes,
@@ -235,11 +256,11 @@ extension PlaybackEngine {
     /// beyond `settleErrorMs` when it closes, is put right at once with a crossfaded jump
     /// instead of minutes of frame slips.
     private func correctPlacementError(beyondMs limit: Int64, now: Instant) {
-        guard transport == .playing, crossfade.isFinished, !jumpPending else { return }
+        guard transport == .playing, crossfade.isFinished, jumpPending == nil else { return }
         let error = primary.position - targetPosition(at: now)
         guard abs(error) > AudioFormat.frames(milliseconds: limit) else { return }
         statistics.resyncs += 1
-        jumpPending = true
+        jumpPending = .correction
     }
 
     /// Once per render: settle the placement, drop audio beyond the maximum delay, and

@@ -22,8 +22,10 @@ public final class PlaybackEngine {
     /// The other head: fading out during a crossfade, idle otherwise.
     var secondary: ReadHead
     var crossfade: Crossfade
-    /// A delay change waits for the crossfade under way, then goes to the newest target.
-    var jumpPending = false
+    /// A jump waits for the crossfade under way, then goes to the newest target.
+    var jumpPending: PendingJump?
+    /// Lines up a correcting jump with the audio it leaves.
+    let alignment: JumpAlignment
     /// Fades playout out and in around pause, re-buffering and stop.
     var transportRamp: GainRamp
     /// Scratch for the outgoing head during a crossfade.
@@ -59,6 +61,13 @@ public final class PlaybackEngine {
     var notifications: [EngineNotification] = []
     public internal(set) var statistics = EngineStatistics()
 
+    enum PendingJump: Equatable {
+        /// The listener's delay change: lands exactly at the new delay.
+        case delayChange
+        /// Puts right a delay error; lands in phase with the audio it leaves.
+        case correction
+    }
+
     enum ConnectionPhase: Equatable {
         case notStarted, connecting, connected, reconnecting, stopped, failed
     }
@@ -85,6 +94,9 @@ public final class PlaybackEngine {
         primary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
         secondary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
         crossfade = Crossfade(lengthFrames: Int(AudioFormat.frames(milliseconds: configuration.crossfadeMs)))
+        alignment = JumpAlignment(
+            maximumLagFrames: Int(AudioFormat.frames(milliseconds: configuration.settleErrorMs)),
+            crossfadeFrames: crossfade.lengthFrames)
         transportRamp = GainRamp(gain: 0, lengthFrames: fade)
         outgoingBuffer = .allocate(capacity: Self.renderChunkFrames * AudioFormat.channelCount)
         outgoingBuffer.initialize(repeating: 0)

@@ -22,6 +22,8 @@ public final class EngineRig {
         }
     }
     private var backlog: [Int64] = []
+    /// Steps run so far.
+    private var periods: Int64 = 0
     /// Events to stamp on packets as they are delivered: source packet index → event.
     public var events: [Int64: StreamEvent] = [:]
 
@@ -97,7 +99,9 @@ public final class EngineRig {
     /// if connected and not stalled), then the output renders a period.
     public func run(milliseconds: Int64) {
         for _ in 0..<(milliseconds / 20) {
-            clock.advance(byNanoseconds: 20_000_000)
+            // To the next step on the 20 ms grid, wherever `endStall(lateByNanoseconds:)` left it.
+            periods += 1
+            clock.set(renderStart.advanced(byNanoseconds: 20_000_000 * periods))
             if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
             nextPacket += 1
             if playing {
@@ -107,6 +111,13 @@ public final class EngineRig {
                 output.recordSilentPeriod()
             }
         }
+    }
+
+    /// Ends a stall `nanoseconds` after the last step (less than a step): the backlog is read
+    /// that late — a loaded box reading its socket late — and the next step is on time.
+    public func endStall(lateByNanoseconds nanoseconds: Int64) {
+        clock.advance(byNanoseconds: min(nanoseconds, 19_000_000))
+        stalled = false
     }
 
     /// Runs until `condition` holds or `limitMs` passes; returns whether it held.

@@ -20,7 +20,10 @@ struct HostileTitlesOnAirTests {
     /// 5.35 s; 0.55 s at 5.45 s) with the default 80 ms ring — starvation of its playout
     /// thread by the load is the likely cause (not reproduced beside three busy loops; the
     /// failure message now carries the box's log, where starvation says "audio thread ran
-    /// out of rendered audio").
+    /// out of rendered audio"). A later 50 ms gap (3.80 s, CI23) was not starvation: a box
+    /// started under load places the burst late and corrects it with a jump, whose
+    /// crossfade cancelled the tone in opposite phase — such jumps land in phase now
+    /// (`JumpAlignment`, `CorrectionJumpTests`).
     static let periodMs = 100
 
     /// The titles, each with what its refusal says. The first three trapped the box (an
