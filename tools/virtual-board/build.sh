@@ -37,7 +37,12 @@ done
 # The kernel Debian's linux-image-ARCH points at, and its build files. The kernel, its
 # headers and busybox are the board's architecture's (name:ARCH); the headers' build tools
 # (linux-kbuild: 6.1 on Debian 12, 6.12.N+deb13 on 13) run here, so they are this machine's.
-KPKG=$(apt-cache depends "linux-image-$ARCH:$ARCH" | awk '/Depends: linux-image-/ {print $2; exit}')
+kernel_package() { apt-cache depends "linux-image-$ARCH:$ARCH" 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}'; }
+KPKG=$(kernel_package)
+# A machine with every package installed may have no package lists (a container image's
+# are cleaned; CI runs apt-get update only when it installs something).
+[ -n "$KPKG" ] || { say "apt has no package lists: apt-get update"; apt-get update -qq; KPKG=$(kernel_package); }
+[ -n "$KPKG" ] || { say "apt knows no linux-image-$ARCH:$ARCH"; exit 1; }
 KPKG=${KPKG%:*}
 KREL=${KPKG#linux-image-}
 KSERIES=$(echo "$KREL" | cut -d. -f1,2)
