@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Runs a real program (ffmpeg, curl, icecast2) for tests, with its output captured.
 public enum ExternalTool {
     public struct Failed: Error, CustomStringConvertible {
@@ -20,38 +16,25 @@ public enum ExternalTool {
 
     /// Runs `executable` with `arguments` to completion, whatever its exit status, with
     /// `environment` added to this process's, and `input` (when given) on its standard input.
-    /// Its input is written and its stderr read on threads of their own while stdout is read
-    /// here: one pipe read to its end before the other deadlocked a child that filled the
-    /// other pipe's 64 KiB first (issue 43).
+    /// Its output, errors and input are files of a temporary directory (`LaunchedProgram`):
+    /// nothing waits on a pipe, whatever it writes first and however much.
     public static func execute(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
         input: String? = nil
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let feed = input.map { _ in Pipe() }
-        if let feed { process.standardInput = feed }
-        try process.run()
-        let others = DispatchGroup()
-        if let feed, let input {
-            DispatchQueue.global().async(group: others) {
-                feed.fileHandleForWriting.write(Data(input.utf8))
-                try? feed.fileHandleForWriting.close()
-            }
-        }
-        nonisolated(unsafe) var err = Data()
-        DispatchQueue.global().async(group: others) { err = errors.fileHandleForReading.readDataToEndOfFile() }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        others.wait()
-        process.waitUntilExit()
+        let directory = try temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("output")
+        let errors = directory.appendingPathComponent("errors")
+        let given = input.map { _ in directory.appendingPathComponent("input") }
+        if let given, let input { try input.write(to: given, atomically: false, encoding: .utf8) }
+        let program = try LaunchedProgram(
+            executable, arguments, environment: environment, input: given, output: .file(output),
+            errors: .file(errors))
+        let status = program.waitUntilExit()
         return Outcome(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self))
+            status: status, output: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
+            errors: String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))
     }
 
     /// Runs `arguments[0]` (looked up on PATH) to completion; throws with its stderr on failure.
@@ -67,22 +50,9 @@ public enum ExternalTool {
     }
 
     /// Starts `arguments[0]` (looked up on PATH) in the background, output discarded;
-    /// end it with `stop(_:)`.
-    public static func spawn(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    /// Ends a spawned process at once (SIGKILL) and reaps it.
-    public static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    /// `kill()` ends it (and its last reference going does).
+    public static func spawn(_ arguments: [String]) throws -> LaunchedProgram {
+        try LaunchedProgram(command: arguments)
     }
 
     /// A fresh temporary directory for one test.

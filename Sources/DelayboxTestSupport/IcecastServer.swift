@@ -12,8 +12,8 @@ public final class IcecastServer {
     public let sourcePassword = "delaybox-source"
     public let adminPassword = "delaybox-admin"
     public let directory: URL
-    private var server: Process?
-    private var sources: [String: Process] = [:]
+    private var server: LaunchedProgram?
+    private var sources: [String: LaunchedProgram] = [:]
 
     /// Whether this machine can run the server (icecast2 and ffmpeg installed).
     public static var isAvailable: Bool {
@@ -42,8 +42,10 @@ public final class IcecastServer {
     }
 
     deinit {
-        for source in sources.values { Self.kill(source) }
-        if let server { Self.kill(server) }
+        // SIGKILL (`LaunchedProgram`'s end): ffmpeg answers SIGTERM by trying to flush to a
+        // server that may be frozen.
+        for source in sources.values { source.kill() }
+        server?.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -73,14 +75,10 @@ public final class IcecastServer {
         let config = directory.appendingPathComponent("icecast.xml")
         try configuration(logs: logs.path).write(to: config, atomically: true, encoding: .utf8)
         if getuid() == 0 { try ExternalTool.run(["chown", "-R", "icecast2:icecast", logs.path]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/icecast2")
-        process.arguments = ["-c", config.path]
         // What icecast says before its own log opens (a port it cannot bind) goes to stderr.
         let errors = logs.appendingPathComponent("stderr.log")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try Self.newFile(errors)
-        try process.run()
+        let process = try LaunchedProgram(
+            URL(fileURLWithPath: "/usr/bin/icecast2"), ["-c", config.path], errors: .file(errors))
         server = process
         // Answered by this server, not by another test's that took the port first: then
         // this one cannot bind it and exits, and `init` tries another port. (Answered by any
@@ -93,13 +91,13 @@ public final class IcecastServer {
 
     /// Stops the server (as a crash or restart would).
     public func stop() {
-        if let server { Self.kill(server) }
+        server?.kill()
         server = nil
     }
 
     /// Freezes or thaws the server process (SIGSTOP / SIGCONT).
     public func freeze(_ frozen: Bool) {
-        if let server { Glibc.kill(server.processIdentifier, frozen ? SIGSTOP : SIGCONT) }
+        server?.signal(frozen ? SIGSTOP : SIGCONT)
     }
 
     /// Starts a live ffmpeg source on `mount`: a tone of `frequency` Hz (MP3 128 kbps, or
@@ -111,18 +109,14 @@ public final class IcecastServer {
             ? ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
             : ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
         let metadata = title.map { ["-metadata", "title=\($0)"] } ?? []
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments =
+        let errors = directory.appendingPathComponent("source\(mount.replacingOccurrences(of: "/", with: "-")).log")
+        let process = try LaunchedProgram(
+            URL(fileURLWithPath: "/usr/bin/ffmpeg"),
             [
                 "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
                 "-i", "sine=frequency=\(frequency):sample_rate=\(opus ? 48_000 : 44_100)", "-ac", "2",
-            ] + codec
-            + metadata + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
-        let errors = directory.appendingPathComponent("source\(mount.replacingOccurrences(of: "/", with: "-")).log")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try Self.newFile(errors)
-        try process.run()
+            ] + codec + metadata + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"],
+            errors: .file(errors))
         sources[mount] = process
         try waitUntil("a source on \(mount)", timeout: 30, while: process, errors) {
             ((try? ExternalTool.run(["curl", "-s", "http://127.0.0.1:\(self.port)/status-json.xsl"])) ?? "").contains(
@@ -188,15 +182,14 @@ public final class IcecastServer {
                 sock.sendall(unit)
             time.sleep(3600)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let started = directory.appendingPathComponent("paced\(mount.replacingOccurrences(of: "/", with: "-")).txt")
+        let process = try LaunchedProgram(command: ["python3", "-c", script], output: .file(started))
         sources[mount] = process
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        var line = ""
+        try waitUntil("the paced source on \(mount) starting", timeout: 30, while: process) {
+            line = (try? String(contentsOf: started, encoding: .utf8)) ?? ""
+            return line.hasSuffix("\n")
+        }
         guard let t0 = Double(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ExternalTool.Failed(description: "the paced source did not start: '\(line)'")
         }
@@ -205,7 +198,7 @@ public final class IcecastServer {
 
     /// Kills the source on `mount`.
     public func stopSource(mount: String) {
-        if let source = sources.removeValue(forKey: mount) { Self.kill(source) }
+        sources.removeValue(forKey: mount)?.kill()
     }
 
     /// Drops every listener of `mount` (the admin API's `killclient`), as a network glitch
@@ -286,7 +279,7 @@ public final class IcecastServer {
     /// Waits up to `timeout` seconds for `condition`; fails at once, with the end of
     /// `log`, if `process` (the server or a source) exits meanwhile.
     private func waitUntil(
-        _ what: String, timeout: Double, while process: Process? = nil, _ log: URL? = nil,
+        _ what: String, timeout: Double, while process: LaunchedProgram? = nil, _ log: URL? = nil,
         _ condition: () -> Bool
     ) throws {
         let deadline = Date().addingTimeInterval(timeout)
@@ -295,13 +288,10 @@ public final class IcecastServer {
         }
         while !condition() {
             if let process, !process.isRunning {
-                let how =
-                    process.terminationReason == .uncaughtSignal
-                    ? "died of signal \(process.terminationStatus)" : "exited"
+                let how = process.diedOfSignal ? "died of signal \(process.terminationStatus)" : "exited"
                 throw Exited(
-                    description:
-                        "icecast on port \(port): \(what) — \(process.executableURL?.lastPathComponent ?? "") \(how): \(lastWords())",
-                    crashed: process.terminationReason == .uncaughtSignal)
+                    description: "icecast on port \(port): \(what) — \(process.name) \(how): \(lastWords())",
+                    crashed: process.diedOfSignal)
             }
             if Date() > deadline {
                 throw ExternalTool.Failed(
@@ -309,20 +299,5 @@ public final class IcecastServer {
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
-    }
-
-    /// A new, empty file to write a program's stderr to, so that a failure can quote it.
-    private static func newFile(_ url: URL) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ExternalTool.Failed(description: "cannot create \(url.path)")
-        }
-        return try FileHandle(forWritingTo: url)
-    }
-
-    private static func kill(_ process: Process) {
-        guard process.isRunning else { return }
-        // SIGKILL: ffmpeg answers SIGTERM by trying to flush to a server that may be frozen.
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

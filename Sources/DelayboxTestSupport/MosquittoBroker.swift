@@ -14,7 +14,7 @@ public final class MosquittoBroker {
     public private(set) var caFile: String?
     private let passwords: [String: String]
     private let tls: Bool
-    private var server: Process?
+    private var server: LaunchedProgram?
 
     public static var isAvailable: Bool {
         ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"].allSatisfy {
@@ -67,12 +67,7 @@ public final class MosquittoBroker {
         let file = directory.appendingPathComponent("mosquitto.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
         if getuid() == 0 { _ = try? ExternalTool.run(["chown", "-R", "mosquitto", directory.path]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", file.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try LaunchedProgram(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-c", file.path])
         server = process
         let deadline = Date().addingTimeInterval(10)
         while !((try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? "")
@@ -87,12 +82,8 @@ public final class MosquittoBroker {
 
     /// Stops the broker, as a crash or restart would.
     public func stop() {
-        guard let server else { return }
-        if server.isRunning {
-            Glibc.kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-        self.server = nil
+        server?.kill()
+        server = nil
     }
 
     /// The broker's own log.
@@ -127,7 +118,7 @@ public final class MosquittoBroker {
     /// Everything published on `topic` (a filter: `delaybox/#`) from now on, as
     /// `topic payload` lines, until `stop` — retained messages first.
     public final class Watcher {
-        private let process = Process()
+        private var process: LaunchedProgram?
         private let file: URL
         /// A topic of this watcher's own, also subscribed: a message on it seen means the
         /// subscription is in place (mosquitto_sub does not say when it is).
@@ -135,12 +126,9 @@ public final class MosquittoBroker {
 
         init(broker: MosquittoBroker, topic: String) throws {
             file = broker.directory.appendingPathComponent("watch-\(UUID().uuidString).txt")
-            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-            process.arguments = broker.clientArguments + ["-v", "-q", "1", "-t", topic, "-t", probe]
-            process.standardOutput = try FileHandle(forWritingTo: file)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try LaunchedProgram(
+                URL(fileURLWithPath: "/usr/bin/mosquitto_sub"),
+                broker.clientArguments + ["-v", "-q", "1", "-t", topic, "-t", probe], output: .file(file))
             // Subscribed before the test goes on: the probe, sent until it comes back.
             let deadline = Date().addingTimeInterval(10)
             repeat {
@@ -154,7 +142,7 @@ public final class MosquittoBroker {
 
         deinit { stop() }
 
-        public func stop() { ExternalTool.stop(process) }
+        public func stop() { process?.kill() }
 
         /// The lines so far (a payload that is not UTF-8 with replacement characters).
         public var lines: [String] { rawLines.filter { !$0.hasPrefix(probe + " ") } }

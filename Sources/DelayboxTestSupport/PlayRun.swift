@@ -4,7 +4,7 @@ import Foundation
 /// lines it printed parsed afterwards.
 public final class PlayRun {
     public let started = Date()
-    private let process = Process()
+    private let process: LaunchedProgram
     /// Output goes to a file, not a pipe: servers a test starts later would inherit the
     /// pipe's write end and keep it open past the run.
     private let outputFile: URL
@@ -12,14 +12,10 @@ public final class PlayRun {
     /// Starts the built binary (`.build/debug/delaybox` under `root`) with `arguments`
     /// after `play`.
     public init(root: URL, arguments: [String]) throws {
-        process.executableURL = BuiltProgram.url("delaybox", root: root)
-        process.arguments = ["play", "--json"] + arguments
         outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "delaybox-play-\(UUID().uuidString).jsonl")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try LaunchedProgram(
+            BuiltProgram.url("delaybox", root: root), ["play", "--json"] + arguments, output: .file(outputFile))
     }
 
     /// Seconds since the run started.
@@ -32,14 +28,14 @@ public final class PlayRun {
     }
 
     /// Waits for the process; returns its exit status and the JSON lines it printed.
-    public func finish() -> (status: Int32, reason: Process.TerminationReason, lines: [[String: Any]]) {
+    public func finish() -> (status: Int32, diedOfSignal: Bool, lines: [[String: Any]]) {
         process.waitUntilExit()
         let collected = (try? Data(contentsOf: outputFile)) ?? Data()
         try? FileManager.default.removeItem(at: outputFile)
         let lines = String(decoding: collected, as: UTF8.self).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        return (process.terminationStatus, process.terminationReason, lines)
+        return (process.terminationStatus, process.diedOfSignal, lines)
     }
 }
 

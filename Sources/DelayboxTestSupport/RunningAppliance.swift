@@ -8,7 +8,7 @@ public final class RunningAppliance {
     public let directory: URL
     /// The control socket, for `delayboxctl --socket`.
     public let socket: String
-    public let process = Process()
+    public let process: LaunchedProgram
     private let logFile: URL
     private let executables: URL
 
@@ -29,24 +29,19 @@ public final class RunningAppliance {
         logFile = directory.appendingPathComponent("log.txt")
         let boardFile = directory.appendingPathComponent("board.yaml")
         try board(directory).write(to: boardFile, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = executables.appendingPathComponent("delaybox")
-        process.arguments =
+        process = try LaunchedProgram(
+            executables.appendingPathComponent("delaybox"),
             [
                 "run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
                 "--socket", socket,
-            ] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: logFile)
-        try process.run()
+            ] + arguments, environment: environment, errors: .file(logFile))
     }
 
     /// The package's debug build of the programs, for a test: `root` is the package's.
     public static func debugBuild(root: URL) -> URL { BuiltProgram.directory(root: root) }
 
     deinit {
-        ExternalTool.stop(process)
+        process.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -60,14 +55,10 @@ public final class RunningAppliance {
 
     /// Asks the box to stop (SIGTERM, as systemd does) and waits for it.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
     }
 
     /// Waits for the run to end by itself (`--seconds`); its exit status.
-    public func waitUntilExit() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    public func waitUntilExit() -> Int32 { process.waitUntilExit() }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An HTTP server on loopback serving the files of a directory (Python's `http.server`),
 /// for streams that are broken on purpose (garbage, truncated frames), over https with a
 /// self-signed certificate that no client trusts (certificate failures), or as a
@@ -12,7 +8,7 @@ public final class StaticHTTPServer {
     public let port: Int
     public let directory: URL
     private let scheme: String
-    private let process = Process()
+    private let process: LaunchedProgram
 
     /// - Parameter icyTitles: when given, a client that asks for ICY metadata gets a block
     ///   after every `icyInterval` bytes of a file; block k (after k × `icyInterval` bytes)
@@ -47,11 +43,7 @@ public final class StaticHTTPServer {
                 + "httpd.socket = context.wrap_socket(httpd.socket, server_side=True)\n"
         }
         server += "httpd.serve_forever()\n"
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", server]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try LaunchedProgram(command: ["python3", "-c", server])
         let deadline = Date().addingTimeInterval(10)
         while (try? ExternalTool.run(["curl", "-skf", "-o", "/dev/null", "\(scheme)://127.0.0.1:\(port)/"])) == nil {
             if Date() > deadline {
@@ -59,11 +51,6 @@ public final class StaticHTTPServer {
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
-    }
-
-    deinit {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 
     private static let hostileHandler = """

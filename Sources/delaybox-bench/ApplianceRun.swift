@@ -53,16 +53,13 @@ struct ApplianceRun {
     func startToAudio() throws -> (reported: Double, seen: Double, residentBytes: Int) {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(
-            try command(url: server.url(mount: "/live.mp3"), delaySeconds: 1, totalSeconds: 5).dropFirst())
         let log = Pipe()
-        process.standardError = log
-        process.standardOutput = FileHandle.nullDevice
         let started = Date()
-        try process.run()
-        defer { ExternalTool.stop(process) }
+        let process = try LaunchedProgram(
+            URL(fileURLWithPath: executable),
+            Array(try command(url: server.url(mount: "/live.mp3"), delaySeconds: 1, totalSeconds: 5).dropFirst()),
+            errors: .pipe(log))
+        defer { process.kill() }
         var text = ""
         while true {
             let data = log.fileHandleForReading.availableData
@@ -71,7 +68,7 @@ struct ApplianceRun {
             guard let line = text.split(separator: "\n").first(where: { $0.contains("first audio at the output") })
             else { continue }
             let seen = Date().timeIntervalSince(started)
-            guard let memory = ProcessSample(pid: process.processIdentifier) else {
+            guard let memory = ProcessSample(pid: process.identifier) else {
                 throw Bench.BenchError("delaybox run ended at its first audio")
             }
             guard let reported = line.split(separator: " ").compactMap({ Double($0) }).first else {

@@ -55,7 +55,7 @@ struct PeerComparison {
             "--cache=yes", "--cache-pause-initial=yes",
             "--cache-pause-wait=\(Int(delaySeconds))", "--length=\(Int(total))", url,
         ])
-        defer { ExternalTool.stop(ours); ExternalTool.stop(peer) }
+        defer { ours.kill(); peer.kill() }
         let started = Date()
         func sampleBoth(at seconds: Double) throws -> (ProcessSample, ProcessSample) {
             try ProcessSample.pair(ours, peer, at: seconds, since: started)

@@ -1,3 +1,4 @@
+import DelayboxTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -8,11 +9,11 @@ import Foundation
 struct ProcessSample {
     /// Two processes started side by side, sampled together `seconds` after `started`
     /// (sleeping until then).
-    static func pair(_ a: Process, _ b: Process, at seconds: Double, since started: Date) throws -> (
+    static func pair(_ a: LaunchedProgram, _ b: LaunchedProgram, at seconds: Double, since started: Date) throws -> (
         ProcessSample, ProcessSample
     ) {
         Thread.sleep(forTimeInterval: max(0, seconds - Date().timeIntervalSince(started)))
-        guard let first = ProcessSample(pid: a.processIdentifier), let second = ProcessSample(pid: b.processIdentifier)
+        guard let first = ProcessSample(pid: a.identifier), let second = ProcessSample(pid: b.identifier)
         else {
             throw Bench.BenchError("a process ended early")
         }

@@ -23,7 +23,7 @@ struct RecordedChannelCost {
             recording.command(
                 url: url, delaySeconds: 5, totalSeconds: seconds,
                 recording: server.url(mount: "/other.mp3")))
-        defer { ExternalTool.stop(one); ExternalTool.stop(two) }
+        defer { one.kill(); two.kill() }
         let started = Date()
         let settled = try ProcessSample.pair(one, two, at: settleSeconds, since: started)
         let end = try ProcessSample.pair(one, two, at: seconds - 1, since: started)

@@ -24,14 +24,14 @@ enum WebFigures {
         }
         Thread.sleep(forTimeInterval: 10)  // both started and playing
         let seconds = 30.0
-        guard let startA = ProcessSample(pid: withPage.process.processIdentifier),
-            let startB = ProcessSample(pid: without.process.processIdentifier)
+        guard let startA = ProcessSample(pid: withPage.process.identifier),
+            let startB = ProcessSample(pid: without.process.identifier)
         else {
             throw Bench.BenchError("an appliance ended early: \(withPage.log.suffix(400)) \(without.log.suffix(400))")
         }
         Thread.sleep(forTimeInterval: seconds)
-        guard let endA = ProcessSample(pid: withPage.process.processIdentifier),
-            let endB = ProcessSample(pid: without.process.processIdentifier)
+        guard let endA = ProcessSample(pid: withPage.process.identifier),
+            let endB = ProcessSample(pid: without.process.identifier)
         else {
             throw Bench.BenchError("an appliance ended early")
         }
@@ -48,13 +48,11 @@ enum WebFigures {
         print("web_rss_mb_added: \(Bench.format(Double(endA.residentBytes - endB.residentBytes) / 1_048_576))")
 
         // A page open: the status stream, read line by line.
-        let stream = Process()
-        stream.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        stream.arguments = ["-sN", "http://127.0.0.1:\(port)/api/events"]
         let pipe = Pipe()
-        stream.standardOutput = pipe
-        try stream.run()
-        defer { ExternalTool.stop(stream) }
+        let stream = try LaunchedProgram(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-sN", "http://127.0.0.1:\(port)/api/events"],
+            output: .pipe(pipe))
+        defer { stream.kill() }
         let shown = Mutex<Int?>(nil)
         let arrived = DispatchSemaphore(value: 0)
         let reader = Thread {

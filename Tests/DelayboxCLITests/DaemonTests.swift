@@ -31,22 +31,15 @@ import Testing
         } ?? 0
     }
 
-    func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws
+        -> LaunchedProgram
+    {
         let command = ([BuiltProgram.url("delaybox", root: Self.root).path, "run"] + arguments).map {
             "'\($0)'"
         }.joined(separator: " ")
-        process.arguments = ["-c", prefix + "exec " + command]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["WATCHDOG_USEC"] = "200000"
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try LaunchedProgram(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", prefix + "exec " + command],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"], errors: .file(log))
     }
 
     @Test func readyWatchdogAndSigtermFadeSaveAndExitWithinASecond() throws {
@@ -57,7 +50,7 @@ import Testing
         let log = directory.appendingPathComponent("log")
         let process = try start(
             ["--board", try board(in: directory), "--state", state.path, "--delay", "7"], notify: notify, log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         let ready = try #require(notify.collect(until: "READY=1", timeout: 10), "READY=1 once audio flows")
         #expect(ready.last?.message.contains("STATUS=") == true)
         // Watchdog pings every 100 ms (half of WATCHDOG_USEC) while healthy.
@@ -70,10 +63,10 @@ import Testing
         #expect(intervals.allSatisfy { $0 > 0.05 && $0 < 0.3 }, "\(intervals)")
 
         let asked = Date()
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let took = Date().timeIntervalSince(asked)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(!process.diedOfSignal && process.terminationStatus == 0)
         #expect(took < 1, "exited \(took) s after SIGTERM")
         let saved = try String(contentsOf: state, encoding: .utf8)
         #expect(saved.contains("\"delayMs\" : 7000"), "the delay is saved: \(saved)")
@@ -92,20 +85,20 @@ import Testing
                 "--board", try board(in: directory), "--site", site.path,
                 "--state", directory.appendingPathComponent("state.json").path,
             ], notify: notify, log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         try "defaults:\n  delay_step: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         let reloaded = notify.collect(until: "READY=1", timeout: 3)
         #expect(reloaded?.contains { $0.message == "RELOADING=1" } == true)
         try "defaults:\n  delay_stp: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
         // Still the running box: it stops as one does, settings saved, status 0.
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         #expect(
-            process.terminationReason == .exit && process.terminationStatus == 0,
+            !process.diedOfSignal && process.terminationStatus == 0,
             "a broken site file does not stop the box")
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("config reloaded: 1 channel(s), delay step 500 ms"), "\(text)")
@@ -130,12 +123,12 @@ import Testing
             directory.appendingPathComponent("state.json").path,
         ]
         let process = try start(arguments, notify: notify, log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         try "\"defaults\":\n  \"delay_step\": \"a while\"\n".write(to: saved, atomically: true, encoding: .utf8)
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(
@@ -171,7 +164,7 @@ import Testing
             return outcome.output + outcome.errors
         }
         let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
-        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        defer { first.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         #expect(
             Eventually.holds(within: 15) { (try? ctl(["status"])).map { Self.held($0) >= 1_700 } ?? false },
@@ -190,12 +183,11 @@ import Testing
         #expect(
             Eventually.holds(within: 10, savedAll),
             "saved: \((try? String(contentsOf: state, encoding: .utf8)) ?? "nothing")")
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        first.kill()
 
         let log = directory.appendingPathComponent("log-2")
         let second = try start(arguments, notify: notify, log: log)
-        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+        defer { second.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         let status = try ctl(["status"])
         #expect(
@@ -203,7 +195,7 @@ import Testing
             "\(status)")
         let started = try String(contentsOf: log, encoding: .utf8)
         #expect(started.contains("channel 'Second', delay 1700 ms"), "\(started)")
-        kill(second.processIdentifier, SIGTERM)
+        second.signal(SIGTERM)
         second.waitUntilExit()
     }
 
@@ -226,21 +218,21 @@ import Testing
         let process = try start(
             ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket],
             notify: notify, log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         _ = try self.board(
             in: directory,
             extra:
                 "channels:\n  - name: Demo\n    url: demo://commentary\n  - name: Second\n    url: demo://commentary?cycle=9\n"
         )
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
         #expect(try ctl(["channel", "Second"]).contains("Second"))
         let status = try ctl(["status"])
         #expect(status.contains("channel: Second"), "\(status)")
         // The playing channel's URL set on the console: played from the new URL at once.
         #expect(try ctl(["config", "set", "channels.1.url", "demo://commentary?cycle=7"]).contains("result: ok"))
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("channel: Second (demo://commentary?cycle=7)"), "\(text)")
@@ -255,7 +247,7 @@ import Testing
         let process = try start(
             ["--board", try board(in: directory), "--state", directory.appendingPathComponent("state.json").path],
             notify: notify, shell: "ulimit -f 300; ", log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         var lastPing = 0.0, firstReceived = Double.infinity
         while let next = notify.receive(timeout: 1.5) {
@@ -268,7 +260,7 @@ import Testing
         #expect(
             !later.contains { $0.message == "WATCHDOG=1" }, "no pings once the output fails: \(later.map(\.message))")
         #expect(process.isRunning, "it does not crash: systemd decides")
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("audio output lost: cannot write") && text.contains("File too large"), "\(text)")
@@ -287,9 +279,9 @@ import Testing
         let process = try start(
             ["--board", board, "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log
         )
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil, "it plays")
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(
@@ -314,7 +306,7 @@ import Testing
         let process = try start(
             ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "4"],
             notify: notify, log: log)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.kill() }
         process.waitUntilExit()
         let text = try String(contentsOf: log, encoding: .utf8)
         let lines = text.split(separator: "\n")

@@ -20,20 +20,14 @@ import Testing
 
     /// - Parameter runtimeDirectory: the service's runtime directory, as systemd gives it
     ///   (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
-    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = BuiltProgram.url("delaybox", root: Self.root)
-        var environment = ProcessInfo.processInfo.environment
-        environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
-        process.environment = environment
-        process.arguments = [
-            "run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-            "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
-        ]
-        process.currentDirectoryURL = directory
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil) throws -> LaunchedProgram {
+        let process = try LaunchedProgram(
+            BuiltProgram.url("delaybox", root: Self.root),
+            [
+                "run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+                "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
+            ],
+            environment: runtimeDirectory.map { ["RUNTIME_DIRECTORY": $0.path] } ?? [:], directory: directory)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         return process
@@ -44,7 +38,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
         let process = try startAppliance(in: directory, socket: socket)
-        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        defer { process.stop(within: 10) }
         let noUpdater = try ctl(["update"], socket: socket)
         #expect(
             noUpdater.status == 1 && noUpdater.errors.contains("not installed from the package"), "\(noUpdater.errors)")
@@ -112,7 +106,7 @@ import Testing
         let runtime = directory.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let process = try startAppliance(in: directory, socket: socket, runtimeDirectory: runtime)
-        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        defer { process.stop(within: 10) }
 
         // `update` leaves the request the package's delaybox-update.path waits for.
         let update = try ctl(["update"], socket: socket)
@@ -230,8 +224,7 @@ import Testing
         let offDone = Date()
         #expect(played(1.5, after: WavCapture.secondsWritten(path: wav.path)), "1.5 s of the programme again")
         #expect(try ctl(["tone", "loud"], socket: socket).status == 64)
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        process.stop(within: 10)
 
         let samples = try WavCapture.stereoSamples(path: wav.path)
         // 10 ms windows: the tone's are equal on both sides, peak at -18 dBFS times the
@@ -267,7 +260,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
         let process = try startAppliance(in: directory, socket: socket)
-        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        defer { process.stop(within: 10) }
         var random = SplitMix64(seed: 11)
         var answered = 0
         for _ in 0..<500 {

@@ -47,7 +47,7 @@ struct MQTTTests {
             }
         }
 
-        var process: Process { appliance.process }
+        var process: LaunchedProgram { appliance.process }
         var directory: URL { appliance.directory }
         var logText: String { appliance.log }
 
@@ -177,8 +177,7 @@ struct MQTTTests {
         let watcher = try broker.watch("delaybox/+/availability")
         let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: willing")
         #expect(watcher.wait(for: "delaybox/willing/availability") { $0 == "online" } != nil, "\(box.logText)")
-        kill(box.process.processIdentifier, SIGKILL)
-        box.process.waitUntilExit()
+        box.process.kill()
         #expect(
             watcher.wait(for: "delaybox/willing/availability", seconds: 5) { $0 == "offline" } != nil,
             "\(watcher.lines)")

@@ -48,19 +48,17 @@ import Testing
         }
     }
 
-    func startAppliance(in directory: URL, seconds: Int = 20) throws -> (Process, Terminal) {
+    func startAppliance(in directory: URL, seconds: Int = 20) throws -> (LaunchedProgram, Terminal) {
         let log = directory.appendingPathComponent("log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = BuiltProgram.url("delaybox", root: CommandLineTests.root)
-        process.arguments = [
-            "run", "--board", CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-            "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds),
-        ]
-        process.currentDirectoryURL = directory  // the simulated board writes out/delaybox.wav here
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try LaunchedProgram(
+            BuiltProgram.url("delaybox", root: CommandLineTests.root),
+            [
+                "run", "--board",
+                CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
+                "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds),
+            ],
+            directory: directory,  // the simulated board writes out/delaybox.wav here
+            errors: .file(log))
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -70,7 +68,7 @@ import Testing
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        process.terminate()
+        process.kill()
         throw ExternalTool.Failed(
             description:
                 "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
@@ -78,15 +76,8 @@ import Testing
 
     /// SIGTERM, and it must be gone within 2 s (a console stuck on a full line must not
     /// hold it); otherwise SIGKILL and a failure.
-    func stop(_ process: Process) {
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("still running 2 s after SIGTERM")
-        }
-        process.waitUntilExit()
+    func stop(_ process: LaunchedProgram) {
+        if !process.stop(within: 2) { Issue.record("still running 2 s after SIGTERM") }
     }
 
     @Test func commandsAreAnsweredAndTheDelayChanges() throws {
@@ -179,7 +170,7 @@ import Testing
         // Typing that makes the console answer a lot, and nobody reading the answers.
         for _ in 0..<3_000 { terminal.send((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) } + [13]) }
         stop(process)  // asserts it is gone within 2 s of SIGTERM
-        #expect(process.terminationReason == .exit)
+        #expect(!process.diedOfSignal)
     }
 
     /// A terminal that sends a backlog of commands the playout thread must answer, and
@@ -189,7 +180,6 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("console-flood")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (process, terminal) = try startAppliance(in: directory, seconds: 60)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         _ = terminal.read(until: "playing", timeout: 8)
         terminal.send("delay 1.5\r")
         #expect(terminal.read(until: "delay_ms: 1500").contains("delay_ms: 1500"))
@@ -202,12 +192,10 @@ import Testing
         // The stop comes while the console works through the backlog: its answers pile up unread.
         #expect(Eventually.holds(within: 10) { terminal.unread >= 2_048 }, "\(terminal.unread) bytes answered")
         let asked = Date()
-        kill(process.processIdentifier, SIGTERM)
-        while process.isRunning, Date().timeIntervalSince(asked) < 5 { Thread.sleep(forTimeInterval: 0.01) }
+        process.stop(within: 5)
         let took = Date().timeIntervalSince(asked)
         #expect(took < 1, "exited \(took) s after SIGTERM")
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(!process.diedOfSignal && process.terminationStatus == 0)
         let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
         #expect(log.contains("settings saved"), "\(log)")
         let saved = try String(contentsOf: directory.appendingPathComponent("state.json"), encoding: .utf8)

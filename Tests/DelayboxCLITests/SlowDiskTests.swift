@@ -30,23 +30,18 @@ import Testing
     @Test func aSaveWhoseDirectoryCannotBeSyncedIsAFailure() throws {
         let directory = try ExternalTool.temporaryDirectory("unsyncable")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = Process()
-        writer.executableURL = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent(
-            "delaybox-settings-writer")
-        writer.arguments = [directory.appendingPathComponent("state.json").path, "1"]
-        writer.environment = ProcessInfo.processInfo.environment.merging(
-            [
+        let (output, errors) = (directory.appendingPathComponent("output"), directory.appendingPathComponent("errors"))
+        let writer = try LaunchedProgram(
+            RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox-settings-writer"),
+            [directory.appendingPathComponent("state.json").path, "1"],
+            environment: [
                 "LD_PRELOAD": try Self.shim(in: directory).path, "DELAYBOX_SLOW_FSYNC_MS": "0",
                 "DELAYBOX_FSYNC_FAIL_DIRECTORIES": "1",
-            ]) { $1 }
-        let (output, errors) = (Pipe(), Pipe())
-        (writer.standardOutput, writer.standardError) = (output, errors)
-        try writer.run()
-        let deadline = Date().addingTimeInterval(10)
-        while writer.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        ExternalTool.stop(writer)
-        let reported = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ], output: .file(output), errors: .file(errors))
+        _ = Eventually.holds(within: 10) { !writer.isRunning }
+        writer.kill()
+        let reported = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(reported.isEmpty, "no save reported durable: \(reported.prefix(100))")
         #expect(said.contains("may not survive a power cut"), "\(said.suffix(500))")
     }

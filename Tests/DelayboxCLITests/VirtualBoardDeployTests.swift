@@ -49,16 +49,10 @@ struct VirtualBoardDeployTests {
             print("deploy: Debian \(release) \(board.arch): \(step) at \(Int(Date().timeIntervalSince(began))) s")
         }
         let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
-        let machine = Process()
-        machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/boot.sh")
-        machine.arguments = [directory.path, String(port)]
-        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }.merging([
-            "WEB_PORT": String(webPort)
-        ]) { $1 }
-        machine.standardOutput = FileHandle.nullDevice
-        machine.standardError = FileHandle.nullDevice
-        try machine.run()
-        defer { ExternalTool.stop(machine) }
+        let machine = try LaunchedProgram(
+            Self.root.appendingPathComponent("tools/virtual-board/boot.sh"), [directory.path, String(port)],
+            environment: board.environment.merging(["WEB_PORT": String(webPort)]) { $1 })
+        defer { machine.kill() }
         let login = Login(port: port, key: key, knownHosts: directory.appendingPathComponent("known_hosts").path)
         try login.waitForSSH(seconds: board.allowing(180), console: directory.appendingPathComponent("console.log"))
         lap("booted, SSH answers")

@@ -372,14 +372,10 @@ struct VirtualBoardTests {
         try #require(board.isAvailable, "the \(board) board and its release build (make test builds them)")
         let directory = try prepare("serial-console", for: board)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let machine = Process()
-        machine.executableURL = Self.root.appendingPathComponent("tools/virtual-board/run.sh")
-        machine.arguments = [directory.path, String(board.allowing(240))]
-        machine.environment = ProcessInfo.processInfo.environment.merging(board.environment) { $1 }
-        machine.standardOutput = FileHandle.nullDevice
-        machine.standardError = FileHandle.nullDevice
-        try machine.run()
-        defer { if machine.isRunning { machine.terminate() } }
+        // Ended by its own timeout (run.sh's `timeout` around QEMU) should the test stop early.
+        let machine = try LaunchedProgram(
+            Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
+            [directory.path, String(board.allowing(240))], environment: board.environment)
         let deadline = Date().addingTimeInterval(TimeInterval(board.allowing(180)))
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
             machine.isRunning, Date() < deadline
@@ -411,8 +407,7 @@ struct VirtualBoardTests {
             ["python3", "-c", talk, directory.appendingPathComponent("serial.sock").path]
         ).output
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("done").path, contents: nil)
-        machine.waitUntilExit()
-        #expect(machine.terminationStatus == 0, "\(Self.text(directory, "scenario.log"))")
+        #expect(machine.waitUntilExit() == 0, "\(Self.text(directory, "scenario.log"))")
         // Two status answers (each from `channel:` on): playing at 2 s, then at 2.5 s.
         let statuses = transcript.components(separatedBy: "channel: Demo").dropFirst()
         #expect(statuses.count == 2, "\(transcript)")

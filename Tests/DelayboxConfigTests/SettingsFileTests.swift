@@ -58,16 +58,11 @@ import Testing
         var random = SplitMix64(seed: 1_000)
         var lastSeen: Int64 = -1
         for _ in 0..<1_000 {
-            let process = Process()
             let reports = Pipe()
-            process.executableURL = writer
-            process.arguments = [path, String(lastSeen + 1)]
-            process.standardOutput = reports
-            try process.run()
+            let process = try LaunchedProgram(writer, [path, String(lastSeen + 1)], output: .pipe(reports))
             let first = try reports.fileHandleForReading.read(upToCount: 1) ?? Data()  // its first save is done
             usleep(UInt32.random(in: 0...8_000, using: &random))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.kill()
             try reports.fileHandleForWriting.close()
             let reported =
                 String(decoding: first + (try reports.fileHandleForReading.readToEnd() ?? Data()), as: UTF8.self)

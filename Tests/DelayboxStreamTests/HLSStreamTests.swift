@@ -16,7 +16,7 @@ struct HLSStreamTests {
             "-ac", "2", "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
             "-hls_flags", "delete_segments", directory.appendingPathComponent("live.m3u8").path,
         ])
-        defer { ExternalTool.stop(writer) }
+        defer { writer.kill() }
         let server = try StaticHTTPServer(directory: directory)
         let playlist = directory.appendingPathComponent("live.m3u8").path
         let deadline = Date().addingTimeInterval(10)
