@@ -255,7 +255,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxCLITests",
             dependencies: [
-                "DelayboxTestSupport", "DelayboxAudio", "DelayboxConfig", "DelayboxState", "DelayboxSimulation",
+                "DelayboxTestSupport", "DelayboxApp", "DelayboxAudio", "DelayboxConfig", "DelayboxState",
+                "DelayboxSimulation",
             ],
             swiftSettings: strict),
     ]

@@ -53,22 +53,17 @@ struct ConsoleAnswers {
         let status = engine.status(at: now)
         switch request.action {
         case .status:
-            let fields: [(String, Any)] = [
-                ("state", status.state.rawValue), ("channel", channel.name), ("delay_ms", status.delayMs),
-                ("heard_delay_ms", (status.heardDelayMs * 10).rounded() / 10),
-                ("available_delay_ms", status.availableDelayMs), ("volume", executor.settings.volume),
-                ("muted", executor.muted),
-                ("buffer_ms", status.bufferedAheadMs), ("now_playing", status.programme.title ?? ""),
-                ("uptime_s", Int(now.seconds - started.seconds)),
-            ]
             let recording = standby?.names ?? []
-            let recorded: [(String, Any)] = recording.isEmpty ? [] : [("recording", recording.joined(separator: ", "))]
-            let page: [(String, Any)] =
-                config.web.map {
-                    [("page", "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/")]
-                } ?? []
-            let release: [(String, Any)] = ReleaseStatus.read().map { [("release", $0)] } ?? []
-            return format(fields + recorded + Self.building(status) + page + release, json: request.json)
+            let answer = StatusAnswer(
+                state: status.state.rawValue, channel: channel.name, delayMs: status.delayMs,
+                heardDelayMs: (status.heardDelayMs * 10).rounded() / 10, availableDelayMs: status.availableDelayMs,
+                volume: executor.settings.volume, muted: executor.muted, bufferMs: status.bufferedAheadMs,
+                nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),
+                recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
+                buildingDelayMs: status.delayToBuildMs,
+                page: config.web.map { "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/" },
+                release: ReleaseStatus.read())
+            return format(answer, json: request.json)
         case .version:
             // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
             return format([("version", DelayboxVersion.string), ("ffmpeg", FFmpegLibrary.version)], json: request.json)
@@ -126,25 +121,20 @@ struct ConsoleAnswers {
         case .stats:
             let statistics = status.statistics
             // A control's touch to its sound at the jack, over the latest (none before the first).
-            let clicks: [(String, Any)] =
-                output.touchToSound.summary.map {
-                    [("knob_to_click_ms", $0.p95), ("knob_to_click_p50_ms", $0.p50), ("knob_to_click_max_ms", $0.max)]
-                } ?? []
-            return format(
-                [
-                    ("buffer_ms", status.bufferedAheadMs),
-                    ("delay_error_ms", ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10),
-                    ("underruns", statistics.underruns), ("reconnects_failed", statistics.failedReconnects),
-                    ("splices", statistics.splices),
-                    ("lost_ms", AudioFormat.milliseconds(frames: statistics.lostFrames)),
-                    ("resyncs", statistics.resyncs), ("drift_ppm", (statistics.driftPpm * 10).rounded() / 10),
-                    ("drift_slips", statistics.driftSlips), ("delay_buffer_bytes", status.delayBufferBytes),
-                    ("xruns", output.xruns), ("late_renders", output.lateRenders),
-                    ("device_losses", output.deviceLosses),
-                    ("knob_to_click_count", output.touchToSound.count),
-                    ("cpu_s", (ProcessFigures.cpuSeconds() * 100).rounded() / 100),
-                    ("rss_mb", (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10),
-                ] + clicks, json: request.json)
+            let clicks = output.touchToSound.summary
+            let answer = StatsAnswer(
+                bufferMs: status.bufferedAheadMs,
+                delayErrorMs: ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10,
+                underruns: statistics.underruns, reconnectsFailed: statistics.failedReconnects,
+                splices: statistics.splices, lostMs: AudioFormat.milliseconds(frames: statistics.lostFrames),
+                resyncs: statistics.resyncs, driftPpm: (statistics.driftPpm * 10).rounded() / 10,
+                driftSlips: statistics.driftSlips, delayBufferBytes: status.delayBufferBytes, xruns: output.xruns,
+                lateRenders: output.lateRenders, deviceLosses: output.deviceLosses,
+                knobToClickCount: output.touchToSound.count,
+                cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
+                rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
+                knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max)
+            return format(answer, json: request.json)
         case .events:
             return request.json
                 ? NotificationLog.jsonLine(["events": recentEvents])
@@ -408,6 +398,14 @@ struct ConsoleAnswers {
 
     /// `key: value` lines in the order given, or one JSON object (its keys sorted, as in all
     /// JSON the box writes: `JSONText`; a later field of the same key wins).
+    /// A Codable answer: its members' `key: value` lines in declaration order (an absent
+    /// optional left out), or one JSON object.
+    private func format(_ answer: some Encodable, json: Bool) -> String {
+        let value = JSONValue(encoding: answer)
+        guard json else { return value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n") }
+        return JSONText.encode(value)
+    }
+
     private func format(_ fields: [(String, Any)], json: Bool) -> String {
         guard json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
         return NotificationLog.jsonLine(Dictionary(fields, uniquingKeysWith: { $1 }))

@@ -1,6 +1,7 @@
 /// JSON text for the console's and the log's answers: objects with their keys sorted, on
 /// one line. Values are what those answers hold: text, integers, floating point, Booleans,
-/// lists and objects of them, and nil as null.
+/// lists and objects of them, and nil as null — a Codable answer's (`JSONValue`), or a
+/// dictionary's for the answers not typed yet.
 public enum JSONText {
     /// `value` as JSON; an unknown kind of value is written as its description (a string).
     public static func encode(_ value: Any?) -> String {
@@ -42,6 +43,42 @@ public enum JSONText {
             } else {
                 quote("\(other)", to: &out)
             }
+        }
+    }
+
+    /// `value` as JSON: objects with their keys sorted, as `encode(_:)` writes dictionaries.
+    public static func encode(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, to: &out)
+        return out
+    }
+
+    /// A Codable answer as JSON (`JSONValue(encoding:)`, then `encode(_:)`).
+    public static func encode(answer: some Encodable) -> String { encode(JSONValue(encoding: answer)) }
+
+    private static func write(_ value: JSONValue, to out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .integer(let digits): out += digits
+        case .double(let number): out += number.isFinite ? trimmed(number.description) : "null"
+        case .string(let text): quote(text, to: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                write(item, to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { out += "," }
+                quote(member.key, to: &out)
+                out += ":"
+                write(member.value, to: &out)
+            }
+            out += "}"
         }
     }
 

@@ -1,3 +1,4 @@
+import DelayboxApp
 import DelayboxAudio
 import DelayboxSimulation
 import DelayboxTestSupport
@@ -47,15 +48,16 @@ import Testing
 
         let status = try ctl(["status", "--json"], socket: socket)
         #expect(status.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
-        for key in ["state", "delay_ms", "available_delay_ms", "volume", "channel"] {
-            #expect(object[key] != nil, "\(key)")
-        }
+        // The type the console answers with: every field it must have is there.
+        let answer = try JSONDecoder().decode(StatusAnswer.self, from: Data(status.output.utf8))
+        #expect(
+            answer.channel == "Demo" && answer.volume == 50 && answer.page?.hasSuffix(".local:8080/") == true,
+            "\(status.output)")
 
         let held = {
             (try? ctl(["status", "--json"], socket: socket)).flatMap {
-                try? JSONSerialization.jsonObject(with: Data($0.output.utf8)) as? [String: Any]
-            }?["available_delay_ms"] as? Int ?? 0
+                try? JSONDecoder().decode(StatusAnswer.self, from: Data($0.output.utf8))
+            }?.availableDelayMs ?? 0
         }
         #expect(Eventually.holds(within: 15) { held() >= 2_000 }, "enough audio held for a 2 s delay: \(held()) ms")
         let set = try ctl(["delay", "2"], socket: socket)
@@ -87,16 +89,14 @@ import Testing
 
         // The output's and the process's own figures (the WAV output never underruns).
         let stats = try ctl(["stats", "--json"], socket: socket)
-        let figures = try #require(
-            try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any], "\(stats.output)")
-        for key in ["xruns", "late_renders", "device_losses"] {
-            #expect(figures[key] as? Int == 0, "\(key): \(stats.output)")
-        }
-        let drift = try #require(figures["drift_ppm"] as? Double, "\(stats.output)")
-        #expect(abs(drift) < 1_000, "a WAV output paced by the system clock hardly drifts: \(drift) ppm")
-        let cpu = try #require(figures["cpu_s"] as? Double), rss = try #require(figures["rss_mb"] as? Double)
-        #expect(cpu > 0 && cpu < 30, "CPU seconds so far: \(cpu)")
-        #expect(rss > 5 && rss < 500, "resident MB: \(rss)")
+        let figures = try JSONDecoder().decode(StatsAnswer.self, from: Data(stats.output.utf8))
+        #expect(
+            figures.xruns == 0 && figures.lateRenders == 0 && figures.deviceLosses == 0, "\(stats.output)")
+        #expect(
+            abs(figures.driftPpm) < 1_000,
+            "a WAV output paced by the system clock hardly drifts: \(figures.driftPpm) ppm")
+        #expect(figures.cpuS > 0 && figures.cpuS < 30, "CPU seconds so far: \(figures.cpuS)")
+        #expect(figures.rssMb > 5 && figures.rssMb < 500, "resident MB: \(figures.rssMb)")
     }
 
     @Test func adsLogConfigAndChannelFromTheShell() throws {

@@ -1,3 +1,4 @@
+import DelayboxApp
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -70,7 +71,11 @@ struct MQTTTests {
             return try #require(Self.object(outcome.output), "\(outcome.output)\(outcome.errors)")
         }
 
-        func status() throws -> [String: Any] { try ctl(["status"]) }
+        /// `status --json`, read as the console's own answer type.
+        func status() throws -> StatusAnswer {
+            let outcome = try appliance.ctl(["status", "--json"])
+            return try JSONDecoder().decode(StatusAnswer.self, from: Data(outcome.output.utf8))
+        }
 
         static func object(_ text: String) -> [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
@@ -91,7 +96,10 @@ struct MQTTTests {
         #expect(watcher.wait(for: prefix + "/availability") { $0 == "online" } != nil, "\(box.logText)")
         let first = try #require(watcher.wait(for: prefix + "/status"), "\(box.logText)")
         let keys = Set(try #require(Box.object(first)).keys)
-        let local = Set(try box.status().keys)
+        let local = Set(try box.ctl(["status"]).keys)
+        #expect(throws: Never.self, "MQTT's status is the console's answer type") {
+            try JSONDecoder().decode(StatusAnswer.self, from: Data(first.utf8))
+        }
         #expect(
             local.subtracting(["building_delay_ms"]) == keys.subtracting(["building_delay_ms"]),
             "MQTT \(keys) vs delayboxctl \(local)")
@@ -264,7 +272,7 @@ struct MQTTTests {
         #expect(try one.ctl(["config"])["mqtt"] as? String == "mqtt://127.0.0.1:\(broker.port) group bar")
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
         #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
-        #expect(try one.status()["volume"] as? Int != 0 && two.status()["volume"] as? Int != 0)
+        #expect(try one.status().volume != 0 && two.status().volume != 0)
     }
 
     /// A venue updated in stages (`update --canary screen1` on the group's topic): screen1
@@ -372,7 +380,7 @@ struct MQTTTests {
         let watcher = try broker.watch("delaybox/phoenix/#")
         #expect(watcher.wait(for: "delaybox/phoenix/availability") { $0 == "online" } != nil, "\(box.logText)")
         #expect(
-            Eventually.holds(within: 15) { (try? box.status())?["state"] as? String == "playing" }, "\(box.logText)")
+            Eventually.holds(within: 15) { (try? box.status())?.state == "playing" }, "\(box.logText)")
         broker.stop()
         #expect(
             Box.wait(for: "trying again in", seconds: 10) { box.logText }, "the box saw the broker go: \(box.logText)")
@@ -391,7 +399,7 @@ struct MQTTTests {
             "\(log)")
         #expect(log.components(separatedBy: "MQTT: connected to").count - 1 == 2, "\(log)")
         let status = try box.status()
-        #expect(status["state"] as? String == "playing", "\(status)")
+        #expect(status.state == "playing", "\(status)")
     }
 
     /// No broker when the box starts: it plays, says so once, and joins when the broker
@@ -403,7 +411,7 @@ struct MQTTTests {
         #expect(
             Box.wait(for: "trying again in", seconds: 10) { box.logText },
             "it says the broker is not there: \(box.logText)")
-        #expect(try box.status()["channel"] as? String == "Demo", "it plays without the broker")
+        #expect(try box.status().channel == "Demo", "it plays without the broker")
         try broker.start()
         let watcher = try broker.watch("delaybox/early/availability")
         #expect(
@@ -425,7 +433,7 @@ struct MQTTTests {
             mqtt: "broker: mqtts://127.0.0.1:\(broker.port)\nclient_id: doubter", name: "untrusting")
         #expect(Box.wait(for: "MQTT mqtts://127.0.0.1:\(broker.port):") { untrusting.logText }, "\(untrusting.logText)")
         #expect(watcher.payloads("delaybox/doubter/status").isEmpty)
-        #expect(try untrusting.status()["channel"] as? String == "Demo", "it plays on")
+        #expect(try untrusting.status().channel == "Demo", "it plays on")
     }
 
     /// A wrong password: the broker's refusal in the log, once, and the box plays on.
@@ -440,7 +448,7 @@ struct MQTTTests {
         #expect(log.lowercased().contains("not authori"), "\(log)")
         #expect(!log.contains("wrong"), "the password is not logged")
         #expect(try box.ctl(["config", "get", "mqtt.password"])["value"] as? String == "(set; not shown)")
-        #expect(try box.status()["channel"] as? String == "Demo", "it plays on")
+        #expect(try box.status().channel == "Demo", "it plays on")
     }
 
     /// 10,000 garbage payloads (invalid commands, control characters, binary, oversized,
@@ -501,7 +509,7 @@ struct MQTTTests {
         var state = ""
         repeat {
             Thread.sleep(forTimeInterval: 0.2)
-            state = try box.status()["state"] as? String ?? ""
+            state = try box.status().state
         } while state != "playing" && Date() < deadline
         #expect(state == "playing", "\(box.logText.suffix(1_000))")
     }

@@ -1,3 +1,4 @@
+import DelayboxApp
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
@@ -94,11 +95,10 @@ import Testing
         terminal.send("status --json\r")
         let json = terminal.read(until: "}")
         let line = try #require(json.split(separator: "\r\n").first { $0.hasPrefix("{") })
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let answer = try JSONDecoder().decode(StatusAnswer.self, from: Data(line.utf8))
         #expect(
-            object["delay_ms"] as? Int == 2_000 && object["channel"] as? String == "Demo"
-                && object["volume"] as? Int == 50)
-        #expect(object["state"] as? String == "playing" && object["available_delay_ms"] is Int)
+            answer.delayMs == 2_000 && answer.channel == "Demo" && answer.volume == 50 && answer.state == "playing",
+            "\(line)")
         terminal.send("dealy\r")
         #expect(terminal.read(until: "did you mean").contains("unknown command 'dealy'; did you mean 'delay'?"))
     }

@@ -1,3 +1,4 @@
+import DelayboxApp
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -66,9 +67,9 @@ import Testing
               delay: 2 s
             """
         }
-        func status() -> [String: Any] {
+        func status() -> StatusAnswer? {
             let text = (try? box.ctl(["status", "--json"]).output) ?? ""
-            return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            return try? JSONDecoder().decode(StatusAnswer.self, from: Data(text.utf8))
         }
         func saved() -> Int? {
             guard
@@ -78,7 +79,7 @@ import Testing
             else { return nil }
             return (object["settings"] as? [String: Any])?["delayMs"] as? Int
         }
-        #expect(Eventually.holds(within: 15) { status()["state"] as? String == "playing" }, "\(box.log)")
+        #expect(Eventually.holds(within: 15) { status()?.state == "playing" }, "\(box.log)")
         for delay in ["2.5", "3"] {
             #expect(try box.ctl(["delay", delay]).status == 0)
             // Saved after 2 s without another change, through two slow fsyncs.
@@ -104,10 +105,9 @@ import Testing
                 && step.contains("from: \(box.directory.appendingPathComponent("config.yaml").path)"), "\(step)")
         #expect(synced() >= 6, "config save went through the slow disk too: \(synced()) fsyncs")
         let stats = try box.ctl(["stats", "--json"]).output
-        let figures = try #require(
-            (try? JSONSerialization.jsonObject(with: Data(stats.utf8))) as? [String: Any], "\(stats)")
+        let figures = try JSONDecoder().decode(StatsAnswer.self, from: Data(stats.utf8))
         #expect(
-            figures["late_renders"] as? Int == 0 && figures["underruns"] as? Int == 0 && figures["xruns"] as? Int == 0,
+            figures.lateRenders == 0 && figures.underruns == 0 && figures.xruns == 0,
             "no period lost to the disk: \(stats)")
     }
 }

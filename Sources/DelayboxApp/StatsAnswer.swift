@@ -1,0 +1,55 @@
+/// What `stats` answers (docs/console.md): the console's `key: value` lines in this order,
+/// and the JSON object of `stats --json` — what the tests and the benchmark decode.
+public struct StatsAnswer: Codable, Equatable, Sendable {
+    /// Audio held ahead of playout (ms).
+    public var bufferMs: Int64
+    /// The heard delay minus the set one (ms, to 0.1).
+    public var delayErrorMs: Double
+    public var underruns: Int
+    public var reconnectsFailed: Int
+    public var splices: Int
+    /// Audio the stream never delivered, played as silence (ms).
+    public var lostMs: Int64
+    /// Crossfaded jumps that corrected the delay.
+    public var resyncs: Int
+    /// The output's clock against the system's (ppm, to 0.1).
+    public var driftPpm: Double
+    public var driftSlips: Int
+    public var delayBufferBytes: Int
+    public var xruns: Int
+    public var lateRenders: Int
+    public var deviceLosses: Int
+    /// Controls touched since the start whose sound was timed to the jack.
+    public var knobToClickCount: Int
+    /// This process's CPU time so far (s, to 0.01).
+    public var cpuS: Double
+    /// Its resident memory (MB, to 0.1).
+    public var rssMb: Double
+    /// A control's touch to its sound at the jack, over the latest (ms): 95th percentile,
+    /// median, largest; none before the first.
+    public var knobToClickMs: Double?
+    public var knobToClickP50Ms: Double?
+    public var knobToClickMaxMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case bufferMs = "buffer_ms"
+        case delayErrorMs = "delay_error_ms"
+        case underruns
+        case reconnectsFailed = "reconnects_failed"
+        case splices
+        case lostMs = "lost_ms"
+        case resyncs
+        case driftPpm = "drift_ppm"
+        case driftSlips = "drift_slips"
+        case delayBufferBytes = "delay_buffer_bytes"
+        case xruns
+        case lateRenders = "late_renders"
+        case deviceLosses = "device_losses"
+        case knobToClickCount = "knob_to_click_count"
+        case cpuS = "cpu_s"
+        case rssMb = "rss_mb"
+        case knobToClickMs = "knob_to_click_ms"
+        case knobToClickP50Ms = "knob_to_click_p50_ms"
+        case knobToClickMaxMs = "knob_to_click_max_ms"
+    }
+}

@@ -1,0 +1,42 @@
+/// What `status` answers (docs/console.md): the console's `key: value` lines in this order,
+/// and the one JSON object that `status --json`, `delayboxctl status --json`, the page and
+/// Home Assistant read — and that the tests decode into this type.
+public struct StatusAnswer: Codable, Equatable, Sendable {
+    /// `playing`, `buffering`, `paused`, …: the session's state.
+    public var state: String
+    public var channel: String
+    /// The delay set (ms).
+    public var delayMs: Int64
+    /// The delay the jack is hearing now (ms, to 0.1).
+    public var heardDelayMs: Double
+    public var availableDelayMs: Int64
+    /// 0-100.
+    public var volume: Int
+    public var muted: Bool
+    /// Audio held ahead of playout (ms).
+    public var bufferMs: Int64
+    public var nowPlaying: String
+    public var uptimeS: Int
+    /// The channels recorded in the background, when there are ("Away, Radio").
+    public var recording: String?
+    /// While a delay longer than the audio held builds: how much more is recorded first (ms).
+    public var buildingDelayMs: Int64?
+    /// The web page's address, when the board has one.
+    public var page: String?
+    /// On a box installed from the package: the last upgrade's outcome.
+    public var release: String?
+
+    enum CodingKeys: String, CodingKey {
+        case state, channel
+        case delayMs = "delay_ms"
+        case heardDelayMs = "heard_delay_ms"
+        case availableDelayMs = "available_delay_ms"
+        case volume, muted
+        case bufferMs = "buffer_ms"
+        case nowPlaying = "now_playing"
+        case uptimeS = "uptime_s"
+        case recording
+        case buildingDelayMs = "building_delay_ms"
+        case page, release
+    }
+}
