@@ -201,8 +201,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxStreamTests",
             dependencies: [
-                "DelayboxApp", "DelayboxClips", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine", "DelayboxOutput",
-                "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
+                "DelayboxApp", "DelayboxClips", "DelayboxConfig", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine",
+                "DelayboxOutput", "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -43,35 +43,43 @@ public enum NotificationLog {
     }
 
     public static func json(_ notification: EngineNotification, atSeconds seconds: Double) -> String {
-        var object: [String: Any] = ["t": (seconds * 1000).rounded() / 1000]
+        JSONText.encode(answer: line(notification, atSeconds: seconds))
+    }
+
+    /// The `play --json` line of a notification.
+    static func line(_ notification: EngineNotification, atSeconds seconds: Double) -> PlayLine {
+        var line = PlayLine(type: "", t: (seconds * 1000).rounded() / 1000)
         switch notification {
         case .stateChanged(let from, let to, let reason):
-            object.merge(["type": "state", "from": from.rawValue, "to": to.rawValue, "reason": reason.description]) {
-                $1
-            }
-        case .availableDelayChanged(let ms): object.merge(["type": "available_delay", "ms": ms]) { $1 }
-        case .delayChanged(let ms, let reason):
-            object.merge(["type": "delay", "ms": ms, "reason": reason.rawValue]) { $1 }
+            (line.type, line.from, line.to, line.reason) = ("state", from.rawValue, to.rawValue, reason.description)
+        case .availableDelayChanged(let ms): (line.type, line.ms) = ("available_delay", ms)
+        case .delayChanged(let ms, let reason): (line.type, line.ms, line.reason) = ("delay", ms, reason.rawValue)
         case .eventTookEffect(let event, let transition, let frame, let elapsed):
-            object.merge(eventFields(event.event, transition, elapsedFrames: elapsed)) { $1 }
-            object.merge(["type": "event", "output_frame": frame]) { $1 }
+            line.type = "event"
+            line.outputFrame = frame
+            describe(event.event, transition.rawValue, elapsedFrames: elapsed, into: &line)
         case .eventNotTriggered(let event, let why):
-            object.merge([
-                "type": "event", "kind": event.kind, "detail": describe(event), "transition": "not_triggered",
-                "reason": why,
-            ]) { $1 }
+            line.type = "event"
+            line.reason = why
+            describe(event, "not_triggered", elapsedFrames: nil, into: &line)
         case .audioLost(let position, let frames):
-            object.merge(["type": "audio_lost", "position": position, "ms": AudioFormat.milliseconds(frames: frames)]) {
-                $1
-            }
-        case .spliced(let overlap):
-            object.merge(["type": "spliced", "overlap_ms": AudioFormat.milliseconds(frames: overlap)]) { $1 }
+            (line.type, line.position, line.ms) = ("audio_lost", position, AudioFormat.milliseconds(frames: frames))
+        case .spliced(let overlap): (line.type, line.overlapMs) = ("spliced", AudioFormat.milliseconds(frames: overlap))
         case .pauseExceededMaximum(let frames):
-            object.merge(["type": "pause_dropped", "ms": AudioFormat.milliseconds(frames: frames)]) { $1 }
-        case .packetRejected(let why): object.merge(["type": "packet_rejected", "reason": why]) { $1 }
-        case .reconnectFailed(let why): object.merge(["type": "reconnect_failed", "reason": why]) { $1 }
+            (line.type, line.ms) = ("pause_dropped", AudioFormat.milliseconds(frames: frames))
+        case .packetRejected(let why): (line.type, line.reason) = ("packet_rejected", why)
+        case .reconnectFailed(let why): (line.type, line.reason) = ("reconnect_failed", why)
         }
-        return jsonLine(object)
+        return line
+    }
+
+    /// An event's `kind`, `detail`, `transition`, and for an ad that took effect `elapsed_ms`
+    /// (how far into it it was joined).
+    static func describe(
+        _ event: StreamEvent, _ transition: String, elapsedFrames: Int64?, into line: inout PlayLine
+    ) {
+        (line.kind, line.detail, line.transition) = (event.kind, describe(event), transition)
+        if event.kind == "ad", let elapsedFrames { line.elapsedMs = AudioFormat.milliseconds(frames: elapsedFrames) }
     }
 
     /// One JSON object on one line, keys sorted.
@@ -101,13 +109,14 @@ public enum NotificationLog {
 
     public static func jsonLine(_ object: [String: Any]) -> String { JSONText.encode(object) }
 
-    /// An event that took effect, for JSON: `kind`, `detail`, `transition`, and for an ad
-    /// `elapsed_ms` (how far into it it was joined).
-    static func eventFields(_ event: StreamEvent, _ transition: EventTransition, elapsedFrames: Int64) -> [String: Any]
-    {
-        var fields: [String: Any] = ["kind": event.kind, "detail": describe(event), "transition": transition.rawValue]
-        if event.kind == "ad" { fields["elapsed_ms"] = AudioFormat.milliseconds(frames: elapsedFrames) }
-        return fields
+    /// An event that took effect, as the doors hear it (`HeardEvent`).
+    static func heard(
+        _ event: TimelineEvent, _ transition: EventTransition, elapsedFrames: Int64, heardUnixMs: Int64
+    ) -> HeardEvent {
+        HeardEvent(
+            kind: event.event.kind, detail: describe(event.event), transition: transition.rawValue,
+            elapsedMs: event.event.kind == "ad" ? AudioFormat.milliseconds(frames: elapsedFrames) : nil,
+            streamS: Double(event.position) / Double(AudioFormat.sampleRate), heardUnixMs: heardUnixMs)
     }
 
     static func describe(_ event: StreamEvent) -> String {

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxEngine
 import DelayboxLog
 import DelayboxPlatform
@@ -28,22 +29,21 @@ final class PlayerLog: PlayoutLog {
     func channelStarted(_ channel: Channel, delayMs: Int64, heldMs: Int64?, heardAt: Instant, switched: Bool) {
         write(
             json
-                ? NotificationLog.jsonLine([
-                    "type": "channel", "name": channel.name, "url": channel.streamURL, "t": seconds(at: heardAt),
-                ])
+                ? JSONText.encode(
+                    answer: PlayLine.channel(name: channel.name, url: channel.streamURL, t: seconds(at: heardAt)))
                 : String(printf: "%8.2f  ", heardAt.seconds - start.seconds)
                     + "channel: \(channel.name) (\(channel.streamURL))")
     }
 
     func ffmpeg(_ line: String) {
-        write(json ? NotificationLog.jsonLine(["type": "ffmpeg", "message": line]) : "          ffmpeg: " + line)
+        write(json ? JSONText.encode(answer: PlayLine.ffmpeg(line)) : "          ffmpeg: " + line)
     }
 
     /// A line for people; in JSON, `{"type": "info", "text": …}`.
     func say(_ text: String, at time: Instant) {
         write(
             json
-                ? NotificationLog.jsonLine(["type": "info", "text": text, "t": seconds(at: time)])
+                ? JSONText.encode(answer: PlayLine.info(text, t: seconds(at: time)))
                 : String(printf: "%8.2f  ", time.seconds - start.seconds) + text)
     }
 

@@ -335,10 +335,10 @@ final class Playout {
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
                 answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
-                var fields = NotificationLog.eventFields(event.event, transition, elapsedFrames: elapsed)
-                fields["stream_s"] = Double(event.position) / Double(AudioFormat.sampleRate)
-                fields["heard_unix_ms"] = Int64((heard.timeIntervalSince1970 * 1000).rounded(.down))
-                doors.eventHeard(json: JSONText.encode(fields))
+                let unixMs = Int64((heard.timeIntervalSince1970 * 1000).rounded(.down))
+                doors.eventHeard(
+                    json: JSONText.encode(
+                        answer: NotificationLog.heard(event, transition, elapsedFrames: elapsed, heardUnixMs: unixMs)))
                 doors.stateChanged()
             case .stateChanged, .delayChanged: doors.stateChanged()
             default: break

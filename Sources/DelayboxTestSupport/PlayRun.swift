@@ -1,3 +1,4 @@
+import DelayboxConfig
 import Foundation
 
 /// `delaybox play --json` run as a subprocess while a test injects faults, with the
@@ -27,26 +28,28 @@ public final class PlayRun {
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
     }
 
-    /// Waits for the process; returns its exit status and the JSON lines it printed.
-    public func finish() -> (status: Int32, diedOfSignal: Bool, lines: [[String: Any]]) {
+    /// Waits for the process; returns its exit status and the JSON lines it printed, each
+    /// read as the type the player writes (a line that is not one is left out).
+    public func finish() -> (status: Int32, diedOfSignal: Bool, lines: [PlayLine]) {
         process.waitUntilExit()
         let collected = (try? Data(contentsOf: outputFile)) ?? Data()
         try? FileManager.default.removeItem(at: outputFile)
+        let decoder = JSONDecoder()
         let lines = String(decoding: collected, as: UTF8.self).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            try? decoder.decode(PlayLine.self, from: Data($0.utf8))
         }
         return (process.terminationStatus, process.diedOfSignal, lines)
     }
 }
 
-extension Array where Element == [String: Any] {
+extension Array where Element == PlayLine {
     /// The `to` of every state line, in order, up to the stop that ends the run (`--for`):
     /// the state the stream was in at the end is `states.last`.
     public var states: [String] {
         var changes = lines("state")
-        if changes.last?["reason"] as? String == "stop requested" { changes.removeLast() }
-        return changes.compactMap { $0["to"] as? String }
+        if changes.last?.reason == "stop requested" { changes.removeLast() }
+        return changes.compactMap(\.to)
     }
     /// Lines of one type.
-    public func lines(_ type: String) -> [[String: Any]] { filter { $0["type"] as? String == type } }
+    public func lines(_ type: String) -> [PlayLine] { filter { $0.type == type } }
 }

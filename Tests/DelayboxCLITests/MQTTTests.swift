@@ -1,4 +1,5 @@
 import DelayboxApp
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -157,17 +158,19 @@ struct MQTTTests {
         #expect(
             watcher.wait(for: "delaybox/events/event", seconds: 20) { Self.field($0, "kind") == "ad" } != nil,
             "\(box.logText)")
-        let events = try watcher.payloads("delaybox/events/event").map { try #require(Box.object($0)) }
-        let kinds = events.compactMap { $0["kind"] as? String }
+        // The type the box writes them as.
+        let events = try watcher.payloads("delaybox/events/event").map {
+            try JSONDecoder().decode(HeardEvent.self, from: Data($0.utf8))
+        }
+        let kinds = events.map(\.kind)
         #expect(kinds.starts(with: ["muted", "unmuted", "ad"]), "\(kinds)")
-        let times = events.compactMap { $0["stream_s"] as? Double }
+        let times = events.map(\.streamS)
         #expect(
             times.count >= 3 && abs(times[1] - times[0] - 1.5) < 0.01 && abs(times[2] - times[1] - 2.5) < 0.01,
             "stream times 1.5 s and 2.5 s apart: \(times)")
         #expect(
-            events.first?["transition"] as? String == "reached"
-                && events.first?["detail"] as? String == "streamer muted", "\(events)")
-        let heard = try #require(events.first?["heard_unix_ms"] as? Int)
+            events.first?.transition == "reached" && events.first?.detail == "streamer muted", "\(events)")
+        let heard = try #require(events.first?.heardUnixMs)
         // Heard after the delay (2 s) from the box's start, and not in the future.
         let heardSeconds = Double(heard) / 1000 - started.timeIntervalSince1970
         #expect(

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
@@ -65,7 +66,7 @@ import Testing
         let result = run.finish()
         #expect(!result.diedOfSignal && result.status == 0)
         #expect(!result.lines.states.contains("playing"), "an unverified server is never played")
-        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        let reasons = result.lines.lines("state").compactMap { $0.reason }
         #expect(reasons.contains { $0.contains("certificate") }, "the reason names the certificate: \(reasons)")
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -31,17 +32,17 @@ import Testing
         let result = try PlayRun(root: Self.root, arguments: [server.url(name), "--fast", "--delay", "2"]).finish()
         #expect(result.status == 0)
         let events = result.lines.lines("event")
-        let titles = events.filter { $0["kind"] as? String == "title" }.compactMap { $0["detail"] as? String }
+        let titles = events.filter { $0.kind == "title" }.compactMap { $0.detail }
         #expect(titles == ["title 'Kick-off'", "title 'Half-time'"], "each link's title once, the tag taken off")
-        let muted = try #require(events.first { $0["kind"] as? String == "muted" })
+        let muted = try #require(events.first { $0.kind == "muted" })
         // The second link starts 3 s into the stream, heard 2 s later; codec priming
         // (Opus pre-skip, Vorbis's first block) moves it by a few ms.
-        let heard = Double(try #require(muted["output_frame"] as? Int)) / 48_000
+        let heard = Double(try #require(muted.outputFrame)) / 48_000
         #expect(abs(heard - 5) < 0.03, "muted heard at \(heard) s")
         #expect(result.lines.lines("audio_lost").isEmpty, "the new link's timestamps continue the timeline")
         #expect(result.lines.lines("packet_rejected").isEmpty)
         let ended = try #require(
-            result.lines.lines("state").first { $0["to"] as? String == "reconnecting" }?["t"] as? Double)
+            result.lines.lines("state").first { $0.to == "reconnecting" }?.t)
         #expect(
             abs(ended - 6) < 0.1, "both links are on the timeline, one after the other: the stream ends at \(ended) s")
     }

@@ -1,4 +1,5 @@
 import DelayboxApp
+import DelayboxConfig
 import DelayboxEngine
 import DelayboxOutput
 import DelayboxTestSupport
@@ -56,8 +57,8 @@ extension IcecastStreamTests {
         // The output time of the switch (when B's first frame is heard): the player writes
         // the WAV at real-time pace from 0.
         let switchLine = try #require(
-            channels.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
-        let switchedAt = try #require(switchLine["t"] as? Double)
+            channels.last.flatMap { try? JSONDecoder().decode(PlayLine.self, from: Data($0.utf8)) })
+        let switchedAt = try #require(switchLine.t)
         let capture = try WavCapture(path: wav)
         #expect(
             abs(capture.crossingsPerSecond(from: switchedAt - 2, to: switchedAt - 0.2) - 880) < 20,

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxFFmpeg
 import DelayboxTestSupport
 import Foundation
@@ -92,7 +93,7 @@ import Testing
         ).finish()
         #expect(run.status == 0)
         let anchorText = try #require(
-            run.lines.lines("info").compactMap { $0["text"] as? String }
+            run.lines.lines("info").compactMap { $0.text }
                 .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
         let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
 

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -70,14 +71,14 @@ struct IcecastStreamTests {
         try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
         let result = run.finish()
         let events = result.lines.lines("event")
-        let muted = try #require(events.first { $0["kind"] as? String == "muted" })
-        #expect(muted["transition"] as? String == "reached")
+        let muted = try #require(events.first { $0.kind == "muted" })
+        #expect(muted.transition == "reached")
         // Carried at the next 16000-byte ICY boundary (up to 1 s later), heard 4 s after that.
-        let fired = try #require(muted["t"] as? Double)
+        let fired = try #require(muted.t)
         #expect(fired >= sent + 4 - 0.3 && fired <= sent + 4 + 1.6, "sent at \(sent) s, fired at \(fired) s")
         #expect(
             events.contains {
-                $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains("Half-time") == true
+                $0.kind == "title" && ($0.detail)?.contains("Half-time") == true
             })
     }
 
@@ -88,15 +89,15 @@ struct IcecastStreamTests {
     @Test func aTitleSentWhileMutedKeepsABoxThatJoinsLaterMuted() throws {
         let server = try IcecastServer()
         try server.startSource(mount: "/live.mp3")
-        let events = { (run: PlayRun) -> [[String: Any]] in run.finish().lines.lines("event") }
+        let events = { (run: PlayRun) -> [PlayLine] in run.finish().lines.lines("event") }
         // The mute states a box applied, in order: reached in playout, or by the first jump
         // to the delay (the state at connecting).
-        let muteStates = { (events: [[String: Any]]) -> [String] in
-            events.filter { ["reached", "executedByJump"].contains($0["transition"] as? String ?? "") }
-                .compactMap { $0["kind"] as? String }.filter { $0 == "muted" || $0 == "unmuted" }
+        let muteStates = { (events: [PlayLine]) -> [String] in
+            events.filter { ["reached", "executedByJump"].contains($0.transition ?? "") }
+                .compactMap { $0.kind }.filter { $0 == "muted" || $0 == "unmuted" }
         }
-        let hasTitle = { (events: [[String: Any]], text: String) in
-            events.contains { $0["kind"] as? String == "title" && ($0["detail"] as? String)?.contains(text) == true }
+        let hasTitle = { (events: [PlayLine], text: String) in
+            events.contains { $0.kind == "title" && ($0.detail)?.contains(text) == true }
         }
         try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
         try server.waitForTitle(containing: "[delaybox:muted]", mount: "/live.mp3")
@@ -140,10 +141,10 @@ struct IcecastStreamTests {
         #expect(!states[firstPlaying...].contains("buffering"), "playout never stopped: \(states)")
         #expect(states.last == "playing")
         // A new encoder: nothing to splice; what the server never had is lost, once.
-        let lost = result.lines.lines("audio_lost").compactMap { $0["ms"] as? Int }
+        let lost = result.lines.lines("audio_lost").compactMap { $0.ms }
         #expect(lost.count == 1)
         #expect((1_500...7_000).contains(lost.first ?? 0), "lost \(lost) ms")
-        let attempts = result.lines.lines("reconnect_failed").compactMap { $0["reason"] as? String }
+        let attempts = result.lines.lines("reconnect_failed").compactMap { $0.reason }
         #expect(
             attempts.contains { $0.contains(restarted == "server" ? "refused" : "404") },
             "each failed attempt says why: \(attempts)")
@@ -166,7 +167,7 @@ struct IcecastStreamTests {
         let states = result.lines.states
         let firstPlaying = try #require(states.firstIndex(of: "playing"))
         #expect(states[firstPlaying...].contains("reconnecting"), "the stall was noticed: \(states)")
-        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        let reasons = result.lines.lines("state").compactMap { $0.reason }
         #expect(reasons.contains { $0.contains("no data for 2000 ms") }, "\(reasons)")
         #expect(!states[firstPlaying...].contains("buffering"))
         #expect(states.last == "playing")
@@ -184,10 +185,10 @@ struct IcecastStreamTests {
         try server.startSource(mount: "/later.mp3")
         let result = run.finish()
         #expect(result.lines.states.contains("reconnecting"), "404 while the source is away")
-        let reasons = result.lines.lines("state").compactMap { $0["reason"] as? String }
+        let reasons = result.lines.lines("state").compactMap { $0.reason }
         #expect(reasons.contains { $0.contains("404") }, "the reason names the 404")
         #expect(
-            result.lines.lines("ffmpeg").contains { ($0["message"] as? String)?.contains("404") == true },
+            result.lines.lines("ffmpeg").contains { ($0.message)?.contains("404") == true },
             "FFmpeg's own words come through the log, not stderr")
         #expect(result.lines.states.last == "playing")
     }

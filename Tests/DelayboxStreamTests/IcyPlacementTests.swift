@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -30,14 +31,14 @@ import Testing
         #expect(result.status == 0)
         let events = result.lines.lines("event")
         func heard(_ kind: String) throws -> Double {
-            let event = try #require(events.first { $0["kind"] as? String == kind }, "no \(kind) event in \(events)")
-            return Double(try #require(event["output_frame"] as? Int)) / 48_000
+            let event = try #require(events.first { $0.kind == kind }, "no \(kind) event in \(events)")
+            return Double(try #require(event.outputFrame)) / 48_000
         }
         // Block 5 follows 80000 bytes (5.000 s), block 8 128000 bytes (8.000 s); heard 2 s later.
         let muted = try heard("muted"), unmuted = try heard("unmuted")
         #expect(abs(muted - 7) < 0.03, "muted heard at \(muted) s")
         #expect(abs(unmuted - 10) < 0.03, "unmuted heard at \(unmuted) s")
-        let titles = events.filter { $0["kind"] as? String == "title" }.compactMap { $0["detail"] as? String }
+        let titles = events.filter { $0.kind == "title" }.compactMap { $0.detail }
         #expect(titles == ["title 'Kick-off'", "title 'Half-time'", "title 'Second half'"])
     }
 }

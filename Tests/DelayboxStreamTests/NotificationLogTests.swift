@@ -1,4 +1,5 @@
 import DelayboxApp
+import DelayboxConfig
 import DelayboxEngine
 import DelayboxLog
 import DelayboxTestSupport
@@ -39,5 +40,57 @@ import Testing
                 "e", streamFrame: 0, heardAt: Date(timeIntervalSince1970: -0.25), utcOffsetSeconds: 0
             )
             .hasSuffix("heard 23:59:59.750"))
+    }
+
+    /// `play --json`'s lines, typed (`PlayLine`), are the documented fields of each kind
+    /// (docs/stream-events.md), written as the dictionaries were, and decode back.
+    @Test func eachPlayLineIsItsDocumentedFieldsAndDecodesBack() throws {
+        let ad = StreamEvent.adBreak(AdBreak(audioURL: "http://clips/ad.mp3", durationMs: 6_000))
+        let cases: [(EngineNotification, [String: Any])] = [
+            (
+                .stateChanged(from: .buffering, to: .playing, reason: .bufferFilled),
+                ["type": "state", "from": "buffering", "to": "playing", "reason": "buffer filled"]
+            ),
+            (.availableDelayChanged(milliseconds: 4_000), ["type": "available_delay", "ms": 4_000]),
+            (
+                .delayChanged(milliseconds: 7_000, reason: .requested),
+                ["type": "delay", "ms": 7_000, "reason": "requested"]
+            ),
+            (
+                .eventTookEffect(
+                    TimelineEvent(event: ad, position: 96_000), .executedByJump, outputFrame: 480,
+                    elapsedFrames: 48_000),
+                [
+                    "type": "event", "kind": "ad", "detail": "ad break 6000 ms (http://clips/ad.mp3)",
+                    "transition": "executedByJump", "elapsed_ms": 1_000, "output_frame": 480,
+                ]
+            ),
+            (
+                .eventTookEffect(
+                    TimelineEvent(event: .title("Kick-off"), position: 0), .reached, outputFrame: 9, elapsedFrames: 0),
+                [
+                    "type": "event", "kind": "title", "detail": "title 'Kick-off'", "transition": "reached",
+                    "output_frame": 9,
+                ]
+            ),
+            (
+                .eventNotTriggered(ad, reason: "resent on reconnecting"),
+                [
+                    "type": "event", "kind": "ad", "detail": "ad break 6000 ms (http://clips/ad.mp3)",
+                    "transition": "not_triggered", "reason": "resent on reconnecting",
+                ]
+            ),
+            (.audioLost(atPosition: 480_000, frames: 4_800), ["type": "audio_lost", "position": 480_000, "ms": 100]),
+            (.spliced(overlapFrames: 96_000), ["type": "spliced", "overlap_ms": 2_000]),
+            (.pauseExceededMaximum(droppedFrames: 48_000), ["type": "pause_dropped", "ms": 1_000]),
+            (.packetRejected("empty payload"), ["type": "packet_rejected", "reason": "empty payload"]),
+            (.reconnectFailed("refused"), ["type": "reconnect_failed", "reason": "refused"]),
+        ]
+        for (notification, fields) in cases {
+            let line = NotificationLog.json(notification, atSeconds: 12.3456)
+            #expect(line == JSONText.encode(fields.merging(["t": 12.346]) { $1 }), "\(notification)")
+            let decoded = try JSONDecoder().decode(PlayLine.self, from: Data(line.utf8))
+            #expect(decoded.type == fields["type"] as? String && decoded.t == 12.346, "\(line)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -36,7 +37,7 @@ import Testing
         let run = try PlayRun(root: Self.root, arguments: [server.url(file), "--fast", "--delay", "1"]).finish()
         #expect(run.status == 0)
         #expect(run.lines.states.contains("playing"), "\(run.lines)")
-        let notes = run.lines.lines("info").compactMap { $0["text"] as? String }.filter {
+        let notes = run.lines.lines("info").compactMap { $0.text }.filter {
             $0.hasPrefix("station link:")
         }
         #expect(
