@@ -39,9 +39,12 @@ struct AdBreaksOnAirTests {
         return Double(Int(last.prefix { $0.isNumber }) ?? 0) / 1_000
     }
 
-    /// Where the stream's 440 Hz tone is missing (s of the capture). A placement corrected
-    /// by a crossfaded jump (after a reconnect, a switch) crossfades two phases of the tone
-    /// and dips below the threshold for a window: not a gap in the programme.
+    /// Where the stream's 440 Hz tone is missing (s of the capture), for longer than 0.2 s.
+    /// A placement corrected by a crossfaded jump (after a reconnect, a switch) crossfaded two
+    /// phases of the tone and dipped below the threshold for a window; such jumps land in
+    /// phase now (`JumpAlignment`), but without this filter the suite still saw single 50 ms
+    /// dips outside the break twice in two runs while a deploy test loaded the machine (and
+    /// none in three runs after), cause not yet found: the filter stays until it is.
     static func gaps(_ samples: [Int16]) -> [(start: Double, end: Double?)] {
         Goertzel.gaps(samples, hertz: 440).filter { ($0.end ?? .infinity) - $0.start > 0.2 }
     }
