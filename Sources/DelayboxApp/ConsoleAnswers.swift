@@ -66,7 +66,8 @@ struct ConsoleAnswers {
             return format(answer, json: request.json)
         case .version:
             // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
-            return format([("version", DelayboxVersion.string), ("ffmpeg", FFmpegLibrary.version)], json: request.json)
+            return format(
+                VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version), json: request.json)
         case .update(let version):
             return askForUpdate(version: version, json: request.json)
         case .stagedUpdate:
@@ -88,29 +89,27 @@ struct ConsoleAnswers {
             fields.append(("reconnects_failed", status.statistics.failedReconnects))
             return format(fields, json: request.json)
         case .command(.nextChannel):
-            return format([("result", "ok"), ("channel", channels.next().name)], json: request.json)
+            return format(ChannelAnswer(result: "ok", channel: channels.next().name), json: request.json)
         case .selectChannel(let name):
             guard let match = channels.select(named: name) else {
                 return
                     "error: no channel named '\(name)'; the channels: \(channels.lineup.channels.map(\.name).joined(separator: ", "))"
             }
-            return format([("result", "ok"), ("channel", match.name)], json: request.json)
+            return format(ChannelAnswer(result: "ok", channel: match.name), json: request.json)
         case .command(let command):
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
-            let fields: [(String, Any)] = [
-                ("result", Self.describe(outcome)), ("delay_ms", after.delayMs),
-                ("volume", executor.settings.volume), ("state", after.state.rawValue),
-            ]
-            return format(fields + Self.building(after), json: request.json)
+            let answer = CommandAnswer(
+                result: Self.describe(outcome), delayMs: after.delayMs, volume: executor.settings.volume,
+                state: after.state.rawValue, buildingDelayMs: after.delayToBuildMs)
+            return format(answer, json: request.json)
         case .showDelay:
-            return format(
-                [
-                    ("delay_ms", status.delayMs), ("available_delay_ms", status.availableDelayMs),
-                    ("minimum_delay_ms", status.minimumDelayMs),
-                ], json: request.json)
+            let answer = DelayAnswer(
+                delayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
+                minimumDelayMs: status.minimumDelayMs)
+            return format(answer, json: request.json)
         case .showVolume:
-            return format([("volume", executor.settings.volume), ("muted", executor.muted)], json: request.json)
+            return format(VolumeAnswer(volume: executor.settings.volume, muted: executor.muted), json: request.json)
         case .listChannels:
             let names = config.channels.channels.map {
                 ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL
@@ -379,11 +378,6 @@ struct ConsoleAnswers {
         } catch {
             return ErrorText.of(error)
         }
-    }
-
-    /// While a delay longer than the audio held is being recorded: how much more must be.
-    static func building(_ status: EngineStatus) -> [(String, Any)] {
-        status.delayToBuildMs.map { [("building_delay_ms", $0)] } ?? []
     }
 
     static func describe(_ outcome: CommandExecutor.Outcome) -> String {

@@ -1,0 +1,6 @@
+/// What `channel next` and `channel NAME` answer: the channel now playing.
+/// A Codable answer: the console's lines in this order, or its JSON (`JSONValue`).
+public struct ChannelAnswer: Codable, Equatable, Sendable {
+    public var result: String
+    public var channel: String
+}
