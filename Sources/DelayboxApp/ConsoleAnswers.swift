@@ -75,19 +75,12 @@ struct ConsoleAnswers {
                 "error: update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
         case .system:
             let machine = SystemFigures.read()
-            var fields: [(String, Any)] = [
-                ("hostname", HostName.current()), ("addresses", machine.addresses.joined(separator: ", ")),
-            ]
-            if let wifi = machine.wifi {
-                fields += [
-                    ("wifi_interface", wifi.interface), ("wifi_signal_dbm", wifi.signalDBm),
-                    ("wifi_missed_beacons", wifi.missedBeacons),
-                ]
-            }
-            if let celsius = machine.cpuTemperatureC { fields.append(("cpu_temperature_c", celsius)) }
-            if let uptime = machine.uptimeS { fields.append(("system_uptime_s", uptime)) }
-            fields.append(("reconnects_failed", status.statistics.failedReconnects))
-            return format(fields, json: request.json)
+            let answer = SystemAnswer(
+                hostname: HostName.current(), addresses: machine.addresses.joined(separator: ", "),
+                wifiInterface: machine.wifi?.interface, wifiSignalDbm: machine.wifi?.signalDBm,
+                wifiMissedBeacons: machine.wifi?.missedBeacons, cpuTemperatureC: machine.cpuTemperatureC,
+                systemUptimeS: machine.uptimeS, reconnectsFailed: status.statistics.failedReconnects)
+            return format(answer, json: request.json)
         case .command(.nextChannel):
             return format(ChannelAnswer(result: "ok", channel: channels.next().name), json: request.json)
         case .selectChannel(let name):
@@ -139,26 +132,17 @@ struct ConsoleAnswers {
                 ? NotificationLog.jsonLine(["events": recentEvents])
                 : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
-            var fields: [(String, Any)] = [
-                ("board", config.name), ("audio_device", config.audio.device),
-                ("mixer", config.audio.mixer ?? "software"),
-            ]
-            if let gpio = config.gpio {
-                fields.append(("buttons", gpio.buttons.map { "\($0.name)=GPIO\($0.line)" }.joined(separator: " ")))
-                if let encoder = gpio.encoder {
-                    fields.append(
-                        (
-                            "encoder",
-                            "A=GPIO\(encoder.a) B=GPIO\(encoder.b)" + (encoder.push.map { " push=GPIO\($0)" } ?? "")
-                        ))
-                }
-            }
-            return format(fields, json: request.json)
+            let encoder = config.gpio?.encoder
+            let answer = BoardAnswer(
+                board: config.name, audioDevice: config.audio.device, mixer: config.audio.mixer ?? "software",
+                buttons: config.gpio.map { $0.buttons.map { "\($0.name)=GPIO\($0.line)" }.joined(separator: " ") },
+                encoder: encoder.map { "A=GPIO\($0.a) B=GPIO\($0.b)" + ($0.push.map { " push=GPIO\($0)" } ?? "") })
+            return format(answer, json: request.json)
         case .showAds:
-            return format([("ads", executor.settings.adsEnabled ? "on" : "off")], json: request.json)
+            return format(SettingAnswer(ads: executor.settings.adsEnabled ? "on" : "off"), json: request.json)
         case .logLevel(let level):
             if let level, let parsed = Logger.Level(rawValue: level) { LogOutput.level = parsed }
-            return format([("log_level", LogOutput.level.rawValue)], json: request.json)
+            return format(SettingAnswer(logLevel: LogOutput.level.rawValue), json: request.json)
         case .logHour:
             let lines = JournalLog.lastHour()
             return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
@@ -166,25 +150,22 @@ struct ConsoleAnswers {
             let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
             return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
         case .configShow:
-            return format(
-                [
-                    ("board", config.name), ("hat", config.hat.rawValue), ("audio_device", config.audio.device),
-                    ("period_ms", config.audio.periodMs), ("periods", config.audio.periods),
-                    ("channels", config.channels.channels.map(\.name).joined(separator: ", ")),
-                    ("initial_buffer_ms", config.defaults.initialBufferMs),
-                    ("max_delay_ms", config.defaults.maxDelayMs),
-                    ("delay_step_ms", config.defaults.delayStepMs),
-                    ("console", config.console.map { "\($0.device) \($0.baud)" } ?? "none"),
-                    ("mqtt", config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none"),
-                ], json: request.json)
+            let answer = ConfigShowAnswer(
+                board: config.name, hat: config.hat.rawValue, audioDevice: config.audio.device,
+                periodMs: config.audio.periodMs, periods: config.audio.periods,
+                channels: config.channels.channels.map(\.name).joined(separator: ", "),
+                initialBufferMs: config.defaults.initialBufferMs, maxDelayMs: config.defaults.maxDelayMs,
+                delayStepMs: config.defaults.delayStepMs,
+                console: config.console.map { "\($0.device) \($0.baud)" } ?? "none",
+                mqtt: config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")
+            return format(answer, json: request.json)
         case .web, .webPassword, .webReset:
             // The doors that take console lines answer these themselves (ConsoleInbox).
             return "error: the web password is set at the console or with delayboxctl"
         case .tone(let on):
             toneOn = on
             return format(
-                [("result", "ok"), ("tone", on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off")],
-                json: request.json)
+                ResultAnswer(tone: on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off"), json: request.json)
         case .configGet(let key):
             return configValue(key, json: request.json)
         case .gpio:
@@ -208,11 +189,11 @@ struct ConsoleAnswers {
                     ? "error: this board has no remote (docs/controls.md: IR remote)"
                     : "error: the remote is not running (see the log)"
             }
-            return format(view.fields(now: SystemClock.monotonicNanoseconds()), json: request.json)
+            return format(view.answer(now: SystemClock.monotonicNanoseconds()), json: request.json)
         case .configSet(let key, let value):
             return setConfig(key, to: value, json: request.json)
         case .addChannel(let name, let url):
-            return changeChannels("channel add", json: request.json, answer: [("channel", name), ("url", url)]) {
+            return changeChannels("channel add", json: request.json, answer: ResultAnswer(channel: name, url: url)) {
                 items, origin in
                 // A door (the page, MQTT) may add a station, not open a file or another
                 // protocol: a local file is named in the board config, by its owner.
@@ -231,7 +212,8 @@ struct ConsoleAnswers {
             }
         case .removeChannel(let name):
             let names = config.channels.channels.map(\.name).joined(separator: ", ")
-            return changeChannels("channel remove", json: request.json, answer: [("channel", name)]) { items, _ in
+            return changeChannels("channel remove", json: request.json, answer: ResultAnswer(channel: name)) {
+                items, _ in
                 guard
                     let index = items.firstIndex(where: {
                         if case .scalar(name, _)? = $0["name"] { true } else { false }
@@ -274,7 +256,7 @@ struct ConsoleAnswers {
             return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))"
         }
         let what = version.map { "asked for \($0)" } ?? "asked"
-        return format([("result", "ok"), ("update", "\(what): `status` says how it goes (release)")], json: json)
+        return format(ResultAnswer(update: "\(what): `status` says how it goes (release)"), json: json)
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a
@@ -292,7 +274,7 @@ struct ConsoleAnswers {
         // socket's and MQTT's clients too.
         let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
         return format(
-            [("key", key), ("value", value), ("from", "\(node.location.file):\(node.location.line)")], json: json)
+            ConfigValueAnswer(key: key, value: value, from: "\(node.location.file):\(node.location.line)"), json: json)
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid
@@ -304,14 +286,13 @@ struct ConsoleAnswers {
             return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
         }
         if let problem = apply(override, origin: origin) { return "error: " + problem }
-        return format(
-            [("result", "ok"), ("key", key), ("value", value), ("saved", "no: `config save` keeps it")], json: json)
+        return format(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved), json: json)
     }
 
     /// `channel add` and `channel remove`: the channel list changed by `change` (which may
     /// refuse, in words), checked as the file would be and live at once, like `config set`.
     private mutating func changeChannels(
-        _ command: String, json: Bool, answer: [(String, Any)],
+        _ command: String, json: Bool, answer: ResultAnswer,
         _ change: (inout [ConfigNode], SourceLocation) -> String?
     ) -> String {
         guard let document else { return "error: the config file cannot be read again; nothing can be changed" }
@@ -322,7 +303,9 @@ struct ConsoleAnswers {
         if let refusal = change(&items, origin) { return "error: " + refusal }
         let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
         if let problem = apply(override, origin: origin) { return "error: " + problem }
-        return format([("result", "ok")] + answer + [("saved", "no: `config save` keeps it")], json: json)
+        var answer = answer
+        answer.saved = ResultAnswer.unsaved
+        return format(answer, json: json)
     }
 
     /// Lays `override` over the running config when the result is valid (nil), as a reload
@@ -365,7 +348,7 @@ struct ConsoleAnswers {
         if let error { return "error: cannot write \(path): \(error)" }
         unsaved = nil
         reloadRequested = true
-        return format([("result", "ok"), ("saved", path)], json: json)
+        return format(ResultAnswer(saved: path), json: json)
     }
 
     /// Writes `bytes` to `path` durably (fsync, rename, fsync of the folder: Foundation's
@@ -390,18 +373,12 @@ struct ConsoleAnswers {
         }
     }
 
-    /// `key: value` lines in the order given, or one JSON object (its keys sorted, as in all
-    /// JSON the box writes: `JSONText`; a later field of the same key wins).
     /// A Codable answer: its members' `key: value` lines in declaration order (an absent
-    /// optional left out), or one JSON object.
+    /// optional left out), or one JSON object (its keys sorted, as in all JSON the box
+    /// writes: `JSONText`).
     private func format(_ answer: some Encodable, json: Bool) -> String {
         let value = JSONValue(encoding: answer)
         guard json else { return value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n") }
         return JSONText.encode(value)
-    }
-
-    private func format(_ fields: [(String, Any)], json: Bool) -> String {
-        guard json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
-        return NotificationLog.jsonLine(Dictionary(fields, uniquingKeysWith: { $1 }))
     }
 }

@@ -36,8 +36,8 @@ public struct RemoteView: Sendable {
         last = (last + [Key(code: code, action: action, nanoseconds: nanoseconds)]).suffix(Self.kept)
     }
 
-    /// The console's fields, seen at `now` (ns, monotonic).
-    public func fields(now: Int64) -> [(String, String)] {
+    /// The console's answer, seen at `now` (ns, monotonic).
+    public func answer(now: Int64) -> RemoteAnswer {
         let device =
             open.map { "'\($0.name)' (\($0.path))" } ?? "not open: \(problem ?? "looking for '\(self.device)'")"
         let keys = last.reversed().map { key in
@@ -45,10 +45,9 @@ public struct RemoteView: Sendable {
             let seconds = Double(max(0, now - key.nanoseconds)) / 1e9
             return "\(name) (\(key.action ?? "not mapped")) \(String(seconds.formatted1)) s ago"
         }
-        return [
-            ("device", device), ("presses", String(presses)),
-            ("last_keys", keys.isEmpty ? "none yet" : keys.joined(separator: ", ")),
-        ]
+        return RemoteAnswer(
+            device: device, presses: String(presses), lastKeys: keys.isEmpty ? "none yet" : keys.joined(separator: ", ")
+        )
     }
 
     static func describe(_ binding: ControlBinding) -> String {

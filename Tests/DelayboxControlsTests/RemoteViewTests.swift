@@ -17,13 +17,11 @@ import Testing
         var view = RemoteView(device: "gpio_ir_recv")
         view.problem = "no input device named 'gpio_ir_recv' (the kernel has: none)"
         #expect(
-            view.fields(now: 0).first! == (
-                "device", "not open: no input device named 'gpio_ir_recv' (the kernel has: none)"
-            ))
+            view.answer(now: 0).device == "not open: no input device named 'gpio_ir_recv' (the kernel has: none)")
         view.open = ("gpio_ir_recv", "/dev/input/event0")
         view.problem = nil
-        #expect(view.fields(now: 0).first! == ("device", "'gpio_ir_recv' (/dev/input/event0)"))
-        #expect(view.fields(now: 0).last! == ("last_keys", "none yet"))
+        #expect(view.answer(now: 0).device == "'gpio_ir_recv' (/dev/input/event0)")
+        #expect(view.answer(now: 0).lastKeys == "none yet")
     }
 
     @Test func listsTheLastFivePressesNewestFirstWithWhatTheyDo() {
@@ -33,10 +31,10 @@ import Testing
         view.pressed(0x203, at: 2 * second, remote: Self.remote)
         view.pressed(164, at: 3 * second, remote: Self.remote)  // KEY_PLAYPAUSE, not mapped here
         view.pressed(999, at: 4 * second, remote: Self.remote)
-        let fields = view.fields(now: 4 * second + 500_000_000)
-        #expect(fields[1] == ("presses", "4"))
+        let answer = view.answer(now: 4 * second + 500_000_000)
+        #expect(answer.presses == "4")
         #expect(
-            fields[2].1 == "code 999 (not mapped) 0.5 s ago, KEY_PLAYPAUSE (not mapped) 1.5 s ago, "
+            answer.lastKeys == "code 999 (not mapped) 0.5 s ago, KEY_PLAYPAUSE (not mapped) 1.5 s ago, "
                 + "KEY_NUMERIC_3 (preset_recall 3 / held: preset_save 3) 2.5 s ago, KEY_VOLUMEUP (volume_up) 3.5 s ago")
         for step in 5...9 { view.pressed(115, at: Int64(step) * second, remote: Self.remote) }
         #expect(view.last.count == RemoteView.kept && view.presses == 9)

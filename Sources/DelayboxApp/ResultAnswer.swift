@@ -1,0 +1,17 @@
+/// What a console command that changes a setting or the config answers: `result: ok` and
+/// what it changed — a config key and its value, a channel and its URL, the test tone, the
+/// update asked for — and whether it is saved (`no: config save keeps it`, or the file).
+/// A Codable answer: the console's lines in this order, or its JSON (`JSONValue`).
+public struct ResultAnswer: Codable, Equatable, Sendable {
+    public var result = "ok"
+    public var key: String?
+    public var value: String?
+    public var channel: String?
+    public var url: String?
+    public var tone: String?
+    public var update: String?
+    public var saved: String?
+
+    /// What `config set` and the channel commands say of what they changed.
+    static let unsaved = "no: `config save` keeps it"
+}
