@@ -2,6 +2,7 @@ import DelayboxCommands
 import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxConsole
+import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
 import DelayboxFFmpeg
@@ -108,7 +109,8 @@ struct ConsoleAnswers {
                 ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL
             }
             return request.json
-                ? NotificationLog.jsonLine(["channels": config.channels.channels.map(\.name), "selected": channel.name])
+                ? JSONText.encode(
+                    answer: ListAnswer(channels: config.channels.channels.map(\.name), selected: channel.name))
                 : names.joined(separator: "\n")
         case .stats:
             let statistics = status.statistics
@@ -129,7 +131,7 @@ struct ConsoleAnswers {
             return format(answer, json: request.json)
         case .events:
             return request.json
-                ? NotificationLog.jsonLine(["events": recentEvents])
+                ? JSONText.encode(answer: ListAnswer(events: recentEvents))
                 : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
             let encoder = config.gpio?.encoder
@@ -145,10 +147,10 @@ struct ConsoleAnswers {
             return format(SettingAnswer(logLevel: LogOutput.level.rawValue), json: request.json)
         case .logHour:
             let lines = JournalLog.lastHour()
-            return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
+            return request.json ? JSONText.encode(answer: ListAnswer(lines: lines)) : lines.joined(separator: "\n")
         case .logTail(let count):
             let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
-            return request.json ? NotificationLog.jsonLine(["lines": lines]) : lines.joined(separator: "\n")
+            return request.json ? JSONText.encode(answer: ListAnswer(lines: lines)) : lines.joined(separator: "\n")
         case .configShow:
             let answer = ConfigShowAnswer(
                 board: config.name, hat: config.hat.rawValue, audioDevice: config.audio.device,
@@ -175,14 +177,7 @@ struct ConsoleAnswers {
                     : "error: the front panel is not running (see the log)"
             }
             guard request.json else { return view.text }
-            return NotificationLog.jsonLine([
-                "lines": view.lines.map { line -> [String: Any] in
-                    var object: [String: Any] = ["name": line.name, "line": line.line, "edges": line.edges]
-                    if let high = line.high { object["high"] = high }
-                    if let active = line.active { object["pressed"] = active }
-                    return object
-                }
-            ])
+            return JSONText.encode(answer: GPIOAnswer(view))
         case .remote:
             guard let view = doors?.remote?.view() else {
                 return config.remote == nil
@@ -373,12 +368,6 @@ struct ConsoleAnswers {
         }
     }
 
-    /// A Codable answer: its members' `key: value` lines in declaration order (an absent
-    /// optional left out), or one JSON object (its keys sorted, as in all JSON the box
-    /// writes: `JSONText`).
-    private func format(_ answer: some Encodable, json: Bool) -> String {
-        let value = JSONValue(encoding: answer)
-        guard json else { return value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n") }
-        return JSONText.encode(value)
-    }
+    /// A Codable answer as lines or JSON (`JSONText.console`).
+    private func format(_ answer: some Encodable, json: Bool) -> String { JSONText.console(answer, json: json) }
 }

@@ -82,7 +82,6 @@ public enum NotificationLog {
         if event.kind == "ad", let elapsedFrames { line.elapsedMs = AudioFormat.milliseconds(frames: elapsedFrames) }
     }
 
-    /// One JSON object on one line, keys sorted.
     /// An event as the console's `events` lists it: what it was, where it sits in the
     /// stream (s on the connection's timeline) and when it was heard (local time to the
     /// millisecond, to compare with the picture).
@@ -106,8 +105,6 @@ public enum NotificationLog {
             Int32(milliseconds - whole * 1000))
         return "\(text) · stream \(stream) s · heard \(heard)"
     }
-
-    public static func jsonLine(_ object: [String: Any]) -> String { JSONText.encode(object) }
 
     /// An event that took effect, as the doors hear it (`HeardEvent`).
     static func heard(

@@ -1,52 +1,8 @@
-/// JSON text for the console's and the log's answers: objects with their keys sorted, on
-/// one line. Values are what those answers hold: text, integers, floating point, Booleans,
-/// lists and objects of them, and nil as null — a Codable answer's (`JSONValue`), or a
-/// dictionary's for the answers not typed yet.
+/// JSON text for everything the box writes in JSON — the console's answers, `play --json`,
+/// MQTT's and the page's payloads: a Codable type's fields (`JSONValue`), objects with their
+/// keys sorted, on one line, a whole number without `.0`, a number JSON cannot hold as null.
 public enum JSONText {
-    /// `value` as JSON; an unknown kind of value is written as its description (a string).
-    public static func encode(_ value: Any?) -> String {
-        var out = ""
-        write(value, to: &out)
-        return out
-    }
-
-    private static func write(_ value: Any?, to out: inout String) {
-        switch value {
-        case nil: out += "null"
-        case let text as String: quote(text, to: &out)
-        case let text as Substring: quote(String(text), to: &out)
-        case let flag as Bool: out += flag ? "true" : "false"
-        case let number as any BinaryInteger: out += "\(number)"
-        case let number as Double: out += number.isFinite ? trimmed(number.description) : "null"
-        case let number as Float: out += number.isFinite ? trimmed(number.description) : "null"
-        case let object as [String: Any]:
-            out += "{"
-            for (index, key) in object.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                quote(key, to: &out)
-                out += ":"
-                write(object[key]!, to: &out)
-            }
-            out += "}"
-        case let list as [Any]:
-            out += "["
-            for (index, item) in list.enumerated() {
-                if index > 0 { out += "," }
-                write(item, to: &out)
-            }
-            out += "]"
-        case let other?:
-            // An optional inside `Any` (a dictionary's `Int?`) that is nil: null.
-            let mirror = Mirror(reflecting: other)
-            if mirror.displayStyle == .optional, mirror.children.isEmpty {
-                out += "null"
-            } else {
-                quote("\(other)", to: &out)
-            }
-        }
-    }
-
-    /// `value` as JSON: objects with their keys sorted, as `encode(_:)` writes dictionaries.
+    /// `value` as JSON: objects with their keys sorted.
     public static func encode(_ value: JSONValue) -> String {
         var out = ""
         write(value, to: &out)
@@ -55,6 +11,14 @@ public enum JSONText {
 
     /// A Codable answer as JSON (`JSONValue(encoding:)`, then `encode(_:)`).
     public static func encode(answer: some Encodable) -> String { encode(JSONValue(encoding: answer)) }
+
+    /// A Codable answer as a door gives it: its members' `key: value` lines in declaration
+    /// order (an absent optional left out), or (`json`) one JSON object.
+    public static func console(_ answer: some Encodable, json: Bool) -> String {
+        let value = JSONValue(encoding: answer)
+        guard json else { return value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n") }
+        return encode(value)
+    }
 
     private static func write(_ value: JSONValue, to out: inout String) {
         switch value {
@@ -83,7 +47,7 @@ public enum JSONText {
     }
 
     /// A whole number as JSON writes it: `2`, not `2.0`.
-    private static func trimmed(_ text: String) -> String { text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+    public static func trimmed(_ text: String) -> String { text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
 
     /// `text` as a JSON string, quotes included (also a YAML double-quoted scalar: JSON's
     /// escapes are YAML's).

@@ -102,22 +102,20 @@ public final class ConsoleInbox: Sendable {
     private func answerWeb(_ request: ConsoleRequest) -> String {
         guard let web else { return "error: this box has no web page (no 'web:' in its board config)" }
         let now = SystemClock.monotonicNanoseconds()
-        var fields: [(String, Any)]
+        let answer: WebPasswordAnswer
         switch request.action {
         case .webPassword(let password):
             if let problem = web.set(password: password) { return "error: \(problem)" }
-            fields = [("result", "ok"), ("password", "set: every browser logs in again")]
+            answer = WebPasswordAnswer(result: "ok", password: "set: every browser logs in again")
         case .webReset:
             if let problem = web.reset(now: now) { return "error: \(problem)" }
-            fields = [("result", "ok"), ("password", "none: the page lets one be chosen for 30 min")]
+            answer = WebPasswordAnswer(result: "ok", password: "none: the page lets one be chosen for 30 min")
         default:
             let set = web.passwords.storedHash() != nil
-            fields =
-                [("password", set ? "set" : "none")]
-                + (set ? [] : [("setup_left_s", web.setupLeftNs(now: now) / 1_000_000_000)])
+            answer = WebPasswordAnswer(
+                password: set ? "set" : "none", setupLeftS: set ? nil : web.setupLeftNs(now: now) / 1_000_000_000)
         }
-        guard request.json else { return fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n") }
-        return JSONText.encode(Dictionary(fields, uniquingKeysWith: { $1 }))
+        return JSONText.console(answer, json: request.json)
     }
 
     /// The requests waiting, for the playout thread.

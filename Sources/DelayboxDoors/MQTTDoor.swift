@@ -247,7 +247,7 @@ final class MQTTDoor: Sendable {
                 client.publish(
                     .init(
                         topic: topics.reply,
-                        payload: "{\"command\":" + JSONText.encode(line) + (rest == "}" ? "" : ",") + rest,
+                        payload: "{\"command\":" + JSONText.quoted(line) + (rest == "}" ? "" : ",") + rest,
                         retain: false))
             } else {
                 reply(command: line, error: answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer)
@@ -266,7 +266,7 @@ final class MQTTDoor: Sendable {
             return
         }
         let fields = json.dropFirst()
-        let payload = "{\"update\":" + JSONText.encode(note) + (fields == "}" ? "" : ",") + fields
+        let payload = "{\"update\":" + JSONText.quoted(note) + (fields == "}" ? "" : ",") + fields
         client.publish(.init(topic: topics.status, payload: payload, retain: true))
     }
 
@@ -292,7 +292,8 @@ final class MQTTDoor: Sendable {
         client.publish(
             .init(
                 topic: topics.reply,
-                payload: JSONText.encode(["command": line, "result": "ok", "update": stage.summary]), retain: false))
+                payload: JSONText.encode(answer: MQTTReply(command: line, result: "ok", update: stage.summary)),
+                retain: false))
         // With no report of the canary heard yet, the broker's retained one (sent again) is the baseline.
         if !knewCanary, let releases = topics.memberReleases { client.subscribe(releases) }
         return nil
@@ -383,8 +384,9 @@ final class MQTTDoor: Sendable {
     }
 
     private func reply(command: String?, error: String) {
-        var fields: [String: Any] = ["error": error]
-        if let command { fields["command"] = command }
-        client.publish(.init(topic: topics.reply, payload: JSONText.encode(fields), retain: false))
+        client.publish(
+            .init(
+                topic: topics.reply, payload: JSONText.encode(answer: MQTTReply(command: command, error: error)),
+                retain: false))
     }
 }

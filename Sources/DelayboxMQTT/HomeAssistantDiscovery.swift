@@ -23,73 +23,123 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     public var messages: [Message] {
-        let stepSeconds = Double(config.defaults.delayStepMs) / 1000
-        let entities: [(component: String, object: String, name: String, fields: [String: Any])] = [
-            (
-                "number", "delay", "Delay",
-                [
-                    "command_template": "delay {{ value }}", "value_template": "{{ value_json.delay_ms / 1000 }}",
-                    "min": 0, "max": Double(config.defaults.maxDelayMs) / 1000, "step": stepSeconds,
-                    "unit_of_measurement": "s", "mode": "box", "icon": "mdi:timer-sand",
-                ]
-            ),
-            (
-                "number", "volume", "Volume",
-                [
-                    "command_template": "volume {{ value }}", "value_template": "{{ value_json.volume }}",
-                    "min": 0, "max": 100, "step": 1, "mode": "slider", "icon": "mdi:volume-high",
-                ]
-            ),
-            (
-                "select", "channel", "Channel",
-                [
-                    "command_template": "channel {{ value }}", "value_template": "{{ value_json.channel }}",
-                    "options": config.channels.channels.map(\.name), "icon": "mdi:radio",
-                ]
-            ),
-            (
-                "switch", "pause", "Paused",
-                [
-                    "payload_on": "pause", "payload_off": "resume", "state_on": "ON", "state_off": "OFF",
-                    "value_template": "{{ 'ON' if value_json.state == 'paused' else 'OFF' }}", "icon": "mdi:pause",
-                ]
-            ),
-            (
-                "switch", "mute", "Muted",
-                [
-                    "payload_on": "mute on", "payload_off": "mute off", "state_on": "ON", "state_off": "OFF",
-                    "value_template": "{{ 'ON' if value_json.muted else 'OFF' }}", "icon": "mdi:volume-off",
-                ]
-            ),
-            ("sensor", "state", "State", ["value_template": "{{ value_json.state }}", "icon": "mdi:play-network"]),
-            (
-                "sensor", "now_playing", "Now playing",
-                ["value_template": "{{ value_json.now_playing }}", "icon": "mdi:text"]
-            ),
-        ]
-        return entities.map { entity in
-            var payload = entity.fields
-            payload["name"] = entity.name
-            payload["unique_id"] = "\(topics.nodeID)_\(entity.object)"
-            payload["object_id"] = "\(topics.nodeID)_\(entity.object)"
-            payload["state_topic"] = topics.status
-            if entity.component != "sensor" { payload["command_topic"] = topics.command }
-            payload["availability_topic"] = topics.availability
-            payload["payload_available"] = "online"
-            payload["payload_not_available"] = "offline"
-            payload["device"] = device
+        let device = Entity.Device(
+            identifiers: ["delaybox_" + topics.nodeID], name: "Delaybox \(topics.clientID)",
+            manufacturer: "Delaybox", model: config.name, swVersion: version)
+        func entity(_ component: String, _ object: String, _ name: String, _ fill: (inout Entity) -> Void) -> Message {
+            var entity = Entity(
+                name: name, uniqueID: "\(topics.nodeID)_\(object)", objectID: "\(topics.nodeID)_\(object)",
+                stateTopic: topics.status, commandTopic: component == "sensor" ? nil : topics.command,
+                availabilityTopic: topics.availability, device: device)
+            fill(&entity)
             return Message(
-                topic: topics.discovery(component: entity.component, object: entity.object),
-                payload: JSONText.encode(payload))
+                topic: topics.discovery(component: component, object: object), payload: JSONText.encode(answer: entity))
         }
+        return [
+            entity("number", "delay", "Delay") {
+                $0.commandTemplate = "delay {{ value }}"
+                $0.valueTemplate = "{{ value_json.delay_ms / 1000 }}"
+                ($0.min, $0.max, $0.step) = (
+                    0, Double(config.defaults.maxDelayMs) / 1000, Double(config.defaults.delayStepMs) / 1000
+                )
+                ($0.unitOfMeasurement, $0.mode, $0.icon) = ("s", "box", "mdi:timer-sand")
+            },
+            entity("number", "volume", "Volume") {
+                $0.commandTemplate = "volume {{ value }}"
+                $0.valueTemplate = "{{ value_json.volume }}"
+                ($0.min, $0.max, $0.step, $0.mode, $0.icon) = (0, 100, 1, "slider", "mdi:volume-high")
+            },
+            entity("select", "channel", "Channel") {
+                $0.commandTemplate = "channel {{ value }}"
+                $0.valueTemplate = "{{ value_json.channel }}"
+                ($0.options, $0.icon) = (config.channels.channels.map(\.name), "mdi:radio")
+            },
+            entity("switch", "pause", "Paused") {
+                ($0.payloadOn, $0.payloadOff, $0.stateOn, $0.stateOff) = ("pause", "resume", "ON", "OFF")
+                $0.valueTemplate = "{{ 'ON' if value_json.state == 'paused' else 'OFF' }}"
+                $0.icon = "mdi:pause"
+            },
+            entity("switch", "mute", "Muted") {
+                ($0.payloadOn, $0.payloadOff, $0.stateOn, $0.stateOff) = ("mute on", "mute off", "ON", "OFF")
+                $0.valueTemplate = "{{ 'ON' if value_json.muted else 'OFF' }}"
+                $0.icon = "mdi:volume-off"
+            },
+            entity("sensor", "state", "State") {
+                ($0.valueTemplate, $0.icon) = ("{{ value_json.state }}", "mdi:play-network")
+            },
+            entity("sensor", "now_playing", "Now playing") {
+                ($0.valueTemplate, $0.icon) = ("{{ value_json.now_playing }}", "mdi:text")
+            },
+        ]
     }
 
-    /// The device block every entity shares: one device per box.
-    private var device: [String: Any] {
-        [
-            "identifiers": ["delaybox_" + topics.nodeID], "name": "Delaybox \(topics.clientID)",
-            "manufacturer": "Delaybox",
-            "model": config.name, "sw_version": version,
-        ]
+    /// One entity's discovery payload (Home Assistant's MQTT discovery schema): what every
+    /// entity has, then what its component takes; an absent field is left out.
+    struct Entity: Encodable {
+        struct Device: Encodable {
+            var identifiers: [String]
+            var name: String
+            var manufacturer: String
+            var model: String
+            var swVersion: String
+
+            enum CodingKeys: String, CodingKey {
+                case identifiers, name, manufacturer, model
+                case swVersion = "sw_version"
+            }
+        }
+
+        var name: String
+        var uniqueID: String
+        var objectID: String
+        var stateTopic: String
+        var commandTopic: String?
+        var availabilityTopic: String
+        var payloadAvailable = "online"
+        var payloadNotAvailable = "offline"
+        var device: Device
+        var commandTemplate: String?
+        var valueTemplate: String?
+        var min: Double?
+        var max: Double?
+        var step: Double?
+        var unitOfMeasurement: String?
+        var mode: String?
+        var options: [String]?
+        var payloadOn: String?
+        var payloadOff: String?
+        var stateOn: String?
+        var stateOff: String?
+        var icon: String?
+
+        init(
+            name: String, uniqueID: String, objectID: String, stateTopic: String, commandTopic: String?,
+            availabilityTopic: String, device: Device
+        ) {
+            (self.name, self.uniqueID, self.objectID, self.stateTopic) = (name, uniqueID, objectID, stateTopic)
+            (self.commandTopic, self.availabilityTopic, self.device) = (commandTopic, availabilityTopic, device)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case uniqueID = "unique_id"
+            case objectID = "object_id"
+            case stateTopic = "state_topic"
+            case commandTopic = "command_topic"
+            case availabilityTopic = "availability_topic"
+            case payloadAvailable = "payload_available"
+            case payloadNotAvailable = "payload_not_available"
+            case device
+            case commandTemplate = "command_template"
+            case valueTemplate = "value_template"
+            case min, max, step
+            case unitOfMeasurement = "unit_of_measurement"
+            case mode, options
+            case payloadOn = "payload_on"
+            case payloadOff = "payload_off"
+            case stateOn = "state_on"
+            case stateOff = "state_off"
+            case icon
+        }
     }
 }

@@ -111,7 +111,7 @@ public struct MemberRelease: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(MemberRelease.self, from: Data(payload))
     }
 
-    public var json: String { JSONText.encode(["box": box, "version": version, "release": release]) }
+    public var json: String { JSONText.encode(answer: self) }
 
     enum Verdict { case healthy, failed, underWay }
 

@@ -98,12 +98,10 @@ public final class WebApp: Sendable {
     /// CSRF token), may the first password be chosen here, and for how much longer.
     private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
         let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
-        var fields: [String: Any] = [
-            "password_set": passwords.storedHash() != nil, "logged_in": session != nil,
-            "setup_left_s": access.setupLeftNs(now: now) / 1_000_000_000,
-        ]
-        if let session { fields["csrf"] = session.csrf }
-        return WebResponse.json(JSONText.encode(fields))
+        let answer = WebAnswer(
+            passwordSet: passwords.storedHash() != nil, loggedIn: session != nil,
+            setupLeftS: access.setupLeftNs(now: now) / 1_000_000_000, csrf: session?.csrf)
+        return WebResponse.json(answer.json)
     }
 
     /// Refuses a change that did not come from the box's own page.
@@ -146,8 +144,8 @@ public final class WebApp: Sendable {
                 status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
                 body: .bytes(
                     Array(
-                        JSONText.encode(["error": "too many wrong passwords: try again in \(Self.duration(seconds))"])
-                            .utf8)))
+                        WebAnswer(error: "too many wrong passwords: try again in \(Self.duration(seconds))").json.utf8))
+            )
         }
         guard let hash = passwords.storedHash() else {
             return WebResponse.error("no password is set yet: choose one first", status: 409)
@@ -170,7 +168,7 @@ public final class WebApp: Sendable {
         }
         let cookie =
             "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimitNs / 1_000_000_000)"
-        var response = WebResponse.json(JSONText.encode(["logged_in": true, "csrf": session.csrf]))
+        var response = WebResponse.json(WebAnswer(loggedIn: true, csrf: session.csrf).json)
         response.headers.append(["Set-Cookie", cookie])
         return response
     }
@@ -179,7 +177,7 @@ public final class WebApp: Sendable {
         if case .success(let session) = session(request, now: now) {
             state.withLock { $0.sessions.close(token: session.token) }
         }
-        var response = WebResponse.json(JSONText.encode(["logged_in": false]))
+        var response = WebResponse.json(WebAnswer(loggedIn: false).json)
         response.headers.append(["Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"])
         return response
     }

@@ -37,6 +37,6 @@ public struct WebResponse: Sendable, Equatable {
 
     /// `{"error": MESSAGE}`: what went wrong, in words the page shows.
     static func error(_ message: String, status: Int) -> WebResponse {
-        json(JSONText.encode(["error": message]), status: status)
+        json(WebAnswer(error: message).json, status: status)
     }
 }

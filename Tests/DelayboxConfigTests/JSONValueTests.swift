@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
             "lines": [["name": "play", "line": UInt8(17)], ["name": "next", "line": UInt8(27)]],
         ]
         let written = JSONText.encode(answer: Self.answer)
-        #expect(written == JSONText.encode(dictionary))
+        #expect(written == DictionaryJSON.encode(dictionary))
         #expect(written.hasPrefix(#"{"count":-12345678901,"flag":true,"lines":[{"line":17,"name":"play"}"#))
         #expect(written.contains(#""whole":2,"#) && written.contains(#""ratio":0.1,"#), "\(written)")
         #expect(!written.contains("missing"), "an absent optional is left out")

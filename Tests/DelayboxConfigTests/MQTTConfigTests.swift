@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxMQTT
+import DelayboxTestSupport
 import Foundation
 import Testing
 
@@ -59,6 +60,40 @@ import Testing
         let result = try load(section)
         #expect(result.config == nil)
         #expect(result.diagnostics.contains { $0.contains("error") && $0.contains(message) }, "\(result.diagnostics)")
+    }
+
+    /// Home Assistant's discovery payloads (typed now) are the fields they always were:
+    /// every entity's shared ones, its component's own, the device.
+    @Test func discoveryPayloadsAreTheFieldsHomeAssistantReads() throws {
+        let config = try #require(
+            try load("mqtt:\n  broker: mqtt://b\n  client_id: den\ndefaults:\n  delay_step: 500 ms\n").config)
+        let topics = MQTTTopics(settings: try #require(config.mqtt), hostname: "x")
+        let messages = HomeAssistantDiscovery(topics: topics, config: config, version: "1.2").messages
+        let shared: [String: Any] = [
+            "state_topic": "delaybox/den/status", "availability_topic": "delaybox/den/availability",
+            "payload_available": "online", "payload_not_available": "offline",
+            "device": [
+                "identifiers": ["delaybox_den"], "name": "Delaybox den", "manufacturer": "Delaybox",
+                "model": config.name, "sw_version": "1.2",
+            ],
+        ]
+        let delay: [String: Any] = [
+            "name": "Delay", "unique_id": "den_delay", "object_id": "den_delay",
+            "command_topic": "delaybox/den/command", "command_template": "delay {{ value }}",
+            "value_template": "{{ value_json.delay_ms / 1000 }}", "min": 0,
+            "max": Double(config.defaults.maxDelayMs) / 1000, "step": 0.5, "unit_of_measurement": "s", "mode": "box",
+            "icon": "mdi:timer-sand",
+        ]
+        let state: [String: Any] = [
+            "name": "State", "unique_id": "den_state", "object_id": "den_state",
+            "value_template": "{{ value_json.state }}", "icon": "mdi:play-network",
+        ]
+        #expect(messages.count == 7)
+        #expect(messages.first?.topic == "homeassistant/number/den/delay/config")
+        #expect(messages.first?.payload == DictionaryJSON.encode(delay.merging(shared) { $1 }))
+        #expect(
+            messages.first { $0.topic.hasSuffix("/state/config") }?.payload
+                == DictionaryJSON.encode(state.merging(shared) { $1 }))
     }
 
     @Test func topicsFollowTheClientIDAndThePrefix() {

@@ -88,7 +88,7 @@ import Testing
         ]
         for (notification, fields) in cases {
             let line = NotificationLog.json(notification, atSeconds: 12.3456)
-            #expect(line == JSONText.encode(fields.merging(["t": 12.346]) { $1 }), "\(notification)")
+            #expect(line == DictionaryJSON.encode(fields.merging(["t": 12.346]) { $1 }), "\(notification)")
             let decoded = try JSONDecoder().decode(PlayLine.self, from: Data(line.utf8))
             #expect(decoded.type == fields["type"] as? String && decoded.t == 12.346, "\(line)")
         }
