@@ -9,9 +9,10 @@ import Foundation
 /// or nowhere, never to a pipe: two pipes read one after the other deadlock a child that
 /// fills the second one's 64 KiB first, and a pipe's write end is inherited by every
 /// program started after it (a server a test started later held a run's output open past
-/// the run's end) — except for a test that must see the moment a program says its first
-/// word (`.pipe`), which reads it as it comes. Its input is a file, or this process's own. When the last reference
-/// goes, a program still running is killed and reaped: no test leaves one behind.
+/// the run's end) — except where output must be read as it comes (`.pipe`: a test waiting
+/// for a program's first word, the benchmark's live readers). Its input is a file, or this
+/// process's own. When the last reference goes, a program still running is killed and
+/// reaped: no test leaves one behind.
 public final class LaunchedProgram {
     /// Where one of its output streams goes.
     public enum Destination {
