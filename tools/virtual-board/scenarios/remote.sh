@@ -10,6 +10,7 @@
 RC=$(ls /sys/class/rc | head -n 1)
 LIRC=/dev/$(ls "/sys/class/rc/$RC" | grep '^lirc' | head -n 1)
 NAME=$(cat /sys/class/rc/"$RC"/input*/name)
+EVENTS=/dev/input/$(ls /sys/class/rc/"$RC"/input*/ | grep '^event' | head -n 1)
 echo "$NAME" > /mnt/receiver-name.txt
 cat > /mnt/remote-board.yaml <<YAML
 extends: [/mnt/board.yaml, $DELAYBOX_ROOT/board-configs/remotes/car-mp3.yaml]
@@ -27,6 +28,15 @@ DELAYBOX_BOARD=$BOARD DELAYBOX_PROGRAM="$DELAYBOX_BIN/delaybox" sh "$DELAYBOX_RO
 panel
 start_appliance
 wait_until 60 0.5 grep -q "remote: '$NAME'" /mnt/delaybox.log
+# The kernel's own record of the keys (struct input_event, 24 bytes each), read beside the
+# appliance: the test counts its key-downs. A held key is one key-down and its autorepeats —
+# unless the board stalls longer than rc-core's key-up timeout between two of the remote's
+# messages (the host's load can take the emulated CPU away that long): then the kernel
+# itself reports a release and a second press, and the appliance must count both.
+cat "$EVENTS" > /mnt/remote-events.bin &
+READER=$!
+reading() { ls -l /proc/"$READER"/fd | grep -q "$EVENTS"; }
+wait_until 100 0.1 reading
 # A press: one NEC message; a key held: the message again every 100 ms (the remote's own
 # repeat), which rc-core turns into the key's autorepeat.
 send() { ir-ctl -d "$LIRC" -S "nec:$1"; }
@@ -64,4 +74,5 @@ wait_until 40 0.5 status_has "delay_ms: 2100" status-recalled.txt
 send 0x47                                   # CH+
 wait_until 40 0.5 status_has "channel: Away" status-channel.txt
 ctl remote > /mnt/remote.txt 2>&1
+kill "$READER"
 stop_appliance
