@@ -47,6 +47,8 @@ struct ConsoleAnswers {
     var toneOn = false
     /// The output's trouble counts, as of this wake-up (the playout sets them before it answers).
     var output = OutputStatistics()
+    /// The playout thread's SCHED_FIFO priority, 0 at normal priority (`stats`).
+    var playoutThreadPriority: Int32 = 0
     /// The channels recorded in the background (`record: true`; `status` lists them).
     var standby: StandbyChannels?
 
@@ -124,6 +126,8 @@ struct ConsoleAnswers {
                 resyncs: statistics.resyncs, driftPpm: (statistics.driftPpm * 10).rounded() / 10,
                 driftSlips: statistics.driftSlips, delayBufferBytes: status.delayBufferBytes, xruns: output.xruns,
                 lateRenders: output.lateRenders, deviceLosses: output.deviceLosses,
+                audioThread: RealTimePriority.description(output.audioThreadPriority),
+                playoutThread: RealTimePriority.description(playoutThreadPriority),
                 knobToClickCount: output.touchToSound.count,
                 cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
                 rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,

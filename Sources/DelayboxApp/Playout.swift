@@ -46,6 +46,13 @@ final class Playout {
         var reload: () throws -> (config: BoardConfig, document: ConfigNode?)
     }
 
+    /// The playout thread's SCHED_FIFO priority in real time, where permitted: below the audio
+    /// thread's (`OutputPath.audioPriority`), above everything else the board runs. Its render
+    /// is due within the ring's two periods (40 ms) of a wake; at normal priority an upgrade
+    /// unpacking beside it, or the host's load under tests, made it late and the jack silent
+    /// (late renders: issue 43). Its work per wake is bounded by the stream's rate.
+    static let realTimePriority: Int32 = 40
+
     private let logger = Logger(label: "delaybox.appliance")
     private let log: any PlayoutLog
     /// Saves the settings off this thread; nil: nowhere (`play`).
@@ -197,6 +204,13 @@ final class Playout {
         let interval = output.playoutIntervalNanoseconds
         output.frameLimit = seconds > 0 ? Int64(seconds * Double(AudioFormat.sampleRate)) : Int64.max
         output.start()
+        if RealTimePriority.raiseCallingThread(to: Self.realTimePriority) {
+            answers.playoutThreadPriority = Self.realTimePriority
+        } else {
+            logger.notice(
+                "playout and audio at normal priority: real-time (SCHED_FIFO) not permitted — a busy board may be heard as gaps"
+            )
+        }
         var wake = clock.now()
         while output.renderedFrames < output.frameLimit {
             sleeper.sleep(until: wake)

@@ -19,6 +19,10 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
     public var xruns: Int
     public var lateRenders: Int
     public var deviceLosses: Int
+    /// The audio and playout threads' scheduling: `fifo 50`, `fifo 40`, or `normal` where
+    /// real-time priority was not permitted (not root, no RLIMIT_RTPRIO).
+    public var audioThread: String
+    public var playoutThread: String
     /// Controls touched since the start whose sound was timed to the jack.
     public var knobToClickCount: Int
     /// This process's CPU time so far (s, to 0.01).
@@ -45,6 +49,8 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
         case xruns
         case lateRenders = "late_renders"
         case deviceLosses = "device_losses"
+        case audioThread = "audio_thread"
+        case playoutThread = "playout_thread"
         case knobToClickCount = "knob_to_click_count"
         case cpuS = "cpu_s"
         case rssMb = "rss_mb"

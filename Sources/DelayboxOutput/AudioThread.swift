@@ -5,24 +5,21 @@ import Glibc
 import Synchronization
 
 /// The real-time audio thread: runs an `AudioPump` step after step until stopped, at
-/// SCHED_FIFO priority when asked and permitted (quietly at normal priority otherwise).
+/// SCHED_FIFO priority when permitted (at normal priority otherwise, shown by `stats`).
 final class AudioThread: Sendable {
     let pump: AudioPump
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
-    /// Whether the thread got real-time priority (set once it runs).
-    let realtime = Atomic<Bool>(false)
+    /// The SCHED_FIFO priority the thread got, 0 for normal (set once it runs).
+    let priority = Atomic<Int32>(0)
 
     init(pump: AudioPump) { self.pump = pump }
 
-    /// - Parameter realtimePriority: SCHED_FIFO priority (1-99), or nil for normal.
-    ///   Paced outputs (files, null) sleep rather than block on a device and need none.
-    func start(realtimePriority: Int32?) {
+    /// - Parameter realtimePriority: SCHED_FIFO priority (1-99).
+    func start(realtimePriority: Int32) {
         PlatformThread.start(name: "delaybox-audio", stackBytes: 512 * 1024) { [self] in
-            if let realtimePriority {
-                var parameters = sched_param()
-                parameters.sched_priority = realtimePriority
-                realtime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0, ordering: .relaxed)
+            if RealTimePriority.raiseCallingThread(to: realtimePriority) {
+                priority.store(realtimePriority, ordering: .relaxed)
             }
             while running.load(ordering: .relaxed) { pump.step() }
             pump.finish()

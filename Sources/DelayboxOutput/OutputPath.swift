@@ -101,14 +101,19 @@ public final class OutputPath {
         OutputStatistics(
             xruns: pump.deviceUnderruns.load(ordering: .relaxed),
             lateRenders: pump.ringUnderruns.load(ordering: .relaxed),
-            deviceLosses: deviceLosses, touchToSound: touchToSound)
+            deviceLosses: deviceLosses, touchToSound: touchToSound, audioThreadPriority: audioThreadPriority)
     }
 
-    public func start() {
-        // Real-time priority only for a device that blocks: paced outputs sleep.
-        let priority: Int32? = device.kind.pacesItself ? 50 : nil
-        thread.start(realtimePriority: priority)
-    }
+    /// The audio thread's SCHED_FIFO priority, where permitted: above the playout thread's,
+    /// which fills the ring it empties. A paced output (a WAV file, null) gets it as well: it
+    /// runs dry when its writer is late, as a card does (`PacedPlayout`), so the simulated
+    /// board's jack is written at the board's priority.
+    public static let audioPriority: Int32 = 50
+
+    public func start() { thread.start(realtimePriority: Self.audioPriority) }
+
+    /// The audio thread's SCHED_FIFO priority, 0 while at normal priority (`stats`).
+    public var audioThreadPriority: Int32 { thread.priority.load(ordering: .relaxed) }
 
     /// Renders periods until the ring holds its target (at least `minimumPeriods`, which
     /// may go past `frameLimit`: a fade-out); `render` gets the buffer and how many frames
@@ -188,12 +193,15 @@ public struct OutputStatistics: Sendable {
     /// From a control's touch (the kernel's timestamp of the edge or key) to its sound's
     /// first frame at the jack, for the latest sounds.
     public var touchToSound = LatencyWindow()
+    /// The audio thread's SCHED_FIFO priority, 0 at normal priority.
+    public var audioThreadPriority: Int32 = 0
 
     public init(
-        xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow()
+        xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow(),
+        audioThreadPriority: Int32 = 0
     ) {
-        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound) = (
-            xruns, lateRenders, deviceLosses, touchToSound
+        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound, self.audioThreadPriority) = (
+            xruns, lateRenders, deviceLosses, touchToSound, audioThreadPriority
         )
     }
 }

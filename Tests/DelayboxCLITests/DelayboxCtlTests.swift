@@ -97,6 +97,10 @@ import Testing
             "a WAV output paced by the system clock hardly drifts: \(figures.driftPpm) ppm")
         #expect(figures.cpuS > 0 && figures.cpuS < 30, "CPU seconds so far: \(figures.cpuS)")
         #expect(figures.rssMb > 5 && figures.rssMb < 500, "resident MB: \(figures.rssMb)")
+        // make test runs as root: the simulated board's threads at the board's priorities.
+        if getuid() == 0 {
+            #expect(figures.audioThread == "fifo 50" && figures.playoutThread == "fifo 40", "\(stats.output)")
+        }
     }
 
     @Test func adsLogConfigAndChannelFromTheShell() throws {

@@ -126,6 +126,10 @@ struct VirtualBoardDeployTests {
         #expect(
             unit.contains("ActiveState=active") && unit.contains("SubState=running") && unit.contains("User=delaybox"),
             "\(unit)")
+        // Unprivileged and without a capability, the service's threads still get real-time
+        // priority: within its LimitRTPRIO, through its system call filter.
+        let stats = try login.run("delayboxctl stats")
+        #expect(stats.contains("audio_thread: fifo 50\nplayout_thread: fifo 40"), "\(stats)")
 
         // apt itself installs the broken release (as unattended-upgrades would): the box's
         // own healer checks it after dpkg's run, puts the kept release back, and pins the

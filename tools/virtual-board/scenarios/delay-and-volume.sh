@@ -56,4 +56,5 @@ mark volume-set
 sleep 4
 kill -INT $CAPTURE
 wait $CAPTURE || echo "arecord ended by SIGINT ($?)"
+ctl stats > /mnt/stats.txt 2>&1             # resyncs, late renders, xruns: shown if the shift is off
 stop_appliance
