@@ -13,6 +13,7 @@
 # apt sources are not touched. Run commands in it with tools/debian-root/run.sh trixie-arm64.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tools/cache.sh"
 DIR="$ROOT/.build/roots/trixie-arm64"
 say() { echo "arm64-root: $*" >&2; }
 
@@ -24,8 +25,11 @@ INCLUDE+=,gcc-14-aarch64-linux-gnu,make,cpio,kmod
 # the cross compiler above).
 ARM64=(libc6-dev libgcc-14-dev libstdc++-14-dev zlib1g-dev libgnutls28-dev libasound2-dev libgpiod-dev libyaml-dev
        libmosquitto-dev libmicrohttpd-dev libcrypt-dev)
-STAMP="$INCLUDE ${ARM64[*]}"
-if [ "$(cat "$DIR/.done" 2>/dev/null)" != "$STAMP" ]; then
+# Made again when these lists or this script change; a first run in another clone on this
+# machine takes it made (tools/cache.sh).
+STAMP="$INCLUDE ${ARM64[*]} $(sha256sum < "$0" | cut -c1-16)"
+[ "$(cat "$DIR/.done" 2>/dev/null)" = "$STAMP" ] && exit 0
+cache_use "$DIR" root-trixie-arm64 "$STAMP" && { say "ready: $DIR (made before on this machine)"; exit 0; }
 [ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
 rm -rf "$DIR"
 mkdir -p "$DIR"
@@ -47,9 +51,6 @@ for deb in "$DIR"/tmp/swiftlang_*_arm64.deb "$DIR"/tmp/libswiftlang_*_arm64.deb;
 done
 rm -f "$DIR"/tmp/*.deb "$DIR"/var/cache/apt/archives/*.deb
 [ -d "$DIR/opt/swift-arm64/usr/libexec/swift/lib/swift_static/linux" ] || { say "no arm64 static Swift runtime in swiftlang:arm64"; exit 1; }
-echo "$STAMP" > "$DIR/.done"
-say "ready: $DIR ($(du -sh "$DIR" | cut -f1))"
-fi
 
 # The SDK: this root's own /usr is the sysroot (its multiarch arm64 libraries) — seen
 # through /opt/sysroot-arm64, so that the project's modules (elsewhere under /) do not
@@ -74,3 +75,6 @@ JSON
 cat > "$B/debian13-arm64/toolset.json" <<'JSON'
 {"schemaVersion": "1.0", "rootPath": "/usr/libexec/swift/bin", "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}}
 JSON
+echo "$STAMP" > "$DIR/.done"
+say "ready: $DIR ($(du -sh "$DIR" | cut -f1))"
+cache_keep "$DIR" root-trixie-arm64 "$STAMP"

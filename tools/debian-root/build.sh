@@ -11,9 +11,11 @@
 #
 # The host's Swift toolchain is used inside it (tools/debian-root/run.sh bind-mounts
 # /opt/swift): Swift 6.3 for Debian 12 runs on Debian 13's newer glibc. First build:
-# ~250 MB downloaded, about 3 minutes; later runs return at once.
+# ~250 MB downloaded, about 3 minutes; later runs return at once, and so does a first run
+# in another clone on this machine (tools/cache.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tools/cache.sh"
 SUITE=${1:?usage: tools/debian-root/build.sh SUITE}
 DIR="$ROOT/.build/roots/$SUITE"
 say() { echo "debian-root: $*" >&2; }
@@ -38,6 +40,7 @@ INCLUDE+=,libxml2,libedit2,libsqlite3-0,libncurses6,zlib1g-dev,tzdata
 INCLUDE+=,gcc,make,kmod,cpio,alsa-utils,ffmpeg,ir-keytable,v4l-utils,python3,curl
 # Made again when this list changes.
 [ "$(cat "$DIR/.done" 2>/dev/null)" = "$INCLUDE" ] && exit 0
+cache_use "$DIR" "root-$SUITE" "$INCLUDE" && { say "ready: $DIR (made before on this machine)"; exit 0; }
 [ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
 command -v debootstrap >/dev/null || { say "missing debootstrap: run deploy/setup-host.sh"; exit 1; }
 rm -rf "$DIR"
@@ -48,3 +51,4 @@ debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$DIR" http://deb.de
 rm -f "$DIR"/var/cache/apt/archives/*.deb
 echo "$INCLUDE" > "$DIR/.done"
 say "ready: $DIR ($(du -sh "$DIR" | cut -f1))"
+cache_keep "$DIR" "root-$SUITE" "$INCLUDE"

@@ -11,9 +11,11 @@
 #
 # Kept in .build/ffmpeg/SUITE-ARCH, stamped with the source's version and this list: a
 # later run asks the archive (a second) and rebuilds only when either changed (about a
-# minute on two cores). Offline, the last build is used, with a warning.
+# minute on two cores) and another clone on this machine has not built the same
+# (tools/cache.sh). Offline, the last build is used, with a warning.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tools/cache.sh"
 SUITE=${1:?usage: tools/ffmpeg/build.sh SUITE ARCH}
 ARCH=${2:?usage: tools/ffmpeg/build.sh SUITE ARCH}
 say() { echo "ffmpeg: $*" >&2; }
@@ -44,6 +46,10 @@ VERSION=$(archive_version "$SUITE")
 [ -n "$VERSION" ] || { say "Debian's $SUITE archive lists no ffmpeg source"; exit 1; }
 STAMP=$(stamp_of "$VERSION")
 if [ "$(cat "$PREFIX/.done" 2>/dev/null)" = "$STAMP" ]; then echo "$PREFIX/lib/pkgconfig"; exit 0; fi
+if cache_use "$PREFIX" "ffmpeg-$SUITE-$ARCH" "$STAMP"; then echo "$PREFIX/lib/pkgconfig"; exit 0; fi
+# Where the build will stay, which its pkg-config file names: the cache's entry, or here.
+KEPT=$PREFIX
+[ -z "$CACHE" ] || KEPT=$(cache_entry "ffmpeg-$SUITE-$ARCH" "$STAMP")
 
 SOURCE="$FFMPEG_BASE/src/ffmpeg-${VERSION#*:}"
 if [ ! -e "$SOURCE/.done" ]; then
@@ -112,7 +118,7 @@ mv "$PREFIX.new"/lib/*.a "$PREFIX.new/$TAG/lib/"
 rm -rf "$PREFIX"
 mv "$PREFIX.new" "$PREFIX"
 cat > "$PREFIX/lib/pkgconfig/delaybox-ffmpeg.pc" <<EOF
-prefix=$PREFIX/$TAG
+prefix=$KEPT/$TAG
 Name: delaybox-ffmpeg
 Description: the box's own FFmpeg: Debian's $VERSION source for $SUITE $ARCH, static, tools/ffmpeg/components
 Version: ${VERSION#*:}
@@ -123,4 +129,5 @@ printf '%s\n' "$VERSION" > "$PREFIX/source-version"
 rm -rf "$BUILD"
 echo "$STAMP" > "$PREFIX/.done"
 say "ready: $PREFIX ($VERSION; $(du -sh "$PREFIX/$TAG/lib" | cut -f1) of static libraries)"
+cache_keep "$PREFIX" "ffmpeg-$SUITE-$ARCH" "$STAMP"
 echo "$PREFIX/lib/pkgconfig"
