@@ -10,8 +10,10 @@ import Testing
     func shell(_ script: String, in directory: URL) throws -> String {
         let outcome = try ExternalTool.execute(
             URL(fileURLWithPath: "/bin/bash"),
-            ["-euo", "pipefail", "-c", "cd \"$0\"; . \"$1\"; \(script)", directory.path,
-             CommandLineTests.root.appendingPathComponent("tools/cache.sh").path],
+            [
+                "-euo", "pipefail", "-c", "cd \"$0\"; . \"$1\"; \(script)", directory.path,
+                CommandLineTests.root.appendingPathComponent("tools/cache.sh").path,
+            ],
             environment: ["DELAYBOX_CACHE": directory.appendingPathComponent("cache").path])
         #expect(outcome.status == 0, "\(script)\n\(outcome.output)\(outcome.errors)")
         return outcome.output
