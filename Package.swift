@@ -110,14 +110,18 @@ let package = Package(
             ],
             swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
-        .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(
             name: "DelayboxMosquitto", dependencies: ["CMosquitto", "DelayboxEngine", "DelayboxPlatform"],
             swiftSettings: strict),
         // The web page: requests, sessions, the login throttle and the page itself (pure).
-        .target(name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole"], swiftSettings: strict),
+        .target(
+            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxUnits"],
+            swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
         // a shim for what Swift cannot call (the variadic MHD_start_daemon).
         .target(name: "CWeb", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("crypt")]),
@@ -241,7 +245,7 @@ let package = Package(
         .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxWebTests",
-            dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState"],
+            dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState", "DelayboxUnits"],
             swiftSettings: strict),
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(

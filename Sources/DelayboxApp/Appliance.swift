@@ -119,7 +119,7 @@ public final class Appliance {
             passwords: WebPasswords(
                 path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
                     .appendingPathComponent("web-password").path),
-            startedNs: SystemClock.monotonicNanoseconds())
+            started: SystemClock.monotonicNow())
         let inbox = ConsoleInbox(ring: wakeable.ring, web: web)
         let signals = SignalInbox()
         let start = clock.now()

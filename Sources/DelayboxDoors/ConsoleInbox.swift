@@ -101,7 +101,7 @@ public final class ConsoleInbox: Sendable {
     /// (hashing would hold the playout thread up for tens of milliseconds).
     private func answerWeb(_ request: ConsoleRequest) -> String {
         guard let web else { return "error: this box has no web page (no 'web:' in its board config)" }
-        let now = SystemClock.monotonicNanoseconds()
+        let now = SystemClock.monotonicNow()
         let answer: WebPasswordAnswer
         switch request.action {
         case .webPassword(let password):
@@ -113,7 +113,7 @@ public final class ConsoleInbox: Sendable {
         default:
             let set = web.passwords.storedHash() != nil
             answer = WebPasswordAnswer(
-                password: set ? "set" : "none", setupLeftS: set ? nil : web.setupLeftNs(now: now) / 1_000_000_000)
+                password: set ? "set" : "none", setupLeftS: set ? nil : web.setupLeft(now: now).wholeSeconds)
         }
         return JSONText.console(answer, json: request.json)
     }

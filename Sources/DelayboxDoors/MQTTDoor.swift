@@ -64,6 +64,11 @@ final class MQTTDoor: Sendable {
         static let maxMembers = 256
     }
     private let staging = Mutex(Staging())
+    /// The door's one clock: a stage's start and the ticks that measure the canary's
+    /// patience against it must be on the same one. (A stage was once started on a clock
+    /// made at the command, and ticked on the thread's, made at the start: a box up for
+    /// longer than the patience held the others at once.)
+    private let clock = SystemClock()
     /// libmosquitto's callbacks' way to this door, until it stops.
     private final class Relay: Sendable {
         let door = Mutex<MQTTDoor?>(nil)
@@ -165,9 +170,8 @@ final class MQTTDoor: Sendable {
     }
 
     private func run() {
-        let clock = SystemClock()
         var pacing = StatusPacing()
-        var droppedReportedAt: Int64?
+        var droppedReportedAt: Instant?
         while !worker.isStopRequested {
             let taken = mail.withLock { mail in
                 defer {
@@ -184,18 +188,18 @@ final class MQTTDoor: Sendable {
             if taken.changed { pacing.changed() }
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
             // Releases first: those that came with a command were there before it.
-            if follow(taken.releases, now: clock.now().nanoseconds) { pacing.changed() }
-            if carryOut(taken.commands) { pacing.published(at: clock.now().nanoseconds) }
+            if follow(taken.releases, now: clock.now()) { pacing.changed() }
+            if carryOut(taken.commands) { pacing.published(at: clock.now()) }
             // A new release line is news in the status too (`release`, a canary's `update`).
             if client.isConnected, publishRelease() { pacing.changed() }
-            let now = clock.now().nanoseconds
+            let now = clock.now()
             if taken.dropped > 0 {
-                if droppedReportedAt.map({ now - $0 > 10_000_000_000 }) ?? true {
+                if droppedReportedAt.map({ now - $0 > .seconds(10) }) ?? true {
                     logger.warning("MQTT: \(taken.dropped) commands dropped: more than \(Self.queueLimit) were waiting")
                     droppedReportedAt = now
                 }
             }
-            if client.isConnected, pacing.due <= now, let status = inbox.ask(ConsoleRequest(.status, json: true)),
+            if client.isConnected, pacing.isDue(at: now), let status = inbox.ask(ConsoleRequest(.status, json: true)),
                 status.hasPrefix("{")
             {
                 publishStatus(status)
@@ -203,9 +207,9 @@ final class MQTTDoor: Sendable {
             }
             // In a group, the release line is looked at every 2 s: a canary's verdict
             // reaches the others within that.
-            let most: Int64 = topics.groupPrefix == nil ? 30_000_000_000 : 2_000_000_000
-            let wait = client.isConnected ? min(most, max(1_000_000, pacing.due - clock.now().nanoseconds)) : most
-            worker.wait(nanoseconds: wait)
+            let most: TimeAmount = topics.groupPrefix == nil ? .seconds(30) : .seconds(2)
+            let wait = client.isConnected ? min(most, max(.milliseconds(1), pacing.wait(from: clock.now()))) : most
+            worker.wait(nanoseconds: wait.nanoseconds)
         }
     }
 
@@ -284,7 +288,7 @@ final class MQTTDoor: Sendable {
         }
         let (stage, knewCanary) = staging.withLock { staging in
             let baseline = topics.memberRelease(of: canary).flatMap { staging.heard[$0] }
-            let stage = StagedUpdate(canary: canary, now: SystemClock().now().nanoseconds, baseline: baseline)
+            let stage = StagedUpdate(canary: canary, now: clock.now(), baseline: baseline)
             (staging.waiting, staging.isCanary) = (stage, false)
             return (stage, baseline != nil)
         }
@@ -302,7 +306,7 @@ final class MQTTDoor: Sendable {
     /// The group's release reports heard, and the time passing, for the canary this box
     /// waits for: once it plays a new release this box asks for exactly that version; a
     /// canary gone wrong holds it. True when the box's `update` changed.
-    private func follow(_ releases: [(topic: String, payload: [UInt8])], now: Int64) -> Bool {
+    private func follow(_ releases: [(topic: String, payload: [UInt8])], now: Instant) -> Bool {
         let (before, after) = staging.withLock { staging -> (StagedUpdate.Outcome?, StagedUpdate.Outcome?) in
             for release in releases {
                 guard let report = MemberRelease.read(release.payload),

@@ -32,7 +32,7 @@ final class WebDoor: Sendable {
         server = try WebServer(
             socket: WebServer.listeningSocket(port: port),
             handlers: .init(
-                respond: { app.handle($0, now: SystemClock.monotonicNanoseconds()) }, stream: { feed.open() }))
+                respond: { app.handle($0, now: SystemClock.monotonicNow()) }, stream: { feed.open() }))
     }
 
     var port: Int { server.port }

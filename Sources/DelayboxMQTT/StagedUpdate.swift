@@ -1,16 +1,17 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxUnits
 import FoundationEssentials
 
 /// A venue's update in stages (docs/mqtt.md): `update --canary BOX` on the group's topic
 /// makes BOX update first; every other box of the group waits here, watching BOX's release
 /// on `delaybox/group/<group>/release/<BOX>`, and updates only once BOX plays a release —
 /// then to exactly the version BOX plays. A canary that rolled back, failed to update or
-/// said nothing within `patienceNs` holds the others where they are.
+/// said nothing within `patience` holds the others where they are.
 public struct StagedUpdate: Sendable, Equatable {
-    /// How long the canary has to update and prove its release (ns): `apt-get update`, the
+    /// How long the canary has to update and prove its release: `apt-get update`, the
     /// download over a venue's Wi-Fi, the 60 s check and a roll-back fit well within it.
-    public static let patienceNs: Int64 = 30 * 60 * 1_000_000_000
+    public static let patience = TimeAmount.minutes(30)
 
     public enum Outcome: Sendable, Equatable {
         /// Still waiting; what the canary said last, if anything.
@@ -22,7 +23,7 @@ public struct StagedUpdate: Sendable, Equatable {
     }
 
     public let canary: String
-    private let startedNs: Int64
+    private let started: Instant
     /// The first report heard: the broker's retained one from before the command, which says
     /// nothing about the update (a "1.2 playing" from last week is no verdict).
     private var baseline: MemberRelease?
@@ -34,16 +35,16 @@ public struct StagedUpdate: Sendable, Equatable {
     ///   a subscription made now: a canary quick to fail would otherwise publish its
     ///   verdict before the broker sent the old report again, and the verdict would be
     ///   taken for the old news.
-    public init(canary: String, now: Int64, baseline: MemberRelease? = nil) {
+    public init(canary: String, now: Instant, baseline: MemberRelease? = nil) {
         self.canary = canary
-        startedNs = now
+        started = now
         self.baseline = baseline
         outcome = .waiting(
             baseline.map { "\(canary) says '\($0.release)' (from before the update)" } ?? "no word from \(canary) yet")
     }
 
     /// A report from the canary (its retained release message, as it changes).
-    public mutating func heard(_ report: MemberRelease, now: Int64) -> Outcome {
+    public mutating func heard(_ report: MemberRelease, now: Instant) -> Outcome {
         guard case .waiting = outcome else { return outcome }
         guard let first = baseline else {
             baseline = report
@@ -65,10 +66,10 @@ public struct StagedUpdate: Sendable, Equatable {
     }
 
     /// The time passing: a canary silent past its patience holds this box.
-    public mutating func tick(now: Int64) -> Outcome {
-        if case .waiting(let last) = outcome, now - startedNs > Self.patienceNs {
+    public mutating func tick(now: Instant) -> Outcome {
+        if case .waiting(let last) = outcome, now - started > Self.patience {
             outcome = .held(
-                "\(canary) did not play a new release within \(Self.patienceNs / 60_000_000_000) min (last: \(last))")
+                "\(canary) did not play a new release within \(Self.patience.wholeSeconds / 60) min (last: \(last))")
         }
         return outcome
     }

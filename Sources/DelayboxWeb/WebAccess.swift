@@ -1,27 +1,28 @@
+import DelayboxUnits
 import Synchronization
 
 /// Who may change the box through the page, shared by the page and the console's doors:
 /// the password's store, when the window to choose the first password from the page
 /// opened (the start, or a `web reset`), and how many times the password was set or
 /// removed elsewhere (the console, `delayboxctl`, the installer) — each time ends every
-/// page session. Time is the caller's monotonic clock (ns).
+/// page session. Time is the caller's monotonic clock.
 public final class WebAccess: Sendable {
     public let passwords: any PasswordStore
-    private let state: Mutex<(setupOpenedNs: Int64, generation: Int)>
+    private let state: Mutex<(setupOpened: Instant, generation: Int)>
 
-    public init(passwords: any PasswordStore, startedNs: Int64) {
+    public init(passwords: any PasswordStore, started: Instant) {
         self.passwords = passwords
-        state = Mutex((startedNs, 0))
+        state = Mutex((started, 0))
     }
 
-    /// When the page's window to choose the first password opened (ns).
-    public var setupOpenedNs: Int64 { state.withLock { $0.setupOpenedNs } }
+    /// When the page's window to choose the first password opened.
+    public var setupOpened: Instant { state.withLock { $0.setupOpened } }
 
-    /// How long the page may still choose the first password (ns): 0 once one is set or
+    /// How long the page may still choose the first password: zero once one is set or
     /// the window has closed.
-    public func setupLeftNs(now: Int64) -> Int64 {
-        guard passwords.storedHash() == nil else { return 0 }
-        return max(0, setupOpenedNs + WebApp.setupWindowNs - now)
+    public func setupLeft(now: Instant) -> TimeAmount {
+        guard passwords.storedHash() == nil else { return .zero }
+        return max(.zero, setupOpened + WebApp.setupWindow - now)
     }
 
     /// Counts the passwords set and removed outside the page.
@@ -38,10 +39,10 @@ public final class WebAccess: Sendable {
 
     /// Forgets the password (its owner forgot it): the page lets a new one be chosen for
     /// the next 30 minutes, as after a start. Nil, or what went wrong.
-    public func reset(now: Int64) -> String? {
+    public func reset(now: Instant) -> String? {
         if let problem = passwords.remove() { return "the password could not be removed: \(problem)" }
         state.withLock { state in
-            state.setupOpenedNs = now
+            state.setupOpened = now
             state.generation += 1
         }
         return nil

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConsole
+import DelayboxUnits
 import Synchronization
 
 /// The web door's handling of a request (docs/web.md): the page and its assets, the
@@ -13,10 +14,10 @@ import Synchronization
 /// Every change (a POST) must come from the page itself: an `Origin` other than the box's
 /// own, a cross-site fetch, or a missing `X-Delaybox-CSRF` header (which a page on
 /// another site cannot send without the box's consent) is refused; with a session, the
-/// header must be that session's token. Time is the caller's monotonic clock (ns).
+/// header must be that session's token. Time is the caller's monotonic clock.
 public final class WebApp: Sendable {
-    /// How long after the start the first password may be chosen from the page (ns).
-    public static let setupWindowNs: Int64 = 30 * 60 * 1_000_000_000
+    /// How long after the start the first password may be chosen from the page.
+    public static let setupWindow = TimeAmount.minutes(30)
     public static let cookieName = "delaybox_session"
 
     private struct State {
@@ -41,7 +42,7 @@ public final class WebApp: Sendable {
         self.random = random
     }
 
-    public func handle(_ request: WebRequest, now: Int64) -> WebResponse {
+    public func handle(_ request: WebRequest, now: Instant) -> WebResponse {
         let generation = access.generation
         state.withLock { state in
             // The password was set or removed elsewhere: every browser logs in again.
@@ -55,7 +56,7 @@ public final class WebApp: Sendable {
         return response
     }
 
-    private func route(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func route(_ request: WebRequest, now: Instant) -> WebResponse {
         guard let host = request.header("Host"), WebHost.isLocal(host) else {
             return WebResponse.error(
                 "this box answers to its address or its .local name, not to '\((request.header("Host") ?? "").prefix(100))'",
@@ -96,11 +97,11 @@ public final class WebApp: Sendable {
 
     /// The page's first question: is a password set, is this browser logged in (and its
     /// CSRF token), may the first password be chosen here, and for how much longer.
-    private func sessionState(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func sessionState(_ request: WebRequest, now: Instant) -> WebResponse {
         let session = state.withLock { $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }
         let answer = WebAnswer(
             passwordSet: passwords.storedHash() != nil, loggedIn: session != nil,
-            setupLeftS: access.setupLeftNs(now: now) / 1_000_000_000, csrf: session?.csrf)
+            setupLeftS: access.setupLeft(now: now).wholeSeconds, csrf: session?.csrf)
         return WebResponse.json(answer.json)
     }
 
@@ -125,7 +126,7 @@ public final class WebApp: Sendable {
     }
 
     /// The session the request's cookie names, when its CSRF header is that session's token.
-    private func session(_ request: WebRequest, now: Int64) -> Result<WebSessions.Session, WebResponseError> {
+    private func session(_ request: WebRequest, now: Instant) -> Result<WebSessions.Session, WebResponseError> {
         guard let session = state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) })
         else {
             return .failure(WebResponseError(WebResponse.error("log in first", status: 401)))
@@ -137,9 +138,9 @@ public final class WebApp: Sendable {
         return .success(session)
     }
 
-    private func login(_ request: WebRequest, now: Int64) -> WebResponse {
-        if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
-            let seconds = (waitNs + 999_999_999) / 1_000_000_000
+    private func login(_ request: WebRequest, now: Instant) -> WebResponse {
+        if let wait = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+            let seconds = wait.secondsRoundedUp
             return WebResponse(
                 status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
                 body: .bytes(
@@ -160,20 +161,20 @@ public final class WebApp: Sendable {
     }
 
     /// A new session for `client`, its cookie set.
-    private func opened(for client: String, now: Int64) -> WebResponse {
+    private func opened(for client: String, now: Instant) -> WebResponse {
         let bytes = random(64)
         let session = state.withLock { state in
             state.throttle.succeeded(client: client)
             return state.sessions.open(random: bytes, now: now)
         }
         let cookie =
-            "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimitNs / 1_000_000_000)"
+            "\(Self.cookieName)=\(session.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(WebSessions.idleLimit.wholeSeconds)"
         var response = WebResponse.json(WebAnswer(loggedIn: true, csrf: session.csrf).json)
         response.headers.append(["Set-Cookie", cookie])
         return response
     }
 
-    private func logout(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func logout(_ request: WebRequest, now: Instant) -> WebResponse {
         if case .success(let session) = session(request, now: now) {
             state.withLock { $0.sessions.close(token: session.token) }
         }
@@ -184,21 +185,21 @@ public final class WebApp: Sendable {
 
     /// The first password (in the setup window, no session needed), or a new one (with a
     /// session and the current password). Every other session ends; this browser's is new.
-    private func setPassword(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func setPassword(_ request: WebRequest, now: Instant) -> WebResponse {
         let form = request.form
         let new = form["new"] ?? ""
         if let hash = passwords.storedHash() {
             if case .failure(let refusal) = session(request, now: now) { return refusal.response }
-            if let waitNs = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+            if let wait = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
                 return WebResponse.error(
-                    "too many wrong passwords: try again in \(Self.duration((waitNs + 999_999_999) / 1_000_000_000))",
+                    "too many wrong passwords: try again in \(Self.duration(wait.secondsRoundedUp))",
                     status: 429)
             }
             guard passwords.matches(form["current"] ?? "", hash: hash) else {
                 state.withLock { $0.throttle.failed(client: request.client, now: now) }
                 return WebResponse.error("the current password is wrong", status: 401)
             }
-        } else if now - access.setupOpenedNs >= Self.setupWindowNs {
+        } else if now - access.setupOpened >= Self.setupWindow {
             return WebResponse.error(
                 "the first password is chosen here in the first 30 minutes after the box starts: "
                     + "unplug the box, plug it in again and reload this page", status: 403)
@@ -216,7 +217,7 @@ public final class WebApp: Sendable {
 
     /// The box's log of the last hour as a file to keep (`log hour`), for a session: what an
     /// installer sends whoever helps them.
-    private func journal(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func journal(_ request: WebRequest, now: Instant) -> WebResponse {
         guard state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) != nil else {
             return WebResponse.error("log in first", status: 401)
         }
@@ -234,7 +235,7 @@ public final class WebApp: Sendable {
 
     /// One console line, checked by the console's language and answered by the playout
     /// thread in JSON — or refused with the console's own words.
-    private func command(_ request: WebRequest, now: Int64) -> WebResponse {
+    private func command(_ request: WebRequest, now: Instant) -> WebResponse {
         if case .failure(let refusal) = session(request, now: now) { return refusal.response }
         let line = request.form["line"] ?? ""
         switch ConsoleLanguage.parse(line) {

@@ -2,6 +2,7 @@ import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxMQTT
 import DelayboxTestSupport
+import DelayboxUnits
 import Foundation
 import Testing
 
@@ -141,19 +142,21 @@ import Testing
     /// At once on the first and on a change, but never twice within the gap; every 30 s
     /// without one; at once again after a reconnection.
     @Test func theStatusIsPublishedOnChangeAtMostEveryGapAndEvery30Seconds() {
-        let ms: Int64 = 1_000_000
-        var pacing = StatusPacing(minimumGapNanoseconds: 100 * ms, refreshNanoseconds: 30_000 * ms)
-        #expect(pacing.due <= 0, "the first is due at once")
-        pacing.published(at: 1_000 * ms)
-        #expect(pacing.due == 31_000 * ms, "nothing changed: the refresh")
+        let at = { (ms: Int64) in Instant.zero + .milliseconds(ms) }
+        var pacing = StatusPacing(minimumGap: .milliseconds(100), refresh: .seconds(30))
+        #expect(pacing.isDue(at: .zero) && pacing.wait(from: at(5_000)) == .zero, "the first is due at once")
+        pacing.published(at: at(1_000))
+        #expect(pacing.due == at(31_000), "nothing changed: the refresh")
+        #expect(!pacing.isDue(at: at(30_999)) && pacing.wait(from: at(30_000)) == .seconds(1))
         pacing.changed()
-        #expect(pacing.due == 1_100 * ms, "a change right after: not before the gap")
-        pacing.published(at: 1_100 * ms)
+        #expect(pacing.due == at(1_100), "a change right after: not before the gap")
+        pacing.published(at: at(1_100))
         pacing.changed()
         pacing.changed()
-        #expect(pacing.due == 1_200 * ms, "two changes, one message")
-        pacing.published(at: 5_000 * ms)
+        #expect(pacing.due == at(1_200), "two changes, one message")
+        #expect(pacing.wait(from: at(9_000)) == .zero, "overdue: no wait, never a negative one")
+        pacing.published(at: at(5_000))
         pacing.reconnected()
-        #expect(pacing.due <= 5_000 * ms)
+        #expect(pacing.isDue(at: at(5_000)) && pacing.wait(from: at(5_000)) == .zero)
     }
 }

@@ -1,37 +1,39 @@
 import DelayboxMQTT
+import DelayboxUnits
 import Testing
 
 /// A venue's update in stages: the others wait for the canary's verdict, never take the
 /// broker's old retained report for one, and stay where they are when it goes wrong.
 @Suite(.timeLimit(.minutes(10))) struct StagedUpdateTests {
-    static let minute: Int64 = 60_000_000_000
+    static let minute = TimeAmount.minutes(1)
 
     func report(_ version: String, _ release: String) -> MemberRelease {
         MemberRelease(box: "screen1", version: version, release: release)
     }
 
     @Test func theOthersGoOnceTheCanaryPlaysANewReleaseAndTakeItsVersion() {
-        var stage = StagedUpdate(canary: "screen1", now: 0)
+        var stage = StagedUpdate(canary: "screen1", now: .zero)
         #expect(
-            stage.heard(report("1.2", "1.2 playing"), now: 1)
+            stage.heard(report("1.2", "1.2 playing"), now: Instant(nanoseconds: 1))
                 == .waiting("screen1 says '1.2 playing' (from before the update)"),
             "the retained report from before the command is no verdict")
         #expect(
-            stage.heard(report("1.2", "updating: installing 1.3 over 1.2"), now: 2 * Self.minute)
+            stage.heard(report("1.2", "updating: installing 1.3 over 1.2"), now: Instant.zero + 2 * Self.minute)
                 == .waiting("screen1 says 'updating: installing 1.3 over 1.2'"))
         #expect(
-            stage.heard(report("1.3", "checking 1.3"), now: 3 * Self.minute) == .waiting("screen1 says 'checking 1.3'"))
-        #expect(stage.heard(report("1.3", "1.3 playing"), now: 4 * Self.minute) == .go(version: "1.3"))
+            stage.heard(report("1.3", "checking 1.3"), now: Instant.zero + 3 * Self.minute)
+                == .waiting("screen1 says 'checking 1.3'"))
+        #expect(stage.heard(report("1.3", "1.3 playing"), now: Instant.zero + 4 * Self.minute) == .go(version: "1.3"))
         #expect(stage.summary == "updating to 1.3, which canary screen1 plays")
         #expect(
-            stage.heard(report("1.3", "rolled back: late"), now: 5 * Self.minute) == .go(version: "1.3"),
+            stage.heard(report("1.3", "rolled back: late"), now: Instant.zero + 5 * Self.minute) == .go(version: "1.3"),
             "a verdict is final")
     }
 
     @Test func aCanaryAlreadyUpToDateLetsTheOthersCatchUpToItsVersion() {
-        var stage = StagedUpdate(canary: "screen1", now: 0)
-        _ = stage.heard(report("1.3", "1.3 playing"), now: 0)
-        #expect(stage.heard(report("1.3", "up to date: 1.3"), now: Self.minute) == .go(version: "1.3"))
+        var stage = StagedUpdate(canary: "screen1", now: .zero)
+        _ = stage.heard(report("1.3", "1.3 playing"), now: .zero)
+        #expect(stage.heard(report("1.3", "up to date: 1.3"), now: Instant.zero + Self.minute) == .go(version: "1.3"))
     }
 
     @Test func aCanaryThatRolledBackOrFailedHoldsTheOthers() {
@@ -39,15 +41,15 @@ import Testing
             "rolled back: 1.3 failed its check, 1.2 plays again (41 s)", "update failed: apt-get update: E: no network",
             "1.3 did not play (restarted by systemd, or not playing within 60 s), and there is no earlier release to return to: journalctl -u delaybox",
         ] {
-            var stage = StagedUpdate(canary: "screen1", now: 0)
-            _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
-            guard case .held(let reason) = stage.heard(report("1.2", line), now: Self.minute) else {
+            var stage = StagedUpdate(canary: "screen1", now: .zero)
+            _ = stage.heard(report("1.2", "1.2 playing"), now: .zero)
+            guard case .held(let reason) = stage.heard(report("1.2", line), now: Instant.zero + Self.minute) else {
                 Issue.record("'\(line)' let the others update")
                 continue
             }
             #expect(reason == "screen1's update went wrong: \(line)")
             #expect(
-                stage.heard(report("1.4", "1.4 playing"), now: 2 * Self.minute) == .held(reason),
+                stage.heard(report("1.4", "1.4 playing"), now: Instant.zero + 2 * Self.minute) == .held(reason),
                 "a held box stays held until asked again")
         }
     }
@@ -58,18 +60,21 @@ import Testing
         for version in [
             "1;reboot", "1.3 --allow-downgrades", "-1.3", "", "1.3\n", String(repeating: "1", count: 65), "1.３",
         ] {
-            var stage = StagedUpdate(canary: "screen1", now: 0)
-            _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
-            guard case .held(let reason) = stage.heard(report(version, "\(version) playing"), now: Self.minute) else {
+            var stage = StagedUpdate(canary: "screen1", now: .zero)
+            _ = stage.heard(report("1.2", "1.2 playing"), now: .zero)
+            guard
+                case .held(let reason) = stage.heard(
+                    report(version, "\(version) playing"), now: Instant.zero + Self.minute)
+            else {
                 Issue.record("the version '\(version)' was followed")
                 continue
             }
             #expect(reason.hasSuffix("which is not a package version"), "\(reason)")
         }
-        var stage = StagedUpdate(canary: "screen1", now: 0)
-        _ = stage.heard(report("1.2", "1.2 playing"), now: 0)
+        var stage = StagedUpdate(canary: "screen1", now: .zero)
+        _ = stage.heard(report("1.2", "1.2 playing"), now: .zero)
         #expect(
-            stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Self.minute)
+            stage.heard(report("1:1.3-1~deb13+b1", "1:1.3-1~deb13+b1 playing"), now: Instant.zero + Self.minute)
                 == .go(version: "1:1.3-1~deb13+b1"))
     }
 
@@ -77,29 +82,32 @@ import Testing
     /// before the broker would have sent that report again still holds the others (CI6
     /// here: the verdict came first and was taken for the old news).
     @Test func aBaselineHeardBeforeTheCommandMakesTheFirstReportAVerdict() {
-        var stage = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
+        var stage = StagedUpdate(canary: "screen1", now: .zero, baseline: report("1.2", "1.2 playing"))
         #expect(stage.summary == "waiting for canary screen1: screen1 says '1.2 playing' (from before the update)")
         #expect(
-            stage.heard(report("1.2", "rolled back: 1.3 failed its check, 1.2 plays again (41 s)"), now: 1)
+            stage.heard(
+                report("1.2", "rolled back: 1.3 failed its check, 1.2 plays again (41 s)"), now: Instant(nanoseconds: 1)
+            )
                 == .held(
                     "screen1's update went wrong: rolled back: 1.3 failed its check, 1.2 plays again (41 s)"))
-        var same = StagedUpdate(canary: "screen1", now: 0, baseline: report("1.2", "1.2 playing"))
+        var same = StagedUpdate(canary: "screen1", now: .zero, baseline: report("1.2", "1.2 playing"))
         #expect(
-            same.heard(report("1.2", "1.2 playing"), now: 1)
+            same.heard(report("1.2", "1.2 playing"), now: Instant(nanoseconds: 1))
                 == .waiting("screen1 says '1.2 playing' (from before the update)"),
             "the same report again (the broker's retained one, sent again) is no news")
     }
 
     @Test func aSilentOrSlowCanaryHoldsTheOthersAfterItsPatience() {
-        var silent = StagedUpdate(canary: "screen9", now: 5)
-        #expect(silent.tick(now: 5 + StagedUpdate.patienceNs) == .waiting("no word from screen9 yet"))
+        var silent = StagedUpdate(canary: "screen9", now: Instant(nanoseconds: 5))
         #expect(
-            silent.tick(now: 6 + StagedUpdate.patienceNs)
+            silent.tick(now: Instant(nanoseconds: 5) + StagedUpdate.patience) == .waiting("no word from screen9 yet"))
+        #expect(
+            silent.tick(now: Instant(nanoseconds: 6) + StagedUpdate.patience)
                 == .held("screen9 did not play a new release within 30 min (last: no word from screen9 yet)"))
-        var slow = StagedUpdate(canary: "screen1", now: 0)
-        _ = slow.heard(report("1.2", "1.2 playing"), now: 0)
-        _ = slow.heard(report("1.2", "checking 1.3"), now: Self.minute)
-        guard case .held = slow.heard(report("1.2", "checking 1.3 again"), now: 31 * Self.minute) else {
+        var slow = StagedUpdate(canary: "screen1", now: .zero)
+        _ = slow.heard(report("1.2", "1.2 playing"), now: .zero)
+        _ = slow.heard(report("1.2", "checking 1.3"), now: Instant.zero + Self.minute)
+        guard case .held = slow.heard(report("1.2", "checking 1.3 again"), now: Instant.zero + 31 * Self.minute) else {
             Issue.record("a canary checking for 31 min let the others go")
             return
         }

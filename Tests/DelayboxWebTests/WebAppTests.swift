@@ -1,4 +1,5 @@
 import DelayboxConsole
+import DelayboxUnits
 import DelayboxWeb
 import Synchronization
 import Testing
@@ -35,7 +36,9 @@ import Testing
         }
     }
 
-    static let second: Int64 = 1_000_000_000
+    /// The box's start on the page's clock, and a second of it.
+    static let start = Instant.zero
+    static let second = TimeAmount.seconds(1)
     let box = Box()
     let passwords = Passwords()
     /// Random bytes that differ at each call (a session's tokens).
@@ -51,7 +54,7 @@ import Testing
     let access: WebAccess
     var app: WebApp { WebApp(box: box, access: access, random: counter.bytes) }
 
-    init() { access = WebAccess(passwords: passwords, startedNs: 0) }
+    init() { access = WebAccess(passwords: passwords, started: Self.start) }
 
     static func post(
         _ path: String, _ fields: [(String, String)] = [], cookie: String? = nil, csrf: String? = "login",
@@ -78,7 +81,7 @@ import Testing
         return (String(value), String(csrf))
     }
 
-    func loggedIn(_ app: WebApp, password: String = "correct horse", now: Int64 = 0) throws -> (
+    func loggedIn(_ app: WebApp, password: String = "correct horse", now: Instant = Self.start) throws -> (
         cookie: String, csrf: String
     ) {
         if passwords.storedHash() == nil { _ = passwords.store(hash: "$test$" + password) }
@@ -88,21 +91,21 @@ import Testing
     }
 
     @Test func thePageIsServedWithAPolicyThatAllowsOnlyItsOwnScript() {
-        let page = app.handle(Self.get("/"), now: 0)
+        let page = app.handle(Self.get("/"), now: Self.start)
         #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
         #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
         #expect(page.text.contains("<script src=\"/delaybox.js\""))
         for path in ["/delaybox.js", "/delaybox.css"] {
-            let asset = app.handle(Self.get(path), now: 0)
+            let asset = app.handle(Self.get(path), now: Self.start)
             #expect(asset.status == 200 && asset.header("X-Content-Type-Options") == "nosniff", "\(path)")
         }
-        #expect(app.handle(Self.get("/etc/passwd"), now: 0).status == 404)
-        #expect(app.handle(Self.get("/api/login"), now: 0).status == 405)
+        #expect(app.handle(Self.get("/etc/passwd"), now: Self.start).status == 404)
+        #expect(app.handle(Self.get("/api/login"), now: Self.start).status == 405)
     }
 
     @Test func thePageShowsStrangersTextAsTextOnly() {
-        let script = app.handle(Self.get("/delaybox.js"), now: 0).text
+        let script = app.handle(Self.get("/delaybox.js"), now: Self.start).text
         for markup in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
             #expect(!script.contains(markup), "\(markup)")
         }
@@ -111,30 +114,31 @@ import Testing
 
     @Test func theStatusIsReadWithoutALoginButNothingChanges() {
         let app = app
-        #expect(app.handle(Self.get("/api/status"), now: 0).text.contains("\"delay_ms\":5000"))
-        let refused = app.handle(Self.post("/api/command", [("line", "delay 12")]), now: 0)
+        #expect(app.handle(Self.get("/api/status"), now: Self.start).text.contains("\"delay_ms\":5000"))
+        let refused = app.handle(Self.post("/api/command", [("line", "delay 12")]), now: Self.start)
         #expect(refused.status == 401 && refused.text.contains("log in first"))
         #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setDelay(milliseconds: 12_000)) })
     }
 
     @Test func theFirstPasswordIsChosenOnThePageOnlyInTheWindowAfterAStart() throws {
         let app = app
-        let state = app.handle(Self.get("/api/session"), now: 60 * Self.second)
+        let state = app.handle(Self.get("/api/session"), now: Self.start + 60 * Self.second)
         #expect(
             state.text.contains("\"password_set\":false") && state.text.contains("\"setup_left_s\":1740"),
             "\(state.text)")
-        let late = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: WebApp.setupWindowNs)
+        let late = app.handle(
+            Self.post("/api/password", [("new", "correct horse")]), now: Self.start + WebApp.setupWindow)
         #expect(late.status == 403 && late.text.contains("unplug the box"), "\(late.text)")
         #expect(passwords.storedHash() == nil)
-        let short = app.handle(Self.post("/api/password", [("new", "short")]), now: 0)
+        let short = app.handle(Self.post("/api/password", [("new", "short")]), now: Self.start)
         #expect(short.status == 400 && short.text.contains("at least 8 characters"))
-        let set = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: 10 * Self.second)
+        let set = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: Self.start + 10 * Self.second)
         #expect(set.status == 200 && passwords.storedHash() == "$test$correct horse")
         let cookie = try #require(set.header("Set-Cookie"))
         #expect(
             cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), "\(cookie)")
         // Once set, choosing "the first" again needs the current password and a session.
-        let again = app.handle(Self.post("/api/password", [("new", "another one")]), now: 20 * Self.second)
+        let again = app.handle(Self.post("/api/password", [("new", "another one")]), now: Self.start + 20 * Self.second)
         #expect(again.status == 401 && passwords.storedHash() == "$test$correct horse")
     }
 
@@ -143,19 +147,20 @@ import Testing
         let session = try loggedIn(app)
         let set = app.handle(
             Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf),
-            now: Self.second)
+            now: Self.start + Self.second)
         #expect(set.status == 200 && set.text == #"{"result":"ok","delay_ms":12500}"#, "\(set.text)")
         #expect(box.asked.withLock { $0 }.last == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true))
         let typo = app.handle(
             Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf),
-            now: Self.second)
+            now: Self.start + Self.second)
         #expect(typo.status == 400 && typo.text.contains("did you mean 'delay'"), "\(typo.text)")
         let refused = app.handle(
             Self.post("/api/command", [("line", "channel Nowhere")], cookie: session.cookie, csrf: session.csrf),
-            now: Self.second)
+            now: Self.start + Self.second)
         #expect(refused.status == 422 && refused.text == #"{"error":"no channel 'Nowhere'"}"#, "\(refused.text)")
         let help = app.handle(
-            Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf), now: Self.second)
+            Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.start + Self.second)
         #expect(help.status == 400 && help.text.contains("for the console"))
     }
 
@@ -181,17 +186,20 @@ import Testing
             ),
         ]
         for (request, words) in cases {
-            let response = app.handle(request, now: Self.second)
+            let response = app.handle(request, now: Self.start + Self.second)
             #expect(response.status == 403 && response.text.contains(words), "\(response.text)")
         }
         var crossSite = Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf, origin: nil)
         crossSite.headers["sec-fetch-site"] = "cross-site"
-        #expect(app.handle(crossSite, now: Self.second).status == 403)
+        #expect(app.handle(crossSite, now: Self.start + Self.second).status == 403)
         #expect(!box.asked.withLock { $0 }.contains { $0.action == .command(.setVolume(100)) })
         // The same line from the page itself goes through.
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf), now: Self.second)
-                .status == 200)
+            app.handle(
+                Self.post("/api/command", line, cookie: session.cookie, csrf: session.csrf),
+                now: Self.start + Self.second
+            )
+            .status == 200)
     }
 
     @Test func wrongPasswordsLockOneAddressOutForAQuarterOfAnHourAndNotTheOthers() throws {
@@ -199,19 +207,22 @@ import Testing
         _ = passwords.store(hash: "$test$correct horse")
         for attempt in 0..<LoginThrottle.perClient {
             let wrong = app.handle(
-                Self.post("/api/login", [("password", "guess \(attempt)")]), now: Int64(attempt) * Self.second)
+                Self.post("/api/login", [("password", "guess \(attempt)")]),
+                now: Self.start + Int64(attempt) * Self.second)
             #expect(wrong.status == 401 && wrong.text.contains("wrong password"))
         }
         // Even the right password waits now, and is not checked.
-        let locked = app.handle(Self.post("/api/login", [("password", "correct horse")]), now: 10 * Self.second)
+        let locked = app.handle(
+            Self.post("/api/login", [("password", "correct horse")]), now: Self.start + 10 * Self.second)
         #expect(
             locked.status == 429 && locked.header("Retry-After") == "890" && locked.text.contains("15 min"),
             "\(locked.text)")
         let other = app.handle(
-            Self.post("/api/login", [("password", "correct horse")], client: "192.168.1.30"), now: 10 * Self.second)
+            Self.post("/api/login", [("password", "correct horse")], client: "192.168.1.30"),
+            now: Self.start + 10 * Self.second)
         #expect(other.status == 200)
         let later = app.handle(
-            Self.post("/api/login", [("password", "correct horse")]), now: LoginThrottle.perClientWindowNs)
+            Self.post("/api/login", [("password", "correct horse")]), now: Self.start + LoginThrottle.perClientWindow)
         #expect(later.status == 200, "\(later.text)")
     }
 
@@ -220,14 +231,17 @@ import Testing
         _ = passwords.store(hash: "$test$correct horse")
         for attempt in 0..<LoginThrottle.overall {
             _ = app.handle(
-                Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"), now: Self.second)
+                Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"),
+                now: Self.start + Self.second)
         }
         let anyone = app.handle(
-            Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 2 * Self.second)
+            Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"),
+            now: Self.start + 2 * Self.second)
         #expect(anyone.status == 429)
         #expect(
             app.handle(
-                Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"), now: 61 * Self.second
+                Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"),
+                now: Self.start + 61 * Self.second
             ).status == 200)
     }
 
@@ -239,24 +253,31 @@ import Testing
             Self.post(
                 "/api/password", [("current", "nope"), ("new", "battery staple")], cookie: phone.cookie,
                 csrf: phone.csrf),
-            now: Self.second)
+            now: Self.start + Self.second)
         #expect(wrong.status == 401 && passwords.storedHash() == "$test$correct horse")
         let changed = app.handle(
             Self.post(
                 "/api/password", [("current", "correct horse"), ("new", "battery staple")], cookie: phone.cookie,
-                csrf: phone.csrf), now: Self.second)
+                csrf: phone.csrf), now: Self.start + Self.second)
         #expect(changed.status == 200 && passwords.storedHash() == "$test$battery staple")
         let renewed = try #require(Self.session(of: changed))
         let line = [("line", "mute")]
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.second)
-                .status == 401)
+            app.handle(
+                Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: Self.start + Self.second
+            )
+            .status == 401)
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+            app.handle(
+                Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.start + Self.second
+            ).status
                 == 401)
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf), now: Self.second)
-                .status == 200)
+            app.handle(
+                Self.post("/api/command", line, cookie: renewed.cookie, csrf: renewed.csrf),
+                now: Self.start + Self.second
+            )
+            .status == 200)
     }
 
     @Test func aPasswordSetOrForgottenAtTheConsoleEndsEverySessionAndReopensTheWindow() throws {
@@ -266,11 +287,13 @@ import Testing
         #expect(access.set(password: "short") != nil && access.set(password: "at the console") == nil)
         #expect(passwords.storedHash() == "$test$at the console")
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+            app.handle(
+                Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.start + Self.second
+            ).status
                 == 401)
-        let tablet = try loggedIn(app, password: "at the console", now: Self.second)
+        let tablet = try loggedIn(app, password: "at the console", now: Self.start + Self.second)
         // Forgotten an hour after the start: the page may choose one for 30 minutes from then.
-        let hour = 3_600 * Self.second
+        let hour = Self.start + .hours(1)
         #expect(access.reset(now: hour) == nil && passwords.storedHash() == nil)
         #expect(
             app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: hour).status
@@ -294,20 +317,23 @@ import Testing
         let app = app
         let phone = try loggedIn(app)
         let line = [("line", "mute")]
-        let out = app.handle(Self.post("/api/logout", cookie: phone.cookie, csrf: phone.csrf), now: Self.second)
+        let out = app.handle(
+            Self.post("/api/logout", cookie: phone.cookie, csrf: phone.csrf), now: Self.start + Self.second)
         #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
         #expect(
-            app.handle(Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.second).status
+            app.handle(
+                Self.post("/api/command", line, cookie: phone.cookie, csrf: phone.csrf), now: Self.start + Self.second
+            ).status
                 == 401)
-        let tablet = try loggedIn(app, now: Self.second)
-        let stillUsed = WebSessions.idleLimitNs  // used a moment before the limit: it lives on
+        let tablet = try loggedIn(app, now: Self.start + Self.second)
+        let stillUsed = Self.start + WebSessions.idleLimit  // used a moment before the limit: it lives on
         #expect(
             app.handle(Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf), now: stillUsed).status
                 == 200)
         #expect(
             app.handle(
                 Self.post("/api/command", line, cookie: tablet.cookie, csrf: tablet.csrf),
-                now: stillUsed + WebSessions.idleLimitNs
+                now: stillUsed + WebSessions.idleLimit
             ).status == 401)
     }
 
@@ -318,7 +344,7 @@ import Testing
             "localhost:8080",
             "delaybox", "delaybox.lan", "pi.home.arpa",
         ] {
-            #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 200, "\(host)")
+            #expect(app.handle(Self.get("/api/status", host: host), now: Self.start).status == 200, "\(host)")
         }
         // DNS rebinding: an internet name pointed at the box's address, so that its page's
         // script would be the box's own — it could choose the first password.
@@ -326,11 +352,11 @@ import Testing
             "evil.example", "evil.example:80", "box.local.evil.example", "999.1.1.1", "", "[fe80::1", "a b.local",
             "2\u{B2}.post.1.20:8080", "1.2.3.\u{663}", "box.local:8\u{B2}",
         ] {
-            #expect(app.handle(Self.get("/api/status", host: host), now: 0).status == 421, "\(host)")
+            #expect(app.handle(Self.get("/api/status", host: host), now: Self.start).status == 421, "\(host)")
         }
         var rebound = Self.post("/api/password", [("new", "attacker's choice")], origin: "http://evil.example")
         rebound.headers["host"] = "evil.example"
-        #expect(app.handle(rebound, now: 0).status == 421 && passwords.storedHash() == nil)
+        #expect(app.handle(rebound, now: Self.start).status == 421 && passwords.storedHash() == nil)
     }
 
     @Test func aPasswordIsEightToOneHundredTwentyEightBytesOfText() {

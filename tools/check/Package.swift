@@ -28,7 +28,9 @@ let package = Package(
             dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
             swiftSettings: strict),
         .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
-        .target(name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            swiftSettings: strict),
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),

@@ -1,0 +1,58 @@
+/// A length of time, in nanoseconds: how far two `Instant`s are apart, a window, a
+/// timeout, a wait — so that a value carries its unit instead of its name (`windowNs`) and
+/// no caller multiplies by 1_000_000_000 by hand. 64-bit nanoseconds reach 292 years.
+public struct TimeAmount: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = TimeAmount(nanoseconds: 0)
+
+    public static func milliseconds(_ milliseconds: Int64) -> TimeAmount {
+        TimeAmount(nanoseconds: milliseconds * Instant.nanosecondsPerMillisecond)
+    }
+    public static func seconds(_ seconds: Int64) -> TimeAmount {
+        TimeAmount(nanoseconds: seconds * Instant.nanosecondsPerSecond)
+    }
+    public static func minutes(_ minutes: Int64) -> TimeAmount { .seconds(minutes * 60) }
+    public static func hours(_ hours: Int64) -> TimeAmount { .minutes(hours * 60) }
+    public static func days(_ days: Int64) -> TimeAmount { .hours(days * 24) }
+
+    /// Whole milliseconds, rounded towards zero.
+    public var milliseconds: Int64 { nanoseconds / Instant.nanosecondsPerMillisecond }
+    /// Whole seconds, rounded towards zero (a cookie's Max-Age, a window shown).
+    public var wholeSeconds: Int64 { nanoseconds / Instant.nanosecondsPerSecond }
+    /// Whole seconds, rounded up: what "try again in N s" may promise without being early.
+    public var secondsRoundedUp: Int64 {
+        nanoseconds <= 0 ? wholeSeconds : (nanoseconds - 1) / Instant.nanosecondsPerSecond + 1
+    }
+    /// Seconds with their fraction.
+    public var seconds: Double { Double(nanoseconds) / Double(Instant.nanosecondsPerSecond) }
+
+    public var description: String { "\(seconds)s" }
+
+    public static func < (a: TimeAmount, b: TimeAmount) -> Bool { a.nanoseconds < b.nanoseconds }
+    public static func + (a: TimeAmount, b: TimeAmount) -> TimeAmount {
+        TimeAmount(nanoseconds: a.nanoseconds + b.nanoseconds)
+    }
+    public static func - (a: TimeAmount, b: TimeAmount) -> TimeAmount {
+        TimeAmount(nanoseconds: a.nanoseconds - b.nanoseconds)
+    }
+    public static func * (count: Int64, amount: TimeAmount) -> TimeAmount {
+        TimeAmount(nanoseconds: count * amount.nanoseconds)
+    }
+}
+
+extension Instant {
+    /// This instant moved by `amount`.
+    public static func + (instant: Instant, amount: TimeAmount) -> Instant {
+        instant.advanced(byNanoseconds: amount.nanoseconds)
+    }
+    public static func - (instant: Instant, amount: TimeAmount) -> Instant {
+        instant.advanced(byNanoseconds: -amount.nanoseconds)
+    }
+    /// How long after `earlier` this instant is (negative when it is before).
+    public static func - (later: Instant, earlier: Instant) -> TimeAmount {
+        TimeAmount(nanoseconds: later.nanoseconds - earlier.nanoseconds)
+    }
+}

@@ -1,0 +1,28 @@
+import DelayboxUnits
+import Testing
+
+/// The time vocabulary's lengths: units in, units out, and instants moved by them.
+struct TimeAmountTests {
+    @Test func unitsGoInAndComeOutExactly() {
+        #expect(TimeAmount.days(30).nanoseconds == 30 * 86_400 * 1_000_000_000)
+        #expect(TimeAmount.minutes(15) == 900 * TimeAmount.seconds(1))
+        #expect(
+            TimeAmount.milliseconds(1_500).wholeSeconds == 1 && TimeAmount.milliseconds(1_500).milliseconds == 1_500)
+        #expect(TimeAmount.milliseconds(1_500).seconds == 1.5)
+    }
+
+    /// "Try again in N s" is never early: any part of a second counts as a whole one.
+    @Test func secondsRoundedUpNeverPromiseTooEarly() {
+        #expect(TimeAmount(nanoseconds: 1).secondsRoundedUp == 1)
+        #expect(TimeAmount.seconds(2).secondsRoundedUp == 2)
+        #expect((TimeAmount.seconds(2) + TimeAmount(nanoseconds: 1)).secondsRoundedUp == 3)
+        #expect(TimeAmount.zero.secondsRoundedUp == 0)
+    }
+
+    @Test func instantsMoveByAmountsAndTheirDifferenceIsOne() {
+        let start = Instant.milliseconds(250)
+        let later = start + .minutes(1)
+        #expect(later - start == .seconds(60) && start - later == .seconds(-60))
+        #expect(later - .minutes(1) == start && later > start)
+    }
+}
