@@ -1,0 +1,179 @@
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxPlatform
+import DelayboxState
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the console changes beyond the executor's commands: an update asked for, the running
+/// config (`config set`, `channel add`/`remove`, `config save`).
+extension ConsoleAnswers {
+    /// `update [VERSION]`: leaves the request the package's `delaybox-update.path` waits
+    /// for in the service's runtime directory (holding the version asked for, if any);
+    /// root's `delaybox-update.service` then updates Delaybox from the box's apt sources,
+    /// and the healer checks what it installed. The box itself has no privilege to do any
+    /// of it.
+    func askForUpdate(version: String?, json: Bool) -> String {
+        guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
+            return "error: this box was not installed from the package: it has no updater (docs/deploy.md)"
+        }
+        // Written whole, then renamed: the path unit starts the updater as soon as the
+        // request exists, and it must not read half a version.
+        let path = directory + "/update-request"
+        let file = open(path + ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard file >= 0 else { return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))" }
+        let wanted = Array((version.map { $0 + "\n" } ?? "").utf8)
+        let written = wanted.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        close(file)
+        guard written == wanted.count, rename(path + ".new", path) == 0 else {
+            return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))"
+        }
+        let what = version.map { "asked for \($0)" } ?? "asked"
+        return format(ResultAnswer(update: "\(what): `status` says how it goes (release)"), json: json)
+    }
+
+    /// `config get KEY`: the value in force and where it was written (the board file, a
+    /// base it extends, or the site file); for an unknown key, the keys there are.
+    func configValue(_ key: String, json: Bool) -> String {
+        guard let document else {
+            return "error: the config file cannot be read again; `config show` has the running values"
+        }
+        let found = document.lookup(key)
+        guard let node = found.node else {
+            let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
+            return "error: no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)"
+        }
+        // A secret is said to be set, not shown: the console's answers go to the control
+        // socket's and MQTT's clients too.
+        let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
+        return format(
+            ConfigValueAnswer(key: key, value: value, from: "\(node.location.file):\(node.location.line)"), json: json)
+    }
+
+    /// `config set KEY VALUE`: the running config with that value, if the result is valid
+    /// and the key is one the config knows; takes effect as a reload does.
+    mutating func setConfig(_ key: String, to value: String, json: Bool) -> String {
+        guard let document else { return "error: the config file cannot be read again; nothing can be set" }
+        let origin = SourceLocation(file: "config set", line: 1, column: 1)
+        guard let override = document.override(setting: key, to: .scalar(value, origin)) else {
+            return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
+        }
+        if let problem = apply(override, origin: origin) { return "error: " + problem }
+        return format(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved), json: json)
+    }
+
+    /// `channel add` and `channel remove`: the channel list changed by `change` (which may
+    /// refuse, in words), checked as the file would be and live at once, like `config set`.
+    mutating func changeChannels(
+        _ command: String, json: Bool, answer: ResultAnswer,
+        _ change: (inout [ConfigNode], SourceLocation) -> String?
+    ) -> String {
+        guard let document else { return "error: the config file cannot be read again; nothing can be changed" }
+        let origin = SourceLocation(file: command, line: 1, column: 1)
+        guard case .sequence(var items, _)? = document.lookup("channels").node else {
+            return "error: the config has no channel list"
+        }
+        if let refusal = change(&items, origin) { return "error: " + refusal }
+        let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
+        if let problem = apply(override, origin: origin) { return "error: " + problem }
+        var answer = answer
+        answer.saved = ResultAnswer.unsaved
+        return format(answer, json: json)
+    }
+
+    /// Lays `override` over the running config when the result is valid (nil), as a reload
+    /// does, and remembers it for `config save`; else what is wrong with it.
+    mutating func apply(_ override: ConfigNode, origin: SourceLocation) -> String? {
+        guard let document else { return "the config file cannot be read again" }
+        let fresh = document.merged(with: override)
+        let read = BoardConfig.read(fresh)
+        let problems = read.diagnostics.filter { $0.severity == .error || $0.location.file == origin.file }
+        guard let freshConfig = read.config, problems.isEmpty else {
+            return problems.map(\.message).joined(separator: "; ")
+        }
+        unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
+        self.document = fresh
+        config = freshConfig
+        configChanged = true
+        return nil
+    }
+
+    /// `config save`: what `config set` changed, added to the saved file beside the state
+    /// file, which is laid over the site file at every start. The file is written off the
+    /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
+    /// this leaves it in `configToWrite`, and `configWritten` answers once it is.
+    mutating func saveConfig(json: Bool) -> String {
+        guard let path = consoleConfigPath else {
+            return "error: no place to save to (the appliance has no state directory)"
+        }
+        guard let unsaved else { return "error: nothing to save: `config set KEY VALUE` first" }
+        let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
+        let text =
+            "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
+            + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
+        configToWrite = (path, Array(text.utf8))
+        return ""
+    }
+
+    /// The answer to `config save` once its file is written (`error`: why not): saved, the
+    /// files are read again; not, the changes stay to be saved.
+    mutating func configWritten(to path: String, error: String?, json: Bool) -> String {
+        if let error { return "error: cannot write \(path): \(error)" }
+        unsaved = nil
+        reloadRequested = true
+        return format(ResultAnswer(saved: path), json: json)
+    }
+
+    /// Writes `bytes` to `path` durably (fsync, rename, fsync of the folder: Foundation's
+    /// atomic write does not fsync on Linux, and a power cut could leave an empty file);
+    /// nil when written, else why not.
+    static func writeDurably(_ bytes: [UInt8], to path: String) -> String? {
+        do {
+            try DurableFile.write(bytes, to: path, mode: 0o644)
+            return nil
+        } catch {
+            return ErrorText.of(error)
+        }
+    }
+
+    /// `channel add NAME URL`: a station the page or MQTT may add.
+    mutating func addChannel(_ name: String, url: String, json: Bool) -> String {
+        return changeChannels("channel add", json: json, answer: ResultAnswer(channel: name, url: url)) {
+            items, origin in
+            // A door (the page, MQTT) may add a station, not open a file or another
+            // protocol: a local file is named in the board config, by its owner.
+            let scheme = url.prefix { $0 != ":" }.lowercased()
+            guard ["http", "https"].contains(scheme), url.utf8.count <= 2_000 else {
+                return
+                    "a channel is added from a station's http:// or https:// link (a local file goes in the board config)"
+            }
+            items.append(
+                .mapping(
+                    [
+                        (ConfigNode.Key("name", at: origin), .scalar(name, origin)),
+                        (ConfigNode.Key("url", at: origin), .scalar(url, origin)),
+                    ], origin))
+            return nil
+        }
+    }
+
+    /// `channel remove NAME`.
+    mutating func removeChannel(_ name: String, json: Bool) -> String {
+        let names = config.channels.channels.map(\.name).joined(separator: ", ")
+        return changeChannels("channel remove", json: json, answer: ResultAnswer(channel: name)) {
+            items, _ in
+            guard
+                let index = items.firstIndex(where: {
+                    if case .scalar(name, _)? = $0["name"] { true } else { false }
+                })
+            else {
+                return "no channel named '\(name)'; the channels: \(names)"
+            }
+            items.remove(at: index)
+            return nil
+        }
+    }
+}

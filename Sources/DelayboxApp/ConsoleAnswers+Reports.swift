@@ -1,0 +1,106 @@
+import DelayboxConfig
+import DelayboxControls
+import DelayboxDoors
+import DelayboxEngine
+import DelayboxPlatform
+
+/// What the console reports: the answers built from the engine, the config and the doors.
+extension ConsoleAnswers {
+    /// The answer to `status`.
+    func statusAnswer(_ status: EngineStatus, now: Instant) -> StatusAnswer {
+        let recording = standby?.names ?? []
+        return StatusAnswer(
+            state: status.state.rawValue, channel: channel.name, delayMs: status.delayMs,
+            heardDelayMs: (status.heardDelayMs * 10).rounded() / 10, availableDelayMs: status.availableDelayMs,
+            volume: executor.settings.volume, muted: executor.muted, bufferMs: status.bufferedAheadMs,
+            nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),
+            recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
+            buildingDelayMs: status.delayToBuildMs,
+            page: config.web.map { "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/" },
+            release: ReleaseStatus.read())
+    }
+
+    /// The answer to `system`: the machine as the box sees it.
+    func systemAnswer(_ status: EngineStatus) -> SystemAnswer {
+        let machine = SystemFigures.read()
+        return SystemAnswer(
+            hostname: HostName.current(), addresses: machine.addresses.joined(separator: ", "),
+            wifiInterface: machine.wifi?.interface, wifiSignalDbm: machine.wifi?.signalDBm,
+            wifiMissedBeacons: machine.wifi?.missedBeacons, cpuTemperatureC: machine.cpuTemperatureC,
+            systemUptimeS: machine.uptimeS, reconnectsFailed: status.statistics.failedReconnects)
+    }
+
+    /// The answer to `stats`.
+    func statsAnswer(_ status: EngineStatus) -> StatsAnswer {
+        let statistics = status.statistics
+        // A control's touch to its sound at the jack, over the latest (none before the first).
+        let clicks = output.touchToSound.summary
+        return StatsAnswer(
+            bufferMs: status.bufferedAheadMs,
+            delayErrorMs: ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10,
+            underruns: statistics.underruns, reconnectsFailed: statistics.failedReconnects,
+            splices: statistics.splices, lostMs: AudioFormat.milliseconds(frames: statistics.lostFrames),
+            resyncs: statistics.resyncs, driftPpm: (statistics.driftPpm * 10).rounded() / 10,
+            driftSlips: statistics.driftSlips, delayBufferBytes: status.delayBufferBytes, xruns: output.xruns,
+            lateRenders: output.lateRenders, deviceLosses: output.deviceLosses,
+            audioThread: RealTimePriority.description(output.audioThreadPriority),
+            playoutThread: RealTimePriority.description(playoutThreadPriority),
+            knobToClickCount: output.touchToSound.count,
+            cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
+            rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
+            knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max)
+    }
+
+    /// The answer to `board`: the board config's hardware.
+    func boardAnswer() -> BoardAnswer {
+        let encoder = config.gpio?.encoder
+        return BoardAnswer(
+            board: config.name, audioDevice: config.audio.device, mixer: config.audio.mixer ?? "software",
+            buttons: config.gpio.map { $0.buttons.map { "\($0.name)=GPIO\($0.line)" }.joined(separator: " ") },
+            encoder: encoder.map { "A=GPIO\($0.a) B=GPIO\($0.b)" + ($0.push.map { " push=GPIO\($0)" } ?? "") })
+    }
+
+    /// The answer to `config show`: the running values.
+    func configShowAnswer() -> ConfigShowAnswer {
+        return ConfigShowAnswer(
+            board: config.name, hat: config.hat.rawValue, audioDevice: config.audio.device,
+            periodMs: config.audio.periodMs, periods: config.audio.periods,
+            channels: config.channels.channels.map(\.name).joined(separator: ", "),
+            initialBufferMs: config.defaults.initialBufferMs, maxDelayMs: config.defaults.maxDelayMs,
+            delayStepMs: config.defaults.delayStepMs,
+            console: config.console.map { "\($0.device) \($0.baud)" } ?? "none",
+            mqtt: config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")
+    }
+
+    /// The answer to `channels`: the lineup, the playing one marked.
+    func channelList(json: Bool) -> String {
+        let names = config.channels.channels.map {
+            ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL
+        }
+        return json
+            ? JSONText.encode(
+                answer: ListAnswer(channels: config.channels.channels.map(\.name), selected: channel.name))
+            : names.joined(separator: "\n")
+    }
+
+    /// The answer to `gpio`: every input line as the front panel reads it.
+    func panelAnswer(json: Bool) -> String {
+        guard let view = doors?.panel?.inputView() else {
+            return config.gpio == nil
+                ? "error: this board has no buttons or encoder"
+                : "error: the front panel is not running (see the log)"
+        }
+        guard json else { return view.text }
+        return JSONText.encode(answer: GPIOAnswer(view))
+    }
+
+    /// The answer to `remote`: the receiver and the latest keys (their times are the kernel's, on CLOCK_MONOTONIC).
+    func remoteAnswer(json: Bool) -> String {
+        guard let view = doors?.remote?.view() else {
+            return config.remote == nil
+                ? "error: this board has no remote (docs/controls.md: IR remote)"
+                : "error: the remote is not running (see the log)"
+        }
+        return format(view.answer(now: SystemClock.monotonicNanoseconds()), json: json)
+    }
+}
