@@ -10,7 +10,9 @@ import Testing
 /// The playout and audio threads at real-time priority, and nothing they start: a worker
 /// that libdispatch, libmosquitto or a stream client starts from them begins at normal
 /// priority (SCHED_RESET_ON_FORK), or it could starve the rest of the board.
-@Suite(.enabled(if: getuid() == 0, "real-time priority needs root here (make test runs as root; a board: LimitRTPRIO)"))
+@Suite(
+    .enabled(if: getuid() == 0, "real-time priority needs root here (make test runs as root; a board: LimitRTPRIO)"),
+    .timeLimit(.minutes(1)))
 struct RealTimePriorityTests {
     @Test func aRaisedThreadRunsAtItsPriorityAndTheThreadsItStartsDoNot() {
         let seen = Mutex<(raised: Bool, own: Int32, child: Int32?)>((false, -1, nil))

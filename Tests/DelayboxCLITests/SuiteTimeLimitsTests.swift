@@ -18,7 +18,8 @@ import Testing
                 // A type declared at the top level, on its own line or after its attribute.
                 let declares = { (line: Substring) in
                     line.hasPrefix("struct ") || line.hasPrefix("final class ")
-                        || (line.hasPrefix("@Suite") && (line.contains(") struct ") || line.contains(") final class ")))
+                        || (line.hasPrefix("@Suite")
+                            && (line.contains(" struct ") || line.contains(" final class ")))
                 }
                 for (index, line) in lines.enumerated() where declares(line) {
                     // The attribute and its traits: the lines above the declaration, up to the `@Suite`.
