@@ -3,6 +3,7 @@
 // The input is one request as lines: method, path, then `Name: value` headers, an empty
 // line, the body; the playout thread and the password store are stand-ins.
 import DelayboxConsole
+import DelayboxUnits
 import DelayboxWeb
 import Synchronization
 
@@ -20,7 +21,7 @@ final class Passwords: PasswordStore {
 }
 
 let app = WebApp(
-    box: Box(), access: WebAccess(passwords: Passwords(), startedNs: 0), random: { [UInt8](repeating: 7, count: $0) })
+    box: Box(), access: WebAccess(passwords: Passwords(), started: .zero), random: { [UInt8](repeating: 7, count: $0) })
 let clock = Atomic<Int64>(0)
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -38,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         method: head.first.map(String.init) ?? "GET", path: head.dropFirst().first.map(String.init) ?? "/",
         headers: headers, body: body, client: "192.168.1.\(size % 7)")
     let now = clock.wrappingAdd(1_000_000_000, ordering: .relaxed).newValue
-    _ = app.handle(request, now: now)
+    _ = app.handle(request, now: Instant(nanoseconds: now))
     _ = FormFields.decode(bytes)
     _ = WebHost.isLocal(String(decoding: bytes, as: UTF8.self))
     return 0
