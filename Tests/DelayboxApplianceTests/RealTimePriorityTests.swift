@@ -12,7 +12,7 @@ import Testing
 /// priority (SCHED_RESET_ON_FORK), or it could starve the rest of the board.
 @Suite(
     .enabled(if: getuid() == 0, "real-time priority needs root here (make test runs as root; a board: LimitRTPRIO)"),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct RealTimePriorityTests {
     @Test func aRaisedThreadRunsAtItsPriorityAndTheThreadsItStartsDoNot() {
         let seen = Mutex<(raised: Bool, own: Int32, child: Int32?)>((false, -1, nil))

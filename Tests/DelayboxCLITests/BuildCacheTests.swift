@@ -4,7 +4,7 @@ import Testing
 
 /// tools/cache.sh, which keeps the build roots and FFmpeg builds once per machine for every
 /// clone: driven here with two clones' directories and a cache of their own.
-@Suite(.timeLimit(.minutes(2))) struct BuildCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildCacheTests {
     /// Runs `script` (bash, with tools/cache.sh sourced, in a scratch directory holding
     /// clone-a/ and clone-b/ and the cache in cache/) and returns what it printed.
     func shell(_ script: String, in directory: URL) throws -> String {

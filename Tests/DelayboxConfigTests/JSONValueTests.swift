@@ -5,7 +5,7 @@ import Testing
 
 /// Codable answers written as the box's JSON always was (`JSONText`), and read back by
 /// Foundation's decoder into the same type.
-@Suite(.timeLimit(.minutes(1))) struct JSONValueTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONValueTests {
     struct Inner: Codable, Equatable {
         var name: String
         var line: UInt8

@@ -49,7 +49,7 @@ import Testing
 }
 
 /// The lag search alone, on the engine's own buffers.
-@Suite(.timeLimit(.minutes(1))) struct JumpAlignmentTests {
+@Suite(.timeLimit(.minutes(10))) struct JumpAlignmentTests {
     /// An alignment of ±96 frames over a 50 ms crossfade, its sides filled by `outgoing`
     /// (frame → sample, both channels) from frame 0 and `incoming` from frame `target - 96`.
     static func lag(target: Int, _ outgoing: (Int) -> Float, _ incoming: (Int) -> Float) -> Int {

@@ -2,7 +2,7 @@ import DelayboxUnits
 import Testing
 
 /// The time vocabulary's lengths: units in, units out, and instants moved by them.
-@Suite(.timeLimit(.minutes(1))) struct TimeAmountTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeAmountTests {
     @Test func unitsGoInAndComeOutExactly() {
         #expect(TimeAmount.days(30).nanoseconds == 30 * 86_400 * 1_000_000_000)
         #expect(TimeAmount.minutes(15) == 900 * TimeAmount.seconds(1))
