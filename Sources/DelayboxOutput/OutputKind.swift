@@ -13,8 +13,9 @@ public protocol OutputKind: Sendable {
     init?(argument: String?)
     /// What follows `scheme:` (nil for `scheme` alone).
     var argument: String? { get }
-    /// A device that paces itself (a sound card): it gets 20 ms periods, a real-time audio
-    /// thread and the board's mixer control, and cannot be played faster than real time.
+    /// A device that paces itself (a sound card): it gets 20 ms periods and the board's mixer
+    /// control, and cannot be played faster than real time. (Every output's audio thread asks
+    /// for real-time priority: `OutputPath.audioPriority`.)
     /// The others are paced by the clock and get 100 ms periods: each wake-up costs CPU
     /// and they have no latency to keep low.
     var pacesItself: Bool { get }
