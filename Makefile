@@ -68,6 +68,10 @@ format-check:
 	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift tools \
 	  || { echo "make: the files above are not formatted as .swift-format says: make format" >&2; exit 1; }
 
+## The suites that read the packages the other platforms' builds make (make test runs them
+## after those builds).
+PACKAGE_SUITES := 'DelayboxCLITests\.(Arm64BuildTests|DeployTests|ReleaseRepositoryTests)/'
+
 ## Builds (zero warnings in our code) and passes every test; ends with what was skipped
 ## and why (as root, a skip fails the run) and fails if a test left a program running.
 test: setup
@@ -83,37 +87,34 @@ test: setup
 	@$(MAKE) --no-print-directory format-check
 	@# docs/architecture.md's module graph is the package's (tools/module-graph.py).
 	@tools/module-graph.py --check docs/architecture.md
+	@# The other platforms' builds — Debian 13's with its adapters' tests, the arm64 package and
+	@# Swift 6.0 build with its pure suites under emulation, the virtual boards with their
+	@# packages — at idle priority in the background from here on: the fuzzers' compile
+	@# leaves a core idle and this machine's suites more than half the CPU, and they take only
+	@# what is idle (tools/platform-builds.sh).
+	@tools/platform-builds.sh start $(OUT)
+	@tools/warm-roots.sh idle $(OUT)
 	@# Every parser of outside bytes under libFuzzer (docs/security.md): the kept inputs that
 	@# once found something, then 15 s of each target (the long runs' figures are in the doc).
-	tools/fuzz/run --replay
-	tools/fuzz/run --seconds 15
-	@tools/warm-roots.sh wait $(OUT) trixie-root
-	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built and the adapters tested there.
-	@tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
-	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT); fi
-	@# The boards' CPU: Debian 13's arm64 package, and every module built with Swift 6.0 and its
-	@# pure suites run under emulation (tools/arm64/check.sh).
-	@tools/warm-roots.sh wait $(OUT) arm64-root
-	@tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
-	@if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh $(OUT); fi
-	@# A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
-	@# another release than this machine's is built in its build root (tools/debian-root).
-	@tools/warm-roots.sh wait $(OUT) board-12 board-13
-	@for n in 12 13; do \
-	  BOARD_DEBIAN=$$n tools/virtual-board/build.sh || tools/skip.sh "the Debian $$n virtual board could not be built (above): its tests" || exit 1; \
-	  BOARD_DEBIAN=$$n tools/virtual-board/build-rootfs.sh || tools/skip.sh "the Debian $$n board's root filesystem could not be built (above): its deploy test" || exit 1; \
-	  rm -rf .build/virtual-board/debian$$n/release; \
-	  deploy/make-deb.sh --debian $$n --out .build/virtual-board/debian$$n/release > /dev/null \
-	    || tools/skip.sh "the Debian $$n package could not be built (above): its tests" || exit 1; \
-	done
+	tools/fuzz/run --replay && tools/fuzz/run --seconds 15 || { tools/platform-builds.sh stop $(OUT); exit 1; }
 	@# This machine's suites in one process (`make test-lanes` runs them in several at once,
-	@# in half the time, but real-time tests starve there: README).
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log $(SWIFT) test --skip-build --skip VirtualBoard
+	@# in half the time, but real-time tests starve there: README); straight from the test
+	@# bundle, so that the release build beside them does not wait for SwiftPM's lock. The
+	@# suites of the packages come after the builds that make them.
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
+	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --skip VirtualBoard $(PACKAGE_SUITES:%=--skip %) \
+	  || { tools/platform-builds.sh stop $(OUT); exit 1; }
+	tools/platform-builds.sh wait $(OUT)
+	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: the adapters tested there.
+	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT) test; fi
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 20 $(OUT)/test-packages.log \
+	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing $(PACKAGE_SUITES:%=--filter %)
 	@# A virtual board takes a whole core under emulation: after the real-time tests above, so
 	@# they keep theirs; the two releases' boards at once, a core each, then the front panel's
 	@# scenario, which times a bouncing button, on each in turn (tools/board-tests.sh).
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/board-tests.sh 25 $(OUT)
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log $(SWIFT) test --skip-build --filter VirtualBoardDeployTests
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log \
+	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --filter VirtualBoardDeployTests
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
 
 ## This machine's suites (not the boards') as several test processes at once

@@ -8,6 +8,7 @@
 #
 #   tools/warm-roots.sh start LOG_DIR        # two chains of steps, niced, in the background
 #   tools/warm-roots.sh wait LOG_DIR STEP…   # until those steps end; prints what they printed
+#   tools/warm-roots.sh idle LOG_DIR         # the chains at idle priority from now on
 #
 # Steps: trixie-root (the Debian 13 build root), arm64-root, board-12 and board-13 (a
 # board's kernel, then its root filesystem; Debian 13's kernel module is built in the
@@ -64,5 +65,15 @@ case "$action" in
     echo "warm-roots: waited $((SECONDS - started)) s for $* (made in the background):"
     for name in "$@"; do cat "$logs/warm-$name.log" 2>/dev/null; done
     ;;
-  *) echo "usage: tools/warm-roots.sh start|wait LOG_DIR [STEP…]" >&2; exit 2 ;;
+  idle)
+    # While this machine's suites run (tools/platform-builds.sh): the chains and every
+    # process of theirs, parents first so that what they start next inherits it.
+    [ -e "$logs/warm-started" ] || exit 0
+    demote() {
+      chrt --all-tasks --idle --pid 0 "$1" 2>/dev/null || return 0
+      for child in $(pgrep -P "$1"); do demote "$child"; done
+    }
+    for pid in $(cat "$logs/warm-started"); do demote "$pid"; done
+    ;;
+  *) echo "usage: tools/warm-roots.sh start|wait|idle LOG_DIR [STEP…]" >&2; exit 2 ;;
 esac

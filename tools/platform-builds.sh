@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The other platforms' builds of `make test`, in the background while this machine's suites
+# run: Debian 13's build and adapter tests (its build root), the arm64 package and the pure
+# suites built with Swift 6.0 and run under emulation, and each virtual board with its
+# release's package. This machine's suites leave more than half the CPU idle (measured:
+# 57 % idle over their 450 s, waiting on real time), and these builds only compute: at
+# SCHED_IDLE they take that idle CPU and nothing the suites' real-time tests wait for
+# (a waking normal-priority thread preempts an idle-priority one at once). Run one after
+# the other, as before, they took ~630 s after the suites' ~450 s.
+#
+#   tools/platform-builds.sh start LOG_DIR   # the chain, at idle priority, in the background
+#   tools/platform-builds.sh wait LOG_DIR    # until it ends; prints its log; its status
+#   tools/platform-builds.sh stop LOG_DIR    # ends it (make test stopping early)
+#   tools/platform-builds.sh run LOG_DIR     # the chain itself, in the foreground
+#
+# The chain stops at its first failure, as make test's stages do; a step that cannot be
+# made here is a skip (tools/skip.sh: as root, a failure).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+action=${1:-} logs=${2:-}
+[ -n "$logs" ] || { echo "usage: tools/platform-builds.sh start|wait|stop|run LOG_DIR" >&2; exit 2; }
+
+chain() {
+  set -eo pipefail
+  cd "$ROOT"
+  tools/warm-roots.sh wait "$logs" trixie-root
+  # Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: built there (make test runs the
+  # adapters' tests there afterwards, in the foreground).
+  tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
+  if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie "$logs" build; fi
+  # The boards' CPU: Debian 13's arm64 package, and every module built with Swift 6.0 and its
+  # pure suites run under emulation (tools/arm64/check.sh).
+  tools/warm-roots.sh wait "$logs" arm64-root
+  tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
+  if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh "$logs"; fi
+  # A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
+  # another release than this machine's is built in its build root (tools/debian-root).
+  tools/warm-roots.sh wait "$logs" board-12 board-13
+  for n in 12 13; do
+    BOARD_DEBIAN=$n tools/virtual-board/build.sh \
+      || tools/skip.sh "the Debian $n virtual board could not be built (above): its tests"
+    BOARD_DEBIAN=$n tools/virtual-board/build-rootfs.sh \
+      || tools/skip.sh "the Debian $n board's root filesystem could not be built (above): its deploy test"
+    rm -rf ".build/virtual-board/debian$n/release"
+    deploy/make-deb.sh --debian "$n" --out ".build/virtual-board/debian$n/release" > /dev/null \
+      || tools/skip.sh "the Debian $n package could not be built (above): its tests"
+  done
+}
+
+case "$action" in
+  run)
+    echo $$ > "$logs/platform-builds.pid"
+    chain
+    ;;
+  start)
+    rm -f "$logs/platform-builds.status" "$logs/platform-builds.pid"
+    : > "$logs/platform-builds.started"
+    # Its own session (`stop` ends every process of it, by the session's process group), at
+    # idle priority (its children inherit it); nothing of make's output held open.
+    ( setsid chrt --idle 0 "$0" run "$logs" > "$logs/platform-builds.log" 2>&1
+      echo $? > "$logs/platform-builds.status" ) < /dev/null > /dev/null 2>&1 &
+    ;;
+  wait)
+    [ -e "$logs/platform-builds.started" ] || { echo "platform-builds: not started" >&2; exit 1; }
+    started=$SECONDS
+    # (Gone without a status — killed — it is not waited for.)
+    until [ -e "$logs/platform-builds.status" ]; do
+      pid=$(cat "$logs/platform-builds.pid" 2>/dev/null || echo 0)
+      if [ "$pid" != 0 ] && ! kill -0 "$pid" 2>/dev/null; then sleep 1; break; fi
+      sleep 1
+    done
+    echo "platform-builds: waited $((SECONDS - started)) s for the other platforms' builds (made in the background):"
+    cat "$logs/platform-builds.log"
+    status=$(cat "$logs/platform-builds.status" 2>/dev/null || echo 1)
+    [ "$status" = 0 ] || echo "make test: the other platforms' builds failed (above)" >&2
+    exit "$status"
+    ;;
+  stop)
+    pid=$(cat "$logs/platform-builds.pid" 2>/dev/null) || exit 0
+    kill -- -"$pid" 2>/dev/null || true
+    ;;
+  *) echo "usage: tools/platform-builds.sh start|wait|stop|run LOG_DIR" >&2; exit 2 ;;
+esac
