@@ -14,8 +14,8 @@ extension VirtualBoard.Board {
 /// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
 /// Debian (12 and 13) with systemd and an SSH server (debootstrap), snd-aloop and
 /// gpio-sim — reached only through a port forwarded on loopback. The two releases' boards
-/// run at once: nothing here is timed finely, and together they took 245 s where one after
-/// the other took 297 s (each board's two emulated CPUs leave a core idle much of the time).
+/// run at once (nothing here is timed finely), each with as many emulated CPUs as this
+/// machine has cores for it (tools/virtual-board/boot.sh: more is slower).
 @Suite(
     .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
     .enabled(
@@ -25,6 +25,12 @@ extension VirtualBoard.Board {
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
     let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/id_ed25519").path
+    /// A board's emulated CPUs: this machine's cores shared by the x86 boards, which run at
+    /// once; the arm64 board runs alone.
+    static func cpus(for board: VirtualBoard.Board) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return board.arch == "arm64" ? cores : max(1, cores / VirtualBoard.boards.count)
+    }
 
     /// A good release installs and plays; installing it again does nothing; a dry run of a
     /// broken one changes nothing; the broken one (its program exits at once) fails its
@@ -49,9 +55,10 @@ struct VirtualBoardDeployTests {
             print("deploy: Debian \(release) \(board.arch): \(step) at \(Int(Date().timeIntervalSince(began))) s")
         }
         let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
+        let boot = ["WEB_PORT": String(webPort), "BOARD_CPUS": String(Self.cpus(for: board))]
         let machine = try LaunchedProgram(
             Self.root.appendingPathComponent("tools/virtual-board/boot.sh"), [directory.path, String(port)],
-            environment: board.environment.merging(["WEB_PORT": String(webPort)]) { $1 })
+            environment: board.environment.merging(boot) { $1 })
         defer { machine.kill() }
         let login = Login(port: port, key: key, knownHosts: directory.appendingPathComponent("known_hosts").path)
         try login.waitForSSH(seconds: board.allowing(180), console: directory.appendingPathComponent("console.log"))
