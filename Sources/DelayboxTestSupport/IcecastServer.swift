@@ -282,22 +282,22 @@ public final class IcecastServer {
         _ what: String, timeout: Double, while process: LaunchedProgram? = nil, _ log: URL? = nil,
         _ condition: () -> Bool
     ) throws {
-        let deadline = Date().addingTimeInterval(timeout)
         let lastWords = {
             log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { String($0.suffix(600)) } ?? ""
         }
-        while !condition() {
+        let held = try Eventually.holds(within: timeout, every: 0.1) {
+            if condition() { return true }
             if let process, !process.isRunning {
                 let how = process.diedOfSignal ? "died of signal \(process.terminationStatus)" : "exited"
                 throw Exited(
                     description: "icecast on port \(port): \(what) — \(process.name) \(how): \(lastWords())",
                     crashed: process.diedOfSignal)
             }
-            if Date() > deadline {
-                throw ExternalTool.Failed(
-                    description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            return false
+        }
+        guard held else {
+            throw ExternalTool.Failed(
+                description: "icecast on port \(port): no \(what) after \(Int(timeout)) s. \(lastWords())")
         }
     }
 }

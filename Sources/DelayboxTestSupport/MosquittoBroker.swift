@@ -69,14 +69,14 @@ public final class MosquittoBroker {
         if getuid() == 0 { _ = try? ExternalTool.run(["chown", "-R", "mosquitto", directory.path]) }
         let process = try LaunchedProgram(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-c", file.path])
         server = process
-        let deadline = Date().addingTimeInterval(10)
-        while !((try? String(contentsOf: directory.appendingPathComponent("broker.log"), encoding: .utf8)) ?? "")
-            .contains("Opening ipv4 listen socket on port \(port)")
-        {
-            guard process.isRunning, Date() < deadline else {
-                throw ExternalTool.Failed(description: "mosquitto on port \(port) did not start: \(log)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let brokerLog = directory.appendingPathComponent("broker.log"), port = port
+        let listening = {
+            ((try? String(contentsOf: brokerLog, encoding: .utf8)) ?? "").contains(
+                "Opening ipv4 listen socket on port \(port)")
+        }
+        _ = Eventually.holds(within: 10, every: 0.05) { listening() || !process.isRunning }
+        guard listening() else {
+            throw ExternalTool.Failed(description: "mosquitto on port \(port) did not start: \(log)")
         }
     }
 
@@ -162,12 +162,7 @@ public final class MosquittoBroker {
         public func wait(for topic: String, seconds: Double = 10, where condition: (String) -> Bool = { _ in true })
             -> String?
         {
-            let deadline = Date().addingTimeInterval(seconds)
-            repeat {
-                if let match = payloads(topic).last(where: condition) { return match }
-                Thread.sleep(forTimeInterval: 0.02)
-            } while Date() < deadline
-            return nil
+            Eventually.value(within: seconds) { payloads(topic).last(where: condition) }
         }
     }
 

@@ -49,12 +49,8 @@ public final class OnAirAppliance {
     /// Waits up to `timeout` seconds for a line of the log that contains `text`; whether it came.
     @discardableResult
     public func waitForLog(containing text: String, timeout: Double = 15) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !box.log.contains(text) {
-            guard Date() < deadline, box.process.isRunning else { return box.log.contains(text) }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return true
+        _ = Eventually.holds(within: timeout, every: 0.05) { box.log.contains(text) || !box.process.isRunning }
+        return box.log.contains(text)
     }
 
     /// Runs `delayboxctl` with `arguments` against the running box.

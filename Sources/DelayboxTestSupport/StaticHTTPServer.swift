@@ -44,12 +44,8 @@ public final class StaticHTTPServer {
         }
         server += "httpd.serve_forever()\n"
         process = try LaunchedProgram(command: ["python3", "-c", server])
-        let deadline = Date().addingTimeInterval(10)
-        while (try? ExternalTool.run(["curl", "-skf", "-o", "/dev/null", "\(scheme)://127.0.0.1:\(port)/"])) == nil {
-            if Date() > deadline {
-                throw ExternalTool.Failed(description: "http.server on port \(port) did not get ready")
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+        try Eventually.wait(for: "http.server on port \(port) to answer", within: 10, every: 0.1) {
+            (try? ExternalTool.run(["curl", "-skf", "-o", "/dev/null", "\(scheme)://127.0.0.1:\(port)/"])) != nil
         }
     }
 

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -28,14 +29,7 @@ import Testing
 
     static func settings(volume: Int) -> Settings { Settings(delayMs: 5_000, volume: volume, channel: "Demo") }
 
-    static func wait(until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return true
-    }
+    static func wait(until condition: () -> Bool) -> Bool { Eventually.holds(within: 5, every: 0.005, condition) }
 
     @Test func aSlowDiskHoldsNobodyUpAndTheNewestSettingsWin() {
         let disk = Disk(slow: true)

@@ -29,8 +29,14 @@ import Testing
                 "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
             ],
             environment: runtimeDirectory.map { ["RUNTIME_DIRECTORY": $0.path] } ?? [:], directory: directory)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        do {
+            try Eventually.wait(for: "the box's control socket", within: 10, every: 0.05) {
+                FileManager.default.fileExists(atPath: socket)
+            }
+        } catch {
+            process.stop(within: 10)
+            throw error
+        }
         return process
     }
 

@@ -55,12 +55,7 @@ struct MQTTTests {
 
         /// Waits up to `seconds` for `text` to be said (by the box, or by `source`) `count` times.
         static func wait(for text: String, count: Int = 1, seconds: Double = 10, in source: () -> String) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while source().components(separatedBy: text).count - 1 < count {
-                guard Date() < deadline else { return false }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return true
+            Eventually.holds(within: seconds, every: 0.05) { source().components(separatedBy: text).count - 1 >= count }
         }
 
         /// SIGTERM, and the exit.
@@ -484,12 +479,10 @@ struct MQTTTests {
         // payloads were dropped with the flood and no reply said "not UTF-8".)
         var answered = -1
         #expect(
-            Eventually.holds(within: 60) {
+            Eventually.holds(within: 60, every: 1) {
                 let count = watcher.payloads("delaybox/sturdy/reply").count
                 defer { answered = count }
-                if count == answered { return true }
-                Thread.sleep(forTimeInterval: 1)
-                return false
+                return count == answered
             }, "the flood drained")
         for size in [0, 64, 4_096, 65_536] {
             let file = box.directory.appendingPathComponent("binary-\(size)")
@@ -508,12 +501,8 @@ struct MQTTTests {
             #expect(replies.contains(reason), "no reply says '\(reason)'")
         }
         // It builds the longer delay, then plays again.
-        let deadline = Date().addingTimeInterval(15)
-        var state = ""
-        repeat {
-            Thread.sleep(forTimeInterval: 0.2)
-            state = try box.status().state
-        } while state != "playing" && Date() < deadline
-        #expect(state == "playing", "\(box.logText.suffix(1_000))")
+        #expect(
+            try Eventually.holds(within: 15, every: 0.2) { try box.status().state == "playing" },
+            "\(box.logText.suffix(1_000))")
     }
 }

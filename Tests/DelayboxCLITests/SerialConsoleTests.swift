@@ -60,19 +60,17 @@ import Testing
             ],
             directory: directory,  // the simulated board writes out/delaybox.wav here
             errors: .file(log))
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let path = Eventually.value(within: 10, every: 0.05) {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "console on ") {
-                let path = String(text[range.upperBound...].prefix { $0 != " " })
-                return (process, try Terminal(path: path))
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+            return text.range(of: "console on ").map { String(text[$0.upperBound...].prefix { $0 != " " }) }
         }
-        process.kill()
-        throw ExternalTool.Failed(
-            description:
-                "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
+        guard let path else {
+            process.kill()
+            throw ExternalTool.Failed(
+                description:
+                    "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
+        }
+        return (process, try Terminal(path: path))
     }
 
     /// SIGTERM, and it must be gone within 2 s (a console stuck on a full line must not

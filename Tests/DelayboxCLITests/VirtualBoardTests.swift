@@ -381,11 +381,8 @@ struct VirtualBoardTests {
         let machine = try LaunchedProgram(
             Self.root.appendingPathComponent("tools/virtual-board/run.sh"),
             [directory.path, String(board.allowing(240))], environment: board.environment)
-        let deadline = Date().addingTimeInterval(TimeInterval(board.allowing(180)))
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),
-            machine.isRunning, Date() < deadline
-        {
-            Thread.sleep(forTimeInterval: 0.2)
+        _ = Eventually.holds(within: Double(board.allowing(180)), every: 0.2) {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path) || !machine.isRunning
         }
         try #require(
             FileManager.default.fileExists(atPath: directory.appendingPathComponent("ready").path),

@@ -26,13 +26,10 @@ import Testing
 
     /// Polls `url` until it answers (the box is starting).
     static func waitForPage(_ url: String) throws -> String {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        try Eventually.value(within: 10, every: 0.1) {
             let outcome = try curl([url])
-            if outcome.status == 0, !outcome.output.isEmpty { return outcome.output }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return ""
+            return outcome.status == 0 && !outcome.output.isEmpty ? outcome.output : nil
+        } ?? ""
     }
 
     @Test func theSocketSystemdPassesIsServedWhateverPortTheConfigSays() throws {
@@ -81,10 +78,7 @@ import Testing
         let second = try RunningAppliance(
             executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door-taken",
             board: Self.board(web: "  port: \(port)"))
-        let deadline = Date().addingTimeInterval(10)
-        while !second.log.contains("state: buffering -> playing"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        _ = Eventually.holds(within: 10, every: 0.1) { second.log.contains("state: buffering -> playing") }
         #expect(
             second.log.contains(
                 "web page: port \(port) is taken (by another program, or another box on this host): set web.port; playing without it"

@@ -70,13 +70,7 @@ import Testing
         let speech = SpeechReadout()
         try #require(speech.executable != nil, "espeak-ng is missing: deploy/setup-host.sh installs it")
         #expect(speech.say(delayMs: 12_500))
-        let deadline = Date().addingTimeInterval(10)
-        var clips: [AudioClip] = []
-        while clips.isEmpty, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            clips = speech.take()
-        }
-        let clip = try #require(clips.first, "no speech within 10 s")
+        let clip = try Eventually.value(of: "espeak-ng's speech", within: 10, every: 0.05) { speech.take().first }
         #expect(clip.milliseconds > 700 && clip.milliseconds < 4_000, "\(clip.milliseconds) ms")
         let peak = clip.samples.map { abs(Int($0)) }.max() ?? 0
         #expect(peak > 3_000, "peak \(peak)")
@@ -133,13 +127,11 @@ import Testing
         }
         let beforeDue = rig.output.samples[(2 * restStart)...].allSatisfy { $0 == 0 }
         #expect(beforeDue, "quiet while the knob rests")
-        let deadline = Date().addingTimeInterval(10)
-        var heard = false
-        while !heard, Date() < deadline {
+        // (The read-out is spoken by espeak-ng meanwhile, in real time.)
+        let heard = Eventually.holds(within: 10, every: 0.01) {
             rig.run(milliseconds: 20)
             _ = desk.poll(engine: engine, now: rig.now)
-            heard = rig.output.samples.suffix(1_920).contains { abs($0) > 0.05 }
-            if !heard { Thread.sleep(forTimeInterval: 0.01) }
+            return rig.output.samples.suffix(1_920).contains { abs($0) > 0.05 }
         }
         #expect(heard, "the delay was read out")
     }

@@ -19,10 +19,8 @@ struct HLSStreamTests {
         defer { writer.kill() }
         let server = try StaticHTTPServer(directory: directory)
         let playlist = directory.appendingPathComponent("live.m3u8").path
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: playlist) {
-            guard Date() < deadline else { throw ExternalTool.Failed(description: "no HLS playlist") }
-            Thread.sleep(forTimeInterval: 0.2)
+        try Eventually.wait(for: "ffmpeg's HLS playlist", within: 10, every: 0.2) {
+            FileManager.default.fileExists(atPath: playlist)
         }
         let segments = {
             (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1
