@@ -83,6 +83,12 @@ BOARD=${BOARD%.yaml}
 SUDO=""
 [ "$USER_NAME" = root ] || SUDO="sudo -n"
 TARGET="$USER_NAME@$HOST"
+# One SSH connection for the whole install, shared by its commands and its copy: each new
+# connection is a key exchange and a login, which a Pi Zero (or the emulated test board)
+# takes seconds over. Closed when the script ends, however it ends.
+CONNECTION=$(mktemp -d "${TMPDIR:-/tmp}/delaybox-install.XXXXXX")
+SSH_OPTIONS+=(-o ControlMaster=auto -o "ControlPath=$CONNECTION/ssh" -o ControlPersist=60)
+trap 'ssh -o "ControlPath=$CONNECTION/ssh" -O exit "$TARGET" >/dev/null 2>&1 || true; rm -rf "$CONNECTION"' EXIT
 STORE=/var/lib/delaybox-deploy   # on the board: current.deb (the healthy release), board.yaml before a change
 BOARD_FILE=/etc/delaybox/board.yaml
 

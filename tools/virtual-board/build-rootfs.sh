@@ -87,6 +87,11 @@ if $NATIVE; then
     echo "$INCLUDE" > "$FS/.done"
   fi
   board_files
+  # Without the archive's package index (~50 MB, which the board cannot refresh: it reaches
+  # nothing), as the arm64 board below: under emulation apt parsed it on every run — an
+  # `apt-get update` took 18-19 s with it, 10 s without (the Debian 12 board, 2026-11-26),
+  # and the deploy test runs several. The package's dependencies are installed already.
+  rm -f "$FS"/var/lib/apt/lists/*_Packages
   systemctl --root="$FS" enable $ENABLE >/dev/null 2>&1
   systemctl --root="$FS" mask $MASK >/dev/null 2>&1 || true
   rm -f "$IMAGE"
