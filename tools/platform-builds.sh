@@ -50,6 +50,11 @@ chain() {
 case "$action" in
   run)
     echo $$ > "$logs/platform-builds.pid"
+    # Its own session is out of reach of a Ctrl-C at make: it ends with the make that
+    # started it (DELAYBOX_MAKE_PID), whichever way that make ends.
+    if [ -n "${DELAYBOX_MAKE_PID:-}" ]; then
+      (while kill -0 "$DELAYBOX_MAKE_PID" 2>/dev/null; do sleep 2; done; kill -- -$$ 2>/dev/null) < /dev/null > /dev/null 2>&1 &
+    fi
     chain
     ;;
   start)
@@ -57,7 +62,10 @@ case "$action" in
     : > "$logs/platform-builds.started"
     # Its own session (`stop` ends every process of it, by the session's process group), at
     # idle priority (its children inherit it); nothing of make's output held open.
-    ( setsid chrt --idle 0 "$0" run "$logs" > "$logs/platform-builds.log" 2>&1
+    # (Its parent is make, or make's shell for the line when that shell did not exec it.)
+    make_pid=$PPID
+    [ "$(ps -o comm= -p "$make_pid")" = make ] || make_pid=$(ps -o ppid= -p "$make_pid" | tr -d ' ')
+    ( DELAYBOX_MAKE_PID=$make_pid setsid chrt --idle 0 "$0" run "$logs" > "$logs/platform-builds.log" 2>&1
       echo $? > "$logs/platform-builds.status" ) < /dev/null > /dev/null 2>&1 &
     ;;
   wait)
