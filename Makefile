@@ -87,8 +87,8 @@ test: setup
 	@$(MAKE) --no-print-directory format-check
 	@# docs/architecture.md's module graph is the package's (tools/module-graph.py).
 	@tools/module-graph.py --check docs/architecture.md
-	@# The other platforms' builds — Debian 13's with its adapters' tests, the arm64 package and
-	@# Swift 6.0 build with its pure suites under emulation, the virtual boards with their
+	@# The other platforms' builds — Debian 13's, the arm64 package with Swift 6.0 and make
+	@# check's pure suites under emulation, the virtual boards with their
 	@# packages — at idle priority in the background from here on: the fuzzers' compile
 	@# leaves a core idle and this machine's suites more than half the CPU, and they take only
 	@# what is idle (tools/platform-builds.sh).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The other platforms' builds of `make test`, in the background while this machine's suites
-# run: Debian 13's build and adapter tests (its build root), the arm64 package and the pure
+# run: Debian 13's build in its build root (make test runs its adapters' tests afterwards,
+# in the foreground: they play in real time), the arm64 package and make check's pure
 # suites built with Swift 6.0 and run under emulation, and each virtual board with its
 # release's package. This machine's suites leave more than half the CPU idle (measured:
 # 57 % idle over their 450 s, waiting on real time), and these builds only compute: at
@@ -28,8 +29,8 @@ chain() {
   # adapters' tests there afterwards, in the foreground).
   tools/debian-root/build.sh trixie || tools/skip.sh "the Debian 13 build root could not be made (above): the Debian 13 build and its tests"
   if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie "$logs" build; fi
-  # The boards' CPU: Debian 13's arm64 package, and every module built with Swift 6.0 and its
-  # pure suites run under emulation (tools/arm64/check.sh).
+  # The boards' CPU: Debian 13's arm64 package (every module built with Swift 6.0), and make
+  # check's pure suites built with it and run under emulation (tools/arm64/check.sh).
   tools/warm-roots.sh wait "$logs" arm64-root
   tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
   if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh "$logs"; fi
