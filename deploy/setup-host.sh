@@ -2,7 +2,7 @@
 # Prepares a Debian 12 host to build, run and test Delaybox: checks the Swift toolchain
 # and installs the Debian packages the build and the tests need (only those missing).
 # Later features add their packages to PACKAGES below. With --bench, also the benchmark's
-# peers; with --arm64-board, what the arm64 virtual board needs (make test-arm64-board).
+# peers.
 set -euo pipefail
 
 # Packages the build and tests need. The playback engine itself needs no C library.
@@ -23,6 +23,7 @@ PACKAGES=(
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
   qemu-system-x86 cpio kmod gcc make   # the virtual board: QEMU, its initramfs, the gpio-sim module
+  qemu-system-arm   # ... and the arm64 board (qemu-system-aarch64), the Pi's CPU, which make test runs too
   qemu-user-static  # tools/arm64-run: the arm64 build run here under emulation
   debootstrap e2fsprogs openssh-client # ... its Debian root filesystem, reached over SSH by deploy/install.sh
   dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
@@ -32,15 +33,12 @@ PACKAGES=(
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
   libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
   chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
+  procps            # ps, pgrep: make test's background builds are found, demoted and ended by them
   reprepro gnupg    # make release: the signed apt repository (deploy/make-repo.sh), checked by apt in the tests
 )
 # `--bench`: also the peers `make bench` measures Delaybox against.
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=(mpv)
-fi
-# `--arm64-board`: the arm64 machine (qemu-system-aarch64).
-if [ "${1:-}" = "--arm64-board" ]; then
-  PACKAGES+=(qemu-system-arm)
 fi
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

@@ -2,9 +2,10 @@
 # The other platforms' builds of `make test`, in the background while this machine's suites
 # run: Debian 13's build in its build root (make test runs its adapters' tests afterwards,
 # in the foreground: they play in real time), the arm64 package and make check's pure
-# suites built with Swift 6.0 and run under emulation, and each virtual board with its
-# release's package. This machine's suites leave more than half the CPU idle (measured:
-# 57 % idle over their 450 s, waiting on real time), and these builds only compute: at
+# suites built with Swift 6.0 and run under emulation, the virtual boards (this machine's
+# release's and the arm64 one) and the packages. This machine's suites leave more than half
+# the CPU idle (measured: 57 % idle over their 450 s, waiting on real time), and these
+# builds only compute: at
 # SCHED_IDLE they take that idle CPU and nothing the suites' real-time tests wait for
 # (a waking normal-priority thread preempts an idle-priority one at once). Run one after
 # the other, as before, they took ~630 s after the suites' ~450 s.
@@ -34,14 +35,22 @@ chain() {
   tools/warm-roots.sh wait "$logs" arm64-root
   tools/arm64/build-root.sh || tools/skip.sh "the arm64 build root could not be made (above): the arm64 build and its tests"
   if [ -e .build/roots/trixie-arm64/.done ]; then tools/arm64/check.sh "$logs"; fi
-  # A virtual board and a package per Debian release (docs/hardware.md, docs/deploy.md);
-  # another release than this machine's is built in its build root (tools/debian-root).
-  tools/warm-roots.sh wait "$logs" board-12 board-13
+  # The boards make test boots (docs/hardware.md, docs/deploy.md): this machine's release's,
+  # with its package, and the Pi's (Debian 13 on arm64), whose package tools/arm64/check.sh
+  # made; and Debian 13's amd64 package, built in its build root, which the packages' tests
+  # check.
+  local host
+  host=$(. /etc/os-release && echo "$VERSION_ID")
+  tools/warm-roots.sh wait "$logs" "board-$host" board-arm64
+  BOARD_DEBIAN=$host tools/virtual-board/build.sh \
+    || tools/skip.sh "the Debian $host virtual board could not be built (above): its tests"
+  BOARD_DEBIAN=$host tools/virtual-board/build-rootfs.sh \
+    || tools/skip.sh "the Debian $host board's root filesystem could not be built (above): its deploy test"
+  BOARD_ARCH=arm64 tools/virtual-board/build.sh \
+    || tools/skip.sh "the arm64 virtual board could not be built (above): its tests"
+  BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh \
+    || tools/skip.sh "the arm64 board's root filesystem could not be built (above): its tests"
   for n in 12 13; do
-    BOARD_DEBIAN=$n tools/virtual-board/build.sh \
-      || tools/skip.sh "the Debian $n virtual board could not be built (above): its tests"
-    BOARD_DEBIAN=$n tools/virtual-board/build-rootfs.sh \
-      || tools/skip.sh "the Debian $n board's root filesystem could not be built (above): its deploy test"
     rm -rf ".build/virtual-board/debian$n/release"
     deploy/make-deb.sh --debian "$n" --out ".build/virtual-board/debian$n/release" > /dev/null \
       || tools/skip.sh "the Debian $n package could not be built (above): its tests"

@@ -10,10 +10,11 @@
 #   tools/warm-roots.sh wait LOG_DIR STEP…   # until those steps end; prints what they printed
 #   tools/warm-roots.sh idle LOG_DIR         # the chains at idle priority from now on
 #
-# Steps: trixie-root (the Debian 13 build root), arm64-root, board-12 and board-13 (a
-# board's kernel, then its root filesystem; Debian 13's kernel module is built in the
-# Debian 13 root). Chains: trixie-root → board-13, and arm64-root → board-12; each chain
-# at nice 10. Not run as root, nothing is started: debootstrap needs root, and the later
+# Steps: trixie-root (the Debian 13 build root), arm64-root, board-12, board-13 and
+# board-arm64 (a board's kernel, then its root filesystem; the arm64 board's kernel module
+# is built in the arm64 root, its root filesystem configured on the emulated board itself,
+# the longest step). Chains: arm64-root → board-arm64, and trixie-root → this machine's
+# release's board (make test boots those two); each chain at nice 10. Not run as root, nothing is started: debootstrap needs root, and the later
 # steps say so.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,8 @@ commands() {
   case $1 in
     trixie-root) echo "tools/debian-root/build.sh trixie" ;;
     arm64-root) echo "tools/arm64/build-root.sh" ;;
+    board-arm64) echo "BOARD_ARCH=arm64 tools/virtual-board/build.sh"
+                 echo "BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh" ;;
     board-*) echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build.sh"
              echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build-rootfs.sh" ;;
   esac
@@ -48,9 +51,9 @@ case "$action" in
     : > "$logs/warm-started"
     # Nothing of make's output is held open, so a make that stops early is not kept
     # waiting for them.
-    (step trixie-root; step board-13) < /dev/null > /dev/null 2>&1 &
+    (step arm64-root; step board-arm64) < /dev/null > /dev/null 2>&1 &
     echo $! >> "$logs/warm-started"
-    (step arm64-root; step board-12) < /dev/null > /dev/null 2>&1 &
+    (step trixie-root; step "board-$(. /etc/os-release && echo "$VERSION_ID")") < /dev/null > /dev/null 2>&1 &
     echo $! >> "$logs/warm-started"
     ;;
   wait)

@@ -2,6 +2,10 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension VirtualBoard.Board {
     /// What the deploy tests need: the board, its own root filesystem
     /// (tools/virtual-board/build-rootfs.sh) and the release package `make test` builds.
@@ -11,25 +15,24 @@ extension VirtualBoard.Board {
     }
 }
 
-/// Deploy end to end: deploy/install.sh puts the release package on the virtual board —
-/// Debian (12 and 13) with systemd and an SSH server (debootstrap), snd-aloop and
-/// gpio-sim — reached only through a port forwarded on loopback. The two releases' boards
-/// run at once (nothing here is timed finely), each with as many emulated CPUs as this
-/// machine has cores for it (tools/virtual-board/boot.sh: more is slower).
+/// Deploy end to end: deploy/install.sh puts the release package on the virtual boards —
+/// Debian with systemd and an SSH server (debootstrap), snd-aloop and gpio-sim: this
+/// machine's release on its CPU and the Pi's, Debian 13 on arm64 — reached only through a
+/// port forwarded on loopback. The boards run at once (nothing here is timed finely), each
+/// with as many emulated CPUs as this machine has cores for it (tools/virtual-board/boot.sh:
+/// more is slower).
 @Suite(
     .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
     .enabled(
-        if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isDeployable,
-        "needs qemu-system-x86_64, the virtual board's root filesystem and the release package (make test builds them)"),
+        if: VirtualBoard.boards.allSatisfy(\.isDeployable) || (getuid() == 0 && VirtualBoard.asked),
+        "needs QEMU, the virtual boards' root filesystems and their release packages (make test builds them)"),
     .timeLimit(.minutes(30)))
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
-    let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/id_ed25519").path
-    /// A board's emulated CPUs: this machine's cores shared by the x86 boards, which run at
-    /// once; the arm64 board runs alone.
+    let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/key/id_ed25519").path
+    /// A board's emulated CPUs: this machine's cores shared by the boards, which run at once.
     static func cpus(for board: VirtualBoard.Board) -> Int {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return board.arch == "arm64" ? cores : max(1, cores / VirtualBoard.boards.count)
+        max(1, ProcessInfo.processInfo.activeProcessorCount / VirtualBoard.boards.count)
     }
 
     /// A good release installs and plays; installing it again does nothing; a dry run of a
@@ -94,7 +97,9 @@ struct VirtualBoardDeployTests {
             "systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
                 + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
         #expect(units.hasPrefix("active\ndelaybox\n") && units.contains("delaybox-wifi-powersave.conf"), "\(units)")
-        if board.arch != "amd64", let other = VirtualBoard.Board(release: release).package {
+        if board.arch != "amd64",
+            let other = VirtualBoard.releases.lazy.compactMap({ VirtualBoard.Board(release: $0).package }).first
+        {
             let refused = try install(login, ["--deb", other.path])
             #expect(refused.status == 2 && refused.errors.contains("the board is \(board.arch)"), "\(refused.errors)")
         } else if VirtualBoard.releases.count > 1,

@@ -24,27 +24,53 @@ enum VirtualBoard {
         return Int(line.dropFirst("VERSION_ID=".count).filter(\.isNumber)) ?? 12
     }()
 
-    /// The releases the x86 boards run: this machine's, and Debian 13 (Raspberry Pi OS
-    /// trixie) when its board is built — or in `make test` as root, which builds it, so that
-    /// a missing board fails rather than goes unnoticed. DELAYBOX_BOARD_RELEASE=N: that one
-    /// alone (tools/board-tests.sh runs a process per release, at once).
+    /// The releases the amd64 packages are made for: this machine's, and Debian 13 (Raspberry
+    /// Pi OS trixie) when its package is made — or in `make test` as root, which makes it, so
+    /// that a missing one fails rather than goes unnoticed.
     static var releases: [Int] {
-        if let only = getenv("DELAYBOX_BOARD_RELEASE").flatMap({ Int(String(cString: $0)) }) { return [only] }
-        return [hostRelease]
-            + (hostRelease != 13 && (Board(release: 13).isAvailable || (getuid() == 0 && asked)) ? [13] : [])
+        [hostRelease]
+            + (hostRelease != 13 && (Board(release: 13).package != nil || (getuid() == 0 && asked)) ? [13] : [])
     }
 
-    /// The x86 boards `make test` runs the scenarios on (the arm64 one: VirtualBoardArm64Tests).
-    static var boards: [Board] { releases.map { Board(release: $0) } }
+    /// The boards the scenarios and the deploy run on: this machine's release on its own CPU,
+    /// and the Pi's — Debian 13 on arm64, emulated — when it is built, or in `make test` as
+    /// root, which builds it. DELAYBOX_BOARDS names them instead, by their directories
+    /// (`debian12 debian13-arm64`; tools/board-tests.sh runs a process per board, at once).
+    static var boards: [Board] {
+        if let names = getenv("DELAYBOX_BOARDS").map({ String(cString: $0) }) {
+            return names.split(separator: " ").map { Board(directoryName: String($0)) }
+        }
+        return [Board(release: hostRelease)] + (Board.arm64.isAvailable || (getuid() == 0 && asked) ? [.arm64] : [])
+    }
+
+    /// Whether every board of `boards` can boot here (or make test, as root, should have
+    /// built them: then their tests fail, saying what is missing, rather than go unnoticed).
+    static var boardsAvailable: Bool {
+        !boards.isEmpty && (boards.allSatisfy(\.isAvailable) || (getuid() == 0 && asked))
+    }
 
     /// One virtual board: a Debian release on a CPU (tools/virtual-board/release.sh).
     struct Board: Sendable, CustomStringConvertible {
         var release: Int
         /// Debian's name for the CPU: amd64 (this machine's) or arm64 (the boards').
-        var arch = "amd64"
+        var arch: String
 
         /// The Raspberry Pi's: Debian 13 on arm64, emulated.
         static let arm64 = Board(release: 13, arch: "arm64")
+
+        init(release: Int, arch: String = "amd64") {
+            self.release = release
+            self.arch = arch
+        }
+
+        /// The board whose directory is `name` (debian12, debian13, debian13-arm64).
+        init(directoryName name: String) {
+            let parts = name.split(separator: "-", maxSplits: 1).map(String.init)
+            guard let release = Int(parts[0].dropFirst("debian".count)), parts[0].hasPrefix("debian"),
+                parts.count == 1 || parts[1] == "arm64"
+            else { preconditionFailure("DELAYBOX_BOARDS: no board \(name) (debian12, debian13, debian13-arm64)") }
+            self.init(release: release, arch: parts.count == 1 ? "amd64" : "arm64")
+        }
 
         var description: String { "Debian \(release) \(arch)" }
 
@@ -103,9 +129,9 @@ enum VirtualBoard {
 @Suite(
     .serialized, .enabled(if: VirtualBoard.asked, VirtualBoard.notAsked),
     .enabled(
-        if: VirtualBoard.Board(release: VirtualBoard.hostRelease).isAvailable,
-        "needs qemu-system-x86_64, the virtual board and the release build (make test builds them)"),
-    .timeLimit(.minutes(20)))
+        if: VirtualBoard.boardsAvailable,
+        "needs QEMU, the virtual boards and their release builds (make test builds them)"),
+    .timeLimit(.minutes(30)))
 struct VirtualBoardTests {
     static let root = CommandLineTests.root
 

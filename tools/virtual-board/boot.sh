@@ -10,7 +10,7 @@
 # (the web page). Writes go to a throwaway overlay, so every boot
 # starts from the same image. The board's console (ttyS0, kernel and systemd) goes to
 # DIR/console.log; its second serial port (the board's console, ttyS1) is the socket
-# DIR/serial.sock. Log in with: ssh -i .build/virtual-board/id_ed25519 -p PORT root@127.0.0.1
+# DIR/serial.sock. Log in with: ssh -i .build/virtual-board/key/id_ed25519 -p PORT root@127.0.0.1
 #
 # BOARD_CPUS (default 1): the board's emulated CPUs, each a thread of this machine's. More
 # than this machine has cores left for the board is slower, not faster: two boards of two

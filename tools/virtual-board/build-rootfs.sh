@@ -10,19 +10,20 @@
 #   [BOARD_DEBIAN=12|13] [BOARD_ARCH=amd64|arm64] tools/virtual-board/build-rootfs.sh
 #
 # Writes the board's directory's rootfs.img (ext4, 2 GB sparse) and the SSH key that
-# logs in as root (.build/virtual-board/id_ed25519). Needs tools/virtual-board/build.sh first.
+# logs in as root (.build/virtual-board/key/id_ed25519). Needs tools/virtual-board/build.sh first.
 # The first build downloads ~120 MB of packages and takes a few minutes (arm64: ~150 MB,
 # and its packages are configured on the emulated board); later runs reuse it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/virtual-board/release.sh"
+. "$ROOT/tools/virtual-board/board-cache.sh"
 OUT=$BOARD
-KEY="$ROOT/.build/virtual-board/id_ed25519"
 FS="$OUT/debian"
 IMAGE="$OUT/rootfs.img"
 say() { echo "build-rootfs: $*" >&2; }
 
+board_cached && { say "ready: $IMAGE (made before on this machine)"; exit 0; }
 [ -f "$OUT/vmlinuz" ] || { say "no virtual board kernel: run tools/virtual-board/build.sh first"; exit 1; }
 NATIVE=false
 [ "$ARCH" = "$(dpkg --print-architecture)" ] && NATIVE=true
@@ -69,7 +70,6 @@ board_files() {
   printf '%s\n' '[Match]' 'Name=en* eth*' '[Network]' 'DHCP=ipv4' > "$FS/etc/systemd/network/10-virtio.network"
   echo virtual-board > "$FS/etc/hostname"
   echo "/dev/vda / ext4 defaults 0 1" > "$FS/etc/fstab"
-  [ -f "$KEY" ] || ssh-keygen -q -t ed25519 -N "" -C delaybox-virtual-board -f "$KEY"
   install -d -m 700 "$FS/root/.ssh"
   install -m 600 "$KEY.pub" "$FS/root/.ssh/authorized_keys"
 }
@@ -96,6 +96,7 @@ if $NATIVE; then
   systemctl --root="$FS" mask $MASK >/dev/null 2>&1 || true
   rm -f "$IMAGE"
   mkfs.ext4 -q -F -L board-root -d "$FS" "$IMAGE" 2G
+  board_keep
   say "ready: $IMAGE ($(du -h "$IMAGE" | cut -f1) used)"
   exit 0
 fi
@@ -109,6 +110,7 @@ fi
 # script, the modules or the packages change.
 STAMP="$KREL $INCLUDE $(cat "$0" "$ROOT/tools/virtual-board/install-modules.sh" "$OUT/gpio-sim/gpio-sim-oot.ko" | sha256sum | cut -c1-16)"
 if [ "$(cat "$IMAGE.stamp" 2>/dev/null)" = "$STAMP" ]; then
+  board_keep
   say "ready: $IMAGE (as built before)"
   exit 0
 fi
@@ -146,4 +148,5 @@ if [ "$(debugfs -R "cat /board-setup.status" "$IMAGE" 2>/dev/null)" != 0 ]; then
 fi
 printf 'rm /board-setup.sh\nrm /board-setup.log\nrm /board-setup.status\n' | debugfs -w -f - "$IMAGE" > /dev/null 2>&1
 echo "$STAMP" > "$IMAGE.stamp"
+board_keep
 say "ready: $IMAGE ($(du -h "$IMAGE" | cut -f1) used)"

@@ -19,6 +19,11 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/virtual-board/release.sh"
+. "$ROOT/tools/virtual-board/board-cache.sh"
+if [ -z "${IN_BUILD_ROOT:-}" ] && board_cached; then
+  echo "virtual-board (Debian $DEBIAN, $ARCH): ready: $BOARD (made before on this machine)" >&2
+  exit 0
+fi
 if [ -z "${IN_BUILD_ROOT:-}" ] && { [ "$DEBIAN" != "$HOST_DEBIAN" ] || [ "$ARCH" != amd64 ]; }; then
   BUILD_ROOT=$SUITE
   [ "$ARCH" = amd64 ] || BUILD_ROOT=$SUITE-$ARCH
