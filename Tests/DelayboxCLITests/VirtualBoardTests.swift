@@ -179,7 +179,7 @@ struct VirtualBoardTests {
     /// follows (on while playing, off when paused), the console saw every edge, the
     /// loopback's other side carries the demo programme, a reload that moves the play
     /// button to another line has the panel take it, and so does a delay step set live
-    /// from the console (`config set defaults.delay_step`) — on each release's board.
+    /// from the console (`config set defaults.delay_step`) — on each board.
     @Test(arguments: VirtualBoard.boards)
     func theFrontPanelOnKernelDriversChangesTheDelayPausesAndLightsTheLED(board: VirtualBoard.Board) throws {
         let directory = try run("front-panel", on: board)
@@ -260,7 +260,7 @@ struct VirtualBoardTests {
     /// decoder and the shipped Car MP3 keymap (loaded by ir-keytable, as on a board) make
     /// keys of the codes ir-ctl sends; the appliance finds the receiver's input device by
     /// name and the shipped remote's keys raise the delay, the volume (held: repeated),
-    /// save a preset (held) and recall it, and switch the channel — on each release's board.
+    /// save a preset (held) and recall it, and switch the channel — on each board.
     @Test(arguments: VirtualBoard.boards)
     func anIRRemotesKeysChangeDelayVolumePresetAndChannel(board: VirtualBoard.Board) throws {
         let directory = try run("remote", on: board)
