@@ -61,7 +61,7 @@ import Testing
             let reports = Pipe()
             let process = try LaunchedProgram(writer, [path, String(lastSeen + 1)], output: .pipe(reports))
             let first = try reports.fileHandleForReading.read(upToCount: 1) ?? Data()  // its first save is done
-            usleep(UInt32.random(in: 0...8_000, using: &random))
+            usleep(UInt32.random(in: 0...8_000, using: &random))  // the point: killed at a random moment
             process.kill()
             try reports.fileHandleForWriting.close()
             let reported =

@@ -245,7 +245,7 @@ struct AdBreaksOnAirTests {
             "joined \(elapsed) s into the break; its start says \(expected) s")
 
         // The break is over where a box 2 s behind live would play it by 10 s after it began.
-        Thread.sleep(until: sent.addingTimeInterval(11))
+        Thread.sleep(until: sent.addingTimeInterval(11))  // the point: a box that joins after the break
         let later = try OnAirAppliance(
             root: Self.root, channels: [("Live", server.url(mount: mount))], delay: 2, seconds: 4
         ).finish()

@@ -49,9 +49,9 @@ import Testing
         _ = try cache.clip(server.url("tone.0.mp3"), maxSeconds: 60)
         Thread.sleep(forTimeInterval: 0.02)  // distinct modification times
         _ = try cache.clip(server.url("tone.1.mp3"), maxSeconds: 60)
-        Thread.sleep(forTimeInterval: 0.02)
+        Thread.sleep(forTimeInterval: 0.02)  // (the cache orders by them: the point of the test)
         _ = try cache.clip(server.url("tone.0.mp3"), maxSeconds: 60)  // used again: now the newest
-        Thread.sleep(forTimeInterval: 0.02)
+        Thread.sleep(forTimeInterval: 0.02)  // likewise
         _ = try cache.clip(server.url("tone.2.mp3"), maxSeconds: 60)
         let names = Set(cache.entries().map(\.name))
         #expect(
