@@ -2,6 +2,7 @@ import DelayboxConfig
 import DelayboxLog
 import DelayboxPlatform
 import DelayboxState
+import DelayboxUnits
 import Synchronization
 
 /// Saves the settings on a thread of its own (`delaybox-save`), so that the playout thread
@@ -64,7 +65,7 @@ final class SettingsSaver: Sendable {
                     defer { settings = nil }; return settings
                 })
             else {
-                worker.wait(milliseconds: 3_600_000)
+                worker.wait(for: .hours(1))
                 continue
             }
             if attempt(settings, failures: failures) {
@@ -74,7 +75,7 @@ final class SettingsSaver: Sendable {
             failures += 1
             // Tried again unless newer settings came meanwhile (those are tried instead).
             pending.withLock { if $0 == nil { $0 = settings } }
-            worker.wait(milliseconds: min(60_000, firstRetryMs << min(failures - 1, 6)))
+            worker.wait(for: .milliseconds(min(60_000, firstRetryMs << min(failures - 1, 6))))
         }
     }
 

@@ -43,7 +43,7 @@ public final class AudioPump: @unchecked Sendable {
     private var nextOpenAttempt = Instant.zero
     /// The waits between attempts to open the device: no jitter, a local card has no
     /// crowd of clients to spread out.
-    private var backoff = ReconnectBackoff(initialMs: 500, capMs: 5_000, jitter: 0)
+    private var backoff = ReconnectBackoff(initial: .milliseconds(500), cap: .seconds(5), jitter: 0)
     private var random = SystemRandomNumberGenerator()
     /// When the current device was opened.
     private var openedAt = Instant.zero
@@ -202,9 +202,9 @@ public final class AudioPump: @unchecked Sendable {
     }
 
     private func scheduleRetry(after failure: String, at now: Instant) {
-        let waitMs = backoff.nextDelayMs(using: &random)
-        nextOpenAttempt = now.advanced(byMilliseconds: waitMs)
-        pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: waitMs)) }
+        let wait = backoff.nextDelay(using: &random)
+        nextOpenAttempt = now + wait
+        pendingEvents.withLock { $0.append(.openFailed(reason: failure, retryInMs: wait.milliseconds)) }
     }
 
     private func adopt(_ opened: any OutputDriver) {
@@ -236,7 +236,7 @@ public final class AudioPump: @unchecked Sendable {
         // starts again from the shortest wait.
         let now = clock.now()
         if now.nanoseconds - openedAt.nanoseconds >= Self.stableNanoseconds { backoff.reset() }
-        nextOpenAttempt = now.advanced(byMilliseconds: backoff.nextDelayMs(using: &random))
+        nextOpenAttempt = now + backoff.nextDelay(using: &random)
         pendingEvents.withLock { $0.append(.lost(reason: reason)) }
     }
 }

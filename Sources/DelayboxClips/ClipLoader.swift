@@ -19,7 +19,7 @@ public final class ClipLoader: @unchecked Sendable {
         var maxSeconds: Int
         /// When to try (ns, CLOCK_MONOTONIC): at once until it failed.
         var dueNs: Int64 = .min
-        var backoff = ReconnectBackoff(initialMs: 30_000, capMs: 600_000, jitter: 0.2)
+        var backoff = ReconnectBackoff(initial: .seconds(30), cap: .minutes(10), jitter: 0.2)
 
         var hasFailed: Bool { backoff.attempts > 0 }
     }
@@ -72,8 +72,8 @@ public final class ClipLoader: @unchecked Sendable {
             let next = state.withLock { state in state.wants.first { $0.dueNs <= now } }
             guard let want = next else {
                 let earliest = state.withLock { $0.wants.map(\.dueNs).min() }
-                let waitMs = earliest.map { max(0, ($0 - now) / 1_000_000) } ?? 3_600_000
-                worker.wait(milliseconds: min(waitMs, 3_600_000))
+                let wait = earliest.map { TimeAmount(nanoseconds: $0 - now) } ?? .hours(1)
+                worker.wait(for: min(wait, .hours(1)))
                 continue
             }
             do throws(ClipCache.Failure) {
@@ -85,13 +85,15 @@ public final class ClipLoader: @unchecked Sendable {
             } catch {
                 state.withLock { state in
                     // (A want made room for another meanwhile is not tried again: it is said once.)
-                    var waitMs = want.backoff.initialMs
+                    var wait = want.backoff.initial
                     if let index = state.wants.firstIndex(where: { $0.url == want.url }) {
-                        waitMs = state.wants[index].backoff.nextDelayMs(using: &random)
-                        state.wants[index].dueNs = SystemClock.monotonicNanoseconds() + waitMs * 1_000_000
+                        wait = state.wants[index].backoff.nextDelay(using: &random)
+                        state.wants[index].dueNs = SystemClock.monotonicNanoseconds() + wait.nanoseconds
                     }
                     state.results.append(
-                        .failed(url: want.url, reason: error.description, retryInSeconds: Int((waitMs + 500) / 1_000)))
+                        .failed(
+                            url: want.url, reason: error.description,
+                            retryInSeconds: Int((wait.milliseconds + 500) / 1_000)))
                 }
             }
         }

@@ -1,5 +1,6 @@
 import DelayboxConsole
 import DelayboxPlatform
+import DelayboxUnits
 import FoundationEssentials
 import Synchronization
 
@@ -71,7 +72,7 @@ final class ControlSocket: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
                 // Out of descriptors, say: try again later rather than spin.
-                if errno != EINTR { worker.wait(milliseconds: 100) }
+                if errno != EINTR { worker.wait(for: .milliseconds(100)) }
                 continue
             }
             defer { close(client) }

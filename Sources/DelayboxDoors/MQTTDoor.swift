@@ -209,7 +209,7 @@ final class MQTTDoor: Sendable {
             // reaches the others within that.
             let most: TimeAmount = topics.groupPrefix == nil ? .seconds(30) : .seconds(2)
             let wait = client.isConnected ? min(most, max(.milliseconds(1), pacing.wait(from: clock.now()))) : most
-            worker.wait(nanoseconds: wait.nanoseconds)
+            worker.wait(for: wait)
         }
     }
 

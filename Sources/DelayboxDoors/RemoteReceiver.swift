@@ -5,16 +5,17 @@ import DelayboxInput
 import DelayboxLog
 import DelayboxPlatform
 import DelayboxSystem
+import DelayboxUnits
 import Synchronization
 
 /// The remote control's own thread: waits on its input device (`InputDevice`), turns its
 /// keys into commands (`RemoteKeys`) and leaves them in an inbox that the playout thread
 /// drains with the panel's. A device that is not there yet (the IR driver loads after the
 /// box starts, a USB receiver is plugged in later) or goes away is looked for again every
-/// `retryMs`; the box plays on without it.
+/// `retry`; the box plays on without it.
 public final class RemoteReceiver: Sendable {
     /// How often a missing device is looked for again (ms).
-    static let retryMs: Int64 = 5_000
+    static let retry = TimeAmount.seconds(5)
 
     private let remote: RemoteSettings
     private let delayStepMs: Int64
@@ -60,11 +61,11 @@ public final class RemoteReceiver: Sendable {
                 // Said once, not every retry: an installer reads the first, and the journal stays quiet.
                 if error.description != lastProblem {
                     logger.warning(
-                        "remote: \(error); looking again every \(Self.retryMs / 1_000) s (the panel and console still work)"
+                        "remote: \(error); looking again every \(Self.retry.wholeSeconds) s (the panel and console still work)"
                     )
                 }
                 lastProblem = closed(error)
-                worker.wait(milliseconds: Self.retryMs)
+                worker.wait(for: Self.retry)
                 continue
             }
             lastProblem = nil
@@ -76,10 +77,10 @@ public final class RemoteReceiver: Sendable {
             do {
                 try listen(device, keys: &keys)
             } catch {
-                logger.warning("remote: \(error); looking for it again in \(Self.retryMs / 1_000) s")
+                logger.warning("remote: \(error); looking for it again in \(Self.retry.wholeSeconds) s")
                 lastProblem = closed(error)
                 // Not at once: a device that fails as soon as it is read would spin this thread.
-                worker.wait(milliseconds: Self.retryMs)
+                worker.wait(for: Self.retry)
             }
         }
     }

@@ -2,6 +2,7 @@ import DelayboxConsole
 import DelayboxLog
 import DelayboxMicroHTTPD
 import DelayboxPlatform
+import DelayboxUnits
 import DelayboxWeb
 
 /// The page on the box (docs/web.md): libmicrohttpd serving `WebApp`, whose changes are
@@ -53,13 +54,13 @@ final class WebDoor: Sendable {
     private func run() {
         while !worker.isStopRequested {
             guard feed.hasStreams else {
-                worker.wait(nanoseconds: 3_600_000_000_000)
+                worker.wait(for: .hours(1))
                 continue
             }
             if let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
                 feed.publish(status)
             }
-            worker.wait(nanoseconds: 1_000_000_000)
+            worker.wait(for: .seconds(1))
         }
     }
 }

@@ -158,7 +158,7 @@ public final class MosquittoClient: @unchecked Sendable {
     private func run() {
         // Jittered (±20 %) like the stream client's: a venue's boxes do not all reconnect to
         // a restarted broker in the same millisecond (issue 43).
-        var backoff = ReconnectBackoff(initialMs: 1_000, capMs: 30_000)
+        var backoff = ReconnectBackoff(initial: .seconds(1), cap: .seconds(30))
         var random = SystemRandomNumberGenerator()
         var everConnected = false
         while !thread.isStopRequested {
@@ -179,9 +179,9 @@ public final class MosquittoClient: @unchecked Sendable {
                 failure = Self.describe(result)
                 connected.store(false, ordering: .releasing)
             }
-            let waitMs = backoff.nextDelayMs(using: &random)
-            onEvent(.lost(failure, retryMs: waitMs))
-            thread.wait(milliseconds: waitMs)
+            let wait = backoff.nextDelay(using: &random)
+            onEvent(.lost(failure, retryMs: wait.milliseconds))
+            thread.wait(for: wait)
         }
     }
 

@@ -1,3 +1,4 @@
+import DelayboxUnits
 import Dispatch
 import Synchronization
 
@@ -32,14 +33,10 @@ public final class WorkerThread: Sendable {
 
     public var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
 
-    /// Sleeps up to `milliseconds`, or until a stop or `wake()`.
-    public func wait(milliseconds: Int64) {
-        _ = wakeUp.wait(timeout: .now() + .milliseconds(Int(max(0, min(milliseconds, 86_400_000)))))
-    }
-
-    /// Sleeps up to `nanoseconds`, or until a stop or `wake()`.
-    public func wait(nanoseconds: Int64) {
-        _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+    /// Sleeps up to `amount` (a day at most), or until a stop or `wake()`.
+    public func wait(for amount: TimeAmount) {
+        let nanoseconds = max(0, min(amount.nanoseconds, TimeAmount.days(1).nanoseconds))
+        _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
     }
 
     /// Ends the current (or next) `wait` early.

@@ -50,7 +50,7 @@ final class CaptureClient: ChannelFeed {
             let reason = capture(resetting: &backoff)
             if worker.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
-            worker.wait(milliseconds: backoff.nextDelayMs(using: &random))
+            worker.wait(for: backoff.nextDelay(using: &random))
         }
     }
 

@@ -73,8 +73,7 @@ public final class StreamClient: ChannelFeed {
             let reason = session(resetting: &backoff)
             if gate.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
-            let wait = backoff.nextDelayMs(using: &random)
-            worker.wait(milliseconds: wait)
+            worker.wait(for: backoff.nextDelay(using: &random))
         }
     }
 
@@ -116,7 +115,7 @@ public final class StreamClient: ChannelFeed {
                 let pause = batching.pause(
                     now: now, connected: opened, bufferedBytes: input.bufferedBytes,
                     packetBytes: input.largestPacketBytes)
-                if pause > 0 { worker.wait(nanoseconds: pause) }
+                if pause > 0 { worker.wait(for: TimeAmount(nanoseconds: pause)) }
             }
             if options.paceAtRealTime { held.forEach(post) }
             return "end of stream"
@@ -126,7 +125,7 @@ public final class StreamClient: ChannelFeed {
     }
 
     private func pace(until instant: Instant) {
-        let wait = instant.nanoseconds - clock.now().nanoseconds
-        if wait > 0 { worker.wait(nanoseconds: wait) }
+        let wait = instant - clock.now()
+        if wait > .zero { worker.wait(for: wait) }
     }
 }

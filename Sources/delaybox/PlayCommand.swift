@@ -58,7 +58,7 @@ struct PlayCommand: ParsableCommand {
         options.fast = fast
         options.json = json
         options.client.input.stallTimeoutMs = try milliseconds(stallTimeout, "--stall-timeout")
-        options.client.backoff.capMs = try milliseconds(backoffCap, "--backoff-cap")
+        options.client.backoff.cap = .milliseconds(try milliseconds(backoffCap, "--backoff-cap"))
         let status = try StreamPlayer(options: options) { line in
             StandardStream.output.write(line + "\n")
         }.run()
