@@ -68,6 +68,13 @@ format-check:
 	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift tools \
 	  || { echo "make: the files above are not formatted as .swift-format says: make format" >&2; exit 1; }
 
+## The suites that measure the box against real time to the millisecond (the heard delay
+## within 5 ms of the set one): make test runs them alone after this machine's other suites,
+## while only the idle-priority builds run. Beside the other suites, a CPU-bound test took the
+## box's stream thread off the CPU for ~20 ms as a page of the stream arrived, and the heard
+## delay settled a second late (CI8, 2026-11-27: 20.36 ms at 3 s where 10 is the bound).
+QUIET_SUITES := 'DelayboxStreamTests\.HeardDelayTests/'
+
 ## The suites that read the packages the other platforms' builds make (make test runs them
 ## after those builds).
 PACKAGE_SUITES := 'DelayboxCLITests\.(Arm64BuildTests|DeployTests|ReleaseRepositoryTests)/'
@@ -103,6 +110,9 @@ test: setup
 	@# suites of the packages come after the builds that make them.
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --skip VirtualBoard $(PACKAGE_SUITES:%=--skip %) \
+	  $(QUIET_SUITES:%=--skip %) || { tools/platform-builds.sh stop $(OUT); exit 1; }
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 10 $(OUT)/test-quiet.log \
+	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing $(QUIET_SUITES:%=--filter %) \
 	  || { tools/platform-builds.sh stop $(OUT); exit 1; }
 	tools/platform-builds.sh wait $(OUT)
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: the adapters tested there.
