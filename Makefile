@@ -69,11 +69,15 @@ format-check:
 	  || { echo "make: the files above are not formatted as .swift-format says: make format" >&2; exit 1; }
 
 ## The suites that measure the box against real time to the millisecond (the heard delay
-## within 5 ms of the set one): make test runs them alone after this machine's other suites,
-## while only the idle-priority builds run. Beside the other suites, a CPU-bound test took the
-## box's stream thread off the CPU for ~20 ms as a page of the stream arrived, and the heard
-## delay settled a second late (CI8, 2026-11-27: 20.36 ms at 3 s where 10 is the bound).
-QUIET_SUITES := 'DelayboxStreamTests\.HeardDelayTests/'
+## within 5 ms of the set one, a box joining an ad break where its stamped start says):
+## make test runs them alone after this machine's other suites, while only the idle-priority
+## builds run. Beside the other suites — some CPU-bound, simulating hours in virtual time at
+## the same priority — the box or the stream's source was held off the CPU as the stream
+## went by: CI8 (2026-11-27) heard the delay 20.36 ms off at 3 s where 10 is the bound, CI9
+## and CI10 had a box join a break 0.86 s in where 1.46-1.51 s was due (bound 0.6 s early;
+## 0.35-0.38 s alone). Alone they pass as measured; they add nothing to make test's time:
+## the other platforms' builds are still running then.
+QUIET_SUITES := 'DelayboxStreamTests\.(HeardDelayTests|AdBreaksOnAirTests)/'
 
 ## The suites that read the packages the other platforms' builds make (make test runs them
 ## after those builds).
