@@ -36,10 +36,10 @@ commands() {
 
 # Until make test says `go` (or 45 minutes, should it never): the arm64 board's root
 # filesystem, configured on the emulated board — ~9 minutes of two emulated CPUs and their
-# disk writes — is not made while this machine's suites run. At idle priority it still
-# slowed their real-time tests: beside it, twice in two runs, a box saw the stream a
-# fraction of a second late (CI8: the heard delay 20 ms off at 3 s; CI9: a box joining an
-# ad break 0.86 s into it where 1.46 s was due, bound 0.6 s), which no run before it did.
+# disk writes — is not made while this machine's suites run, the real-time ones alone last.
+# Beside them, at idle priority, a run failed a real-time test (CI9); a run with it held
+# failed the same one (CI10), so it may not have been the cause: letting it run beside the
+# host suites and stopping it for the real-time ones alone would save ~5 minutes fresh.
 hold() {
   local started=$SECONDS
   until [ -e "$logs/warm-go" ] || [ $((SECONDS - started)) -ge 2700 ]; do sleep 2; done
