@@ -107,17 +107,17 @@ test: setup
 	@tools/warm-roots.sh idle $(OUT)
 	@# Every parser of outside bytes under libFuzzer (docs/security.md): the kept inputs that
 	@# once found something, then 15 s of each target (the long runs' figures are in the doc).
-	tools/fuzz/run --replay && tools/fuzz/run --seconds 15 || { tools/platform-builds.sh stop $(OUT); tools/warm-roots.sh go $(OUT); exit 1; }
+	tools/fuzz/run --replay && tools/fuzz/run --seconds 15 || { tools/platform-builds.sh stop $(OUT); exit 1; }
 	@# This machine's suites in one process (`make test-lanes` runs them in several at once,
 	@# in half the time, but real-time tests starve there: README); straight from the test
 	@# bundle, so that the release build beside them does not wait for SwiftPM's lock. The
 	@# suites of the packages come after the builds that make them.
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --skip VirtualBoard $(PACKAGE_SUITES:%=--skip %) \
-	  $(QUIET_SUITES:%=--skip %) || { tools/platform-builds.sh stop $(OUT); tools/warm-roots.sh go $(OUT); exit 1; }
+	  $(QUIET_SUITES:%=--skip %) || { tools/platform-builds.sh stop $(OUT); exit 1; }
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 10 $(OUT)/test-quiet.log \
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing $(QUIET_SUITES:%=--filter %) \
-	  || { tools/platform-builds.sh stop $(OUT); tools/warm-roots.sh go $(OUT); exit 1; }
+	  || { tools/platform-builds.sh stop $(OUT); exit 1; }
 	@# The arm64 board's root filesystem, held until here (tools/warm-roots.sh).
 	@tools/warm-roots.sh go $(OUT)
 	tools/platform-builds.sh wait $(OUT)

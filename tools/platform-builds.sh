@@ -19,6 +19,7 @@
 # made here is a skip (tools/skip.sh: as root, a failure).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/make-session.sh"
 action=${1:-} logs=${2:-}
 [ -n "$logs" ] || { echo "usage: tools/platform-builds.sh start|wait|stop|run LOG_DIR" >&2; exit 2; }
 
@@ -60,22 +61,15 @@ chain() {
 case "$action" in
   run)
     echo $$ > "$logs/platform-builds.pid"
-    # Its own session is out of reach of a Ctrl-C at make: it ends with the make that
-    # started it (DELAYBOX_MAKE_PID), whichever way that make ends.
-    if [ -n "${DELAYBOX_MAKE_PID:-}" ]; then
-      (while kill -0 "$DELAYBOX_MAKE_PID" 2>/dev/null; do sleep 2; done; kill -- -$$ 2>/dev/null) < /dev/null > /dev/null 2>&1 &
-    fi
+    end_with_make
     chain
     ;;
   start)
     rm -f "$logs/platform-builds.status" "$logs/platform-builds.pid"
     : > "$logs/platform-builds.started"
-    # Its own session (`stop` ends every process of it, by the session's process group), at
-    # idle priority (its children inherit it); nothing of make's output held open.
-    # (Its parent is make, or make's shell for the line when that shell did not exec it.)
-    make_pid=$PPID
-    [ "$(ps -o comm= -p "$make_pid")" = make ] || make_pid=$(ps -o ppid= -p "$make_pid" | tr -d ' ')
-    ( DELAYBOX_MAKE_PID=$make_pid setsid chrt --idle 0 "$0" run "$logs" > "$logs/platform-builds.log" 2>&1
+    # Its own session (tools/make-session.sh; `stop` ends it), at idle priority (its
+    # children inherit it).
+    ( DELAYBOX_MAKE_PID=$(caller_make) setsid chrt --idle 0 "$0" run "$logs" > "$logs/platform-builds.log" 2>&1
       echo $? > "$logs/platform-builds.status" ) < /dev/null > /dev/null 2>&1 &
     ;;
   wait)
@@ -95,7 +89,7 @@ case "$action" in
     ;;
   stop)
     pid=$(cat "$logs/platform-builds.pid" 2>/dev/null) || exit 0
-    kill -- -"$pid" 2>/dev/null || true
+    end_session "$pid"
     ;;
   *) echo "usage: tools/platform-builds.sh start|wait|stop|run LOG_DIR" >&2; exit 2 ;;
 esac

@@ -15,10 +15,12 @@
 # board-arm64 (a board's kernel, then its root filesystem; the arm64 board's kernel module
 # is built in the arm64 root, its root filesystem configured on the emulated board itself,
 # the longest step). Chains: arm64-root → board-arm64, and trixie-root → this machine's
-# release's board (make test boots those two); each chain at nice 10. Not run as root, nothing is started: debootstrap needs root, and the later
-# steps say so.
+# release's board (make test boots those two); each chain at nice 10, ending with the make
+# that started it. Not run as root, nothing is started: debootstrap needs root, and the
+# later steps say so.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tools/make-session.sh"
 action=${1:-} logs=${2:-}
 
 # A step's command lines (VARIABLE=value… script).
@@ -34,15 +36,15 @@ commands() {
   esac
 }
 
-# Until make test says `go` (or 45 minutes, should it never): the arm64 board's root
-# filesystem, configured on the emulated board — ~9 minutes of two emulated CPUs and their
-# disk writes — is not made while this machine's suites run, the real-time ones alone last.
-# Beside them, at idle priority, a run failed a real-time test (CI9); a run with it held
-# failed the same one (CI10), so it may not have been the cause: letting it run beside the
-# host suites and stopping it for the real-time ones alone would save ~5 minutes fresh.
+# Until make test says `go`: the arm64 board's root filesystem, configured on the emulated
+# board — ~9 minutes of two emulated CPUs and their disk writes — is not made while this
+# machine's suites run, the real-time ones alone last. Beside them, at idle priority, a run
+# failed a real-time test (CI9); a run with it held failed the same one (CI10), so it may not
+# have been the cause: letting it run beside the host suites and stopping it for the
+# real-time ones alone would save ~5 minutes fresh.
 hold() {
   local started=$SECONDS
-  until [ -e "$logs/warm-go" ] || [ $((SECONDS - started)) -ge 2700 ]; do sleep 2; done
+  until [ -e "$logs/warm-go" ]; do sleep 2; done
   echo "warm-roots: held $((SECONDS - started)) s, until this machine's suites had run"
 }
 
@@ -64,12 +66,18 @@ case "$action" in
     rm -f "$logs"/warm-*
     cd "$ROOT"
     : > "$logs/warm-started"
-    # Nothing of make's output is held open, so a make that stops early is not kept
-    # waiting for them.
-    (step arm64-root; step board-arm64) < /dev/null > /dev/null 2>&1 &
-    echo $! >> "$logs/warm-started"
-    (step trixie-root; step "board-$(. /etc/os-release && echo "$VERSION_ID")") < /dev/null > /dev/null 2>&1 &
-    echo $! >> "$logs/warm-started"
+    # Each chain a session of its own that ends with make (tools/make-session.sh).
+    make_pid=$(caller_make)
+    for chain in "arm64-root board-arm64" "trixie-root board-$(. /etc/os-release && echo "$VERSION_ID")"; do
+      # shellcheck disable=SC2086 # the chain's steps, as words
+      DELAYBOX_MAKE_PID=$make_pid setsid "$0" chain "$logs" $chain < /dev/null > /dev/null 2>&1 &
+      echo $! >> "$logs/warm-started"
+    done
+    ;;
+  chain)
+    shift 2
+    end_with_make
+    for name in "$@"; do step "$name"; done
     ;;
   wait)
     [ -e "$logs/warm-started" ] || exit 0
