@@ -127,11 +127,9 @@ test: setup
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing $(PACKAGE_SUITES:%=--filter %)
 	@# A virtual board takes a whole core under emulation: after the real-time tests above, so
 	@# they keep theirs; this machine's release's board and the Pi's (arm64) at once, a core
-	@# each, then the front panel's scenario, which times a bouncing button, on each in turn
-	@# (tools/board-tests.sh); then the deploy on both at once.
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/board-tests.sh 25 $(OUT)
-	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-deploy.log \
-	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --filter VirtualBoardDeployTests
+	@# each, each its scenarios and then its deploy, then the front panel's scenario, which
+	@# times a bouncing button, on each in turn (tools/board-tests.sh).
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/board-tests.sh 30 $(OUT)
 	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-*.log
 
 ## This machine's suites (not the boards') as several test processes at once

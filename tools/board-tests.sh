@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The virtual boards' scenarios (VirtualBoardTests): this machine's release on its own CPU
-# and the Pi's — Debian 13 on arm64, emulated — a test process per board, both at once: a
-# scenario's board is one emulated CPU, which takes one of this machine's cores and would
-# leave the other idle (the arm64 board's process ends with two of this machine's board's
-# scenarios, below). The power cuts run on this machine's board only (their writer is
-# this machine's program). The front panel's scenario runs afterwards, on each board in
+# The virtual boards' tests: this machine's release on its own CPU and the Pi's — Debian 13
+# on arm64, emulated — a test process per board, both at once, each running its board's
+# scenarios (VirtualBoardTests) and then its deploy (VirtualBoardDeployTests): a board is
+# one emulated CPU, which takes one of this machine's cores. One after the other per board,
+# not a stage for all boards' scenarios and then one for their deploys: the two boards'
+# shares differ by stage (this machine's board has the power cuts, the arm64 board the
+# slower deploy: 2026-11-27, at once, scenarios 299 s and 145 s, deploys 457 s and 658 s),
+# so each stage waited for its slower board — about 5 minutes idle on a core; together
+# they come to 756 s and 803 s. The power cuts run on this machine's board only (their
+# writer is this machine's program). The front panel's scenario runs last, on each board in
 # turn with the machine to itself: it times a bouncing button to the millisecond and
 # measures knob_to_click_ms, and with two boards at once (no core left for anything else)
 # the host took a board's CPU away for longer than the 10 ms debounce between two bounces,
@@ -12,8 +16,9 @@
 #
 #   tools/board-tests.sh MINUTES LOG_DIR
 #
-# Each run is bounded (tools/bounded-tests.sh) and logged to LOG_DIR/test-board-*.log;
-# the two at once print their output whole when both have ended.
+# Each run is bounded by MINUTES (tools/bounded-tests.sh) and logged to
+# LOG_DIR/test-board-BOARD.log, LOG_DIR/test-deploy-BOARD.log and LOG_DIR/test-board-panel.log;
+# the boards' output is printed whole, a board at a time, when both have ended.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 minutes=$1 logs=$2
@@ -25,30 +30,26 @@ boards=("$host")
 if [ -e "$ROOT/.build/virtual-board/debian13-arm64/rootfs.img.stamp" ] || [ "$(id -u)" = 0 ]; then
   boards+=(debian13-arm64)
 fi
+# A board per core: the deploy's board, alone, would get more CPUs (VirtualBoardDeployTests).
+export BOARD_CPUS=1
 
-# One board's scenarios but the front panel's, filtered: BOARD LOG_NAME FILTER [ARGS…].
-scenarios() {
-  local board=$1 name=$2 filter=$3
-  shift 3
-  DELAYBOX_BOARDS=$board "$ROOT/tools/bounded-tests.sh" "$minutes" "$logs/test-board-$name.log" \
-    "$bundle" --testing-library swift-testing --filter "$filter" --skip FrontPanel "$@"
+# One board's scenarios but the front panel's, then its deploy: BOARD [ARGS for the scenarios…].
+board_tests() {
+  local board=$1 scenarios deploy
+  shift
+  DELAYBOX_BOARDS=$board "$ROOT/tools/bounded-tests.sh" "$minutes" "$logs/test-board-$board.log" \
+    "$bundle" --testing-library swift-testing --filter 'VirtualBoardTests/' --skip FrontPanel "$@"
+  scenarios=$?
+  DELAYBOX_BOARDS=$board "$ROOT/tools/bounded-tests.sh" "$minutes" "$logs/test-deploy-$board.log" \
+    "$bundle" --testing-library swift-testing --filter VirtualBoardDeployTests
+  deploy=$?
+  return $((scenarios | deploy))
 }
-# This machine's board has more to run (the power cuts): the arm64 board's process runs two
-# of its scenarios after its own, so that both end near together (2026-11-27, at once: this
-# machine's 299 s, the arm64 board's 145 s).
-SHARED='VirtualBoardTests/(theConsoleAnswers|everyListedFormat)'
 pids=()
-if [ ${#boards[@]} = 1 ]; then
-  scenarios "$host" "$host" 'VirtualBoardTests/' > "$logs/test-board-$host.out" 2>&1 &
-  pids+=($!)
-else
-  scenarios "$host" "$host" 'VirtualBoardTests/' --skip "$SHARED" > "$logs/test-board-$host.out" 2>&1 &
-  pids+=($!)
-  (
-    scenarios debian13-arm64 debian13-arm64 'VirtualBoardTests/' --skip PowerCut; own=$?
-    scenarios "$host" "$host-shared" "$SHARED"; shared=$?
-    exit $((own | shared))
-  ) > "$logs/test-board-debian13-arm64.out" 2>&1 &
+board_tests "$host" > "$logs/test-board-$host.out" 2>&1 &
+pids+=($!)
+if [ ${#boards[@]} -gt 1 ]; then
+  board_tests debian13-arm64 --skip PowerCut > "$logs/test-board-debian13-arm64.out" 2>&1 &
   pids+=($!)
 fi
 status=0

@@ -30,9 +30,14 @@ extension VirtualBoard.Board {
 struct VirtualBoardDeployTests {
     static let root = CommandLineTests.root
     let key = CommandLineTests.root.appendingPathComponent(".build/virtual-board/key/id_ed25519").path
-    /// A board's emulated CPUs: this machine's cores shared by the boards, which run at once.
+    /// A board's emulated CPUs: BOARD_CPUS when the runner says (tools/board-tests.sh runs
+    /// a process per board, at once: a core each), else this machine's cores shared by this
+    /// run's boards, which run at once.
     static func cpus(for board: VirtualBoard.Board) -> Int {
-        max(1, ProcessInfo.processInfo.activeProcessorCount / VirtualBoard.boards.count)
+        if let said = ProcessInfo.processInfo.environment["BOARD_CPUS"].flatMap({ Int($0) }), said > 0 {
+            return said
+        }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount / VirtualBoard.boards.count)
     }
 
     /// A good release installs and plays; installing it again does nothing; a dry run of a
