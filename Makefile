@@ -115,11 +115,12 @@ test: setup
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 30 $(OUT)/test-host.log \
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --skip VirtualBoard $(PACKAGE_SUITES:%=--skip %) \
 	  $(QUIET_SUITES:%=--skip %) || { tools/platform-builds.sh stop $(OUT); exit 1; }
+	@# (The emulated boards that configure their root filesystems stop meanwhile: tools/warm-roots.sh.)
+	@tools/warm-roots.sh pause $(OUT)
 	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 10 $(OUT)/test-quiet.log \
 	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing $(QUIET_SUITES:%=--filter %) \
 	  || { tools/platform-builds.sh stop $(OUT); exit 1; }
-	@# The arm64 board's root filesystem, held until here (tools/warm-roots.sh).
-	@tools/warm-roots.sh go $(OUT)
+	@tools/warm-roots.sh resume $(OUT)
 	tools/platform-builds.sh wait $(OUT)
 	@# Debian 13's FFmpeg 7.1, alsa-lib 1.2.14 and libgpiod 2: the adapters tested there.
 	@if [ -e .build/roots/trixie/.done ]; then tools/debian-root/check.sh trixie $(OUT) test; fi

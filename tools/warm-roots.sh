@@ -9,7 +9,7 @@
 #   tools/warm-roots.sh start LOG_DIR        # two chains of steps, niced, in the background
 #   tools/warm-roots.sh wait LOG_DIR STEP…   # until those steps end; prints what they printed
 #   tools/warm-roots.sh idle LOG_DIR         # the chains at idle priority from now on
-#   tools/warm-roots.sh go LOG_DIR           # what waits for this machine's suites goes on
+#   tools/warm-roots.sh pause|resume LOG_DIR # their emulated boards stopped, and going on
 #
 # Steps: trixie-root (the Debian 13 build root), arm64-root, board-12, board-13 and
 # board-arm64 (a board's kernel, then its root filesystem; the arm64 board's kernel module
@@ -29,30 +29,16 @@ commands() {
     trixie-root) echo "tools/debian-root/build.sh trixie" ;;
     arm64-root) echo "tools/arm64/build-root.sh" ;;
     board-arm64) echo "BOARD_ARCH=arm64 tools/virtual-board/build.sh"
-                 echo "@hold"
                  echo "BOARD_ARCH=arm64 tools/virtual-board/build-rootfs.sh" ;;
     board-*) echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build.sh"
              echo "BOARD_DEBIAN=${1#board-} tools/virtual-board/build-rootfs.sh" ;;
   esac
 }
 
-# Until make test says `go`: the arm64 board's root filesystem, configured on the emulated
-# board — ~9 minutes of two emulated CPUs and their disk writes — is not made while this
-# machine's suites run, the real-time ones alone last. Beside them, at idle priority, a run
-# failed a real-time test (CI9); a run with it held failed the same one (CI10), so it may not
-# have been the cause: letting it run beside the host suites and stopping it for the
-# real-time ones alone would save ~5 minutes fresh.
-hold() {
-  local started=$SECONDS
-  until [ -e "$logs/warm-go" ]; do sleep 2; done
-  echo "warm-roots: held $((SECONDS - started)) s, until this machine's suites had run"
-}
-
 step() {
   local name=$1 started=$SECONDS line
   while read -r line; do
     echo "warm-roots: $line"
-    if [ "$line" = @hold ]; then hold; continue; fi
     # shellcheck disable=SC2086 # a command line: VARIABLE=value… script
     nice -n 10 env $line || { echo "warm-roots: '$line' failed; make test tries it again and says why"; break; }
   done < <(commands "$name") > "$logs/warm-$name.log" 2>&1
@@ -91,9 +77,23 @@ case "$action" in
     echo "warm-roots: waited $((SECONDS - started)) s for $* (made in the background):"
     for name in "$@"; do cat "$logs/warm-$name.log" 2>/dev/null; done
     ;;
-  go)
-    # This machine's suites have run (or make test stopped): what is held goes on.
-    touch "$logs/warm-go"
+  pause|resume)
+    # The real-time suites run alone (make test's QUIET_SUITES): the emulated boards that
+    # configure a root filesystem — the arm64 one is ~9 minutes of two emulated CPUs and
+    # their disk writes — stop meanwhile (SIGSTOP) and go on after (SIGCONT). Only the
+    # emulators: a chain's shell and its watcher keep running, so a chain still ends with
+    # make (end_session's SIGKILL ends a stopped process too). The guest's clock jumps by
+    # the pause, which a root filesystem's second stage does not mind. (Until 2026-11-27 the
+    # arm64 board's was held until the host suites had all run: CI9 failed a real-time test
+    # with it beside them, but CI10 failed the same one with it held — the hold cost ~5
+    # minutes of a fresh make test for nothing that was shown.)
+    [ -e "$logs/warm-started" ] || exit 0
+    signal=STOP
+    [ "$action" = resume ] && signal=CONT
+    for pid in $(cat "$logs/warm-started"); do
+      session=$(ps -o sid= -p "$pid" | tr -d ' ')
+      [ -z "$session" ] || pkill "-$signal" -s "$session" '^qemu-system' || true
+    done
     ;;
   idle)
     # While this machine's suites run (tools/platform-builds.sh): the chains and every
@@ -105,5 +105,5 @@ case "$action" in
     }
     for pid in $(cat "$logs/warm-started"); do demote "$pid"; done
     ;;
-  *) echo "usage: tools/warm-roots.sh start|wait|idle|go LOG_DIR [STEP…]" >&2; exit 2 ;;
+  *) echo "usage: tools/warm-roots.sh start|wait|idle|pause|resume LOG_DIR [STEP…]" >&2; exit 2 ;;
 esac
