@@ -90,7 +90,8 @@ test: setup
 	@# Every program the tests start inherits this run's mark, so that the report at the end
 	@# finds the ones left running by their environment, whoever else runs what.
 	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
-	@rm -f $(OUT)/skipped.txt
+	@# The report at the end reads every test log there: none of an earlier run's.
+	@rm -f $(OUT)/skipped.txt $(OUT)/test-*.log $(OUT)/test-*.out
 	@# The build roots and the boards' kernels and root filesystems, made meanwhile.
 	@tools/warm-roots.sh start $(OUT)
 	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
