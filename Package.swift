@@ -76,7 +76,9 @@ let package = Package(
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
         .target(name: "DelayboxSerial", dependencies: ["CTermios", "DelayboxSystem"], swiftSettings: strict),
-        .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            swiftSettings: strict),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(
             name: "DelayboxGPIO", dependencies: ["CGPIOD", "DelayboxControls", "DelayboxSystem"],

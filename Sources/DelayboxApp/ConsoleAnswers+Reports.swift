@@ -101,6 +101,6 @@ extension ConsoleAnswers {
                 ? "error: this board has no remote (docs/controls.md: IR remote)"
                 : "error: the remote is not running (see the log)"
         }
-        return format(view.answer(now: SystemClock.monotonicNanoseconds()), json: json)
+        return format(view.answer(now: SystemClock.monotonicNow()), json: json)
     }
 }

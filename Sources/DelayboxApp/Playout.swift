@@ -157,7 +157,8 @@ final class Playout {
         for timed in commands {
             let command = timed.command
             let outcome = apply(command, now: now)
-            desk?.feedback(for: command, outcome: outcome, touchedAt: timed.nanoseconds + monotonicToClock, now: now)
+            desk?.feedback(
+                for: command, outcome: outcome, touchedAt: timed.time.nanoseconds + monotonicToClock, now: now)
             if outcome != .done { logger.info("\(command): \(ConsoleAnswers.describe(outcome))") }
         }
         if let desk {

@@ -1,5 +1,6 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxUnits
 
 /// What an action does when a control fires it — the same for a panel button, the knob's
 /// push and a remote's key — with the state some actions keep: the knob's mode, and
@@ -23,8 +24,8 @@ public struct ControlActions: Sendable {
         self.taps = taps
     }
 
-    /// The command `binding` fires at `nanoseconds` (nil: a tap that waits for its pair).
-    public mutating func command(for binding: ControlBinding, at nanoseconds: Int64) -> Command? {
+    /// The command `binding` fires at `time` (nil: a tap that waits for its pair).
+    public mutating func command(for binding: ControlBinding, at time: Instant) -> Command? {
         switch binding.action {
         case .delayUp: return .adjustDelay(milliseconds: delayStepMs)
         case .delayDown: return .adjustDelay(milliseconds: -delayStepMs)
@@ -39,9 +40,9 @@ public struct ControlActions: Sendable {
         case .presetRecall: return .recallPreset(binding.slot)
         case .presetSave: return .savePreset(binding.slot)
         case .nextChannel: return .nextChannel
-        case .tapSync: return taps.tap(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapHeard: return taps.heard(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
-        case .tapSeen: return taps.seen(at: nanoseconds).map { .syncDelay(milliseconds: $0) }
+        case .tapSync: return taps.tap(at: time).map { .syncDelay(milliseconds: $0) }
+        case .tapHeard: return taps.heard(at: time).map { .syncDelay(milliseconds: $0) }
+        case .tapSeen: return taps.seen(at: time).map { .syncDelay(milliseconds: $0) }
         }
     }
 

@@ -1,13 +1,14 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxUnits
 
-/// A command and when its input happened (ns, the edge's kernel time).
+/// A command and when its input happened (the edge's kernel time).
 public struct TimedCommand: Sendable, Equatable {
     public var command: Command
-    public var nanoseconds: Int64
-    public init(_ command: Command, at nanoseconds: Int64) {
+    public var time: Instant
+    public init(_ command: Command, at time: Instant) {
         self.command = command
-        self.nanoseconds = nanoseconds
+        self.time = time
     }
 }
 
@@ -58,7 +59,7 @@ public struct ControlSurface: Sendable {
 
     private static func button(_ settings: ButtonSettings) -> Button {
         var timing = ButtonDecoder.Timing()
-        timing.debounceNs = settings.debounceMs * 1_000_000
+        timing.debounce = .milliseconds(settings.debounceMs)
         return Button(
             settings: settings,
             decoder: ButtonDecoder(
@@ -74,14 +75,14 @@ public struct ControlSurface: Sendable {
 
     /// One edge; returns the commands it (and the time up to it) completes.
     public mutating func handle(_ edge: EdgeEvent) -> [TimedCommand] {
-        var commands = advance(to: edge.nanoseconds)
+        var commands = advance(to: edge.time)
         levels[edge.line] = edge.high
         if let encoder, edge.line == encoder.a || edge.line == encoder.b, var decoder = quadrature {
             let detents = decoder.update(a: levels[encoder.a] ?? true, b: levels[encoder.b] ?? true)
             quadrature = decoder
-            if detents != 0 { commands += turned(detents, at: edge.nanoseconds) }
+            if detents != 0 { commands += turned(detents, at: edge.time) }
         } else if var button = buttons[edge.line] {
-            let gestures = button.decoder.edge(high: edge.high, at: edge.nanoseconds)
+            let gestures = button.decoder.edge(high: edge.high, at: edge.time)
             buttons[edge.line] = button
             commands += gestures.flatMap { perform(button.settings, $0.0, at: $0.1) }
         }
@@ -89,35 +90,35 @@ public struct ControlSurface: Sendable {
     }
 
     /// Lets time pass: debounces settle, long presses and repeats fire.
-    public mutating func advance(to nanoseconds: Int64) -> [TimedCommand] {
+    public mutating func advance(to now: Instant) -> [TimedCommand] {
         var commands: [TimedCommand] = []
         for line in buttons.keys.sorted() {
             guard var button = buttons[line] else { continue }
-            let gestures = button.decoder.advance(to: nanoseconds)
+            let gestures = button.decoder.advance(to: now)
             buttons[line] = button
             commands += gestures.flatMap { perform(button.settings, $0.0, at: $0.1) }
         }
-        return commands.sorted { $0.nanoseconds < $1.nanoseconds }
+        return commands.sorted { $0.time < $1.time }
     }
 
     /// When `advance(to:)` next has something to do: the event loop's poll timeout.
-    public var nextDeadline: Int64? { buttons.values.compactMap(\.decoder.nextDeadline).min() }
+    public var nextDeadline: Instant? { buttons.values.compactMap(\.decoder.nextDeadline).min() }
 
-    private mutating func turned(_ detents: Int, at nanoseconds: Int64) -> [TimedCommand] {
-        let multiplier = acceleration.multiplier(forDetentAt: nanoseconds)
+    private mutating func turned(_ detents: Int, at time: Instant) -> [TimedCommand] {
+        let multiplier = acceleration.multiplier(forDetentAt: time)
         switch knobMode {
         case .delay:
             return [
                 TimedCommand(
                     .adjustDelay(milliseconds: Int64(detents) * actions.delayStep(multiplier: multiplier)),
-                    at: nanoseconds)
+                    at: time)
             ]
         case .volume:
-            return [TimedCommand(.adjustVolume(steps: detents * (multiplier >= 5 ? 3 : 1)), at: nanoseconds)]
+            return [TimedCommand(.adjustVolume(steps: detents * (multiplier >= 5 ? 3 : 1)), at: time)]
         }
     }
 
-    private mutating func perform(_ settings: ButtonSettings, _ gesture: ButtonDecoder.Gesture, at nanoseconds: Int64)
+    private mutating func perform(_ settings: ButtonSettings, _ gesture: ButtonDecoder.Gesture, at time: Instant)
         -> [TimedCommand]
     {
         let action: ControlAction? =
@@ -127,7 +128,7 @@ public struct ControlSurface: Sendable {
             case .doublePress: settings.doublePress
             case .repeatTick: settings.hold
             }
-        guard let action, let command = actions.command(for: ControlBinding(action), at: nanoseconds) else { return [] }
-        return [TimedCommand(command, at: nanoseconds)]
+        guard let action, let command = actions.command(for: ControlBinding(action), at: time) else { return [] }
+        return [TimedCommand(command, at: time)]
     }
 }

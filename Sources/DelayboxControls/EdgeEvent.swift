@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// One edge on an input line, as the kernel reported it (libgpiod line events carry the
 /// kernel's timestamp of the edge, not when we read it).
 public struct EdgeEvent: Sendable, Equatable {
@@ -5,12 +7,12 @@ public struct EdgeEvent: Sendable, Equatable {
     public var line: Int
     /// The electrical level after the edge (true: high).
     public var high: Bool
-    /// Monotonic time of the edge (ns).
-    public var nanoseconds: Int64
+    /// Monotonic time of the edge.
+    public var time: Instant
 
-    public init(line: Int, high: Bool, nanoseconds: Int64) {
+    public init(line: Int, high: Bool, at time: Instant) {
         self.line = line
         self.high = high
-        self.nanoseconds = nanoseconds
+        self.time = time
     }
 }

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// A key of a kernel input device (an IR remote through rc-core, a USB remote, a
 /// keyboard), as its evdev event says.
 public struct KeyEvent: Sendable, Equatable {
@@ -17,12 +19,12 @@ public struct KeyEvent: Sendable, Equatable {
     /// The kernel's key code (KEY_VOLUMEUP = 115).
     public var code: Int
     public var change: Change
-    /// Monotonic time of the event (ns): the kernel's, not when it was read.
-    public var nanoseconds: Int64
+    /// Monotonic time of the event: the kernel's, not when it was read.
+    public var time: Instant
 
-    public init(code: Int, _ change: Change, at nanoseconds: Int64) {
+    public init(code: Int, _ change: Change, at time: Instant) {
         self.code = code
         self.change = change
-        self.nanoseconds = nanoseconds
+        self.time = time
     }
 }

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// What the status LED shows for each state of the box, as a level at a moment: on while
 /// playing; a slow blink while buffering; a double blink while reconnecting; a fast blink
 /// on error; off when stopped or paused.
@@ -15,9 +17,10 @@ public enum LEDPattern: Sendable, Equatable {
         }
     }
 
-    /// Whether the LED is lit `milliseconds` into the pattern.
-    public func isLit(atMilliseconds milliseconds: Int64) -> Bool {
-        switch self {
+    /// Whether the LED is lit at `time` (the pattern's phase is the monotonic clock's).
+    public func isLit(at time: Instant) -> Bool {
+        let milliseconds = time.nanoseconds / Instant.nanosecondsPerMillisecond
+        return switch self {
         case .off: false
         case .on: true
         case .slowBlink: milliseconds % 1_000 < 500  // 1 Hz

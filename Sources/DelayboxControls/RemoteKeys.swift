@@ -1,22 +1,25 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxUnits
 
 /// A remote control's keys as the board config maps them: key events in, commands out.
 /// A press does its action at once; a key that also has a long press does its press when
 /// it comes up early, its long press once held for `RemoteKey.longPressMs`. A held delay
 /// or volume key repeats with the kernel's autorepeat, and the delay's steps grow the
 /// longer it is held, as the knob's do the faster it spins: from the base step after
-/// `accelerationStartNs` to ten times it (at most 1 s a step) at `accelerationFullNs`.
+/// `accelerationStart` to ten times it (at most 1 s a step) at `accelerationFull`.
 /// Pure: time is the events' own, and `advance(to:)` when nothing happens.
 public struct RemoteKeys: Sendable {
-    /// Held this long (ns), the delay still moves by its base step.
-    public static let accelerationStartNs: Int64 = 1_000_000_000
-    /// Held this long (ns), it moves by ten steps.
-    public static let accelerationFullNs: Int64 = 3_000_000_000
+    /// Held this long, the delay still moves by its base step.
+    public static let accelerationStart = TimeAmount.seconds(1)
+    /// Held this long, it moves by ten steps.
+    public static let accelerationFull = TimeAmount.seconds(3)
+    /// Held this long, a key with a long press does it.
+    static let longPress = TimeAmount.milliseconds(RemoteKey.longPressMs)
 
     private struct Held: Sendable {
         var key: RemoteKey
-        var since: Int64
+        var since: Instant
         var longPressDone = false
     }
 
@@ -42,25 +45,25 @@ public struct RemoteKeys: Sendable {
             held.removeAll()
             return []
         }
-        var commands = advance(to: event.nanoseconds)
+        var commands = advance(to: event.time)
         guard let key = keys[event.code] else { return commands }
         switch event.change {
         case .press:
-            held[key.code] = Held(key: key, since: event.nanoseconds)
-            if key.longPress == nil { commands += fire(key.press, at: event.nanoseconds) }
+            held[key.code] = Held(key: key, since: event.time)
+            if key.longPress == nil { commands += fire(key.press, at: event.time) }
         case .repeatWhileHeld:
             // A repeat whose press was missed (the device opened while the key was down)
             // starts a hold of its own.
             guard let hold = held[key.code] else {
-                held[key.code] = Held(key: key, since: event.nanoseconds)
+                held[key.code] = Held(key: key, since: event.time)
                 return commands
             }
             if key.longPress == nil, let press = key.press {
-                commands += repeated(press, heldFor: event.nanoseconds - hold.since, at: event.nanoseconds)
+                commands += repeated(press, heldFor: event.time - hold.since, at: event.time)
             }
         case .release:
             if let hold = held.removeValue(forKey: key.code), key.longPress != nil, !hold.longPressDone {
-                commands += fire(key.press, at: event.nanoseconds)
+                commands += fire(key.press, at: event.time)
             }
         case .eventsLost: break
         }
@@ -68,12 +71,12 @@ public struct RemoteKeys: Sendable {
     }
 
     /// Lets time pass: long presses fire.
-    public mutating func advance(to nanoseconds: Int64) -> [TimedCommand] {
+    public mutating func advance(to now: Instant) -> [TimedCommand] {
         var commands: [TimedCommand] = []
         for code in held.keys.sorted() {
             guard var hold = held[code], let longPress = hold.key.longPress, !hold.longPressDone else { continue }
-            let due = hold.since + RemoteKey.longPressMs * 1_000_000
-            guard nanoseconds >= due else { continue }
+            let due = hold.since + Self.longPress
+            guard now >= due else { continue }
             hold.longPressDone = true
             held[code] = hold
             commands += fire(longPress, at: due)
@@ -82,22 +85,20 @@ public struct RemoteKeys: Sendable {
     }
 
     /// When `advance(to:)` next has something to do: the event loop's poll timeout.
-    public var nextDeadline: Int64? {
-        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map {
-            $0.since + RemoteKey.longPressMs * 1_000_000
-        }.min()
+    public var nextDeadline: Instant? {
+        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map { $0.since + Self.longPress }.min()
     }
 
-    private mutating func fire(_ binding: ControlBinding?, at nanoseconds: Int64) -> [TimedCommand] {
-        guard let binding, let command = actions.command(for: binding, at: nanoseconds) else { return [] }
-        return [TimedCommand(command, at: nanoseconds)]
+    private mutating func fire(_ binding: ControlBinding?, at time: Instant) -> [TimedCommand] {
+        guard let binding, let command = actions.command(for: binding, at: time) else { return [] }
+        return [TimedCommand(command, at: time)]
     }
 
     /// A delay or volume key's autorepeat; other actions (play/pause, a preset, a tap) do
     /// not repeat.
-    private func repeated(_ binding: ControlBinding, heldFor: Int64, at nanoseconds: Int64) -> [TimedCommand] {
+    private func repeated(_ binding: ControlBinding, heldFor: TimeAmount, at time: Instant) -> [TimedCommand] {
         let position =
-            Double(heldFor - Self.accelerationStartNs) / Double(Self.accelerationFullNs - Self.accelerationStartNs)
+            (heldFor - Self.accelerationStart).seconds / (Self.accelerationFull - Self.accelerationStart).seconds
         let step = actions.delayStep(multiplier: KnobAcceleration.multiplier(at: position, max: 10))
         let command: Command? =
             switch binding.action {
@@ -107,6 +108,6 @@ public struct RemoteKeys: Sendable {
             case .volumeDown: .adjustVolume(steps: -ControlActions.volumeStep)
             default: nil
             }
-        return command.map { [TimedCommand($0, at: nanoseconds)] } ?? []
+        return command.map { [TimedCommand($0, at: time)] } ?? []
     }
 }

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxUnits
 
 /// The console's `remote`: which device the remote's thread has open (or why none), and
 /// the last keys it saw — what an installer checks when a remote "does nothing" (no keys:
@@ -8,8 +9,8 @@ public struct RemoteView: Sendable {
         public var code: Int
         /// What the board config has it do (`volume_up`, `preset_recall 3`); nil: not mapped.
         public var action: String?
-        /// When it was pressed (ns, monotonic).
-        public var nanoseconds: Int64
+        /// When it was pressed (monotonic).
+        public var time: Instant
     }
 
     /// How many presses are kept.
@@ -27,22 +28,22 @@ public struct RemoteView: Sendable {
 
     public init(device: String) { self.device = device }
 
-    /// A press of `code` at `nanoseconds`, mapped by `remote` or not.
-    public mutating func pressed(_ code: Int, at nanoseconds: Int64, remote: RemoteSettings) {
+    /// A press of `code` at `time`, mapped by `remote` or not.
+    public mutating func pressed(_ code: Int, at time: Instant, remote: RemoteSettings) {
         presses += 1
         let action = remote.keys.first { $0.code == code }.map { key in
             [key.press, key.longPress].compactMap { $0.map(Self.describe) }.joined(separator: " / held: ")
         }
-        last = (last + [Key(code: code, action: action, nanoseconds: nanoseconds)]).suffix(Self.kept)
+        last = (last + [Key(code: code, action: action, time: time)]).suffix(Self.kept)
     }
 
-    /// The console's answer, seen at `now` (ns, monotonic).
-    public func answer(now: Int64) -> RemoteAnswer {
+    /// The console's answer, seen at `now` (monotonic).
+    public func answer(now: Instant) -> RemoteAnswer {
         let device =
             open.map { "'\($0.name)' (\($0.path))" } ?? "not open: \(problem ?? "looking for '\(self.device)'")"
         let keys = last.reversed().map { key in
             let name = InputKeyName.name(of: key.code) ?? "code \(key.code)"
-            let seconds = Double(max(0, now - key.nanoseconds)) / 1e9
+            let seconds = max(.zero, now - key.time).seconds
             return "\(name) (\(key.action ?? "not mapped")) \(String(seconds.formatted1)) s ago"
         }
         return RemoteAnswer(

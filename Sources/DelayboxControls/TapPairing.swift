@@ -1,3 +1,4 @@
+import DelayboxUnits
 import Synchronization
 
 /// Tap-to-sync's waiting first tap, shared by every control that taps — the front panel's
@@ -10,11 +11,11 @@ public final class TapPairing: Sendable {
     public init() {}
 
     /// `TapSync.tap`: the delay change (ms) when this tap completed a pair.
-    public func tap(at nanoseconds: Int64) -> Int64? { sync.withLock { $0.tap(at: nanoseconds) } }
+    public func tap(at time: Instant) -> Int64? { sync.withLock { $0.tap(at: time) } }
 
     /// `TapSync.heard`.
-    public func heard(at nanoseconds: Int64) -> Int64? { sync.withLock { $0.heard(at: nanoseconds) } }
+    public func heard(at time: Instant) -> Int64? { sync.withLock { $0.heard(at: time) } }
 
     /// `TapSync.seen`.
-    public func seen(at nanoseconds: Int64) -> Int64? { sync.withLock { $0.seen(at: nanoseconds) } }
+    public func seen(at time: Instant) -> Int64? { sync.withLock { $0.seen(at: time) } }
 }

@@ -4,6 +4,7 @@ import DelayboxControls
 import DelayboxGPIO
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxUnits
 import FoundationEssentials
 import Synchronization
 
@@ -84,11 +85,11 @@ public final class FrontPanel: Sendable {
 
     private func loop(chip: inout GPIOChip, surface: inout ControlSurface) {
         while !worker.isStopRequested {
-            let now = SystemClock.monotonicNanoseconds()
+            let now = SystemClock.monotonicNow()
             // Wake for the next button timer, the LED's next blink step, or a stop: ≤ 50 ms.
-            let deadline = surface.nextDeadline.map { max(0, ($0 - now) / 1_000_000) } ?? 50
+            let most = TimeAmount.milliseconds(50)
             do {
-                let edges = try chip.waitForEdges(timeoutMs: Int32(min(deadline, 50)))
+                let edges = try chip.waitForEdges(timeout: min(surface.nextDeadline.map { $0 - now } ?? most, most))
                 for edge in edges { inbox.post(surface.handle(edge)) }
                 if !edges.isEmpty {
                     seen.withLock { seen in
@@ -100,11 +101,11 @@ public final class FrontPanel: Sendable {
                 }
             } catch {
                 logger.error("\(error)")
-                PlatformThread.sleep(nanoseconds: 1_000_000_000)
+                PlatformThread.sleep(for: .seconds(1))
             }
-            let after = SystemClock.monotonicNanoseconds()
+            let after = SystemClock.monotonicNow()
             inbox.post(surface.advance(to: after))
-            let lit = pattern.withLock { $0 }.isLit(atMilliseconds: after / 1_000_000)
+            let lit = pattern.withLock { $0 }.isLit(at: after)
             for led in gpio.leds { chip.set(line: led.line, high: lit != led.activeLow) }
         }
         for led in gpio.leds { chip.set(line: led.line, high: led.activeLow) }  // off

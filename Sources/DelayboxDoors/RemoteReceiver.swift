@@ -96,17 +96,17 @@ public final class RemoteReceiver: Sendable {
     /// Turns the device's keys into commands until a stop, or the device fails.
     private func listen(_ device: InputDevice, keys: inout RemoteKeys) throws(InputError) {
         while !worker.isStopRequested {
-            let now = SystemClock.monotonicNanoseconds()
-            let timeout = keys.nextDeadline.map { Int32(clamping: max(0, ($0 - now + 999_999) / 1_000_000)) } ?? -1
+            let now = SystemClock.monotonicNow()
+            let timeout = keys.nextDeadline.map { Int32(clamping: max(.zero, $0 - now).millisecondsRoundedUp) } ?? -1
             let events = try device.waitForKeys(timeoutMs: timeout, waking: wake)
             for event in events { inbox.post(keys.handle(event)) }
             let presses = events.filter { $0.change == .press }
             if !presses.isEmpty {
                 seen.withLock { view in
-                    for press in presses { view.pressed(press.code, at: press.nanoseconds, remote: remote) }
+                    for press in presses { view.pressed(press.code, at: press.time, remote: remote) }
                 }
             }
-            inbox.post(keys.advance(to: SystemClock.monotonicNanoseconds()))
+            inbox.post(keys.advance(to: SystemClock.monotonicNow()))
         }
     }
 }

@@ -1,6 +1,7 @@
 import CGPIOD
 import DelayboxControls
 import DelayboxSystem
+import DelayboxUnits
 
 #if canImport(Glibc)
     import Glibc
@@ -86,11 +87,12 @@ public final class GPIOChip {
         Dictionary(uniqueKeysWithValues: lines.inputs.map { ($0, lines.isHigh(line: $0)) })
     }
 
-    /// Waits up to `timeoutMs` (−1: for ever) for edges on any watched line; returns
-    /// them in time order, stamped by the kernel.
+    /// Waits up to `timeout` (to the next millisecond) for edges on any watched line;
+    /// returns them in time order, stamped by the kernel.
     /// The corresponding C function is `poll`.
-    public func waitForEdges(timeoutMs: Int32) throws(GPIOError) -> [EdgeEvent] {
+    public func waitForEdges(timeout: TimeAmount) throws(GPIOError) -> [EdgeEvent] {
         var descriptors = lines.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN | POLLPRI), revents: 0) }
+        let timeoutMs = Int32(clamping: max(.zero, timeout).millisecondsRoundedUp)
         do { _ = try Poll.wait(&descriptors, timeoutMs: timeoutMs) } catch {
             throw GPIOError.from(errno: error.code, chip: name, what: "waiting for edges")
         }
@@ -98,6 +100,6 @@ public final class GPIOChip {
         for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
             edges += lines.readEdges(input: index)
         }
-        return edges.sorted { $0.nanoseconds < $1.nanoseconds }
+        return edges.sorted { $0.time < $1.time }
     }
 }

@@ -1,6 +1,7 @@
 #if !LIBGPIOD2
     import CGPIOD
     import DelayboxControls
+    import DelayboxUnits
     #if canImport(Glibc)
         import Glibc
     #endif
@@ -89,11 +90,11 @@
         func readEdges(input index: Int) -> [EdgeEvent] {
             var event = gpiod_line_event()
             guard gpiod_line_event_read(watched[index].handle, &event) == 0 else { return [] }
-            let nanoseconds = Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec)
+            let time = Instant(
+                nanoseconds: Int64(event.ts.tv_sec) * Instant.nanosecondsPerSecond + Int64(event.ts.tv_nsec))
             return [
                 EdgeEvent(
-                    line: watched[index].line, high: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
-                    nanoseconds: nanoseconds)
+                    line: watched[index].line, high: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE), at: time)
             ]
         }
     }

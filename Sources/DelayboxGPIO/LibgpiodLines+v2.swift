@@ -1,6 +1,7 @@
 #if LIBGPIOD2
     import CGPIOD
     import DelayboxControls
+    import DelayboxUnits
     #if canImport(Glibc)
         import Glibc
     #endif
@@ -173,7 +174,7 @@
                 guard let event = gpiod_edge_event_buffer_get_event(events, UInt(number)) else { return nil }
                 return EdgeEvent(
                     line: input.line, high: gpiod_edge_event_get_event_type(event) == GPIOD_EDGE_EVENT_RISING_EDGE,
-                    nanoseconds: Int64(gpiod_edge_event_get_timestamp_ns(event)))
+                    at: Instant(nanoseconds: Int64(gpiod_edge_event_get_timestamp_ns(event))))
             }
         }
     }

@@ -1,6 +1,7 @@
 import CInput
 import DelayboxControls
 import DelayboxSystem
+import DelayboxUnits
 
 #if canImport(Glibc)
     import Glibc
@@ -94,7 +95,7 @@ public final class InputDevice {
                 case -1: .eventsLost
                 default: nil
                 }
-            return change.map { KeyEvent(code: Int(key.code), $0, at: key.nanoseconds) }
+            return change.map { KeyEvent(code: Int(key.code), $0, at: Instant(nanoseconds: key.nanoseconds)) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxUnits
 import Glibc
 
 /// The appliance's threads, started on POSIX threads directly (Foundation's `Thread` would
@@ -35,10 +36,12 @@ public enum PlatformThread {
         close(file)
     }
 
-    /// Sleeps the calling thread for `nanoseconds` (the whole time, across signals).
-    public static func sleep(nanoseconds: Int64) {
-        guard nanoseconds > 0 else { return }
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    /// Sleeps the calling thread for `amount` (the whole time, across signals).
+    public static func sleep(for amount: TimeAmount) {
+        guard amount > .zero else { return }
+        let perSecond = Instant.nanosecondsPerSecond
+        var request = timespec(
+            tv_sec: Int(amount.nanoseconds / perSecond), tv_nsec: Int(amount.nanoseconds % perSecond))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }

@@ -8,7 +8,6 @@ public struct SystemSleeper: Sleeper {
     public init(clock: SystemClock) { self.clock = clock }
 
     public func sleep(until instant: Instant) {
-        let wait = instant.nanoseconds - clock.now().nanoseconds
-        PlatformThread.sleep(nanoseconds: wait)
+        PlatformThread.sleep(for: instant - clock.now())
     }
 }

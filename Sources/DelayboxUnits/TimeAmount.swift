@@ -8,6 +8,9 @@ public struct TimeAmount: Comparable, Hashable, Sendable, CustomStringConvertibl
 
     public static let zero = TimeAmount(nanoseconds: 0)
 
+    public static func microseconds(_ microseconds: Int64) -> TimeAmount {
+        TimeAmount(nanoseconds: microseconds * 1_000)
+    }
     public static func milliseconds(_ milliseconds: Int64) -> TimeAmount {
         TimeAmount(nanoseconds: milliseconds * Instant.nanosecondsPerMillisecond)
     }
@@ -20,8 +23,17 @@ public struct TimeAmount: Comparable, Hashable, Sendable, CustomStringConvertibl
 
     /// Whole milliseconds, rounded towards zero.
     public var milliseconds: Int64 { nanoseconds / Instant.nanosecondsPerMillisecond }
+    /// To the nearest millisecond, halves away from zero (a measured interval said in ms).
+    public var roundedMilliseconds: Int64 {
+        let half = Instant.nanosecondsPerMillisecond / 2
+        return (nanoseconds + (nanoseconds < 0 ? -half : half)) / Instant.nanosecondsPerMillisecond
+    }
     /// Whole seconds, rounded towards zero (a cookie's Max-Age, a window shown).
     public var wholeSeconds: Int64 { nanoseconds / Instant.nanosecondsPerSecond }
+    /// Whole milliseconds, rounded up: a wait that ends no earlier than this amount (poll's).
+    public var millisecondsRoundedUp: Int64 {
+        (nanoseconds + Instant.nanosecondsPerMillisecond - 1) / Instant.nanosecondsPerMillisecond
+    }
     /// Whole seconds, rounded up: what "try again in N s" may promise without being early.
     public var secondsRoundedUp: Int64 {
         nanoseconds <= 0 ? wholeSeconds : (nanoseconds - 1) / Instant.nanosecondsPerSecond + 1

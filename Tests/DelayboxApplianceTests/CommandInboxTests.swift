@@ -1,4 +1,5 @@
 import DelayboxControls
+import DelayboxUnits
 import Synchronization
 import Testing
 
@@ -13,11 +14,15 @@ import Testing
         let inbox = CommandInbox(ring: { rings.add(1, ordering: .relaxed) })
         inbox.post([])
         #expect(rings.load(ordering: .relaxed) == 0)
-        inbox.post([TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2)])
+        inbox.post([
+            TimedCommand(.adjustDelay(milliseconds: 100), at: .milliseconds(1)),
+            TimedCommand(.adjustVolume(steps: 1), at: .milliseconds(2)),
+        ])
         #expect(rings.load(ordering: .relaxed) == 1)
         #expect(
             inbox.drain() == [
-                TimedCommand(.adjustDelay(milliseconds: 100), at: 1), TimedCommand(.adjustVolume(steps: 1), at: 2),
+                TimedCommand(.adjustDelay(milliseconds: 100), at: .milliseconds(1)),
+                TimedCommand(.adjustVolume(steps: 1), at: .milliseconds(2)),
             ],
             "with when each control was touched: the measure of its sound's latency")
     }

@@ -1,18 +1,18 @@
 import DelayboxControls
+import DelayboxUnits
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct ButtonDecoderTests {
-    static let ms: Int64 = 1_000_000
-
     /// Presses (active low) from `down` to `up` (ms), each edge chattering for 2 ms.
-    func press(_ decoder: inout ButtonDecoder, down: Int64, up: Int64) -> [(ButtonDecoder.Gesture, Int64)] {
-        var gestures: [(ButtonDecoder.Gesture, Int64)] = []
+    func press(_ decoder: inout ButtonDecoder, down: Int64, up: Int64) -> [(ButtonDecoder.Gesture, Instant)] {
+        var gestures: [(ButtonDecoder.Gesture, Instant)] = []
         for (start, level) in [(down, false), (up, true)] {
             for chatter in 0..<4 {
                 gestures += decoder.edge(
-                    high: chatter % 2 == 0 ? level : !level, at: (start * Self.ms) + Int64(chatter) * 500_000)
+                    high: chatter % 2 == 0 ? level : !level,
+                    at: .milliseconds(start) + Int64(chatter) * .microseconds(500))
             }
-            gestures += decoder.edge(high: level, at: start * Self.ms + 2 * Self.ms)
+            gestures += decoder.edge(high: level, at: .milliseconds(start + 2))
         }
         return gestures
     }
@@ -20,20 +20,20 @@ import Testing
     @Test func aBouncyShortPressIsOnePress() {
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: false, repeatsWhileHeld: false)
         var gestures = press(&decoder, down: 100, up: 250)
-        gestures += decoder.advance(to: 2_000 * Self.ms)
+        gestures += decoder.advance(to: .milliseconds(2_000))
         #expect(gestures.map(\.0) == [.press])
-        #expect(abs(gestures[0].1 - 252 * Self.ms) <= Self.ms, "dated at the release")
+        #expect(abs((gestures[0].1 - Instant.milliseconds(252)).nanoseconds) <= 1_000_000, "dated at the release")
     }
 
     @Test func aLongPressFiresWhileHeldAndTheReleaseAddsNothing() {
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: false, repeatsWhileHeld: false)
-        var gestures = decoder.edge(high: false, at: 100 * Self.ms)
-        gestures += decoder.advance(to: 899 * Self.ms)
+        var gestures = decoder.edge(high: false, at: .milliseconds(100))
+        gestures += decoder.advance(to: .milliseconds(899))
         #expect(gestures.isEmpty, "not yet")
-        gestures += decoder.advance(to: 950 * Self.ms)
-        #expect(gestures.map(\.0) == [.longPress] && gestures[0].1 == 900 * Self.ms, "\(gestures)")
-        gestures += decoder.edge(high: true, at: 1_500 * Self.ms)
-        gestures += decoder.advance(to: 3_000 * Self.ms)
+        gestures += decoder.advance(to: .milliseconds(950))
+        #expect(gestures.map(\.0) == [.longPress] && gestures[0].1 == .milliseconds(900), "\(gestures)")
+        gestures += decoder.edge(high: true, at: .milliseconds(1_500))
+        gestures += decoder.advance(to: .milliseconds(3_000))
         #expect(gestures.count == 1)
     }
 
@@ -41,39 +41,39 @@ import Testing
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: true, repeatsWhileHeld: false)
         var gestures = press(&decoder, down: 100, up: 180)
         gestures += press(&decoder, down: 300, up: 380)
-        gestures += decoder.advance(to: 2_000 * Self.ms)
+        gestures += decoder.advance(to: .milliseconds(2_000))
         #expect(gestures.map(\.0) == [.doublePress])
         gestures = press(&decoder, down: 3_000, up: 3_080)
-        gestures += decoder.advance(to: 3_290 * Self.ms)
+        gestures += decoder.advance(to: .milliseconds(3_290))
         #expect(gestures.isEmpty, "waiting to see if a second press comes")
-        gestures += decoder.advance(to: 3_310 * Self.ms)  // 300 ms after the first press settled
+        gestures += decoder.advance(to: .milliseconds(3_310))  // 300 ms after the first press settled
         #expect(gestures.map(\.0) == [.press])
     }
 
     @Test func holdingRepeatsInsteadOfALongPress() {
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: false, repeatsWhileHeld: true)
-        var gestures = decoder.edge(high: false, at: 0)
-        gestures += decoder.advance(to: 1_400 * Self.ms)
-        gestures += decoder.edge(high: true, at: 1_400 * Self.ms)
-        gestures += decoder.advance(to: 3_000 * Self.ms)
+        var gestures = decoder.edge(high: false, at: .zero)
+        gestures += decoder.advance(to: .milliseconds(1_400))
+        gestures += decoder.edge(high: true, at: .milliseconds(1_400))
+        gestures += decoder.advance(to: .milliseconds(3_000))
         // Repeats at 800, 950, 1100, 1250, 1400 ms; no press at the release.
         #expect(gestures.map(\.0) == Array(repeating: .repeatTick, count: 5), "\(gestures)")
     }
 
     @Test func aSpikeShorterThanTheDebounceIsIgnored() {
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: false, repeatsWhileHeld: false)
-        var gestures = decoder.edge(high: false, at: 100 * Self.ms)
-        gestures += decoder.edge(high: true, at: 104 * Self.ms)
-        gestures += decoder.advance(to: 2_000 * Self.ms)
+        var gestures = decoder.edge(high: false, at: .milliseconds(100))
+        gestures += decoder.edge(high: true, at: .milliseconds(104))
+        gestures += decoder.advance(to: .milliseconds(2_000))
         #expect(gestures.isEmpty)
     }
 
     @Test func theNextDeadlineIsWhenSomethingIsDue() {
         var decoder = ButtonDecoder(activeHigh: false, detectsDoublePress: false, repeatsWhileHeld: false)
         #expect(decoder.nextDeadline == nil, "idle: the event loop may sleep until an edge")
-        _ = decoder.edge(high: false, at: 100 * Self.ms)
-        #expect(decoder.nextDeadline == 110 * Self.ms, "the debounce")
-        _ = decoder.advance(to: 120 * Self.ms)
-        #expect(decoder.nextDeadline == 900 * Self.ms, "the long press")
+        _ = decoder.edge(high: false, at: .milliseconds(100))
+        #expect(decoder.nextDeadline == .milliseconds(110), "the debounce")
+        _ = decoder.advance(to: .milliseconds(120))
+        #expect(decoder.nextDeadline == .milliseconds(900), "the long press")
     }
 }

@@ -4,6 +4,7 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxEngine
 import DelayboxTestSupport
+import DelayboxUnits
 import Testing
 
 /// End to end, in virtual time: edges → commands → executor → engine → output. Apart from
@@ -24,15 +25,15 @@ extension ControlSurfaceTests {
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = surface()
         var turn = EdgeTimeline(a: 5, b: 6)
-        turn.now = rig.now.nanoseconds
-        turn.detents(1, direction: 1, stepNs: 3_000_000, bounce: true)
-        let detentAt = try #require(turn.edges.last).nanoseconds
+        turn.now = rig.now
+        turn.detents(1, direction: 1, step: .milliseconds(3), bounce: true)
+        let detentAt = try #require(turn.edges.last).time
         // The event loop hands commands over as the edges arrive; the playout thread runs
         // them before its next period.
-        let commands = run(&controls, turn.edges, until: detentAt / Self.ms)
+        let commands = run(&controls, turn.edges, until: detentAt.milliseconds(since: .zero))
         #expect(commands.map(\.command) == [.adjustDelay(milliseconds: 100)])
         let before = rig.output.notifications.count
-        #expect(rig.run(until: { $0.now.nanoseconds >= detentAt }))
+        #expect(rig.run(until: { $0.now >= detentAt }))
         for command in commands { executor.execute(command.command, now: rig.now) }
         rig.run(milliseconds: 100)
         let change = try #require(
@@ -41,8 +42,8 @@ extension ControlSurfaceTests {
             })
         let heardAt = rig.jackTime(ofOutput: Int(change.frame))
         #expect(
-            heardAt - Double(detentAt) / 1e9 <= 0.050,
-            "a detent is heard \(heardAt - Double(detentAt) / 1e9) s after it")
+            heardAt - detentAt.seconds <= 0.050,
+            "a detent is heard \(heardAt - detentAt.seconds) s after it")
         #expect(rig.engine.status(at: rig.now).delayMs == 5_100 && executor.settings.delayMs == 5_100)
     }
 
@@ -50,7 +51,7 @@ extension ControlSurfaceTests {
         let rig = try playingRig()
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = surface()
-        let start = rig.now.nanoseconds / Self.ms
+        let start = rig.now.milliseconds(since: .zero)
         for command in run(&controls, press(27, at: start + 10, for: 1_200), until: start + 1_500) {
             executor.execute(command.command, now: rig.now)
         }
@@ -85,7 +86,7 @@ extension ControlSurfaceTests {
         let rig = try playingRig()
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = surface()
-        let start = rig.now.nanoseconds / Self.ms
+        let start = rig.now.milliseconds(since: .zero)
         for command in run(
             &controls, press(22, at: start + 100, for: 80) + press(22, at: start + 2_600, for: 80), until: start + 3_000
         ) {
@@ -101,7 +102,7 @@ extension ControlSurfaceTests {
         let rig = try playingRig()
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
         var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
-        let start = rig.now.nanoseconds / Self.ms
+        let start = rig.now.milliseconds(since: .zero)
         for command in run(
             &controls, press(24, at: start + 100, for: 80) + press(23, at: start + 3_100, for: 80), until: start + 3_500
         ) {

@@ -1,4 +1,5 @@
 import DelayboxControls
+import DelayboxUnits
 
 /// Builds edge timelines for an encoder on lines A and B, the way a real knob makes them:
 /// Gray-code steps, optional contact bounce on every edge, lost transitions.
@@ -7,7 +8,7 @@ struct EdgeTimeline {
     let b: Int
     private(set) var levels: (a: Bool, b: Bool) = (true, true)
     private(set) var edges: [EdgeEvent] = []
-    var now: Int64 = 0
+    var now = Instant.zero
 
     init(a: Int, b: Int) {
         self.a = a
@@ -19,11 +20,12 @@ struct EdgeTimeline {
 
     private var phase: Int { Self.cycle.firstIndex { $0 == levels.a && $1 == levels.b } ?? 0 }
 
-    /// One quarter step (+1 or -1) taking `stepNs`; with `bounce`, the changing line
+    /// One quarter step (+1 or -1) taking `step`; with `bounce`, the changing line
     /// chatters three times within a millisecond first.
-    mutating func step(_ direction: Int, stepNs: Int64 = 5_000_000, bounce: Bool = false, lost: Bool = false) {
+    mutating func step(_ direction: Int, step: TimeAmount = .milliseconds(5), bounce: Bool = false, lost: Bool = false)
+    {
         let next = Self.cycle[(phase + direction + 4) % 4]
-        now += stepNs
+        now = now + step
         if lost {
             // The reader missed this state: nothing is recorded; the next step sees both lines change.
             levels = next
@@ -35,24 +37,25 @@ struct EdgeTimeline {
             for chatter in 0..<3 {
                 edges.append(
                     EdgeEvent(
-                        line: line, high: chatter % 2 == 0 ? level : !level, nanoseconds: now + Int64(chatter) * 200_000
+                        line: line, high: chatter % 2 == 0 ? level : !level,
+                        at: now + Int64(chatter) * .microseconds(200)
                     ))
             }
-            now += 600_000
+            now = now + .microseconds(600)
         }
-        edges.append(EdgeEvent(line: line, high: level, nanoseconds: now))
+        edges.append(EdgeEvent(line: line, high: level, at: now))
         levels = next
     }
 
     /// The edge that a lost state would have hidden, when both lines are read at once.
     mutating func resync() {
-        edges.append(EdgeEvent(line: a, high: levels.a, nanoseconds: now))
-        edges.append(EdgeEvent(line: b, high: levels.b, nanoseconds: now))
+        edges.append(EdgeEvent(line: a, high: levels.a, at: now))
+        edges.append(EdgeEvent(line: b, high: levels.b, at: now))
     }
 
     mutating func detents(
-        _ count: Int, direction: Int, stepsPerDetent: Int = 4, stepNs: Int64 = 5_000_000, bounce: Bool = false
+        _ count: Int, direction: Int, stepsPerDetent: Int = 4, step: TimeAmount = .milliseconds(5), bounce: Bool = false
     ) {
-        for _ in 0..<(count * stepsPerDetent) { step(direction, stepNs: stepNs, bounce: bounce) }
+        for _ in 0..<(count * stepsPerDetent) { self.step(direction, step: step, bounce: bounce) }
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     @Test func aFastSpinLosesNothing() {
         var timeline = EdgeTimeline(a: 5, b: 6)
-        timeline.detents(40, direction: 1, stepNs: 300_000)  // 40 detents in 48 ms
+        timeline.detents(40, direction: 1, step: .microseconds(300))  // 40 detents in 48 ms
         #expect(decode(timeline).reduce(0, +) == 40)
     }
 

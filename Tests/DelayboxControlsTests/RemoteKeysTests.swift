@@ -1,12 +1,12 @@
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls
+import DelayboxUnits
 import Testing
 
 /// A remote's keys in virtual time: the kernel's events (press, autorepeat every 125 ms
 /// after 500 ms, release) in, commands out.
 @Suite(.timeLimit(.minutes(10))) struct RemoteKeysTests {
-    static let ms: Int64 = 1_000_000
     static let volumeUp = InputKeyName.codes["KEY_VOLUMEUP"]!, next = InputKeyName.codes["KEY_NEXT"]!
     static let three = InputKeyName.codes["KEY_NUMERIC_3"]!, play = InputKeyName.codes["KEY_PLAYPAUSE"]!
     static let ok = InputKeyName.codes["KEY_OK"]!, red = InputKeyName.codes["KEY_RED"]!,
@@ -30,17 +30,17 @@ import Testing
 
     /// A key held from `down` ms for `length` ms, as rc-core reports it.
     func hold(_ code: Int, at down: Int64, for length: Int64) -> [KeyEvent] {
-        var events = [KeyEvent(code: code, .press, at: down * Self.ms)]
+        var events = [KeyEvent(code: code, .press, at: .milliseconds(down))]
         var at = down + 500
         while at < down + length {
-            events.append(KeyEvent(code: code, .repeatWhileHeld, at: at * Self.ms))
+            events.append(KeyEvent(code: code, .repeatWhileHeld, at: .milliseconds(at)))
             at += 125
         }
-        return events + [KeyEvent(code: code, .release, at: (down + length) * Self.ms)]
+        return events + [KeyEvent(code: code, .release, at: .milliseconds(down + length))]
     }
 
     func run(_ keys: inout RemoteKeys, _ events: [KeyEvent], until end: Int64) -> [Command] {
-        (events.flatMap { keys.handle($0) } + keys.advance(to: end * Self.ms)).map(\.command)
+        (events.flatMap { keys.handle($0) } + keys.advance(to: .milliseconds(end))).map(\.command)
     }
 
     @Test func aPressDoesItsActionOnceAndKeysTheRemoteDoesNotMapDoNothing() {
@@ -68,15 +68,16 @@ import Testing
         var remote = keys()
         // Preset 3 pressed; its release was among events lost (SYN_DROPPED) at 200 ms.
         let lost = run(
-            &remote, [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)],
+            &remote,
+            [KeyEvent(code: Self.three, .press, at: .zero), KeyEvent(code: -1, .eventsLost, at: .milliseconds(200))],
             until: 3_000)
         #expect(lost.isEmpty, "no preset saved for a key nobody held: \(lost)")
         // A key really still down goes on repeating, and its repeats make a hold again.
         var held = keys()
         let events =
-            [KeyEvent(code: Self.three, .press, at: 0), KeyEvent(code: -1, .eventsLost, at: 200 * Self.ms)]
+            [KeyEvent(code: Self.three, .press, at: .zero), KeyEvent(code: -1, .eventsLost, at: .milliseconds(200))]
             + stride(from: Int64(500), through: 2_500, by: 125).map {
-                KeyEvent(code: Self.three, .repeatWhileHeld, at: $0 * Self.ms)
+                KeyEvent(code: Self.three, .repeatWhileHeld, at: .milliseconds($0))
             }
         #expect(run(&held, events, until: 2_600) == [.savePreset(3)])
     }
@@ -95,10 +96,10 @@ import Testing
             "once, however long held")
         // The long press fires at its second although no event comes then.
         var held = keys()
-        _ = held.handle(KeyEvent(code: Self.three, .press, at: 10_000 * Self.ms))
-        #expect(held.nextDeadline == 11_000 * Self.ms)
-        #expect(held.advance(to: 10_999 * Self.ms).isEmpty)
-        #expect(held.advance(to: 11_000 * Self.ms).map(\.command) == [.savePreset(3)])
+        _ = held.handle(KeyEvent(code: Self.three, .press, at: .milliseconds(10_000)))
+        #expect(held.nextDeadline == .milliseconds(11_000))
+        #expect(held.advance(to: .milliseconds(10_999)).isEmpty)
+        #expect(held.advance(to: .milliseconds(11_000)).map(\.command) == [.savePreset(3)])
         #expect(held.nextDeadline == nil)
     }
 
@@ -142,8 +143,8 @@ import Testing
         let commands = run(
             &remote,
             [
-                KeyEvent(code: Self.three, .repeatWhileHeld, at: 0),
-                KeyEvent(code: Self.three, .release, at: 200 * Self.ms),
+                KeyEvent(code: Self.three, .repeatWhileHeld, at: .zero),
+                KeyEvent(code: Self.three, .release, at: .milliseconds(200)),
             ], until: 2_000)
         #expect(commands == [.recallPreset(3)], "the release of a short hold is a press: \(commands)")
     }

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxControls
+import DelayboxUnits
 import Testing
 
 /// The console's `remote`: the device, and the last presses with what they do.
@@ -17,26 +18,25 @@ import Testing
         var view = RemoteView(device: "gpio_ir_recv")
         view.problem = "no input device named 'gpio_ir_recv' (the kernel has: none)"
         #expect(
-            view.answer(now: 0).device == "not open: no input device named 'gpio_ir_recv' (the kernel has: none)")
+            view.answer(now: .zero).device == "not open: no input device named 'gpio_ir_recv' (the kernel has: none)")
         view.open = ("gpio_ir_recv", "/dev/input/event0")
         view.problem = nil
-        #expect(view.answer(now: 0).device == "'gpio_ir_recv' (/dev/input/event0)")
-        #expect(view.answer(now: 0).lastKeys == "none yet")
+        #expect(view.answer(now: .zero).device == "'gpio_ir_recv' (/dev/input/event0)")
+        #expect(view.answer(now: .zero).lastKeys == "none yet")
     }
 
     @Test func listsTheLastFivePressesNewestFirstWithWhatTheyDo() {
         var view = RemoteView(device: "gpio_ir_recv")
-        let second: Int64 = 1_000_000_000
-        view.pressed(115, at: 1 * second, remote: Self.remote)
-        view.pressed(0x203, at: 2 * second, remote: Self.remote)
-        view.pressed(164, at: 3 * second, remote: Self.remote)  // KEY_PLAYPAUSE, not mapped here
-        view.pressed(999, at: 4 * second, remote: Self.remote)
-        let answer = view.answer(now: 4 * second + 500_000_000)
+        view.pressed(115, at: .seconds(1), remote: Self.remote)
+        view.pressed(0x203, at: .seconds(2), remote: Self.remote)
+        view.pressed(164, at: .seconds(3), remote: Self.remote)  // KEY_PLAYPAUSE, not mapped here
+        view.pressed(999, at: .seconds(4), remote: Self.remote)
+        let answer = view.answer(now: .seconds(4.5))
         #expect(answer.presses == "4")
         #expect(
             answer.lastKeys == "code 999 (not mapped) 0.5 s ago, KEY_PLAYPAUSE (not mapped) 1.5 s ago, "
                 + "KEY_NUMERIC_3 (preset_recall 3 / held: preset_save 3) 2.5 s ago, KEY_VOLUMEUP (volume_up) 3.5 s ago")
-        for step in 5...9 { view.pressed(115, at: Int64(step) * second, remote: Self.remote) }
+        for step in 5...9 { view.pressed(115, at: .seconds(Double(step)), remote: Self.remote) }
         #expect(view.last.count == RemoteView.kept && view.presses == 9)
     }
 }

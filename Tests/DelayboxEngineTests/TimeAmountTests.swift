@@ -19,6 +19,23 @@ import Testing
         #expect(TimeAmount.zero.secondsRoundedUp == 0)
     }
 
+    /// A poll's timeout in whole ms does not wake before the deadline it waits for (a
+    /// button's debounce, a remote key's long press): any part of a millisecond counts.
+    @Test func millisecondsRoundedUpNeverWakeEarly() {
+        #expect(TimeAmount(nanoseconds: 1).millisecondsRoundedUp == 1)
+        #expect(TimeAmount.microseconds(2_500).millisecondsRoundedUp == 3)
+        #expect(TimeAmount.milliseconds(50).millisecondsRoundedUp == 50)
+        #expect(TimeAmount.zero.millisecondsRoundedUp == 0)
+    }
+
+    /// Tap-to-sync's two taps, a measured interval, said to the nearest millisecond either way.
+    @Test func roundedMillisecondsGoToTheNearestWithHalvesAwayFromZero() {
+        #expect(TimeAmount.microseconds(1_499).roundedMilliseconds == 1)
+        #expect(TimeAmount.microseconds(1_500).roundedMilliseconds == 2)
+        #expect(TimeAmount.microseconds(-1_500).roundedMilliseconds == -2)
+        #expect(TimeAmount.microseconds(-1_499).roundedMilliseconds == -1)
+    }
+
     @Test func instantsMoveByAmountsAndTheirDifferenceIsOne() {
         let start = Instant.milliseconds(250)
         let later = start + .minutes(1)

@@ -27,7 +27,9 @@ let package = Package(
             name: "DelayboxConfig",
             dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
             swiftSettings: strict),
-        .target(name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            swiftSettings: strict),
         .target(
             name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),
