@@ -67,6 +67,19 @@ public final class AudioPump: @unchecked Sendable {
     private var primed = false
     /// Whether `firstFrameHeard` was reported for the device open now.
     private var announcedFirstFrame = false
+    /// When the ring's frames are heard, from the measurements after each write.
+    private var origin = OutputOriginEstimate()
+    /// Whether the device's timeline moved since the last measurement (another device,
+    /// none, silence written, an underrun): earlier measurements no longer hold.
+    private var timelineMoved = true
+    /// Whether the device has played since its timeline last moved. Until it does — a
+    /// device opened or recovered starts once most of its buffer is queued — its delay
+    /// only grows while time passes, and each measurement holds only until the next.
+    private var playing = false
+    /// The device's delay after the last write (frames).
+    private var queuedAfterLastWrite = 0
+    /// The driver's underruns at the last measurement.
+    private var underrunsMeasured = 0
 
     /// - Parameters:
     ///   - driver: an already open driver (the appliance opens the first one itself to
@@ -148,6 +161,7 @@ public final class AudioPump: @unchecked Sendable {
             }
             buffer.update(repeating: 0, count: frames * AudioFormat.channelCount)
             ringUnderruns.add(1, ordering: .relaxed)
+            timelineMoved = true
         }
         primed = true
         cues?.mix(into: buffer, frames: frames)
@@ -155,7 +169,9 @@ public final class AudioPump: @unchecked Sendable {
         ramp.apply(to: buffer, frames: frames)
         do throws(OutputError) {
             try driver.write(buffer)
-            let now = clock.now(), queued = driver.delayFrames()
+            // The delay, then the clock: a wait between them can then only make the
+            // measurement late, which the estimate of the origin counts on.
+            let queued = driver.delayFrames(), now = clock.now()
             // The period's first frame is heard once the device has played what it queued ahead.
             let heard = now.advanced(byFrames: Int64(queued - frames))
             cues?.heard(at: heard.nanoseconds)
@@ -164,7 +180,14 @@ public final class AudioPump: @unchecked Sendable {
                 pendingEvents.withLock { $0.append(.firstFrameHeard(at: heard)) }
             }
             deviceUnderruns.store(driver.underruns, ordering: .relaxed)
-            timing.publish(ringFramesRead: ring.totalRead, delayFrames: queued, now: now)
+            if driver.underruns != underrunsMeasured {
+                underrunsMeasured = driver.underruns
+                timelineMoved = true
+            }
+            if timelineMoved { (playing, queuedAfterLastWrite) = (false, 0) }
+            if queued < queuedAfterLastWrite + frames { playing = true }
+            queuedAfterLastWrite = queued
+            publishOrigin(nextFrameHeard: now.advanced(byFrames: Int64(queued)), at: now, restarted: !playing)
         } catch {
             lose(driver, reason: error.description)
         }
@@ -197,8 +220,17 @@ public final class AudioPump: @unchecked Sendable {
         // The controls' sounds go on into nothing too: they are not saved up for the
         // device's return.
         cues?.mix(into: buffer, frames: nominalPeriodFrames)
-        timing.publish(ringFramesRead: ring.totalRead, delayFrames: 0, now: due)
+        publishOrigin(nextFrameHeard: due, at: due, restarted: timelineMoved)
         downPeriodDue = due.advanced(byFrames: Int64(nominalPeriodFrames))
+    }
+
+    /// After a write (or a period paced while the device is down): the ring's next frame
+    /// is heard at `nextFrameHeard`, as measured at `now`; `restarted`: earlier
+    /// measurements no longer hold.
+    private func publishOrigin(nextFrameHeard: Instant, at now: Instant, restarted: Bool) {
+        let measured = nextFrameHeard.advanced(byFrames: -Int64(ring.totalRead))
+        timing.publish(origin: origin.measure(measured, at: now, restarted: restarted))
+        timelineMoved = false
     }
 
     private func scheduleRetry(after failure: String, at now: Instant) {
@@ -215,6 +247,8 @@ public final class AudioPump: @unchecked Sendable {
         }
         driver = opened
         announcedFirstFrame = false
+        timelineMoved = true
+        underrunsMeasured = opened.underruns
         openedAt = clock.now()
         downPeriodDue = nil
         deviceUp.store(true, ordering: .relaxed)
@@ -229,6 +263,7 @@ public final class AudioPump: @unchecked Sendable {
     private func lose(_ lost: any OutputDriver, reason: String) {
         lost.close()
         driver = nil
+        timelineMoved = true
         deviceUp.store(false, ordering: .relaxed)
         deviceLosses.add(1, ordering: .relaxed)
         // A device that opens but fails again at once (a full disk, a card that errors on

@@ -1,8 +1,9 @@
 import DelayboxEngine
 import Synchronization
 
-/// When the ring's frames will be heard, as the audio thread last measured it: frame k
-/// of the ring (counting every frame ever written) is audible at `origin + k / rate`.
+/// When the ring's frames will be heard, as the audio thread last estimated it
+/// (`OutputOriginEstimate`): frame k of the ring (counting every frame ever written) is
+/// audible at `origin + k / rate`.
 /// One atomic value, so the playout thread never sees a ring position and a device delay
 /// from two different moments. Silence written for an empty ring moves the origin later.
 public final class OutputTiming: Sendable {
@@ -10,11 +11,10 @@ public final class OutputTiming: Sendable {
 
     public init() {}
 
-    /// Audio thread: after a write, `ringFramesRead` ring frames have gone to the device
-    /// and the next frame written is audible `delayFrames` after `now`.
-    public func publish(ringFramesRead: Int, delayFrames: Int, now: Instant) {
-        let next = now.advanced(byFrames: Int64(delayFrames))
-        originNanoseconds.store(next.advanced(byFrames: -Int64(ringFramesRead)).nanoseconds, ordering: .releasing)
+    /// Audio thread: ring frame 0 is (would have been) heard at `origin`, so frame k at
+    /// `origin + k / rate`.
+    public func publish(origin: Instant) {
+        originNanoseconds.store(origin.nanoseconds, ordering: .releasing)
     }
 
     /// Frames from `now` until ring frame `index` is audible; nil before the first write.

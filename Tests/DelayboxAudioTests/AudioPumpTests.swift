@@ -83,4 +83,39 @@ import Testing
         #expect(pump.deviceLosses.load(ordering: .relaxed) == 1 && pump.deviceUp.load(ordering: .relaxed))
         #expect(pump.ringUnderruns.load(ordering: .relaxed) == 0)
     }
+
+    /// A device whose position moves only at 4 ms ticks (snd-aloop's jiffy) reads its
+    /// delay up to 192 frames high, depending on when in the tick it is asked; the thread
+    /// wakes up to 1 ms late. What the pump publishes still puts each ring frame within a
+    /// few frames of when it is heard — steady, so the drift corrector has nothing to chase.
+    @Test func aDeviceCountingInTicksStillGivesWhenEachFrameIsHeardToAFewFrames() {
+        let clock = ManualClock()
+        let device = WatchedOutput(name: "ticking", clock: clock)
+        device.positionTick = .milliseconds(4)
+        var generator = SplitMix64(seed: 3)
+        device.beforeWrite = { () throws(OutputError) in
+            clock.advance(byNanoseconds: Int64(generator.next() % 1_000_000))
+        }
+        let ring = FrameRing(capacityFrames: 4 * 960)
+        let timing = OutputTiming()
+        let pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+            driver: device, nominalPeriodFrames: 960
+        ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
+        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
+        let start = clock.now()
+        var errors: [Int64] = []
+        while clock.now().frames(since: start) < 20 * 48_000 {
+            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
+            pump.step()
+            guard clock.now().frames(since: start) > 3 * 48_000,
+                let published = timing.delayFrames(untilRingFrame: ring.totalWritten, now: clock.now())
+            else { continue }
+            // When the ring's next frame is heard: after what the ring and the device hold.
+            errors.append(published - Int64(ring.fillFrames + device.inner.delayFrames()))
+        }
+        #expect(errors.count > 300 && pump.ringUnderruns.load(ordering: .relaxed) == 0)
+        // (-1: instants in ns to frames, rounded down.)
+        #expect(errors.min()! >= -1 && errors.max()! <= 8, "\(errors.min()!)…\(errors.max()!) frames late")
+    }
 }

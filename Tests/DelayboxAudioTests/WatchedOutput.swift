@@ -13,6 +13,9 @@ final class WatchedOutput: OutputDriver {
     var beforeWrite: () throws(OutputError) -> Void = {}
     /// After each write, with the period written and the instant its first frame is heard.
     var afterWrite: (_ period: UnsafePointer<Float>, _ heardAt: Instant) -> Void = { _, _ in }
+    /// The device's position moves only at ticks this far apart (snd-aloop's jiffy: 4 ms
+    /// at 250 Hz), so its delay reads up to a tick's frames high; zero: exact.
+    var positionTick = TimeAmount.zero
     private let clock: ManualClock
 
     init(name: String, clock: ManualClock) {
@@ -30,6 +33,11 @@ final class WatchedOutput: OutputDriver {
         try inner.write(frames)
         afterWrite(frames, clock.now().advanced(byFrames: Int64(inner.delayFrames() - periodFrames)))
     }
-    func delayFrames() -> Int { inner.delayFrames() }
+    func delayFrames() -> Int {
+        let exact = inner.delayFrames()
+        guard positionTick > .zero, exact > 0 else { return exact }
+        let sinceTick = Instant(nanoseconds: clock.now().nanoseconds % positionTick.nanoseconds)
+        return exact + Int(sinceTick.frames(since: .zero))
+    }
     func close() { inner.close() }
 }
