@@ -37,10 +37,14 @@ struct TimecodeCapture {
         var index = 0
         while index < peaks.count {
             guard peaks[index] > 4 * max(hum, 1) else { index += 1; continue }
-            let level = peaks[index..<min(index + 50, peaks.count)].max() ?? 0
-            // The exact frame: the first at half the peak, from the window before.
+            let end = min(index + 50, peaks.count)
+            let level = peaks[index..<end].max() ?? 0
+            // The exact frame: the first at half the peak, wherever in its rise that is (a
+            // pip swells over a few ms; a search cut off after the next window put such a
+            // pip on the windows' grid instead, 48-75 frames off now and then). Some frame
+            // of these windows is at the peak, so one is found.
             let from = max(0, (index - 1) * window)
-            let frame = (from..<(index + 1) * window).first { abs(Int(left[$0])) >= level / 2 } ?? index * window
+            let frame = (from..<end * window).first { abs(Int(left[$0])) >= level / 2 } ?? index * window
             found.append(Onset(frame: frame, level: level))
             index += 400
         }

@@ -320,9 +320,19 @@ struct VirtualBoardTests {
     /// second; the encoder, pushed into volume mode, raises the volume three detents, the
     /// codec's control follows the volume curve and the pips come out that much louder;
     /// the knob's feedback is heard between.
+    ///
+    /// A device underrun while recording (the emulated board stalled: its host is busy)
+    /// leaves the delay off by the gap until the drift corrector has slipped it back, a
+    /// millisecond a second, which a 2 ms check cannot tell from a wrong step: the scenario
+    /// then runs once more, and says so.
     @Test(arguments: VirtualBoard.boards)
     func theJackHearsTheDelayChangeAndTheCodecsVolume(board: VirtualBoard.Board) throws {
-        let directory = try run("delay-and-volume", on: board)
+        var directory = try run("delay-and-volume", on: board)
+        if let underruns = Self.underrunsWhileRecording(in: directory), underruns > 0 {
+            print("delay-and-volume on \(board): \(underruns) device underrun(s) while recording: run again")
+            try? FileManager.default.removeItem(at: directory)
+            directory = try run("delay-and-volume", on: board)
+        }
         defer { try? FileManager.default.removeItem(at: directory) }
         let appliance = Self.text(directory, "delaybox.log")
         #expect(appliance.contains("volume on the codec's mixer: default 'Digital', -51.0…0.0 dB"), "\(appliance)")
@@ -375,6 +385,18 @@ struct VirtualBoardTests {
         let feedback = capture.onsets(from: try at("push"), to: try at("volume-set"))
             .filter { abs(TimecodeCapture.shift(from: pipPhase, to: $0.phase)) > 96 }
         #expect(!feedback.isEmpty, "the knob's clicks and the mode change's tone between: \(context)")
+    }
+
+    /// The device underruns the appliance recovered from while the capture ran: `xruns`
+    /// in its stats before (stats-0.txt) and after (stats.txt); nil where either is missing.
+    static func underrunsWhileRecording(in directory: URL) -> Int? {
+        let xruns = { (file: String) -> Int? in
+            text(directory, file).split(separator: "\n").first { $0.hasPrefix("xruns: ") }.flatMap {
+                Int($0.dropFirst(7))
+            }
+        }
+        guard let before = xruns("stats-0.txt"), let after = xruns("stats.txt") else { return nil }
+        return after - before
     }
 
     /// `STEP UPTIME_S` lines (the scenarios' `mark`), by step.

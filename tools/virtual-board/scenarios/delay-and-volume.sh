@@ -37,6 +37,7 @@ amixer -c Loopback sget Digital > /mnt/mixer-0.txt 2>&1
 # under emulation a step takes far longer than its sleeps (each delayboxctl, each level
 # set on a GPIO line is a process started on one emulated CPU), so the capture runs
 # until 4 s after the volume is confirmed set, however long that took.
+ctl stats > /mnt/stats-0.txt 2>&1          # xruns before the capture: the test compares
 mark capture
 arecord -q -D hw:CARD=Loopback,DEV=1 -f S16_LE -r 48000 -c 2 /mnt/capture.wav &
 CAPTURE=$!
