@@ -185,9 +185,12 @@ public final class AudioPump: @unchecked Sendable {
                 timelineMoved = true
             }
             if timelineMoved { (playing, queuedAfterLastWrite) = (false, 0) }
+            // Measurements count together from the first one taken once the device has
+            // played: the one before may be from before it started.
+            let playedBefore = playing
             if queued < queuedAfterLastWrite + frames { playing = true }
             queuedAfterLastWrite = queued
-            publishOrigin(nextFrameHeard: now.advanced(byFrames: Int64(queued)), at: now, restarted: !playing)
+            publishOrigin(nextFrameHeard: now.advanced(byFrames: Int64(queued)), at: now, restarted: !playedBefore)
         } catch {
             lose(driver, reason: error.description)
         }

@@ -118,4 +118,66 @@ import Testing
         // (-1: instants in ns to frames, rounded down.)
         #expect(errors.min()! >= -1 && errors.max()! <= 8, "\(errors.min()!)…\(errors.max()!) frames late")
     }
+
+    /// A device that starts playing 30 ms after three of its four periods are queued (its
+    /// start threshold), as a USB or Bluetooth one may: what was measured before it played
+    /// does not count once it has, so each ring frame is timed from when it really starts.
+    @Test func aDeviceStartingLateIsTimedFromWhenItPlays() {
+        let clock = ManualClock()
+        let device = LateStartingOutput(latency: .milliseconds(30), clock: clock)
+        let ring = FrameRing(capacityFrames: 4 * 960)
+        let timing = OutputTiming()
+        let pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+            driver: device, nominalPeriodFrames: 960
+        ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
+        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
+        let start = clock.now()
+        var errors: [Int64] = []
+        while clock.now().frames(since: start) < 5 * 48_000 {
+            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
+            pump.step()
+            guard let started = device.startsAt, clock.now() > started.advanced(byMilliseconds: 100),
+                let published = timing.delayFrames(untilRingFrame: ring.totalWritten, now: clock.now())
+            else { continue }
+            errors.append(published - Int64(ring.fillFrames + device.delayFrames()))
+        }
+        #expect(errors.count > 50 && pump.ringUnderruns.load(ordering: .relaxed) == 0)
+        #expect(errors.min()! >= -1 && errors.max()! <= 1, "\(errors.min()!)…\(errors.max()!) frames late")
+    }
+}
+
+/// A four-period device that starts `latency` after three periods are queued, exact
+/// otherwise; a write waits for a period's room, as ALSA's blocking write does.
+final class LateStartingOutput: OutputDriver {
+    let name = "starts late"
+    let format = OutputFormat(rate: AudioFormat.sampleRate, channels: AudioFormat.channelCount, sampleFormat: .s16)
+    let periodFrames = 960
+    let bufferFrames = 4 * 960
+    let underruns = 0
+    /// When it starts playing, once its start threshold is reached.
+    private(set) var startsAt: Instant?
+    private var written = 0
+    private let latency: TimeAmount
+    private let clock: ManualClock
+
+    init(latency: TimeAmount, clock: ManualClock) {
+        self.latency = latency
+        self.clock = clock
+    }
+
+    func write(_ frames: UnsafePointer<Float>) throws(OutputError) {
+        if bufferFrames - delayFrames() < periodFrames, let startsAt {
+            clock.set(startsAt.advanced(byFrames: Int64(written + periodFrames - bufferFrames)))
+        }
+        written += periodFrames
+        if startsAt == nil, written >= 3 * periodFrames { startsAt = clock.now() + latency }
+    }
+
+    func delayFrames() -> Int {
+        guard let startsAt, clock.now() > startsAt else { return written }
+        return written - min(written, Int(clock.now().frames(since: startsAt)))
+    }
+
+    func close() {}
 }
