@@ -6,7 +6,7 @@ import Testing
 
 /// The origin of the ring's timeline from measurements that are late by up to a tick of
 /// the device's position (4 ms: snd-aloop's jiffy at 250 Hz), in virtual time.
-@Suite(.timeLimit(.minutes(1))) struct OutputOriginEstimateTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputOriginEstimateTests {
     /// A tick of the device's position.
     static let tick: Int64 = 4_000_000
     /// A write every 40 ms (half a four-period buffer), for `seconds`; `origin(at:)` the

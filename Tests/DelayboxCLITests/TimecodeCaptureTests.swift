@@ -3,7 +3,7 @@ import Testing
 
 /// The board tests' pip finder on a made-up recording: the pips' onsets must move with
 /// the pips themselves, frame for frame, wherever they fall on the finder's 1 ms windows.
-@Suite(.timeLimit(.minutes(1))) struct TimecodeCaptureTests {
+@Suite(.timeLimit(.minutes(10))) struct TimecodeCaptureTests {
     /// Ten seconds of a quiet hum with a pip each second, each 7 frames later in its second
     /// than the one before; a pip rises linearly to its peak over `rise` frames.
     static func recording(rise: Int) -> (left: [Int16], starts: [Int]) {
