@@ -9,7 +9,7 @@ import DelayboxEngine
 /// late. So the estimate is the earliest measurement of the last `window`, not the
 /// latest one: taken as they came, measurements wandered by up to a jiffy from one write
 /// to the next and the drift corrector chased that noise, slipping a frame in most
-/// chunks while the delay at the jack wandered by ±2 ms (the virtual boards: ~30 slips a
+/// chunks while the delay at the jack wandered by up to 1 ms (the virtual boards: ~30 slips a
 /// second against a drift of tens of ppm). A real step later — the device restarted
 /// after an underrun, silence written for an empty ring, another device — is taken
 /// `restart`ed at once; any other is taken once it has lasted a window. A slow DAC's
