@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxConsole
 import DelayboxPlatform
 import DelayboxState
 import FoundationEssentials
@@ -143,13 +144,9 @@ extension ConsoleAnswers {
     mutating func addChannel(_ name: String, url: String, json: Bool) -> String {
         return changeChannels("channel add", json: json, answer: ResultAnswer(channel: name, url: url)) {
             items, origin in
-            // A door (the page, MQTT) may add a station, not open a file or another
-            // protocol: a local file is named in the board config, by its owner.
-            let scheme = url.prefix { $0 != ":" }.lowercased()
-            guard ["http", "https"].contains(scheme), url.utf8.count <= 2_000 else {
-                return
-                    "a channel is added from a station's http:// or https:// link (a local file goes in the board config)"
-            }
+            // A station, not a file or another protocol, from every door: a local file is
+            // named in the board config, by its owner.
+            if let refusal = NetworkDoorPolicy.linkRefusal(url) { return refusal }
             items.append(
                 .mapping(
                     [

@@ -141,7 +141,10 @@ final class MQTTDoor: Sendable {
             report("the broker refused the connection: \(reason)", error: true)
         case .lost(let reason, let retryMs):
             report(reason, then: "; trying again in \(retryMs) ms (then up to every 30 s)", error: false)
-        case .message(let topic, let payload) where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/release/"):
+        case .oversized(let topic, let bytes):
+            report("a message of \(bytes) bytes on \(topic) was dropped unread: a command is a line", error: false)
+            return
+        case .message(let topic, let payload, _) where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/release/"):
             mail.withLock { mail in
                 if mail.releases.count < Self.queueLimit {
                     mail.releases.append((topic, payload))
@@ -149,7 +152,14 @@ final class MQTTDoor: Sendable {
                     mail.dropped += 1
                 }
             }
-        case .message(let topic, let payload):
+        case .message(let topic, _, retained: true):
+            // A command kept by the broker would be carried out again at every reconnect and
+            // restart (a `delay 300` published once, a week ago): commands are news only.
+            report(
+                "a retained command on \(topic) is ignored (publish commands without retain; "
+                    + "clear it: mosquitto_pub -r -n -t \(topic))", error: false)
+            return
+        case .message(let topic, let payload, retained: false):
             let group = topic != topics.command
             mail.withLock { mail in
                 if mail.commands.count < Self.queueLimit {
@@ -286,11 +296,20 @@ final class MQTTDoor: Sendable {
             logger.notice("MQTT: update in stages: this box is the canary, updating first")
             return ConsoleRequest(.update(version: nil), json: true)
         }
-        let (stage, knewCanary) = staging.withLock { staging in
-            let baseline = topics.memberRelease(of: canary).flatMap { staging.heard[$0] }
+        // A canary is a member whose release report this box has heard: one named out of
+        // nowhere (and its reports forged by any publisher) would update every box at once.
+        let stage = staging.withLock { staging -> StagedUpdate? in
+            guard let baseline = topics.memberRelease(of: canary).flatMap({ staging.heard[$0] }) else { return nil }
             let stage = StagedUpdate(canary: canary, now: clock.now(), baseline: baseline)
             (staging.waiting, staging.isCanary) = (stage, false)
-            return (stage, baseline != nil)
+            return stage
+        }
+        guard let stage else {
+            reply(
+                command: line,
+                error: "'\(canary)' is not a box of this group that this box has heard from: "
+                    + "a canary is a member (its release report on \(topics.memberRelease(of: canary) ?? "the group"))")
+            return nil
         }
         logger.notice("MQTT: update in stages: waiting for canary \(canary) to play a new release")
         client.publish(
@@ -298,8 +317,6 @@ final class MQTTDoor: Sendable {
                 topic: topics.reply,
                 payload: JSONText.encode(answer: MQTTReply(command: line, result: "ok", update: stage.summary)),
                 retain: false))
-        // With no report of the canary heard yet, the broker's retained one (sent again) is the baseline.
-        if !knewCanary, let releases = topics.memberReleases { client.subscribe(releases) }
         return nil
     }
 
@@ -370,17 +387,10 @@ final class MQTTDoor: Sendable {
             reply(command: line, error: error.description)
             return nil
         case .success(var request)?:
-            switch request.action {
-            case .help:
-                reply(command: line, error: "help is for the console; docs/mqtt.md lists the commands")
+            // A broker's clients are not the box's owner at its console.
+            if let refusal = NetworkDoorPolicy.refusal(request, door: .mqtt) {
+                reply(command: line, error: refusal)
                 return nil
-            case .web, .webPassword, .webReset:
-                // A broker's clients are not the box's owner at its console.
-                reply(
-                    command: "web", error: "the web password is set at the box: its console or delayboxctl web password"
-                )
-                return nil
-            default: break
             }
             request.json = true
             return (line, request)

@@ -27,6 +27,12 @@ public final class MosquittoClient: @unchecked Sendable {
         /// The broker publishes this if the box vanishes without saying goodbye.
         public var will: Message?
         public var keepAliveSeconds: Int32 = 30
+        /// The longest payload taken (bytes): the broker is asked not to send a longer one,
+        /// and one that comes anyway is dropped uncopied. A command line and a release
+        /// report are far shorter.
+        public var maximumPayloadBytes = 4_096
+        /// Room for the topic and MQTT 5's headers in the packet size the broker is told (bytes).
+        static let packetOverheadBytes = 1_024
 
         public init(host: String, port: Int, clientID: String) {
             self.host = host
@@ -55,7 +61,12 @@ public final class MosquittoClient: @unchecked Sendable {
         case refused(String)
         /// Not connected: could not connect, or the connection was lost; retried in `retryMs`.
         case lost(String, retryMs: Int64)
-        case message(topic: String, payload: [UInt8])
+        /// A message on a subscribed topic; `retained`: the broker kept it from before this
+        /// connection's subscription (a replay, not news).
+        case message(topic: String, payload: [UInt8], retained: Bool)
+        /// A message longer than `Options.maximumPayloadBytes`, dropped before its payload
+        /// was copied (a broker that honours MQTT 5's maximum packet size never sends one).
+        case oversized(topic: String, bytes: Int)
     }
 
     public struct SetupFailed: Error, CustomStringConvertible {
@@ -92,7 +103,10 @@ public final class MosquittoClient: @unchecked Sendable {
         self.context = context
         context.takeUnretainedValue().client = self
         mosquitto_threaded_set(handle, true)
-        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        // MQTT 5: the connect tells the broker the largest packet this box takes, and the
+        // broker drops larger ones instead of sending them (libmosquitto's client side has
+        // no limit of its own: a retained 200 MB message would be read whole).
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5))
         // A reply and the status after it are small writes back to back: without this,
         // Nagle's algorithm holds the second until the first is acknowledged (40 ms).
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
@@ -116,11 +130,14 @@ public final class MosquittoClient: @unchecked Sendable {
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let client = MosquittoClient.client(context) else { return }
             let topic = String(cString: message.pointee.topic)
+            let length = Int(message.pointee.payloadlen)
+            guard length <= client.options.maximumPayloadBytes else {
+                client.onEvent(.oversized(topic: topic, bytes: length))
+                return
+            }
             let payload =
-                message.pointee.payload.map {
-                    Array(UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen)))
-                } ?? []
-            client.onEvent(.message(topic: topic, payload: payload))
+                message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+            client.onEvent(.message(topic: topic, payload: payload, retained: message.pointee.retain))
         }
     }
 
@@ -143,7 +160,8 @@ public final class MosquittoClient: @unchecked Sendable {
             connected.store(true, ordering: .releasing)
             onEvent(.connected)
         } else {
-            onEvent(.refused(String(cString: mosquitto_connack_string(code))))
+            // MQTT 5's reason code (135: not authorised), not 3.1.1's connack code.
+            onEvent(.refused(String(cString: mosquitto_reason_string(code))))
         }
     }
 
@@ -165,7 +183,7 @@ public final class MosquittoClient: @unchecked Sendable {
             let code =
                 everConnected
                 ? mosquitto_reconnect(handle)
-                : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAliveSeconds)
+                : connect()
             // (Described at once: errno is the failed call's.)
             var failure = Self.describe(code)
             if code == MOSQ_ERR_SUCCESS.rawValue {
@@ -183,6 +201,20 @@ public final class MosquittoClient: @unchecked Sendable {
             onEvent(.lost(failure, retryMs: wait.milliseconds))
             thread.wait(for: wait)
         }
+    }
+
+    /// The first connect, with the largest packet this box takes (topic, payload and MQTT 5's
+    /// headers); a reconnect sends the same properties.
+    private func connect() -> Int32 {
+        var properties: OpaquePointer? = nil
+        defer { mosquitto_property_free_all(&properties) }
+        let limit = UInt32(options.maximumPayloadBytes + Options.packetOverheadBytes)
+        guard
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), limit)
+                == MOSQ_ERR_SUCCESS.rawValue
+        else { return MOSQ_ERR_NOMEM.rawValue }
+        return mosquitto_connect_bind_v5(
+            handle, options.host, Int32(options.port), options.keepAliveSeconds, nil, properties)
     }
 
     private static func describe(_ code: Int32) -> String {

@@ -242,13 +242,8 @@ public final class WebApp: Sendable {
         case nil: return WebResponse.error("an empty command", status: 400)
         case .failure(let error)?: return WebResponse.error(error.description, status: 400)
         case .success(var consoleRequest)?:
-            switch consoleRequest.action {
-            case .help, .stats(watch: true):
-                return WebResponse.error(
-                    "'\(line.prefix(40))' is for the console; docs/console.md lists the commands", status: 400)
-            case .web, .webPassword, .webReset:
-                return WebResponse.error("the page's password is changed in the page's own form", status: 400)
-            default: break
+            if let refusal = NetworkDoorPolicy.refusal(consoleRequest, door: .page) {
+                return WebResponse.error(refusal, status: 403)
             }
             consoleRequest.json = true
             return consoleJSON(consoleRequest)

@@ -449,6 +449,50 @@ struct MQTTTests {
         #expect(try box.status().channel == "Demo", "it plays on")
     }
 
+    /// What a publisher on the venue's broker cannot do (issue 56): a retained command is
+    /// not carried out at the box's start, an oversized payload never reaches the box, an
+    /// owner's setting (a file as the output, another broker) is refused in the console's
+    /// words, and a canary that is no member of the group is refused.
+    @Test func aPublisherChangesOnlyWhatAListenerChanges() throws {
+        let broker = try MosquittoBroker()
+        let prefix = "delaybox/door1"
+        try broker.publish(prefix + "/command", "volume 7", retain: true)
+        let watcher = try broker.watch("delaybox/#")
+        let box = try Box(mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: door1\ngroup: hall")
+        #expect(watcher.wait(for: prefix + "/availability") { $0 == "online" } != nil, "\(box.logText)")
+        #expect(
+            Box.wait(for: "a retained command on \(prefix)/command is ignored") { box.logText }, "\(box.logText)")
+        #expect(try box.status().volume != 7, "the retained command was carried out")
+
+        // 64 KB on the command topic: the broker is told the box takes no such packet.
+        try broker.publish(prefix + "/command", String(repeating: "x", count: 65_536))
+        try broker.publish(prefix + "/command", "volume 9")
+        let volume = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == "volume 9" }
+        #expect(volume.flatMap { Self.field($0, "error") } == nil && volume != nil, "\(volume ?? "no reply")")
+        #expect(
+            !watcher.payloads(prefix + "/reply").contains { $0.contains("65536") },
+            "the oversized payload reached the box: \(watcher.payloads(prefix + "/reply"))")
+
+        for line in [
+            "config set audio.device wav:/tmp/delaybox-web-password", "config set mqtt.broker mqtt://elsewhere.example",
+            "config set channels.0.url file:///etc/passwd",
+        ] {
+            try broker.publish(prefix + "/command", line)
+            let reply = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == line }
+            #expect(
+                reply.flatMap { Self.field($0, "error") }?.contains("the owner's") == true
+                    || reply.flatMap { Self.field($0, "error") }?.contains("http") == true,
+                "\(line): \(reply ?? "no reply")")
+        }
+        #expect(try box.ctl(["config", "get", "audio.device"])["value"] as? String == "null")
+
+        try broker.publish("delaybox/group/hall/command", "update --canary ghost")
+        let canary = watcher.wait(for: prefix + "/reply") { Self.field($0, "command") == "update --canary ghost" }
+        #expect(
+            canary.flatMap { Self.field($0, "error") }?.contains("not a box of this group") == true,
+            "\(canary ?? "no reply")")
+    }
+
     /// 10,000 garbage payloads (invalid commands, control characters, binary, oversized,
     /// empty): each refused or dropped, the box still playing, and a good command after
     /// them still carried out.

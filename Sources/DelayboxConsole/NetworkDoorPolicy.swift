@@ -1,0 +1,82 @@
+/// What a door on the network (the page, MQTT) may ask of the box: what a listener changes
+/// — the delay, the volume, presets, ads, channels from a station's http(s) link — and
+/// nothing that names a file, a device, a host, a credential or a door. Those are the
+/// owner's, at the serial console, the local socket (`delayboxctl`) or the files: a
+/// neighbour on the LAN or a publisher on the venue's broker reaches the network doors,
+/// never those. The one list of it (docs/security.md, "What a neighbour on the LAN can do").
+public enum NetworkDoorPolicy {
+    /// The network doors.
+    public enum Door: Sendable {
+        case page
+        case mqtt
+
+        var name: String { self == .page ? "the page" : "MQTT" }
+    }
+
+    /// `config set` keys a network door may set: the defaults a listener changes anyway
+    /// with the knob, and the channels' station links and ads. Not `max_delay` (memory),
+    /// `max_volume` and `start_volume_max` (an installer's caps), `clip_cache_mb` (disk).
+    public static let defaultsKeys: Set<String> = [
+        "delay", "volume", "delay_step", "initial_buffer", "feedback_sounds",
+    ]
+
+    /// A channel's keys a network door may set (`channels.N.KEY`); `url` and `mute_music`
+    /// only to an http(s) link. Not `record` (memory) or `ads_from` (which hosts a title
+    /// may fetch clips from).
+    public static let channelKeys: Set<String> = ["name", "url", "mute_music", "ads"]
+
+    /// The longest link a network door may give (bytes).
+    public static let maximumLinkBytes = 2_000
+
+    /// Nil when `door` may carry out `request`; else the refusal, in the console's words,
+    /// saying where it can be done.
+    public static func refusal(_ request: ConsoleRequest, door: Door) -> String? {
+        switch request.action {
+        case .web, .webPassword, .webReset:
+            return door == .page
+                ? "the page's password is changed in the page's own form"
+                : "the web password is set at the box: its console or delayboxctl web password"
+        case .help:
+            return door == .page
+                ? "help is for the console; docs/console.md lists the commands"
+                : "help is for the console; docs/mqtt.md lists the commands"
+        case .stats(watch: true):
+            return "stats watch is for the console; stats answers once"
+        case .addChannel(_, let url):
+            return linkRefusal(url)
+        case .configSet(let key, let value):
+            return configRefusal(key: key, value: value, door: door)
+        default:
+            return nil
+        }
+    }
+
+    /// Nil when a network door may set `key` to `value`.
+    static func configRefusal(key: String, value: String, door: Door) -> String? {
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let owners =
+            "'\(key)' is the owner's: set it at the box's serial console, with delayboxctl, or in "
+            + "/etc/delaybox/delaybox.conf — \(door.name) may set defaults.{\(defaultsKeys.sorted().joined(separator: ","))} "
+            + "and channels.N.{\(channelKeys.sorted().joined(separator: ","))}"
+        switch parts.count {
+        case 2 where parts[0] == "defaults" && defaultsKeys.contains(parts[1]):
+            return nil
+        case 3
+        where parts[0] == "channels" && parts[1].allSatisfy(\.isASCII) && Int(parts[1]) != nil
+            && channelKeys.contains(parts[2]):
+            return ["url", "mute_music"].contains(parts[2]) ? linkRefusal(value) : nil
+        default:
+            return owners
+        }
+    }
+
+    /// Nil for a station's http(s) link of a sane length; else why not.
+    public static func linkRefusal(_ url: String) -> String? {
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), url.utf8.count <= maximumLinkBytes else {
+            return "a station is given by its http:// or https:// link (at most \(maximumLinkBytes) bytes); "
+                + "a file, a device or another protocol is named in the board config, by its owner"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+import DelayboxConsole
+import Testing
+
+/// The one list of what the page and MQTT may do, on parsed console lines.
+@Suite(.timeLimit(.minutes(10))) struct NetworkDoorPolicyTests {
+    func refusal(_ line: String, _ door: NetworkDoorPolicy.Door = .mqtt) -> String? {
+        guard let request = try? ConsoleLanguage.parse(line)?.get() else {
+            Issue.record("'\(line)' does not parse")
+            return nil
+        }
+        return NetworkDoorPolicy.refusal(request, door: door)
+    }
+
+    @Test func aListenersChangesPass() {
+        for line in [
+            "delay 45", "volume 30", "mute", "pause", "preset save 2", "ads off", "channel next", "status",
+            "config show", "config get mqtt.password", "config save", "channel add Club https://club.example/live.pls",
+            "config set defaults.delay 30 s", "config set defaults.volume 40", "config set channels.0.ads false",
+            "config set channels.1.url HTTPS://club.example/a.mp3", "config set channels.0.name Club Radio",
+            "config set channels.0.mute_music http://club.example/music.mp3", "update", "log tail 5",
+        ] {
+            #expect(refusal(line) == nil, "\(line)")
+            #expect(refusal(line, .page) == nil, "\(line)")
+        }
+    }
+
+    @Test func whatNamesAFileADeviceAHostACredentialOrADoorIsTheOwners() {
+        for line in [
+            "config set audio.device wav:/var/lib/delaybox/web-password", "config set audio.fallback wav:/tmp/x",
+            "config set mqtt.broker mqtt://attacker.example", "config set mqtt.password x",
+            "config set web.port 8081", "config set web.enabled false", "config set console.device /dev/ttyS0",
+            "config set remote.device /dev/input/event0", "config set gpio.chip gpiochip1",
+            "config set board.clock rtc", "config set defaults.max_delay 60 min", "config set defaults.max_volume 100",
+            "config set defaults.clip_cache_mb 4096", "config set channels.0.record true",
+            "config set channels.0.ads_from evil.example", "config set channels x", "config set defaults x",
+            "config set channels.0 x", "config set channels.0.url.x y", "config set defaults..delay 3",
+            "config set Defaults.delay 3", "config set channels.0.url file:///etc/shadow",
+            "config set channels.0.url alsa:hw:0", "config set channels.0.mute_music /var/lib/delaybox/state.json",
+            "config set channels.0.url demo://commentary", "channel add Neighbour file:///etc/shadow",
+            "channel add Neighbour http:/relative", "web", "web reset", "help", "stats watch",
+        ] {
+            #expect(refusal(line) != nil, "MQTT: \(line)")
+            #expect(refusal(line, .page) != nil, "page: \(line)")
+        }
+        #expect(refusal("config set audio.device null")?.contains("serial console, with delayboxctl") == true)
+        #expect(
+            refusal("config set channels.0.url " + "https://x.example/" + String(repeating: "a", count: 2_000)) != nil)
+    }
+}
