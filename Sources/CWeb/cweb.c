@@ -4,16 +4,89 @@
 #include <errno.h>
 #include <stdio.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 
+/// Connections open from one network: an IPv4 address (mapped or not) or an IPv6 /64.
+struct network_count {
+  unsigned char key[8];
+  size_t length;
+  unsigned count;
+};
+
 struct dbx_web {
   struct MHD_Daemon *daemon;
   dbx_web_handler handler;
   void *context;
+  unsigned per_network_limit;
+  pthread_mutex_t lock;
+  /// As many as connections may be open: a free one (count 0) is always there for a new network.
+  struct network_count networks[DBX_WEB_CONNECTIONS_MAX];
 };
+
+/// `address`'s network as bytes: 4 for IPv4, 8 (the /64) for IPv6; 0 for anything else.
+static size_t network_key(const struct sockaddr *address, unsigned char key[8]) {
+  if (!address) return 0;
+  if (address->sa_family == AF_INET) {
+    memcpy(key, &((const struct sockaddr_in *)address)->sin_addr, 4);
+    return 4;
+  }
+  if (address->sa_family != AF_INET6) return 0;
+  const struct in6_addr *ip6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+  if (IN6_IS_ADDR_V4MAPPED(ip6)) {
+    memcpy(key, ip6->s6_addr + 12, 4);
+    return 4;
+  }
+  memcpy(key, ip6->s6_addr, 8);
+  return 8;
+}
+
+/// The network's entry (under `web->lock`); with `create`, a free one taken for it.
+static struct network_count *network_entry(struct dbx_web *web, const unsigned char *key, size_t length, int create) {
+  struct network_count *free_entry = NULL;
+  for (size_t i = 0; i < DBX_WEB_CONNECTIONS_MAX; i++) {
+    struct network_count *entry = &web->networks[i];
+    if (entry->count > 0 && entry->length == length && memcmp(entry->key, key, length) == 0) return entry;
+    if (entry->count == 0 && !free_entry) free_entry = entry;
+  }
+  if (!create || !free_entry) return NULL;
+  memcpy(free_entry->key, key, length);
+  free_entry->length = length;
+  return free_entry;
+}
+
+/// libmicrohttpd's accept policy: a network at its limit is refused (the connection closed).
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *address, socklen_t length) {
+  (void)length;
+  struct dbx_web *web = cls;
+  unsigned char key[8];
+  size_t key_length = network_key(address, key);
+  if (!key_length) return MHD_YES;
+  pthread_mutex_lock(&web->lock);
+  struct network_count *entry = network_entry(web, key, key_length, 0);
+  int allowed = !entry || entry->count < web->per_network_limit;
+  pthread_mutex_unlock(&web->lock);
+  return allowed ? MHD_YES : MHD_NO;
+}
+
+/// Counts each network's connections as they start and close.
+static void on_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code) {
+  (void)socket_context;
+  struct dbx_web *web = cls;
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  unsigned char key[8];
+  size_t key_length = network_key(info ? info->client_addr : NULL, key);
+  if (!key_length) return;
+  pthread_mutex_lock(&web->lock);
+  struct network_count *entry = network_entry(web, key, key_length, code == MHD_CONNECTION_NOTIFY_STARTED);
+  if (entry && code == MHD_CONNECTION_NOTIFY_STARTED) entry->count++;
+  else if (entry && code == MHD_CONNECTION_NOTIFY_CLOSED && entry->count > 0) entry->count--;
+  pthread_mutex_unlock(&web->lock);
+}
 
 /// A request's body as it arrives.
 struct upload {
@@ -132,25 +205,30 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
   *con_cls = NULL;
 }
 
-dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_client_limit,
+dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_network_limit,
                        unsigned idle_timeout_s, dbx_web_handler handler, void *context) {
-  dbx_web *web = malloc(sizeof *web);
+  if (connection_limit > DBX_WEB_CONNECTIONS_MAX) connection_limit = DBX_WEB_CONNECTIONS_MAX;
+  dbx_web *web = calloc(1, sizeof *web);
   if (!web) return NULL;
-  *web = (dbx_web){NULL, handler, context};
+  web->handler = handler;
+  web->context = context;
+  web->per_network_limit = per_network_limit;
+  pthread_mutex_init(&web->lock, NULL);
   // A thread per connection: a stream's reader may wait for the next status without
   // holding up the others, and with no connection nothing wakes but the accept.
   web->daemon = MHD_start_daemon(
-      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC, 0, NULL, NULL,
-      on_request, web,
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC, 0, accept_policy,
+      web, on_request, web,
       MHD_OPTION_LISTEN_SOCKET, listen_fd,
       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-      MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, web,
       MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
       MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),
       MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
       MHD_OPTION_END);
   if (!web->daemon) {
+    pthread_mutex_destroy(&web->lock);
     free(web);
     return NULL;
   }
@@ -160,6 +238,7 @@ dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_cl
 void dbx_web_stop(dbx_web *web, int keep_socket) {
   if (keep_socket) MHD_quiesce_daemon(web->daemon);  // it no longer listens, and leaves the socket open
   MHD_stop_daemon(web->daemon);
+  pthread_mutex_destroy(&web->lock);
   free(web);
 }
 

@@ -33,7 +33,8 @@ final class WebDoor: Sendable {
         server = try WebServer(
             socket: WebServer.listeningSocket(port: port),
             handlers: .init(
-                respond: { app.handle($0, now: SystemClock.monotonicNow()) }, stream: { feed.open() }))
+                respond: { app.handle($0, now: SystemClock.monotonicNow()) }, stream: { feed.open(network: $0.network) }
+            ))
     }
 
     var port: Int { server.port }

@@ -7,8 +7,10 @@ import Synchronization
 /// at a change and every second while a stream is open, never while none is (nobody
 /// looks: no wake-up).
 final class WebStatusFeed: Sendable {
-    /// Streams open at most; another is answered 503.
+    /// Streams open at most, and from one network (`ClientNetwork`: a phone and a tablet
+    /// and one to spare); another is answered 503, so one neighbour cannot take them all.
     static let streamLimit = 8
+    static let streamLimitPerNetwork = 3
     /// A comment line this often keeps a quiet stream open through proxies and finds
     /// closed connections (ns).
     static let keepaliveNs: Int64 = 15_000_000_000
@@ -38,11 +40,13 @@ final class WebStatusFeed: Sendable {
         streams.forEach { $0.ring() }
     }
 
-    /// A stream for one connection; nil at the limit or once stopped.
-    func open() -> (any WebServer.EventSource)? {
-        let stream = Stream(feed: self)
+    /// A stream for one connection from `network`; nil at a limit or once stopped.
+    func open(network: String) -> (any WebServer.EventSource)? {
+        let stream = Stream(feed: self, network: network)
         let added = state.withLock { state in
-            guard !state.stopped, state.streams.count < Self.streamLimit else { return false }
+            guard !state.stopped, state.streams.count < Self.streamLimit,
+                state.streams.values.count(where: { $0.network == network }) < Self.streamLimitPerNetwork
+            else { return false }
             state.streams[ObjectIdentifier(stream)] = stream
             return true
         }
@@ -76,11 +80,16 @@ final class WebStatusFeed: Sendable {
     /// One connection's stream: `data: STATUS` at each new status, a comment when quiet.
     final class Stream: WebServer.EventSource, Sendable {
         private let feed: WebStatusFeed
+        /// The peer's network, which the per-network limit counts.
+        let network: String
         private let signal = DispatchSemaphore(value: 0)
         /// The status number sent last, and bytes not yet taken.
         private let progress = Mutex<(number: Int, pending: [UInt8])>((0, Array("retry: 2000\n\n".utf8)))
 
-        fileprivate init(feed: WebStatusFeed) { self.feed = feed }
+        fileprivate init(feed: WebStatusFeed, network: String) {
+            self.feed = feed
+            self.network = network
+        }
 
         fileprivate func ring() { signal.signal() }
 

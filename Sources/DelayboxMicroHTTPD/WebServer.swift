@@ -8,7 +8,8 @@ import Synchronization
 
 /// libmicrohttpd serving the web door (docs/web.md): HTTP/1.1 on a listening socket —
 /// systemd's (socket activation: port 80 without root or a capability) or one opened here
-/// — a thread per connection, at most 16 connections and 6 from one address, a request
+/// — a thread per connection, at most 32 connections and 6 from one network (an IPv4
+/// address, an IPv6 /64: `ClientNetwork`), a request
 /// body of 8 KB at most. Each request is handed whole to `respond`; the status stream is
 /// read from `stream()`.
 public final class WebServer: Sendable {
@@ -22,10 +23,11 @@ public final class WebServer: Sendable {
 
     public struct Handlers: Sendable {
         public var respond: @Sendable (WebRequest) -> WebResponse
-        public var stream: @Sendable () -> (any EventSource)?
+        /// The status stream for the request's peer; nil at a limit.
+        public var stream: @Sendable (WebRequest) -> (any EventSource)?
         public init(
             respond: @escaping @Sendable (WebRequest) -> WebResponse,
-            stream: @escaping @Sendable () -> (any EventSource)?
+            stream: @escaping @Sendable (WebRequest) -> (any EventSource)?
         ) {
             self.respond = respond
             self.stream = stream
@@ -56,7 +58,7 @@ public final class WebServer: Sendable {
         port = Self.port(of: socket)
         listener = socket
         let context = Unmanaged.passRetained(Context(handlers))
-        guard let daemon = dbx_web_start(socket, 16, 6, 60, Self.handle, context.toOpaque()) else {
+        guard let daemon = dbx_web_start(socket, 32, 6, 60, Self.handle, context.toOpaque()) else {
             context.release()
             if socket != Self.systemdSocket { close(socket) }
             throw WebServerError("libmicrohttpd did not start")
@@ -184,7 +186,7 @@ public final class WebServer: Sendable {
                             raw.connection, UInt32(response.status), headerPointers, $0.baseAddress, $0.count))
                 }
             case .statusEvents:
-                guard let source = handlers.stream() else {
+                guard let source = handlers.stream(webRequest) else {
                     let busy = Array("too many status streams\n".utf8)
                     return busy.withUnsafeBytes {
                         Int32(dbx_web_respond(raw.connection, 503, nil, $0.baseAddress, $0.count))

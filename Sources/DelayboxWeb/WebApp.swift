@@ -139,7 +139,7 @@ public final class WebApp: Sendable {
     }
 
     private func login(_ request: WebRequest, now: Instant) -> WebResponse {
-        if let wait = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+        if let wait = state.withLock({ $0.throttle.wait(network: request.network, now: now) }) {
             let seconds = wait.secondsRoundedUp
             return WebResponse(
                 status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
@@ -154,17 +154,17 @@ public final class WebApp: Sendable {
         let password = request.form["password"] ?? ""
         // Checked before the lock: yescrypt takes tens of milliseconds on purpose.
         guard passwords.matches(password, hash: hash) else {
-            state.withLock { $0.throttle.failed(client: request.client, now: now) }
+            state.withLock { $0.throttle.failed(network: request.network, now: now) }
             return WebResponse.error("wrong password", status: 401)
         }
-        return opened(for: request.client, now: now)
+        return opened(for: request.network, now: now)
     }
 
-    /// A new session for `client`, its cookie set.
-    private func opened(for client: String, now: Instant) -> WebResponse {
+    /// A new session for a peer on `network`, its cookie set.
+    private func opened(for network: String, now: Instant) -> WebResponse {
         let bytes = random(64)
         let session = state.withLock { state in
-            state.throttle.succeeded(client: client)
+            state.throttle.succeeded(network: network)
             return state.sessions.open(random: bytes, now: now)
         }
         let cookie =
@@ -190,13 +190,13 @@ public final class WebApp: Sendable {
         let new = form["new"] ?? ""
         if let hash = passwords.storedHash() {
             if case .failure(let refusal) = session(request, now: now) { return refusal.response }
-            if let wait = state.withLock({ $0.throttle.wait(client: request.client, now: now) }) {
+            if let wait = state.withLock({ $0.throttle.wait(network: request.network, now: now) }) {
                 return WebResponse.error(
                     "too many wrong passwords: try again in \(Self.duration(wait.secondsRoundedUp))",
                     status: 429)
             }
             guard passwords.matches(form["current"] ?? "", hash: hash) else {
-                state.withLock { $0.throttle.failed(client: request.client, now: now) }
+                state.withLock { $0.throttle.failed(network: request.network, now: now) }
                 return WebResponse.error("the current password is wrong", status: 401)
             }
         } else if now - access.setupOpened >= Self.setupWindow {
@@ -212,7 +212,7 @@ public final class WebApp: Sendable {
             return WebResponse.error("the password could not be kept: \(problem)", status: 500)
         }
         state.withLock { $0.sessions.closeAll() }
-        return opened(for: request.client, now: now)
+        return opened(for: request.network, now: now)
     }
 
     /// The box's log of the last hour as a file to keep (`log hour`), for a session: what an

@@ -10,8 +10,10 @@ public struct WebRequest: Sendable, Equatable {
     /// Header values by lower-cased name.
     public var headers: [String: String]
     public var body: [UInt8]
-    /// The peer's address (for the login throttle).
+    /// The peer's address.
     public var client: String
+    /// The peer's network (its IPv4 address, its IPv6 /64): what the login throttle counts.
+    public var network: String { ClientNetwork.of(client) }
 
     public init(
         method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "127.0.0.1"

@@ -232,7 +232,7 @@ import Testing
     @Test func wrongPasswordsLockOneAddressOutForAQuarterOfAnHourAndNotTheOthers() throws {
         let app = app
         _ = passwords.store(hash: "$test$correct horse")
-        for attempt in 0..<LoginThrottle.perClient {
+        for attempt in 0..<LoginThrottle.perNetwork {
             let wrong = app.handle(
                 Self.post("/api/login", [("password", "guess \(attempt)")]),
                 now: Self.start + Int64(attempt) * Self.second)
@@ -249,8 +249,30 @@ import Testing
             now: Self.start + 10 * Self.second)
         #expect(other.status == 200)
         let later = app.handle(
-            Self.post("/api/login", [("password", "correct horse")]), now: Self.start + LoginThrottle.perClientWindow)
+            Self.post("/api/login", [("password", "correct horse")]), now: Self.start + LoginThrottle.perNetworkWindow)
         #expect(later.status == 200, "\(later.text)")
+    }
+
+    /// A LAN host takes as many IPv6 addresses of its /64 as it likes: they are one network,
+    /// so its guesses lock out that /64 after 5, and never the owner's phone.
+    @Test func manyAddressesOfOneSlash64AreOneGuesser() throws {
+        let app = app
+        _ = passwords.store(hash: "$test$correct horse")
+        for attempt in 0..<LoginThrottle.overall {
+            _ = app.handle(
+                Self.post("/api/login", [("password", "guess")], client: "2001:db8:5:6::\(attempt + 1)"),
+                now: Self.start + Self.second)
+        }
+        let neighbour = app.handle(
+            Self.post("/api/login", [("password", "correct horse")], client: "2001:db8:5:6:aa::1"),
+            now: Self.start + 2 * Self.second)
+        #expect(neighbour.status == 429, "\(neighbour.text)")
+        for owner in ["192.168.1.30", "2001:db8:5:7::9", "::ffff:192.168.1.31"] {
+            let login = app.handle(
+                Self.post("/api/login", [("password", "correct horse")], client: owner),
+                now: Self.start + 2 * Self.second)
+            #expect(login.status == 200, "\(owner): \(login.text)")
+        }
     }
 
     @Test func manyAddressesGuessingTogetherLockEveryLoginForTheMinute() {

@@ -40,8 +40,13 @@ typedef void (*dbx_web_reader_done)(void *context);
 
 typedef struct dbx_web dbx_web;
 
-/// Serves on `listen_fd` until dbx_web_stop; NULL if libmicrohttpd refused to start.
-dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_client_limit,
+/// Connections at most (a larger `connection_limit` is taken as this).
+#define DBX_WEB_CONNECTIONS_MAX 64
+
+/// Serves on `listen_fd` until dbx_web_stop; NULL if libmicrohttpd refused to start. At most
+/// `connection_limit` connections, `per_network_limit` of them from one network (an IPv4
+/// address, an IPv6 /64: a LAN host has as many IPv6 addresses as it likes).
+dbx_web *dbx_web_start(int listen_fd, unsigned connection_limit, unsigned per_network_limit,
                        unsigned idle_timeout_s, dbx_web_handler handler, void *context);
 /// Stops accepting, waits for every connection's thread (a stream's reader must have been
 /// told to end) and frees `web`; closes the listening socket unless `keep_socket` (systemd's,
