@@ -16,7 +16,7 @@
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
 #   --timeout S        how long the health check waits for `playing` (default 60)
-#   --web-password     set the web page's password once the release plays: asked twice on
+#   --web-password     set the web page's password before the release starts: asked twice on
 #                      the terminal (no echo), or read as one line from standard input
 #   --dry-run          look at the board and say what would be done; change nothing
 #
@@ -37,7 +37,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "install: $*" >&2; }
 fail() { say "$2"; exit "$1"; }
 
-HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" REPO="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD=""
+HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" REPO="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD="" WEB_PASSWORD_SET=""
 SSH_OPTIONS=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3
              -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR)
 while [ $# -gt 0 ]; do
@@ -199,21 +199,27 @@ EOF
 }
 
 # Sets the web page's password on the board (standard input, never a command line) when
-# --web-password asked for it; called once the release plays.
+# --web-password asked for it, before the new release starts, so that its page never
+# offers a first-password window: through the running service when there is one, else
+# written straight beside the state file (`delaybox web-password`, as the service's user)
+# once the package is unpacked. $1: "running" or "file".
 set_web_password() {
-  [ -n "$WEB_PASSWORD" ] || return 0
-  local answer
-  if answer=$(printf '%s\n' "$WEB_PASSWORD" | ssh "${SSH_OPTIONS[@]}" "$TARGET" $SUDO delayboxctl web password 2>&1); then
+  [ -n "$WEB_PASSWORD" ] && [ -z "$WEB_PASSWORD_SET" ] || return 0
+  local answer command="delayboxctl web password"
+  [ "$1" = file ] && command="sh -c 'install -d -o delaybox -g delaybox -m 0750 /var/lib/delaybox \
+    && exec runuser -u delaybox -- delaybox web-password --state /var/lib/delaybox/state.json'"
+  if answer=$(printf '%s\n' "$WEB_PASSWORD" | ssh "${SSH_OPTIONS[@]}" "$TARGET" $SUDO $command 2>&1); then
+    WEB_PASSWORD_SET=yes
     say "the web page's password is set: http://$HOST/"
-  else
-    fail 3 "the release plays, but the web page's password was not set: $answer"
+  elif [ "$1" = file ]; then
+    fail 3 "the web page's password was not set: $answer"
   fi
 }
 
 # --- Nothing to do?
 if [ "$SUM" = "$CURRENT_SUM" ] && [ "$INSTALLED" = "$VERSION" ] && ! $CHANGE_BOARD; then
   if $DRY_RUN; then say "dry run: $VERSION is installed already; would only check its health"; exit 0; fi
-  if report=$(health_check); then say "$VERSION is installed already and $report; nothing to do"; set_web_password; exit 0; fi
+  if report=$(health_check); then say "$VERSION is installed already and $report; nothing to do"; set_web_password running; exit 0; fi
   say "$VERSION is installed already but $report; installing it again"
 fi
 
@@ -256,20 +262,23 @@ if ! apt-get install -y -q --no-install-recommends --allow-downgrades --reinstal
   sed 's/^/  apt: /' /tmp/delaybox-apt.log | tail -15; exit 1
 fi
 sed -n 's/^\(Setting up\|delaybox:\).*/  &/p' /tmp/delaybox-apt.log
-systemctl restart delaybox.service 2>/dev/null || true   # the health check says why
 EOF
 } >&2
+
+# Restarts the service on the release installed (the health check says why if it fails).
+restart_service() { on_board <<<"systemctl restart delaybox.service 2>/dev/null || true" >&2; }
 
 # The box's own healer (/usr/lib/delaybox/release-check) stands aside while this script
 # checks and rolls back; told afterwards which release plays.
 keep_release() { on_board <<<"rm -f /run/delaybox-deploy; [ ! -x /usr/lib/delaybox/release-check ] || /usr/lib/delaybox/release-check --keep" >&2; }
 on_board <<<"touch /run/delaybox-deploy"
 say "installing $VERSION${INSTALLED:+ over $INSTALLED}$($CHANGE_BOARD && echo ", board config $BOARD")"
-if install_release incoming.deb "$($CHANGE_BOARD && echo "$BOARD")" && report=$(health_check); then
+[ "$(fact active)" = active ] && set_web_password running
+if install_release incoming.deb "$($CHANGE_BOARD && echo "$BOARD")" && set_web_password file && restart_service \
+  && report=$(health_check); then
   on_board <<<"mv $STORE/incoming.deb $STORE/current.deb; rm -f $STORE/board.yaml.before"
   keep_release
   say "$VERSION on $HOST: $report"
-  set_web_password
   exit 0
 fi
 say "$VERSION on $HOST failed its check:"
@@ -281,7 +290,7 @@ if [ -z "$CURRENT_SUM" ]; then
   fail 4 "nothing to roll back to (the board had no release installed by this script); $VERSION stays installed"
 fi
 say "rolling back to $INSTALLED"
-if install_release current.deb "$($CHANGE_BOARD && echo restore)" && report=$(health_check); then
+if install_release current.deb "$($CHANGE_BOARD && echo restore)" && restart_service && report=$(health_check); then
   on_board <<<"rm -f $STORE/incoming.deb $STORE/board.yaml.before"
   keep_release
   say "rolled back to $INSTALLED on $HOST: $report"

@@ -114,12 +114,8 @@ public final class Appliance {
         let output = openOutput(clock: clock, sleeper: sleeper, cues: cues)
         let wakeable = WakeableSleeper(clock: clock)
         // The web page's password beside the state file; the page may choose the first one
-        // for 30 minutes from now (docs/web.md).
-        let web = WebAccess(
-            passwords: WebPasswords(
-                path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
-                    .appendingPathComponent("web-password").path),
-            started: SystemClock.monotonicNow())
+        // in the 30 minutes after the board booted (docs/web.md).
+        let web = WebPasswordFile.access(besideState: options.statePath)
         let inbox = ConsoleInbox(ring: wakeable.ring, web: web)
         let signals = SignalInbox()
         let start = clock.now()

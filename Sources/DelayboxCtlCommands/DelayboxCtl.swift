@@ -354,7 +354,7 @@ struct Web: ParsableCommand {
     func run() throws {
         switch action {
         case "password":
-            let password = try Self.readPassword()
+            let password = try PasswordPrompt.read()
             // Not with --json: the password is the rest of the line, exactly as typed.
             var plain = connection
             plain.json = false
@@ -362,20 +362,5 @@ struct Web: ParsableCommand {
         case let action?: try connection.send(["web", action])
         case nil: try connection.send(["web"])
         }
-    }
-
-    /// The password from the terminal (twice, no echo) or from standard input.
-    static func readPassword() throws -> String {
-        guard isatty(0) == 1 else {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw ValidationError("no password on standard input")
-            }
-            return line
-        }
-        guard let first = getpass("New web password: ").map({ String(cString: $0) }),
-            let second = getpass("Again: ").map({ String(cString: $0) })
-        else { throw ValidationError("no terminal to read a password from") }
-        guard first == second else { throw ValidationError("the two passwords differ") }
-        return first
     }
 }

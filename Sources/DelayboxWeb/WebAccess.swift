@@ -3,13 +3,15 @@ import Synchronization
 
 /// Who may change the box through the page, shared by the page and the console's doors:
 /// the password's store, when the window to choose the first password from the page
-/// opened (the start, or a `web reset`), and how many times the password was set or
+/// opened (the board's boot, or a `web reset`), and how many times the password was set or
 /// removed elsewhere (the console, `delayboxctl`, the installer) — each time ends every
 /// page session. Time is the caller's monotonic clock.
 public final class WebAccess: Sendable {
     public let passwords: any PasswordStore
     private let state: Mutex<(setupOpened: Instant, generation: Int)>
 
+    /// - Parameter started: when the window opened on the caller's clock (the appliance:
+    ///   the board's boot, CLOCK_MONOTONIC's zero).
     public init(passwords: any PasswordStore, started: Instant) {
         self.passwords = passwords
         state = Mutex((started, 0))

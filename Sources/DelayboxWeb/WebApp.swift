@@ -8,8 +8,8 @@ import Synchronization
 /// every change, as console lines through the console's language (one language, one set
 /// of checks, the console's own answers and refusals). A session comes from the password
 /// (`/api/login`); the first password may be chosen from the page in the first 30 minutes
-/// after the box starts, a window that a restart (a power cycle: someone at the box) or a
-/// `web reset` at the console opens again.
+/// after the board boots, a window that a power cycle (someone at the box) or a `web reset`
+/// at the console opens again — never a restart of the service.
 ///
 /// Every change (a POST) must come from the page itself: an `Origin` other than the box's
 /// own, a cross-site fetch, or a missing `X-Delaybox-CSRF` header (which a page on
@@ -201,7 +201,7 @@ public final class WebApp: Sendable {
             }
         } else if now - access.setupOpened >= Self.setupWindow {
             return WebResponse.error(
-                "the first password is chosen here in the first 30 minutes after the box starts: "
+                "the first password is chosen here in the first 30 minutes after the box is switched on: "
                     + "unplug the box, plug it in again and reload this page", status: 403)
         }
         if let problem = WebPassword.problem(new) { return WebResponse.error(problem, status: 400) }

@@ -44,7 +44,7 @@ enum WebPage {
 
           <section id="setup-closed" hidden>
             <h2>No password yet</h2>
-            <p>The first password is chosen here in the first 30 minutes after the box starts.
+            <p>The first password is chosen here in the first 30 minutes after the box is switched on.
               Unplug the box, plug it in again, and reload this page.</p>
           </section>
 

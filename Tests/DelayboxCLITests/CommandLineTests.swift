@@ -21,6 +21,27 @@ import Testing
         #expect(help.output.contains("simulate"))
     }
 
+    /// `delaybox web-password`: the installer's way to set the page's password before the
+    /// service starts — a yescrypt hash beside the state file, only its owner may read it;
+    /// a short one refused and nothing written.
+    @Test func theWebPasswordIsWrittenBesideTheStateWithNoServiceRunning() throws {
+        let directory = try ExternalTool.temporaryDirectory("web-password")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.json").path
+        let program = BuiltProgram.url("delaybox", root: Self.root)
+        let short = try ExternalTool.execute(program, ["web-password", "--state", state], input: "short\n")
+        #expect(short.status != 0 && short.errors.contains("at least 8"), "\(short.errors)")
+        let file = directory.appendingPathComponent("web-password").path
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let set = try ExternalTool.execute(
+            program, ["web-password", "--state", state], input: "correct horse battery\n")
+        #expect(set.status == 0, "\(set.errors)")
+        let hash = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(hash.hasPrefix("$y$"), "\(hash)")
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
     @Test func theOneHourAcceptanceSimulation() throws {
         let result = try delaybox(AcceptanceSimulation.arguments)
         #expect(result.status == 0)
