@@ -12,7 +12,11 @@
 #   --from-repo URL    instead: add a club's signed repository (deploy/make-repo.sh's
 #                      folder at URL) to the board's apt sources and install its newest
 #                      release from there, so the box keeps following it (apt upgrade,
-#                      `update`); the board fetches URL/<suite>.sources itself
+#                      `update`); the board fetches URL/<suite>.sources itself, and this
+#                      script checks it (deploy/check-sources.sh) before the board takes it:
+#                      https://, or http:// only with --fingerprint
+#   --fingerprint FPR  the repository key's fingerprint as the club publishes it
+#                      (make-repo.sh's KEY-FINGERPRINT.txt): the entry's key must be it
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
 #   --timeout S        how long the health check waits for `playing` (default 60)
@@ -37,7 +41,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "install: $*" >&2; }
 fail() { say "$2"; exit "$1"; }
 
-HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" REPO="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD="" WEB_PASSWORD_SET=""
+HOST="" PORT="" USER_NAME=root IDENTITY="" BOARD="" DEB="" REPO="" FINGERPRINT="" TIMEOUT=60 DRY_RUN=false ASK_PASSWORD=false WEB_PASSWORD="" WEB_PASSWORD_SET=""
 SSH_OPTIONS=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3
              -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR)
 while [ $# -gt 0 ]; do
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
     --board) BOARD=${2:?--board needs a name}; shift 2 ;;
     --deb) DEB=${2:?--deb needs a file}; shift 2 ;;
     --from-repo) REPO=${2:?--from-repo needs the repository\'s address}; shift 2 ;;
+    --fingerprint) FINGERPRINT=${2:?--fingerprint needs the key\'s fingerprint}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --user) USER_NAME=${2:?--user needs a name}; shift 2 ;;
     --identity) IDENTITY=${2:?--identity needs a key file}; shift 2 ;;
@@ -61,8 +66,14 @@ done
 [ -z "$DEB" ] || [ -z "$REPO" ] || fail 2 "--deb or --from-repo, not both"
 # The address is passed to a shell on the board (ssh joins its arguments into one command
 # line): a URL's plain characters only, never a quote, `;`, `&`, `$` or a space.
-[[ -z "$REPO" || "$REPO" =~ ^(https?|file):[A-Za-z0-9._~:/%+=@-]+$ ]] \
+[[ -z "$REPO" || "$REPO" =~ ^https?://[A-Za-z0-9._~:/%+=@-]+$ ]] \
   || fail 2 "--from-repo takes the repository's http(s) address (make-repo.sh's folder on a web host), not '$REPO'"
+# Over plain http anyone on the path could hand the board their own entry and key, and so
+# root: only with the key's fingerprint, which the club publishes elsewhere.
+[[ -z "$REPO" || "$REPO" == https://* || -n "$FINGERPRINT" ]] \
+  || fail 2 "--from-repo over http:// needs --fingerprint (the club's KEY-FINGERPRINT.txt), or use https://"
+[[ -z "$FINGERPRINT" || "$(tr -d ' ' <<<"$FINGERPRINT")" =~ ^[0-9A-Fa-f]{40}$ ]] \
+  || fail 2 "--fingerprint takes the key's 40 hex digits (KEY-FINGERPRINT.txt), not '$FINGERPRINT'"
 REPO=${REPO%/}
 # The web password is asked before anything is done (not after minutes of copying).
 if $ASK_PASSWORD && ! $DRY_RUN; then
@@ -128,12 +139,23 @@ if [ -n "$REPO" ]; then
   # the steps below install and check it as they do a copied package.
   if $DRY_RUN; then say "dry run: would add $REPO/$OS_CODENAME.sources to the board's apt sources and install its newest delaybox"; exit 0; fi
   say "adding $REPO to the board's apt sources"
-  fetched=$(on_board "$REPO" "$OS_CODENAME" <<'EOF'
+  # The board fetches the entry (its network, its view of the address); it is checked here,
+  # where gpg is, and only then written into the board's apt sources.
+  entry=$(on_board "$REPO" "$OS_CODENAME" <<'EOF'
+/usr/lib/apt/apt-helper download-file "$1/$2.sources" /tmp/delaybox.sources >/tmp/delaybox-apt.log 2>&1 \
+  || { echo "the board could not fetch $1/$2.sources:"; tail -3 /tmp/delaybox-apt.log; exit 1; }
+head -c 65537 /tmp/delaybox.sources; rm -f /tmp/delaybox.sources
+EOF
+  ) || fail 3 "$(echo "$entry" | sed 's/^/  /')"
+  printf '%s\n' "$entry" > "$CONNECTION/entry.sources"
+  why=$("$ROOT/deploy/check-sources.sh" "$CONNECTION/entry.sources" "$REPO" "$OS_CODENAME" "$FINGERPRINT" 2>&1) \
+    || fail 3 "$why; nothing was added to the board"
+  fetched=$({ echo "entry=/etc/apt/sources.list.d/delaybox.sources"
+    echo "cat > \$entry.new <<'DELAYBOX_SOURCES_END'"; cat "$CONNECTION/entry.sources"; echo "DELAYBOX_SOURCES_END"
+    cat <<'EOF'
 set -e
-store=/var/lib/delaybox-deploy entry=/etc/apt/sources.list.d/delaybox.sources
+store=/var/lib/delaybox-deploy
 mkdir -p $store
-/usr/lib/apt/apt-helper download-file "$1/$2.sources" $entry.new >/tmp/delaybox-apt.log 2>&1   || { echo "the board could not fetch $1/$2.sources:"; tail -3 /tmp/delaybox-apt.log; exit 1; }
-grep -q '^Signed-By:' $entry.new || { rm -f $entry.new; echo "$1/$2.sources is not a repository entry with its key (deploy/make-repo.sh --url writes one)"; exit 1; }
 mv $entry.new $entry
 apt-get update -q -o DPkg::Lock::Timeout=300 >/tmp/delaybox-apt.log 2>&1 || true
 if grep -E '^(E|W):' /tmp/delaybox-apt.log | grep -F "$1"; then exit 1; fi
@@ -143,10 +165,9 @@ mv delaybox_*.deb incoming.deb
 echo "sum=$(sha256sum incoming.deb | cut -d' ' -f1)"
 echo "version=$(dpkg-deb -f incoming.deb Version)"
 echo "arch=$(dpkg-deb -f incoming.deb Architecture)"
-echo "boards=$(dpkg-deb -c incoming.deb | sed -n 's|.*/usr/share/delaybox/board-configs/\([^/]*\)\.yaml$||p' | grep -vx base | sort | tr '
-' ' ')"
+echo "boards=$(dpkg-deb -c incoming.deb | sed -n 's|.*/usr/share/delaybox/board-configs/\([^/]*\)\.yaml$|\1|p' | grep -vx base | sort | tr '\n' ' ')"
 EOF
-  ) || fail 3 "$(echo "$fetched" | sed 's/^/  /')"
+  } | on_board "$REPO") || fail 3 "$(echo "$fetched" | sed 's/^/  /')"
   SUM=$(sed -n 's/^sum=//p' <<<"$fetched") VERSION=$(sed -n 's/^version=//p' <<<"$fetched") boards=$(sed -n 's/^boards=//p' <<<"$fetched")
   say "the repository's release for this board: $VERSION"
 else

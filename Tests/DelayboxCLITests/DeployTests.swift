@@ -193,13 +193,23 @@ import Testing
         // The repository's address reaches a shell on the board: nothing a shell would read.
         for url in [
             "http://club.example/r;reboot", "http://club.example/$(id)", "https://club.example/a b",
-            "ftp://club.example/r",
+            "ftp://club.example/r", "file:/srv/delaybox-repo", "file:///srv/r",
         ] {
             let refused = try ExternalTool.execute(script, ["--host", "box", "--from-repo", url])
             #expect(
                 refused.status == 2 && refused.errors.contains("--from-repo takes the repository's http(s) address"),
                 "\(url): \(refused.errors)")
         }
+        // Over plain http, anyone on the path could serve their own entry and key: only with
+        // the key's fingerprint (issue 56).
+        let plain = try ExternalTool.execute(script, ["--host", "box", "--from-repo", "http://club.example/r"])
+        #expect(
+            plain.status == 2 && plain.errors.contains("over http:// needs --fingerprint"), "\(plain.errors)")
+        let badPrint = try ExternalTool.execute(
+            script, ["--host", "box", "--from-repo", "http://club.example/r", "--fingerprint", "ABCD"])
+        #expect(
+            badPrint.status == 2 && badPrint.errors.contains("--fingerprint takes the key's 40 hex digits"),
+            "\(badPrint.errors)")
         let both = try ExternalTool.execute(
             script, ["--host", "box", "--from-repo", "https://club.example/r", "--deb", "x.deb"])
         #expect(both.status == 2 && both.errors.contains("--deb or --from-repo, not both"), "\(both.errors)")

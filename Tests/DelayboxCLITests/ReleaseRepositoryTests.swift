@@ -76,6 +76,62 @@ import Testing
             ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path))
     }
 
+    /// deploy/check-sources.sh, which install.sh --from-repo runs on the entry the board
+    /// fetched: make-repo.sh's entry passes, with its key's fingerprint too; every change an
+    /// attacker on the path would make is refused, each with its reason (issue 56).
+    @Test func aRepositoryEntryIsTakenOnlyAsMakeRepoWritesIt() throws {
+        let directory = try ExternalTool.temporaryDirectory("check-sources")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = "https://club.example/delaybox"
+        func entry(_ key: URL) throws -> String {
+            try ExternalTool.run([
+                Self.root.appendingPathComponent("deploy/make-repo.sh").path, "--sources", "trixie", "--key", key.path,
+                "--url", url,
+            ])
+        }
+        func fingerprint(_ key: URL) throws -> String {
+            let listed = try ExternalTool.run(["gpg", "--batch", "--show-keys", "--with-colons", key.path])
+            let line = try #require(listed.split(separator: "\n").first { $0.hasPrefix("fpr:") })
+            return String(line.split(separator: ":", omittingEmptySubsequences: false)[9])
+        }
+        let club = try Self.throwawayKey("Club", in: directory), mallory = try Self.throwawayKey("Mallory", in: directory)
+        let good = try entry(club), forged = try entry(mallory)
+        let clubPrint = try fingerprint(club)
+        func check(_ text: String, fingerprint: String = "") throws -> ExternalTool.Outcome {
+            let file = directory.appendingPathComponent("trixie.sources")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return try ExternalTool.execute(
+                Self.root.appendingPathComponent("deploy/check-sources.sh"), [file.path, url, "trixie", fingerprint])
+        }
+        let passed = try check(good)
+        #expect(passed.status == 0, "\(passed.errors)")
+        let spaced = stride(from: 0, to: 40, by: 4).map { i in
+            clubPrint.dropFirst(i).prefix(4).lowercased()
+        }.joined(separator: " ")
+        #expect(try check(good, fingerprint: spaced).status == 0, "the fingerprint as a club prints it: \(spaced)")
+        let keyBlock = forged[forged.range(of: "Signed-By:")!.upperBound...]
+        let refusals: [(String, String, String)] = [
+            ("another key", forged, "not the fingerprint given"),
+            ("Trusted", good + "Trusted: yes\n", "'Trusted' is not taken"),
+            ("a second repository", good + "\nTypes: deb\nURIs: http://evil.example/\nSuites: trixie\n", "more than one"),
+            ("another address", good.replacingOccurrences(of: url, with: "http://evil.example/x"), "URIs is"),
+            ("another suite", good.replacingOccurrences(of: "Suites: trixie", with: "Suites: sid"), "Suites is"),
+            (
+                "a keyring path",
+                "Types: deb\nURIs: \(url)\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n",
+                "inline"
+            ),
+            ("two key blocks", good.trimmingCharacters(in: .newlines) + keyBlock, "more than one key block"),
+            ("Types deb-src", good.replacingOccurrences(of: "Types: deb", with: "Types: deb deb-src"), "Types is"),
+            ("a field twice", good + "URIs: \(url)\n", "written twice"),
+            ("nothing", "# empty\n", "no repository"),
+        ]
+        for (what, text, reason) in refusals {
+            let refused = try check(text, fingerprint: clubPrint)
+            #expect(refused.status == 1 && refused.errors.contains(reason), "\(what): \(refused.errors)")
+        }
+    }
+
     @Test(
         .enabled(if: packages.count >= 2, "needs the Debian 12 and 13 packages make test builds (deploy/make-deb.sh)"))
     func aRepositoryIsVerifiedByAptAndOneBadlySignedOffersNothing() throws {

@@ -234,16 +234,43 @@ struct VirtualBoardDeployTests {
             ?? ""
         #expect(updated, "updated from the repository and checked:\n\(updateLog)")
 
-        // A developer's install.sh adding the repository instead of copying a package: the
-        // board fetches the entry, apt checks the signature, the release installs and plays.
+        // A developer's install.sh adding the repository instead of copying a package, over
+        // plain http (this machine's server, reached from the board through the SSH
+        // connection) with the key's fingerprint and a board config named: the board
+        // fetches the entry, install.sh checks it, apt checks the signature, the release
+        // installs and plays. A wrong fingerprint adds nothing.
         _ = try login.run("rm /etc/apt/sources.list.d/delaybox.sources")
-        let fromRepo = try install(login, ["--from-repo", "file:/srv/delaybox-repo/"])
-        lap("updated at the console, then installed from the repository")
+        let served = directory.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        let server = try StaticHTTPServer(directory: served)
+        let address = server.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let remade = try ExternalTool.execute(
+            Self.root.appendingPathComponent("deploy/make-repo.sh"),
+            ["--key", key.path, "--url", address, "--out", served.path, newer.path])
+        #expect(remade.status == 0, "\(remade.errors)")
+        let tunnel = try ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/ssh"),
+            [
+                "-o", "ControlPath=\(login.connection)", "-O", "forward", "-R",
+                "127.0.0.1:\(server.port):127.0.0.1:\(server.port)", "root@127.0.0.1",
+            ])
+        #expect(tunnel.status == 0, "\(tunnel.errors)")
+        let fingerprint = try String(contentsOf: served.appendingPathComponent("KEY-FINGERPRINT.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let wrong = try install(
+            login, ["--from-repo", address, "--fingerprint", String(repeating: "AB", count: 20)])
+        #expect(
+            wrong.status == 3 && wrong.errors.contains("not the fingerprint given")
+                && wrong.errors.contains("nothing was added"), "\(wrong.errors)")
+        #expect(try login.run("ls /etc/apt/sources.list.d/").contains("delaybox") == false)
+        let fromRepo = try install(
+            login, ["--from-repo", address, "--fingerprint", fingerprint, "--board", board.boardConfig])
+        lap("updated at the console, then installed from the repository over http")
         #expect(
             fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"),
             "\(fromRepo.errors)")
         #expect(
-            try login.run("apt-cache policy delaybox").contains("file:/srv/delaybox-repo \(suite)/main"),
+            try login.run("apt-cache policy delaybox").contains("\(address) \(suite)/main"),
             "the box follows the repository")
     }
 
