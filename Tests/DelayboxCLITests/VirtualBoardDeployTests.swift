@@ -234,6 +234,25 @@ struct VirtualBoardDeployTests {
             ?? ""
         #expect(updated, "updated from the repository and checked:\n\(updateLog)")
 
+        // The service's user owns its runtime directory: a link to a root-only file, or a
+        // FIFO, left as the request is refused by root's updater, which neither shows the
+        // file's bytes in `status` nor hangs (issue 56).
+        _ = try login.run("cp /var/lib/delaybox-release/status /var/lib/delaybox-release/status.kept")
+        for (what, make) in [
+            ("a link to /etc/shadow", "ln -s /etc/shadow /run/delaybox/update-request"),
+            ("a FIFO", "mkfifo /run/delaybox/update-request"),
+        ] {
+            _ = try login.run("runuser -u delaybox -- \(make)")
+            let refused = Eventually.value(within: 60, every: 1) { () -> String? in
+                let status = (try? login.run("cat /var/lib/delaybox-release/status")) ?? ""
+                return status.contains("update refused") ? status : nil
+            }
+            #expect(refused?.contains("not the service's own file") == true, "\(what): \(refused ?? "no answer")")
+            #expect(refused?.contains("root:") == false, "\(what): \(refused ?? "")")
+            #expect(try login.run("ls /run/delaybox/").contains("update-request") == false, "\(what) left behind")
+            _ = try login.run("cp /var/lib/delaybox-release/status.kept /var/lib/delaybox-release/status")
+        }
+
         // A developer's install.sh adding the repository instead of copying a package, over
         // plain http (this machine's server, reached from the board through the SSH
         // connection) with the key's fingerprint and a board config named: the board
