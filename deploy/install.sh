@@ -19,7 +19,7 @@
 #                      (make-repo.sh's KEY-FINGERPRINT.txt): the entry's key must be it
 #   --port N, --user USER, --identity FILE, --ssh-option OPTION (repeatable): how to log
 #                      in (default user root; another user needs password-less sudo)
-#   --timeout S        how long the health check waits for `playing` (default 60)
+#   --timeout S        how long the health check waits for the release to be up (default 60)
 #   --web-password     set the web page's password before the release starts: asked twice on
 #                      the terminal (no echo), or read as one line from standard input
 #   --dry-run          look at the board and say what would be done; change nothing
@@ -191,11 +191,17 @@ fi
 CHANGE_BOARD=false
 [ -n "$BOARD" ] && [ "$BOARD" != "$CURRENT_BOARD" ] && CHANGE_BOARD=true
 
-# --- Health: the console's `status` says playing (or paused: the listener's choice).
+# --- Health: the release's own (`release-check --healthy`: up, answering `status` in any
+# state, not restarted — whatever the station does); a release from before it had that,
+# rolled back to, by the console's `status` saying playing (or paused).
 # Prints the last status on failure, with the service's state and its latest warnings.
 health_check() {
   on_board "$TIMEOUT" <<'EOF'
 deadline=$(( $(date +%s) + $1 ))
+if grep -q -- '--healthy)' /usr/lib/delaybox/release-check 2>/dev/null; then
+  DELAYBOX_RELEASE_TIMEOUT=$1 /usr/lib/delaybox/release-check --healthy && exit 0
+  deadline=0 status="" state=""
+fi
 while [ "$(date +%s)" -lt "$deadline" ]; do
   status=$(delayboxctl status 2>&1) && state=$(echo "$status" | sed -n 's/^state: //p') || state=""
   case "$state" in
@@ -208,7 +214,7 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   systemctl show -p ConditionResult delaybox.service | grep -q '=no' && { echo "not started: no /etc/delaybox/board.yaml"; break; }
   sleep 1
 done
-echo "unhealthy: service $(systemctl is-active delaybox.service), state ${state:-not answering} ($(echo "$status" | head -1))"
+[ "$deadline" = 0 ] || echo "unhealthy: service $(systemctl is-active delaybox.service), state ${state:-not answering} ($(echo "$status" | head -1))"
 # Its last words, each once (a restart loop repeats them): the program's own first, then
 # systemd's last two about it. (Six lines of both, as they came, were often all systemd's:
 # each restart adds four lines of its own, which pushed the program's reason out.)

@@ -120,7 +120,9 @@ public struct MemberRelease: Codable, Sendable, Equatable {
     /// date is a release that plays; rolled back, failed, not playing is a failure.
     var verdict: Verdict {
         let line = release.lowercased()
-        if line.hasPrefix("rolled back") || line.hasPrefix("update failed") || line.contains("did not play") {
+        if line.hasPrefix("rolled back") || line.hasPrefix("update failed") || line.contains("did not play")
+            || line.contains("failed its check")
+        {
             return .failed
         }
         if line.hasPrefix("up to date") || line.hasSuffix(" playing") { return .healthy }

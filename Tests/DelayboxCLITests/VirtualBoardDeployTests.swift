@@ -220,6 +220,14 @@ struct VirtualBoardDeployTests {
         #expect(tampered.hasSuffix("0"), "nothing offered from it: \(tampered)")
         _ = try login.run("cp /srv/delaybox-repo/\(suite).sources /etc/apt/sources.list.d/delaybox.sources")
         lap("repository copied, a tampered one refused")
+        // The club's station is off the air (a closed port): the new release is judged by
+        // its own health, not the station's, and kept (issue 57).
+        _ = try login.run(
+            """
+            cp /etc/delaybox/delaybox.conf /etc/delaybox/delaybox.conf.kept \
+              && printf 'channels:\\n  - name: Off air\\n    url: http://127.0.0.1:9/live\\n' > /etc/delaybox/delaybox.conf \
+              && systemctl reload delaybox
+            """)
         let asked = Date()
         #expect(try login.run("delayboxctl update \(newerVersion)").contains("update: asked for \(newerVersion)"))
         let updated = Eventually.holds(within: Double(board.allowing(300)), every: 1) {
@@ -232,7 +240,10 @@ struct VirtualBoardDeployTests {
         let updateLog =
             (try? login.run("journalctl -u delaybox-update -u delaybox-release-check --no-pager -o cat | tail -20"))
             ?? ""
-        #expect(updated, "updated from the repository and checked:\n\(updateLog)")
+        #expect(updated, "updated from the repository and checked, the station off the air:\n\(updateLog)")
+        #expect(try login.run("delayboxctl status").contains("channel: Off air"), "the station was off the air")
+        _ = try login.run(
+            "mv /etc/delaybox/delaybox.conf.kept /etc/delaybox/delaybox.conf && systemctl reload delaybox")
 
         // The service's user owns its runtime directory: a link to a root-only file, or a
         // FIFO, left as the request is refused by root's updater, which neither shows the
@@ -282,12 +293,15 @@ struct VirtualBoardDeployTests {
             wrong.status == 3 && wrong.errors.contains("not the fingerprint given")
                 && wrong.errors.contains("nothing was added"), "\(wrong.errors)")
         #expect(try login.run("ls /etc/apt/sources.list.d/").contains("delaybox") == false)
+        // At a saved delay of 300 s the restarted box records for minutes before it plays:
+        // the release is healthy all the same (issue 57).
+        #expect(try login.run("delayboxctl delay 300").contains("300000"))
         let fromRepo = try install(
             login, ["--from-repo", address, "--fingerprint", fingerprint, "--board", board.boardConfig])
-        lap("updated at the console, then installed from the repository over http")
+        lap("updated at the console, then installed from the repository over http at a 300 s delay")
         #expect(
-            fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: playing"),
-            "\(fromRepo.errors)")
+            fromRepo.status == 0 && fromRepo.errors.contains("\(newerVersion) on 127.0.0.1: healthy: ")
+                && fromRepo.errors.contains("300000 ms delay"), "\(fromRepo.errors)")
         #expect(
             try login.run("apt-cache policy delaybox").contains("\(address) \(suite)/main"),
             "the box follows the repository")
