@@ -22,6 +22,16 @@ public enum AudioHAT: String, Sendable, CaseIterable {
         }
     }
 
+    /// The HAT that names itself so in its EEPROM (the Pi's firmware puts the product in
+    /// `/proc/device-tree/hat/product`); nil for one the box does not know. The pHAT DAC
+    /// and the WM8960 boards carry no EEPROM.
+    public static func named(byEEPROM product: String) -> AudioHAT? {
+        let name = product.lowercased().filter { !$0.isWhitespace && $0 != "\0" }
+        if name.contains("hifiberry") && name.contains("dac+") { return .hifiberryDacPlus }
+        if name.contains("iqaudio") && name.contains("dac+") || name.hasPrefix("pi-dac+") { return .iqaudioDacPlus }
+        return nil
+    }
+
     /// The Pi's serial console lines, taken when the console runs on the header's UART.
     public static let uartLines = [14: "UART TXD", 15: "UART RXD"]
     public static let uartDevices: Set<String> = ["/dev/ttyAMA0", "/dev/ttyS0", "/dev/serial0"]

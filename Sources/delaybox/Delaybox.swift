@@ -16,7 +16,7 @@ struct Delaybox: ParsableCommand {
         version: DelayboxVersion.string,
         subcommands: [
             RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
-            WebPasswordCommand.self,
+            WebPasswordCommand.self, BoardCommand.self,
         ],
         defaultSubcommand: nil)
 

@@ -42,6 +42,44 @@ import Testing
         #expect(mode == 0o600)
     }
 
+    /// `delaybox board`: proposes the board a HAT's EEPROM names, writes a board.yaml that
+    /// the service reads (the shipped file by its absolute path, not a copy whose
+    /// `extends: base.yaml` finds nothing), and the board's config.txt lines in a block of
+    /// their own — once, and replaced for another board (issue 57).
+    @Test func theBoardIsChosenOnTheBoxWithItsConfigTxtLines() throws {
+        let directory = try ExternalTool.temporaryDirectory("board")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let product = directory.appendingPathComponent("product")
+        try "HiFiBerry DAC+\0".write(to: product, atomically: true, encoding: .utf8)
+        let proposed = try delaybox(["board", "--hat-product", product.path])
+        #expect(proposed.status == 0 && proposed.output.contains("delaybox board pi4-hifiberry-dacplus"), "\(proposed)")
+        let none = try delaybox(["board", "--hat-product", directory.appendingPathComponent("none").path])
+        #expect(none.output.contains("no HAT names itself"), "\(none.output)")
+
+        let etc = directory.appendingPathComponent("etc"), boot = directory.appendingPathComponent("config.txt")
+        let piOS = "dtparam=audio=on\n[all]\n"
+        try piOS.write(to: boot, atomically: true, encoding: .utf8)
+        func choose(_ name: String) throws -> ExternalTool.Outcome {
+            try delaybox(["board", name, "--config-dir", etc.path, "--boot-config", boot.path, "--yes"])
+        }
+        let chosen = try choose("pi4-hifiberry-dacplus")
+        #expect(chosen.status == 0 && chosen.output.contains("reboot"), "\(chosen.output) \(chosen.errors)")
+        let board = try String(contentsOf: etc.appendingPathComponent("board.yaml"), encoding: .utf8)
+        #expect(board.contains("extends: /") && board.contains("board-configs/pi4-hifiberry-dacplus.yaml"), "\(board)")
+        let checked = try delaybox(["check-config", etc.appendingPathComponent("board.yaml").path])
+        #expect(checked.status == 0, "the box starts from it: \(checked.errors)")
+        let written = try String(contentsOf: boot, encoding: .utf8)
+        #expect(written.hasPrefix(piOS) && written.contains("\ndtoverlay=hifiberry-dacplus\n"), "\(written)")
+        let again = try choose("pi4-hifiberry-dacplus")
+        let unchanged = try String(contentsOf: boot, encoding: .utf8)
+        #expect(again.output.contains("has the board's lines") && unchanged == written, "\(again.output)")
+        _ = try choose("pizero2w-phat-dac")
+        let other = try String(contentsOf: boot, encoding: .utf8)
+        #expect(!other.contains("hifiberry-dacplus") && other.contains("dtoverlay=disable-bt"), "\(other)")
+        let unknown = try choose("pi9-nothing")
+        #expect(unknown.status != 0 && unknown.errors.contains("pi4-hifiberry-dacplus"), "\(unknown.errors)")
+    }
+
     @Test func theOneHourAcceptanceSimulation() throws {
         let result = try delaybox(AcceptanceSimulation.arguments)
         #expect(result.status == 0)
