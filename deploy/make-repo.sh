@@ -4,9 +4,12 @@
 #   deploy/make-repo.sh --key SECRET_KEY [--url URL] [--out DIR] PACKAGE.deb...
 #   deploy/make-repo.sh --sources SUITE --key SECRET_KEY --url URL   # one suite's entry, on stdout
 #
-# SECRET_KEY is the path of an OpenPGP secret key (armoured or binary, no passphrase:
-# keep the file off the web host); it is imported into a throwaway keyring, never into
-# the caller's. Each package goes to its Debian release's suite (…~deb12: bookworm,
+# SECRET_KEY is the path of an OpenPGP secret key (armoured or binary; keep the file off
+# the web host); it is imported into a throwaway keyring, never into the caller's. A key
+# with a passphrase (as it should have: the file gives root on every box) is unlocked
+# once: the passphrase is asked on the terminal, or read as one line from standard input,
+# and handed to that keyring's own agent only (gpg-preset-passphrase), never to a command
+# line. Each package goes to its Debian release's suite (…~deb12: bookworm,
 # …~deb13: trixie), component main, with Debian's reprepro, which signs InRelease and
 # Release.gpg. DIR (default out/repo) is the folder to put on any static web host:
 # dists/, pool/, the public key (delaybox-archive-keyring.gpg, .asc), its fingerprint
@@ -38,6 +41,20 @@ trap 'gpgconf --kill all >/dev/null 2>&1 || true; rm -rf "$GNUPGHOME"' EXIT
 gpg --batch --quiet --import "$KEY" 2>/dev/null || { say "$KEY is not an OpenPGP key"; exit 2; }
 FINGERPRINT=$(gpg --batch --with-colons --list-secret-keys | awk -F: '/^fpr:/ { print $10; exit }')
 [ -n "$FINGERPRINT" ] || { say "$KEY holds no secret key: a repository is signed with one"; exit 2; }
+# Signs without asking when the key has no passphrase; else unlocks it once.
+signs() { echo delaybox | gpg --batch --pinentry-mode error -u "$FINGERPRINT" --clearsign >/dev/null 2>&1; }
+if [ -z "$SOURCES" ] && ! signs; then
+  if [ -t 0 ]; then read -rs -p "The passphrase of $KEY: " PASSPHRASE; echo >&2
+  else IFS= read -r PASSPHRASE || true; fi
+  [ -n "$PASSPHRASE" ] || { say "$KEY has a passphrase: give it on the terminal or as a line on standard input"; exit 2; }
+  echo allow-preset-passphrase > "$GNUPGHOME/gpg-agent.conf"
+  gpgconf --kill gpg-agent
+  for grip in $(gpg --batch --with-keygrip --with-colons --list-secret-keys | awk -F: '/^grp:/ { print $10 }'); do
+    printf '%s' "$PASSPHRASE" | /usr/lib/gnupg/gpg-preset-passphrase --preset "$grip" || true
+  done
+  unset PASSPHRASE
+  signs || { say "the passphrase does not unlock $KEY"; exit 2; }
+fi
 
 # A suite's deb822 source, its key inline (apt 2.3.10 and later: Debian 12 and 13).
 sources() {

@@ -17,12 +17,16 @@ import Testing
     }
     static let suites = [12: "bookworm", 13: "trixie"]
 
-    /// A new signing key, exported as a secret key file in `directory` (as a club keeps it).
-    static func throwawayKey(_ name: String, in directory: URL) throws -> URL {
+    /// A new signing key, exported as a secret key file in `directory` (as a club keeps it),
+    /// protected by `passphrase` when one is given.
+    static func throwawayKey(_ name: String, in directory: URL, passphrase: String = "") throws -> URL {
         let home = directory.appendingPathComponent("gnupg-\(name)")
         try FileManager.default.createDirectory(
             at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let gpg = ["env", "GNUPGHOME=\(home.path)", "gpg", "--batch", "--passphrase", ""]
+        let gpg = [
+            "env", "GNUPGHOME=\(home.path)", "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase",
+            passphrase,
+        ]
         try ExternalTool.run(
             gpg + ["--quick-gen-key", "\(name) <releases@club.example>", "default", "default", "never"])
         let key = directory.appendingPathComponent("\(name).key")
@@ -70,10 +74,33 @@ import Testing
         }
     }
 
-    static func makeRepository(key: URL, url: String, out: URL) throws -> ExternalTool.Outcome {
+    /// A repository of `packages` signed with `key`, its passphrase (if any) on stdin.
+    static func makeRepository(
+        key: URL, url: String, out: URL, passphrase: String? = nil, packages: [URL] = packages
+    ) throws -> ExternalTool.Outcome {
         try ExternalTool.execute(
             root.appendingPathComponent("deploy/make-repo.sh"),
-            ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path))
+            ["--key", key.path, "--url", url, "--out", out.path] + packages.map(\.path),
+            input: passphrase.map { $0 + "\n" })
+    }
+
+    /// A signing key with a passphrase (as a club's should have) is unlocked once, from
+    /// standard input here (the terminal for a person); a wrong one is said and nothing is
+    /// signed (issue 57). Packages are not needed to see it: the next refusal is theirs.
+    @Test func aKeyWithAPassphraseIsUnlockedOnce() throws {
+        let directory = try ExternalTool.temporaryDirectory("repo-passphrase")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = try Self.throwawayKey("Locked", in: directory, passphrase: "club secret 42")
+        let out = directory.appendingPathComponent("repo")
+        let notPackage = [directory.appendingPathComponent("x.deb")]
+        let wrong = try Self.makeRepository(
+            key: key, url: "https://club.example/r", out: out, passphrase: "guess", packages: notPackage)
+        #expect(wrong.status == 2 && wrong.errors.contains("the passphrase does not unlock"), "\(wrong.errors)")
+        let none = try Self.makeRepository(key: key, url: "https://club.example/r", out: out, packages: notPackage)
+        #expect(none.status == 2 && none.errors.contains("has a passphrase: give it"), "\(none.errors)")
+        let right = try Self.makeRepository(
+            key: key, url: "https://club.example/r", out: out, passphrase: "club secret 42", packages: notPackage)
+        #expect(right.status == 2 && right.errors.contains("not a package for Debian 12 or 13"), "\(right.errors)")
     }
 
     /// deploy/check-sources.sh, which install.sh --from-repo runs on the entry the board
@@ -142,8 +169,9 @@ import Testing
         try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
         let server = try StaticHTTPServer(directory: repo)
         let url = server.url("")
-        let key = try Self.throwawayKey("Club", in: directory)
-        let made = try Self.makeRepository(key: key, url: url, out: repo)
+        // The club's key has a passphrase, given once: every suite signed with it.
+        let key = try Self.throwawayKey("Club", in: directory, passphrase: "club secret 42")
+        let made = try Self.makeRepository(key: key, url: url, out: repo, passphrase: "club secret 42")
         #expect(made.status == 0, "\(made.errors)")
         for file in [
             "dists/bookworm/InRelease", "dists/bookworm/Release.gpg", "dists/trixie/InRelease",
