@@ -150,7 +150,7 @@ Section: sound
 Priority: optional
 Installed-Size: $SIZE
 Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
-Recommends: espeak-ng, alsa-utils
+Recommends: espeak-ng, alsa-utils, libpwquality1, cracklib-runtime
 Suggests: ir-keytable
 Description: live commentary delayed to match the TV picture
  Delaybox plays a live audio stream (a sports club's live commentary)

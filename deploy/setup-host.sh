@@ -32,6 +32,7 @@ PACKAGES=(
   libmosquitto-dev  # MQTT (libmosquitto 2.0)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
   libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
+  libpwquality1 cracklib-runtime   # ... and its password checked against cracklib's dictionary (opened at run time)
   chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
   procps            # ps, pgrep: make test's background builds are found, demoted and ended by them
   reprepro gnupg    # make release: the signed apt repository (deploy/make-repo.sh), checked by apt in the tests

@@ -1,6 +1,7 @@
 #include "cweb.h"
 #include <arpa/inet.h>
 #include <crypt.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <microhttpd.h>
@@ -283,4 +284,40 @@ int dbx_web_random(void *buffer, size_t size) {
     filled += (size_t)got;
   }
   return 0;
+}
+
+/// libpwquality's calls, looked up once (dlopen: a box without the library checks length only).
+static struct {
+  void *(*default_settings)(void);
+  int (*read_config)(void *settings, const char *file, void **auxerror);
+  int (*check)(void *settings, const char *password, const char *old, const char *user, void **auxerror);
+  const char *(*strerror)(char *buffer, size_t length, int code, void *auxerror);
+  void (*free_settings)(void *settings);
+} pwquality;
+static pthread_once_t pwquality_once = PTHREAD_ONCE_INIT;
+
+static void pwquality_open(void) {
+  void *library = dlopen("libpwquality.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) return;
+  *(void **)&pwquality.default_settings = dlsym(library, "pwquality_default_settings");
+  *(void **)&pwquality.read_config = dlsym(library, "pwquality_read_config");
+  *(void **)&pwquality.check = dlsym(library, "pwquality_check");
+  *(void **)&pwquality.strerror = dlsym(library, "pwquality_strerror");
+  *(void **)&pwquality.free_settings = dlsym(library, "pwquality_free_settings");
+  if (!pwquality.default_settings || !pwquality.read_config || !pwquality.check || !pwquality.strerror
+      || !pwquality.free_settings)
+    pwquality.check = NULL;
+}
+
+int dbx_web_password_quality(const char *password, char *reason, size_t size) {
+  pthread_once(&pwquality_once, pwquality_open);
+  if (!pwquality.check) return -1;
+  void *settings = pwquality.default_settings();
+  if (!settings) return -1;
+  pwquality.read_config(settings, NULL, NULL);  // the system's settings, when it has a file
+  void *auxerror = NULL;
+  int score = pwquality.check(settings, password, NULL, NULL, &auxerror);
+  if (score < 0 && size > 0) snprintf(reason, size, "%s", pwquality.strerror(NULL, 0, score, auxerror));
+  pwquality.free_settings(settings);
+  return score < 0 ? 0 : 1;
 }

@@ -29,4 +29,6 @@ public struct WebPasswords: PasswordStore {
     public func remove() -> String? {
         unlink(file.path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
     }
+
+    public func weakness(of password: String) -> String? { PasswordHashing.weakness(password) }
 }

@@ -26,6 +26,14 @@ public enum PasswordHashing {
         return oneAtATime.withLock { _ in dbx_web_check_password(password, hash) } == 1
     }
 
+    /// Why libpwquality finds `password` weak (cracklib's dictionary, the system's
+    /// pwquality.conf), or nil: acceptable, or no libpwquality on this box.
+    public static func weakness(_ password: String) -> String? {
+        var reason = [CChar](repeating: 0, count: 256)
+        guard dbx_web_password_quality(password, &reason, reason.count) == 0 else { return nil }
+        return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// `count` bytes from the kernel's secure random source.
     public static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -32,7 +32,9 @@ public final class WebAccess: Sendable {
 
     /// Sets the password (from the console or the installer): nil, or what is wrong.
     public func set(password: String) -> String? {
-        if let problem = WebPassword.problem(password) { return problem }
+        if let problem = WebPassword.problem(password) ?? passwords.weakness(of: password).map(WebPassword.weak) {
+            return problem
+        }
         guard let hash = passwords.makeHash(password) else { return "the password could not be hashed" }
         if let problem = passwords.store(hash: hash) { return "the password could not be kept: \(problem)" }
         state.withLock { $0.generation += 1 }

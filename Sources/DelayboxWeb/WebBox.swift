@@ -20,4 +20,6 @@ public protocol PasswordStore: Sendable {
     func store(hash: String) -> String?
     /// Forgets the hash (no password set); the error's words if it could not.
     func remove() -> String?
+    /// Why `password` is too easy to guess (a dictionary word, a common password), or nil.
+    func weakness(of password: String) -> String?
 }

@@ -1,6 +1,6 @@
 /// What a web password must be: 8 to 128 bytes of text without control characters. Long
 /// enough that the login throttle leaves guessing hopeless, short enough that hashing it
-/// costs a bounded time.
+/// costs a bounded time; and not one a dictionary guesses (`PasswordStore.weakness`).
 public enum WebPassword {
     public static let lengthRange = 8...128
 
@@ -17,5 +17,10 @@ public enum WebPassword {
             return "the password holds a control character"
         }
         return nil
+    }
+
+    /// The words for a password the dictionary check refused (libpwquality's `reason`).
+    public static func weak(_ reason: String) -> String {
+        "the password is too easy to guess (\(reason)): a few unrelated words make a good one"
     }
 }

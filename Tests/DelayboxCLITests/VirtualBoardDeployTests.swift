@@ -102,6 +102,10 @@ struct VirtualBoardDeployTests {
             "systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
                 + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
         #expect(units.hasPrefix("active\ndelaybox\n") && units.contains("delaybox-wifi-powersave.conf"), "\(units)")
+        // The service reads IR receivers given to its group by the udev rule, not every
+        // input device as `input` would give it (issue 56).
+        let groups = try login.run("id -nG delaybox; systemctl show -p SupplementaryGroups --value delaybox.service")
+        #expect(!groups.split(whereSeparator: \.isWhitespace).contains("input"), "\(groups)")
         if board.arch != "amd64",
             let other = VirtualBoard.releases.lazy.compactMap({ VirtualBoard.Board(release: $0).package }).first
         {

@@ -126,6 +126,11 @@ import Testing
             if run == "restarted" {
                 try Self.openFirstPasswordWindow(box)
                 #expect((1_795...1_800).contains(try Self.setupLeft(url)), "after web reset")
+                // A password a dictionary guesses is refused by the page (libpwquality).
+                let weak = try Self.curl([
+                    "-H", "X-Delaybox-CSRF: login", "--data", "new=password1", url + "/api/password",
+                ])
+                #expect(weak.output.contains("too easy to guess"), "\(weak.output)")
             }
         }
     }

@@ -33,6 +33,18 @@ import Testing
         #expect(file.read() == nil)
     }
 
+    /// libpwquality with cracklib's dictionary (deploy/setup-host.sh installs both; a box
+    /// without them checks the length only): common passwords are refused with its reason,
+    /// a few unrelated words pass (issue 56).
+    @Test func aPasswordADictionaryGuessesIsWeak() {
+        for weak in ["password1", "qwertyuiop", "12345678", "delaybox", "abcdefgh"] {
+            #expect(PasswordHashing.weakness(weak) != nil, "\(weak)")
+        }
+        for good in ["correct horse battery", "chosen again twice", "battery staple tuesday"] {
+            #expect(PasswordHashing.weakness(good) == nil, "\(good): \(PasswordHashing.weakness(good) ?? "")")
+        }
+    }
+
     @Test func randomBytesDiffer() {
         let first = PasswordHashing.randomBytes(32), second = PasswordHashing.randomBytes(32)
         #expect(first.count == 32 && first != second)

@@ -34,6 +34,10 @@ import Testing
             hash.withLock { $0 = nil }
             return nil
         }
+        /// A dictionary of one word, as libpwquality's would refuse it.
+        func weakness(of password: String) -> String? {
+            password == "password1" ? "it is based on a dictionary word" : nil
+        }
     }
 
     /// The box's start on the page's clock, and a second of it.
@@ -132,6 +136,9 @@ import Testing
         #expect(passwords.storedHash() == nil)
         let short = app.handle(Self.post("/api/password", [("new", "short")]), now: Self.start)
         #expect(short.status == 400 && short.text.contains("at least 8 characters"))
+        let guessable = app.handle(Self.post("/api/password", [("new", "password1")]), now: Self.start)
+        #expect(guessable.status == 400 && guessable.text.contains("too easy to guess"), "\(guessable.text)")
+        #expect(passwords.storedHash() == nil)
         let set = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: Self.start + 10 * Self.second)
         #expect(set.status == 200 && passwords.storedHash() == "$test$correct horse")
         let cookie = try #require(set.header("Set-Cookie"))

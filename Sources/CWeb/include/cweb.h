@@ -69,6 +69,11 @@ int dbx_web_respond(struct MHD_Connection *connection, unsigned status, const ch
 int dbx_web_respond_stream(struct MHD_Connection *connection, const char *const *headers, dbx_web_reader reader,
                            void *context, dbx_web_reader_done done);
 
+/// Scores `password` with libpwquality (the library passwd and GNOME use: cracklib's
+/// dictionary, /etc/security/pwquality.conf), opened at the first call: 1 acceptable, 0 weak
+/// (its reason in `reason`), -1 when the box has no libpwquality (the package recommends it).
+int dbx_web_password_quality(const char *password, char *reason, size_t size);
+
 /// Fills `buffer` with `size` bytes from the kernel's secure random source: 0, or -1 (errno).
 int dbx_web_random(void *buffer, size_t size);
 
