@@ -18,6 +18,7 @@ final class Passwords: PasswordStore {
     func matches(_ password: String, hash: String) -> Bool { hash == "$test$" + password }
     func store(hash: String) -> String? { self.hash.withLock { $0 = hash }; return nil }
     func remove() -> String? { hash.withLock { $0 = nil }; return nil }
+    func weakness(of password: String) -> String? { password.hasPrefix("password") ? "a dictionary word" : nil }
 }
 
 let app = WebApp(
