@@ -30,4 +30,14 @@ public struct ReconnectBackoff: Sendable {
 
     /// A connection succeeded: the next failure starts from the initial wait again.
     public mutating func reset() { attempts = 0 }
+
+    /// How long a connection must have delivered before its end counts as a success: one
+    /// that ends sooner (a server that closes at once, a recording read at network speed)
+    /// is retried as a failed one, with the wait growing, instead of at once forever.
+    public static let stableConnection = TimeAmount.seconds(10)
+
+    /// A connection that delivered audio ended after `lasted`: a success only when it held.
+    public mutating func connectionEnded(after lasted: TimeAmount) {
+        if lasted >= Self.stableConnection { reset() }
+    }
 }

@@ -70,22 +70,24 @@ public final class StreamClient: ChannelFeed {
         var backoff = options.backoff
         var random = SystemRandomNumberGenerator()
         while !gate.isStopRequested {
-            let reason = session(resetting: &backoff)
+            let (reason, delivered) = session()
+            if let delivered { backoff.connectionEnded(after: delivered) }
             if gate.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
             worker.wait(for: backoff.nextDelay(using: &random))
         }
     }
 
-    /// One connection, from opening to its end; returns why it ended.
-    private func session(resetting backoff: inout ReconnectBackoff) -> String {
+    /// One connection, from opening to its end: why it ended, and how long it delivered
+    /// audio (nil: none came).
+    private func session() -> (reason: String, delivered: TimeAmount?) {
         let input: FFmpegInput
         do throws(ChannelInput.Failure) {
             let found = try ChannelInput.open(url, options: options.input, gate: gate)
             input = found.input
             if let note = found.note { post(.resolved(found.streamURL, note: note, at: clock.now())) }
         } catch {
-            return error.description
+            return (error.description, nil)
         }
         let opened = clock.now()
         post(.opened(input.parameters, at: opened))
@@ -95,33 +97,48 @@ public final class StreamClient: ChannelFeed {
         // and so would defeat the splice. The last packet of a cut connection is dropped; a
         // splice brings it back whole. A local file's end is clean and keeps it.
         var held: [Message] = []
+        /// The audio read so far (frames, at the connection's timestamps).
+        var audioFrames: Int64 = 0
+        var delivered: TimeAmount? = nil
         var batching = options.batching
         if options.paceAtRealTime || !input.readsOneByteStream { batching.pauseMs = 0 }
         do {
             while var packet = try input.readPacket() {
-                backoff.reset()
+                audioFrames = max(audioFrames, packet.connectionTimestamp)
                 if options.paceAtRealTime {
                     pace(until: opened.advanced(byFrames: packet.connectionTimestamp))
                     // A file read ahead of its pace: what is read beyond was not live yet.
                     packet.receivedAheadFrames = 0
                 }
                 let now = clock.now()
+                delivered = now - opened
                 held.forEach(post)
                 held = [.packet(packet, at: now)]
                 while let carried = input.takeTitle() {
                     held.append(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
-                if gate.isStopRequested { return "stopped" }
+                if gate.isStopRequested { return ("stopped", delivered) }
                 let pause = batching.pause(
                     now: now, connected: opened, bufferedBytes: input.bufferedBytes,
                     packetBytes: input.largestPacketBytes)
                 if pause > 0 { worker.wait(for: TimeAmount(nanoseconds: pause)) }
             }
             if options.paceAtRealTime { held.forEach(post) }
-            return "end of stream"
+            return (Self.ended(audioFrames: audioFrames, after: clock.now() - opened), delivered)
         } catch {
-            return gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)"
+            return (gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)", delivered)
         }
+    }
+
+    /// Why a connection that reached the end of its stream ended: a live stream's server
+    /// closed it — or, when far more audio came than time passed (beyond a connect burst),
+    /// the link is a recording read at network speed, not a live stream.
+    static func ended(audioFrames: Int64, after wall: TimeAmount) -> String {
+        // (A stranger's timestamps: bounded to 254 days of audio before any arithmetic.)
+        let audio = TimeAmount.milliseconds(AudioFormat.milliseconds(frames: min(max(0, audioFrames), 1 << 40)))
+        guard audio > 2 * wall + .seconds(10) else { return "end of stream" }
+        return "end of stream: the link is a recording, not a live stream (\(audio.wholeSeconds) s of audio came in "
+            + "\(max(1, wall.secondsRoundedUp)) s); it is fetched again, less and less often"
     }
 
     private func pace(until instant: Instant) {

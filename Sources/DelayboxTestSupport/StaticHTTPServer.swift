@@ -9,6 +9,8 @@ public final class StaticHTTPServer {
     public let directory: URL
     private let scheme: String
     private let process: LaunchedProgram
+    /// Every request's path, a line each, as the server answered it.
+    private let requestLog: URL
 
     /// - Parameter icyTitles: when given, a client that asks for ICY metadata gets a block
     ///   after every `icyInterval` bytes of a file; block k (after k × `icyInterval` bytes)
@@ -24,11 +26,16 @@ public final class StaticHTTPServer {
         port = try LoopbackPort.unused()
         scheme = selfSignedTLS ? "https" : "http"
         let handler = icyTitles != nil ? "Icy" : misbehaving ? "Hostile" : "http.server.SimpleHTTPRequestHandler"
+        requestLog = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "delaybox-http-\(UUID().uuidString).log")
         var server =
             "import http.server, functools, os, time\n"
             + (icyTitles.map { Self.icyHandler(titles: $0, interval: icyInterval) } ?? "")
             + (misbehaving ? Self.hostileHandler : "")
-            + "handler = functools.partial(\(handler), directory='\(directory.path)')\n"
+            + "class Logged(\(handler)):\n"
+            + "    def log_request(self, *args):\n"
+            + "        with open('\(requestLog.path)', 'a') as log: log.write(self.path + '\\n')\n"
+            + "handler = functools.partial(Logged, directory='\(directory.path)')\n"
             + "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', \(port)), handler)\n"
         if selfSignedTLS {
             let certificate = directory.appendingPathComponent(".cert.pem").path
@@ -94,4 +101,12 @@ public final class StaticHTTPServer {
     }
 
     public func url(_ file: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(file)" }
+
+    /// How many requests for `file` the server has answered.
+    public func requests(for file: String) -> Int {
+        let log = (try? String(contentsOf: requestLog, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0 == "/" + file }.count
+    }
+
+    deinit { try? FileManager.default.removeItem(at: requestLog) }
 }

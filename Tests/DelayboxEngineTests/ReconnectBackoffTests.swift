@@ -15,4 +15,19 @@ import Testing
         backoff.reset()
         #expect((200...300).contains(backoff.nextDelay(using: &random).milliseconds))
     }
+
+    /// A connection that ends within 10 s of delivering (a recording read at network speed,
+    /// a server that closes at once) is a failure: the waits grow; one that held resets them.
+    @Test func onlyAConnectionThatHeldResetsTheWaits() {
+        var backoff = ReconnectBackoff(initial: .milliseconds(250), cap: .seconds(30), jitter: 0)
+        var random = SplitMix64(seed: 1)
+        var waits: [Int64] = []
+        for _ in 0..<5 {
+            backoff.connectionEnded(after: .milliseconds(800))
+            waits.append(backoff.nextDelay(using: &random).milliseconds)
+        }
+        #expect(waits == [250, 500, 1_000, 2_000, 4_000], "\(waits)")
+        backoff.connectionEnded(after: ReconnectBackoff.stableConnection)
+        #expect(backoff.nextDelay(using: &random).milliseconds == 250)
+    }
 }

@@ -45,6 +45,26 @@ import Testing
                 && notes[0].contains("#1 failed"), "\(notes)")
     }
 
+    /// A link to a recording (a podcast, last week's match) read at network speed ends at
+    /// once: each end is a failed connection, so the box fetches it again less and less
+    /// often (7f046b5's box fetched a 2 MB file 53 times in 8 s), and says what the link is
+    /// (issue 60).
+    @Test func aRecordingIsFetchedAgainLessAndLessOftenAndSaidToBeOne() throws {
+        let directory = try ExternalTool.temporaryDirectory("recording-link")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.encodeTone(
+            frequency: 440, seconds: 60, sampleRate: 44_100, channels: 2,
+            codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
+            to: directory.appendingPathComponent("episode.mp3").path)
+        let server = try StaticHTTPServer(directory: directory)
+        let run = try PlayRun(root: Self.root, arguments: [server.url("episode.mp3"), "--for", "8", "--delay", "1"])
+            .finish()
+        let fetched = server.requests(for: "episode.mp3")
+        #expect((2...7).contains(fetched), "fetched \(fetched) times in 8 s")
+        let reasons = run.lines.compactMap(\.reason)
+        #expect(reasons.contains { $0.contains("the link is a recording, not a live stream") }, "\(reasons)")
+    }
+
     /// A playlist that names only a local file plays nothing and says why.
     @Test func aStationLinkToALocalFileIsRefused() throws {
         let (server, directory) = try Self.served()
