@@ -135,6 +135,43 @@ import Testing
         }
     }
 
+    /// The page's console line from outside, as a logged-in phone sends it (curl with the
+    /// session's cookie and token): what names a file, a device, a host or a non-http link
+    /// is refused in the console's words and changes nothing; a listener's change goes
+    /// through (issue 56).
+    @Test func thePageChangesOnlyWhatAListenerChanges() throws {
+        let port = try LoopbackPort.unused()
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-owner-only",
+            board: Self.board(web: "  port: \(port)"))
+        defer { box.stop() }
+        let url = "http://127.0.0.1:\(port)"
+        _ = try Self.waitForPage(url + "/api/session")
+        try Self.openFirstPasswordWindow(box)
+        let jar = box.directory.appendingPathComponent("cookies.txt").path
+        func post(_ path: String, _ field: String, csrf: String) throws -> String {
+            try Self.curl([
+                "-b", jar, "-c", jar, "-H", "X-Delaybox-CSRF: \(csrf)", "--data-urlencode", field, url + path,
+            ])
+            .output
+        }
+        let opened = try post("/api/password", "new=correct horse battery", csrf: "login")
+        let fields = try JSONSerialization.jsonObject(with: Data(opened.utf8)) as? [String: Any]
+        let csrf = try #require(fields?["csrf"] as? String, "\(opened)")
+        for line in [
+            "config set audio.device wav:\(box.directory.path)/web-password",
+            "config set mqtt.broker mqtt://elsewhere.example", "config set channels.0.url file:///etc/passwd",
+            "channel add Neighbour file:///etc/passwd",
+        ] {
+            let answer = try post("/api/command", "line=\(line)", csrf: csrf)
+            #expect(answer.contains("the owner's") || answer.contains("http:// or https://"), "\(line): \(answer)")
+        }
+        let delay = try post("/api/command", "line=config set defaults.delay 30 s", csrf: csrf)
+        #expect(delay.contains("\"result\":\"ok\""), "a listener's change: \(delay)")
+        let device = try box.ctl(["config", "get", "audio.device"])
+        #expect(device.output.contains("null") && !device.output.contains("wav:"), "\(device.output)")
+    }
+
     /// A LAN neighbour with many addresses of one IPv6 /64 (here on loopback,
     /// fd5a:de1a:b0c5:1::11-16) is one peer: its wrong passwords lock its /64 after 5 and
     /// never the owner's login; it holds at most 6 connections and 3 status streams, and
