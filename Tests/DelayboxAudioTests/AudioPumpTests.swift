@@ -96,25 +96,11 @@ import Testing
         device.beforeWrite = { () throws(OutputError) in
             clock.advance(byNanoseconds: Int64(generator.next() % 1_000_000))
         }
-        let ring = FrameRing(capacityFrames: 4 * 960)
-        let timing = OutputTiming()
-        let pump = AudioPump(
-            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
-            driver: device, nominalPeriodFrames: 960
-        ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
-        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
         let start = clock.now()
-        var errors: [Int64] = []
-        while clock.now().frames(since: start) < 20 * 48_000 {
-            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
-            pump.step()
-            guard clock.now().frames(since: start) > 3 * 48_000,
-                let published = timing.delayFrames(untilRingFrame: ring.totalWritten, now: clock.now())
-            else { continue }
-            // When the ring's next frame is heard: after what the ring and the device hold.
-            errors.append(published - Int64(ring.fillFrames + device.inner.delayFrames()))
-        }
-        #expect(errors.count > 300 && pump.ringUnderruns.load(ordering: .relaxed) == 0)
+        let (errors, underruns) = Self.publishedErrors(
+            device: device, clock: clock, seconds: 20, deviceFrames: { device.inner.delayFrames() },
+            counts: { $0.frames(since: start) > 3 * 48_000 })
+        #expect(errors.count > 300 && underruns == 0)
         // (-1: instants in ns to frames, rounded down.)
         #expect(errors.min()! >= -1 && errors.max()! <= 8, "\(errors.min()!)…\(errors.max()!) frames late")
     }
@@ -125,6 +111,21 @@ import Testing
     @Test func aDeviceStartingLateIsTimedFromWhenItPlays() {
         let clock = ManualClock()
         let device = LateStartingOutput(latency: .milliseconds(30), clock: clock)
+        let (errors, underruns) = Self.publishedErrors(
+            device: device, clock: clock, seconds: 5, deviceFrames: { device.delayFrames() },
+            counts: { now in device.startsAt.map { now > $0.advanced(byMilliseconds: 100) } ?? false })
+        #expect(errors.count > 50 && underruns == 0)
+        #expect(errors.min()! >= -1 && errors.max()! <= 1, "\(errors.min()!)…\(errors.max()!) frames late")
+    }
+
+    /// A pump on `device` alone (no other device to open), fed silence for `seconds` of
+    /// `clock`: at each step for which `counts` holds, what it published as the time until
+    /// the ring's next frame is heard, minus the truth — after what the ring holds and what
+    /// the device holds (`deviceFrames`). Also the ring's underruns.
+    static func publishedErrors(
+        device: any OutputDriver, clock: ManualClock, seconds: Int64, deviceFrames: () -> Int,
+        counts: (Instant) -> Bool
+    ) -> (errors: [Int64], underruns: Int) {
         let ring = FrameRing(capacityFrames: 4 * 960)
         let timing = OutputTiming()
         let pump = AudioPump(
@@ -134,15 +135,14 @@ import Testing
         let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
         let start = clock.now()
         var errors: [Int64] = []
-        while clock.now().frames(since: start) < 5 * 48_000 {
+        while clock.now().frames(since: start) < seconds * 48_000 {
             feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
             pump.step()
-            guard let started = device.startsAt, clock.now() > started.advanced(byMilliseconds: 100),
+            guard counts(clock.now()),
                 let published = timing.delayFrames(untilRingFrame: ring.totalWritten, now: clock.now())
             else { continue }
-            errors.append(published - Int64(ring.fillFrames + device.delayFrames()))
+            errors.append(published - Int64(ring.fillFrames + deviceFrames()))
         }
-        #expect(errors.count > 50 && pump.ringUnderruns.load(ordering: .relaxed) == 0)
-        #expect(errors.min()! >= -1 && errors.max()! <= 1, "\(errors.min()!)…\(errors.max()!) frames late")
+        return (errors, pump.ringUnderruns.load(ordering: .relaxed))
     }
 }
