@@ -9,12 +9,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct StationLinkTests {
     static let root = IcecastStreamTests.root
 
-    static func served() throws -> (StaticHTTPServer, URL) {
+    /// A 440 Hz MP3 of `seconds` as `file`, served over http from a directory of its own.
+    static func served(seconds: Double = 3, as file: String = "live.mp3") throws -> (StaticHTTPServer, URL) {
         let directory = try ExternalTool.temporaryDirectory("station-links")
         try ExternalTool.encodeTone(
-            frequency: 440, seconds: 3, sampleRate: 44_100, channels: 2,
+            frequency: 440, seconds: seconds, sampleRate: 44_100, channels: 2,
             codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
-            to: directory.appendingPathComponent("live.mp3").path)
+            to: directory.appendingPathComponent(file).path)
         return (try StaticHTTPServer(directory: directory), directory)
     }
 
@@ -50,13 +51,8 @@ import Testing
     /// often (7f046b5's box fetched a 2 MB file 53 times in 8 s), and says what the link is
     /// (issue 60).
     @Test func aRecordingIsFetchedAgainLessAndLessOftenAndSaidToBeOne() throws {
-        let directory = try ExternalTool.temporaryDirectory("recording-link")
+        let (server, directory) = try Self.served(seconds: 60, as: "episode.mp3")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ExternalTool.encodeTone(
-            frequency: 440, seconds: 60, sampleRate: 44_100, channels: 2,
-            codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"],
-            to: directory.appendingPathComponent("episode.mp3").path)
-        let server = try StaticHTTPServer(directory: directory)
         let run = try PlayRun(root: Self.root, arguments: [server.url("episode.mp3"), "--for", "8", "--delay", "1"])
             .finish()
         let fetched = server.requests(for: "episode.mp3")

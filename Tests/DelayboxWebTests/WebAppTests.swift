@@ -260,24 +260,29 @@ import Testing
         #expect(later.status == 200, "\(later.text)")
     }
 
+    /// One wrong password from each of `clients`, a second after the start.
+    static func guess(_ app: WebApp, from clients: [String]) {
+        for client in clients {
+            _ = app.handle(
+                post("/api/login", [("password", "guess")], client: client), now: start + second)
+        }
+    }
+
+    /// The right password from `client`, two seconds after the start.
+    static func logIn(_ app: WebApp, from client: String) -> WebResponse {
+        app.handle(post("/api/login", [("password", "correct horse")], client: client), now: start + 2 * second)
+    }
+
     /// A LAN host takes as many IPv6 addresses of its /64 as it likes: they are one network,
     /// so its guesses lock out that /64 after 5, and never the owner's phone.
     @Test func manyAddressesOfOneSlash64AreOneGuesser() throws {
         let app = app
         _ = passwords.store(hash: "$test$correct horse")
-        for attempt in 0..<LoginThrottle.overall {
-            _ = app.handle(
-                Self.post("/api/login", [("password", "guess")], client: "2001:db8:5:6::\(attempt + 1)"),
-                now: Self.start + Self.second)
-        }
-        let neighbour = app.handle(
-            Self.post("/api/login", [("password", "correct horse")], client: "2001:db8:5:6:aa::1"),
-            now: Self.start + 2 * Self.second)
+        Self.guess(app, from: (1...LoginThrottle.overall).map { "2001:db8:5:6::\($0)" })
+        let neighbour = Self.logIn(app, from: "2001:db8:5:6:aa::1")
         #expect(neighbour.status == 429, "\(neighbour.text)")
         for owner in ["192.168.1.30", "2001:db8:5:7::9", "::ffff:192.168.1.31"] {
-            let login = app.handle(
-                Self.post("/api/login", [("password", "correct horse")], client: owner),
-                now: Self.start + 2 * Self.second)
+            let login = Self.logIn(app, from: owner)
             #expect(login.status == 200, "\(owner): \(login.text)")
         }
     }
@@ -285,15 +290,8 @@ import Testing
     @Test func manyAddressesGuessingTogetherLockEveryLoginForTheMinute() {
         let app = app
         _ = passwords.store(hash: "$test$correct horse")
-        for attempt in 0..<LoginThrottle.overall {
-            _ = app.handle(
-                Self.post("/api/login", [("password", "guess")], client: "10.0.\(attempt).1"),
-                now: Self.start + Self.second)
-        }
-        let anyone = app.handle(
-            Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"),
-            now: Self.start + 2 * Self.second)
-        #expect(anyone.status == 429)
+        Self.guess(app, from: (0..<LoginThrottle.overall).map { "10.0.\($0).1" })
+        #expect(Self.logIn(app, from: "10.9.9.9").status == 429)
         #expect(
             app.handle(
                 Self.post("/api/login", [("password", "correct horse")], client: "10.9.9.9"),
