@@ -24,6 +24,6 @@ public enum WebPasswordFile {
 
     /// Sets the password beside `statePath` with no appliance running; nil, or what is wrong.
     public static func set(_ password: String, besideState statePath: String) -> String? {
-        WebAccess(passwords: passwords(besideState: statePath), started: .zero).set(password: password)
+        access(besideState: statePath).set(password: password)
     }
 }

@@ -27,7 +27,8 @@ public enum BootConfigBlock {
             if line.hasPrefix("[") { section = line } else if section == "[all]" { present.insert(line) }
         }
         let block = lines.filter { !present.contains($0) }
-        let added = block.filter { !text.split(separator: "\n").contains(Substring($0)) }
+        let anywhere = Set(text.split(separator: "\n"))
+        let added = block.filter { !anywhere.contains(Substring($0)) }
         var result = outside.map(String.init)
         // `[all]` first: the file may end in a section for another model (`[cm5]`).
         if !block.isEmpty { result += (result.isEmpty ? [] : [""]) + [begin, "[all]"] + block + [end] }

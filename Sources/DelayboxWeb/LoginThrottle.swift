@@ -45,6 +45,6 @@ public struct LoginThrottle: Sendable {
         if recent.count > Self.overall { recent.removeFirst() }
     }
 
-    /// A right password clears the address's failures.
+    /// A right password clears the network's failures.
     public mutating func succeeded(network: String) { failures[network] = nil }
 }

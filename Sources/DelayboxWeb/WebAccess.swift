@@ -30,11 +30,15 @@ public final class WebAccess: Sendable {
     /// Counts the passwords set and removed outside the page.
     public var generation: Int { state.withLock { $0.generation } }
 
+    /// What is wrong with `password` as a new one (its length, its characters, a
+    /// dictionary's guess), or nil.
+    public func problem(withNew password: String) -> String? {
+        WebPassword.problem(password) ?? passwords.weakness(of: password).map(WebPassword.weak)
+    }
+
     /// Sets the password (from the console or the installer): nil, or what is wrong.
     public func set(password: String) -> String? {
-        if let problem = WebPassword.problem(password) ?? passwords.weakness(of: password).map(WebPassword.weak) {
-            return problem
-        }
+        if let problem = problem(withNew: password) { return problem }
         guard let hash = passwords.makeHash(password) else { return "the password could not be hashed" }
         if let problem = passwords.store(hash: hash) { return "the password could not be kept: \(problem)" }
         state.withLock { $0.generation += 1 }

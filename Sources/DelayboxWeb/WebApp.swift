@@ -204,9 +204,7 @@ public final class WebApp: Sendable {
                 "the first password is chosen here in the first 30 minutes after the box is switched on: "
                     + "unplug the box, plug it in again and reload this page", status: 403)
         }
-        if let problem = WebPassword.problem(new) ?? passwords.weakness(of: new).map(WebPassword.weak) {
-            return WebResponse.error(problem, status: 400)
-        }
+        if let problem = access.problem(withNew: new) { return WebResponse.error(problem, status: 400) }
         guard let hash = passwords.makeHash(new) else {
             return WebResponse.error("the password could not be hashed", status: 500)
         }
