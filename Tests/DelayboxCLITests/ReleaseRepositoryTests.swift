@@ -116,15 +116,20 @@ import Testing
                 "--url", url,
             ])
         }
-        func fingerprint(_ key: URL) throws -> String {
-            let listed = try ExternalTool.run(["gpg", "--batch", "--show-keys", "--with-colons", key.path])
+        /// Read from the key's own keyring: `gpg --show-keys` of a secret key file starts an
+        /// agent in root's ~/.gnupg that outlives the suite (CI of stop 61 failed on it).
+        func fingerprint(_ name: String) throws -> String {
+            let home = directory.appendingPathComponent("gnupg-\(name)").path
+            let listed = try ExternalTool.run([
+                "env", "GNUPGHOME=\(home)", "gpg", "--batch", "--with-colons", "--list-keys",
+            ])
             let line = try #require(listed.split(separator: "\n").first { $0.hasPrefix("fpr:") })
             return String(line.split(separator: ":", omittingEmptySubsequences: false)[9])
         }
         let club = try Self.throwawayKey("Club", in: directory)
         let mallory = try Self.throwawayKey("Mallory", in: directory)
         let good = try entry(club), forged = try entry(mallory)
-        let clubPrint = try fingerprint(club)
+        let clubPrint = try fingerprint("Club")
         func check(_ text: String, fingerprint: String = "") throws -> ExternalTool.Outcome {
             let file = directory.appendingPathComponent("trixie.sources")
             try text.write(to: file, atomically: true, encoding: .utf8)
