@@ -17,8 +17,11 @@ extension ConsoleAnswers {
             recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
             buildingDelayMs: status.delayToBuildMs,
             page: config.web.map { "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/" },
-            release: ReleaseStatus.read())
+            release: ReleaseStatus.read(), stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths))
     }
+
+    /// `value` to 0.1.
+    static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     /// The answer to `system`: the machine as the box sees it.
     func systemAnswer(_ status: EngineStatus) -> SystemAnswer {
@@ -48,7 +51,8 @@ extension ConsoleAnswers {
             knobToClickCount: output.touchToSound.count,
             cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
             rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
-            knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max)
+            knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max,
+            stationClockPpm: statistics.stationClockPpm.map(Self.tenths))
     }
 
     /// The answer to `board`: the board config's hardware.

@@ -26,7 +26,14 @@ public enum NotificationLog {
             "pause beyond maximum delay: dropped \(AudioFormat.milliseconds(frames: frames)) ms"
         case .packetRejected(let why): "packet rejected: \(why)"
         case .reconnectFailed(let why): "reconnect failed: \(why)"
+        case .stationClockFarOff(let ppm):
+            "the station's clock runs \(ppmText(ppm)) ppm off this box's (its encoder's sound card): followed"
         }
+    }
+
+    /// `ppm` signed, to 0.1.
+    private static func ppmText(_ ppm: Double) -> String {
+        (ppm > 0 ? "+" : "") + String((ppm * 10).rounded() / 10)
     }
 
     /// The journal level of a notification: INFO for what a maintainer acts on — state
@@ -69,6 +76,7 @@ public enum NotificationLog {
             (line.type, line.ms) = ("pause_dropped", AudioFormat.milliseconds(frames: frames))
         case .packetRejected(let why): (line.type, line.reason) = ("packet_rejected", why)
         case .reconnectFailed(let why): (line.type, line.reason) = ("reconnect_failed", why)
+        case .stationClockFarOff(let ppm): (line.type, line.ppm) = ("station_clock", (ppm * 10).rounded() / 10)
         }
         return line
     }

@@ -34,6 +34,8 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
     public var knobToClickMs: Double?
     public var knobToClickP50Ms: Double?
     public var knobToClickMaxMs: Double?
+    /// The station's clock against this box's (ppm, to 0.1), once known (`status` too).
+    public var stationClockPpm: Double?
 
     enum CodingKeys: String, CodingKey {
         case bufferMs = "buffer_ms"
@@ -57,5 +59,6 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
         case knobToClickMs = "knob_to_click_ms"
         case knobToClickP50Ms = "knob_to_click_p50_ms"
         case knobToClickMaxMs = "knob_to_click_max_ms"
+        case stationClockPpm = "station_clock_ppm"
     }
 }

@@ -25,6 +25,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var page: String?
     /// On a box installed from the package: the last upgrade's outcome.
     public var release: String?
+    /// The station's clock against this box's (ppm, to 0.1; positive: it runs fast), as
+    /// followed from arrival times; absent until two minutes of them say.
+    public var stationClockPpm: Double?
 
     enum CodingKeys: String, CodingKey {
         case state, channel
@@ -38,5 +41,6 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case recording
         case buildingDelayMs = "building_delay_ms"
         case page, release
+        case stationClockPpm = "station_clock_ppm"
     }
 }

@@ -29,6 +29,8 @@ public struct PlayLine: Codable, Equatable, Sendable {
     public var message: String?
     /// `info`: a line for people.
     public var text: String?
+    /// `station_clock`: how far the station's clock runs off this box's (ppm, to 0.1).
+    public var ppm: Double?
 
     public init(type: String, t: Double? = nil) {
         self.type = type
@@ -62,6 +64,6 @@ public struct PlayLine: Codable, Equatable, Sendable {
         case outputFrame = "output_frame"
         case position
         case overlapMs = "overlap_ms"
-        case name, url, message, text
+        case name, url, message, text, ppm
     }
 }

@@ -27,6 +27,9 @@ public enum EngineNotification: Sendable, Equatable {
     case packetRejected(String)
     /// Another attempt to reconnect failed (why); the state stays reconnecting.
     case reconnectFailed(String)
+    /// The station's clock runs more than `StationClock.farOffPpm` off this box's (said
+    /// once a run): its encoder's sound card, followed from here on.
+    case stationClockFarOff(ppm: Double)
 }
 
 /// Why the delay in force changed.
@@ -73,6 +76,9 @@ public struct EngineStatistics: Sendable, Equatable {
     /// The measured drift between the DAC and the system clock (ppm; positive: the DAC
     /// runs fast), from the slips over about a minute.
     public var driftPpm = 0.0
+    /// The station's clock against this box's (ppm; positive: the station runs fast), as
+    /// followed from arrival times; nil until two minutes of arrivals say (`StationClock`).
+    public var stationClockPpm: Double?
     /// Frames rendered in all.
     public var renderedFrames: Int64 = 0
     public init() {}

@@ -77,7 +77,7 @@ extension PlaybackEngine {
         guard case .paused(let position) = transport else { return }
         if line.isEmpty || position < line.startPosition {
             let maximum = AudioFormat.frames(milliseconds: configuration.maxDelayMs)
-            delayFrames = min(livePosition(at: now) + outputDelayFrames - position, maximum)
+            delayFrames = min(delay(playing: position, at: now), maximum)
             transport = .waiting(hold: nil)
             notifications.append(
                 .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))

@@ -52,6 +52,12 @@ extension PlaybackEngine {
             receivedAudio = true
             updateState(.firstAudioReceived)
         }
+        let streamEnd = packet.connectionTimestamp + Int64(packet.durationFrames) + packet.receivedAheadFrames
+        if let origin,
+            stationClock.observe(segment: placementCount, local: now.frames(since: origin), stream: streamEnd)
+        {
+            followStation(now: now)
+        }
     }
 
     /// Takes a stream event stamped with a connection timestamp (frames).
@@ -140,6 +146,7 @@ extension PlaybackEngine {
         decidePendingPlacement(now: now)
         settlePlacement()
         var next = ConnectionPlacement()
+        placementCount += 1
         if !line.isEmpty {
             next.previousEnd = line.endPosition
             let searchFrom = line.endPosition - AudioFormat.frames(milliseconds: configuration.spliceSearchMs)
@@ -228,7 +235,14 @@ extension PlaybackEngine {
     /// events, and heads playing them, which keep delivering the same audio.
     private func shiftPlacement(by delta: Int64) {
         placement.base! += delta
-        guard let first = placement.firstSequence, first >= line.firstSequence, first < line.endSequence else { return }
+        guard let first = placement.firstSequence else { return }
+        shiftPositions(fromSequence: first, by: delta)
+    }
+
+    /// Moves every packet from sequence `first` on by `delta` frames, with the events and
+    /// heads there, which keep delivering the same audio.
+    func shiftPositions(fromSequence first: Int64, by delta: Int64) {
+        guard first >= line.firstSequence, first < line.endSequence else { return }
         let oldStart = line[first].position
         line.shiftPositions(from: first, by: delta)
         timeline.shift(from: oldStart, by: delta)
@@ -246,15 +260,20 @@ extension PlaybackEngine {
     /// a new encoder, not a resend, and the packets move to where time puts them.
     func settlePlacement() {
         switch placement.phase {
-        case .timed(_?):
+        case .timed(let settlesAt?):
             placement.phase = .fixed
+            keepForStationClock(spliced: false, settledAt: settlesAt)
             reportLostBeforePlacement()
         case .spliced:
             placement.phase = .fixed
             guard let base = placement.base, let bound = placement.timeBound,
                 bound - base > Int64(AudioFormat.sampleRate)
-            else { return }
+            else {
+                keepForStationClock(spliced: true)
+                return
+            }
             shiftPlacement(by: bound - base)
+            keepForStationClock(spliced: false)
             statistics.splices -= 1
             statistics.falseSplices += 1
             reportLostBeforePlacement()
@@ -291,6 +310,91 @@ extension PlaybackEngine {
                 .eventTookEffect(
                     event, .reached, outputFrame: statistics.renderedFrames,
                     elapsedFrames: eventCursor - event.position))
+        }
+    }
+}
+
+extension PlaybackEngine {
+    /// A placement settled: where its arrivals lie on the timeline. A splice continues the
+    /// positions of the audio before it exactly, so its arrivals join that placement's in
+    /// saying where live is; one placed by time starts afresh, its own arrivals saying it.
+    func keepForStationClock(spliced: Bool, settledAt: Instant? = nil) {
+        let segment = placementCount
+        if spliced {
+            leveling?.segments.insert(segment)
+        } else if liveAboveArrivals != nil, let first = placement.firstSequence {
+            leveling = Leveling(segments: [segment], firstSequence: first)
+        } else {
+            leveling = nil
+            if firstSettledLocal == nil, let origin, let settledAt {
+                firstSettledLocal = settledAt.frames(since: origin)
+            }
+        }
+        settledPlacements[segment] = placement.base ?? 0
+    }
+
+    /// A placement by time, and the splices that continue it, while its positions are
+    /// brought onto the line of the arrivals before it.
+    struct Leveling {
+        var segments: Set<Int>
+        var firstSequence: Int64
+        /// Points of theirs it takes to be done: a minute.
+        static let donePoints = 60
+        /// Points before the first move: 10 s (in a model of in-order arrivals 0-500 ms
+        /// late, their mean is within 9 ms where the placement's tightest bound was 30 off).
+        static let firstMovePoints = 10
+    }
+
+    /// Moves the positions being levelled by how far their arrivals lie off the line of
+    /// those before them (the placement by time took its first seconds' tightest arrival
+    /// for live; a minute of them says better).
+    private func level(_ leveling: Leveling, fit: StationClock.Fit) {
+        guard let reference = fit.level, let own = fit.levelingLevel,
+            fit.levelingPoints >= Leveling.firstMovePoints
+        else { return }
+        let delta = Int64((reference - own).rounded())
+        if delta != 0 {
+            shiftPositions(fromSequence: leveling.firstSequence, by: delta)
+            for segment in leveling.segments { settledPlacements[segment]? += delta }
+            if leveling.segments.contains(placementCount) { placement.base? += delta }
+        }
+        if fit.levelingPoints >= Leveling.donePoints { self.leveling = nil }
+    }
+
+    /// A fit of the arrivals is due: live follows the station's rate from here and, while
+    /// no placement is being refined, the line through the arrivals of the placements that
+    /// share the current one's positions, kept as far above it as live was when it was
+    /// first known (the placement's tightest bound, which is what "live" means here; the
+    /// line is the typical least lag). A placement by time is off by its first seconds'
+    /// jitter; its own arrivals are off by as much, so live follows them and the heard
+    /// delay does not move.
+    func followStation(now: Instant) {
+        guard let origin,
+            let fit = stationClock.fit(settled: settledPlacements, leveling: leveling?.segments ?? [])
+        else { return }
+        statistics.stationClockPpm = fit.ppm
+        settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
+        followingStation = followingStation || fit.isEvident
+        guard followingStation else { return }
+        let local = now.frames(since: origin)
+        if let leveling { level(leveling, fit: fit) }
+        if case .fixed = placement.phase, let level = fit.level {
+            let line = level + fit.rate * Double(local)
+            // Live as the first placement put it, where it put it: the drift of the minutes
+            // before the station's rate was known is taken out.
+            let anchor = firstSettledLocal ?? local
+            let offset =
+                liveAboveArrivals ?? Double(liveLine.position(atLocal: anchor)) - (level + fit.rate * Double(anchor))
+            liveAboveArrivals = offset
+            liveLine = LiveLine(anchorLocal: local, anchorPosition: Int64((line + offset).rounded()), rate: fit.rate)
+        } else {
+            liveLine = liveLine.continued(at: local, rate: fit.rate)
+        }
+        // Said once the figure is worth saying: followed from the first evidence, told once
+        // it is known to 15 ppm.
+        if abs(fit.ppm) > StationClock.farOffPpm, fit.ppmError <= StationClock.toldWithinPpm, !reportedFarStationClock {
+            reportedFarStationClock = true
+            notifications.append(.stationClockFarOff(ppm: fit.ppm))
         }
     }
 }

@@ -58,7 +58,8 @@ extension PlaybackEngine {
             jump(to: targetPosition(at: now), aligned: true)
         } else {
             pendingSlip = drift.slip(forError: error, frames: frames)
-            statistics.driftPpm = drift.driftPpm
+            // The slips follow the DAC and the station together; the DAC's share is told.
+            statistics.driftPpm = drift.driftPpm + (statistics.stationClockPpm ?? 0)
         }
     }
 
@@ -68,7 +69,7 @@ extension PlaybackEngine {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
         // A delay below what the buffer and the arrival lag allow could never fill.
         let delay = max(delayFrames, minimumDelayFrames(at: now))
-        var position = hold ?? livePosition(at: now) + outputDelayFrames - delay
+        var position = hold ?? self.position(forDelay: delay, at: now)
         let oldest = oldestPlayablePosition(at: now)
         if position < oldest {
             guard hold != nil else { return }
@@ -89,7 +90,7 @@ extension PlaybackEngine {
             if restartsAfterStandBy { eventCursor = .min }
             emitTransitions(to: position)
         } else {
-            delayFrames = livePosition(at: now) + outputDelayFrames - position
+            delayFrames = self.delay(playing: position, at: now)
             let reason: DelayChangeReason = resumed ? .resumedAfterPause : .rebuffered
             notifications.append(
                 .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))

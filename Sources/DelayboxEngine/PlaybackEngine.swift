@@ -7,9 +7,10 @@
 /// playout thread that fills a lock-free ring ahead of the real-time audio thread: it
 /// does not block or do I/O, but may allocate when it has something to report.
 ///
-/// Timeline: positions are frames of the internal format (`AudioFormat`). Position p is
-/// "live" at local time `origin + p / rate`, where `origin` is fixed by the first packet
-/// ever received. A connection's packets are placed on it either by matching them with
+/// Timeline: positions are frames of the internal format (`AudioFormat`) as the station
+/// counts them. Which one is "live" at a local time is `liveLine`: from the first packet
+/// ever received at the nominal rate, then at the station's own (`StationClock`), so that
+/// a delay set once holds against the live match for hours. A connection's packets are placed on it either by matching them with
 /// audio already held (a reconnect's resent burst) or from their arrival times, so the
 /// delay holds across reconnects and only truly lost audio becomes a gap.
 public final class PlaybackEngine {
@@ -35,10 +36,34 @@ public final class PlaybackEngine {
     var drift = DriftCorrector()
     /// The slip `steer` decided for the chunk being rendered (-1, 0, +1 frames).
     var pendingSlip = 0
-    static let renderChunkFrames = 4_096
+    /// Frames a chunk of rendering: 20 ms, each steered on its own, so that one slip a
+    /// chunk follows up to 1042 ppm — the station's clock and the DAC's together — whatever
+    /// the output's period (`delaybox play` to a WAV renders 100 ms at a time: in chunks of
+    /// 4096 frames it followed at most 417 ppm, and a station 500 ppm fast slid 5 ms a minute).
+    static let renderChunkFrames = 960
 
-    /// Local time at which timeline position 0 was live; set by the first packet.
+    /// Local time from which `liveLine` counts; set by the first packet.
     var origin: Instant?
+    /// Which timeline position is live when.
+    var liveLine = LiveLine()
+    /// The station's clock, from the arrival times of every placement's packets.
+    var stationClock = StationClock()
+    /// Placements begun so far: the segment each packet's arrival is kept under.
+    var placementCount = 0
+    /// Each settled placement's base, by segment (`placementCount`).
+    var settledPlacements: [Int: Int64] = [:]
+    /// The placement by time whose positions are being brought onto the arrivals' line.
+    var leveling: Leveling?
+    /// When the first placement settled (local frames since the origin): where live was
+    /// as it said, before the station's rate was known.
+    var firstSettledLocal: Int64?
+    /// How far live lies above the line through the arrivals (frames), fixed when that line
+    /// is first known.
+    var liveAboveArrivals: Double?
+    /// Whether live follows the station's clock: once its error shows (`Fit.isEvident`).
+    var followingStation = false
+    /// Whether the log was told the station's clock is far off (once a run).
+    var reportedFarStationClock = false
     var connection = ConnectionPhase.notStarted
     var transport = Transport.waiting(hold: nil)
     var placement = ConnectionPlacement()
@@ -115,12 +140,20 @@ public final class PlaybackEngine {
     /// The timeline position that is live at `now` (0 before the first packet).
     func livePosition(at now: Instant) -> Int64 {
         guard let origin else { return 0 }
-        return now.frames(since: origin)
+        return liveLine.position(atLocal: now.frames(since: origin))
     }
 
     /// Where playout should be at `now` for the set delay to hold at the jack.
-    func targetPosition(at now: Instant) -> Int64 {
-        livePosition(at: now) + outputDelayFrames - delayFrames
+    func targetPosition(at now: Instant) -> Int64 { position(forDelay: delayFrames, at: now) }
+
+    /// The timeline position heard `delay` frames (local time, at the jack) after it was live.
+    func position(forDelay delay: Int64, at now: Instant) -> Int64 {
+        livePosition(at: now) - liveLine.stationFrames(delay - outputDelayFrames)
+    }
+
+    /// The delay at the jack (local frames) of playing `position` at `now`.
+    func delay(playing position: Int64, at now: Instant) -> Int64 {
+        liveLine.localFrames(livePosition(at: now) - position) + outputDelayFrames
     }
 
     /// The delay that can be set at `now`, in frames.
@@ -207,8 +240,7 @@ public final class PlaybackEngine {
             delayMs: AudioFormat.milliseconds(frames: delayFrames),
             availableDelayMs: AudioFormat.milliseconds(frames: availableDelayFrames(at: now)),
             minimumDelayMs: AudioFormat.milliseconds(frames: minimumDelayFrames(at: now)),
-            heardDelayMs: AudioFormat.exactMilliseconds(
-                frames: livePosition(at: nextFrameDue) + outputDelayFrames - position),
+            heardDelayMs: AudioFormat.exactMilliseconds(frames: delay(playing: position, at: nextFrameDue)),
             bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,

@@ -3,7 +3,7 @@ import DelayboxEngine
 /// A live source behind an Icecast-like server, as one client sees it over a network.
 ///
 /// The source produces packet k (stream frames k·P ..< (k+1)·P) at source time
-/// (k+1)·P / rate. A connected client gets each packet after the network latency plus
+/// (k+1)·P / (rate · (1 + stationPpm/10⁶)): its encoder's sound card on its own crystal. A connected client gets each packet after the network latency plus
 /// jitter (in order). On every (re)connect the server first resends the packets of the
 /// last `burst` (its connect burst), all at once. During an outage nothing arrives; the
 /// client learns of the loss at its start and reconnects at its end. Connection
@@ -28,12 +28,28 @@ public struct SimulatedNetwork {
         }
     }
 
+    /// A congested path: packets produced from `atMs` for `lengthMs` (source time) take
+    /// `extraMs` longer to arrive.
+    public struct Congestion: Equatable, Sendable {
+        public var atMs: Int64
+        public var lengthMs: Int64
+        public var extraMs: Int64
+        public init(atMs: Int64, lengthMs: Int64, extraMs: Int64) {
+            self.atMs = atMs
+            self.lengthMs = lengthMs
+            self.extraMs = extraMs
+        }
+    }
+
     public let packetFrames: Int
     public let packetBytes: Int
     let latencyNs: Int64
+    /// Stream frames the station makes per frame of true time.
+    let stationRate: Double
     let jitterNs: Int64
     let burstFrames: Int64
     let outages: [Outage]
+    let congestions: [Congestion]
     /// Events by the stream frame they are stamped on.
     let events: [(frame: Int64, event: StreamEvent)]
     /// Packets whose index lies in one of these ranges are digital silence.
@@ -55,8 +71,11 @@ public struct SimulatedNetwork {
     public init(
         packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
         connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
-        silentPackets: [Range<Int64>] = [], seed: UInt64
+        silentPackets: [Range<Int64>] = [], stationPpm: Double = 0, congestions: [Congestion] = [],
+        seed: UInt64
     ) {
+        self.congestions = congestions
+        stationRate = 1 + stationPpm / 1e6
         self.packetFrames = packetFrames
         self.packetBytes = packetBytes
         latencyNs = latencyMs * Instant.nanosecondsPerMillisecond
@@ -73,7 +92,15 @@ public struct SimulatedNetwork {
 
     /// Source time at which packet `index` is complete.
     public func productionTime(of index: Int64) -> Instant {
-        Instant.zero.advanced(byFrames: (index + 1) * Int64(packetFrames))
+        let frames = (index + 1) * Int64(packetFrames)
+        guard stationRate != 1 else { return Instant.zero.advanced(byFrames: frames) }
+        let seconds = Double(frames) / stationRate / Double(AudioFormat.sampleRate)
+        return Instant.zero.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+    }
+
+    /// Stream frames the station has made by source time `time`.
+    func streamFrames(at time: Instant) -> Int64 {
+        Int64((Double(time.frames(since: .zero)) * stationRate).rounded(.down))
     }
 
     /// Whether packet `index` is digital silence.
@@ -91,8 +118,8 @@ public struct SimulatedNetwork {
     public func lostPackets() -> [Range<Int64>] {
         let frames = Int64(packetFrames)
         return outages.compactMap { outage in
-            let start = AudioFormat.frames(milliseconds: outage.atMs)
-            let end = AudioFormat.frames(milliseconds: outage.atMs + outage.lengthMs)
+            let start = streamFrames(at: .milliseconds(outage.atMs))
+            let end = streamFrames(at: .milliseconds(outage.atMs + outage.lengthMs))
             let firstDropped = (start + frames - 1) / frames - 1  // first packet completed at or after start
             let newestInBurst = end / frames - 1
             let lastLost = newestInBurst - burstFrames / frames
@@ -165,7 +192,11 @@ public struct SimulatedNetwork {
                 if produced == end { return }  // the burst carried it
             }
         }
-        deliver(index, at: produced.advanced(byNanoseconds: latencyNs + jitter()))
+        let congested = congestions.first {
+            produced >= .milliseconds($0.atMs) && produced < .milliseconds($0.atMs + $0.lengthMs)
+        }
+        let extraNs = (congested?.extraMs ?? 0) * Instant.nanosecondsPerMillisecond
+        deliver(index, at: produced.advanced(byNanoseconds: latencyNs + extraNs + jitter()))
     }
 
     /// Opens a connection at source time `time`: the connect burst arrives at once.
@@ -174,7 +205,7 @@ public struct SimulatedNetwork {
         let arrival = time.advanced(byNanoseconds: latencyNs)
         lastArrival = max(lastArrival, arrival)
         queue.append((lastArrival, .opened))
-        let newestDone = time.frames(since: .zero) / Int64(packetFrames) - 1
+        let newestDone = streamFrames(at: time) / Int64(packetFrames) - 1
         let burstPackets = burstFrames / Int64(packetFrames)
         let first = max(0, newestDone - burstPackets + 1)
         connectionFirstFrame = first * Int64(packetFrames)

@@ -40,7 +40,11 @@ public final class Simulation {
             connectAtMs: lead,
             outages: scenario.outages.map { .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs) },
             events: scenario.events.map { ($0.atMs + lead, $0.event) },
-            silentPackets: scenario.silentPackets, seed: scenario.seed)
+            silentPackets: scenario.silentPackets, stationPpm: scenario.stationPpm,
+            congestions: scenario.congestions.map {
+                .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs, extraMs: $0.extraMs)
+            },
+            seed: scenario.seed)
         lostPackets = network.lostPackets()
         dac = SimulatedDAC(periodFrames: scenario.periodFrames, periods: scenario.periods, driftPpm: scenario.driftPpm)
         buffer = [Float](repeating: 0, count: scenario.periodFrames * AudioFormat.channelCount)
@@ -108,22 +112,25 @@ public final class Simulation {
         for notification in engine.drainNotifications() { notifications.append((time, notification)) }
         if scenario.recordOutput { output.append(contentsOf: buffer) }
         guard engine.state == .playing || engine.state == .reconnecting else { return }
+        let measured = time >= start.advanced(byMilliseconds: scenario.measureFromMs)
+        // Stream frames per second of true time: the station's clock.
+        let streamRate = Double(AudioFormat.sampleRate) * (1 + scenario.stationPpm / 1e6)
         let delaySeconds = Double(engine.delayInFrames) / Double(AudioFormat.sampleRate)
         let latencySeconds = Double(scenario.latencyMs) / 1000
         buffer.withUnsafeBufferPointer { samples in
             for frame in 0..<scenario.periodFrames where samples[2 * frame] == 0 && samples[2 * frame + 1] == 0 {
                 let heard = dac.jackTime(ofFrame: frame, requestedAt: time)
-                let expected = Int64(
-                    ((heard - latencySeconds - delaySeconds) * Double(AudioFormat.sampleRate)).rounded(.down))
+                let expected = Int64(((heard - latencySeconds - delaySeconds) * streamRate).rounded(.down))
                 if !isLostOrSilent(streamFrame: expected) { gapFrames += 1 }
             }
-            guard let first = ToneCodec.code(right: samples[1]), let second = ToneCodec.code(right: samples[3]),
+            guard measured, let first = ToneCodec.code(right: samples[1]),
+                let second = ToneCodec.code(right: samples[3]),
                 (second - first) & (ToneCodec.codePeriod - 1) == 1
             else { return }
             let heard = dac.jackTime(ofFrame: 0, requestedAt: time)
-            let expected = (heard - latencySeconds - delaySeconds) * Double(AudioFormat.sampleRate)
+            let expected = (heard - latencySeconds - delaySeconds) * streamRate
             let frame = unwrap(code: first, near: expected)
-            let heardDelay = heard - (Double(frame) / Double(AudioFormat.sampleRate) + latencySeconds)
+            let heardDelay = heard - (Double(frame) / streamRate + latencySeconds)
             delayErrorsMs.append((heardDelay - delaySeconds) * 1000)
         }
     }
@@ -143,14 +150,20 @@ public final class Simulation {
     private func report(at end: Instant) -> SimulationReport {
         let status = engine.status(at: end)
         let sorted = delayErrorsMs.map(abs).sorted()
-        let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        func p99(_ sorted: [Double]) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        }
+        let signed = delayErrorsMs.sorted()
+        let median = signed.isEmpty ? 0 : signed[signed.count / 2]
+        let wander = delayErrorsMs.map { abs($0 - median) }.sorted()
         let lostExpected = lostPackets.reduce(0) { $0 + $1.count } * scenario.packetFrames
         return SimulationReport(
             durationS: Double(scenario.durationMs) / 1000, delayS: Double(scenario.delayMs) / 1000,
             driftPpm: scenario.driftPpm,
             outages: scenario.outages.map { "\(Double($0.atMs) / 1000):\(Double($0.lengthMs) / 1000)" },
-            delayErrorMsMax: sorted.last ?? 0, delayErrorMsP99: p99,
+            delayErrorMsMax: sorted.last ?? 0, delayErrorMsP99: p99(sorted),
             delayErrorMsMean: sorted.isEmpty ? 0 : delayErrorsMs.reduce(0, +) / Double(sorted.count),
+            delayErrorMsMedian: median, delayWanderMsP99: p99(wander), delayWanderMsMax: wander.last ?? 0,
             delayChecks: sorted.count,
             underruns: status.statistics.underruns,
             lostMs: AudioFormat.exactMilliseconds(frames: status.statistics.lostFrames),
@@ -159,6 +172,8 @@ public final class Simulation {
             splices: status.statistics.splices, resyncs: status.statistics.resyncs,
             driftSlips: status.statistics.driftSlips,
             driftPpmMeasured: (status.statistics.driftPpm * 10).rounded() / 10,
+            stationPpm: scenario.stationPpm,
+            stationPpmMeasured: status.statistics.stationClockPpm.map { ($0 * 10).rounded() / 10 },
             duplicatePackets: status.statistics.duplicatePackets, decodeErrors: status.statistics.decodeErrors,
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
             finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,

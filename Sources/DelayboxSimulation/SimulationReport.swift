@@ -10,6 +10,12 @@ public struct SimulationReport: Codable, Sendable {
     public var delayErrorMsMax: Double
     public var delayErrorMsP99: Double
     public var delayErrorMsMean: Double
+    /// The heard delay about its own median (signed error − median), p99 and max: how
+    /// steady it is, whatever constant the path's least lag adds (a box takes the tightest
+    /// arrival of its first seconds for live: 0 on a steady network, more on a jittery one).
+    public var delayErrorMsMedian: Double
+    public var delayWanderMsP99: Double
+    public var delayWanderMsMax: Double
     /// Frames checked for the delay error (one per DAC period with an exact code).
     public var delayChecks: Int
     public var underruns: Int
@@ -26,6 +32,10 @@ public struct SimulationReport: Codable, Sendable {
     /// The drift the engine measured from its slips (ppm; the scenario's `driftPpm` is
     /// the truth it should find).
     public var driftPpmMeasured: Double
+    /// The station's clock error, and what the engine followed at the end (ppm; nil: not
+    /// known yet).
+    public var stationPpm: Double
+    public var stationPpmMeasured: Double?
     public var duplicatePackets: Int
     public var decodeErrors: Int
     public var delayBufferBytes: Int

@@ -8,8 +8,14 @@ public struct SimulationScenario: Sendable {
     /// The delay the box holds from the start (as if remembered from the last run).
     public var delayMs: Int64 = 60_000
     public var outages: [SimulatedNetwork.Outage] = []
+    public var congestions: [SimulatedNetwork.Congestion] = []
     /// The DAC's clock error.
     public var driftPpm: Double = 0
+    /// The station's clock error (its encoder's sound card; positive: fast).
+    public var stationPpm: Double = 0
+    /// The delay error is measured from this time on (ms from the start): what the
+    /// station's clock is followed to once it is known.
+    public var measureFromMs: Int64 = 0
     /// Network latency, and random extra latency up to `jitterMs` per packet.
     public var latencyMs: Int64 = 20
     public var jitterMs: Int64 = 0

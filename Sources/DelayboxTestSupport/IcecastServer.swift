@@ -137,8 +137,11 @@ public final class IcecastServer {
     /// Starts a source on `mount` that sends `file` at real-time pace, unit by unit as
     /// `format` says, over Icecast's SOURCE protocol with Nagle off. Returns t0 on
     /// CLOCK_MONOTONIC (seconds): sample s of the decoded stream was live at
-    /// t0 + (s + 1) / rate, so a test knows when every sample was live.
-    public func startPacedSource(mount: String, file: String, format: PacedFormat) throws -> Double {
+    /// t0 + (s + 1) / (rate · (1 + clockPpm / 10⁶)), so a test knows when every sample was
+    /// live. `clockPpm`: the station's encoder on a crystal that far off this machine's.
+    public func startPacedSource(mount: String, file: String, format: PacedFormat, clockPpm: Double = 0) throws
+        -> Double
+    {
         let units: String
         let contentType: String
         switch format {
@@ -177,7 +180,7 @@ public final class IcecastServer {
             t0 = time.monotonic()
             print('%.6f' % t0, flush=True)
             for at, unit in units:
-                wait = t0 + at - time.monotonic()
+                wait = t0 + at / \(1 + clockPpm / 1e6) - time.monotonic()
                 if wait > 0: time.sleep(wait)
                 sock.sendall(unit)
             time.sleep(3600)

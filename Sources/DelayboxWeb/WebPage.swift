@@ -120,7 +120,8 @@ enum WebPage {
 
             <section aria-label="Box">
               <h2>Box</h2>
-              <p class="note">Version <span id="version">—</span> · playing for <span id="uptime">—</span></p>
+              <p class="note">Version <span id="version">—</span> · playing for <span id="uptime">—</span>
+                · the station's clock <span id="station-clock">not known yet</span></p>
               <dl id="machine" class="machine"></dl>
               <div class="row">
                 <button id="log-show" type="button">Last log lines</button>

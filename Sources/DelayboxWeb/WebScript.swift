@@ -110,6 +110,9 @@ enum WebScript {
           $("delay-available").textContent = seconds(status.available_delay_ms);
           $("volume-now").textContent = status.muted ? "muted" : (status.volume ?? "—") + "";
           $("uptime").textContent = duration(status.uptime_s);
+          // Followed from the stream's arrival times once two minutes of them say (issue 58).
+          $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
+            : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
           const building = status.building_delay_ms;
           show("building", typeof building === "number" && building > 0);
           if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";

@@ -88,6 +88,16 @@ enum Bench {
         let drifting = try Simulation(scenario).run()
         print("delay_error_ms_p99_3h_100ppm: \(format(drifting.delayErrorMsP99))")
         print("delay_error_ms_max_3h_100ppm: \(format(drifting.delayErrorMsMax))")
+
+        // Issue 58: the station's clock 200 ppm fast, the DAC 100 slow, arrivals 0-500 ms late.
+        scenario.stationPpm = 200
+        scenario.driftPpm = -100
+        scenario.jitterMs = 500
+        scenario.measureFromMs = 600_000
+        let station = try Simulation(scenario).run()
+        print("station_drift_error_ms_p99_3h: \(format(station.delayWanderMsP99))")
+        print("station_drift_error_ms_max_3h: \(format(station.delayWanderMsMax))")
+        print("station_clock_ppm_followed: \(format(station.stationPpmMeasured ?? .nan))")
     }
 
     static func peerFigures() throws {

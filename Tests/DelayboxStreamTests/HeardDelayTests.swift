@@ -44,17 +44,12 @@ import Testing
         return (0..<40).max { power(1_000 + 100 * Double($0)) < power(1_000 + 100 * Double($1)) }!
     }
 
-    /// MP3 arrives frame by frame (24 ms); Ogg/Opus as FFmpeg muxes it, a page a second,
-    /// so the box must tell from the bytes it has read how much of a page is still ahead
-    /// of each packet (counted wrongly, Opus was heard about a second less delayed).
-    @Test(arguments: [false, true])
-    func theHeardDelayIsTheSetOneWithinFiveMilliseconds(opus: Bool) throws {
-        let directory = try ExternalTool.temporaryDirectory("heard-delay")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // MP3: 48 kHz CBR 128 kbps, every frame 384 bytes, 1152 samples (24 ms); no Xing
-        // frame, so the file's frames are exactly the stream's. Opus: one-second pages.
-        let mount = opus ? "/marks.opus" : "/marks.mp3"
-        let marks = directory.appendingPathComponent(mount).path
+    /// A file of marks `seconds` long (the pitch names the second, mod 40) in `directory`,
+    /// and where each mark starts in the decoded stream (the same decoder the box uses).
+    /// MP3: 48 kHz CBR 128 kbps, every frame 384 bytes, 1152 samples (24 ms); no Xing
+    /// frame, so the file's frames are exactly the stream's. Opus: one-second pages.
+    static func marks(seconds: Int, opus: Bool = false, in directory: URL) throws -> (path: String, starts: [Int]) {
+        let path = directory.appendingPathComponent(opus ? "marks.opus" : "marks.mp3").path
         let codec =
             opus
             ? ["-c:a", "libopus", "-b:a", "128k", "-page_duration", "1000000", "-f", "ogg"]
@@ -62,24 +57,53 @@ import Testing
         try ExternalTool.run(
             [
                 "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                "aevalsrc=0.5*sin(2*PI*(1000+100*floor(t))*t)*lt(mod(t\\,1)\\,0.02):s=48000:d=40", "-ac", "2",
+                "aevalsrc=0.5*sin(2*PI*(1000+100*mod(floor(t)\\,40))*t)*lt(mod(t\\,1)\\,0.02):s=48000:d=\(seconds)",
+                "-ac", "2",
             ]
-                + codec + [marks])
-        // Where each mark starts in the decoded stream (the same decoder the box uses).
-        let reference = try AudioFile.decode(marks, maxFrames: 48_000 * 60)
-        let referenceLeft = stride(from: 0, to: reference.count, by: 2).map { reference[$0] }
-        let streamMarks = Self.onsets(referenceLeft)
-        #expect(streamMarks.count >= 38)
-        // Where the mark of each second starts in the stream (frames).
-        let markOfSecond = Dictionary(streamMarks.map { (Self.second(ofMarkAt: $0, in: referenceLeft), $0) }) {
-            first, _ in first
-        }
-        #expect(
-            markOfSecond.count == streamMarks.count, "every mark names its own second: \(markOfSecond.keys.sorted())")
+                + codec + [path])
+        let reference = try AudioFile.decode(path, maxFrames: 48_000 * (seconds + 10))
+        return (path, onsets(stride(from: 0, to: reference.count, by: 2).map { reference[$0] }))
+    }
 
+    /// Each mark a `delaybox play` run wrote to `wav` against when it was live (sample s of
+    /// a paced source started at `t0`, its clock `ppm` off, was live at
+    /// t0 + (s + 1) / (48 000 · (1 + ppm/10⁶))): seconds after the output's first frame, and
+    /// the heard delay minus `delay` (ms). A heard mark is the stream's nearest to where
+    /// `delay` puts it, and must name the same second.
+    static func heardErrors(
+        of lines: [PlayLine], wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0
+    ) throws -> [(at: Double, ms: Double)] {
+        let anchorText = try #require(
+            lines.lines("info").compactMap { $0.text }
+                .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
+        let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
+        let samples = try WavCapture.stereoSamples(path: wav)
+        let left = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
+        let streamRate = 48_000 * (1 + ppm / 1e6)
+        return try onsets(left).map { frame in
+            let heard = anchor + Double(frame) / 48_000
+            let expected = (heard - delay - t0) * streamRate
+            let mark = try #require(marks.min { abs(Double($0) - expected) < abs(Double($1) - expected) })
+            #expect(
+                second(ofMarkAt: frame, in: left) == (mark / 48_000) % 40,
+                "the mark heard at \(frame) names the second of the stream's at \(mark)")
+            return (Double(frame) / 48_000, (heard - (t0 + Double(mark + 1) / streamRate) - delay) * 1_000)
+        }
+    }
+
+    /// MP3 arrives frame by frame (24 ms); Ogg/Opus as FFmpeg muxes it, a page a second,
+    /// so the box must tell from the bytes it has read how much of a page is still ahead
+    /// of each packet (counted wrongly, Opus was heard about a second less delayed).
+    @Test(arguments: [false, true])
+    func theHeardDelayIsTheSetOneWithinFiveMilliseconds(opus: Bool) throws {
+        let directory = try ExternalTool.temporaryDirectory("heard-delay")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marks = try Self.marks(seconds: 40, opus: opus, in: directory)
+        #expect(marks.starts.count >= 38)
         let server = try IcecastServer()
+        let mount = opus ? "/marks.opus" : "/marks.mp3"
         let t0 = try server.startPacedSource(
-            mount: mount, file: marks,
+            mount: mount, file: marks.path,
             format: opus ? .oggOpus : .mp3(frameBytes: 384, frameSeconds: 0.024))
         Thread.sleep(forTimeInterval: 6)  // the server holds a burst; the stream is well under way
         let wav = directory.appendingPathComponent("out.wav").path
@@ -92,26 +116,8 @@ import Testing
             ]
         ).finish()
         #expect(run.status == 0)
-        let anchorText = try #require(
-            run.lines.lines("info").compactMap { $0.text }
-                .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
-        let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
-
-        let samples = try WavCapture.stereoSamples(path: wav)
-        let heardLeft = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
-        let heardMarks = Self.onsets(heardLeft)
-        #expect(heardMarks.count >= 8, "\(heardMarks.count) marks heard")
-        // (seconds after the output's first frame, heard delay minus set delay in ms)
-        var errors: [(at: Double, ms: Double)] = []
-        for frame in heardMarks {
-            let heard = anchor + Double(frame) / 48_000
-            // When the same second's mark was live: sample s was live at t0 + (s + 1) / 48 000.
-            let second = Self.second(ofMarkAt: frame, in: heardLeft)
-            let mark = try #require(
-                markOfSecond[second], "the mark of second \(second) heard at \(frame) is in the stream")
-            let live = t0 + Double(mark + 1) / 48_000
-            errors.append((Double(frame) / 48_000, (heard - live - delay) * 1_000))
-        }
+        let errors = try Self.heardErrors(of: run.lines, wav: wav, marks: marks.starts, t0: t0, delay: delay)
+        #expect(errors.count >= 8, "\(errors.count) marks heard")
         let listed = errors.map { String(format: "%.1f s: %.2f", $0.at, $0.ms) }
         // Once the connection's placement has settled (5 s after its first packet, then at
         // most a crossfade): within 5 ms. Before, once the first correction is made (an

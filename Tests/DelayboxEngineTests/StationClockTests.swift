@@ -1,0 +1,96 @@
+import DelayboxSimulation
+import Testing
+
+@testable import DelayboxEngine
+
+/// The station's clock from arrival times alone (issue 58), fed as the engine feeds it:
+/// each packet's arrival (local frames) and the end of the audio it carried (frames of
+/// its connection).
+@Suite(.timeLimit(.minutes(10))) struct StationClockTests {
+    static let rate = Double(AudioFormat.sampleRate)
+
+    /// Feeds `seconds` of 24 ms packets of a station `ppm` off, one connection per entry of
+    /// `connections` (its start in s), each arriving `lateMs(second)` after it was live.
+    static func fed(
+        ppm: Double, seconds: Double, connections: [Double] = [0], packetMs: Double = 24,
+        lateMs: (Double) -> Double
+    ) -> StationClock {
+        var clock = StationClock()
+        var segment = 0
+        var next = connections.dropFirst()
+        var zero = 0.0  // stream seconds at this connection's timestamp 0
+        var t = packetMs / 1000
+        var arrived = 0.0
+        while t < seconds {
+            if let start = next.first, t >= start {
+                next = next.dropFirst()
+                segment += 1
+                zero = t * (1 + ppm / 1e6)
+            }
+            let stream = t * (1 + ppm / 1e6) - zero
+            // In order, as a stream's bytes are read: a late packet holds back the next.
+            arrived = max(arrived, t + lateMs(t) / 1000)
+            _ = clock.observe(
+                segment: segment, local: Int64(arrived * rate), stream: Int64((stream * rate).rounded()))
+            t += packetMs / 1000
+        }
+        return clock
+    }
+
+    @Test(arguments: [0.0, 47.0, -120.0, 500.0])
+    func aSteadyPathGivesTheStationsRate(ppm: Double) throws {
+        let fit = try #require(Self.fed(ppm: ppm, seconds: 600) { _ in 20 }.fit(settled: [:], leveling: []))
+        #expect(abs(fit.ppm - ppm) < 0.1, "\(fit.ppm) ppm")
+    }
+
+    /// Reconnects start each connection's timestamps at 0 again: each is a segment of its
+    /// own, and the rate comes through them all.
+    @Test func reconnectsAndJitterStillGiveTheRate() throws {
+        var random = SplitMix64(seed: 7)
+        let clock = Self.fed(ppm: -80, seconds: 1_800, connections: [0, 400, 410, 1_200]) { _ in
+            20 + Double(random.next() % 200)
+        }
+        let fit = try #require(clock.fit(settled: [:], leveling: []))
+        #expect(abs(fit.ppm + 80) < 2, "\(fit.ppm) ppm")
+    }
+
+    /// HLS: a segment of 6 s of the station's audio arrives whole once it is done; its
+    /// newest packet makes the point.
+    @Test func segmentsArrivingWholeGiveTheRate() throws {
+        let ppm = 150.0
+        let clock = Self.fed(ppm: ppm, seconds: 1_200) { t in
+            let segmentEnd = ((t * (1 + ppm / 1e6)) / 6).rounded(.up) * 6 / (1 + ppm / 1e6)
+            return (segmentEnd - t) * 1000 + 300
+        }
+        let fit = try #require(clock.fit(settled: [:], leveling: []))
+        #expect(abs(fit.ppm - ppm) < 1, "\(fit.ppm) ppm")
+    }
+
+    /// Two minutes before the first word; a rate no crystal has is not taken.
+    @Test func aRateNeedsTwoMinutesAndMustBePlausible() {
+        #expect(Self.fed(ppm: 50, seconds: 100) { _ in 20 }.fit(settled: [:], leveling: []) == nil)
+        #expect(Self.fed(ppm: 50, seconds: 140) { _ in 20 }.fit(settled: [:], leveling: []) != nil)
+        #expect(Self.fed(ppm: 3_000, seconds: 600) { _ in 20 }.fit(settled: [:], leveling: []) == nil)
+    }
+
+    /// Lag is only ever added: a congested half minute is left out of the line.
+    @Test func aCongestedHalfMinuteIsLeftOut() throws {
+        let clock = Self.fed(ppm: 30, seconds: 900) { t in t > 600 && t < 630 ? 320 : 20 }
+        let fit = try #require(clock.fit(settled: [0: 0], leveling: []))
+        #expect(abs(fit.ppm - 30) < 0.5, "\(fit.ppm) ppm")
+        // The line's level: the packets' ends 20 ms late on the timeline (base 0).
+        let level = try #require(fit.level)
+        #expect(abs(level + 0.020 * Self.rate * (1 + 30e-6)) < 24, "\(level) frames")
+    }
+
+    /// A placement by time being levelled is apart from the line it is levelled onto.
+    @Test func aSegmentBeingLevelledIsMeasuredApart() throws {
+        let clock = Self.fed(ppm: 0, seconds: 600, connections: [0, 300]) { _ in 20 }
+        // The second connection placed 30 ms (1440 frames) too early on the timeline.
+        let second = Int64(300 * Self.rate) - 1_440
+        let fit = try #require(clock.fit(settled: [0: 0, 1: second], leveling: [1]))
+        let line = try #require(fit.level), own = try #require(fit.levelingLevel)
+        #expect(abs((line - own) - 1_440) < 50, "\(line - own) frames apart")
+        #expect(fit.levelingPoints > 250)
+    }
+}

@@ -1,0 +1,65 @@
+import DelayboxEngine
+import DelayboxSimulation
+import Testing
+
+/// Issue 58: a station's encoder runs on its own crystal. Before the engine followed it,
+/// the heard delay slid by all of the station's error (200 ppm: 12 ms a minute, 2.2 s
+/// over these 3 hours) while the DAC's own drift was corrected.
+///
+/// The delay is measured about its own median: what a box takes for "live" is the tightest
+/// arrival of its first seconds, above the path's true latency by what the jitter left
+/// (0 on a steady network; 19-25 ms with 0-500 ms of it) — a constant of the path, the
+/// same for the whole run. What must not move is the delay.
+@Suite(.timeLimit(.minutes(10))) struct StationClockSimulationTests {
+    /// The issue's acceptance: 3 h, the station at ±200 ppm, the DAC at ∓100 ppm, arrivals
+    /// 0-500 ms late (in order, so that late ones hold back the next: batching), two
+    /// outages that lose audio (each placed by time again); measured from the 10th minute.
+    @Test(arguments: [(200.0, -100.0), (-200.0, 100.0)])
+    func theHeardDelayHoldsAgainstTheStationsClockForThreeHours(stationPpm: Double, dacPpm: Double) throws {
+        var scenario = SimulationScenario()
+        scenario.durationMs = 3 * 3_600_000
+        scenario.delayMs = 60_000
+        scenario.stationPpm = stationPpm
+        scenario.driftPpm = dacPpm
+        scenario.jitterMs = 500
+        scenario.outages = [.init(atMs: 2_400_000, lengthMs: 5_000), .init(atMs: 6_000_000, lengthMs: 20_000)]
+        scenario.measureFromMs = 600_000
+        let report = try Simulation(scenario).run()
+        #expect(report.delayWanderMsP99 <= 5, "p99 \(report.delayWanderMsP99) ms")
+        #expect(report.delayWanderMsMax <= 20, "max \(report.delayWanderMsMax) ms")
+        #expect(abs(report.delayErrorMsMedian) <= 50, "the path's constant: \(report.delayErrorMsMedian) ms")
+        let followed = try #require(report.stationPpmMeasured)
+        #expect(abs(followed - stationPpm) < 2, "followed \(followed) ppm")
+        #expect(abs(report.driftPpmMeasured - dacPpm) < 10, "the DAC's share: \(report.driftPpmMeasured) ppm")
+        #expect(report.underruns == 0 && report.resyncs == 0)
+        // Lost audio is heard where the path's constant puts it: its edges, once per outage.
+        #expect(report.gapsMs <= 2 * abs(report.delayErrorMsMedian) + 1, "gaps \(report.gapsMs) ms")
+    }
+
+    /// A congested path (+300 ms for 30 s, then back) says nothing of the station's clock:
+    /// the delay does not follow it.
+    @Test func aCongestedMinuteDoesNotMoveTheDelay() throws {
+        var scenario = SimulationScenario()
+        scenario.durationMs = 30 * 60_000
+        scenario.delayMs = 30_000
+        scenario.stationPpm = 100
+        scenario.jitterMs = 20
+        scenario.congestions = [.init(atMs: 900_000, lengthMs: 30_000, extraMs: 300)]
+        scenario.measureFromMs = 600_000
+        let report = try Simulation(scenario).run()
+        #expect(report.delayWanderMsMax <= 5, "max \(report.delayWanderMsMax) ms about \(report.delayErrorMsMedian)")
+        #expect(report.resyncs == 0 && report.underruns == 0 && report.gapsMs == 0)
+    }
+
+    /// A station on this box's clock is left alone.
+    @Test func aStationOnTimeIsNotSlipped() throws {
+        var scenario = SimulationScenario()
+        scenario.durationMs = 20 * 60_000
+        scenario.jitterMs = 40
+        let report = try Simulation(scenario).run()
+        let followed = try #require(report.stationPpmMeasured)
+        #expect(abs(followed) < 1, "followed \(followed) ppm")
+        #expect(report.delayErrorMsMax < 2, "max \(report.delayErrorMsMax) ms")
+        #expect(report.driftSlips < 100, "\(report.driftSlips) frames slipped")
+    }
+}
