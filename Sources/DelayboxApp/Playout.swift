@@ -324,7 +324,10 @@ final class Playout {
     /// happened, the engine's notifications dated when their period is heard.
     private func render(_ engine: PlaybackEngine, now: Instant, minimumPeriods: Int = 0) {
         testTone.isOn = answers.toneOn
-        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, delay in
+        // What the device's delay cannot see (a Bluetooth speaker's buffer) is heard later still.
+        let beyond = Int(AudioFormat.frames(milliseconds: configuration.config.audio.outputLatencyMs))
+        output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, device in
+            let delay = device + beyond
             let wasPlaying = engine.state == .playing
             let first = engine.renderedFrames
             engine.render(into: buffer, now: now, outputDelayFrames: delay)

@@ -28,6 +28,8 @@ public final class StreamPlayer {
         /// Stop after this much output (s); 0: until interrupted (or, fast, until the audio is out).
         public var seconds: Double = 0
         public var output = OutputDevice.null
+        /// What the output adds after the device (ms): `audio.output_latency`.
+        public var outputLatencyMs: Int64 = 0
         public var fast = false
         public var json = false
         public var engine = EngineConfiguration()
@@ -79,7 +81,8 @@ public final class StreamPlayer {
         log.receiveFFmpegMessages()
         let board = BoardConfig.player(
             channels: options.lineup, device: options.output.description,
-            periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs)
+            periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs,
+            outputLatencyMs: options.outputLatencyMs)
         let setup = Playout.Setup(
             config: board,
             settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),

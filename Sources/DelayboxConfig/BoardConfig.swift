@@ -45,6 +45,8 @@ public struct WebSettings: Sendable, Equatable {
 public struct AudioSettings: Sendable, Equatable {
     /// The one rate the engine plays (Hz); the config refuses others with the way out.
     public static let engineRate = 48_000
+    /// The most `output_latency` may say (ms): beyond any speaker's buffer.
+    public static let maximumOutputLatencyMs: Int64 = 2_000
     /// An ALSA device name (`hw:CARD=sndrpihifiberry,DEV=0`, `default`, a plugin), or
     /// `wav:PATH` / `null` for hosts without a sound card.
     public var device: String
@@ -57,6 +59,10 @@ public struct AudioSettings: Sendable, Equatable {
     public var format: SampleFormat
     public var periodMs: Int64
     public var periods: Int
+    /// What the output adds after ALSA that `snd_pcm_delay` cannot see (ms): a Bluetooth
+    /// speaker's A2DP buffer (150-250), an HDMI receiver's processing, a USB DAC's FIFO.
+    /// Counted in the heard delay: playout runs that much earlier.
+    public var outputLatencyMs: Int64 = 0
 }
 
 public enum LineBias: String, Sendable, CaseIterable {

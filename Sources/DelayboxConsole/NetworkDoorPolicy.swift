@@ -25,6 +25,10 @@ public enum NetworkDoorPolicy {
     /// may fetch clips from).
     public static let channelKeys: Set<String> = ["name", "url", "mute_music", "ads"]
 
+    /// Other keys a network door may set: the output's latency beyond the device (a
+    /// listener's Bluetooth speaker), a number that names nothing.
+    public static let otherKeys: Set<String> = ["audio.output_latency"]
+
     /// The longest link a network door may give (bytes).
     public static let maximumLinkBytes = 2_000
 
@@ -57,7 +61,9 @@ public enum NetworkDoorPolicy {
         let owners =
             "'\(key)' is the owner's: set it at the box's serial console, with delayboxctl, or in "
             + "/etc/delaybox/delaybox.conf — \(door.name) may set defaults.{\(defaultsKeys.sorted().joined(separator: ","))} "
-            + "and channels.N.{\(channelKeys.sorted().joined(separator: ","))}"
+            + "and channels.N.{\(channelKeys.sorted().joined(separator: ","))}, "
+            + otherKeys.sorted().joined(separator: ", ")
+        if otherKeys.contains(key) { return nil }
         switch parts.count {
         case 2 where parts[0] == "defaults" && defaultsKeys.contains(parts[1]):
             return nil

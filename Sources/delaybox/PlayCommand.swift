@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import DelayboxConfig
 import DelayboxEngine
 import DelayboxOutput
 import DelayboxPlatform
@@ -32,6 +33,13 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per line.")
     var json = false
 
+    @Option(
+        name: .long,
+        help:
+            "What the output adds after the device, in seconds (a Bluetooth speaker: 0.15-0.25); played that much earlier."
+    )
+    var outputLatency: Double = 0
+
     @Option(name: .long, help: "No data for this many seconds counts as a stall.")
     var stallTimeout: Double = 5
 
@@ -57,6 +65,10 @@ struct PlayCommand: ParsableCommand {
         options.output = output
         options.fast = fast
         options.json = json
+        options.outputLatencyMs = try milliseconds(outputLatency, "--output-latency")
+        guard options.outputLatencyMs <= AudioSettings.maximumOutputLatencyMs else {
+            throw ValidationError("--output-latency is at most \(AudioSettings.maximumOutputLatencyMs / 1000) s")
+        }
         options.client.input.stallTimeoutMs = try milliseconds(stallTimeout, "--stall-timeout")
         options.client.backoff.cap = .milliseconds(try milliseconds(backoffCap, "--backoff-cap"))
         let status = try StreamPlayer(options: options) { line in

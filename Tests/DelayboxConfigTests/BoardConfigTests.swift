@@ -85,6 +85,21 @@ import Testing
         #expect(config.audio.periodMs == 40 && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
     }
 
+    /// Issue 58: what the output adds after the device (a Bluetooth speaker) is the owner's
+    /// to say, 0 to 2 s, 0 unless said.
+    @Test func anOutputsOwnLatencyIsReadAndChecked() throws {
+        let directory = try directory(["site.conf": "audio:\n  output_latency: 180 ms\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let board = Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path
+        let config = try #require(
+            ConfigFile.load(board, site: directory.appendingPathComponent("site.conf").path).config)
+        #expect(config.audio.outputLatencyMs == 180)
+        #expect(ConfigFile.load(board).config?.audio.outputLatencyMs == 0)
+        let found = try diagnostics(
+            Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  output_latency: 3 s"))
+        #expect(found.contains { $0.contains("'audio.output_latency' is 3 s; allowed 0 ms to 2 s") }, "\(found)")
+    }
+
     @Test func aSiteFileOfOnlyCommentsSetsNothingButAnEmptyBoardFileIsAnError() throws {
         let directory = try directory(["site.conf": "# channels:\n#   - name: Club\n", "board.yaml": "# nothing yet\n"])
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -18,6 +18,7 @@ import Testing
             "config set defaults.delay 30 s", "config set defaults.volume 40", "config set channels.0.ads false",
             "config set channels.1.url HTTPS://club.example/a.mp3", "config set channels.0.name Club Radio",
             "config set channels.0.mute_music http://club.example/music.mp3", "update", "log tail 5",
+            "config set audio.output_latency 200 ms",
         ] {
             #expect(refusal(line) == nil, "\(line)")
             #expect(refusal(line, .page) == nil, "\(line)")
@@ -35,6 +36,7 @@ import Testing
             "config set channels.0.ads_from evil.example", "config set channels x", "config set defaults x",
             "config set channels.0 x", "config set channels.0.url.x y", "config set defaults..delay 3",
             "config set Defaults.delay 3", "config set channels.0.url file:///etc/shadow",
+            "config set audio.output_latency.x 3", "config set audio.periods 2",
             "config set channels.0.url alsa:hw:0", "config set channels.0.mute_music /var/lib/delaybox/state.json",
             "config set channels.0.url demo://commentary", "channel add Neighbour file:///etc/shadow",
             "channel add Neighbour http:/relative", "web", "web reset", "help", "stats watch",

@@ -130,4 +130,40 @@ import Testing
             "heard delay minus set delay per mark (ms): \(listed)")
         print("heard delay minus set delay per mark (ms), \(opus ? "Opus" : "MP3"): \(listed)")
     }
+
+    /// Issue 58: what the output adds after the device that ALSA cannot see (a Bluetooth
+    /// speaker's buffer) is counted in the heard delay: two boxes on one stream, one told its
+    /// output adds 200 ms, play each mark 200 ms apart, within a millisecond.
+    @Test func anOutputsOwnLatencyIsPlayedThatMuchEarlier() throws {
+        let directory = try ExternalTool.temporaryDirectory("output-latency")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marks = try Self.marks(seconds: 40, in: directory)
+        let server = try IcecastServer()
+        let t0 = try server.startPacedSource(
+            mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
+        Thread.sleep(forTimeInterval: 6)
+        let delay = 3.0
+        let latencies = [0.0, 0.2]
+        let runs = try latencies.map { latency in
+            try PlayRun(
+                root: Self.root,
+                arguments: [
+                    server.url(mount: "/marks.mp3"), "--delay", "\(delay)", "--for", "14", "--output-latency",
+                    "\(latency)", "--output", "wav:\(directory.appendingPathComponent("\(latency).wav").path)",
+                ])
+        }
+        let errors = try zip(latencies, runs).map { latency, run in
+            let outcome = run.finish()
+            #expect(outcome.status == 0)
+            return try Self.heardErrors(
+                of: outcome.lines, wav: directory.appendingPathComponent("\(latency).wav").path, marks: marks.starts,
+                t0: t0, delay: delay
+            ).filter { $0.at >= 6.5 }
+        }
+        let plain = errors[0].map(\.ms), early = errors[1].map(\.ms)
+        #expect(plain.count >= 6 && early.count >= 6, "\(plain), \(early)")
+        let moved = plain.reduce(0, +) / Double(plain.count) - early.reduce(0, +) / Double(early.count)
+        print("output latency 200 ms: marks heard \(moved) ms earlier")
+        #expect(abs(moved - 200) <= 1, "heard \(moved) ms earlier: \(plain) and \(early)")
+    }
 }
