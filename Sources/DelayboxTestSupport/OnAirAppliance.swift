@@ -46,11 +46,13 @@ public final class OnAirAppliance {
         Thread.sleep(until: started.addingTimeInterval(seconds))
     }
 
-    /// Waits up to `timeout` seconds for a line of the log that contains `text`; whether it came.
+    /// Waits up to `timeout` seconds for `count` lines of the log that contain `text`;
+    /// whether they came.
     @discardableResult
-    public func waitForLog(containing text: String, timeout: Double = 15) -> Bool {
-        _ = Eventually.holds(within: timeout, every: 0.05) { box.log.contains(text) || !box.process.isRunning }
-        return box.log.contains(text)
+    public func waitForLog(containing text: String, count: Int = 1, timeout: Double = 15) -> Bool {
+        func seen() -> Bool { box.log.components(separatedBy: text).count - 1 >= count }
+        _ = Eventually.holds(within: timeout, every: 0.05) { seen() || !box.process.isRunning }
+        return seen()
     }
 
     /// Runs `delayboxctl` with `arguments` against the running box.

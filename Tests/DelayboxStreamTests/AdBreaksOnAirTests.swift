@@ -86,6 +86,12 @@ struct AdBreaksOnAirTests {
             box.wait(until: moment)
             #expect(try server.dropListeners(mount: "/live.mp3") == 1)
         }
+        // "muted" only once the box is back and has been resent the ad's title: a reconnect
+        // is retried after 250 ms, then 500 (a connection that ended within 10 s counts as
+        // failed), and a "muted" sent before it opened was that connection's first title.
+        #expect(
+            box.waitForLog(containing: "not triggered: resent on reconnecting", count: 2, timeout: 5),
+            "back after the second drop, the ad's title resent")
         try server.broadcast(["muted", "Half-time"], mount: "/live.mp3", tool: Self.broadcast)
         box.wait(until: 14)
         #expect(try server.dropListeners(mount: "/live.mp3") == 1)
