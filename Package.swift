@@ -262,7 +262,7 @@ let package = Package(
             name: "DelayboxCLITests",
             dependencies: [
                 "DelayboxTestSupport", "DelayboxApp", "DelayboxAudio", "DelayboxConfig", "DelayboxState",
-                "DelayboxSimulation",
+                "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
             ],
             swiftSettings: strict),
     ]

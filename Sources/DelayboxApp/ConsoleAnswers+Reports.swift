@@ -16,7 +16,8 @@ extension ConsoleAnswers {
             nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),
             recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
             buildingDelayMs: status.delayToBuildMs,
-            page: config.web.map { "http://\(HostName.current()).local\($0.port == 80 ? "" : ":\($0.port)")/" },
+            page: config.web.map { PageLinks.byName(port: $0.port) },
+            pageByNumber: config.web.flatMap { pageLinks.byNumber(port: $0.port, now: now) },
             release: ReleaseStatus.read(), stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths))
     }
 

@@ -42,6 +42,8 @@ struct ConsoleAnswers {
     var playoutThreadPriority: Int32 = 0
     /// The channels recorded in the background (`record: true`; `status` lists them).
     var standby: StandbyChannels?
+    /// The page's links for `status` (by name, and by number).
+    let pageLinks = PageLinks()
 
     mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> String {
         let status = engine.status(at: now)

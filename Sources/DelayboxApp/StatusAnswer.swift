@@ -21,8 +21,10 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var recording: String?
     /// While a delay longer than the audio held builds: how much more is recorded first (ms).
     public var buildingDelayMs: Int64?
-    /// The web page's address, when the board has one.
+    /// The web page's address, when the board has one: by its `.local` name, and by
+    /// number (the box's first LAN address) for a phone whose browser cannot resolve that.
     public var page: String?
+    public var pageByNumber: String?
     /// On a box installed from the package: the last upgrade's outcome.
     public var release: String?
     /// The station's clock against this box's (ppm, to 0.1; positive: it runs fast), as
@@ -40,7 +42,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case uptimeS = "uptime_s"
         case recording
         case buildingDelayMs = "building_delay_ms"
-        case page, release
+        case page
+        case pageByNumber = "page_by_number"
+        case release
         case stationClockPpm = "station_clock_ppm"
     }
 }

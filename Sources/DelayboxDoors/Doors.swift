@@ -159,8 +159,9 @@ public final class Doors {
         do {
             let door = try WebDoor(port: settings.port, inbox: inbox, access: access)
             door.start()
+            let byNumber = PageLinks.link(port: door.port, addresses: SystemFigures.read().addresses)
             logger.notice(
-                "web page on http://\(HostName.current()).local\(door.port == 80 ? "" : ":\(door.port)")/ (port \(door.port))"
+                "web page on \(PageLinks.byName(port: door.port))\(byNumber.map { " and \($0)" } ?? "") (port \(door.port))"
             )
             return door
         } catch {

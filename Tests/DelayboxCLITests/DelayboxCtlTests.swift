@@ -1,5 +1,7 @@
 import DelayboxApp
 import DelayboxAudio
+import DelayboxDoors
+import DelayboxPlatform
 import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
@@ -58,6 +60,10 @@ import Testing
         let answer = try JSONDecoder().decode(StatusAnswer.self, from: Data(status.output.utf8))
         #expect(
             answer.channel == "Demo" && answer.volume == 50 && answer.page?.hasSuffix(".local:8080/") == true,
+            "\(status.output)")
+        // And by number, as this machine's interfaces give it (issue 60).
+        #expect(
+            answer.pageByNumber == PageLinks.link(port: 8080, addresses: SystemFigures.read().addresses),
             "\(status.output)")
 
         let held = {
