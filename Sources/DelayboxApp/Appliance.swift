@@ -146,10 +146,15 @@ public final class Appliance {
         systemd: SystemdNotifier, now: Instant
     ) throws -> Playout {
         let options = self.options
-        let setup = Playout.Setup(
+        var setup = Playout.Setup(
             config: config, document: document, settings: loadedSettings, settingsFile: settingsFile,
             consoleConfigPath: options.consoleConfigPath, cacheDirectory: cacheDirectory, cues: cues, log: log,
             reload: { try Self.loadConfig(options, logger: Self.configLogger) })
+        // The delay survives a restart in the service's runtime directory (tmpfs, kept
+        // across restarts: RuntimeDirectoryPreserve=restart), never on the SD card.
+        if let runtime = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
+            setup.journalDirectory = runtime + "/journal"
+        }
         let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
         do {
             return try Playout(

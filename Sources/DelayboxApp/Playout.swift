@@ -41,6 +41,8 @@ final class Playout {
         /// The controls' feedback sounds, played by the output's audio thread; nil: none.
         var cues: FeedbackCues?
         var client = StreamClient.Options()
+        /// Where the playing channel's delay journal is kept (`DelayJournal`); nil: none.
+        var journalDirectory: String?
         var log: any PlayoutLog
         /// Reads the config files again (SIGHUP, `config save`); throws when they are invalid.
         var reload: () throws -> (config: BoardConfig, document: ConfigNode?)
@@ -67,6 +69,8 @@ final class Playout {
     /// The wall clock an ad break's START is compared with, as `board.clock` says to
     /// believe it (taken at start, like the rest of `board:`).
     private let wallClock: @Sendable () -> Double?
+    /// Where the playing channel's delay journal is kept; nil: none.
+    private var journalDirectory: String?
     private var configuration: ConfigInForce
     private var channels: ChannelChoice
     private(set) var session: ChannelSession
@@ -118,7 +122,21 @@ final class Playout {
         desk?.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
         desk?.start()
         log.channelStarted(session.channel, delayMs: delayMs, heldMs: nil, heardAt: now, switched: false)
-        session.start(now: now)
+        journalDirectory = setup.journalDirectory
+        for line in session.start(now: now, journal: journal(for: session.channel, delayMs: delayMs)) {
+            log.report(line, level: .notice, at: now)
+        }
+    }
+
+    /// The delay journal of `channel`, the one the box journals from now on (a restart
+    /// resumes the channel that was playing); nil where the box keeps none.
+    private func journal(for channel: Channel, delayMs: Int64) -> DelayJournal? {
+        guard let directory = journalDirectory, let boot = DelayJournal.currentBootID() else { return nil }
+        let journal = DelayJournal(
+            directory: directory, url: channel.streamURL, bootID: boot,
+            clockZero: SystemClock.monotonicNanoseconds() - clock.now().nanoseconds)
+        journal.keep(milliseconds: delayMs)
+        return journal
     }
 
     /// SIGHUP: the config files are read again before the next period.
@@ -146,6 +164,7 @@ final class Playout {
     /// and tops up the output. What the doors changed is logged once, whichever door it
     /// came through.
     func step(now: Instant) throws {
+        session.journal?.keep(milliseconds: AudioFormat.milliseconds(frames: session.engine.delayInFrames))
         for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
         standby.poll(now: now)
         // Most wake-ups bring no request: what the listener set is compared only when one came.
@@ -312,7 +331,7 @@ final class Playout {
                 channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
                 client: client, clock: clock, unixTime: wallClock)
             log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
-            session.start(now: now)
+            _ = session.start(now: now, journal: journal(for: channel, delayMs: delayMs), resume: false)
         }
         desk?.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
         executor.attach(session.engine, channel: session.channel.name, now: now)

@@ -53,7 +53,7 @@ extension PlaybackEngine {
         let error = primary.position - targetPosition(at: now)
         if let pending = jumpPending {
             jump(to: targetPosition(at: now), aligned: pending == .correction)
-        } else if abs(error) > AudioFormat.frames(milliseconds: configuration.resyncThresholdMs) {
+        } else if abs(error) > AudioFormat.frames(milliseconds: resyncThresholdMs) {
             statistics.resyncs += 1
             jump(to: targetPosition(at: now), aligned: true)
         } else {
@@ -96,6 +96,7 @@ extension PlaybackEngine {
                 .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))
         }
         transport = .playing
+        playingSinceFrame = statistics.renderedFrames
         transportRamp.fade(to: 1)
         updateState(resumed ? .resumeRequested : .bufferFilled)
     }
@@ -105,6 +106,15 @@ extension PlaybackEngine {
         transport = .waiting(hold: hold)
         transportRamp.fade(to: 0)
         updateState(reason)
+    }
+
+    /// The error (ms) beyond which steering jumps instead of slipping: in playout's first
+    /// second the placement's tighter bound — an output still settling its delay when
+    /// playout begins (a restart resumes at once, before the output has run a period) is
+    /// put right with one crossfade, not 20 s of slips — then the resync threshold.
+    private var resyncThresholdMs: Int64 {
+        statistics.renderedFrames - playingSinceFrame < Int64(AudioFormat.sampleRate)
+            ? configuration.placementErrorMs : configuration.resyncThresholdMs
     }
 
     /// Crossfades from the current head to a head at `position`; an `aligned` jump lands
@@ -263,6 +273,10 @@ extension PlaybackEngine {
         statistics.resyncs += 1
         jumpPending = .correction
     }
+
+    /// Lets time pass to `now` without rendering, as while replaying what a journal kept
+    /// (`DelayJournal`): the placement settles when it did then, not on every packet since.
+    public func passTime(to now: Instant) { housekeeping(now: now) }
 
     /// Once per render: settle the placement, drop audio beyond the maximum delay, and
     /// report the available delay.

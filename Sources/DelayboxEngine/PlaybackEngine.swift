@@ -79,6 +79,8 @@ public final class PlaybackEngine {
     var restartsAfterStandBy = false
     /// Frames from the next rendered frame until it is audible, as last told.
     var outputDelayFrames: Int64 = 0
+    /// The rendered frame at which playout last started (or resumed).
+    var playingSinceFrame: Int64 = 0
     /// When the frame after the last rendered one is due: the end of the last render.
     var nextFrameDue = Instant.zero
     var reportedState = SessionState.idle

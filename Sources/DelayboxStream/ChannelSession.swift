@@ -19,6 +19,9 @@ public final class ChannelSession {
     /// Nil when the owner reads the input itself (`delaybox play --fast`), and for the demo.
     public let client: (any ChannelFeed)?
     private var decoders: [ChannelDecoder] = []
+    /// Journals what the client sees, for the next process (`DelayJournal`); nil: none.
+    public private(set) var journal: DelayJournal?
+    private var journalProblemSaid = false
     private var demo: SimulatedNetwork?
     private var demoStart = Instant.zero
     /// Whether the current connection has carried a title yet: its first is the stream's
@@ -132,10 +135,32 @@ public final class ChannelSession {
 
     static func isLocalFile(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 
-    public func start(now: Instant) {
+    /// Starts the engine and the stream client. With a `journal`, what the client sees is
+    /// journalled for the next process; with `resume`, what an earlier process of this boot
+    /// journalled for this link is replayed first (a restart): the engine holds its delay
+    /// line again and plays on from it while the client connects, whose audio splices on.
+    /// Returns what is worth telling.
+    @discardableResult
+    public func start(now: Instant, journal: DelayJournal? = nil, resume: Bool = true) -> [String] {
         demoStart = now
-        engine.start(now: now)
+        var said: [String] = []
+        let earlier = resume && client != nil ? journal?.recorded(before: now) ?? [] : []
+        if let first = earlier.first, let last = earlier.last {
+            engine.start(now: first.time)
+            for message in earlier {
+                engine.passTime(to: message.time)
+                apply(message)
+            }
+            if case .lost = last {} else { engine.connectionLost(reason: "the box restarted", now: last.time) }
+            _ = engine.drainNotifications()
+            let held = engine.status(at: now).availableDelayMs
+            said.append("resumed \(held) ms of the delay line from before the restart (\(earlier.count) messages)")
+        } else {
+            engine.start(now: now)
+        }
+        if client != nil { self.journal = journal }
         client?.start()
+        return said
     }
 
     /// Ends the client's thread (blocks up to FFmpeg's interrupt polling interval) and
@@ -155,7 +180,15 @@ public final class ChannelSession {
                 demo!.apply(delivery, at: time.advanced(byNanoseconds: demoStart.nanoseconds), to: engine)
             }
         }
-        return (client?.drain() ?? []).flatMap { apply($0) }
+        let messages = client?.drain() ?? []
+        if let journal {
+            for message in messages { journal.record(message) }
+            if let problem = journal.problem, !journalProblemSaid {
+                journalProblemSaid = true
+                return [problem] + messages.flatMap { apply($0) }
+            }
+        }
+        return messages.flatMap { apply($0) }
     }
 
     /// Hands one thing the stream client (or the fast reader) saw to the engine; returns

@@ -65,6 +65,14 @@ import Testing
         return (path, onsets(stride(from: 0, to: reference.count, by: 2).map { reference[$0] }))
     }
 
+    /// When a `delaybox play` run's first output frame was heard (CLOCK_MONOTONIC, s).
+    static func anchor(of lines: [PlayLine]) throws -> Double {
+        let text = try #require(
+            lines.lines("info").compactMap { $0.text }
+                .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
+        return try #require(Double(text.split(separator: " ")[8]))
+    }
+
     /// Each mark a `delaybox play` run wrote to `wav` against when it was live (sample s of
     /// a paced source started at `t0`, its clock `ppm` off, was live at
     /// t0 + (s + 1) / (48 000 · (1 + ppm/10⁶))): seconds after the output's first frame, and
@@ -73,10 +81,13 @@ import Testing
     static func heardErrors(
         of lines: [PlayLine], wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0
     ) throws -> [(at: Double, ms: Double)] {
-        let anchorText = try #require(
-            lines.lines("info").compactMap { $0.text }
-                .first { $0.hasPrefix("audio output: its first frame heard at monotonic ") })
-        let anchor = try #require(Double(anchorText.split(separator: " ")[8]))
+        try heardErrors(anchor: anchor(of: lines), wav: wav, marks: marks, t0: t0, delay: delay, ppm: ppm)
+    }
+
+    /// The same for an output whose first frame was heard at `anchor` (CLOCK_MONOTONIC, s).
+    static func heardErrors(
+        anchor: Double, wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0
+    ) throws -> [(at: Double, ms: Double)] {
         let samples = try WavCapture.stereoSamples(path: wav)
         let left = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
         let streamRate = 48_000 * (1 + ppm / 1e6)

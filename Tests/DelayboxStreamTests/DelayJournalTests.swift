@@ -1,0 +1,99 @@
+import DelayboxEngine
+import DelayboxFFmpeg
+import DelayboxStream
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// The delay journal read back as written, and nothing else: another boot, another link,
+/// a file cut in the middle of a record (a SIGKILL), bytes that are not a journal.
+@Suite(.timeLimit(.minutes(10))) struct DelayJournalTests {
+    static let mp3 = CodecRecord(
+        codecID: 86_017, sampleRate: 48_000, channels: 2, format: 8, bitRate: 128_000, blockAlign: 0, frameSize: 1_152,
+        extradata: [])
+
+    static func messages(from start: Int64, count: Int) throws -> [StreamClient.Message] {
+        var list: [StreamClient.Message] = [.opened(try CodecParameters(record: mp3), at: Instant(nanoseconds: start))]
+        for index in 0..<count {
+            let at = Instant(nanoseconds: start + Int64(index + 1) * 24_000_000)
+            list.append(
+                .packet(
+                    StreamPacket(
+                        payload: [UInt8](repeating: UInt8(index % 251), count: 384),
+                        connectionTimestamp: Int64(index) * 1_152, durationFrames: 1_152, receivedAheadFrames: 7),
+                    at: at))
+            if index == 10 { list.append(.title("Kick-off [delaybox:unmuted]", connectionTimestamp: 12_000, at: at)) }
+        }
+        return list
+    }
+
+    /// What the tests compare: the message with its codec as plain values.
+    static func describe(_ message: StreamClient.Message) -> String {
+        switch message {
+        case .opened(let parameters, let at): "opened \(parameters.record) \(at)"
+        default: "\(message)"
+        }
+    }
+
+    @Test func whatWasJournalledIsReadBackInOrderByTheNextProcess() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try Self.messages(from: 1_000_000_000, count: 100) + [.lost("stall", at: .seconds(5))]
+        let journal = DelayJournal(directory: directory.path, url: "http://club.example/live", bootID: "boot-1")
+        for message in written { journal.record(message) }
+        #expect(journal.problem == nil)
+        let next = DelayJournal(directory: directory.path, url: "http://club.example/live", bootID: "boot-1")
+        let read = next.recorded(before: .seconds(60))
+        #expect(read.map(Self.describe) == written.map(Self.describe))
+        // Not another boot's (CLOCK_MONOTONIC began again), not another link's.
+        #expect(
+            DelayJournal(directory: directory.path, url: "http://club.example/live", bootID: "boot-2")
+                .recorded(before: .seconds(60)).isEmpty)
+        #expect(
+            DelayJournal(directory: directory.path, url: "http://other.example/live", bootID: "boot-1")
+                .recorded(before: .seconds(60)).isEmpty)
+    }
+
+    @Test func aFileCutOrDamagedIsReadUpToTheDamage() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try Self.messages(from: 1_000_000_000, count: 20)
+        let journal = DelayJournal(directory: directory.path, url: "u", bootID: "b")
+        for message in written { journal.record(message) }
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
+        let path = directory.appendingPathComponent(file).path
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes.removeLast(100)  // the last record, cut by a SIGKILL
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let read = DelayJournal(directory: directory.path, url: "u", bootID: "b").recorded(before: .seconds(60))
+        #expect(read.map(Self.describe) == written.dropLast().map(Self.describe))
+        // A length that lies ends the reading there: the fourth packet's payload length
+        // (after the 24-byte header, the 73-byte codec record and three 425-byte packets,
+        // its kind, time, timestamp, duration and read-ahead) made -1.
+        var lying = try #require(FileManager.default.contents(atPath: path))
+        let length = 24 + 73 + 3 * 425 + 33
+        lying.replaceSubrange(length..<length + 8, with: [UInt8](repeating: 0xFF, count: 8))
+        try lying.write(to: URL(fileURLWithPath: path))
+        let damaged = DelayJournal(directory: directory.path, url: "u", bootID: "b").recorded(before: .seconds(60))
+        #expect(damaged.map(Self.describe) == written.prefix(4).map(Self.describe))
+        try Data("not a journal".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(DelayJournal(directory: directory.path, url: "u", bootID: "b").recorded(before: .seconds(60)).isEmpty)
+    }
+
+    /// Files hold about a minute each; those older than the delay and a minute go.
+    @Test func onlyWhatTheDelayCanReachIsKept() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = DelayJournal(directory: directory.path, url: "u", bootID: "b")
+        journal.keep(milliseconds: 30_000)
+        for minute in 0..<6 {
+            for message in try Self.messages(from: Int64(minute) * 61_000_000_000 + 1, count: 3) {
+                journal.record(message)
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        // Files begin at 0, 61, … 305 s; 90 s (30 s + a minute) behind 305 s is 215 s, in the
+        // file begun at 183 s: it and the two after it are kept.
+        #expect(files.count == 3, "\(files.sorted())")
+    }
+}

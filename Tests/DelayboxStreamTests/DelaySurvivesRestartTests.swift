@@ -1,0 +1,74 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// Issue 57: a restart — an upgrade, a crash, the watchdog — used to cost the whole delay:
+/// the new process started with an empty buffer and was silent while it recorded it again
+/// (kill -9 at a 20 s delay: the programme heard again after 16.7 s). Now the box journals
+/// what its stream client sees in its runtime directory (`DelayJournal`), and the next
+/// process replays it: a box killed with SIGKILL while playing at a 20 s delay is heard
+/// again within a few seconds, at the delay it had, its marks within 20 ms of it.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DelaySurvivesRestartTests {
+    static let root = HeardDelayTests.root
+
+    /// When the first frame of an appliance's output was heard (CLOCK_MONOTONIC, s).
+    static func anchor(in log: String) -> Double? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("its first frame heard at monotonic") })
+        else { return nil }
+        return Double(line.split(separator: " ").dropLast().last ?? "")
+    }
+
+    static func box(_ url: String, runtime: URL, seconds: Int) throws -> RunningAppliance {
+        try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: root), name: "restart",
+            arguments: ["--delay", "20", "--seconds", String(seconds)],
+            environment: ["RUNTIME_DIRECTORY": runtime.path]
+        ) { directory in
+            """
+            extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            channels:
+              - name: Live
+                url: \(url)
+            defaults:
+              volume: 100
+            """
+        }
+    }
+
+    @Test func aBoxKilledWhilePlayingIsHeardAgainWithinSecondsAtItsDelay() throws {
+        let directory = try ExternalTool.temporaryDirectory("restart")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let runtime = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let marks = try HeardDelayTests.marks(seconds: 90, in: directory)
+        let server = try IcecastServer()
+        let t0 = try server.startPacedSource(
+            mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
+        Thread.sleep(forTimeInterval: 5)
+        let url = server.url(mount: "/marks.mp3")
+
+        let first = try Self.box(url, runtime: runtime, seconds: 60)
+        #expect(
+            Eventually.holds(within: 40, every: 0.1) { first.log.contains("-> playing") },
+            "the first box plays at its 20 s delay: \(first.log)")
+        Thread.sleep(forTimeInterval: 3)
+        first.process.kill()  // SIGKILL: nothing is saved on the way out
+        _ = first.process.waitUntilExit()
+
+        let second = try Self.box(url, runtime: runtime, seconds: 12)
+        #expect(second.waitUntilExit() == 0, "\(second.log)")
+        #expect(second.log.contains("of the delay line from before the restart"), "\(second.log)")
+        let anchor = try #require(Self.anchor(in: second.log), "\(second.log)")
+        let errors = try HeardDelayTests.heardErrors(
+            anchor: anchor, wav: second.directory.appendingPathComponent("out.wav").path, marks: marks.starts, t0: t0,
+            delay: 20)
+        let listed = errors.map { String(format: "%.2f s: %.1f", $0.at, $0.ms) }
+        print("after a SIGKILL at a 20 s delay, heard delay minus set per mark (ms): \(listed)")
+        let heardAgain = try #require(errors.first, "no mark heard after the restart: \(second.log)")
+        #expect(heardAgain.at <= 5, "the programme heard again \(heardAgain.at) s after the output began: \(listed)")
+        #expect(errors.count >= 8, "\(listed)")
+        #expect(errors.allSatisfy { abs($0.ms) <= 20 }, "\(listed)")
+    }
+}
