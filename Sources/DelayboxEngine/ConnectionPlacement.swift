@@ -36,6 +36,10 @@ struct ConnectionPlacement {
     /// The tightest upper bound on `base` from arrival times so far: audio cannot arrive
     /// before it is live, so `base <= live(arrival) − timestamp − duration` for every packet.
     var timeBound: Int64?
+    /// Breaks placed by the clock their tag's start gives (live when the title came, less
+    /// how long ago it began), not by this connection's timestamps: refining where its
+    /// audio lies does not move them.
+    var placedByClock: Set<TimelineEvent> = []
     /// Connection timestamp the next packet should have, to detect discontinuities.
     var expectedTimestamp: Int64?
 

@@ -44,9 +44,9 @@ struct EventTimeline {
     }
 
     /// Moves every event at or after `position` by `delta` frames (a connection's
-    /// placement was refined).
-    mutating func shift(from position: Int64, by delta: Int64) {
-        for index in events.indices where events[index].position >= position {
+    /// placement was refined), but those in `kept` (placed by the clock, not with the audio).
+    mutating func shift(from position: Int64, by delta: Int64, keeping kept: Set<TimelineEvent> = []) {
+        for index in events.indices where events[index].position >= position && !kept.contains(events[index]) {
             events[index].position += delta
         }
     }

@@ -104,6 +104,7 @@ extension PlaybackEngine {
                         .eventNotTriggered(event, reason: "on air when the connection opened: over where playout is"))
                 } else {
                     place(placed)
+                    placement.placedByClock.insert(placed)
                 }
                 return
             }
@@ -245,7 +246,7 @@ extension PlaybackEngine {
         guard first >= line.firstSequence, first < line.endSequence else { return }
         let oldStart = line[first].position
         line.shiftPositions(from: first, by: delta)
-        timeline.shift(from: oldStart, by: delta)
+        timeline.shift(from: oldStart, by: delta, keeping: placement.placedByClock)
         for head in [primary, secondary] where head.position >= oldStart { head.shift(by: delta) }
         if case .waiting(let hold?) = transport, hold >= oldStart { transport = .waiting(hold: hold + delta) }
         if case .paused(let at) = transport, at >= oldStart { transport = .paused(at: at + delta) }
