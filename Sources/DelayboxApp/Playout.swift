@@ -70,7 +70,7 @@ final class Playout {
     /// believe it (taken at start, like the rest of `board:`).
     private let wallClock: @Sendable () -> Double?
     /// Where the playing channel's delay journal is kept; nil: none.
-    private var journalDirectory: String?
+    private let journalDirectory: String?
     private var configuration: ConfigInForce
     private var channels: ChannelChoice
     private(set) var session: ChannelSession

@@ -74,7 +74,9 @@ extension BoardConfig {
             format: audio.choice("format", as: SampleFormat.self) ?? .s16,
             periodMs: audio.milliseconds("period", in: 5...200) ?? 20,
             periods: audio.int("periods", in: 2...16) ?? 4,
-            outputLatencyMs: audio.milliseconds("output_latency", in: 0...AudioSettings.maximumOutputLatencyMs) ?? 0)
+            outputLatencyMs: audio.milliseconds(
+                "output_latency", orNumberUnder: "output_latency_ms", in: 0...AudioSettings.maximumOutputLatencyMs) ?? 0
+        )
         return device == nil ? nil : settings
     }
 

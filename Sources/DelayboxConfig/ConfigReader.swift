@@ -96,6 +96,19 @@ final class ConfigReader {
         return value
     }
 
+    /// A duration with its unit under `key`, or a whole number of milliseconds under `msKey`
+    /// (`output_latency_ms: 200`, the name other tools and the issue texts use); both at once
+    /// is refused, since a reader could not tell which one the box took.
+    func milliseconds(_ key: String, orNumberUnder msKey: String, in range: ClosedRange<Int64>) -> Int64? {
+        let withUnit = milliseconds(key, in: range)
+        guard let number = int(msKey, in: Int(range.lowerBound)...Int(range.upperBound)) else { return withUnit }
+        if node?[key] != nil, let location = node?[msKey]?.location {
+            log.error(location, "'\(qualified(key))' and '\(qualified(msKey))' are one setting: give one of them")
+            return nil
+        }
+        return Int64(number)
+    }
+
     /// One of a fixed set of words (`S32_LE`, `pull-up`, `jump_to_live`).
     func choice<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type) -> T? where T.RawValue == String {
         guard let text = string(key), let location = node?[key]?.location else { return nil }

@@ -27,7 +27,7 @@ public enum NetworkDoorPolicy {
 
     /// Other keys a network door may set: the output's latency beyond the device (a
     /// listener's Bluetooth speaker), a number that names nothing.
-    public static let otherKeys: Set<String> = ["audio.output_latency"]
+    public static let otherKeys: Set<String> = ["audio.output_latency", "audio.output_latency_ms"]
 
     /// The longest link a network door may give (bytes).
     public static let maximumLinkBytes = 2_000

@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxPlatform
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -135,7 +136,7 @@ public final class DelayJournal {
         let path = directory + "/" + prefix + String(start) + ".bin"
         file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
         guard file >= 0 else {
-            problem = "the delay journal cannot be written in \(directory): \(String(cString: strerror(errno)))"
+            problem = "the delay journal cannot be written in \(directory): \(ErrorText.system(errno))"
             return
         }
         files.append((start, path))
@@ -154,7 +155,7 @@ public final class DelayJournal {
             let written = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + done, bytes.count - done) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
-                problem = "the delay journal stopped: \(String(cString: strerror(errno))) (a restart will start empty)"
+                problem = "the delay journal stopped: \(ErrorText.system(errno)) (a restart will start empty)"
                 close(file)
                 file = -1
                 return

@@ -100,6 +100,23 @@ import Testing
         #expect(found.contains { $0.contains("'audio.output_latency' is 3 s; allowed 0 ms to 2 s") }, "\(found)")
     }
 
+    /// The same setting as a bare number of milliseconds (`output_latency_ms`, the name the
+    /// issue and other players use); both names at once are refused.
+    @Test func anOutputsLatencyInMillisecondsIsTheSameSetting() throws {
+        let withNumber = Self.minimal.replacingOccurrences(
+            of: "device: default", with: "device: default\n  output_latency_ms: 200")
+        #expect(try diagnostics(withNumber).isEmpty)
+        let directory = try directory(["board.yaml": withNumber])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
+        #expect(config.audio.outputLatencyMs == 200)
+        let both = try diagnostics(
+            withNumber.replacingOccurrences(of: "device: default", with: "device: default\n  output_latency: 1 s"))
+        #expect(both.contains { $0.contains("are one setting") }, "\(both)")
+        let tooLong = try diagnostics(withNumber.replacingOccurrences(of: "_ms: 200", with: "_ms: 2500"))
+        #expect(tooLong.contains { $0.contains("'audio.output_latency_ms' is 2500; allowed 0-2000") }, "\(tooLong)")
+    }
+
     @Test func aSiteFileOfOnlyCommentsSetsNothingButAnEmptyBoardFileIsAnError() throws {
         let directory = try directory(["site.conf": "# channels:\n#   - name: Club\n", "board.yaml": "# nothing yet\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
