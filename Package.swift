@@ -255,7 +255,7 @@ let package = Package(
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxOutput",
-                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport",
+                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxWeb",
             ],
             swiftSettings: strict),
         .testTarget(

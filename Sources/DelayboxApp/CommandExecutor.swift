@@ -82,8 +82,8 @@ public final class CommandExecutor {
             settings.adsEnabled = enabled
             saver.changed(at: now)
             return .done
-        case .toggleKnobMode, .nextChannel:
-            return .done  // the control surface and the channel owner act on these
+        case .toggleKnobMode, .nextChannel, .sayAddress:
+            return .done  // the control surface and the playout act on these
         }
     }
 

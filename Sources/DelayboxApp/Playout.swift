@@ -126,6 +126,11 @@ final class Playout {
         for line in session.start(now: now, journal: journal(for: session.channel, delayMs: delayMs)) {
             log.report(line, level: .notice, at: now)
         }
+        // A box set up from a phone: while its page waits for the first password, the
+        // start says where that page is.
+        if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero {
+            sayWhereTheBoxIs(byHand: false)
+        }
     }
 
     /// The delay journal of `channel`, the one the box journals from now on (a restart
@@ -264,11 +269,33 @@ final class Playout {
     }
 
     /// A command from the panel or the remote: the channel is chosen as the console
-    /// chooses it, everything else is the executor's.
-    private func apply(_ command: Command, now: Instant) -> CommandExecutor.Outcome {
-        guard command == .nextChannel else { return executor.execute(command, now: now) }
-        chooseNextChannel()
+    /// chooses it, the box says where it is, everything else is the executor's.
+    func apply(_ command: Command, now: Instant) -> CommandExecutor.Outcome {
+        switch command {
+        case .nextChannel: chooseNextChannel()
+        case .sayAddress: sayWhereTheBoxIs(byHand: true)
+        default: return executor.execute(command, now: now)
+        }
         return .done
+    }
+
+    /// Says the box's name and its page's address over the programme (and in the log). By
+    /// hand (a control on the box), with no page password set, the page's window to choose
+    /// one opens for 30 minutes; a start only says that it is open (a restart must not
+    /// stretch it: issue 56). Returns what was said.
+    @discardableResult
+    func sayWhereTheBoxIs(byHand: Bool) -> AddressAnnouncement {
+        let page = configuration.config.web, access = page == nil ? nil : inbox.web
+        let monotonic = SystemClock.monotonicNow()
+        let setupOpen =
+            byHand
+            ? access?.openSetup(now: monotonic) ?? false : access.map { $0.setupLeft(now: monotonic) > .zero } ?? false
+        let link = page.flatMap { PageLinks.link(port: $0.port, addresses: SystemFigures.read().addresses) }
+        let said = AddressAnnouncement(
+            name: HostName.current(), link: link, hasPage: access != nil, setupOpen: setupOpen)
+        let spoken = desk?.say(said.spoken) ?? false
+        logger.notice("\(said.logLine)\(spoken ? "" : " (in the log only: no espeak-ng, or no programme mix)")")
+        return said
     }
 
     /// The wall clock as `source` says to believe it: always, or once synchronised.

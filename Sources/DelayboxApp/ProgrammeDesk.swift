@@ -79,6 +79,9 @@ final class ProgrammeDesk {
         return lines
     }
 
+    /// Says `text` over the programme; false when the board has no synthesiser.
+    func say(_ text: String) -> Bool { speech.say(text) }
+
     /// The sound a control's command answers with.
     /// - Parameter touchedAt: when the control was touched (ns on the playout's clock).
     func feedback(for command: Command, outcome: CommandExecutor.Outcome, touchedAt: Int64, now: Instant) {

@@ -29,9 +29,12 @@ public final class SpeechReadout: Sendable {
     }
 
     /// Starts saying the delay; false when no synthesiser is installed.
-    public func say(delayMs: Int64) -> Bool {
+    public func say(delayMs: Int64) -> Bool { say(Self.text(delayMs: delayMs)) }
+
+    /// Starts saying `text` (words the box made, never a stranger's); false when no
+    /// synthesiser is installed.
+    public func say(_ text: String) -> Bool {
         guard let executable else { return false }
-        let text = Self.text(delayMs: delayMs)
         PlatformThread.start(name: "delaybox-speech") { [self] in
             guard let wav = ChildProcess.output(of: executable.path, ["--stdout", "-s", "175", text]) else { return }
             if let clip = Self.clip(fromWav: wav) { ready.withLock { $0.append(clip) } }

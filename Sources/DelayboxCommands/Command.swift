@@ -27,4 +27,6 @@ public enum Command: Sendable, Equatable {
     case nextChannel
     /// Whether ad breaks play their ad.
     case setAds(Bool)
+    /// Say where the box is (its name and page address), from a control on the box only.
+    case sayAddress
 }

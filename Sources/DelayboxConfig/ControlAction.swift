@@ -21,4 +21,8 @@ public enum ControlAction: String, Sendable, CaseIterable {
     /// up or down.
     case tapHeard = "tap_heard"
     case tapSeen = "tap_seen"
+    /// Says the box's name and its page's address on the output (a box has no screen, and
+    /// many phones cannot open `NAME.local`); with no page password set, it also opens the
+    /// page's 30 minutes to choose one — a hand on the box proves its owner (docs/web.md).
+    case sayAddress = "say_address"
 }

@@ -43,6 +43,7 @@ public struct ControlActions: Sendable {
         case .tapSync: return taps.tap(at: time).map { .syncDelay(milliseconds: $0) }
         case .tapHeard: return taps.heard(at: time).map { .syncDelay(milliseconds: $0) }
         case .tapSeen: return taps.seen(at: time).map { .syncDelay(milliseconds: $0) }
+        case .sayAddress: return .sayAddress
         }
     }
 

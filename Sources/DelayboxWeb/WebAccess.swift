@@ -45,6 +45,15 @@ public final class WebAccess: Sendable {
         return nil
     }
 
+    /// A hand on the box (a long press, a remote's key): with no password set, the page
+    /// lets one be chosen for the next 30 minutes, as after the board's boot. A set password
+    /// is kept (forgetting it is `web reset`'s, at the console). Whether the window is open.
+    public func openSetup(now: Instant) -> Bool {
+        guard passwords.storedHash() == nil else { return false }
+        state.withLock { $0.setupOpened = max($0.setupOpened, now) }
+        return true
+    }
+
     /// Forgets the password (its owner forgot it): the page lets a new one be chosen for
     /// the next 30 minutes, as after a start. Nil, or what went wrong.
     public func reset(now: Instant) -> String? {

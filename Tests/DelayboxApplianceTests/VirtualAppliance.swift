@@ -6,6 +6,7 @@ import DelayboxOutput
 import DelayboxService
 import DelayboxSimulation
 import DelayboxTestSupport
+import DelayboxWeb
 import Foundation
 
 @testable import DelayboxApp
@@ -21,22 +22,26 @@ final class VirtualAppliance {
     let boardPath: URL
     let jack: Jack
     private let output: OutputPath
-    private let inbox = ConsoleInbox()
+    private let inbox: ConsoleInbox
+    /// The page's password (kept beside the state file) and its window; nil: no page.
+    let web: WebAccess?
     let playout: Playout
     /// When the playout started.
     let start: Instant
 
-    /// A board of `board` YAML (the audio section is the jack's), its state beside it.
-    init(board: String) throws {
+    /// A board of `board` YAML (the audio section is the jack's), its state beside it;
+    /// `web`: the page's password and window as `delaybox run` keeps them, for a board with
+    /// a `web:` section.
+    init(board: String, web: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "delaybox-appliance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         boardPath = directory.appendingPathComponent("board.yaml")
         try board.write(to: boardPath, atomically: true, encoding: .utf8)
-        let appliance = try Appliance(
-            options: Appliance.Options(
-                boardPath: boardPath.path,
-                statePath: directory.appendingPathComponent("state.json").path))
+        let statePath = directory.appendingPathComponent("state.json").path
+        self.web = web ? WebPasswordFile.access(besideState: statePath) : nil
+        inbox = ConsoleInbox(web: self.web)
+        let appliance = try Appliance(options: Appliance.Options(boardPath: boardPath.path, statePath: statePath))
         let sleeper = ManualSleeper(clock: clock)
         let jack = Jack(clock: clock, sleeper: sleeper)
         self.jack = jack

@@ -10,7 +10,7 @@ import Testing
     static let volumeUp = InputKeyName.codes["KEY_VOLUMEUP"]!, next = InputKeyName.codes["KEY_NEXT"]!
     static let three = InputKeyName.codes["KEY_NUMERIC_3"]!, play = InputKeyName.codes["KEY_PLAYPAUSE"]!
     static let ok = InputKeyName.codes["KEY_OK"]!, red = InputKeyName.codes["KEY_RED"]!,
-        green = InputKeyName.codes["KEY_GREEN"]!
+        green = InputKeyName.codes["KEY_GREEN"]!, mute = InputKeyName.codes["KEY_MUTE"]!
 
     func keys() -> RemoteKeys {
         RemoteKeys(
@@ -25,6 +25,9 @@ import Testing
                         longPress: ControlBinding(.presetSave, slot: 3)),
                     RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
                     RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
+                    RemoteKey(
+                        name: "KEY_MUTE", code: Self.mute, press: ControlBinding(.mute),
+                        longPress: ControlBinding(.sayAddress)),
                 ]), delayStepMs: 100)
     }
 
@@ -101,6 +104,13 @@ import Testing
         #expect(held.advance(to: .milliseconds(10_999)).isEmpty)
         #expect(held.advance(to: .milliseconds(11_000)).map(\.command) == [.savePreset(3)])
         #expect(held.nextDeadline == nil)
+    }
+
+    /// The shipped remote's EQ key: pressed it mutes; held a second the box says where it is.
+    @Test func aHeldKeyAsksTheBoxWhereItIs() {
+        var remote = keys()
+        #expect(run(&remote, hold(Self.mute, at: 0, for: 300), until: 2_000) == [.toggleMute])
+        #expect(run(&remote, hold(Self.mute, at: 3_000, for: 1_500), until: 6_000) == [.sayAddress])
     }
 
     @Test func tapSyncBothWaysFromTwoKeys() {

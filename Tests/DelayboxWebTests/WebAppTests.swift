@@ -149,6 +149,24 @@ import Testing
         #expect(again.status == 401 && passwords.storedHash() == "$test$correct horse")
     }
 
+    /// Issue 56: a hand on the box (`say_address`) opens the closed window for 30 minutes
+    /// from then — never earlier than it was, and never over a password that is set.
+    @Test func aHandOnTheBoxOpensTheWindowOnlyWhileNoPasswordIsSet() throws {
+        let app = app
+        let later = Self.start + 2 * WebApp.setupWindow
+        let closed = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: later)
+        #expect(closed.status == 403 && passwords.storedHash() == nil)
+        #expect(access.openSetup(now: later))
+        #expect(access.setupLeft(now: later + 60 * Self.second) == WebApp.setupWindow - 60 * Self.second)
+        #expect(access.openSetup(now: Self.start) && access.setupOpened == later, "a stale press moves nothing back")
+        let opened = app.handle(Self.post("/api/password", [("new", "correct horse")]), now: later + Self.second)
+        #expect(opened.status == 200 && passwords.storedHash() == "$test$correct horse")
+        let generation = access.generation
+        #expect(!access.openSetup(now: later + 2 * WebApp.setupWindow))
+        #expect(access.setupLeft(now: later + 2 * WebApp.setupWindow) == .zero && access.generation == generation)
+        #expect(passwords.storedHash() == "$test$correct horse", "the password is kept")
+    }
+
     @Test func aSessionCarriesOutConsoleLinesWithTheConsolesOwnWords() throws {
         let app = app
         let session = try loggedIn(app)

@@ -1,0 +1,66 @@
+import DelayboxEngine
+import DelayboxPlatform
+import DelayboxUnits
+import DelayboxWeb
+import Foundation
+import Testing
+
+@testable import DelayboxApp
+
+/// Issues 56 and 60: the box says where it is — its name and its page's address by number,
+/// as a phone's address bar takes it — and a hand on the box (`say_address`) opens the
+/// page's window for a first password, which a start only says is open.
+@Suite(.timeLimit(.minutes(10))) struct AddressAnnouncementTests {
+    @Test func theAddressIsSaidAsAPhoneTakesIt() {
+        #expect(AddressAnnouncement.speakable("http://192.168.1.23/") == "192 dot 168 dot 1 dot 23")
+        #expect(AddressAnnouncement.speakable("http://10.0.0.7:8080/") == "10 dot 0 dot 0 dot 7 port 8080")
+        #expect(AddressAnnouncement.speakable("http://[fd00::7]:8080/") == "[fd00::7]:8080")
+        let open = AddressAnnouncement(name: "kitchen", link: "http://192.168.1.23/", hasPage: true, setupOpen: true)
+        #expect(
+            open.spoken
+                == "This is Delaybox kitchen. Its page is at 192 dot 168 dot 1 dot 23. "
+                + "Choose its password there within 30 minutes.")
+        #expect(open.logLine.contains("http://192.168.1.23/") && open.logLine.contains("chosen for 30 min"))
+        let set = AddressAnnouncement(name: "kitchen", link: "http://192.168.1.23/", hasPage: true, setupOpen: false)
+        #expect(!set.spoken.contains("password") && !set.logLine.contains("chosen"))
+        #expect(
+            AddressAnnouncement(name: "bar", link: nil, hasPage: true, setupOpen: true).spoken
+                == "This is Delaybox bar. It has no network address yet.")
+        #expect(
+            AddressAnnouncement(name: "bar", link: "http://10.0.0.7/", hasPage: false, setupOpen: false).spoken
+                == "This is Delaybox bar. It has no web page.")
+    }
+
+    /// The whole appliance: the control's command says the box's name on the output (the
+    /// programme paused, so what the jack hears is the speech), and opens the page's window
+    /// that had closed; with a password set, the window stays shut and the password kept.
+    @Test func aHandOnTheBoxIsAnsweredAloudAndOpensThePagesWindow() throws {
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let box = try VirtualAppliance(
+            board: ApplianceScenarioTests.board(extraChannel: "web:\n  port: \(port)"), web: true)
+        let access = try #require(box.web)
+        try box.run(seconds: 4)
+        _ = try box.console("pause")
+        try box.run(seconds: 1)
+        let before = box.clock.now()
+        let monotonic = SystemClock.monotonicNow()
+        let said = box.playout.sayWhereTheBoxIs(byHand: true)
+        #expect(said.spoken.hasPrefix("This is Delaybox \(HostName.current())."), "\(said.spoken)")
+        // The window counts from the board's boot; the hand opens it for 30 min from now.
+        #expect(access.setupLeft(now: monotonic) >= WebApp.setupWindow - .seconds(5), "opened by the hand")
+        #expect(said.spoken.contains("Choose its password") == said.logLine.contains("http"), "\(said.spoken)")
+        // espeak-ng runs beside the playout: real time passes until its clip is mixed in.
+        let deadline = Date().addingTimeInterval(10)
+        while box.jack.peak(from: before, to: box.clock.now()) < 0.05, Date() < deadline {
+            try box.run(seconds: 0.2)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(box.jack.peak(from: before, to: box.clock.now()) >= 0.05, "the speech was heard")
+        // With a password set, a hand says where the box is and changes nothing.
+        #expect(access.set(password: "a long and unusual phrase") == nil)
+        let opened = access.setupOpened
+        let kept = box.playout.sayWhereTheBoxIs(byHand: true)
+        #expect(!kept.spoken.contains("password") && access.setupOpened == opened)
+        #expect(access.passwords.storedHash() != nil)
+    }
+}
