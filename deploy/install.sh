@@ -283,6 +283,8 @@ case "$2" in
      mv $board_file.new $board_file ;;
 esac
 export DEBIAN_FRONTEND=noninteractive
+# An installer at the board means now: the package restarts the service at once.
+export DELAYBOX_RESTART=now
 # Dependencies come from the board's archive; the site file the installer edited stays.
 if ! apt-get install -y -q --no-install-recommends --allow-downgrades --reinstall \
      -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$store/$1" > /tmp/delaybox-apt.log 2>&1; then

@@ -72,7 +72,8 @@ install -m 755 "$BIN/delaybox" "$P/usr/bin/delaybox"
 "$STRIP" "$P/usr/bin/delaybox"
 ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$ROOT/deploy/delaybox-update.path" \
-  "$ROOT/deploy/delaybox-update.service" "$P/lib/systemd/system/"
+  "$ROOT/deploy/delaybox-update.service" "$ROOT/deploy/delaybox-autoupdate.timer" \
+  "$ROOT/deploy/delaybox-autoupdate.service" "$P/lib/systemd/system/"
 # Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
 # doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.
 install -d "$P/etc/avahi/services" "$P/etc/NetworkManager/conf.d" "$P/etc/apt/apt.conf.d" "$P/usr/lib/delaybox"

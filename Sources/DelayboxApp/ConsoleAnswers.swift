@@ -44,6 +44,10 @@ struct ConsoleAnswers {
     var standby: StandbyChannels?
     /// The page's links for `status` (by name, and by number).
     let pageLinks = PageLinks()
+    /// Whether a new release may restart the box now (`update_restart`).
+    var updateGate = UpdateRestartGate()
+    /// The wall clock as `board.clock` says to believe it (Unix time, s; nil: not yet).
+    var wallClock: @Sendable () -> Double? = { nil }
 
     mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> String {
         let status = engine.status(at: now)

@@ -116,6 +116,7 @@ final class Playout {
             engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
         (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)
         answers.consoleConfigPath = setup.consoleConfigPath
+        answers.wallClock = wallClock
         health = ServiceHealth(systemd: systemd, start: now)
         volume = (settings.volume, false)
         output.setVolume(settings.volume, muted: false)
@@ -216,7 +217,10 @@ final class Playout {
             output.setVolume(volume.level, muted: volume.muted)
         }
         render(session.engine, now: now)
-        doors.show(LEDPattern(state: session.engine.state.rawValue))
+        let state = session.engine.state
+        answers.updateGate.observe(
+            state: state, heldMs: state == .reconnecting ? session.engine.status(at: now).bufferedAheadMs : 0, now: now)
+        doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
     }

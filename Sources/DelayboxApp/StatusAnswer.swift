@@ -30,6 +30,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     /// The station's clock against this box's (ppm, to 0.1; positive: it runs fast), as
     /// followed from arrival times; absent until two minutes of them say.
     public var stationClockPpm: Double?
+    /// Whether a new release may restart the box now: `now: paused`, `now: in the
+    /// update window 04:00-05:00`, or `waits: playing (…)` (docs/deploy.md).
+    public var updateRestart: String?
 
     enum CodingKeys: String, CodingKey {
         case state, channel
@@ -46,5 +49,6 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case pageByNumber = "page_by_number"
         case release
         case stationClockPpm = "station_clock_ppm"
+        case updateRestart = "update_restart"
     }
 }

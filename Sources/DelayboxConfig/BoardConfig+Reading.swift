@@ -32,6 +32,7 @@ extension BoardConfig {
         let mqtt = mqttSection.isPresent ? readMQTT(mqttSection, log: log) : nil
         let webSection = root.section("web")
         let web = webSection.isPresent ? readWeb(webSection) : nil
+        let updateWindow = readUpdate(root.section("update"), log: log)
         let channels = readChannels(root, log: log)
         let defaults = readDefaults(root.section("defaults"), log: log)
         root.finish()
@@ -46,7 +47,8 @@ extension BoardConfig {
         return (
             BoardConfig(
                 name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock), diagnostics
+                remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock,
+                updateWindow: updateWindow), diagnostics
         )
     }
 
@@ -154,6 +156,21 @@ extension BoardConfig {
         let enabled = web.bool("enabled") ?? true
         let port = web.int("port", in: 1...65_535) ?? 80
         return enabled ? WebSettings(port: port) : nil
+    }
+
+    /// `update:` — the window in which a new release may restart a box that plays.
+    private static func readUpdate(_ update: ConfigReader, log: DiagnosticLog) -> UpdateWindow {
+        defer { update.finish() }
+        guard let text = update.string("window"), let location = update.value("window")?.location else {
+            return .standard
+        }
+        guard let window = UpdateWindow(parsing: text) else {
+            log.error(
+                location,
+                "'update.window' is '\(text)': give the local hours as HH:MM-HH:MM (e.g. 04:00-05:00), or none")
+            return .standard
+        }
+        return window
     }
 
     private static func readChannels(_ root: ConfigReader, log: DiagnosticLog) -> ChannelLineup? {

@@ -22,6 +22,8 @@ public struct BoardConfig: Sendable, Equatable {
     public var web: WebSettings? = nil
     /// `board.clock`: what keeps the wall clock right, which an ad break's START needs.
     public var clock: TimeSource = .network
+    /// `update.window`: when a new release may restart a box that plays.
+    public var updateWindow: UpdateWindow = .standard
 }
 
 /// `board.clock` (docs/board-config.md): a Pi has no real-time clock, so its time is

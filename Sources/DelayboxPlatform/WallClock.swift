@@ -22,4 +22,12 @@ public enum WallClock {
     public static func synchronisedUnixTime() -> Double? { isSynchronised() ? unixTime() : nil }
 
     public static func isSynchronised() -> Bool { delaybox_clock_synchronised() == 1 }
+
+    /// The minute of the local day (0..<1440) at `unixTime`, in the system's time zone.
+    public static func localMinuteOfDay(unixTime: Double) -> Int {
+        var seconds = time_t(unixTime.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return 0 }
+        return Int(local.tm_hour) * 60 + Int(local.tm_min)
+    }
 }

@@ -157,18 +157,30 @@ struct VirtualBoardDeployTests {
         let stats = try login.run("delayboxctl stats")
         #expect(stats.contains("audio_thread: fifo 50\nplayout_thread: fifo 40"), "\(stats)")
 
-        // apt itself installs the broken release (as unattended-upgrades would): the box's
-        // own healer checks it after dpkg's run, puts the kept release back, and pins the
-        // broken version away.
+        // apt itself installs the broken release (as the daily timer or unattended-upgrades
+        // would) while the box plays: the new release waits for the final whistle — here a
+        // pause, the update window off — then the box's own healer checks it, puts the
+        // kept release back, and pins the broken version away (issue 57).
         #expect(
             try login.run("cat /var/lib/delaybox-release/healthy") == goodVersion,
             "install.sh told the healer which release plays")
         try login.copy(broken, to: "/tmp/broken.deb")
+        _ = try login.run(
+            "printf 'update:\\n  window: none\\n' >> /etc/delaybox/delaybox.conf && systemctl reload delaybox")
         lap("broken release copied for apt")
         let apt = try login.run(
             "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?"
         )
         #expect(apt == "0", "apt installed the broken release: \(apt)")
+        let waiting = Eventually.value(within: Double(board.allowing(60)), every: 1) { () -> String? in
+            let state = login.releaseState()
+            return state.contains("starts once the box is quiet") ? state : nil
+        }
+        #expect(waiting?.contains("(waits: playing (the update window: none))") == true, "\(login.releaseState())")
+        #expect(
+            try login.run("sleep 6; delayboxctl version").hasPrefix("version: \(goodVersion)\n"),
+            "the box plays on, on the release it had")
+        #expect(try login.run("delayboxctl pause").contains("paused"))
         let installedAt = Date()
         let healed = Eventually.holds(within: Double(board.allowing(240)), every: 1) {
             let state = login.releaseState()
@@ -176,7 +188,7 @@ struct VirtualBoardDeployTests {
         }
         let rollback = Date().timeIntervalSince(installedAt)
         print(
-            "deploy: Debian \(release) \(board.arch): apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s"
+            "deploy: Debian \(release) \(board.arch): a pause after apt-get install of a broken release to the previous one playing again: \(String(format: "%.1f", rollback)) s"
         )
         lap("the box's healer put the kept release back")
         let journal = (try? login.run("journalctl -u delaybox-release-check --no-pager -o cat | tail -20")) ?? ""

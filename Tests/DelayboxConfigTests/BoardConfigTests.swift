@@ -100,6 +100,19 @@ import Testing
         #expect(found.contains { $0.contains("'audio.output_latency' is 3 s; allowed 0 ms to 2 s") }, "\(found)")
     }
 
+    /// Issue 57: the hours a new release may restart a playing box; an hour before dawn
+    /// unless said, `none` for never.
+    @Test func theUpdateWindowIsReadAndChecked() throws {
+        let directory = try directory(["board.yaml": Self.minimal + "update:\n  window: 22:00-23:30\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
+        #expect(config.updateWindow.description == "22:00-23:30")
+        #expect(try diagnostics(Self.minimal).isEmpty)
+        let found = try diagnostics(Self.minimal + "update:\n  window: after the match\n  when: now\n")
+        #expect(found.contains { $0.contains("'update.window' is 'after the match'") }, "\(found)")
+        #expect(found.contains { $0.contains("unknown key 'update.when'") }, "\(found)")
+    }
+
     /// The same setting as a bare number of milliseconds (`output_latency_ms`, the name the
     /// issue and other players use); both names at once are refused.
     @Test func anOutputsLatencyInMillisecondsIsTheSameSetting() throws {
