@@ -8,10 +8,14 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup build binaries release deb run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
+.PHONY: setup setup-release build binaries release deb run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
+
+## What a release needs and no more: a club's machine without the test kit (issue 57).
+setup-release:
+	@deploy/setup-host.sh --release
 
 build: setup
 	$(SWIFT) build
@@ -25,7 +29,7 @@ binaries: setup
 ## from them in out/repo. RELEASE_KEY=FILE (an OpenPGP secret key) signs it; with
 ## RELEASE_URL=URL (where out/repo will be served) the packages carry its apt source and
 ## out/repo holds bookworm.sources and trixie.sources for the boxes to add.
-release: setup
+release: setup-release
 	@test -n "$(RELEASE_KEY)" || { echo "make release: RELEASE_KEY=path/to/secret-key is needed (docs/deploy.md)" >&2; exit 2; }
 	@git diff --quiet HEAD || { echo "make release: the tree has changes not committed; a release is one commit" >&2; exit 2; }
 	rm -rf $(OUT)/release && mkdir -p $(OUT)/release

@@ -5,42 +5,58 @@
 # peers.
 set -euo pipefail
 
-# Packages the build and tests need. The playback engine itself needs no C library.
-PACKAGES=(
+# What a release needs (`make release`, `--release`: a club's machine builds and signs
+# the boxes' packages without the test kit). The playback engine itself needs no C library.
+BUILD_PACKAGES=(
   ca-certificates   # the package manager fetches Swift dependencies over https
   git               # ... through git
   pkg-config        # finds the box's FFmpeg for the CFFmpeg module
   nasm libgnutls28-dev zlib1g-dev debian-archive-keyring   # the box's own FFmpeg (tools/ffmpeg/build.sh): its x86 assembly, TLS, zlib; Debian's source checked
+  gcc make          # ... compiled
+  libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
+  libyaml-dev       # the board configs' YAML parser
+  libasound2-dev    # the audio output (alsa-lib 1.2)
+  libmosquitto-dev  # MQTT (libmosquitto 2.0)
+  libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
+  debootstrap       # the Debian 13 and arm64 build roots (tools/debian-root, tools/arm64)
+  qemu-user-static  # tools/arm64-run: the arm64 build's programs run under emulation
+  dpkg-dev binutils xz-utils   # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
+  reprepro gnupg    # deploy/make-repo.sh: the signed apt repository
+)
+# What the tests add: real servers, the virtual boards, a browser, the linters.
+TEST_PACKAGES=(
   ffmpeg            # tests encode real MP3, Ogg/Opus and AAC, and feed a live Icecast source
   icecast2          # the stream tests run a real server on loopback
   curl              # ... and talk to its admin API (tools/delaybox-broadcast)
   python3           # http.server serves deliberately broken streams to the tests
   openssl           # a self-signed certificate for the https certificate-failure test
   systemd           # systemd-analyze verifies the unit file and rates its exposure
-  libgpiod-dev      # buttons, encoder and LEDs (libgpiod 1.6)
-  libyaml-dev       # the board configs' YAML parser
-  libasound2-dev    # the audio output (alsa-lib 1.2); its null and file plugins run the tests
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
-  qemu-system-x86 cpio kmod gcc make   # the virtual board: QEMU, its initramfs, the gpio-sim module
+  qemu-system-x86 cpio kmod   # the virtual board: QEMU, its initramfs, the gpio-sim module
   qemu-system-arm   # ... and the arm64 board (qemu-system-aarch64), the Pi's CPU, which make test runs too
-  qemu-user-static  # tools/arm64-run: the arm64 build run here under emulation
-  debootstrap e2fsprogs openssh-client # ... its Debian root filesystem, reached over SSH by deploy/install.sh
-  dpkg-dev binutils xz-utils           # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
+  e2fsprogs openssh-client   # ... its Debian root filesystem, reached over SSH by deploy/install.sh
   lintian           # the packages are checked lintian-clean
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
-  libmosquitto-dev  # MQTT (libmosquitto 2.0)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
-  libmicrohttpd-dev libcrypt-dev   # the web page: its HTTP server, its password's yescrypt hash
-  libpwquality1 cracklib-runtime   # ... and its password checked against cracklib's dictionary (opened at run time)
+  libpwquality1 cracklib-runtime   # the web password checked against cracklib's dictionary (opened at run time)
   chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
   procps            # ps, pgrep: make test's background builds are found, demoted and ended by them
-  reprepro gnupg    # make release: the signed apt repository (deploy/make-repo.sh), checked by apt in the tests
 )
-# `--bench`: also the peers `make bench` measures Delaybox against.
-if [ "${1:-}" = "--bench" ]; then
-  PACKAGES+=(mpv)
-fi
+# `--release`: the build's alone (no browser, QEMU system, servers or Playwright).
+# `--bench`: also the peers `make bench` measures Delaybox against. `--list`: the packages
+# that would be asked for, one a line, and nothing installed.
+RELEASE_ONLY=false LIST_ONLY=false
+PACKAGES=("${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
+for argument in "$@"; do
+  case "$argument" in
+    --release) RELEASE_ONLY=true PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+    --bench) PACKAGES+=(mpv) ;;
+    --list) LIST_ONLY=true ;;
+    *) echo "usage: setup-host.sh [--release | --bench] [--list]" >&2; exit 2 ;;
+  esac
+done
+if $LIST_ONLY; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
   echo "setup-host: no Swift toolchain found (expected 'swift' on PATH or /opt/swift)." >&2
@@ -63,7 +79,7 @@ fi
 # The page's browser tests (Tests/DelayboxCLITests/WebPageBrowserTests.swift): Playwright for
 # Python in a virtual environment of the package's own, driving Debian's chromium.
 VENV="$(cd "$(dirname "$0")/.." && pwd)/.build/browser-venv"
-if ! "$VENV/bin/python" -c "import playwright" 2>/dev/null; then
+if ! $RELEASE_ONLY && ! "$VENV/bin/python" -c "import playwright" 2>/dev/null; then
   echo "setup-host: Playwright for the browser tests into $VENV"
   rm -rf "$VENV"
   /usr/bin/python3 -m venv "$VENV"

@@ -159,6 +159,25 @@ import Testing
         }
     }
 
+    /// Issue 57: a club's machine builds a release without the test kit — `make release`
+    /// asks `setup-host.sh --release`, whose packages are the build's alone; the default
+    /// (`make test`'s) still has everything.
+    @Test func aReleaseIsSetUpWithoutTheTestKit() throws {
+        func packages(_ arguments: [String]) throws -> Set<String> {
+            let outcome = try ExternalTool.execute(
+                Self.root.appendingPathComponent("deploy/setup-host.sh"), arguments + ["--list"])
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            return Set(outcome.output.split(separator: "\n").map(String.init))
+        }
+        let release = try packages(["--release"]), everything = try packages([])
+        let testKit: Set = ["chromium", "qemu-system-x86", "qemu-system-arm", "icecast2", "mosquitto", "lintian"]
+        #expect(release.isDisjoint(with: testKit), "\(release.intersection(testKit))")
+        #expect(release.isSuperset(of: ["reprepro", "gnupg", "debootstrap", "dpkg-dev", "libasound2-dev"]))
+        #expect(everything.isSuperset(of: release.union(testKit)))
+        let makefile = try String(contentsOf: Self.root.appendingPathComponent("Makefile"), encoding: .utf8)
+        #expect(makefile.contains("release: setup-release\n"), "make release sets up the build's packages only")
+    }
+
     /// armhf (32-bit) has no build root of the project's own (Debian packages no Swift for
     /// it): without an installed SDK the script says what to install.
     @Test(
