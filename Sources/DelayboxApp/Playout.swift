@@ -128,10 +128,24 @@ final class Playout {
             log.report(line, level: .notice, at: now)
         }
         // A box set up from a phone: while its page waits for the first password, the
-        // start says where that page is.
-        if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero {
+        // boot's first start says where that page is (not each restart: an upgrade or a
+        // crash must not talk over the programme again).
+        if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero,
+            firstStartOfTheBoot()
+        {
             sayWhereTheBoxIs(byHand: false)
         }
+    }
+
+    /// Whether no start of this boot came before: a marker in the runtime directory
+    /// (tmpfs, emptied at boot, kept across restarts), made now. False where the box keeps
+    /// no runtime directory (`play`, a box run by hand).
+    private func firstStartOfTheBoot() -> Bool {
+        guard let journalDirectory else { return false }
+        let marker = URL(fileURLWithPath: journalDirectory).deletingLastPathComponent()
+            .appendingPathComponent("address-said").path
+        guard !FileManager.default.fileExists(atPath: marker) else { return false }
+        return FileManager.default.createFile(atPath: marker, contents: nil)
     }
 
     /// The delay journal of `channel`, the one the box journals from now on (a restart

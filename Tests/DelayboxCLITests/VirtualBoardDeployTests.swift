@@ -168,6 +168,7 @@ struct VirtualBoardDeployTests {
         _ = try login.run(
             "printf 'update:\\n  window: none\\n' >> /etc/delaybox/delaybox.conf && systemctl reload delaybox")
         lap("broken release copied for apt")
+        let playing = try login.run("systemctl show -p MainPID --value delaybox.service")
         let apt = try login.run(
             "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades /tmp/broken.deb >/dev/null 2>&1; echo $?"
         )
@@ -178,8 +179,8 @@ struct VirtualBoardDeployTests {
         }
         #expect(waiting?.contains("(waits: playing (the update window: none))") == true, "\(login.releaseState())")
         #expect(
-            try login.run("sleep 6; delayboxctl version").hasPrefix("version: \(goodVersion)\n"),
-            "the box plays on, on the release it had")
+            try login.run("sleep 6; systemctl show -p MainPID --value delaybox.service") == playing,
+            "the box plays on, the process it had")
         #expect(try login.run("delayboxctl pause").contains("paused"))
         let installedAt = Date()
         let healed = Eventually.holds(within: Double(board.allowing(240)), every: 1) {
@@ -334,22 +335,33 @@ struct VirtualBoardDeployTests {
 
     /// The good package with its program replaced by one that exits at once, as a newer
     /// version for the same release (`X.broken~debN` sorts after `X~debN`).
+    /// A release whose service cannot start (`delaybox run` exits at once) while its tools
+    /// work — `delayboxctl`, which the release check asks the running box with — as a
+    /// release with a bug at start would be.
     static func brokenRelease(of good: URL, in directory: URL) throws -> URL {
         try variant(
             of: good, in: directory, named: "broken", version: ".broken",
-            program: "#!/bin/sh\necho \"delaybox: broken on purpose\" >&2\nexit 1\n")
+            program: """
+                #!/bin/bash
+                if [ "$(basename "$0")" = delaybox ] && [ "${1:-}" = run ]; then
+                  echo "delaybox: broken on purpose" >&2; exit 1
+                fi
+                exec -a "$(basename "$0")" /usr/lib/delaybox/working-delaybox "$@"
+
+                """, keepingProgramAs: "usr/lib/delaybox/working-delaybox")
     }
 
     /// `good` again as another version (`suffix` before its `~debN`), and with `program` as
     /// its delaybox when given.
     static func variant(
         of good: URL, in directory: URL, named name: String, version suffix: String, program: String? = nil,
-        file: String? = nil
+        keepingProgramAs kept: String? = nil, file: String? = nil
     ) throws -> URL {
         let tree = directory.appendingPathComponent(name)
         try ExternalTool.run(["dpkg-deb", "-R", good.path, tree.path])
         if let program {
             let path = tree.appendingPathComponent("usr/bin/delaybox")
+            if let kept { try FileManager.default.moveItem(at: path, to: tree.appendingPathComponent(kept)) }
             try program.write(to: path, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
         }
