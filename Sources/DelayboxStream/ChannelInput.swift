@@ -1,10 +1,11 @@
 import DelayboxEngine
 import DelayboxFFmpeg
 
-/// Opens a channel's stream URL as a listener pastes it: a stream itself, or a station
-/// link (`.pls`, `.m3u`, `.xspf`, `.asx`; `StationPlaylist`) that is fetched anew at every
-/// connection (a station may change its mirrors) and whose streams are tried in order,
-/// each failing one giving way to the next.
+/// Opens a channel's stream URL as a listener pastes it: a stream itself, a station link
+/// (`.pls`, `.m3u`, `.xspf`, `.asx`; `StationPlaylist`), or a station's "listen live" web
+/// page (`StationPage`: what does not open as a stream and answers with HTML) — fetched
+/// anew at every connection (a station may change its mirrors), their streams tried in
+/// order, each failing one giving way to the next.
 public enum ChannelInput {
     /// An input open, the stream it plays, and what to tell about how it was found.
     public struct Opened {
@@ -23,7 +24,16 @@ public enum ChannelInput {
     public static func open(_ url: String, options: FFmpegInput.Options, gate: InterruptGate) throws(Failure) -> Opened
     {
         guard StationPlaylist.isStationLink(url) else {
-            return try openStream(url, options: options, gate: gate, note: nil)
+            do throws(Failure) {
+                return try openStream(url, options: options, gate: gate, note: nil)
+            } catch {
+                guard let page = webPage(url, gate: gate) else { throw error }
+                let candidates = StationPage.candidates(page, from: url)
+                guard !candidates.isEmpty else {
+                    throw Failure(description: "\(url) is a web page with no stream or station link on it")
+                }
+                return try openFirst(of: candidates, options: options, gate: gate, from: "web page")
+            }
         }
         let reading: StationPlaylist.Reading
         do throws(FFmpegError) {
@@ -38,20 +48,57 @@ public enum ChannelInput {
         case .refused(let reason):
             throw Failure(description: "station link \(url): \(reason)")
         case .streams(let streams):
-            var failures: [String] = []
-            for (index, stream) in streams.enumerated() {
-                guard !gate.isStopRequested else { break }
-                let note =
-                    "station link: \(streams.count) stream\(streams.count == 1 ? "" : "s"), playing #\(index + 1): \(stream)"
-                    + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
-                do throws(Failure) {
+            return try openFirst(of: streams, options: options, gate: gate, from: "station link")
+        }
+    }
+
+    /// The first of `streams` that opens (a page's candidate may be a station link itself);
+    /// the note says which, and why those before it did not.
+    private static func openFirst(of streams: [String], options: FFmpegInput.Options, gate: InterruptGate, from: String)
+        throws(Failure) -> Opened
+    {
+        var failures: [String] = []
+        for (index, stream) in streams.enumerated() {
+            guard !gate.isStopRequested else { break }
+            let note =
+                "\(from): \(streams.count) stream\(streams.count == 1 ? "" : "s"), playing #\(index + 1): \(stream)"
+                + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
+            do throws(Failure) {
+                // A page's playlist link is read as one (a playlist's entries never are).
+                guard from == "web page", StationPlaylist.isStationLink(stream) else {
                     return try openStream(stream, options: options, gate: gate, note: note)
-                } catch {
-                    failures.append("#\(index + 1) failed: \(error)")
+                }
+                let opened = try open(stream, options: options, gate: gate)
+                return Opened(
+                    input: opened.input, streamURL: opened.streamURL,
+                    note: [note, opened.note].compactMap { $0 }
+                        .joined(separator: "; "))
+            } catch {
+                failures.append("#\(index + 1) failed: \(error)")
+            }
+        }
+        throw Failure(description: "\(from): no stream opened: " + failures.joined(separator: "; "))
+    }
+
+    /// The text of `url` when it answers with a web page (HTML within its first kilobyte),
+    /// at most `StationPage.maxBytes`; nil for anything else — a stream FFmpeg could not
+    /// open is not read on (its first bytes say it is no page).
+    private static func webPage(_ url: String, gate: InterruptGate) -> String? {
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !gate.isStopRequested else { return nil }
+        var bytes: [UInt8] = []
+        do throws(FFmpegError) {
+            _ = try HTTPFetch.read(url, maxBytes: StationPage.maxBytes, totalTimeoutMs: 20_000, gate: gate) {
+                (chunk) throws(FFmpegError) in
+                bytes.append(contentsOf: chunk)
+                if bytes.count >= 1_024, !StationPage.isPage(bytes) {
+                    throw FFmpegError(operation: "a web page's first kilobyte", code: -1)
                 }
             }
-            throw Failure(description: "station link \(url): no stream opened: " + failures.joined(separator: "; "))
+        } catch {
+            return nil
         }
+        return StationPage.isPage(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     private static func openStream(_ url: String, options: FFmpegInput.Options, gate: InterruptGate, note: String?)

@@ -116,6 +116,13 @@ enum WebScript {
           const building = status.building_delay_ms;
           show("building", typeof building === "number" && building > 0);
           if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";
+          // An added station is said as the box has it, not as hoped (issue 60): a page
+          // link whose stream is still being found, a station off the air.
+          if (added && status.channel === added.name) {
+            const doing = { playing: "Playing ", buffering: "Recording the delay for ", paused: "Paused: " };
+            $("add-question").textContent = doing[status.state] ? doing[status.state] + added.name + "."
+              : added.name + ": " + (status.state || "connecting") + " — the box is still finding its stream (its log says why).";
+          }
           if (document.activeElement !== $("volume") && typeof status.volume === "number") $("volume").value = status.volume;
           $("mute").textContent = status.muted ? "Unmute" : "Mute";
           $("pause").textContent = status.state === "paused" ? "Resume" : "Pause";
@@ -172,7 +179,7 @@ enum WebScript {
             if (!(await run("channel add " + name + " " + link))) return;
             if (!(await run("channel " + name))) return;
             added = { name, previous };
-            $("add-question").textContent = "Playing " + name + ".";
+            $("add-question").textContent = "Connecting to " + name + "…";
             show("add-decide", true);
             await channels();
           });

@@ -46,6 +46,39 @@ import Testing
                 && notes[0].contains("#1 failed"), "\(notes)")
     }
 
+    /// Issue 60: the club's "listen live" page is a station link too — its player's source,
+    /// a playlist linked from it, a stream in its script's JSON — the dead first candidate
+    /// giving way to the next, and what was found said; a page with none says so.
+    @Test(arguments: [
+        "<!DOCTYPE html><html><body><audio controls><source src=\"DEAD\"><source src=\"live.mp3\"></audio></body></html>",
+        "<!doctype html><html><body><a href=\"gone.pls\">x</a><a href=\"/station.pls\">Listen</a></body></html>",
+        "<html><script>player({\"file\": \"DEAD\", \"fallback\": \"LIVE_ESCAPED\"})</script></html>",
+    ])
+    func aStationsWebPageLeadsToItsStream(page: String) throws {
+        let (server, directory) = try Self.served()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "[playlist]\nFile1=\(server.url("live.mp3"))\n".write(
+            to: directory.appendingPathComponent("station.pls"), atomically: true, encoding: .utf8)
+        try page.replacingOccurrences(of: "DEAD", with: server.url("gone.mp3"))
+            .replacingOccurrences(
+                of: "LIVE_ESCAPED", with: server.url("live.mp3").replacingOccurrences(of: "/", with: "\\/")
+            )
+            .write(to: directory.appendingPathComponent("listen.html"), atomically: true, encoding: .utf8)
+        let run = try PlayRun(root: Self.root, arguments: [server.url("listen.html"), "--fast", "--delay", "1"])
+            .finish()
+        #expect(run.status == 0)
+        #expect(run.lines.states.contains("playing"), "\(run.lines)")
+        let notes = run.lines.lines("info").compactMap { $0.text }.filter { $0.hasPrefix("web page:") }
+        #expect(notes.count == 1 && notes[0].contains("#1 failed"), "\(notes)")
+        try "<html><body>Tickets on sale</body></html>".write(
+            to: directory.appendingPathComponent("news.html"), atomically: true, encoding: .utf8)
+        let none = try ExternalTool.execute(
+            BuiltProgram.url("delaybox", root: Self.root), ["play", server.url("news.html"), "--fast", "--delay", "1"])
+        #expect(
+            none.status != 0 && none.errors.contains("news.html is a web page with no stream or station link on it"),
+            "\(none.errors)")
+    }
+
     /// A link to a recording (a podcast, last week's match) read at network speed ends at
     /// once: each end is a failed connection, so the box fetches it again less and less
     /// often (7f046b5's box fetched a 2 MB file 53 times in 8 s), and says what the link is

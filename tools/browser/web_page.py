@@ -117,13 +117,13 @@ def main() -> int:
         assert int(ctl("status")["volume"]) != 7
         stranger.close()
 
-        step("a station added from its .pls link plays at once, and is kept")
+        step("a station added from its .pls link plays, said as the box has it, and is kept")
         page.fill("#add-name", "Club Radio")
         page.fill("#add-link", args.station)
         page.click("#add-form button[type=submit]")
-        expect(page.locator("#add-question")).to_have_text("Playing Club Radio.", timeout=5000)
         expect(page.locator("#channel-name")).to_have_text("Club Radio", timeout=5000)
         expect(page.locator("#state")).to_have_text("playing", timeout=15000)
+        expect(page.locator("#add-question")).to_have_text("Playing Club Radio.", timeout=5000)
         page.screenshot(path=f"{args.out}/4-station-added.png", full_page=True)
         page.click("#add-keep")
         expect(page.locator("#message")).to_contain_text("Kept", timeout=3000)
