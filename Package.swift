@@ -157,7 +157,7 @@ let package = Package(
             dependencies: [
                 "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
                 "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
-                "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxOutput",
+                "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
                 "DelayboxStream", "DelayboxWeb",
             ], swiftSettings: strict),

@@ -56,7 +56,9 @@ extension ConsoleAnswers {
             cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
             rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
             knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max,
-            stationClockPpm: statistics.stationClockPpm.map(Self.tenths))
+            stationClockPpm: statistics.stationClockPpm.map(Self.tenths),
+            venueShiftMs: doors?.venueMember == nil
+                ? nil : Self.tenths(AudioFormat.exactMilliseconds(frames: statistics.venueShiftFrames)))
     }
 
     /// The answer to `board`: the board config's hardware.

@@ -7,6 +7,7 @@ import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
 import DelayboxLog
+import DelayboxMQTT
 import DelayboxOutput
 import DelayboxPlatform
 import DelayboxService
@@ -81,6 +82,12 @@ final class Playout {
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
     private var testTone = TestTone()
+    /// The room's boxes playing as one (an MQTT group): their figures, and when this box
+    /// says its own next.
+    private var venue = VenueAlignment()
+    private var nextVenueFigure = Instant.zero
+    /// How often a box of a group says its venue figure.
+    static let venueFigureInterval = TimeAmount.seconds(5)
 
     /// Starts the saved (or first) channel at the saved delay, and the channels recorded
     /// in the background.
@@ -230,6 +237,7 @@ final class Playout {
             volume = (executor.settings.volume, executor.muted)
             output.setVolume(volume.level, muted: volume.muted)
         }
+        alignWithTheRoom(now: now)
         render(session.engine, now: now)
         let state = session.engine.state
         answers.updateGate.observe(
@@ -316,6 +324,41 @@ final class Playout {
         return said
     }
 
+    /// A box of an MQTT group plays as one with the others in the room (issue 58): it says
+    /// when it took a run of the stream to have been live, compares the others' figures for
+    /// runs it holds with its own line, and moves to the room's (`VenueAlignment`). Wall
+    /// clock times, so only while the clock is believed (chrony keeps a room's within a
+    /// millisecond: docs/deploy.md).
+    private func alignWithTheRoom(now: Instant) {
+        let figures = doors.takeVenueFigures()
+        guard let me = doors.venueMember, !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else {
+            return
+        }
+        let engine = session.engine
+        /// A time on the playout's clock as Unix time (ns).
+        func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }
+        for figure in figures {
+            // A stranger's number: checked before any arithmetic (beyond a second it is not the
+            // room's line anyway).
+            guard let fingerprint = figure.fingerprintValue, let mine = engine.liveTime(ofVenueMark: fingerprint)
+            else { continue }
+            let (laterNs, overflow) = unix(mine).subtractingReportingOverflow(figure.liveUnixNs)
+            guard !overflow, (-999_999_999...999_999_999).contains(laterNs) else { continue }
+            venue.heard(
+                from: figure.box, laterFrames: laterNs * Int64(AudioFormat.sampleRate) / 1_000_000_000, at: now)
+        }
+        let move = venue.move(now: now)
+        if move != 0 {
+            engine.moveLive(byFrames: move)
+            logger.info(
+                "playing as one with the room: \(String(printf: "%+.1f", Double(move) / 48)) ms earlier (in all \(String(printf: "%+.1f", Double(venue.shiftFrames) / 48)) ms)"
+            )
+        }
+        guard now >= nextVenueFigure, let mark = engine.venueMark() else { return }
+        nextVenueFigure = now + Self.venueFigureInterval
+        doors.venueFigure(VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt)))
+    }
+
     /// The wall clock as `source` says to believe it: always, or once synchronised.
     private static func wallClock(believing source: TimeSource) -> @Sendable () -> Double? {
         switch source {
@@ -357,6 +400,7 @@ final class Playout {
     /// frame is heard after what the ring and the device still hold of the old one.
     private func switchChannel(to channel: Channel, now: Instant) throws {
         let delayMs = session.engine.status(at: now).delayMs
+        venue = VenueAlignment()  // the room's figures were of the other channel's line
         // (A channel redefined under its own name is not kept: its old stream is done with.)
         if session.channel.record, session.channel.name != channel.name {
             standby.keep(session, now: now)

@@ -36,6 +36,9 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
     public var knobToClickMaxMs: Double?
     /// The station's clock against this box's (ppm, to 0.1), once known (`status` too).
     public var stationClockPpm: Double?
+    /// How far the room's boxes (an MQTT group) moved this one's live (ms, to 0.1; positive:
+    /// it plays earlier than its own path said); absent outside a group's room.
+    public var venueShiftMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case bufferMs = "buffer_ms"
@@ -60,5 +63,6 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
         case knobToClickP50Ms = "knob_to_click_p50_ms"
         case knobToClickMaxMs = "knob_to_click_max_ms"
         case stationClockPpm = "station_clock_ppm"
+        case venueShiftMs = "venue_shift_ms"
     }
 }

@@ -2,6 +2,7 @@ import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls
 import DelayboxLog
+import DelayboxMQTT
 import DelayboxPlatform
 import DelayboxSerial
 
@@ -52,6 +53,16 @@ public final class Doors {
     /// A stream event was heard (a JSON object: what, where in the stream, when heard):
     /// MQTT publishes it.
     public func eventHeard(json: String) { mqtt?.eventHeard(json: json) }
+
+    /// The box's name in its MQTT group, when it is in one: it then plays as one with the
+    /// group's other boxes in the room (issue 58).
+    public var venueMember: String? { mqtt.flatMap { $0.topics.groupPrefix == nil ? nil : $0.topics.clientID } }
+
+    /// Says this box's venue figure to the group.
+    public func venueFigure(_ figure: VenueFigure) { mqtt?.venueFigure(json: figure.json) }
+
+    /// The group's other boxes' venue figures heard since the last call.
+    public func takeVenueFigures() -> [VenueFigure] { mqtt?.takeVenueFigures() ?? [] }
 
     /// The commands the panel and the remote decoded since the last call.
     public func drain() -> [TimedCommand] { (panel?.drain() ?? []) + (remote?.drain() ?? []) }

@@ -19,7 +19,9 @@ import Synchronization
 /// line, so they are checked and carried out the same way. In a group, the box keeps its
 /// release retained on the group's `release/<box>` topic and carries out an update in
 /// stages (`update --canary BOX`): BOX updates at once, the others watch its release and
-/// follow once it plays the new one (`StagedUpdate`).
+/// follow once it plays the new one (`StagedUpdate`). It also says every few seconds when it
+/// took a run of the stream to have been live (`VenueFigure`) and hands the others' figures
+/// to the playout, so that a room's boxes play as one (issue 58).
 ///
 /// Threads: its own (`delaybox-mqtt`) does the work; libmosquitto's loop runs on another
 /// (`mqtt-net`); the playout thread only drops notes in (`stateChanged`, `eventHeard`) —
@@ -33,6 +35,8 @@ final class MQTTDoor: Sendable {
         /// Group members' release reports: (their topic, the payload).
         var releases: [(topic: String, payload: [UInt8])] = []
         var events: [String] = []
+        /// This box's latest venue figure, to publish.
+        var venueFigure: String?
         var dropped = 0
         /// Connected (again), or the config changed: `online` and discovery to send.
         var announce = false
@@ -74,6 +78,8 @@ final class MQTTDoor: Sendable {
         let door = Mutex<MQTTDoor?>(nil)
     }
     private let relay = Relay()
+    /// The group's venue figures heard, for the playout (at most `queueLimit`).
+    private let venueFigures = Mutex<[VenueFigure]>([])
 
     init(settings: MQTTSettings, config: BoardConfig, inbox: ConsoleInbox, version: String) throws {
         let topics = MQTTTopics(settings: settings, hostname: HostName.current())
@@ -110,6 +116,20 @@ final class MQTTDoor: Sendable {
         worker.wake()
     }
 
+    /// This box's venue figure (its JSON): published on the group's `venue/<box>`.
+    func venueFigure(json: String) {
+        mail.withLock { $0.venueFigure = json }
+        worker.wake()
+    }
+
+    /// The other members' venue figures heard since the last call.
+    func takeVenueFigures() -> [VenueFigure] {
+        venueFigures.withLock { figures in
+            defer { figures.removeAll(keepingCapacity: true) }
+            return figures
+        }
+    }
+
     /// The config changed (channels, delay step): the discovery messages are sent again.
     func configChanged(_ config: BoardConfig) {
         mail.withLock { mail in
@@ -136,6 +156,7 @@ final class MQTTDoor: Sendable {
             client.subscribe(topics.command)
             if let group = topics.groupCommand { client.subscribe(group) }
             if let releases = topics.memberReleases { client.subscribe(releases) }
+            if let venues = topics.memberVenues { client.subscribe(venues) }
             staging.withLock { $0.published = nil }
         case .refused(let reason):
             report("the broker refused the connection: \(reason)", error: true)
@@ -152,6 +173,14 @@ final class MQTTDoor: Sendable {
                     mail.dropped += 1
                 }
             }
+        case .message(let topic, let payload, let retained)
+        where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/venue/"):
+            // A figure is news only, and a member speaks for itself on its own topic.
+            guard !retained, let figure = VenueFigure.read(payload), figure.box != topics.clientID,
+                topic == topics.memberVenue(of: figure.box)
+            else { return }
+            venueFigures.withLock { if $0.count < Self.queueLimit { $0.append(figure) } }
+            return
         case .message(let topic, _, retained: true):
             // A command kept by the broker would be carried out again at every reconnect and
             // restart (a `delay 300` published once, a week ago): commands are news only.
@@ -188,6 +217,7 @@ final class MQTTDoor: Sendable {
                     (mail.commands, mail.releases, mail.events, mail.dropped, mail.announce, mail.changed) = (
                         [], [], [], 0, false, false
                     )
+                    mail.venueFigure = nil
                 }
                 return mail
             }
@@ -197,6 +227,9 @@ final class MQTTDoor: Sendable {
             }
             if taken.changed { pacing.changed() }
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
+            if let figure = taken.venueFigure, let topic = topics.memberVenue(of: topics.clientID) {
+                client.publish(.init(topic: topic, payload: figure, retain: false))
+            }
             // Releases first: those that came with a command were there before it.
             if follow(taken.releases, now: clock.now()) { pacing.changed() }
             if carryOut(taken.commands) { pacing.published(at: clock.now()) }

@@ -79,6 +79,9 @@ public struct EngineStatistics: Sendable, Equatable {
     /// The station's clock against this box's (ppm; positive: the station runs fast), as
     /// followed from arrival times; nil until two minutes of arrivals say (`StationClock`).
     public var stationClockPpm: Double?
+    /// How far the room's boxes moved this one's live, in all (frames; positive: it plays
+    /// the programme earlier than its own path said): `PlaybackEngine.moveLive`.
+    public var venueShiftFrames: Int64 = 0
     /// Frames rendered in all.
     public var renderedFrames: Int64 = 0
     public init() {}

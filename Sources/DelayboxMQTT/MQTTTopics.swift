@@ -35,6 +35,12 @@ public struct MQTTTopics: Sendable, Equatable {
     /// Every member's release, as a box of the group subscribes to them.
     public var memberReleases: String? { groupPrefix.map { $0 + "/release/+" } }
 
+    /// Not retained: when a box of the group takes a run of the stream to have been live
+    /// (`VenueFigure`), which the others compare with their own to play as one.
+    public func memberVenue(of box: String) -> String? { groupPrefix.map { $0 + "/venue/" + Self.level(box) } }
+    /// Every member's venue figures, as a box of the group subscribes to them.
+    public var memberVenues: String? { groupPrefix.map { $0 + "/venue/+" } }
+
     /// Home Assistant's discovery topic for one entity of this box.
     public func discovery(component: String, object: String) -> String {
         "homeassistant/\(component)/\(nodeID)/\(object)/config"

@@ -18,10 +18,11 @@ public final class OnAirAppliance {
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
     /// named in `recorded` are recorded while another plays (`record: true`). `periodMs`
-    /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms).
+    /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms);
+    /// `extra` is more of the board file (top-level sections: `mqtt:`, `web:`).
     public init(
         root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
-        periodMs: Int? = nil
+        periodMs: Int? = nil, extra: String = ""
     ) throws {
         self.seconds = seconds
         box = try RunningAppliance(
@@ -36,6 +37,7 @@ public final class OnAirAppliance {
             \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" + (recorded.contains($0.name) ? "\n    record: true" : "") }.joined(separator: "\n"))
             defaults:
               volume: 100
+            \(extra)
             """
         }
         wav = box.directory.appendingPathComponent("out.wav").path
@@ -74,11 +76,16 @@ public final class OnAirAppliance {
     /// from its log's "first frame heard at monotonic T s" and this machine's clocks now.
     /// (A loaded machine starts the output later after the process than an idle one.)
     public static func firstFrameHeard(in log: String) -> Date? {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("its first frame heard at monotonic") }),
-            let monotonic = Double(line.split(separator: " ").dropLast().last ?? "")
-        else { return nil }
+        guard let monotonic = firstFrameHeardMonotonic(in: log) else { return nil }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Date().addingTimeInterval(monotonic - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
+    }
+
+    /// The same as CLOCK_MONOTONIC seconds, as the log says it.
+    public static func firstFrameHeardMonotonic(in log: String) -> Double? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("its first frame heard at monotonic") })
+        else { return nil }
+        return Double(line.split(separator: " ").dropLast().last ?? "")
     }
 }
