@@ -8,12 +8,13 @@ import Testing
 /// stream 20 ± 10 ms (in order, as `tc netem` would). Each mark heard at both outputs is
 /// timed on this machine's clock: once the room has compared its lines, the two play each
 /// mark within 5 ms of each other (95th percentile, `venue_alignment_ms_p95`). Without
-/// the group the second plays them ~10-20 ms later: its path's least lag.
+/// the group the second plays them ~14 ms later: its path's least lag. A run in which a
+/// box's playout was late (a period of silence, then slipped back) is run once more.
 @Suite(.serialized, .timeLimit(.minutes(15))) struct VenueAlignmentOnAirTests {
     @Test func twoBoxesOfARoomPlayAsOneThoughOnePathJitters() throws {
         let directory = try ExternalTool.temporaryDirectory("venue")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let marks = try HeardDelayTests.marks(seconds: 120, in: directory)
+        let marks = try HeardDelayTests.marks(seconds: 200, in: directory)
         let server = try IcecastServer()
         let t0 = try server.startPacedSource(
             mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
@@ -34,33 +35,50 @@ import Testing
                       group: room
                     """)
         }
-        let near = try box("near", port: server.port, seconds: 60)
-        Thread.sleep(forTimeInterval: 10)
-        let far = try box("far", port: proxy.port, seconds: 50)
-        let (nearRun, farRun) = (near.finish(), far.finish())
-        #expect(nearRun.status == 0 && farRun.status == 0, "\(farRun.log)")
-        /// Each mark heard: when (CLOCK_MONOTONIC, s) and its heard delay's error (ms).
-        func heard(_ box: OnAirAppliance, _ log: String) throws -> [(at: Double, ms: Double)] {
-            let anchor = try #require(OnAirAppliance.firstFrameHeardMonotonic(in: log), "\(log)")
-            return try HeardDelayTests.heardErrors(
-                anchor: anchor, wav: box.wav, marks: marks.starts, t0: t0, delay: delay
-            )
-            .map { (anchor + $0.at, $0.ms) }
+        /// The room once: the alignment's p95 and what it was made of, and the periods the
+        /// two boxes' playout threads were late for (each leaves the box late by a period, slipped
+        /// back at 1 ms a second: a loaded machine's, not the room's).
+        func room() throws -> (p95: Double, listed: String, lateRenders: Int, moved: Bool) {
+            let near = try box("near", port: server.port, seconds: 60)
+            Thread.sleep(forTimeInterval: 10)
+            let far = try box("far", port: proxy.port, seconds: 50)
+            near.wait(until: 57)
+            let lateRenders = try [near, far].map { box in
+                try box.ctl(["stats"]).output.split(separator: "\n").first { $0.hasPrefix("late_renders: ") }
+                    .flatMap { Int($0.dropFirst("late_renders: ".count)) } ?? 0
+            }.reduce(0, +)
+            let (nearRun, farRun) = (near.finish(), far.finish())
+            #expect(nearRun.status == 0 && farRun.status == 0, "\(farRun.log)")
+            /// Each mark heard: when (CLOCK_MONOTONIC, s) and its heard delay's error (ms).
+            func heard(_ box: OnAirAppliance, _ log: String) throws -> [(at: Double, ms: Double)] {
+                let anchor = try #require(OnAirAppliance.firstFrameHeardMonotonic(in: log), "\(log)")
+                return try HeardDelayTests.heardErrors(
+                    anchor: anchor, wav: box.wav, marks: marks.starts, t0: t0, delay: delay
+                )
+                .map { (anchor + $0.at, $0.ms) }
+            }
+            let nearMarks = try heard(near, nearRun.log), farMarks = try heard(far, farRun.log)
+            // From 30 s into the second box's run: its placement settled, the room compared.
+            let farStart = try #require(OnAirAppliance.firstFrameHeardMonotonic(in: farRun.log))
+            let apart = farMarks.filter { $0.at >= farStart + 30 }.compactMap { mark in
+                nearMarks.first { abs($0.at - mark.at) < 0.5 }.map { mark.ms - $0.ms }
+            }
+            #expect(apart.count >= 10, "marks heard by both: \(apart.count)")
+            let sorted = apart.map(abs).sorted()
+            let p95 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+            let moved = [nearRun, farRun].contains { $0.log.contains("playing as one with the room") }
+            return (p95, apart.map { String(format: "%.1f", $0) }.joined(separator: " "), lateRenders, moved)
         }
-        let nearMarks = try heard(near, nearRun.log), farMarks = try heard(far, farRun.log)
-        // From 30 s into the second box's run: its placement settled, the room compared.
-        let farStart = try #require(OnAirAppliance.firstFrameHeardMonotonic(in: farRun.log))
-        let apart = farMarks.filter { $0.at >= farStart + 30 }.compactMap { mark in
-            nearMarks.first { abs($0.at - mark.at) < 0.5 }.map { mark.ms - $0.ms }
+        var outcome = try room()
+        if outcome.p95 > 5, outcome.lateRenders > 0 {
+            print("venue: \(outcome.lateRenders) late render(s) while measuring (\(outcome.listed)): once more")
+            outcome = try room()
         }
-        #expect(apart.count >= 10, "marks heard by both: \(apart.count)")
-        let sorted = apart.map(abs).sorted()
-        let p95 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
-        let listed = apart.map { String(format: "%.1f", $0) }.joined(separator: " ")
-        print("venue_alignment_ms_p95: \(String(format: "%.2f", p95)) (far minus near per mark, ms: \(listed))")
-        #expect(p95 <= 5, "far minus near per mark (ms): \(listed)")
-        let moved =
-            farRun.log.contains("playing as one with the room") || nearRun.log.contains("playing as one with the room")
-        #expect(moved, "the room moved a line:\n\(farRun.log.suffix(2_000))")
+        print(
+            "venue_alignment_ms_p95: \(String(format: "%.2f", outcome.p95)) (far minus near per mark, ms: \(outcome.listed))"
+        )
+        #expect(
+            outcome.p95 <= 5, "far minus near per mark (ms): \(outcome.listed); late renders \(outcome.lateRenders)")
+        #expect(outcome.moved, "the room moved a line")
     }
 }
