@@ -22,9 +22,12 @@ import Synchronization
 /// happens; and the output's ring is topped up through the programme mix. `delaybox run`
 /// (`Appliance`) and `delaybox play` (`StreamPlayer`) both play through it.
 ///
-/// It takes time only from its caller (`step(now:)`) and the clock it is given (for the
-/// stream clients), so a test runs a whole appliance in virtual time on a demo channel
-/// (ApplianceScenarioTests).
+/// The programme's time comes only from its caller (`step(now:)`) and the clock it is given
+/// (for the stream clients), so a test runs a whole appliance in virtual time on a demo
+/// channel (ApplianceScenarioTests). What is stamped on the kernel's clocks from outside —
+/// the controls' edges, the page's boot window, the delay journal, a heard event's wall
+/// time, the room's figures — is read against CLOCK_MONOTONIC (`SystemClock`) or the wall
+/// clock where it meets them.
 final class Playout {
     /// What the composition root hands over.
     struct Setup {

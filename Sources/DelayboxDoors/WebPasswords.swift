@@ -1,4 +1,5 @@
 import DelayboxMicroHTTPD
+import DelayboxPlatform
 import DelayboxState
 import DelayboxWeb
 
@@ -27,7 +28,7 @@ public struct WebPasswords: PasswordStore {
     }
 
     public func remove() -> String? {
-        unlink(file.path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
+        unlink(file.path) == 0 || errno == ENOENT ? nil : ErrorText.system(errno)
     }
 
     public func weakness(of password: String) -> String? { PasswordHashing.weakness(password) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxPlatform
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -86,7 +87,7 @@ struct BoardCommand: ParsableCommand {
             throw ValidationError(loaded.diagnostics.map(\.description).joined(separator: "\n"))
         }
         guard rename(fresh, path) == 0 else {
-            throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ValidationError("cannot write \(path): \(ErrorText.system(errno))")
         }
     }
 
