@@ -33,8 +33,11 @@ extension PlaybackEngine {
         enterWaiting(hold: nil, reason: .failure(reason))
     }
 
-    /// Stops the session; playout fades out.
+    /// Stops the session; playout fades out. The connection being placed is placed now:
+    /// the audio it lost is reported before the session's last words, not never.
     public func stop(now: Instant) {
+        decidePendingPlacement(now: now)
+        settlePlacement()
         connection = .stopped
         enterWaiting(hold: nil, reason: .stopRequested)
     }

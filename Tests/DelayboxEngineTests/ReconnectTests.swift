@@ -52,6 +52,20 @@ import Testing
         #expect(abs(heard - 20_000) < 1)
     }
 
+    /// A session stopped inside the new connection's placement window (5 s) still says
+    /// what the drop lost: `play --for` ending then printed no `audio_lost` at all.
+    @Test func aStopInsideThePlacementWindowStillReportsTheLoss() throws {
+        let rig = try rig(delayMs: 20_000)
+        rig.run(milliseconds: 10_000)
+        rig.disconnect()
+        rig.run(milliseconds: 10_000)
+        rig.reconnect(burstPackets: 200)
+        rig.run(milliseconds: 1_000)
+        #expect(rig.engine.status(at: rig.now).statistics.lostFrames == 0, "not settled yet")
+        rig.engine.stop(now: rig.now)
+        #expect(rig.engine.status(at: rig.now).statistics.lostFrames == 6 * 48_000)
+    }
+
     @Test func withAShortDelayPlayoutRunsThroughTheDropAndNeverReplays() throws {
         let rig = try rig(delayMs: 2_000)
         rig.run(milliseconds: 10_000)
