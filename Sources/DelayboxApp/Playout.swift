@@ -353,12 +353,14 @@ final class Playout {
         let move = venue.move(now: now)
         if move != 0 {
             engine.moveLive(byFrames: move)
-            logger.info(
-                "playing as one with the room: \(String(printf: "%+.1f", Double(move) / 48)) ms earlier (in all \(String(printf: "%+.1f", Double(venue.shiftFrames) / 48)) ms)"
-            )
+            let ms = { (frames: Int64) in String(printf: "%+.1f", AudioFormat.exactMilliseconds(frames: frames)) }
+            logger.info("playing as one with the room: \(ms(move)) ms earlier (in all \(ms(venue.shiftFrames)) ms)")
         }
-        guard now >= nextVenueFigure, let mark = engine.venueMark() else { return }
+        // The next figure is due in an interval whether or not this one could be made: the
+        // mark is searched for in the newest audio, not on every wake while there is none.
+        guard now >= nextVenueFigure else { return }
         nextVenueFigure = now + Self.venueFigureInterval
+        guard let mark = engine.venueMark() else { return }
         doors.venueFigure(VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt)))
     }
 
