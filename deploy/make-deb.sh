@@ -72,7 +72,7 @@ install -m 755 "$BIN/delaybox" "$P/usr/bin/delaybox"
 "$STRIP" "$P/usr/bin/delaybox"
 ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$ROOT/deploy/delaybox-update.path" \
-  "$ROOT/deploy/delaybox-update.service" "$ROOT/deploy/delaybox-autoupdate.timer" \
+  "$ROOT/deploy/delaybox-update.service" "$ROOT/deploy/delaybox-board.path" "$ROOT/deploy/delaybox-board.service" "$ROOT/deploy/delaybox-autoupdate.timer" \
   "$ROOT/deploy/delaybox-autoupdate.service" "$P/lib/systemd/system/"
 # Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
 # doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.

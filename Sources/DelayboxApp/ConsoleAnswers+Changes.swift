@@ -18,22 +18,31 @@ extension ConsoleAnswers {
     /// and the healer checks what it installed. The box itself has no privilege to do any
     /// of it.
     func askForUpdate(version: String?, json: Bool) -> String {
-        guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
-            return "error: this box was not installed from the package: it has no updater (docs/deploy.md)"
-        }
-        // Written whole, then renamed: the path unit starts the updater as soon as the
-        // request exists, and it must not read half a version.
-        let path = directory + "/update-request"
-        let file = open(path + ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard file >= 0 else { return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))" }
-        let wanted = Array((version.map { $0 + "\n" } ?? "").utf8)
-        let written = wanted.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-        close(file)
-        guard written == wanted.count, rename(path + ".new", path) == 0 else {
-            return "error: cannot ask for an update: \(path): \(ErrorText.system(errno))"
-        }
+        if let problem = leaveRequest("update-request", holding: version, for: "an update") { return problem }
         let what = version.map { "asked for \($0)" } ?? "asked"
         return format(ResultAnswer(update: "\(what): `status` says how it goes (release)"), json: json)
+    }
+
+    /// Leaves `file` in the service's runtime directory for root's helper (a path unit
+    /// waits for it), holding `line` if any; nil when it is there, else the error answer.
+    func leaveRequest(_ file: String, holding line: String?, for what: String) -> String? {
+        guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
+            return
+                "error: this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)"
+        }
+        // Written whole, then renamed: the path unit starts the helper as soon as the
+        // request exists, and it must not read half a line. (In /run: no fsync, a power cut
+        // forgets it with the rest.)
+        let path = directory + "/" + file
+        let descriptor = open(path + ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else { return "error: cannot ask for \(what): \(path): \(ErrorText.system(errno))" }
+        let wanted = Array((line.map { $0 + "\n" } ?? "").utf8)
+        let written = wanted.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == wanted.count, rename(path + ".new", path) == 0 else {
+            return "error: cannot ask for \(what): \(path): \(ErrorText.system(errno))"
+        }
+        return nil
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a

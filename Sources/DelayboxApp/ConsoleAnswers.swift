@@ -48,6 +48,8 @@ struct ConsoleAnswers {
     var updateGate = UpdateRestartGate()
     /// The wall clock as `board.clock` says to believe it (Unix time, s; nil: not yet).
     var wallClock: @Sendable () -> Double? = { nil }
+    /// The shipped boards and the HAT's word, once `board list` or `board use` asked.
+    var boardChoices: BoardChoices?
 
     mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> String {
         let status = engine.status(at: now)
@@ -97,6 +99,10 @@ struct ConsoleAnswers {
                 : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
             return format(boardAnswer(), json: request.json)
+        case .boardList:
+            return boardList(json: request.json)
+        case .chooseBoard(let name):
+            return chooseBoard(name, json: request.json)
         case .showAds:
             return format(SettingAnswer(ads: executor.settings.adsEnabled ? "on" : "off"), json: request.json)
         case .logLevel(let level):

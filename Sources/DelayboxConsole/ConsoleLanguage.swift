@@ -54,7 +54,11 @@ public enum ConsoleLanguage {
         Entry(
             name: "config", usage: "config show | config get KEY | config set KEY VALUE | config save",
             summary: "the running configuration", arguments: ["show", "get", "set", "save"]),
-        Entry(name: "board", usage: "board", summary: "the board: pins and audio device", arguments: []),
+        Entry(
+            name: "board", usage: "board | board list | board use NAME",
+            summary:
+                "the board: pins and audio device; the shipped boards (the one the HAT names marked); choose one (the box restarts)",
+            arguments: ["list", "use"]),
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(
@@ -131,6 +135,14 @@ public enum ConsoleLanguage {
         case ("mute", 1) where first == "off": return .success(.command(.setMuted(false)))
         case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
+        case ("board", 1) where first == "list": return .success(.boardList)
+        case ("board", 2) where first == "use":
+            guard isBoardName(arguments[1]) else {
+                return .failure(
+                    ConsoleError(
+                        "'\(arguments[1])' is not a board's name (board list names them): usage: \(entry.usage)"))
+            }
+            return .success(.chooseBoard(arguments[1]))
         case ("gpio", 0): return .success(.gpio)
         case ("remote", 0): return .success(.remote)
         case ("delay", 0): return .success(.showDelay)
@@ -193,6 +205,14 @@ public enum ConsoleLanguage {
                 $0.isASCII
                     && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
             }
+    }
+
+    /// Whether `text` may name a shipped board config (its file name without `.yaml`):
+    /// lowercase letters, digits and `-`, at most 64 — never a path, which root's helper
+    /// would otherwise read from the service's words.
+    public static func isBoardName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && !text.hasPrefix("-")
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`

@@ -38,6 +38,11 @@ public struct ConsoleRequest: Sendable, Equatable {
         case configSet(key: String, value: String)
         case configSave
         case board
+        /// The shipped board configs by name, the one the HAT's EEPROM names marked.
+        case boardList
+        /// Asks root's helper to make the shipped board `name` this box's (board.yaml,
+        /// config.txt's lines) and restart the box on it: the page's "Use this board".
+        case chooseBoard(String)
         case gpio
         case remote
         case tone(on: Bool)

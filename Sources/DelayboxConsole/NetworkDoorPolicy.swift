@@ -1,6 +1,7 @@
 /// What a door on the network (the page, MQTT) may ask of the box: what a listener changes
-/// — the delay, the volume, presets, ads, channels from a station's http(s) link — and
-/// nothing that names a file, a device, a host, a credential or a door. Those are the
+/// — the delay, the volume, presets, ads, channels from a station's http(s) link; on the
+/// page, which its owner logged in to, one of the shipped boards too — and nothing that
+/// names a file, a device, a host, a credential or a door. Those are the
 /// owner's, at the serial console, the local socket (`delayboxctl`) or the files: a
 /// neighbour on the LAN or a publisher on the venue's broker reaches the network doors,
 /// never those. The one list of it (docs/security.md, "What a neighbour on the LAN can do").
@@ -44,6 +45,9 @@ public enum NetworkDoorPolicy {
             return door == .page
                 ? "help is for the console; docs/console.md lists the commands"
                 : "help is for the console; docs/mqtt.md lists the commands"
+        case .chooseBoard:
+            // The hardware is the owner's: on the page they logged in to, never a publisher's.
+            return door == .page ? nil : "a board is chosen on the box's page or at the box: delaybox board NAME"
         case .stats(watch: true):
             return "stats watch is for the console; stats answers once"
         case .addChannel(_, let url):

@@ -282,9 +282,20 @@ struct Events: ParsableCommand {
 
 struct Board: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The board: audio device, mixer, buttons and encoder lines.")
+        abstract: "The board: audio device, mixer, buttons and encoder lines; the shipped boards; choose one.",
+        discussion: """
+            delayboxctl board               the board this box runs
+            delayboxctl board list          the shipped boards, the one the HAT names marked
+            delayboxctl board use NAME      this box's board from now on: the box restarts on it
+            """)
     @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["board"]) }
+    @Argument(help: "list, or use NAME; nothing: the board this box runs.") var request: [String] = []
+    func validate() throws {
+        guard request.isEmpty || request == ["list"] || (request.first == "use" && request.count == 2) else {
+            throw ValidationError("board takes nothing, list or use NAME")
+        }
+    }
+    func run() throws { try connection.send(["board"] + request) }
 }
 
 struct GPIO: ParsableCommand {

@@ -129,6 +129,17 @@ enum WebPage {
                 <button id="logout" type="button">Log out</button>
               </div>
               <pre id="log" hidden></pre>
+              <h3>Board</h3>
+              <p id="board-hat" class="note"></p>
+              <div class="row">
+                <select id="board" aria-label="Board"></select>
+                <button id="board-use" type="button">Use this board</button>
+              </div>
+              <div id="board-decide" class="row" hidden>
+                <span id="board-question"></span>
+                <button id="board-yes" type="button">Restart on it</button>
+                <button id="board-no" type="button">Cancel</button>
+              </div>
               <h3>Console</h3>
               <p class="note">Any console command (docs/console.md), e.g. <code>config show</code>, <code>events</code>,
                 <code>ads off</code>, <code>config set mqtt.broker mqtt://…</code>.</p>

@@ -62,7 +62,28 @@ enum WebScript {
             const answer = await run("version");
             if (answer) $("version").textContent = answer.version;
             await machine();
+            await boards();
           }
+        }
+
+        // The shipped boards, as `board list` answers: the HAT's own (its EEPROM names it)
+        // chosen first, else the one running.
+        async function boards() {
+          const answer = await run("board list");
+          if (!answer) return;
+          const proposed = answer.proposed || [];
+          const select = $("board");
+          select.replaceChildren();
+          for (const board of answer.boards || []) {
+            const option = document.createElement("option");
+            option.value = board.name;
+            option.textContent = board.title + (board.title === answer.current ? " (this box)" : "")
+              + (proposed.includes(board.name) ? " (the HAT's)" : "");
+            option.selected = proposed.length ? board.name === proposed[0] : board.title === answer.current;
+            select.append(option);
+          }
+          $("board-hat").textContent = !answer.hat_says ? "No HAT names itself on this box."
+            : "The HAT says it is " + answer.hat_says + (proposed.length ? "." : ": no board here is made for it.");
         }
 
         // The machine, as `system` answers: each figure a row of the Box section.
@@ -241,6 +262,18 @@ enum WebScript {
                                  : "error: " + (answer.error || "refused");
             out.className = ok ? "" : "bad";
             show("console-answer", true);
+          });
+          $("board-use").addEventListener("click", () => {
+            const option = $("board").selectedOptions[0];
+            if (!option) return;
+            $("board-question").textContent = "Make this box " + option.textContent + "? It restarts on it.";
+            show("board-decide", true);
+          });
+          $("board-no").addEventListener("click", () => show("board-decide", false));
+          $("board-yes").addEventListener("click", async () => {
+            show("board-decide", false);
+            const answer = await run("board use " + $("board").value);
+            if (answer) say("Board " + answer.board + ".");
           });
           $("log-show").addEventListener("click", async () => {
             const answer = await run("log tail 20");

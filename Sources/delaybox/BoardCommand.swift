@@ -33,42 +33,41 @@ struct BoardCommand: ParsableCommand {
     var bootConfig = "/boot/firmware/config.txt"
 
     @Option(name: .customLong("hat-product"), help: "Where the HAT's EEPROM names its product.")
-    var hatProduct = "/proc/device-tree/hat/product"
+    var hatProduct = BoardChoices.hatProductPath
 
     @Flag(help: "Add the config.txt lines without asking.")
     var yes = false
 
     func run() throws {
-        guard let directory = BoardCatalog.directory else {
+        let choices = BoardChoices.read(hatProduct: hatProduct)
+        guard let directory = choices.directory else {
             throw ValidationError(
                 "no board-configs directory (looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
-        let boards = BoardCatalog.boards(in: directory).map { (String($0.file.dropLast(".yaml".count)), $0.config) }
-        guard let name else { return propose(boards) }
-        guard let chosen = boards.first(where: { $0.0 == name }), let config = chosen.1 else {
-            throw ValidationError("no board config '\(name)'; there are: \(boards.map(\.0).joined(separator: ", "))")
+        guard let name else { return propose(choices) }
+        guard let chosen = choices.boards.first(where: { $0.name == name }) else {
+            throw ValidationError(
+                "no board config '\(name)'; there are: \(choices.boards.map(\.name).joined(separator: ", "))")
         }
         try writeBoardFile(extending: directory + "/" + name + ".yaml")
-        print("\(configDirectory)/board.yaml: \(config.name)")
-        try addBootLines(config.configTxt)
+        print("\(configDirectory)/board.yaml: \(chosen.config.name)")
+        try addBootLines(chosen.config.configTxt)
         print("then: sudo systemctl restart delaybox")
     }
 
     /// Names the board a HAT's EEPROM says it is, or says there is none.
-    private func propose(_ boards: [(String, BoardConfig?)]) {
-        let product = (try? String(contentsOfFile: hatProduct, encoding: .utf8))?.filter { $0 != "\0" }
-        guard let product, !product.isEmpty else {
+    private func propose(_ choices: BoardChoices) {
+        guard let product = choices.hatProduct else {
             print("no HAT names itself on this board: choose with delaybox board NAME (delaybox boards lists them)")
             return
         }
-        guard let hat = AudioHAT.named(byEEPROM: product) else {
+        guard let hat = choices.hat else {
             print("the HAT says it is '\(product)', which no shipped board config is for: delaybox boards lists them")
             return
         }
-        let fitting = boards.filter { $0.1?.hat == hat }.map(\.0)
         print(
             "the HAT says it is '\(product)' (\(hat.rawValue)): "
-                + fitting.map { "delaybox board \($0)" }.joined(separator: " or "))
+                + choices.proposed.map { "delaybox board \($0)" }.joined(separator: " or "))
     }
 
     /// board.yaml extending `shipped` by its absolute path (the shipped files extend

@@ -21,16 +21,23 @@ import Testing
         )
     }
 
-    /// - Parameter runtimeDirectory: the service's runtime directory, as systemd gives it
-    ///   (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
-    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil) throws -> LaunchedProgram {
+    /// - Parameters:
+    ///   - runtimeDirectory: the service's runtime directory, as systemd gives it
+    ///     (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
+    ///   - hatProduct: where a HAT's EEPROM names its product (the device tree's file).
+    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil, hatProduct: URL? = nil)
+        throws -> LaunchedProgram
+    {
+        var environment: [String: String] = [:]
+        environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
+        environment["DELAYBOX_HAT_PRODUCT"] = hatProduct?.path
         let process = try LaunchedProgram(
             BuiltProgram.url("delaybox", root: Self.root),
             [
                 "run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
                 "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
             ],
-            environment: runtimeDirectory.map { ["RUNTIME_DIRECTORY": $0.path] } ?? [:], directory: directory)
+            environment: environment, directory: directory)
         do {
             try Eventually.wait(for: "the box's control socket", within: 10, every: 0.05) {
                 FileManager.default.fileExists(atPath: socket)
@@ -121,7 +128,10 @@ import Testing
         let socket = directory.appendingPathComponent("control.sock").path
         let runtime = directory.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        let process = try startAppliance(in: directory, socket: socket, runtimeDirectory: runtime)
+        // A HAT that names itself, as the Pi's firmware gives its EEPROM's product.
+        let hat = directory.appendingPathComponent("product")
+        try Data("HiFiBerry DAC+ Pro\0".utf8).write(to: hat)
+        let process = try startAppliance(in: directory, socket: socket, runtimeDirectory: runtime, hatProduct: hat)
         defer { process.stop(within: 10) }
 
         // `update` leaves the request the package's delaybox-update.path waits for.
@@ -137,6 +147,29 @@ import Testing
             hostile.status != 0 && (hostile.output + hostile.errors).contains("is not a release's version"),
             "\(hostile.output)\(hostile.errors)")
         #expect(try String(contentsOf: request, encoding: .utf8) == "1.4.0-1~deb13\n")
+
+        // The board: the shipped ones listed, the one running marked, the HAT's proposed;
+        // `board use` leaves root's helper the name of a shipped board, and nothing else.
+        let list = try ctl(["board", "list"], socket: socket)
+        #expect(list.output.contains("\n  pi4-hifiberry-dacplus  "), "\(list.output)\(list.errors)")
+        #expect(list.output.contains("* simulated-host  "), "\(list.output)")
+        #expect(list.output.hasSuffix("the HAT says it is 'HiFiBerry DAC+ Pro'\n"), "\(list.output)")
+        let listed = try JSONDecoder().decode(
+            BoardListAnswer.self, from: Data(try ctl(["board", "list", "--json"], socket: socket).output.utf8))
+        #expect(listed.proposed == ["pi4-hifiberry-dacplus"] && listed.hatSays == "HiFiBerry DAC+ Pro", "\(listed)")
+        #expect(!listed.boards.contains { $0.name == "base" }, "a base is not a board")
+        let chosen = try ctl(["board", "use", "pi4-hifiberry-dacplus"], socket: socket)
+        #expect(
+            chosen.status == 0 && chosen.output.contains("board: asked for pi4-hifiberry-dacplus")
+                && chosen.output.contains("config.txt lines take a reboot"), "\(chosen.output)\(chosen.errors)")
+        let boardRequest = runtime.appendingPathComponent("board-request")
+        #expect(try String(contentsOf: boardRequest, encoding: .utf8) == "pi4-hifiberry-dacplus\n")
+        let noSuchBoard = try ctl(["board", "use", "pi9-nothing"], socket: socket)
+        #expect(
+            noSuchBoard.status == 1 && noSuchBoard.errors.contains("no board 'pi9-nothing'; there are: "),
+            "\(noSuchBoard.errors)")
+        #expect(try ctl(["board", "use", "../shadow"], socket: socket).status != 0)
+        #expect(try String(contentsOf: boardRequest, encoding: .utf8) == "pi4-hifiberry-dacplus\n", "left as it was")
 
         let off = try ctl(["ads", "off"], socket: socket)
         #expect(off.status == 0 && off.output.contains("result: ok"), "\(off.output)\(off.errors)")

@@ -43,6 +43,7 @@ import Testing
         for expected in [
             "/usr/bin/delaybox", "/usr/bin/delayboxctl", "/lib/systemd/system/delaybox.service",
             "/lib/systemd/system/delaybox-autoupdate.timer", "/lib/systemd/system/delaybox-autoupdate.service",
+            "/lib/systemd/system/delaybox-board.path", "/lib/systemd/system/delaybox-board.service",
             "/lib/udev/rules.d/60-delaybox-gpio.rules", "/lib/udev/rules.d/70-delaybox-ir.rules",
             "/usr/lib/delaybox/load-keymap", "/usr/share/delaybox/rc_keymaps/car-mp3.toml",
             "/etc/delaybox/delaybox.conf",

@@ -134,6 +134,25 @@ struct VirtualBoardDeployTests {
         #expect(try login.run("stat -c '%U %a' /var/lib/delaybox/web-password") == "delaybox 600")
         #expect(!again.errors.contains("copying"), "the same release is not copied again: \(again.errors)")
 
+        // The board chosen as the page's owner chooses it (issue 57): the unprivileged box
+        // leaves the name, root's delaybox-board.service runs `delaybox board` and restarts
+        // the box on it.
+        let beforeBoard = try login.run("systemctl show -p MainPID --value delaybox.service")
+        let boardAsked = try login.run("delayboxctl board use \(board.boardConfig)")
+        #expect(boardAsked.contains("board: asked for \(board.boardConfig)"), "\(boardAsked)")
+        let chosen = Eventually.holds(within: Double(board.allowing(90)), every: 1) {
+            let pid = (try? login.run("systemctl show -p MainPID --value delaybox.service")) ?? ""
+            return login.releaseState().contains("board \(board.boardConfig) chosen") && pid != beforeBoard
+                && pid != "0" && ((try? login.run("delayboxctl status")) ?? "").contains("state: playing")
+        }
+        lap("a board chosen at the console, the box playing on it")
+        #expect(chosen, "\(login.releaseState())")
+        #expect(
+            try login.run("cat /etc/delaybox/board.yaml")
+                == "# Written by `delaybox board`: this box's board, the shipped file by its name.\n"
+                + "extends: /usr/share/delaybox/board-configs/\(board.boardConfig).yaml",
+            "written by root's helper")
+
         let dry = try install(login, ["--deb", broken.path, "--dry-run"])
         #expect(dry.status == 0 && dry.errors.contains("dry run: would install \(brokenVersion)"), "\(dry.errors)")
         #expect(dry.errors.contains("on failure, would roll back to \(goodVersion)"), "\(dry.errors)")

@@ -28,7 +28,16 @@ import Testing
         try "[playlist]\nNumberOfEntries=1\nFile1=\(icecast.url(mount: "/club"))\nTitle1=Club Radio\n"
             .write(to: station.appendingPathComponent("club.pls"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page") {
+        // The service's runtime directory, where `board use` leaves root's helper its
+        // request, and a HAT that names itself (the device tree's file).
+        let runtime = station.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let hat = station.appendingPathComponent("hat-product")
+        try Data("HiFiBerry DAC+ Pro\0".utf8).write(to: hat)
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page",
+            environment: ["RUNTIME_DIRECTORY": runtime.path, "DELAYBOX_HAT_PRODUCT": hat.path]
+        ) {
             directory in
             """
             extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
@@ -58,6 +67,7 @@ import Testing
                 script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
                 "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
                 "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls"),
+                "--runtime", runtime.path,
             ])
         #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errors)\nthe box's log:\n\(box.log)")
         #expect(outcome.output.contains("web page: all passed"))

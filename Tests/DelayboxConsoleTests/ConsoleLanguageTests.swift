@@ -62,6 +62,9 @@ import Testing
             parse("update")?.action == .update(version: nil)
                 && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
         #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
+        #expect(
+            parse("board list")?.action == .boardList
+                && parse("board use pi4-hifiberry-dacplus")?.action == .chooseBoard("pi4-hifiberry-dacplus"))
         #expect(parse("   ") == nil, "an empty line asks nothing")
     }
 
@@ -79,6 +82,14 @@ import Testing
             #expect(error("update --canary \(name)")?.contains("is not a box's MQTT client id") == true, "\(name)")
         }
         #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX")
+        // A board's name reaches root's helper: a shipped file's name, never a path or an option.
+        for name in [
+            "../../etc/shadow", "/etc/delaybox/board", "--yes", "Pi4", "a b", String(repeating: "a", count: 65),
+        ] {
+            #expect(
+                error("board use \(name)")?.contains("is not a board's name") == true
+                    || error("board use \(name)") == "usage: board | board list | board use NAME", "\(name)")
+        }
     }
 
     @Test func helpListsEveryCommandAndExplainsOne() throws {

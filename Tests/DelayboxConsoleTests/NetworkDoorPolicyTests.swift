@@ -48,4 +48,12 @@ import Testing
         #expect(
             refusal("config set channels.0.url " + "https://x.example/" + String(repeating: "a", count: 2_000)) != nil)
     }
+
+    /// The hardware is the owner's: the page they logged in to may choose a shipped board,
+    /// a publisher on the venue's broker may not; either may read the list.
+    @Test func aBoardIsChosenOnThePageNeverOverMQTT() {
+        #expect(refusal("board use pi4-hifiberry-dacplus", .page) == nil)
+        #expect(refusal("board use pi4-hifiberry-dacplus")?.contains("on the box's page or at the box") == true)
+        #expect(refusal("board list") == nil && refusal("board list", .page) == nil)
+    }
 }

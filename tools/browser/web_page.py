@@ -1,13 +1,14 @@
 """The page on a running box, in a real browser (Debian's chromium, driven by Playwright),
 at a phone's size: first visit and password, the delay's buttons, a change made elsewhere
 (delayboxctl, as the knob would) arriving live, tap-to-sync both ways, a stranger's markup
-shown as text, log out and log in, and nothing changed without a session. Screenshots of
+shown as text, the board the HAT names chosen, log out and log in, and nothing changed without a session. Screenshots of
 each screen go to --out. Run by Tests/DelayboxCLITests/WebPageBrowserTests.swift.
 
   web_page.py --url http://127.0.0.1:PORT --ctl DELAYBOXCTL --socket SOCKET --out DIR
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--hostile", required=True, help="the hostile channel name the board config carries")
     parser.add_argument("--station", required=True, help="a station's .pls link to add")
+    parser.add_argument("--runtime", required=True, help="the box's runtime directory (where board use leaves its request)")
     args = parser.parse_args()
 
     def ctl(*words: str) -> dict:
@@ -139,6 +141,22 @@ def main() -> int:
         page.fill("#console-line", "config set defaults.delay_step 3 h")
         page.click("#console-form button[type=submit]")
         expect(page.locator("#console-answer")).to_contain_text("error: ")
+
+        step("the board the HAT names is proposed, and chosen with a second tap")
+        expect(page.locator("#board-hat")).to_have_text("The HAT says it is HiFiBerry DAC+ Pro.")
+        expect(page.locator("#board")).to_have_value("pi4-hifiberry-dacplus")
+        expect(page.locator("#board option:checked")).to_contain_text("(the HAT's)")
+        expect(page.locator("#board option", has_text="(this box)")).to_have_count(1)
+        page.click("#board-use")
+        expect(page.locator("#board-question")).to_contain_text("It restarts on it.")
+        page.click("#board-no")
+        expect(page.locator("#board-decide")).to_be_hidden()
+        assert not os.path.exists(f"{args.runtime}/board-request"), "cancelled: nothing asked"
+        page.click("#board-use")
+        page.click("#board-yes")
+        expect(page.locator("#message")).to_contain_text("asked for pi4-hifiberry-dacplus", timeout=3000)
+        with open(f"{args.runtime}/board-request", encoding="utf-8") as request:
+            assert request.read() == "pi4-hifiberry-dacplus\n", "root's helper is asked for the board"
 
         step("the last hour's log downloads")
         with page.expect_download() as download:

@@ -1,0 +1,44 @@
+import DelayboxConsole
+
+/// `board list` and `board use NAME`: the board chosen from the shipped ones, on the box's
+/// page or its console (issue 57). The service writes no file outside its own: root's
+/// `delaybox-board.service` (started by `delaybox-board.path` when the request appears)
+/// runs `delaybox board NAME` and restarts the box on it.
+extension ConsoleAnswers {
+    /// The shipped boards and the HAT's word, read at the first `board list` or `board use`.
+    mutating func choices() -> BoardChoices {
+        if let boardChoices { return boardChoices }
+        let read = BoardChoices.read()
+        boardChoices = read
+        return read
+    }
+
+    /// `board list`: a board per line, the one running marked `*`, the HAT's proposal said.
+    mutating func boardList(json: Bool) -> String {
+        let choices = choices()
+        let answer = BoardListAnswer(
+            boards: choices.boards.map { .init(name: $0.name, title: $0.config.name, hat: $0.config.hat.rawValue) },
+            current: config.name, hatSays: choices.hatProduct, proposed: choices.proposed)
+        if json { return format(answer, json: true) }
+        let lines = answer.boards.map {
+            ($0.title == answer.current ? "* " : "  ") + $0.name + "  " + $0.title
+                + (answer.proposed.contains($0.name) ? "  (the HAT's)" : "")
+        }
+        let hat = answer.hatSays.map { "the HAT says it is '\($0)'" } ?? "no HAT names itself on this board"
+        return (lines + [hat]).joined(separator: "\n")
+    }
+
+    /// `board use NAME`: checks the name against the shipped boards, then leaves the
+    /// request for root's helper.
+    mutating func chooseBoard(_ name: String, json: Bool) -> String {
+        let choices = choices()
+        guard let chosen = choices.boards.first(where: { $0.name == name }) else {
+            return "error: no board '\(name)'; there are: \(choices.boards.map(\.name).joined(separator: ", "))"
+        }
+        if let problem = leaveRequest("board-request", holding: name, for: "a board") { return problem }
+        let reboot = chosen.config.configTxt.isEmpty ? "" : "; its config.txt lines take a reboot"
+        return format(
+            ResultAnswer(board: "asked for \(name) (\(chosen.config.name)): the box restarts on it\(reboot)"),
+            json: json)
+    }
+}
