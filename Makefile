@@ -8,7 +8,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup setup-release build binaries release deb run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
+.PHONY: setup setup-release setup-check build binaries release deb run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -52,16 +52,23 @@ run: binaries
 	    --socket $(OUT)/control.sock $(RUN_ARGS)
 
 ## The inner loop (issue 43): the pure modules' suites — engine, simulation, mixer, console,
-## controls, config, log, the audio ring — in a package of their own (tools/check, linking
-## these sources) that builds no FFmpeg, ALSA, GPIO, MQTT or web adapter and starts no
-## server or board: under a minute once built (the writer killed at random needs a program
-## of the main package's: `make test` runs it).
-check: setup
+## controls, config, log, the audio ring, the web page's logic, the system types — in a
+## package of their own (tools/check, linking these sources) that builds no FFmpeg, ALSA,
+## GPIO, MQTT or HTTP adapter and starts no server or board: it needs Swift and libyaml's
+## headers only, and runs in under a minute once built (36 s). `make test` runs what it
+## leaves out: the writer killed at random (it needs a program of the main package's) and
+## the three-hour station-clock scenarios (90 s unoptimized, the rest 34 s). FILTER=WORD:
+## the suites and tests whose names match (`make check FILTER=WebApp`).
+check: setup-check
 	@mkdir -p $(OUT)
 	$(SWIFT) build --build-tests --package-path tools/check 2>&1 | tee $(OUT)/check-build.log
 	@tools/check-warnings.sh $(OUT)/check-build.log " in make check's package"
 	@$(MAKE) --no-print-directory format-check
-	$(SWIFT) test --skip-build --package-path tools/check --skip aWriterKilledAtRandom
+	@tools/web-page.py --check
+	$(SWIFT) test --skip-build --package-path tools/check --skip aWriterKilledAtRandom --skip ForThreeHours $(if $(FILTER),--filter '$(FILTER)')
+
+setup-check:
+	@deploy/setup-host.sh --check
 
 ## Formats every Swift file as .swift-format says (the toolchain's `swift format`); `make
 ## test` and `make check` fail on a file it would change.
@@ -74,15 +81,8 @@ format-check:
 
 ## The suites that measure the box against real time to the millisecond (the heard delay
 ## within 5 ms of the set one, a box joining an ad break where its stamped start says):
-## make test runs them alone after this machine's other suites, while only the idle-priority
-## builds run. Beside the other suites — some CPU-bound, simulating hours in virtual time at
-## the same priority — the box or the stream's source was held off the CPU as the stream
-## went by: CI8 (2026-11-27) heard the delay 20.36 ms off at 3 s where 10 is the bound, CI9
-## and CI10 had a box join a break 0.86 s in where 1.46-1.51 s was due (bound 0.6 s early;
-## 0.35-0.38 s alone). Alone they pass as measured, one suite at a time (--no-parallel: side
-## by side their own boxes and sources were the load — two stations at ±500 ppm, four
-## plays — and a box joined a break 0.82 s in where 1.51 was due, 2026-11-27): ~9 min, the
-## other platforms' builds running meanwhile.
+## make test runs them alone after this machine's other suites, one suite at a time, while
+## only the idle-priority builds run (why, and the runs that showed it: docs/development.md).
 QUIET_SUITES := 'DelayboxStreamTests\.(HeardDelayTests|AdBreaksOnAirTests|StationClockOnAirTests|DelaySurvivesRestartTests|VenueAlignmentOnAirTests)/'
 
 ## The suites that read the packages the other platforms' builds make (make test runs them
@@ -105,6 +105,8 @@ test: setup
 	@$(MAKE) --no-print-directory format-check
 	@# docs/architecture.md's module graph is the package's (tools/module-graph.py).
 	@tools/module-graph.py --check docs/architecture.md
+	@# The page's files: the program's copy made from them, the script parsing (node --check).
+	@tools/web-page.py --check
 	@# The other platforms' builds — Debian 13's, the arm64 package with Swift 6.0 and make
 	@# check's pure suites under emulation, the virtual boards with their
 	@# packages — at idle priority in the background from here on: the fuzzers' compile

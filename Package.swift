@@ -123,7 +123,7 @@ let package = Package(
         // The web page: requests, sessions, the login throttle and the page itself (pure).
         .target(
             name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxUnits"],
-            swiftSettings: strict),
+            exclude: ["page"], swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
         // a shim for what Swift cannot call (the variadic MHD_start_daemon).
         .target(name: "CWeb", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("crypt")]),

@@ -42,18 +42,23 @@ TEST_PACKAGES=(
   libpwquality1 cracklib-runtime   # the web password checked against cracklib's dictionary (opened at run time)
   chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
   procps            # ps, pgrep: make test's background builds are found, demoted and ended by them
+  nodejs            # the page's script checked (node --check: tools/web-page.py)
 )
+# What `make check` needs beside Swift: the pure modules' one C library, libyaml, and node.
+CHECK_PACKAGES=(libyaml-dev pkg-config nodejs)   # (nodejs: the page's script checked, tools/web-page.py)
 # `--release`: the build's alone (no browser, QEMU system, servers or Playwright).
+# `--check`: make check's alone (no FFmpeg built either).
 # `--bench`: also the peers `make bench` measures Delaybox against. `--list`: the packages
 # that would be asked for, one a line, and nothing installed.
-RELEASE_ONLY=false LIST_ONLY=false
+RELEASE_ONLY=false LIST_ONLY=false CHECK_ONLY=false
 PACKAGES=("${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 for argument in "$@"; do
   case "$argument" in
     --release) RELEASE_ONLY=true PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+    --check) CHECK_ONLY=true PACKAGES=("${CHECK_PACKAGES[@]}") ;;
     --bench) PACKAGES+=(mpv) ;;
     --list) LIST_ONLY=true ;;
-    *) echo "usage: setup-host.sh [--release | --bench] [--list]" >&2; exit 2 ;;
+    *) echo "usage: setup-host.sh [--release | --check | --bench] [--list]" >&2; exit 2 ;;
   esac
 done
 if $LIST_ONLY; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
@@ -75,6 +80,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+$CHECK_ONLY && exit 0
 
 # The page's browser tests (Tests/DelayboxCLITests/WebPageBrowserTests.swift): Playwright for
 # Python in a virtual environment of the package's own, driving Debian's chromium.

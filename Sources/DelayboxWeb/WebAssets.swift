@@ -1,10 +1,10 @@
-/// The page's three files, served from the program itself: no build step, no CDN, nothing
-/// fetched from the internet (a box may have none). The page shows every value through
+/// The page's three files (Sources/DelayboxWeb/page, embedded by tools/web-page.py), served
+/// from the program itself: no CDN, nothing fetched from the internet (a box may have none). The page shows every value through
 /// `textContent`, never as markup: titles and channel names come from strangers. The
 /// policy forbids any script but the box's own file, and framing.
 enum WebAssets {
     static let page = asset(
-        WebPage.html, type: "text/html; charset=utf-8",
+        WebPageFiles.html, type: "text/html; charset=utf-8",
         extra: [
             [
                 "Content-Security-Policy",
@@ -12,8 +12,8 @@ enum WebAssets {
                     + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
             ]
         ])
-    static let style = asset(WebStyle.css, type: "text/css; charset=utf-8")
-    static let script = asset(WebScript.js, type: "text/javascript; charset=utf-8")
+    static let style = asset(WebPageFiles.css, type: "text/css; charset=utf-8")
+    static let script = asset(WebPageFiles.js, type: "text/javascript; charset=utf-8")
 
     private static func asset(_ text: String, type: String, extra: [[String]] = []) -> WebResponse {
         WebResponse(status: 200, headers: [["Content-Type", type]] + extra, body: .bytes(Array(text.utf8)))

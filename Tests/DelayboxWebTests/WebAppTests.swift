@@ -1,6 +1,7 @@
 import DelayboxConsole
 import DelayboxUnits
 import DelayboxWeb
+import Foundation
 import Synchronization
 import Testing
 
@@ -103,6 +104,16 @@ import Testing
         for path in ["/delaybox.js", "/delaybox.css"] {
             let asset = app.handle(Self.get(path), now: Self.start)
             #expect(asset.status == 200 && asset.header("X-Content-Type-Options") == "nosniff", "\(path)")
+        }
+        // What is served is the page's files as they are (tools/web-page.py --write made the
+        // program's copy from them).
+        let files = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/DelayboxWeb/page").standardizedFileURL
+        for (path, file) in [
+            ("/", "delaybox.html"), ("/delaybox.js", "delaybox.js"), ("/delaybox.css", "delaybox.css"),
+        ] {
+            let onDisk = try? String(contentsOf: files.appendingPathComponent(file), encoding: .utf8)
+            #expect(app.handle(Self.get(path), now: Self.start).text == onDisk, "\(file) as served")
         }
         #expect(app.handle(Self.get("/etc/passwd"), now: Self.start).status == 404)
         #expect(app.handle(Self.get("/api/login"), now: Self.start).status == 405)

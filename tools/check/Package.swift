@@ -4,7 +4,8 @@ import PackageDescription
 /// `make check` (issue 43): the pure modules' suites in a package of their own, so that a
 /// change is built and tested in under a minute. The sources are the main package's own
 /// (linked here, never copied); nothing here links FFmpeg, ALSA, libgpiod, mosquitto or
-/// libmicrohttpd, and nothing here starts a server or a board. The config reader's libyaml is
+/// libmicrohttpd (the password's hash, PasswordHashingTests, is make test's), and nothing
+/// here starts a server or a board. The config reader's libyaml is
 /// in: reading users' YAML is the config suites' whole subject. What the main package's
 /// test targets hold beyond that (the device, the chip, the composition root) is left out
 /// by name below and runs in `make test`.
@@ -34,6 +35,14 @@ let package = Package(
             name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        // The system as types: libc only (a descriptor, errno, poll, one wake-up).
+        .target(name: "CSystem"),
+        .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),
+        // The web page's requests, sessions, throttle and markup (its HTTP server is
+        // libmicrohttpd's, in make test).
+        .target(
+            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxUnits"],
+            exclude: ["page"], swiftSettings: strict),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
         .target(
@@ -56,6 +65,10 @@ let package = Package(
             name: "DelayboxConsoleTests", dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
+        .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxWebTests", dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxUnits"],
+            exclude: ["PasswordHashingTests.swift"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: [

@@ -1,8 +1,177 @@
-/// The page's script: the status from the box's event stream (no polling), the session's
-/// screens, and each control as a console line. Values are shown with `textContent` only.
-enum WebScript {
-    static let js = #"""
+// Made by tools/web-page.py from Sources/DelayboxWeb/page: edit those files, then run
+// `tools/web-page.py --write` (make check and make test fail while this file is stale).
+
+/// The page's three files, as the box serves them (WebAssets).
+enum WebPageFiles {
+    /// The markup: every screen, shown or hidden by the script. (delaybox.html)
+    static let html = ##"""
+        <!doctype html>
+        <!-- The page's markup: every screen is here, shown or hidden by delaybox.js. Served as it is (tools/web-page.py embeds it). -->
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Delaybox</title>
+        <link rel="stylesheet" href="/delaybox.css">
+        <script src="/delaybox.js" defer></script>
+        </head>
+        <body>
+        <header>
+          <h1>Delaybox</h1>
+          <span id="state" class="badge">connecting…</span>
+        </header>
+        <main>
+          <section id="now" aria-label="Now">
+            <div class="channel"><span id="channel-name">—</span></div>
+            <div id="now-playing" class="title"></div>
+            <div class="figures">
+              <div><span class="label">Delay</span><span id="delay-set" class="big">—</span></div>
+              <div><span class="label">Heard</span><span id="delay-heard">—</span></div>
+              <div><span class="label">Available</span><span id="delay-available">—</span></div>
+              <div><span class="label">Volume</span><span id="volume-now">—</span></div>
+            </div>
+            <div id="building" class="note" hidden></div>
+            <svg id="buffer-line" viewBox="0 0 120 24" preserveAspectRatio="none" aria-label="Buffer over the last two minutes"><polyline points=""/></svg>
+          </section>
+
+          <p id="message" role="status" aria-live="polite"></p>
+
+          <section id="setup" hidden>
+            <h2>Choose a password</h2>
+            <p>Nothing on this box changes without it. Pick one you can type on your phone: 8 characters at least.</p>
+            <form id="setup-form">
+              <input id="setup-password" type="password" autocomplete="new-password" placeholder="New password" required minlength="8">
+              <input id="setup-again" type="password" autocomplete="new-password" placeholder="Again" required minlength="8">
+              <button type="submit">Set password</button>
+            </form>
+            <p id="setup-left" class="note"></p>
+          </section>
+
+          <section id="setup-closed" hidden>
+            <h2>No password yet</h2>
+            <p>The first password is chosen here in the first 30 minutes after the box is switched on.
+              Unplug the box, plug it in again, and reload this page.</p>
+          </section>
+
+          <section id="login" hidden>
+            <h2>Log in</h2>
+            <form id="login-form">
+              <input id="login-password" type="password" autocomplete="current-password" placeholder="Password" required>
+              <button type="submit">Log in</button>
+            </form>
+          </section>
+
+          <div id="controls" hidden>
+            <section aria-label="Delay">
+              <h2>Delay</h2>
+              <div class="row steps">
+                <button data-line="delay -10">−10 s</button><button data-line="delay -1">−1 s</button><button data-line="delay -0.1">−0.1 s</button>
+                <button data-line="delay +0.1">+0.1 s</button><button data-line="delay +1">+1 s</button><button data-line="delay +10">+10 s</button>
+              </div>
+              <form id="delay-form" class="row">
+                <input id="delay-ms" type="number" inputmode="numeric" min="0" step="1" placeholder="Delay in ms">
+                <button type="submit">Set</button>
+                <button type="button" data-line="delay live">Live</button>
+              </form>
+              <h3>Sync to the picture</h3>
+              <p class="note">Tap when you see a moment on the TV and when you hear it, in either order.</p>
+              <div class="row sync">
+                <button id="tap-see" type="button">I see it</button>
+                <button id="tap-hear" type="button">I hear it</button>
+              </div>
+              <h3>Presets</h3>
+              <div class="row presets">
+                <button data-line="preset recall 1">1</button><button data-line="preset recall 2">2</button>
+                <button data-line="preset recall 3">3</button><button data-line="preset recall 4">4</button>
+              </div>
+              <div class="row presets save">
+                <span class="label">Save as</span>
+                <button data-line="preset save 1">1</button><button data-line="preset save 2">2</button>
+                <button data-line="preset save 3">3</button><button data-line="preset save 4">4</button>
+              </div>
+            </section>
+
+            <section aria-label="Sound">
+              <h2>Sound</h2>
+              <div class="row">
+                <input id="volume" type="range" min="0" max="100" step="1" aria-label="Volume">
+              </div>
+              <div class="row">
+                <button id="mute" type="button" data-line="mute">Mute</button>
+                <button id="pause" type="button">Pause</button>
+              </div>
+            </section>
+
+            <section aria-label="Channel">
+              <h2>Channel</h2>
+              <div class="row">
+                <select id="channel" aria-label="Channel"></select>
+                <button id="channel-switch" type="button">Switch</button>
+              </div>
+              <h3>Add a station</h3>
+              <p class="note">Paste the link from the station's website (a stream, or a .pls, .m3u, .xspf or .asx link).
+                The box plays it at once; keep it if it sounds right.</p>
+              <form id="add-form">
+                <input id="add-name" type="text" placeholder="Name, e.g. Club Radio" required maxlength="60" autocapitalize="words">
+                <input id="add-link" type="url" inputmode="url" placeholder="https://…/station.pls" required>
+                <button type="submit">Add and play</button>
+              </form>
+              <div id="add-decide" class="row" hidden>
+                <span id="add-question"></span>
+                <button id="add-keep" type="button">Keep it</button>
+                <button id="add-undo" type="button">Remove it</button>
+              </div>
+            </section>
+
+            <section aria-label="Box">
+              <h2>Box</h2>
+              <p class="note">Version <span id="version">—</span> · playing for <span id="uptime">—</span>
+                · the station's clock <span id="station-clock">not known yet</span></p>
+              <dl id="machine" class="machine"></dl>
+              <div class="row">
+                <button id="log-show" type="button">Last log lines</button>
+                <a id="journal" class="button" href="/api/journal" download>The last hour's log</a>
+                <button id="logout" type="button">Log out</button>
+              </div>
+              <pre id="log" hidden></pre>
+              <h3>Board</h3>
+              <p id="board-hat" class="note"></p>
+              <div class="row">
+                <select id="board" aria-label="Board"></select>
+                <button id="board-use" type="button">Use this board</button>
+              </div>
+              <div id="board-decide" class="row" hidden>
+                <span id="board-question"></span>
+                <button id="board-yes" type="button">Restart on it</button>
+                <button id="board-no" type="button">Cancel</button>
+              </div>
+              <h3>Console</h3>
+              <p class="note">Any console command (docs/console.md), e.g. <code>config show</code>, <code>events</code>,
+                <code>ads off</code>, <code>config set mqtt.broker mqtt://…</code>.</p>
+              <form id="console-form" class="row">
+                <input id="console-line" type="text" autocapitalize="none" autocomplete="off" spellcheck="false" placeholder="status">
+                <button type="submit">Run</button>
+              </form>
+              <pre id="console-answer" hidden></pre>
+              <form id="password-form">
+                <h3>Change the password</h3>
+                <input id="password-current" type="password" autocomplete="current-password" placeholder="Current password" required>
+                <input id="password-new" type="password" autocomplete="new-password" placeholder="New password" required minlength="8">
+                <button type="submit">Change</button>
+              </form>
+            </section>
+          </div>
+        </main>
+        </body>
+        </html>
+
+        """##
+
+    /// The script. (delaybox.js)
+    static let js = ##"""
         "use strict";
+        // The page's script: the status from the box's event stream (no polling), the session's
+        // screens, and each control as a console line. Values are shown with `textContent` only.
         const $ = (id) => document.getElementById(id);
         let csrf = null;
         let status = {};
@@ -284,5 +453,57 @@ enum WebScript {
           session();
           listen();
         });
-        """#
+
+        """##
+
+    /// The style. (delaybox.css)
+    static let css = ##"""
+        /* The page's look: phone first (one column at 390 px), a wider grid on a desktop, large
+           targets for thumbs, the system's fonts (nothing downloaded), light and dark. */
+        :root { color-scheme: light dark; --accent: #1f6feb; --bad: #c62828; --card: rgba(127,127,127,.10); }
+        * { box-sizing: border-box; }
+        /* Hidden means hidden, whatever layout a class gives (a .row is a flex box). */
+        [hidden] { display: none !important; }
+        body { margin: 0; font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+        header { display: flex; align-items: center; justify-content: space-between; padding: 12px 16px; }
+        h1 { font-size: 1.25rem; margin: 0; }
+        h2 { font-size: 1.05rem; margin: 0 0 8px; }
+        h3 { font-size: .95rem; margin: 12px 0 6px; }
+        main { padding: 0 12px 24px; max-width: 980px; margin: 0 auto; }
+        section { background: var(--card); border-radius: 12px; padding: 12px; margin: 0 0 12px; }
+        .badge { padding: 2px 10px; border-radius: 999px; background: var(--accent); color: #fff; font-size: .85rem; }
+        .channel { font-weight: 600; }
+        .title { min-height: 1.4em; opacity: .8; overflow-wrap: anywhere; }
+        .figures { display: grid; grid-template-columns: repeat(2, 1fr); gap: 8px; margin: 8px 0; }
+        .figures div { display: flex; flex-direction: column; }
+        .label { font-size: .8rem; opacity: .7; }
+        .big { font-size: 1.6rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+        .note { font-size: .85rem; opacity: .8; }
+        #buffer-line { width: 100%; height: 32px; }
+        #buffer-line polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+        .row { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; margin: 6px 0; }
+        .steps button { flex: 1 0 28%; }
+        .sync button { flex: 1; min-height: 64px; font-size: 1.1rem; }
+        .presets button { flex: 1; }
+        button, input, select { font: inherit; min-height: 44px; border-radius: 8px; }
+        button, a.button { border: 0; padding: 0 12px; background: var(--accent); color: #fff; }
+        a.button { display: inline-flex; align-items: center; min-height: 44px; border-radius: 8px; text-decoration: none; font-size: .95rem; }
+        button:active { filter: brightness(.85); }
+        input, select { border: 1px solid rgba(127,127,127,.5); padding: 0 10px; background: transparent; color: inherit; flex: 1; min-width: 0; }
+        input[type=range] { width: 100%; }
+        form { display: flex; flex-direction: column; gap: 8px; }
+        form.row { flex-direction: row; }
+        #message { min-height: 1.4em; margin: 4px 4px 12px; }
+        .bad { color: var(--bad); }
+        .machine { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; font-size: .85rem; margin: 0 0 8px; }
+        .machine dt { opacity: .7; }
+        .machine dd { margin: 0; overflow-wrap: anywhere; }
+        code { font-size: .85em; }
+        pre { white-space: pre-wrap; font-size: .75rem; max-height: 40vh; overflow: auto; }
+        @media (min-width: 760px) {
+          #controls { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+          #controls section { margin: 0; }
+        }
+
+        """##
 }

@@ -1,0 +1,284 @@
+"use strict";
+// The page's script: the status from the box's event stream (no polling), the session's
+// screens, and each control as a console line. Values are shown with `textContent` only.
+const $ = (id) => document.getElementById(id);
+let csrf = null;
+let status = {};
+const buffer = [];
+let seenAt = null, heardAt = null;
+let added = null;
+
+function show(id, visible) { $(id).hidden = !visible; }
+function say(text, bad) {
+  const message = $("message");
+  message.textContent = text || "";
+  message.className = bad ? "bad" : "";
+}
+function seconds(ms) {
+  if (typeof ms !== "number") return "—";
+  return (ms / 1000).toFixed(ms % 100 === 0 ? 1 : 3).replace(/\.?0+$/, (m) => (m.startsWith(".") ? "" : m)) + " s";
+}
+function duration(s) {
+  if (typeof s !== "number") return "—";
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+  return h > 0 ? h + " h " + m + " min" : m + " min " + (s % 60) + " s";
+}
+
+async function call(path, fields) {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Delaybox-CSRF": csrf || "login" },
+    body: new URLSearchParams(fields),
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+  if (response.status === 401 && path === "/api/command") { csrf = null; await session(); }
+  return { ok: response.ok, answer };
+}
+
+async function run(line) {
+  const { ok, answer } = await call("/api/command", { line });
+  if (!ok) { say(answer.error || "refused", true); return null; }
+  if (answer.result && answer.result !== "ok") say(answer.result); else say("");
+  return answer;
+}
+
+async function session() {
+  const response = await fetch("/api/session", { credentials: "same-origin" });
+  const state = await response.json();
+  csrf = state.logged_in ? state.csrf : null;
+  show("controls", state.logged_in);
+  show("login", state.password_set && !state.logged_in);
+  show("setup", !state.password_set && state.setup_left_s > 0);
+  show("setup-closed", !state.password_set && state.setup_left_s <= 0);
+  if (!state.password_set && state.setup_left_s > 0) {
+    $("setup-left").textContent = "This can be done here for " + Math.ceil(state.setup_left_s / 60) + " more minutes.";
+  }
+  if (state.logged_in) {
+    await channels();
+    const answer = await run("version");
+    if (answer) $("version").textContent = answer.version;
+    await machine();
+    await boards();
+  }
+}
+
+// The shipped boards, as `board list` answers: the HAT's own (its EEPROM names it)
+// chosen first, else the one running.
+async function boards() {
+  const answer = await run("board list");
+  if (!answer) return;
+  const proposed = answer.proposed || [];
+  const select = $("board");
+  select.replaceChildren();
+  for (const board of answer.boards || []) {
+    const option = document.createElement("option");
+    option.value = board.name;
+    option.textContent = board.title + (board.title === answer.current ? " (this box)" : "")
+      + (proposed.includes(board.name) ? " (the HAT's)" : "");
+    option.selected = proposed.length ? board.name === proposed[0] : board.title === answer.current;
+    select.append(option);
+  }
+  $("board-hat").textContent = !answer.hat_says ? "No HAT names itself on this box."
+    : "The HAT says it is " + answer.hat_says + (proposed.length ? "." : ": no board here is made for it.");
+}
+
+// The machine, as `system` answers: each figure a row of the Box section.
+const machineLabels = {
+  hostname: "Name", addresses: "Addresses", wifi_interface: "Wi-Fi", wifi_signal_dbm: "Wi-Fi signal (dBm)",
+  wifi_missed_beacons: "Wi-Fi missed beacons", cpu_temperature_c: "CPU temperature (°C)", system_uptime_s: "Up since boot",
+  reconnects_failed: "Failed reconnects",
+};
+async function machine() {
+  const { ok, answer: figures } = await call("/api/command", { line: "system" });
+  if (!ok) return;
+  const list = $("machine");
+  list.replaceChildren();
+  for (const [key, label] of Object.entries(machineLabels)) {
+    if (!(key in figures)) continue;
+    const term = document.createElement("dt");
+    term.textContent = label;
+    const value = document.createElement("dd");
+    value.textContent = key === "system_uptime_s" ? duration(figures[key]) : String(figures[key]);
+    list.append(term, value);
+  }
+}
+
+async function channels() {
+  const response = await fetch("/api/channels", { credentials: "same-origin" });
+  if (!response.ok) return;
+  const list = await response.json();
+  const select = $("channel");
+  select.replaceChildren();
+  for (const name of list.channels || []) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name;
+    option.selected = name === list.selected;
+    select.append(option);
+  }
+}
+
+function render() {
+  $("state").textContent = status.state || "—";
+  $("channel-name").textContent = status.channel || "—";
+  $("now-playing").textContent = status.now_playing || "";
+  $("delay-set").textContent = seconds(status.delay_ms);
+  $("delay-heard").textContent = seconds(status.heard_delay_ms);
+  $("delay-available").textContent = seconds(status.available_delay_ms);
+  $("volume-now").textContent = status.muted ? "muted" : (status.volume ?? "—") + "";
+  $("uptime").textContent = duration(status.uptime_s);
+  // Followed from the stream's arrival times once two minutes of them say (issue 58).
+  $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
+    : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
+  const building = status.building_delay_ms;
+  show("building", typeof building === "number" && building > 0);
+  if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";
+  // An added station is said as the box has it, not as hoped (issue 60): a page
+  // link whose stream is still being found, a station off the air.
+  if (added && status.channel === added.name) {
+    const doing = { playing: "Playing ", buffering: "Recording the delay for ", paused: "Paused: " };
+    $("add-question").textContent = doing[status.state] ? doing[status.state] + added.name + "."
+      : added.name + ": " + (status.state || "connecting") + " — the box is still finding its stream (its log says why).";
+  }
+  if (document.activeElement !== $("volume") && typeof status.volume === "number") $("volume").value = status.volume;
+  $("mute").textContent = status.muted ? "Unmute" : "Mute";
+  $("pause").textContent = status.state === "paused" ? "Resume" : "Pause";
+  if (typeof status.buffer_ms === "number") {
+    buffer.push(status.buffer_ms);
+    if (buffer.length > 120) buffer.shift();
+    const top = Math.max(...buffer, 1);
+    const points = buffer.map((v, i) => (i * 120 / 119).toFixed(1) + "," + (24 - (v / top) * 22 - 1).toFixed(1));
+    $("buffer-line").querySelector("polyline").setAttribute("points", points.join(" "));
+  }
+}
+
+function listen() {
+  const events = new EventSource("/api/events");
+  events.onmessage = (event) => {
+    try { status = JSON.parse(event.data); } catch (e) { return; }
+    render();
+  };
+  events.onerror = () => { $("state").textContent = "reconnecting…"; };
+}
+
+function tap(which) {
+  const now = performance.now();
+  if (which === "see") seenAt = now; else heardAt = now;
+  if (seenAt === null || heardAt === null) {
+    say(which === "see" ? "Now tap “I hear it” when you hear that moment." : "Now tap “I see it” when you see that moment.");
+    return;
+  }
+  // Heard before seen: the sound is early by the difference, so the delay grows; seen
+  // before heard: it shrinks.
+  const changeMs = Math.round(seenAt - heardAt);
+  seenAt = heardAt = null;
+  if (Math.abs(changeMs) > 600000) { say("Those taps were too far apart: try again.", true); return; }
+  const sign = changeMs >= 0 ? "+" : "-";
+  run("delay " + sign + Math.abs(changeMs) + " ms").then((answer) => {
+    if (answer) say("Delay " + (changeMs >= 0 ? "raised" : "lowered") + " by " + seconds(Math.abs(changeMs)) + ".");
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("button[data-line]")) {
+    if (button.id === "mute") continue;
+    button.addEventListener("click", () => run(button.dataset.line));
+  }
+  $("mute").addEventListener("click", () => run(status.muted ? "mute off" : "mute on"));
+  $("pause").addEventListener("click", () => run(status.state === "paused" ? "resume" : "pause"));
+  $("volume").addEventListener("change", () => run("volume " + $("volume").value));
+  $("channel-switch").addEventListener("click", () => run("channel " + $("channel").value).then(channels));
+  $("add-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("add-name").value.trim().replace(/\s+/g, " ");
+    const link = $("add-link").value.trim();
+    const previous = status.channel;
+    if (!(await run("channel add " + name + " " + link))) return;
+    if (!(await run("channel " + name))) return;
+    added = { name, previous };
+    $("add-question").textContent = "Connecting to " + name + "…";
+    show("add-decide", true);
+    await channels();
+  });
+  $("add-keep").addEventListener("click", async () => {
+    if (await run("config save")) say("Kept: " + added.name + " is saved on the box.");
+    show("add-decide", false);
+    $("add-name").value = $("add-link").value = "";
+  });
+  $("add-undo").addEventListener("click", async () => {
+    if (added.previous) await run("channel " + added.previous);
+    await run("channel remove " + added.name);
+    show("add-decide", false);
+    await channels();
+  });
+  $("tap-see").addEventListener("click", () => tap("see"));
+  $("tap-hear").addEventListener("click", () => tap("hear"));
+  $("delay-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const ms = $("delay-ms").value;
+    $("delay-ms").value = "";
+    if (ms !== "") run("delay " + ms + " ms");
+  });
+  $("login-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const { ok, answer } = await call("/api/login", { password: $("login-password").value });
+    $("login-password").value = "";
+    if (!ok) { say(answer.error || "refused", true); return; }
+    say("");
+    await session();
+  });
+  $("setup-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if ($("setup-password").value !== $("setup-again").value) { say("The two passwords differ.", true); return; }
+    const { ok, answer } = await call("/api/password", { new: $("setup-password").value });
+    $("setup-password").value = $("setup-again").value = "";
+    if (!ok) { say(answer.error || "refused", true); return; }
+    say("Password set.");
+    await session();
+  });
+  $("password-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const { ok, answer } = await call("/api/password", { current: $("password-current").value, new: $("password-new").value });
+    $("password-current").value = $("password-new").value = "";
+    if (!ok) { say(answer.error || "refused", true); return; }
+    csrf = answer.csrf;
+    say("Password changed; other phones must log in again.");
+  });
+  $("logout").addEventListener("click", async () => {
+    await call("/api/logout", {});
+    await session();
+  });
+  $("console-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const line = $("console-line").value.trim();
+    if (line === "") return;
+    const { ok, answer } = await call("/api/command", { line });
+    const out = $("console-answer");
+    out.textContent = ok ? Object.entries(answer).map(([k, v]) => k + ": " + (typeof v === "object" ? JSON.stringify(v) : v)).join("\n")
+                         : "error: " + (answer.error || "refused");
+    out.className = ok ? "" : "bad";
+    show("console-answer", true);
+  });
+  $("board-use").addEventListener("click", () => {
+    const option = $("board").selectedOptions[0];
+    if (!option) return;
+    $("board-question").textContent = "Make this box " + option.textContent + "? It restarts on it.";
+    show("board-decide", true);
+  });
+  $("board-no").addEventListener("click", () => show("board-decide", false));
+  $("board-yes").addEventListener("click", async () => {
+    show("board-decide", false);
+    const answer = await run("board use " + $("board").value);
+    if (answer) say("Board " + answer.board + ".");
+  });
+  $("log-show").addEventListener("click", async () => {
+    const answer = await run("log tail 20");
+    if (!answer) return;
+    $("log").textContent = (answer.lines || []).join("\n");
+    show("log", true);
+  });
+  session();
+  listen();
+});
