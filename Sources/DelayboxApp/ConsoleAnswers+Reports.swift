@@ -21,7 +21,8 @@ extension ConsoleAnswers {
             release: ReleaseStatus.read(), stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
             updateRestart: updateGate.verdict(
                 state: status.state, now: now, window: config.updateWindow,
-                minuteOfDay: wallClock().map(WallClock.localMinuteOfDay)))
+                minuteOfDay: wallClock().map(WallClock.localMinuteOfDay)),
+            group: config.mqtt?.group)
     }
 
     /// `value` to 0.1.

@@ -99,6 +99,11 @@ struct ConsoleAnswers {
                 : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
             return format(boardAnswer(), json: request.json)
+        case .toGroup(let line):
+            guard let doors else { return "error: this box has no MQTT door open: nothing was sent" }
+            if let problem = doors.sayToGroup(line) { return "error: " + problem }
+            return format(
+                ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"), json: request.json)
         case .boardList:
             return boardList(json: request.json)
         case .chooseBoard(let name):

@@ -33,6 +33,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     /// Whether a new release may restart the box now: `now: paused`, `now: in the
     /// update window 04:00-05:00`, or `waits: playing (…)` (docs/deploy.md).
     public var updateRestart: String?
+    /// The venue group this box is in (`mqtt.group`): `group delay` and `group channel`
+    /// reach every box of it.
+    public var group: String?
 
     enum CodingKeys: String, CodingKey {
         case state, channel
@@ -50,5 +53,6 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case release
         case stationClockPpm = "station_clock_ppm"
         case updateRestart = "update_restart"
+        case group
     }
 }

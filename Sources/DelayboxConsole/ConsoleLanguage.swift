@@ -59,6 +59,10 @@ public enum ConsoleLanguage {
             summary:
                 "the board: pins and audio device; the shipped boards (the one the HAT names marked); choose one (the box restarts)",
             arguments: ["list", "use"]),
+        Entry(
+            name: "group", usage: "group delay SECONDS | group channel NAME",
+            summary: "the same delay or channel for every box of this box's venue group (mqtt.group), this one too",
+            arguments: ["delay", "channel"]),
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
         Entry(
@@ -135,6 +139,15 @@ public enum ConsoleLanguage {
         case ("mute", 1) where first == "off": return .success(.command(.setMuted(false)))
         case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
+        case ("group", 2...) where first == "delay" || first == "channel":
+            // Checked here as each box will check it: a line every box refuses is not sent.
+            let line = arguments.joined(separator: " ")
+            switch parse(line)?.map(\.action) {
+            case .failure(let error)?: return .failure(error)
+            // A delay set or moved; a channel chosen by name, or the next.
+            case .success(.command)?, .success(.selectChannel)?: return .success(.toGroup(line))
+            default: return usage()
+            }
         case ("board", 1) where first == "list": return .success(.boardList)
         case ("board", 2) where first == "use":
             guard isBoardName(arguments[1]) else {

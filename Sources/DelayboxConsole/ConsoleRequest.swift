@@ -38,6 +38,9 @@ public struct ConsoleRequest: Sendable, Equatable {
         case configSet(key: String, value: String)
         case configSave
         case board
+        /// A `delay` or `channel` line for every box of this box's venue group, published on
+        /// the group's topic (this box follows it from there too).
+        case toGroup(String)
         /// The shipped board configs by name, the one the HAT's EEPROM names marked.
         case boardList
         /// Asks root's helper to make the shipped board `name` this box's (board.yaml,

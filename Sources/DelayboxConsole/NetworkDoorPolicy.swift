@@ -45,6 +45,10 @@ public enum NetworkDoorPolicy {
             return door == .page
                 ? "help is for the console; docs/console.md lists the commands"
                 : "help is for the console; docs/mqtt.md lists the commands"
+        case .toGroup:
+            // The page's owner speaks for the venue; a broker's client publishes on the group's
+            // topic itself, and a box does not relay what it hears.
+            return door == .page ? nil : "publish a group's command on its own topic: delaybox/group/GROUP/command"
         case .chooseBoard:
             // The hardware is the owner's: on the page they logged in to, never a publisher's.
             return door == .page ? nil : "a board is chosen on the box's page or at the box: delaybox board NAME"

@@ -24,7 +24,7 @@ struct DelayboxCtl: ParsableCommand {
         subcommands: [
             Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
             ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self,
-            GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self,
+            GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self, Group.self,
         ])
 
     /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
@@ -296,6 +296,24 @@ struct Board: ParsableCommand {
         }
     }
     func run() throws { try connection.send(["board"] + request) }
+}
+
+struct Group: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The same delay or channel for every box of this box's venue group (mqtt.group), this one too.",
+        discussion: """
+            delayboxctl group delay 30        every box of the group at 30 s (+2, -0.5, live: as delay takes them)
+            delayboxctl group channel NAME    every box of the group on channel NAME (or next)
+            """)
+    @OptionGroup var connection: Connection
+    // All unrecognised inputs: a delay may be negative (`group delay -2`).
+    @Argument(parsing: .allUnrecognized, help: "delay SECONDS or channel NAME.") var request: [String] = []
+    func validate() throws {
+        guard request.count >= 2, ["delay", "channel"].contains(request[0]) else {
+            throw ValidationError("group takes delay SECONDS or channel NAME")
+        }
+    }
+    func run() throws { try connection.send(["group"] + request) }
 }
 
 struct GPIO: ParsableCommand {

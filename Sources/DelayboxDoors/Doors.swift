@@ -58,6 +58,15 @@ public final class Doors {
     /// group's other boxes in the room (issue 58).
     public var venueMember: String? { mqtt.flatMap { $0.topics.groupPrefix == nil ? nil : $0.topics.clientID } }
 
+    /// Sends `line` (a `delay` or `channel` line) to every box of this box's group, this one
+    /// too; nil when it is on its way, else why not.
+    public func sayToGroup(_ line: String) -> String? {
+        guard let mqtt, mqtt.topics.groupPrefix != nil else {
+            return "this box is in no group: mqtt.group in the board config (docs/mqtt.md)"
+        }
+        return mqtt.sayToGroup(line) ? nil : "the MQTT broker is not connected now: nothing was sent (docs/mqtt.md)"
+    }
+
     /// Says this box's venue figure to the group.
     public func venueFigure(_ figure: VenueFigure) { mqtt?.venueFigure(json: figure.json) }
 

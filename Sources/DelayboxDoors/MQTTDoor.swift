@@ -37,6 +37,8 @@ final class MQTTDoor: Sendable {
         var events: [String] = []
         /// This box's latest venue figure, to publish.
         var venueFigure: String?
+        /// Lines for every box of the group (`group delay`), to publish on its topic.
+        var groupLines: [String] = []
         var dropped = 0
         /// Connected (again), or the config changed: `online` and discovery to send.
         var announce = false
@@ -120,6 +122,16 @@ final class MQTTDoor: Sendable {
     func venueFigure(json: String) {
         mail.withLock { $0.venueFigure = json }
         worker.wake()
+    }
+
+    /// Publishes `line` on the group's command topic, which every box of the group (this
+    /// one too) carries out; false when the box is in no group or the broker is not
+    /// connected now (nothing is kept to send later: a delay set late is a wrong one).
+    func sayToGroup(_ line: String) -> Bool {
+        guard topics.groupCommand != nil, client.isConnected else { return false }
+        mail.withLock { if $0.groupLines.count < Self.queueLimit { $0.groupLines.append(line) } }
+        worker.wake()
+        return true
     }
 
     /// The other members' venue figures heard since the last call.
@@ -218,6 +230,7 @@ final class MQTTDoor: Sendable {
                         [], [], [], 0, false, false
                     )
                     mail.venueFigure = nil
+                    mail.groupLines = []
                 }
                 return mail
             }
@@ -229,6 +242,9 @@ final class MQTTDoor: Sendable {
             for payload in taken.events { client.publish(.init(topic: topics.event, payload: payload, retain: false)) }
             if let figure = taken.venueFigure, let topic = topics.memberVenue(of: topics.clientID) {
                 client.publish(.init(topic: topic, payload: figure, retain: false))
+            }
+            if let topic = topics.groupCommand {
+                for line in taken.groupLines { client.publish(.init(topic: topic, payload: line, retain: false)) }
             }
             // Releases first: those that came with a command were there before it.
             if follow(taken.releases, now: clock.now()) { pacing.changed() }

@@ -64,6 +64,8 @@ enum WebPageFiles {
           <div id="controls" hidden>
             <section aria-label="Delay">
               <h2>Delay</h2>
+              <label id="group-row" class="row" hidden><input id="whole-group" type="checkbox">
+                Every box of the group <span id="group-name"></span>: delay and channel</label>
               <div class="row steps">
                 <button data-line="delay -10">−10 s</button><button data-line="delay -1">−1 s</button><button data-line="delay -0.1">−0.1 s</button>
                 <button data-line="delay +0.1">+0.1 s</button><button data-line="delay +1">+1 s</button><button data-line="delay +10">+10 s</button>
@@ -208,6 +210,12 @@ enum WebPageFiles {
           return { ok: response.ok, answer };
         }
 
+        // A delay or a channel for the whole venue group when the box is in one and the owner
+        // ticked it: every box of the group (this one too) carries the line out (`group`).
+        function forAll(line) {
+          return status.group && $("whole-group").checked ? "group " + line : line;
+        }
+
         async function run(line) {
           const { ok, answer } = await call("/api/command", { line });
           if (!ok) { say(answer.error || "refused", true); return null; }
@@ -303,6 +311,8 @@ enum WebPageFiles {
           // Followed from the stream's arrival times once two minutes of them say (issue 58).
           $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
             : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
+          show("group-row", Boolean(status.group));
+          if (status.group) $("group-name").textContent = status.group;
           const building = status.building_delay_ms;
           show("building", typeof building === "number" && building > 0);
           if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";
@@ -347,7 +357,7 @@ enum WebPageFiles {
           seenAt = heardAt = null;
           if (Math.abs(changeMs) > 600000) { say("Those taps were too far apart: try again.", true); return; }
           const sign = changeMs >= 0 ? "+" : "-";
-          run("delay " + sign + Math.abs(changeMs) + " ms").then((answer) => {
+          run(forAll("delay " + sign + Math.abs(changeMs) + " ms")).then((answer) => {
             if (answer) say("Delay " + (changeMs >= 0 ? "raised" : "lowered") + " by " + seconds(Math.abs(changeMs)) + ".");
           });
         }
@@ -355,12 +365,13 @@ enum WebPageFiles {
         document.addEventListener("DOMContentLoaded", () => {
           for (const button of document.querySelectorAll("button[data-line]")) {
             if (button.id === "mute") continue;
-            button.addEventListener("click", () => run(button.dataset.line));
+            const line = button.dataset.line;
+            button.addEventListener("click", () => run(line.startsWith("delay ") ? forAll(line) : line));
           }
           $("mute").addEventListener("click", () => run(status.muted ? "mute off" : "mute on"));
           $("pause").addEventListener("click", () => run(status.state === "paused" ? "resume" : "pause"));
           $("volume").addEventListener("change", () => run("volume " + $("volume").value));
-          $("channel-switch").addEventListener("click", () => run("channel " + $("channel").value).then(channels));
+          $("channel-switch").addEventListener("click", () => run(forAll("channel " + $("channel").value)).then(channels));
           $("add-form").addEventListener("submit", async (event) => {
             event.preventDefault();
             const name = $("add-name").value.trim().replace(/\s+/g, " ");
@@ -390,7 +401,7 @@ enum WebPageFiles {
             event.preventDefault();
             const ms = $("delay-ms").value;
             $("delay-ms").value = "";
-            if (ms !== "") run("delay " + ms + " ms");
+            if (ms !== "") run(forAll("delay " + ms + " ms"));
           });
           $("login-form").addEventListener("submit", async (event) => {
             event.preventDefault();

@@ -266,6 +266,17 @@ struct MQTTTests {
             let heard = playing.flatMap { Box.object($0)?["heard_delay_ms"] as? Double }
             #expect(heard.map { abs($0 - 4_500) < 5 } == true, "\(box): \(playing ?? "not playing")")
         }
+        // The same from one box of the group (its page's "Every box of the group"): published
+        // on the group's topic, carried out by both; the group is in each status.
+        #expect(try one.status().group == "bar")
+        let sent = try one.ctl(["group", "delay", "6"])
+        #expect(sent["group"] as? String == "delay 6: sent to the group bar", "\(sent)")
+        #expect(watcher.payloads("delaybox/group/bar/command").contains("delay 6"))
+        for box in ["screen1", "screen2"] {
+            #expect(
+                watcher.wait(for: "delaybox/\(box)/status") { Self.field($0, "delay_ms") == "6000" } != nil,
+                "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
+        }
         try broker.publish("delaybox/group/bar/command", "volume 0")
         #expect(try one.ctl(["config"])["mqtt"] as? String == "mqtt://127.0.0.1:\(broker.port) group bar")
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }

@@ -63,6 +63,10 @@ import Testing
                 && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
         #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
         #expect(
+            parse("group delay +1.5")?.action == .toGroup("delay +1.5")
+                && parse("group channel Club Radio")?.action == .toGroup("channel Club Radio")
+                && parse("group channel next")?.action == .toGroup("channel next"))
+        #expect(
             parse("board list")?.action == .boardList
                 && parse("board use pi4-hifiberry-dacplus")?.action == .chooseBoard("pi4-hifiberry-dacplus"))
         #expect(parse("   ") == nil, "an empty line asks nothing")
@@ -82,6 +86,12 @@ import Testing
             #expect(error("update --canary \(name)")?.contains("is not a box's MQTT client id") == true, "\(name)")
         }
         #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX")
+        // A group's line is one every box takes: a delay set or a channel chosen, checked here.
+        #expect(error("group delay soon")?.contains("soon") == true, "the delay's own words")
+        for line in ["group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause"]
+        {
+            #expect(error(line) == "usage: group delay SECONDS | group channel NAME", "\(line)")
+        }
         // A board's name reaches root's helper: a shipped file's name, never a path or an option.
         for name in [
             "../../etc/shadow", "/etc/delaybox/board", "--yes", "Pi4", "a b", String(repeating: "a", count: 65),

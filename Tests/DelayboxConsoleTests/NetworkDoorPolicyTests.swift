@@ -55,5 +55,8 @@ import Testing
         #expect(refusal("board use pi4-hifiberry-dacplus", .page) == nil)
         #expect(refusal("board use pi4-hifiberry-dacplus")?.contains("on the box's page or at the box") == true)
         #expect(refusal("board list") == nil && refusal("board list", .page) == nil)
+        // A page speaks for the venue group; a broker's client publishes on its topic itself.
+        #expect(refusal("group delay 30", .page) == nil)
+        #expect(refusal("group delay 30")?.contains("delaybox/group/GROUP/command") == true)
     }
 }

@@ -142,6 +142,9 @@ def main() -> int:
         page.click("#console-form button[type=submit]")
         expect(page.locator("#console-answer")).to_contain_text("error: ")
 
+        step("a box in no venue group offers no group")
+        expect(page.locator("#group-row")).to_be_hidden()
+
         step("the board the HAT names is proposed, and chosen with a second tap")
         expect(page.locator("#board-hat")).to_have_text("The HAT says it is HiFiBerry DAC+ Pro.")
         expect(page.locator("#board")).to_have_value("pi4-hifiberry-dacplus")

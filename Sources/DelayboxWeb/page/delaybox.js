@@ -37,6 +37,12 @@ async function call(path, fields) {
   return { ok: response.ok, answer };
 }
 
+// A delay or a channel for the whole venue group when the box is in one and the owner
+// ticked it: every box of the group (this one too) carries the line out (`group`).
+function forAll(line) {
+  return status.group && $("whole-group").checked ? "group " + line : line;
+}
+
 async function run(line) {
   const { ok, answer } = await call("/api/command", { line });
   if (!ok) { say(answer.error || "refused", true); return null; }
@@ -132,6 +138,8 @@ function render() {
   // Followed from the stream's arrival times once two minutes of them say (issue 58).
   $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
     : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
+  show("group-row", Boolean(status.group));
+  if (status.group) $("group-name").textContent = status.group;
   const building = status.building_delay_ms;
   show("building", typeof building === "number" && building > 0);
   if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";
@@ -176,7 +184,7 @@ function tap(which) {
   seenAt = heardAt = null;
   if (Math.abs(changeMs) > 600000) { say("Those taps were too far apart: try again.", true); return; }
   const sign = changeMs >= 0 ? "+" : "-";
-  run("delay " + sign + Math.abs(changeMs) + " ms").then((answer) => {
+  run(forAll("delay " + sign + Math.abs(changeMs) + " ms")).then((answer) => {
     if (answer) say("Delay " + (changeMs >= 0 ? "raised" : "lowered") + " by " + seconds(Math.abs(changeMs)) + ".");
   });
 }
@@ -184,12 +192,13 @@ function tap(which) {
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("button[data-line]")) {
     if (button.id === "mute") continue;
-    button.addEventListener("click", () => run(button.dataset.line));
+    const line = button.dataset.line;
+    button.addEventListener("click", () => run(line.startsWith("delay ") ? forAll(line) : line));
   }
   $("mute").addEventListener("click", () => run(status.muted ? "mute off" : "mute on"));
   $("pause").addEventListener("click", () => run(status.state === "paused" ? "resume" : "pause"));
   $("volume").addEventListener("change", () => run("volume " + $("volume").value));
-  $("channel-switch").addEventListener("click", () => run("channel " + $("channel").value).then(channels));
+  $("channel-switch").addEventListener("click", () => run(forAll("channel " + $("channel").value)).then(channels));
   $("add-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim().replace(/\s+/g, " ");
@@ -219,7 +228,7 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     const ms = $("delay-ms").value;
     $("delay-ms").value = "";
-    if (ms !== "") run("delay " + ms + " ms");
+    if (ms !== "") run(forAll("delay " + ms + " ms"));
   });
   $("login-form").addEventListener("submit", async (event) => {
     event.preventDefault();
