@@ -89,7 +89,7 @@ let package = Package(
             name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls", "DelayboxSystem"], swiftSettings: strict
         ),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
-        .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
@@ -127,7 +127,8 @@ let package = Package(
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
         // a shim for what Swift cannot call (the variadic MHD_start_daemon).
         .target(name: "CWeb", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("crypt")]),
-        .target(name: "DelayboxMicroHTTPD", dependencies: ["CWeb", "DelayboxWeb"], swiftSettings: strict),
+        .target(
+            name: "DelayboxMicroHTTPD", dependencies: ["CWeb", "DelayboxSystem", "DelayboxWeb"], swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
         // serial console, the control socket and MQTT, and the inboxes they post to.
         .target(
@@ -180,7 +181,7 @@ let package = Package(
         // delayboxctl's commands: its own executable, and `delaybox` called by that name.
         .target(
             name: "DelayboxCtlCommands",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["DelayboxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(name: "delayboxctl", dependencies: ["DelayboxCtlCommands"], swiftSettings: strict),
         // Test helper: writes settings until killed (the power-cut test).
@@ -190,7 +191,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
+            dependencies: [
+                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxSystem",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxEngineTests",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DelayboxSystem
 
 // No Foundation: a socket client needs none, and without it (and ICU's data) the program
 // is a few MB instead of 59 (issue 23). ArgumentParser brings FoundationEssentials only.
@@ -118,7 +119,7 @@ struct Connection: ParsableArguments {
         guard connected == 0 else {
             throw Unreachable(
                 description:
-                    "cannot reach the appliance at \(path): \(String(cString: strerror(errno))) (is delaybox running? `systemctl status delaybox`)"
+                    "cannot reach the appliance at \(path): \(Errno.current) (is delaybox running? `systemctl status delaybox`)"
             )
         }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)

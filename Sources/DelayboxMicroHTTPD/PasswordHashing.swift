@@ -1,4 +1,5 @@
 import CWeb
+import DelayboxSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ public enum PasswordHashing {
         var bytes = [UInt8](repeating: 0, count: count)
         // getrandom(2) does not fail once the kernel's pool is ready (at boot, before us).
         guard bytes.withUnsafeMutableBytes({ dbx_web_random($0.baseAddress, $0.count) }) == 0 else {
-            fatalError("getrandom failed: \(String(cString: strerror(errno)))")
+            fatalError("getrandom failed: \(Errno.current)")
         }
         return bytes
     }

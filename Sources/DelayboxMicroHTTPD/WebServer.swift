@@ -1,4 +1,5 @@
 import CWeb
+import DelayboxSystem
 import DelayboxWeb
 import Synchronization
 
@@ -234,7 +235,7 @@ public struct WebServerError: Error, CustomStringConvertible {
         case EACCES:
             description =
                 "port \(port) needs privilege: the package's delaybox.socket passes it, or choose web.port above 1023"
-        default: description = "cannot listen on port \(port): \(String(cString: strerror(code)))"
+        default: description = "cannot listen on port \(port): \(Errno(code))"
         }
     }
 }

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -54,5 +55,5 @@ public struct SettingsFile: Sendable {
 
 public struct SettingsFileError: Error, CustomStringConvertible {
     public var description: String
-    init(_ what: String, _ code: Int32) { description = "\(what): \(String(cString: strerror(code)))" }
+    init(_ what: String, _ code: Int32) { description = "\(what): \(Errno(code))" }
 }

@@ -1,3 +1,4 @@
+import DelayboxSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         var child = pid_t(0)
         let status = posix_spawn(&child, arguments[0], &actions, nil, &argv, environ)
         guard status == 0 else {
-            throw ExternalTool.Failed(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(status)))")
+            throw ExternalTool.Failed(description: "posix_spawn \(arguments[0]): \(Errno(status))")
         }
         pid = child
     }

@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),
-        .target(name: "DelayboxState", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
         // The system as types: libc only (a descriptor, errno, poll, one wake-up).
         .target(name: "CSystem"),
         .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),
@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
         .target(
             name: "DelayboxTestSupport",
-            dependencies: ["DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig"],
+            dependencies: [
+                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxSystem",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxEngineTests",
