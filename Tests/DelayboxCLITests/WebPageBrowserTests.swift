@@ -28,6 +28,24 @@ import Testing
         try "[playlist]\nNumberOfEntries=1\nFile1=\(icecast.url(mount: "/club"))\nTitle1=Club Radio\n"
             .write(to: station.appendingPathComponent("club.pls"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
+        // A venue group of two boxes on a real broker: this page's box and another.
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let group = "mqtt:\n  broker: mqtt://127.0.0.1:\(broker.port)\n  group: hall\n"
+        let peer = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-peer") {
+            directory in
+            """
+            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            defaults:
+              delay: 2 s
+            web:
+              enabled: false
+            \(group)  client_id: peer
+            """
+        }
+        defer { peer.stop() }
         // The service's runtime directory, where `board use` leaves root's helper its
         // request, and a HAT that names itself (the device tree's file).
         let runtime = station.appendingPathComponent("run")
@@ -53,6 +71,7 @@ import Testing
               volume: 100
             web:
               port: \(port)
+            \(group)  client_id: page
             """
         }
         // The page chooses the first password only in the 30 minutes after the machine
@@ -67,7 +86,7 @@ import Testing
                 script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
                 "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
                 "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls"),
-                "--runtime", runtime.path,
+                "--runtime", runtime.path, "--peer-socket", peer.socket,
             ])
         #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errors)\nthe box's log:\n\(box.log)")
         #expect(outcome.output.contains("web page: all passed"))

@@ -26,15 +26,16 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--hostile", required=True, help="the hostile channel name the board config carries")
     parser.add_argument("--station", required=True, help="a station's .pls link to add")
+    parser.add_argument("--peer-socket", required=True, help="the control socket of another box of the page's venue group")
     parser.add_argument("--runtime", required=True, help="the box's runtime directory (where board use leaves its request)")
     args = parser.parse_args()
 
-    def ctl(*words: str) -> dict:
-        result = subprocess.run([args.ctl, "--socket", args.socket, "--json", *words], capture_output=True, text=True, timeout=10)
+    def ctl(*words: str, socket: str = "") -> dict:
+        result = subprocess.run([args.ctl, "--socket", socket or args.socket, "--json", *words], capture_output=True, text=True, timeout=10)
         return json.loads(result.stdout) if result.stdout.startswith("{") else {"error": result.stdout + result.stderr}
 
-    def delay_ms() -> int:
-        return int(ctl("status")["delay_ms"])
+    def delay_ms(socket: str = "") -> int:
+        return int(ctl("status", socket=socket)["delay_ms"])
 
     began = time.monotonic()
 
@@ -142,8 +143,22 @@ def main() -> int:
         page.click("#console-form button[type=submit]")
         expect(page.locator("#console-answer")).to_contain_text("error: ")
 
-        step("a box in no venue group offers no group")
-        expect(page.locator("#group-row")).to_be_hidden()
+        step("the venue group's delay from this page reaches the group's other box")
+        expect(page.locator("#group-name")).to_have_text("hall", timeout=5000)
+        expect(page.locator("#group-row")).to_be_visible()
+        mine, theirs = delay_ms(), delay_ms(args.peer_socket)
+        page.click("button[data-line='delay +1']")
+        expect(page.locator("#delay-set")).not_to_have_text("—")
+        page.check("#whole-group")
+        page.click("button[data-line='delay +1']")
+        deadline = time.monotonic() + 10
+        while delay_ms(args.peer_socket) != theirs + 1000 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert delay_ms(args.peer_socket) == theirs + 1000, f"the other box: {delay_ms(args.peer_socket)} ms, was {theirs}"
+        while delay_ms() != mine + 2000 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert delay_ms() == mine + 2000, f"this box: once alone, once with the group: {delay_ms()} ms, was {mine}"
+        page.uncheck("#whole-group")
 
         step("the board the HAT names is proposed, and chosen with a second tap")
         expect(page.locator("#board-hat")).to_have_text("The HAT says it is HiFiBerry DAC+ Pro.")
