@@ -104,6 +104,23 @@ struct ConsoleAnswers {
             if let problem = doors.sayToGroup(line) { return "error: " + problem }
             return format(
                 ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"), json: request.json)
+        case .groupMembers:
+            guard let group = config.mqtt?.group, let members = doors?.groupMembers() else {
+                return "error: this box is in no group: mqtt.group in the board config (docs/mqtt.md)"
+            }
+            let answer = GroupAnswer(
+                group: group,
+                boxes: members.map {
+                    .init(
+                        box: $0.member.box, state: $0.member.state, channel: $0.member.channel,
+                        delayMs: $0.member.delayMs, heardSAgo: $0.heardSecondsAgo)
+                })
+            if request.json { return format(answer, json: true) }
+            let lines = answer.boxes.map {
+                let delay = JSONText.trimmed(String(Double($0.delayMs) / 1000))
+                return "\($0.box)  \($0.state)  \(delay) s  \($0.channel)  (heard \($0.heardSAgo) s ago)"
+            }
+            return (["group: \(group)"] + (lines.isEmpty ? ["no other box heard yet"] : lines)).joined(separator: "\n")
         case .boardList:
             return boardList(json: request.json)
         case .chooseBoard(let name):

@@ -60,8 +60,9 @@ public enum ConsoleLanguage {
                 "the board: pins and audio device; the shipped boards (the one the HAT names marked); choose one (the box restarts)",
             arguments: ["list", "use"]),
         Entry(
-            name: "group", usage: "group delay SECONDS | group channel NAME",
-            summary: "the same delay or channel for every box of this box's venue group (mqtt.group), this one too",
+            name: "group", usage: "group | group delay SECONDS | group channel NAME",
+            summary:
+                "the boxes of this box's venue group (mqtt.group) as last heard; the same delay or channel for all of them",
             arguments: ["delay", "channel"]),
         Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
         Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
@@ -139,6 +140,7 @@ public enum ConsoleLanguage {
         case ("mute", 1) where first == "off": return .success(.command(.setMuted(false)))
         case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
+        case ("group", 0): return .success(.groupMembers)
         case ("group", 2...) where first == "delay" || first == "channel":
             // Checked here as each box will check it: a line every box refuses is not sent.
             let line = arguments.joined(separator: " ")

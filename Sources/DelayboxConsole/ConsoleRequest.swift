@@ -41,6 +41,8 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// A `delay` or `channel` line for every box of this box's venue group, published on
         /// the group's topic (this box follows it from there too).
         case toGroup(String)
+        /// The group's other boxes as last heard: state, channel, delay.
+        case groupMembers
         /// The shipped board configs by name, the one the HAT's EEPROM names marked.
         case boardList
         /// Asks root's helper to make the shipped board `name` this box's (board.yaml,

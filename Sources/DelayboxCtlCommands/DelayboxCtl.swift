@@ -301,8 +301,9 @@ struct Board: ParsableCommand {
 
 struct Group: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The same delay or channel for every box of this box's venue group (mqtt.group), this one too.",
+        abstract: "The boxes of this box's venue group (mqtt.group); the same delay or channel for all of them.",
         discussion: """
+            delayboxctl group                 the group's other boxes as last heard: state, delay, channel
             delayboxctl group delay 30        every box of the group at 30 s (+2, -0.5, live: as delay takes them)
             delayboxctl group channel NAME    every box of the group on channel NAME (or next)
             """)
@@ -310,8 +311,8 @@ struct Group: ParsableCommand {
     // All unrecognised inputs: a delay may be negative (`group delay -2`).
     @Argument(parsing: .allUnrecognized, help: "delay SECONDS or channel NAME.") var request: [String] = []
     func validate() throws {
-        guard request.count >= 2, ["delay", "channel"].contains(request[0]) else {
-            throw ValidationError("group takes delay SECONDS or channel NAME")
+        guard request.isEmpty || (request.count >= 2 && ["delay", "channel"].contains(request[0])) else {
+            throw ValidationError("group takes nothing, delay SECONDS or channel NAME")
         }
     }
     func run() throws { try connection.send(["group"] + request) }

@@ -67,6 +67,10 @@ public final class Doors {
         return mqtt.sayToGroup(line) ? nil : "the MQTT broker is not connected now: nothing was sent (docs/mqtt.md)"
     }
 
+    /// The group's other boxes as last heard, each with the seconds since; nil when this box
+    /// is in no group.
+    public func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? { mqtt?.groupMembers() }
+
     /// Says this box's venue figure to the group.
     public func venueFigure(_ figure: VenueFigure) { mqtt?.venueFigure(json: figure.json) }
 

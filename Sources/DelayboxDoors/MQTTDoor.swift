@@ -5,6 +5,7 @@ import DelayboxLog
 import DelayboxMQTT
 import DelayboxMosquitto
 import DelayboxPlatform
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -82,6 +83,10 @@ final class MQTTDoor: Sendable {
     private let relay = Relay()
     /// The group's venue figures heard, for the playout (at most `queueLimit`).
     private let venueFigures = Mutex<[VenueFigure]>([])
+    /// The group's other boxes as last heard (`GroupMember`), by name, with when.
+    private let members = Mutex<[String: (member: GroupMember, heard: Instant)]>([:])
+    /// The most boxes of a group kept: a venue's screens, not a broker's every publisher.
+    static let maxMembers = 32
 
     init(settings: MQTTSettings, config: BoardConfig, inbox: ConsoleInbox, version: String) throws {
         let topics = MQTTTopics(settings: settings, hostname: HostName.current())
@@ -169,6 +174,7 @@ final class MQTTDoor: Sendable {
             if let group = topics.groupCommand { client.subscribe(group) }
             if let releases = topics.memberReleases { client.subscribe(releases) }
             if let venues = topics.memberVenues { client.subscribe(venues) }
+            if let members = topics.members { client.subscribe(members) }
             staging.withLock { $0.published = nil }
         case .refused(let reason):
             report("the broker refused the connection: \(reason)", error: true)
@@ -192,6 +198,22 @@ final class MQTTDoor: Sendable {
                 topic == topics.memberVenue(of: figure.box)
             else { return }
             venueFigures.withLock { if $0.count < Self.queueLimit { $0.append(figure) } }
+            return
+        case .message(let topic, let payload, let retained)
+        where topic.hasPrefix((topics.groupPrefix ?? "\u{0}") + "/member/"):
+            // News only, and a member speaks for itself on its own topic.
+            guard !retained, let member = GroupMember.read(payload), member.box != topics.clientID,
+                topic == topics.member(member.box)
+            else { return }
+            let now = clock.now()
+            members.withLock { members in
+                if members[member.box] == nil, members.count >= Self.maxMembers,
+                    let oldest = members.min(by: { $0.value.heard < $1.value.heard })?.key
+                {
+                    members[oldest] = nil
+                }
+                members[member.box] = (member, now)
+            }
             return
         case .message(let topic, _, retained: true):
             // A command kept by the broker would be carried out again at every reconnect and
@@ -322,7 +344,36 @@ final class MQTTDoor: Sendable {
     }
 
     /// The status, with the update in stages this box takes part in (`update`).
+    /// The group's other boxes as last heard, each with the seconds since; nil when this box
+    /// is in no group.
+    func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? {
+        guard topics.groupPrefix != nil else { return nil }
+        let now = clock.now()
+        return members.withLock { $0.values }.sorted { $0.member.box < $1.member.box }.map {
+            ($0.member, Int((now - $0.heard).wholeSeconds))
+        }
+    }
+
+    /// The status's state, channel and delay, as the group's members hear them.
+    private struct StatusSummary: Decodable {
+        let state: String
+        let channel: String
+        let delayMs: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case state, channel
+            case delayMs = "delay_ms"
+        }
+    }
+
     private func publishStatus(_ json: String) {
+        if let topic = topics.member(topics.clientID),
+            let summary = try? JSONDecoder().decode(StatusSummary.self, from: Data(json.utf8))
+        {
+            let member = GroupMember(
+                box: topics.clientID, state: summary.state, channel: summary.channel, delayMs: summary.delayMs)
+            client.publish(.init(topic: topic, payload: member.json, retain: false))
+        }
         let role = staging.withLock { ($0.waiting?.summary, $0.isCanary) }
         guard let note = role.0 ?? (role.1 ? "canary: " + (ReleaseStatus.read() ?? "updating first") : nil) else {
             client.publish(.init(topic: topics.status, payload: json, retain: true))

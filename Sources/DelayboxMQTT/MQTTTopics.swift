@@ -41,6 +41,12 @@ public struct MQTTTopics: Sendable, Equatable {
     /// Every member's venue figures, as a box of the group subscribes to them.
     public var memberVenues: String? { groupPrefix.map { $0 + "/venue/+" } }
 
+    /// Not retained: a box of the group's state, channel and delay (`GroupMember`), with each
+    /// status it publishes, for the others' pages.
+    public func member(_ box: String) -> String? { groupPrefix.map { $0 + "/member/" + Self.level(box) } }
+    /// Every member's, as a box of the group subscribes to them.
+    public var members: String? { groupPrefix.map { $0 + "/member/+" } }
+
     /// Home Assistant's discovery topic for one entity of this box.
     public func discovery(component: String, object: String) -> String {
         "homeassistant/\(component)/\(nodeID)/\(object)/config"

@@ -66,6 +66,7 @@ enum WebPageFiles {
               <h2>Delay</h2>
               <label id="group-row" class="row" hidden><input id="whole-group" type="checkbox">
                 Every box of the group <span id="group-name"></span>: delay and channel</label>
+              <ul id="group-boxes" class="note" aria-label="The group's other boxes" hidden></ul>
               <div class="row steps">
                 <button data-line="delay -10">−10 s</button><button data-line="delay -1">−1 s</button><button data-line="delay -0.1">−0.1 s</button>
                 <button data-line="delay +0.1">+0.1 s</button><button data-line="delay +1">+1 s</button><button data-line="delay +10">+10 s</button>
@@ -216,6 +217,24 @@ enum WebPageFiles {
           return status.group && $("whole-group").checked ? "group " + line : line;
         }
 
+        // The group's other boxes as this box last heard them (`group`), asked every 5 s while a
+        // logged-in page shows a box in a group.
+        let groupTimer = null;
+        async function groupBoxes() {
+          if (!csrf) return;
+          const { ok, answer } = await call("/api/command", { line: "group" });
+          if (!ok) return;
+          const list = $("group-boxes");
+          list.replaceChildren();
+          for (const box of answer.boxes || []) {
+            const item = document.createElement("li");
+            item.textContent = box.box + ": " + box.state + ", " + seconds(box.delay_ms) + ", " + box.channel
+              + (box.heard_s_ago > 60 ? " (not heard for " + duration(box.heard_s_ago) + ")" : "");
+            list.append(item);
+          }
+          show("group-boxes", list.children.length > 0);
+        }
+
         async function run(line) {
           const { ok, answer } = await call("/api/command", { line });
           if (!ok) { say(answer.error || "refused", true); return null; }
@@ -312,7 +331,10 @@ enum WebPageFiles {
           $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
             : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
           show("group-row", Boolean(status.group));
-          if (status.group) $("group-name").textContent = status.group;
+          if (status.group) {
+            $("group-name").textContent = status.group;
+            if (groupTimer === null && csrf) { groupBoxes(); groupTimer = setInterval(groupBoxes, 5000); }
+          }
           const building = status.building_delay_ms;
           show("building", typeof building === "number" && building > 0);
           if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";

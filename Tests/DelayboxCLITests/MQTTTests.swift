@@ -277,11 +277,28 @@ struct MQTTTests {
                 watcher.wait(for: "delaybox/\(box)/status") { Self.field($0, "delay_ms") == "6000" } != nil,
                 "\(box): \(watcher.payloads("delaybox/\(box)/status").suffix(2))")
         }
+        // Each box hears the others' reports on the group's member topics (`group`).
+        let heard = Eventually.value(within: 10, every: 0.2) { () -> [String: Any]? in
+            let answer = try? one.ctl(["group"])
+            let boxes = answer?["boxes"] as? [[String: Any]] ?? []
+            return boxes.first { $0["box"] as? String == "screen2" && $0["delay_ms"] as? Int == 6_000 }
+        }
+        #expect(heard?["channel"] as? String == "Second", "\(String(describing: try? one.ctl(["group"])))")
+        // A stranger's report on another's topic, or with a delay of a year, is not taken.
+        try broker.publish(
+            "delaybox/group/bar/member/screen9",
+            #"{"box":"screen2","state":"playing","channel":"Fake","delay_ms":1}"#)
+        try broker.publish(
+            "delaybox/group/bar/member/screen9",
+            #"{"box":"screen9","state":"playing","channel":"Fake","delay_ms":31536000000}"#)
         try broker.publish("delaybox/group/bar/command", "volume 0")
         #expect(try one.ctl(["config"])["mqtt"] as? String == "mqtt://127.0.0.1:\(broker.port) group bar")
         let refusal = watcher.wait(for: "delaybox/screen1/reply") { Self.field($0, "error")?.contains("group") == true }
         #expect(refusal != nil, "\(watcher.payloads("delaybox/screen1/reply"))")
         #expect(try one.status().volume != 0 && two.status().volume != 0)
+        let boxes = try one.ctl(["group"])["boxes"] as? [[String: Any]] ?? []
+        #expect(boxes.map { $0["box"] as? String } == ["screen2"], "\(boxes)")
+        #expect(boxes.first?["channel"] as? String == "Second", "\(boxes)")
     }
 
     /// A venue updated in stages (`update --canary screen1` on the group's topic): screen1

@@ -63,7 +63,7 @@ import Testing
                 && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
         #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
         #expect(
-            parse("group delay +1.5")?.action == .toGroup("delay +1.5")
+            parse("group")?.action == .groupMembers && parse("group delay +1.5")?.action == .toGroup("delay +1.5")
                 && parse("group channel Club Radio")?.action == .toGroup("channel Club Radio")
                 && parse("group channel next")?.action == .toGroup("channel next"))
         #expect(
@@ -90,7 +90,7 @@ import Testing
         #expect(error("group delay soon")?.contains("soon") == true, "the delay's own words")
         for line in ["group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause"]
         {
-            #expect(error(line) == "usage: group delay SECONDS | group channel NAME", "\(line)")
+            #expect(error(line) == "usage: group | group delay SECONDS | group channel NAME", "\(line)")
         }
         // A board's name reaches root's helper: a shipped file's name, never a path or an option.
         for name in [

@@ -158,6 +158,9 @@ def main() -> int:
         while delay_ms() != mine + 2000 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert delay_ms() == mine + 2000, f"this box: once alone, once with the group: {delay_ms()} ms, was {mine}"
+        # The other box as this one last heard it: its own report on the group's topic.
+        expect(page.locator("#group-boxes")).to_contain_text(f"peer: ", timeout=12000)
+        expect(page.locator("#group-boxes")).to_contain_text(f"{(theirs + 1000) // 1000} s", timeout=12000)
         page.uncheck("#whole-group")
 
         step("the board the HAT names is proposed, and chosen with a second tap")

@@ -43,6 +43,24 @@ function forAll(line) {
   return status.group && $("whole-group").checked ? "group " + line : line;
 }
 
+// The group's other boxes as this box last heard them (`group`), asked every 5 s while a
+// logged-in page shows a box in a group.
+let groupTimer = null;
+async function groupBoxes() {
+  if (!csrf) return;
+  const { ok, answer } = await call("/api/command", { line: "group" });
+  if (!ok) return;
+  const list = $("group-boxes");
+  list.replaceChildren();
+  for (const box of answer.boxes || []) {
+    const item = document.createElement("li");
+    item.textContent = box.box + ": " + box.state + ", " + seconds(box.delay_ms) + ", " + box.channel
+      + (box.heard_s_ago > 60 ? " (not heard for " + duration(box.heard_s_ago) + ")" : "");
+    list.append(item);
+  }
+  show("group-boxes", list.children.length > 0);
+}
+
 async function run(line) {
   const { ok, answer } = await call("/api/command", { line });
   if (!ok) { say(answer.error || "refused", true); return null; }
@@ -139,7 +157,10 @@ function render() {
   $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
     : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
   show("group-row", Boolean(status.group));
-  if (status.group) $("group-name").textContent = status.group;
+  if (status.group) {
+    $("group-name").textContent = status.group;
+    if (groupTimer === null && csrf) { groupBoxes(); groupTimer = setInterval(groupBoxes, 5000); }
+  }
   const building = status.building_delay_ms;
   show("building", typeof building === "number" && building > 0);
   if (typeof building === "number") $("building").textContent = "Recording " + seconds(building) + " more before it plays";

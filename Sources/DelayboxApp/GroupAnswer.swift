@@ -1,0 +1,22 @@
+/// What `group` answers: the venue group's other boxes as this box last heard them (their
+/// `GroupMember` reports). A Codable answer (`JSONValue`); the console's text is a box a line.
+public struct GroupAnswer: Codable, Equatable, Sendable {
+    public struct Box: Codable, Equatable, Sendable {
+        public var box: String
+        public var state: String
+        public var channel: String
+        /// The delay set (ms).
+        public var delayMs: Int64
+        /// Seconds since its last report (every status it publishes: at most 30 s apart).
+        public var heardSAgo: Int
+
+        enum CodingKeys: String, CodingKey {
+            case box, state, channel
+            case delayMs = "delay_ms"
+            case heardSAgo = "heard_s_ago"
+        }
+    }
+
+    public var group: String
+    public var boxes: [Box]
+}

@@ -1,0 +1,41 @@
+import DelayboxConfig
+import FoundationEssentials
+
+/// What a box of a group says of itself on `delaybox/group/<group>/member/<box>` with each
+/// status it publishes (not retained: a box gone is not heard of again), so that any box's
+/// page shows the venue's boxes (issue 60): its state, channel and delay. Read from any
+/// publisher on the broker: every value checked before it is shown.
+public struct GroupMember: Codable, Sendable, Equatable {
+    public let box: String
+    public let state: String
+    public let channel: String
+    /// The delay set (ms).
+    public let delayMs: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case box, state, channel
+        case delayMs = "delay_ms"
+    }
+
+    public init(box: String, state: String, channel: String, delayMs: Int64) {
+        (self.box, self.state, self.channel, self.delayMs) = (box, state, channel, delayMs)
+    }
+
+    /// The longest state or channel name taken (characters).
+    static let maximumText = 80
+
+    /// A member as its JSON payload says it; nil for anything else (at most 512 bytes, a
+    /// delay of 0 to 24 h, names without control characters).
+    public static func read(_ payload: [UInt8]) -> GroupMember? {
+        guard payload.count <= 512, let member = try? JSONDecoder().decode(GroupMember.self, from: Data(payload)),
+            (0...86_400_000).contains(member.delayMs),
+            [member.box, member.state, member.channel].allSatisfy({ text in
+                !text.isEmpty && text.count <= maximumText
+                    && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            })
+        else { return nil }
+        return member
+    }
+
+    public var json: String { JSONText.encode(answer: self) }
+}
