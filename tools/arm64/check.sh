@@ -6,7 +6,8 @@
 #   (the tests of the arm64 programs, Arm64BuildTests, and the arm64 board use it): every
 #   module of the package, and no warning from our code may appear with 6.0 either;
 # - `make check`'s package (tools/check: the pure modules and their suites — engine,
-#   simulation, mixer, controls, console, config, log, the audio ring), cross-compiled, and
+#   simulation, mixer, controls, console, config, log, the audio ring, the web page's logic,
+#   the system types), cross-compiled, and
 #   its suites run under user-mode emulation (tools/arm64-run). (The whole package's test
 #   bundle, built here before, compiled every module a second time for ~250 s of a fresh
 #   machine's CI; the suites it adds need this machine's devices and servers and do not run
@@ -39,6 +40,6 @@ run swift build -c release -Xswiftc -enable-testing --build-tests --swift-sdks-p
 # bundle links the shared Swift runtime: the arm64 one, from the build root.
 LD_LIBRARY_PATH=/opt/swift-arm64/usr/libexec/swift/lib/swift/linux "$ROOT/tools/arm64-run" \
   "$TESTS/aarch64-unknown-linux-gnu/release/DelayboxCheckPackageTests.xctest" --testing-library swift-testing \
-  --filter '^Delaybox(Engine|Simulation|Mixer|Controls|Console|Config|Log)Tests\.' \
+  --filter '^Delaybox(Engine|Simulation|Mixer|Controls|Console|Config|Log|Web|System)Tests\.' \
   --skip 'aWriterKilledAtRandom' 2>&1 | tee "$LOGS/test-arm64.log"
 grep -qE 'Test run with [1-9][0-9]* tests passed' "$LOGS/test-arm64.log" || { echo "make test: no arm64 test ran" >&2; exit 1; }
