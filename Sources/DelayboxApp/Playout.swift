@@ -91,6 +91,11 @@ final class Playout {
     private var nextVenueFigure = Instant.zero
     /// How often a box of a group says its venue figure.
     static let venueFigureInterval = TimeAmount.seconds(5)
+    /// How soon a figure is tried again when the newest audio held no mark yet (at the
+    /// start, after a gap): soon, so that a room compares its lines from its first seconds
+    /// (waiting a whole interval held a joining box ~14 ms off for 10 s: stop 63's run),
+    /// but not on every wake.
+    static let venueMarkRetry = TimeAmount.milliseconds(500)
 
     /// Starts the saved (or first) channel at the saved delay, and the channels recorded
     /// in the background.
@@ -356,11 +361,14 @@ final class Playout {
             let ms = { (frames: Int64) in String(printf: "%+.1f", AudioFormat.exactMilliseconds(frames: frames)) }
             logger.info("playing as one with the room: \(ms(move)) ms earlier (in all \(ms(venue.shiftFrames)) ms)")
         }
-        // The next figure is due in an interval whether or not this one could be made: the
-        // mark is searched for in the newest audio, not on every wake while there is none.
+        // The next figure is due in an interval once this one is made, and soon when the
+        // newest audio held no mark: searched for twice a second, not on every wake.
         guard now >= nextVenueFigure else { return }
+        guard let mark = engine.venueMark() else {
+            nextVenueFigure = now + Self.venueMarkRetry
+            return
+        }
         nextVenueFigure = now + Self.venueFigureInterval
-        guard let mark = engine.venueMark() else { return }
         doors.venueFigure(VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt)))
     }
 
