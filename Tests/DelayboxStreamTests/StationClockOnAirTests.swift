@@ -16,8 +16,8 @@ import Testing
     @Test func theHeardDelayHoldsAgainstAStationsClockOnAir() throws {
         let directory = try ExternalTool.temporaryDirectory("station-clock")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let marks = try HeardDelayTests.marks(seconds: 230, in: directory)
-        #expect(marks.starts.count >= 228)
+        let marks = try HeardDelayTests.marks(seconds: 315, in: directory)
+        #expect(marks.starts.count >= 313)
         let server = try IcecastServer()
         let stations = [500.0, -500.0]
         let starts = try stations.map { ppm in
@@ -31,7 +31,7 @@ import Testing
             try PlayRun(
                 root: Self.root,
                 arguments: [
-                    server.url(mount: "/\(Int(ppm)).mp3"), "--delay", "\(delay)", "--for", "215",
+                    server.url(mount: "/\(Int(ppm)).mp3"), "--delay", "\(delay)", "--for", "300",
                     "--output", "wav:\(directory.appendingPathComponent("\(Int(ppm)).wav").path)",
                 ])
         }
@@ -44,13 +44,21 @@ import Testing
             let errors = try HeardDelayTests.heardErrors(
                 of: outcome.lines, wav: directory.appendingPathComponent("\(Int(ppm)).wav").path,
                 marks: marks.starts, t0: starts[index], delay: delay, ppm: ppm)
-            // After the first two minutes of arrivals and the correction they bring.
-            let late = errors.filter { $0.at >= 150 }
-            #expect(late.count >= 55, "\(late.count) marks heard after 150 s")
+            // Once the box has followed the station's clock for 40 s: when it first follows
+            // (~140 s here) its line then settles by a few ms over the next half minute, as
+            // the fit's level — the least lag of the arrivals — drops with more of them (stop
+            // 63's run: 7.8 ms at 151 s to 5.3 at 191 s, then flat; measured from 150 s that
+            // read as 1.15 ms a minute).
+            let toldAt = outcome.lines.lines("station_clock").compactMap(\.t).first ?? 150
+            let from = max(150, toldAt + 40)
+            let late = errors.filter { $0.at >= from }
+            // Each mark is heard within ±0.7 ms of the line: over a minute of them the slope
+            // alone scatters by ~0.5 ms a minute; over the ~two minutes here, by ~0.2.
+            #expect(late.count >= 100, "\(late.count) marks heard after \(from) s")
             let listed = errors.filter { Int($0.at) % 10 == 0 }.map { String(format: "%.0f s: %.1f", $0.at, $0.ms) }
             let slope = Self.slopePerMinute(late)
-            print("station at \(ppm) ppm: heard delay minus set (ms) \(listed); after 150 s \(slope) ms a minute")
-            #expect(abs(slope) <= 1, "heard delay's slope after 150 s: \(slope) ms a minute; \(listed)")
+            print("station at \(ppm) ppm: heard delay minus set (ms) \(listed); after \(from) s \(slope) ms a minute")
+            #expect(abs(slope) <= 1, "heard delay's slope after \(from) s: \(slope) ms a minute; \(listed)")
             // The placement's error (within 5 ms: HeardDelayTests), and up to 3 ms more from the
             // first minutes' rate carried back to where the placement put live.
             #expect(late.allSatisfy { abs($0.ms) <= 8 }, "\(listed)")
