@@ -25,24 +25,19 @@ extension ConsoleAnswers {
 
     /// Leaves `file` in the service's runtime directory for root's helper (a path unit
     /// waits for it), holding `line` if any; nil when it is there, else the error answer.
+    /// Written whole, then renamed (`DurableFile`): the path unit starts the helper as soon
+    /// as the request exists, and it must not read half a line.
     func leaveRequest(_ file: String, holding line: String?, for what: String) -> String? {
         guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
             return
                 "error: this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)"
         }
-        // Written whole, then renamed: the path unit starts the helper as soon as the
-        // request exists, and it must not read half a line. (In /run: no fsync, a power cut
-        // forgets it with the rest.)
-        let path = directory + "/" + file
-        let descriptor = open(path + ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard descriptor >= 0 else { return "error: cannot ask for \(what): \(path): \(ErrorText.system(errno))" }
-        let wanted = Array((line.map { $0 + "\n" } ?? "").utf8)
-        let written = wanted.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == wanted.count, rename(path + ".new", path) == 0 else {
-            return "error: cannot ask for \(what): \(path): \(ErrorText.system(errno))"
+        do {
+            try DurableFile.write(Array((line.map { $0 + "\n" } ?? "").utf8), to: directory + "/" + file, mode: 0o640)
+            return nil
+        } catch {
+            return "error: cannot ask for \(what): \(error)"
         }
-        return nil
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a

@@ -106,7 +106,7 @@ struct ConsoleAnswers {
                 ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"), json: request.json)
         case .groupMembers:
             guard let group = config.mqtt?.group, let members = doors?.groupMembers() else {
-                return "error: this box is in no group: mqtt.group in the board config (docs/mqtt.md)"
+                return "error: " + Doors.inNoGroup
             }
             let answer = GroupAnswer(
                 group: group,
