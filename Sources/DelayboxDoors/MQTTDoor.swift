@@ -343,7 +343,6 @@ final class MQTTDoor: Sendable {
         return true
     }
 
-    /// The status, with the update in stages this box takes part in (`update`).
     /// The group's other boxes as last heard, each with the seconds since; nil when this box
     /// is in no group.
     func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? {
@@ -366,6 +365,8 @@ final class MQTTDoor: Sendable {
         }
     }
 
+    /// The status, with the update in stages this box takes part in (`update`); in a group,
+    /// this box's `GroupMember` report too.
     private func publishStatus(_ json: String) {
         if let topic = topics.member(topics.clientID),
             let summary = try? JSONDecoder().decode(StatusSummary.self, from: Data(json.utf8))
