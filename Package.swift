@@ -68,7 +68,11 @@ let package = Package(
             name: "DelayboxConfig",
             dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
             swiftSettings: strict),
-        .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
+        // JSON as the box writes it: a Codable value's fields in their order, one writer.
+        .target(name: "DelayboxJSON", swiftSettings: strict),
+        .target(
+            name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON"],
+            swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
         .target(name: "CSystem"),
@@ -92,7 +96,9 @@ let package = Package(
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig", "DelayboxJSON"], swiftSettings: strict
+        ),
         // The operating system as the root uses it: threads, the monotonic clock and sleeping,
         // child processes, errno in words, unbuffered stdout and stderr, process figures.
         // adjtimex: whether the wall clock is synchronised (sys/timex.h is not in Glibc's module).
@@ -113,7 +119,8 @@ let package = Package(
             swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
         .target(
-            name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            name: "DelayboxMQTT",
+            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
             swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -122,7 +129,7 @@ let package = Package(
             swiftSettings: strict),
         // The web page: requests, sessions, the login throttle and the page itself (pure).
         .target(
-            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxUnits"],
+            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxUnits"],
             exclude: ["page"], swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
         // a shim for what Swift cannot call (the variadic MHD_start_daemon).
@@ -134,7 +141,7 @@ let package = Package(
         .target(
             name: "DelayboxDoors",
             dependencies: [
-                "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls", "DelayboxJSON",
                 "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
                 "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
                 "DelayboxMicroHTTPD", "DelayboxState", "DelayboxSystem", "DelayboxWeb",
@@ -157,7 +164,7 @@ let package = Package(
             name: "DelayboxApp",
             dependencies: [
                 "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
-                "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
+                "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
                 "DelayboxStream", "DelayboxWeb",
@@ -181,7 +188,9 @@ let package = Package(
         // delayboxctl's commands: its own executable, and `delaybox` called by that name.
         .target(
             name: "DelayboxCtlCommands",
-            dependencies: ["DelayboxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "DelayboxConsole", "DelayboxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         .executableTarget(name: "delayboxctl", dependencies: ["DelayboxCtlCommands"], swiftSettings: strict),
         // Test helper: writes settings until killed (the power-cut test).
@@ -192,7 +201,8 @@ let package = Package(
         .target(
             name: "DelayboxTestSupport",
             dependencies: [
-                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxSystem",
+                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxJSON",
+                "DelayboxSystem",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -217,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxConfigTests",
             dependencies: [
-                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT", "DelayboxState",
+                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
+                "DelayboxState",
                 "DelayboxSimulation",
                 "DelayboxTestSupport",
             ],
@@ -225,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: [
-                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxApp",
+                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON",
+                "DelayboxApp",
                 "DelayboxGPIO", "DelayboxTestSupport",
             ],
             swiftSettings: strict),
@@ -250,7 +262,10 @@ let package = Package(
         .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxWebTests",
-            dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxMicroHTTPD", "DelayboxState", "DelayboxUnits"],
+            dependencies: [
+                "DelayboxWeb", "DelayboxConsole", "DelayboxJSON", "DelayboxMicroHTTPD", "DelayboxState",
+                "DelayboxUnits",
+            ],
             swiftSettings: strict),
         // Whole appliances (`Playout` through `Appliance`'s own wiring) in virtual time.
         .testTarget(

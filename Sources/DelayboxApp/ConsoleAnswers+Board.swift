@@ -14,31 +14,30 @@ extension ConsoleAnswers {
     }
 
     /// `board list`: a board per line, the one running marked `*`, the HAT's proposal said.
-    mutating func boardList(json: Bool) -> String {
+    mutating func boardList() -> ConsoleReply {
         let choices = choices()
         let answer = BoardListAnswer(
             boards: choices.boards.map { .init(name: $0.name, title: $0.config.name, hat: $0.config.hat.rawValue) },
             current: config.name, hatSays: choices.hatProduct, proposed: choices.proposed)
-        if json { return format(answer, json: true) }
         let lines = answer.boards.map {
             ($0.title == answer.current ? "* " : "  ") + $0.name + "  " + $0.title
                 + (answer.proposed.contains($0.name) ? "  (the HAT's)" : "")
         }
         let hat = answer.hatSays.map { "the HAT says it is '\($0)'" } ?? "no HAT names itself on this board"
-        return (lines + [hat]).joined(separator: "\n")
+        return .answer(answer, text: (lines + [hat]).joined(separator: "\n"))
     }
 
     /// `board use NAME`: checks the name against the shipped boards, then leaves the
     /// request for root's helper.
-    mutating func chooseBoard(_ name: String, json: Bool) -> String {
+    mutating func chooseBoard(_ name: String) -> ConsoleReply {
         let choices = choices()
         guard let chosen = choices.boards.first(where: { $0.name == name }) else {
-            return "error: no board '\(name)'; there are: \(choices.boards.map(\.name).joined(separator: ", "))"
+            let names = choices.boards.map(\.name).joined(separator: ", ")
+            return .refusal(.refused, "no board '\(name)'; there are: \(names)")
         }
         if let problem = leaveRequest("board-request", holding: name, for: "a board") { return problem }
         let reboot = chosen.config.configTxt.isEmpty ? "" : "; its config.txt lines take a reboot"
-        return format(
-            ResultAnswer(board: "asked for \(name) (\(chosen.config.name)): the box restarts on it\(reboot)"),
-            json: json)
+        return .answer(
+            ResultAnswer(board: "asked for \(name) (\(chosen.config.name)): the box restarts on it\(reboot)"))
     }
 }

@@ -17,76 +17,80 @@ extension ConsoleAnswers {
     /// root's `delaybox-update.service` then updates Delaybox from the box's apt sources,
     /// and the healer checks what it installed. The box itself has no privilege to do any
     /// of it.
-    func askForUpdate(version: String?, json: Bool) -> String {
+    func askForUpdate(version: String?) -> ConsoleReply {
         if let problem = leaveRequest("update-request", holding: version, for: "an update") { return problem }
         let what = version.map { "asked for \($0)" } ?? "asked"
-        return format(ResultAnswer(update: "\(what): `status` says how it goes (release)"), json: json)
+        return .answer(ResultAnswer(update: "\(what): `status` says how it goes (release)"))
     }
 
     /// Leaves `file` in the service's runtime directory for root's helper (a path unit
-    /// waits for it), holding `line` if any; nil when it is there, else the error answer.
+    /// waits for it), holding `line` if any; nil when it is there, else the refusal.
     /// Written whole, then renamed (`DurableFile`): the path unit starts the helper as soon
     /// as the request exists, and it must not read half a line.
-    func leaveRequest(_ file: String, holding line: String?, for what: String) -> String? {
+    func leaveRequest(_ file: String, holding line: String?, for what: String) -> ConsoleReply? {
         guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
-            return
-                "error: this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)"
+            return .refusal(
+                .unavailable,
+                "this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)")
         }
         do {
             try DurableFile.write(Array((line.map { $0 + "\n" } ?? "").utf8), to: directory + "/" + file, mode: 0o640)
             return nil
         } catch {
-            return "error: cannot ask for \(what): \(error)"
+            return .refusal(.unavailable, "cannot ask for \(what): \(error)")
         }
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a
     /// base it extends, or the site file); for an unknown key, the keys there are.
-    func configValue(_ key: String, json: Bool) -> String {
+    func configValue(_ key: String) -> ConsoleReply {
         guard let document else {
-            return "error: the config file cannot be read again; `config show` has the running values"
+            return .refusal(.unavailable, "the config file cannot be read again; `config show` has the running values")
         }
         let found = document.lookup(key)
         guard let node = found.node else {
             let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
-            return "error: no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)"
+            return .refusal(.refused, "no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)")
         }
         // A secret is said to be set, not shown: the console's answers go to the control
         // socket's and MQTT's clients too.
         let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
-        return format(
-            ConfigValueAnswer(key: key, value: value, from: "\(node.location.file):\(node.location.line)"), json: json)
+        return .answer(ConfigValueAnswer(key: key, value: value, from: "\(node.location.file):\(node.location.line)"))
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid
     /// and the key is one the config knows; takes effect as a reload does.
-    mutating func setConfig(_ key: String, to value: String, json: Bool) -> String {
-        guard let document else { return "error: the config file cannot be read again; nothing can be set" }
+    mutating func setConfig(_ key: String, to value: String) -> ConsoleReply {
+        guard let document else {
+            return .refusal(.unavailable, "the config file cannot be read again; nothing can be set")
+        }
         let origin = SourceLocation(file: "config set", line: 1, column: 1)
         guard let override = document.override(setting: key, to: .scalar(value, origin)) else {
-            return "error: '\(key)' cannot be set: it runs into a value or past the end of a list"
+            return .refusal(.refused, "'\(key)' cannot be set: it runs into a value or past the end of a list")
         }
-        if let problem = apply(override, origin: origin) { return "error: " + problem }
-        return format(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved), json: json)
+        if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
+        return .answer(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved))
     }
 
     /// `channel add` and `channel remove`: the channel list changed by `change` (which may
     /// refuse, in words), checked as the file would be and live at once, like `config set`.
     mutating func changeChannels(
-        _ command: String, json: Bool, answer: ResultAnswer,
+        _ command: String, answer: ResultAnswer,
         _ change: (inout [ConfigNode], SourceLocation) -> String?
-    ) -> String {
-        guard let document else { return "error: the config file cannot be read again; nothing can be changed" }
+    ) -> ConsoleReply {
+        guard let document else {
+            return .refusal(.unavailable, "the config file cannot be read again; nothing can be changed")
+        }
         let origin = SourceLocation(file: command, line: 1, column: 1)
         guard case .sequence(var items, _)? = document.lookup("channels").node else {
-            return "error: the config has no channel list"
+            return .refusal(.refused, "the config has no channel list")
         }
-        if let refusal = change(&items, origin) { return "error: " + refusal }
+        if let refusal = change(&items, origin) { return .refusal(.refused, refusal) }
         let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
-        if let problem = apply(override, origin: origin) { return "error: " + problem }
+        if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
         var answer = answer
         answer.saved = ResultAnswer.unsaved
-        return format(answer, json: json)
+        return .answer(answer)
     }
 
     /// Lays `override` over the running config when the result is valid (nil), as a reload
@@ -110,26 +114,26 @@ extension ConsoleAnswers {
     /// file, which is laid over the site file at every start. The file is written off the
     /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
     /// this leaves it in `configToWrite`, and `configWritten` answers once it is.
-    mutating func saveConfig(json: Bool) -> String {
+    mutating func saveConfig() -> ConsoleReply? {
         guard let path = consoleConfigPath else {
-            return "error: no place to save to (the appliance has no state directory)"
+            return .refusal(.unavailable, "no place to save to (the appliance has no state directory)")
         }
-        guard let unsaved else { return "error: nothing to save: `config set KEY VALUE` first" }
+        guard let unsaved else { return .refusal(.refused, "nothing to save: `config set KEY VALUE` first") }
         let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
         let text =
             "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
             + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
         configToWrite = (path, Array(text.utf8))
-        return ""
+        return nil
     }
 
     /// The answer to `config save` once its file is written (`error`: why not): saved, the
     /// files are read again; not, the changes stay to be saved.
-    mutating func configWritten(to path: String, error: String?, json: Bool) -> String {
-        if let error { return "error: cannot write \(path): \(error)" }
+    mutating func configWritten(to path: String, error: String?) -> ConsoleReply {
+        if let error { return .refusal(.unavailable, "cannot write \(path): \(error)") }
         unsaved = nil
         reloadRequested = true
-        return format(ResultAnswer(saved: path), json: json)
+        return .answer(ResultAnswer(saved: path))
     }
 
     /// Writes `bytes` to `path` durably (fsync, rename, fsync of the folder: Foundation's
@@ -145,8 +149,8 @@ extension ConsoleAnswers {
     }
 
     /// `channel add NAME URL`: a station the page or MQTT may add.
-    mutating func addChannel(_ name: String, url: String, json: Bool) -> String {
-        return changeChannels("channel add", json: json, answer: ResultAnswer(channel: name, url: url)) {
+    mutating func addChannel(_ name: String, url: String) -> ConsoleReply {
+        return changeChannels("channel add", answer: ResultAnswer(channel: name, url: url)) {
             items, origin in
             // A station, not a file or another protocol, from every door: a local file is
             // named in the board config, by its owner.
@@ -162,9 +166,9 @@ extension ConsoleAnswers {
     }
 
     /// `channel remove NAME`.
-    mutating func removeChannel(_ name: String, json: Bool) -> String {
+    mutating func removeChannel(_ name: String) -> ConsoleReply {
         let names = config.channels.channels.map(\.name).joined(separator: ", ")
-        return changeChannels("channel remove", json: json, answer: ResultAnswer(channel: name)) {
+        return changeChannels("channel remove", answer: ResultAnswer(channel: name)) {
             items, _ in
             guard
                 let index = items.firstIndex(where: {

@@ -1,7 +1,9 @@
 import DelayboxConfig
+import DelayboxConsole
 import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
+import DelayboxJSON
 import DelayboxPlatform
 
 /// What the console reports: the answers built from the engine, the config and the doors.
@@ -84,34 +86,35 @@ extension ConsoleAnswers {
     }
 
     /// The answer to `channels`: the lineup, the playing one marked.
-    func channelList(json: Bool) -> String {
+    func channelList() -> ConsoleReply {
         let names = config.channels.channels.map {
             ($0.name == channel.name ? "* " : "  ") + $0.name + "  " + $0.streamURL
         }
-        return json
-            ? JSONText.encode(
-                answer: ListAnswer(channels: config.channels.channels.map(\.name), selected: channel.name))
-            : names.joined(separator: "\n")
+        return .answer(
+            ListAnswer(channels: config.channels.channels.map(\.name), selected: channel.name),
+            text: names.joined(separator: "\n"))
     }
 
     /// The answer to `gpio`: every input line as the front panel reads it.
-    func panelAnswer(json: Bool) -> String {
+    func panelAnswer() -> ConsoleReply {
         guard let view = doors?.panel?.inputView() else {
-            return config.gpio == nil
-                ? "error: this board has no buttons or encoder"
-                : "error: the front panel is not running (see the log)"
+            return .refusal(
+                .unavailable,
+                config.gpio == nil
+                    ? "this board has no buttons or encoder" : "the front panel is not running (see the log)")
         }
-        guard json else { return view.text }
-        return JSONText.encode(answer: GPIOAnswer(view))
+        return .answer(GPIOAnswer(view), text: view.text)
     }
 
     /// The answer to `remote`: the receiver and the latest keys (their times are the kernel's, on CLOCK_MONOTONIC).
-    func remoteAnswer(json: Bool) -> String {
+    func remoteAnswer() -> ConsoleReply {
         guard let view = doors?.remote?.view() else {
-            return config.remote == nil
-                ? "error: this board has no remote (docs/controls.md: IR remote)"
-                : "error: the remote is not running (see the log)"
+            return .refusal(
+                .unavailable,
+                config.remote == nil
+                    ? "this board has no remote (docs/controls.md: IR remote)"
+                    : "the remote is not running (see the log)")
         }
-        return format(view.answer(now: SystemClock.monotonicNow()), json: json)
+        return .answer(view.answer(now: SystemClock.monotonicNow()))
     }
 }

@@ -4,13 +4,15 @@ import DelayboxConsole
 import DelayboxDoors
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxJSON
 import DelayboxLog
 import DelayboxOutput
 import DelayboxService
 
 /// Answers console requests on the playout thread, from the engine, the executor and the
-/// config: plain text for people, one JSON object with `--json`. Channels are chosen in
-/// the playout's `ChannelChoice`, as the panel chooses them.
+/// config: a `ConsoleReply` (a Codable answer, or a refusal of a kind) that each door
+/// renders its own way. Channels are chosen in the playout's `ChannelChoice`, as the panel
+/// chooses them.
 struct ConsoleAnswers {
     var engine: PlaybackEngine
     let executor: CommandExecutor
@@ -51,62 +53,65 @@ struct ConsoleAnswers {
     /// The shipped boards and the HAT's word, once `board list` or `board use` asked.
     var boardChoices: BoardChoices?
 
-    mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> String {
+    /// The reply to `request`; nil when it waits for `configToWrite` to be written
+    /// (`config save`: `configWritten` gives it then).
+    mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> ConsoleReply? {
         let status = engine.status(at: now)
         switch request.action {
         case .status:
-            return format(statusAnswer(status, now: now), json: request.json)
+            return .answer(statusAnswer(status, now: now))
         case .version:
             // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
-            return format(
-                VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version), json: request.json)
+            return .answer(VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version))
         case .update(let version):
-            return askForUpdate(version: version, json: request.json)
+            return askForUpdate(version: version)
         case .stagedUpdate:
-            return
-                "error: update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
+            return .refusal(
+                .refused,
+                "update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
+            )
         case .system:
-            return format(systemAnswer(status), json: request.json)
+            return .answer(systemAnswer(status))
         case .command(.nextChannel):
-            return format(ChannelAnswer(result: "ok", channel: channels.next().name), json: request.json)
+            return .answer(ChannelAnswer(result: "ok", channel: channels.next().name))
         case .selectChannel(let name):
             guard let match = channels.select(named: name) else {
-                return
-                    "error: no channel named '\(name)'; the channels: \(channels.lineup.channels.map(\.name).joined(separator: ", "))"
+                let names = channels.lineup.channels.map(\.name).joined(separator: ", ")
+                return .refusal(.refused, "no channel named '\(name)'; the channels: \(names)")
             }
-            return format(ChannelAnswer(result: "ok", channel: match.name), json: request.json)
+            return .answer(ChannelAnswer(result: "ok", channel: match.name))
         case .command(let command):
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
             let answer = CommandAnswer(
                 result: Self.describe(outcome), delayMs: after.delayMs, volume: executor.settings.volume,
                 state: after.state.rawValue, buildingDelayMs: after.delayToBuildMs)
-            return format(answer, json: request.json)
+            if case .refused = outcome { return .refused(answer) }
+            return .answer(answer)
         case .showDelay:
-            let answer = DelayAnswer(
-                delayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
-                minimumDelayMs: status.minimumDelayMs)
-            return format(answer, json: request.json)
+            return .answer(
+                DelayAnswer(
+                    delayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
+                    minimumDelayMs: status.minimumDelayMs))
         case .showVolume:
-            return format(VolumeAnswer(volume: executor.settings.volume, muted: executor.muted), json: request.json)
+            return .answer(VolumeAnswer(volume: executor.settings.volume, muted: executor.muted))
         case .listChannels:
-            return channelList(json: request.json)
+            return channelList()
         case .stats:
-            return format(statsAnswer(status), json: request.json)
+            return .answer(statsAnswer(status))
         case .events:
-            return request.json
-                ? JSONText.encode(answer: ListAnswer(events: recentEvents))
-                : (recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
+            return .answer(
+                ListAnswer(events: recentEvents),
+                text: recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
-            return format(boardAnswer(), json: request.json)
+            return .answer(boardAnswer())
         case .toGroup(let line):
-            guard let doors else { return "error: this box has no MQTT door open: nothing was sent" }
-            if let problem = doors.sayToGroup(line) { return "error: " + problem }
-            return format(
-                ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"), json: request.json)
+            guard let doors else { return .refusal(.unavailable, "this box has no MQTT door open: nothing was sent") }
+            if let problem = doors.sayToGroup(line) { return .refusal(.unavailable, problem) }
+            return .answer(ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"))
         case .groupMembers:
             guard let group = config.mqtt?.group, let members = doors?.groupMembers() else {
-                return "error: " + Doors.inNoGroup
+                return .refusal(.unavailable, Doors.inNoGroup)
             }
             let answer = GroupAnswer(
                 group: group,
@@ -115,56 +120,54 @@ struct ConsoleAnswers {
                         box: $0.member.box, state: $0.member.state, channel: $0.member.channel,
                         delayMs: $0.member.delayMs, heardSAgo: $0.heardSecondsAgo)
                 })
-            if request.json { return format(answer, json: true) }
             let lines = answer.boxes.map {
                 let delay = JSONText.trimmed(String(Double($0.delayMs) / 1000))
                 return "\($0.box)  \($0.state)  \(delay) s  \($0.channel)  (heard \($0.heardSAgo) s ago)"
             }
-            return (["group: \(group)"] + (lines.isEmpty ? ["no other box heard yet"] : lines)).joined(separator: "\n")
+            return .answer(
+                answer,
+                text: (["group: \(group)"] + (lines.isEmpty ? ["no other box heard yet"] : lines)).joined(
+                    separator: "\n"))
         case .boardList:
-            return boardList(json: request.json)
+            return boardList()
         case .chooseBoard(let name):
-            return chooseBoard(name, json: request.json)
+            return chooseBoard(name)
         case .showAds:
-            return format(SettingAnswer(ads: executor.settings.adsEnabled ? "on" : "off"), json: request.json)
+            return .answer(SettingAnswer(ads: executor.settings.adsEnabled ? "on" : "off"))
         case .logLevel(let level):
             if let level, let parsed = Logger.Level(rawValue: level) { LogOutput.level = parsed }
-            return format(SettingAnswer(logLevel: LogOutput.level.rawValue), json: request.json)
+            return .answer(SettingAnswer(logLevel: LogOutput.level.rawValue))
         case .logHour:
             let lines = JournalLog.lastHour()
-            return request.json ? JSONText.encode(answer: ListAnswer(lines: lines)) : lines.joined(separator: "\n")
+            return .answer(ListAnswer(lines: lines), text: lines.joined(separator: "\n"))
         case .logTail(let count):
             let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
-            return request.json ? JSONText.encode(answer: ListAnswer(lines: lines)) : lines.joined(separator: "\n")
+            return .answer(ListAnswer(lines: lines), text: lines.joined(separator: "\n"))
         case .configShow:
-            return format(configShowAnswer(), json: request.json)
+            return .answer(configShowAnswer())
         case .web, .webPassword, .webReset:
             // The doors that take console lines answer these themselves (ConsoleInbox).
-            return "error: the web password is set at the console or with delayboxctl"
+            return .refusal(.refused, "the web password is set at the console or with delayboxctl")
         case .tone(let on):
             toneOn = on
-            return format(
-                ResultAnswer(tone: on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off"), json: request.json)
+            return .answer(ResultAnswer(tone: on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off"))
         case .configGet(let key):
-            return configValue(key, json: request.json)
+            return configValue(key)
         case .gpio:
-            return panelAnswer(json: request.json)
+            return panelAnswer()
         case .remote:
-            return remoteAnswer(json: request.json)
+            return remoteAnswer()
         case .configSet(let key, let value):
-            return setConfig(key, to: value, json: request.json)
+            return setConfig(key, to: value)
         case .addChannel(let name, let url):
-            return addChannel(name, url: url, json: request.json)
+            return addChannel(name, url: url)
         case .removeChannel(let name):
-            return removeChannel(name, json: request.json)
+            return removeChannel(name)
         case .configSave:
-            return saveConfig(json: request.json)
+            return saveConfig()
         case .help(let topic):
-            // ConsoleInbox answers help without the playout thread; the same text here.
-            switch ConsoleLanguage.help(topic) {
-            case .success(let text): return text
-            case .failure(let error): return "error: \(error)"
-            }
+            // ConsoleInbox answers help without the playout thread; the same here.
+            return ConsoleLanguage.helpReply(topic)
         }
     }
 
@@ -177,7 +180,4 @@ struct ConsoleAnswers {
         case .refused(let why): "refused: \(why)"
         }
     }
-
-    /// A Codable answer as lines or JSON (`JSONText.console`).
-    func format(_ answer: some Encodable, json: Bool) -> String { JSONText.console(answer, json: json) }
 }

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxEngine
+import DelayboxJSON
 import DelayboxLog
 import DelayboxPlatform
 import FoundationEssentials

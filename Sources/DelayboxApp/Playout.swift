@@ -6,6 +6,7 @@ import DelayboxConsole
 import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
+import DelayboxJSON
 import DelayboxLog
 import DelayboxMQTT
 import DelayboxOutput
@@ -221,16 +222,15 @@ final class Playout {
         }
         answers.output = output.statistics
         for pending in requests {
-            let answer = answers.answer(pending.request, channels: &channels, now: now)
-            if let write = answers.configToWrite {
+            if let answer = answers.answer(pending.request, channels: &channels, now: now) {
+                pending.reply(answer)
+            } else if let write = answers.configToWrite {
                 answers.configToWrite = nil
                 writeConfig(write, for: pending)
-            } else {
-                pending.reply(answer)
             }
         }
         for (pending, path, error) in configWrites.take() {
-            pending.reply(answers.configWritten(to: path, error: error, json: pending.request.json))
+            pending.reply(answers.configWritten(to: path, error: error))
         }
         let redefined = takeConfigChanges()
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
@@ -493,9 +493,7 @@ final class Playout {
     private func writeConfig(_ write: (path: String, bytes: [UInt8]), for pending: ConsoleInbox.Pending) {
         guard let saver else {
             pending.reply(
-                answers.configWritten(
-                    to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path),
-                    json: pending.request.json))
+                answers.configWritten(to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path)))
             return
         }
         let (outcomes, ring) = (configWrites, inbox.ring)

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 import FoundationEssentials
 
 /// Board config files: YAML read with libyaml (`YAMLReader`) into a `ConfigNode` tree that keeps every

@@ -320,6 +320,14 @@ public enum ConsoleLanguage {
         }
         return .success("usage: \(entry.usage) [--json]\n\(entry.summary)")
     }
+
+    /// `help` as a reply: the text, or a usage refusal for a command there is not.
+    public static func helpReply(_ topic: String?) -> ConsoleReply {
+        switch help(topic) {
+        case .success(let text): .text(text)
+        case .failure(let error): .usage(error)
+        }
+    }
 }
 
 extension String {

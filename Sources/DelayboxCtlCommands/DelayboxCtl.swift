@@ -1,4 +1,5 @@
 import ArgumentParser
+import DelayboxConsole
 import DelayboxSystem
 
 // No Foundation: a socket client needs none, and without it (and ICU's data) the program
@@ -83,12 +84,22 @@ struct Connection: ParsableArguments {
             Self.writeError("delayboxctl: \(error)\n")
             throw ExitCode(3)
         }
-        let text = answer.hasSuffix("\n") ? String(answer.dropLast()) : answer
-        if text.hasPrefix("error: ") || text.contains("result: refused") || text.contains("\"result\":\"refused") {
+        let (kind, text) = Self.unframed(answer)
+        guard kind == .ok else {
             Self.writeError(text + "\n")
-            throw ExitCode(text.hasPrefix("error: usage") || text.contains("is not a") ? 2 : 1)
+            throw ExitCode(kind == .usage ? 2 : 1)
         }
         print(text)
+    }
+
+    /// The socket's answer as its kind (the first line) and the console's text; an answer
+    /// without a kind it knows is a failure, shown whole.
+    static func unframed(_ answer: String) -> (kind: ConsoleReply.Kind, text: String) {
+        let body = answer.hasSuffix("\n") ? answer.dropLast() : answer[...]
+        guard let end = body.firstIndex(of: "\n"), let kind = ConsoleReply.Kind(rawValue: String(body[..<end])) else {
+            return (.unavailable, String(body))
+        }
+        return (kind, String(body[body.index(after: end)...]))
     }
 
     /// Writes `text` to standard error (descriptor 2, unbuffered).

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxPlatform
 import DelayboxWeb
 import Dispatch
@@ -14,20 +15,20 @@ import Synchronization
 public final class ConsoleInbox: Sendable {
     public final class Pending: Sendable {
         public let request: ConsoleRequest
-        private let answerText = Mutex<String?>(nil)
+        private let given = Mutex<ConsoleReply?>(nil)
         private let answered = DispatchSemaphore(value: 0)
 
         init(_ request: ConsoleRequest) { self.request = request }
 
-        public func reply(_ text: String) {
-            answerText.withLock { $0 = text }
+        public func reply(_ reply: ConsoleReply) {
+            given.withLock { $0 = reply }
             answered.signal()
         }
 
-        /// The answer, once given.
-        public var answer: String? { answerText.withLock { $0 } }
+        /// The reply, once given.
+        public var answer: ConsoleReply? { given.withLock { $0 } }
 
-        func wait(seconds: Double) -> String? {
+        func wait(seconds: Double) -> ConsoleReply? {
             guard answered.wait(timeout: .now() + seconds) == .success else { return nil }
             return answer
         }
@@ -51,10 +52,13 @@ public final class ConsoleInbox: Sendable {
     private let pending = Mutex<[Pending]?>([])
 
     /// The answer to every request once the appliance is stopping.
-    static let stopping = "error: the appliance is stopping"
+    static let stopping = ConsoleReply.refusal(.unavailable, "the appliance is stopping")
+
+    /// What a door says when the playout thread did not answer in time.
+    static let notAnswered = ConsoleReply.refusal(.unavailable, "the appliance did not answer within 2 s")
 
     /// Asks the playout thread; nil if it did not answer within `seconds`.
-    func ask(_ request: ConsoleRequest, seconds: Double = 2) -> String? {
+    func ask(_ request: ConsoleRequest, seconds: Double = 2) -> ConsoleReply? {
         guard let item = post(request) else { return Self.stopping }
         return item.wait(seconds: seconds)
     }
@@ -70,6 +74,13 @@ public final class ConsoleInbox: Sendable {
         return posted
     }
 
+    /// A request answered at once with `stopping`, for a door that asked a closed inbox.
+    static func stopped(_ request: ConsoleRequest) -> Pending {
+        let item = Pending(request)
+        item.reply(stopping)
+        return item
+    }
+
     /// Answers what waits, and from now on every request, with `stopping`.
     public func close() {
         for item in pending.withLock({ items in
@@ -77,45 +88,41 @@ public final class ConsoleInbox: Sendable {
         }) { item.reply(Self.stopping) }
     }
 
-    /// The answer to one console line, as both doors (serial console, control socket)
-    /// give it: help and the web password here, everything else from the playout thread;
-    /// nil for an empty line.
-    func answer(line: String) -> String? {
+    /// The reply to one console line, as both doors (serial console, control socket) give
+    /// it, with whether it was asked in JSON: help and the web password here, everything
+    /// else from the playout thread; nil for an empty line.
+    func answer(line: String) -> (reply: ConsoleReply, json: Bool)? {
         switch ConsoleLanguage.parse(line) {
         case nil: return nil
-        case .failure(let error)?: return "error: \(error)"
+        case .failure(let error)?: return (.usage(error), false)
         case .success(let request)?:
             switch request.action {
-            case .help(let topic):
-                switch ConsoleLanguage.help(topic) {
-                case .success(let text): return text
-                case .failure(let error): return "error: \(error)"
-                }
-            case .web, .webPassword, .webReset: return answerWeb(request)
-            default: return ask(request) ?? "error: the appliance did not answer within 2 s"
+            case .help(let topic): return (ConsoleLanguage.helpReply(topic), request.json)
+            case .web, .webPassword, .webReset: return (answerWeb(request), request.json)
+            default: return (ask(request) ?? Self.notAnswered, request.json)
             }
         }
     }
 
     /// `web`, `web password`, `web reset`: the page's password, kept by the door that asks
     /// (hashing would hold the playout thread up for tens of milliseconds).
-    private func answerWeb(_ request: ConsoleRequest) -> String {
-        guard let web else { return "error: this box has no web page (no 'web:' in its board config)" }
+    private func answerWeb(_ request: ConsoleRequest) -> ConsoleReply {
+        guard let web else { return .refusal(.unavailable, "this box has no web page (no 'web:' in its board config)") }
         let now = SystemClock.monotonicNow()
         let answer: WebPasswordAnswer
         switch request.action {
         case .webPassword(let password):
-            if let problem = web.set(password: password) { return "error: \(problem)" }
+            if let problem = web.set(password: password) { return .refusal(.refused, problem) }
             answer = WebPasswordAnswer(result: "ok", password: "set: every browser logs in again")
         case .webReset:
-            if let problem = web.reset(now: now) { return "error: \(problem)" }
+            if let problem = web.reset(now: now) { return .refusal(.unavailable, problem) }
             answer = WebPasswordAnswer(result: "ok", password: "none: the page lets one be chosen for 30 min")
         default:
             let set = web.passwords.storedHash() != nil
             answer = WebPasswordAnswer(
                 password: set ? "set" : "none", setupLeftS: set ? nil : web.setupLeft(now: now).wholeSeconds)
         }
-        return JSONText.console(answer, json: request.json)
+        return .answer(answer)
     }
 
     /// The requests waiting, for the playout thread.

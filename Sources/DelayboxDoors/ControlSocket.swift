@@ -10,7 +10,9 @@ import Synchronization
 
 /// The console language on a local Unix socket (mode 0600), for `delayboxctl`: one
 /// request line per connection, answered and closed. Requests go through the same inbox
-/// as the serial console's, so both doors behave alike.
+/// as the serial console's, so both doors behave alike. The answer's first line is its
+/// kind (`ok`, `usage`, `refused`, `unavailable`: `delayboxctl`'s exit status), then the
+/// console's text (docs/console.md, "The control socket").
 final class ControlSocket: Sendable {
     let path: String
     private let listener: Int32
@@ -81,6 +83,11 @@ final class ControlSocket: Sendable {
         }
     }
 
+    /// `reply` as the socket sends it: its kind on the first line, then the console's text.
+    static func framed(_ reply: ConsoleReply, json: Bool) -> String {
+        reply.kind.rawValue + "\n" + reply.rendered(json: json) + "\n"
+    }
+
     /// Reads one line (up to 1 KiB, within 2 s), answers it.
     private func serve(_ client: Int32) {
         var request: [UInt8] = []
@@ -95,7 +102,8 @@ final class ControlSocket: Sendable {
         }
         let line = String(
             decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-        let reply = (inbox.answer(line: line) ?? "error: empty request") + "\n"
+        let answer = inbox.answer(line: line) ?? (.refusal(.usage, "empty request"), false)
+        let reply = Self.framed(answer.reply, json: answer.json)
         _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
     }
 }

@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxEngine
+import DelayboxJSON
 import DelayboxLog
 import DelayboxMQTT
 import DelayboxMosquitto
@@ -280,10 +281,10 @@ final class MQTTDoor: Sendable {
                     droppedReportedAt = now
                 }
             }
-            if client.isConnected, pacing.isDue(at: now), let status = inbox.ask(ConsoleRequest(.status, json: true)),
-                status.hasPrefix("{")
+            if client.isConnected, pacing.isDue(at: now), let status = inbox.ask(ConsoleRequest(.status)),
+                status.kind == .ok
             {
-                publishStatus(status)
+                publishStatus(status.fields)
                 pacing.published(at: now)
             }
             // In a group, the release line is looked at every 2 s: a canary's verdict
@@ -315,31 +316,20 @@ final class MQTTDoor: Sendable {
                 guard let own = stage(after: canary, line: line) else { continue }
                 request = own
             }
-            guard let pending = inbox.post(request) else {
-                reply(command: line, error: "the appliance is stopping")
-                continue
-            }
-            asked.append((line, pending))
+            asked.append((line, inbox.post(request) ?? ConsoleInbox.stopped(request)))
         }
-        guard !asked.isEmpty, let status = inbox.post(ConsoleRequest(.status, json: true)) else { return false }
+        guard !asked.isEmpty, let status = inbox.post(ConsoleRequest(.status)) else { return false }
         for (line, pending) in asked {
-            guard let answer = pending.wait(seconds: 2) else {
-                reply(command: line, error: "the appliance did not answer within 2 s")
-                continue
-            }
-            if answer.hasPrefix("{") {
-                let rest = answer.dropFirst()
-                client.publish(
-                    .init(
-                        topic: topics.reply,
-                        payload: "{\"command\":" + JSONText.quoted(line) + (rest == "}" ? "" : ",") + rest,
-                        retain: false))
-            } else {
-                reply(command: line, error: answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer)
-            }
+            let answer = pending.wait(seconds: 2) ?? ConsoleInbox.notAnswered
+            // The answer's own fields, `command` added; a refusal's reason as `error`.
+            let fields: JSONValue =
+                if let reason = answer.reason { .init(encoding: MQTTReply(command: line, error: reason)) } else {
+                    .object([.init(key: "command", value: .string(line))] + answer.fields.members)
+                }
+            client.publish(.init(topic: topics.reply, payload: JSONText.encode(fields), retain: false))
         }
-        guard let text = status.wait(seconds: 2), text.hasPrefix("{"), client.isConnected else { return false }
-        publishStatus(text)
+        guard let reply = status.wait(seconds: 2), reply.kind == .ok, client.isConnected else { return false }
+        publishStatus(reply.fields)
         return true
     }
 
@@ -353,36 +343,19 @@ final class MQTTDoor: Sendable {
         }
     }
 
-    /// The status's state, channel and delay, as the group's members hear them.
-    private struct StatusSummary: Decodable {
-        let state: String
-        let channel: String
-        let delayMs: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case state, channel
-            case delayMs = "delay_ms"
-        }
-    }
-
     /// The status, with the update in stages this box takes part in (`update`); in a group,
     /// this box's `GroupMember` report too.
-    private func publishStatus(_ json: String) {
-        if let topic = topics.member(topics.clientID),
-            let summary = try? JSONDecoder().decode(StatusSummary.self, from: Data(json.utf8))
+    private func publishStatus(_ status: JSONValue) {
+        if let topic = topics.member(topics.clientID), let state = status["state"]?.string,
+            let channel = status["channel"]?.string, let delay = status["delay_ms"]?.integer
         {
-            let member = GroupMember(
-                box: topics.clientID, state: summary.state, channel: summary.channel, delayMs: summary.delayMs)
+            let member = GroupMember(box: topics.clientID, state: state, channel: channel, delayMs: delay)
             client.publish(.init(topic: topic, payload: member.json, retain: false))
         }
         let role = staging.withLock { ($0.waiting?.summary, $0.isCanary) }
-        guard let note = role.0 ?? (role.1 ? "canary: " + (ReleaseStatus.read() ?? "updating first") : nil) else {
-            client.publish(.init(topic: topics.status, payload: json, retain: true))
-            return
-        }
-        let fields = json.dropFirst()
-        let payload = "{\"update\":" + JSONText.quoted(note) + (fields == "}" ? "" : ",") + fields
-        client.publish(.init(topic: topics.status, payload: payload, retain: true))
+        let note = role.0 ?? (role.1 ? "canary: " + (ReleaseStatus.read() ?? "updating first") : nil)
+        let fields = note.map { [.init(key: "update", value: .string($0))] + status.members } ?? status.members
+        client.publish(.init(topic: topics.status, payload: JSONText.encode(.object(fields)), retain: true))
     }
 
     /// `update --canary BOX`: this box's own update when it is BOX (the request to carry
@@ -449,10 +422,8 @@ final class MQTTDoor: Sendable {
         case .go(let played):
             let version = StagedUpdate.release(played, forBoxRunning: self.version)
             logger.notice("MQTT: update in stages: the canary plays \(played); updating to \(version)")
-            let answer =
-                inbox.ask(ConsoleRequest(.update(version: version), json: true))
-                ?? "error: the appliance did not answer"
-            if answer.hasPrefix("error: ") { logger.error("MQTT: update in stages: \(answer.dropFirst(7))") }
+            let answer = inbox.ask(ConsoleRequest(.update(version: version))) ?? ConsoleInbox.notAnswered
+            if let reason = answer.reason { logger.error("MQTT: update in stages: \(reason)") }
         }
         return true
     }
@@ -472,7 +443,7 @@ final class MQTTDoor: Sendable {
         return true
     }
 
-    /// A payload as a console request (in JSON), or nil when it was refused (the reason
+    /// A payload as a console request, or nil when it was refused (the reason
     /// is on `reply`).
     private func request(_ payload: [UInt8], group: Bool) -> (line: String, request: ConsoleRequest)? {
         let line: String
@@ -487,13 +458,12 @@ final class MQTTDoor: Sendable {
         case .failure(let error)?:
             reply(command: line, error: error.description)
             return nil
-        case .success(var request)?:
+        case .success(let request)?:
             // A broker's clients are not the box's owner at its console.
             if let refusal = NetworkDoorPolicy.refusal(request, door: .mqtt) {
                 reply(command: line, error: refusal)
                 return nil
             }
-            request.json = true
             return (line, request)
         }
     }

@@ -1,4 +1,5 @@
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxPlatform
 import DelayboxSerial
 import FoundationEssentials
@@ -56,8 +57,9 @@ final class SerialConsole: Sendable {
             for line in output.lines where !worker.isStopRequested {
                 if case .success(let request)? = ConsoleLanguage.parse(line), request.action == .stats(watch: true) {
                     watchStatistics()
-                } else if let answer = inbox.answer(line: line), !answer.isEmpty {
-                    port.write(Array((answer.replacing("\n", with: "\r\n") + "\r\n").utf8))
+                } else if let answer = inbox.answer(line: line) {
+                    let text = answer.reply.rendered(json: answer.json)
+                    if !text.isEmpty { port.write(Array((text.replacing("\n", with: "\r\n") + "\r\n").utf8)) }
                 }
                 port.write(editor.promptBytes())
             }
@@ -70,10 +72,9 @@ final class SerialConsole: Sendable {
         port.write(Array("buffer fill and delay error, once a second; any key stops\r\n".utf8))
         var buffer: [Double] = [], errors: [Double] = []
         while !worker.isStopRequested, port.read(timeoutMs: 1_000).isEmpty {
-            guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false), json: true)),
-                let figures = try? JSONDecoder().decode(WatchedFigures.self, from: Data(reply.utf8))
+            guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false))),
+                let fill = reply.fields["buffer_ms"]?.number, let error = reply.fields["delay_error_ms"]?.number
             else { continue }
-            let fill = figures.buffer_ms, error = figures.delay_error_ms
             buffer = Array((buffer + [fill / 1000]).suffix(30))
             errors = Array((errors + [error]).suffix(30))
             let line =
@@ -83,10 +84,4 @@ final class SerialConsole: Sendable {
         }
         port.write(Array("\r\n".utf8))
     }
-}
-
-/// What `stats watch` reads from the `stats` answer (its JSON keys).
-private struct WatchedFigures: Decodable {
-    var buffer_ms: Double
-    var delay_error_ms: Double
 }

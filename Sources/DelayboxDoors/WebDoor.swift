@@ -1,4 +1,5 @@
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxLog
 import DelayboxMicroHTTPD
 import DelayboxPlatform
@@ -19,7 +20,7 @@ final class WebDoor: Sendable {
     /// The box's answers to the web app: the playout thread's, through the inbox.
     private struct Box: WebBox {
         let inbox: ConsoleInbox
-        func ask(_ request: ConsoleRequest) -> String? { inbox.ask(request) }
+        func ask(_ request: ConsoleRequest) -> ConsoleReply? { inbox.ask(request) }
     }
 
     /// Listens on `port` (or on the socket systemd passed) and serves.
@@ -58,8 +59,8 @@ final class WebDoor: Sendable {
                 worker.wait(for: .hours(1))
                 continue
             }
-            if let status = inbox.ask(ConsoleRequest(.status, json: true)), status.hasPrefix("{") {
-                feed.publish(status)
+            if let status = inbox.ask(ConsoleRequest(.status)), status.kind == .ok {
+                feed.publish(JSONText.encode(status.fields))
             }
             worker.wait(for: .seconds(1))
         }

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 import FoundationEssentials
 
 /// What a box of a group says of itself on `delaybox/group/<group>/member/<box>` with each

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 
 /// The retained discovery messages that make a box a Home Assistant device (its MQTT
 /// integration, docs/mqtt.md): the delay and the volume as numbers, the channel as a

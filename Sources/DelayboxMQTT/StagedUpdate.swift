@@ -1,5 +1,6 @@
 import DelayboxCommands
 import DelayboxConfig
+import DelayboxJSON
 import DelayboxUnits
 import FoundationEssentials
 

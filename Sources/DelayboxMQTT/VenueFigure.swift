@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 import FoundationEssentials
 
 /// What a box of a group says on `delaybox/group/<group>/venue/<box>` every few seconds

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 
 /// The JSON the box wrote from dictionaries before its answers were Codable types (issue
 /// 43): what the tests compare the typed answers with, field by field — the same rules as

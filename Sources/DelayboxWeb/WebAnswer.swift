@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 
 /// What the page's own API answers (besides the console's answers it passes on): whether a
 /// password is set and for how much longer the first one may be chosen here

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxUnits
 import Synchronization
 
@@ -221,9 +222,10 @@ public final class WebApp: Sendable {
         guard state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) != nil else {
             return WebResponse.error("log in first", status: 401)
         }
-        guard let text = box.ask(ConsoleRequest(.logHour)) else {
+        guard let reply = box.ask(ConsoleRequest(.logHour)) else {
             return WebResponse.error("the box did not answer within 2 s", status: 503)
         }
+        let text = reply.rendered(json: false)
         return WebResponse(
             status: 200,
             headers: [
@@ -250,14 +252,18 @@ public final class WebApp: Sendable {
         }
     }
 
-    /// The playout thread's JSON answer, or its refusal as `{"error": …}`.
+    /// The playout thread's answer as JSON (a command refused with its fields too: the page
+    /// shows where things stand), or a refusal as `{"error": …}` with its status: 400 a bad
+    /// argument, 422 refused, 503 not now.
     private func consoleJSON(_ request: ConsoleRequest) -> WebResponse {
-        guard let answer = box.ask(request) else {
+        guard let reply = box.ask(request) else {
             return WebResponse.error("the box did not answer within 2 s", status: 503)
         }
-        if answer.hasPrefix("{") || answer.hasPrefix("[") { return WebResponse.json(answer) }
-        let message = answer.hasPrefix("error: ") ? String(answer.dropFirst(7)) : answer
-        return WebResponse.error(message, status: 422)
+        if let reason = reply.reason {
+            return WebResponse.error(
+                reason, status: reply.kind == .usage ? 400 : reply.kind == .unavailable ? 503 : 422)
+        }
+        return WebResponse.json(JSONText.encode(reply.fields))
     }
 
     static func duration(_ seconds: Int64) -> String {

@@ -4,9 +4,8 @@ import DelayboxConsole
 /// thread's), and where the web password's hash is kept and how one is made (libcrypt,
 /// in the adapter).
 public protocol WebBox: Sendable {
-    /// The playout thread's answer to `request` (JSON when `request.json`); nil when it did
-    /// not answer within 2 s.
-    func ask(_ request: ConsoleRequest) -> String?
+    /// The playout thread's reply to `request`; nil when it did not answer within 2 s.
+    func ask(_ request: ConsoleRequest) -> ConsoleReply?
 }
 
 public protocol PasswordStore: Sendable {

@@ -76,7 +76,7 @@ final class VirtualAppliance {
         guard case .success(let request)? = ConsoleLanguage.parse(line) else { return "unparsed: \(line)" }
         guard let pending = inbox.post(request) else { return "closed" }
         try playout.step(now: clock.now())
-        return pending.answer ?? "no answer"
+        return pending.answer?.rendered(json: request.json) ?? "no answer"
     }
 
     /// The value of `key` in the console's `status`.

@@ -320,6 +320,13 @@ import Testing
         }
         #expect(answered == 500, "every request got an answer")
         #expect(try ctl(["version"], socket: socket).output.contains("version: 0.1.0"))
+        // The socket's own words: the answer's kind first, then the console's text.
+        #expect(try Self.raw(Array("version".utf8), socket: socket).hasPrefix("ok\nversion: 0.1.0"))
+        #expect(try Self.raw(Array("delay soon".utf8), socket: socket).hasPrefix("usage\nerror: 'soon' is not a delay"))
+        #expect(try Self.raw(Array("preset 4".utf8), socket: socket).hasPrefix("refused\nresult: refused: "))
+        #expect(
+            try Self.raw(Array("remote".utf8), socket: socket).hasPrefix("unavailable\nerror: this board has no remote")
+        )
     }
 
     @Test func shellCompletionIsGenerated() throws {

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxJSON
 import DelayboxTestSupport
 import Foundation
 import Testing

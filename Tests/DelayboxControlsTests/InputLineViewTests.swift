@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxControls
+import DelayboxJSON
 import DelayboxTestSupport
 import Testing
 

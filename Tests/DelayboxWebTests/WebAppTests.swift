@@ -1,4 +1,5 @@
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxUnits
 import DelayboxWeb
 import Foundation
@@ -11,14 +12,21 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct WebAppTests {
     final class Box: WebBox {
         let asked = Mutex<[ConsoleRequest]>([])
-        func ask(_ request: ConsoleRequest) -> String? {
+        func ask(_ request: ConsoleRequest) -> ConsoleReply? {
             asked.withLock { $0.append(request) }
             switch request.action {
-            case .status: return #"{"state":"playing","delay_ms":5000}"#
-            case .command(.setDelay(milliseconds: let ms)): return #"{"result":"ok","delay_ms":\#(ms)}"#
-            case .selectChannel(let name): return "error: no channel '\(name)'"
-            default: return #"{"result":"ok"}"#
+            case .status: return Self.fields(["state": .string("playing"), "delay_ms": .integer("5000")])
+            case .command(.setDelay(milliseconds: let ms)):
+                return Self.fields(["result": .string("ok"), "delay_ms": .integer(String(ms))])
+            case .selectChannel(let name): return .refusal(.refused, "no channel '\(name)'")
+            case .remote: return .refusal(.unavailable, "this board has no remote")
+            default: return Self.fields(["result": .string("ok")])
             }
+        }
+
+        /// An answer of these fields, in this order.
+        static func fields(_ members: KeyValuePairs<String, JSONValue>) -> ConsoleReply {
+            ConsoleReply(kind: .ok, fields: .object(members.map { .init(key: $0.key, value: $0.value) }), text: nil)
         }
     }
 
@@ -184,7 +192,7 @@ import Testing
         let set = app.handle(
             Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf),
             now: Self.start + Self.second)
-        #expect(set.status == 200 && set.text == #"{"result":"ok","delay_ms":12500}"#, "\(set.text)")
+        #expect(set.status == 200 && set.text == #"{"delay_ms":12500,"result":"ok"}"#, "\(set.text)")
         #expect(box.asked.withLock { $0 }.last == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true))
         let typo = app.handle(
             Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf),
@@ -194,6 +202,10 @@ import Testing
             Self.post("/api/command", [("line", "channel Nowhere")], cookie: session.cookie, csrf: session.csrf),
             now: Self.start + Self.second)
         #expect(refused.status == 422 && refused.text == #"{"error":"no channel 'Nowhere'"}"#, "\(refused.text)")
+        let unavailable = app.handle(
+            Self.post("/api/command", [("line", "remote")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.start + Self.second)
+        #expect(unavailable.status == 503 && unavailable.text == #"{"error":"this board has no remote"}"#)
         let help = app.handle(
             Self.post("/api/command", [("line", "help")], cookie: session.cookie, csrf: session.csrf),
             now: Self.start + Self.second)

@@ -23,7 +23,11 @@ let package = Package(
         .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
-        .target(name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands"], swiftSettings: strict),
+        // JSON as the box writes it: a Codable value's fields in their order, one writer.
+        .target(name: "DelayboxJSON", swiftSettings: strict),
+        .target(
+            name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON"],
+            swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
             dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
@@ -32,7 +36,8 @@ let package = Package(
             name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),
         .target(
-            name: "DelayboxMQTT", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
+            name: "DelayboxMQTT",
+            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
             swiftSettings: strict),
         .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
         // The system as types: libc only (a descriptor, errno, poll, one wake-up).
@@ -41,14 +46,17 @@ let package = Package(
         // The web page's requests, sessions, throttle and markup (its HTTP server is
         // libmicrohttpd's, in make test).
         .target(
-            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxUnits"],
+            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxUnits"],
             exclude: ["page"], swiftSettings: strict),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .target(name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxConfigFile", dependencies: ["CYAML", "DelayboxConfig", "DelayboxJSON"], swiftSettings: strict
+        ),
         .target(
             name: "DelayboxTestSupport",
             dependencies: [
-                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxSystem",
+                "DelayboxEngine", "DelayboxSimulation", "DelayboxAudio", "DelayboxConfig", "DelayboxJSON",
+                "DelayboxSystem",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -69,19 +77,20 @@ let package = Package(
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
         .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),
         .testTarget(
-            name: "DelayboxWebTests", dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxUnits"],
+            name: "DelayboxWebTests",
+            dependencies: ["DelayboxWeb", "DelayboxConsole", "DelayboxJSON", "DelayboxUnits"],
             exclude: ["PasswordHashingTests.swift"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: [
-                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
+                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON",
                 "DelayboxTestSupport",
             ],
             exclude: ["ControlSurfaceEndToEndTests.swift", "GPIOChipTests.swift"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
             dependencies: [
-                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxMQTT",
+                "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
                 "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport",
             ],
             swiftSettings: strict),

@@ -17,6 +17,11 @@ public indirect enum JSONValue: Equatable, Sendable {
     public struct Member: Equatable, Sendable {
         public var key: String
         public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// `value` encoded. A type whose encoding throws (none of the box's do) is `null`.
@@ -30,6 +35,24 @@ public indirect enum JSONValue: Equatable, Sendable {
     public var members: [Member] {
         if case .object(let members) = self { members } else { [] }
     }
+
+    /// An object's member `key`; nil when there is none (or this is no object).
+    public subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+
+    /// A number's value; nil for anything else.
+    public var number: Double? {
+        switch self {
+        case .integer(let digits): Double(digits)
+        case .double(let number): number
+        default: nil
+        }
+    }
+
+    /// A whole number that fits 64 bits; nil for anything else.
+    public var integer: Int64? { if case .integer(let digits) = self { Int64(digits) } else { nil } }
+
+    /// A string's text; nil for anything else.
+    public var string: String? { if case .string(let text) = self { text } else { nil } }
 
     /// As a console's text shows a value: text bare, numbers as Swift prints them, lists
     /// joined by ", ", nothing for null.

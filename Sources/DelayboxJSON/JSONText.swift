@@ -16,8 +16,12 @@ public enum JSONText {
     /// order (an absent optional left out), or (`json`) one JSON object.
     public static func console(_ answer: some Encodable, json: Bool) -> String {
         let value = JSONValue(encoding: answer)
-        guard json else { return value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n") }
-        return encode(value)
+        return json ? encode(value) : lines(value)
+    }
+
+    /// An object's members as the console shows them: `key: value` lines in their order.
+    public static func lines(_ value: JSONValue) -> String {
+        value.members.map { "\($0.key): \($0.value.text)" }.joined(separator: "\n")
     }
 
     private static func write(_ value: JSONValue, to out: inout String) {
