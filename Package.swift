@@ -279,8 +279,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxCLITests",
             dependencies: [
-                "DelayboxTestSupport", "DelayboxApp", "DelayboxAudio", "DelayboxConfig", "DelayboxState",
-                "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
+                "DelayboxTestSupport", "DelayboxApp", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole",
+                "DelayboxState", "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
             ],
             swiftSettings: strict),
     ]

@@ -3,11 +3,37 @@ import DelayboxConsole
 import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
+import DelayboxFFmpeg
 import DelayboxJSON
 import DelayboxPlatform
 
 /// What the console reports: the answers built from the engine, the config and the doors.
 extension ConsoleAnswers {
+    /// The reports by name: the language's commands that take no argument and change
+    /// nothing (`ConsoleLanguage.reports`; a test holds the two lists equal). A new one is
+    /// its language entry, its row here, its test and its line in docs/console.md.
+    static let reports: [String: @Sendable (ConsoleAnswers, EngineStatus, Instant) -> ConsoleReply] = [
+        // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
+        "version": { _, _, _ in .answer(VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version))
+        },
+        "system": { answers, status, _ in .answer(answers.systemAnswer(status)) },
+        "events": { answers, _, _ in
+            let events = answers.recentEvents
+            return .answer(
+                ListAnswer(events: events), text: events.isEmpty ? "no events yet" : events.joined(separator: "\n"))
+        },
+        "gpio": { answers, _, _ in answers.panelAnswer() },
+        "remote": { answers, _, _ in answers.remoteAnswer() },
+    ]
+
+    /// The report `name` as of `now`.
+    func report(_ name: String, status: EngineStatus, now: Instant) -> ConsoleReply {
+        guard let answer = Self.reports[name] else {
+            return .refusal(.unavailable, "'\(name)' has no answer in this build")
+        }
+        return answer(self, status, now)
+    }
+
     /// The answer to `status`.
     func statusAnswer(_ status: EngineStatus, now: Instant) -> StatusAnswer {
         let recording = standby?.names ?? []

@@ -60,9 +60,8 @@ struct ConsoleAnswers {
         switch request.action {
         case .status:
             return .answer(statusAnswer(status, now: now))
-        case .version:
-            // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
-            return .answer(VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version))
+        case .report(let name):
+            return report(name, status: status, now: now)
         case .update(let version):
             return askForUpdate(version: version)
         case .stagedUpdate:
@@ -70,8 +69,6 @@ struct ConsoleAnswers {
                 .refused,
                 "update --canary is a group's command over MQTT: publish it on delaybox/group/GROUP/command (docs/mqtt.md)"
             )
-        case .system:
-            return .answer(systemAnswer(status))
         case .command(.nextChannel):
             return .answer(ChannelAnswer(result: "ok", channel: channels.next().name))
         case .selectChannel(let name):
@@ -99,10 +96,6 @@ struct ConsoleAnswers {
             return channelList()
         case .stats:
             return .answer(statsAnswer(status))
-        case .events:
-            return .answer(
-                ListAnswer(events: recentEvents),
-                text: recentEvents.isEmpty ? "no events yet" : recentEvents.joined(separator: "\n"))
         case .board:
             return .answer(boardAnswer())
         case .toGroup(let line):
@@ -153,10 +146,6 @@ struct ConsoleAnswers {
             return .answer(ResultAnswer(tone: on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off"))
         case .configGet(let key):
             return configValue(key)
-        case .gpio:
-            return panelAnswer()
-        case .remote:
-            return remoteAnswer()
         case .configSet(let key, let value):
             return setConfig(key, to: value)
         case .addChannel(let name, let url):

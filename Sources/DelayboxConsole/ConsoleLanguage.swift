@@ -9,6 +9,9 @@ public enum ConsoleLanguage {
         var summary: String
         /// Words that may follow the command, for completion.
         var arguments: [String]
+        /// Without arguments, a report: answered by its name (`ConsoleRequest.Action.report`),
+        /// changing nothing.
+        var report = false
     }
 
     static let entries: [Entry] = [
@@ -42,7 +45,7 @@ public enum ConsoleLanguage {
             arguments: ["save", "recall"]),
         Entry(
             name: "events", usage: "events", summary: "recent stream events, with stream time and firing time",
-            arguments: []),
+            arguments: [], report: true),
         Entry(
             name: "stats", usage: "stats [watch]",
             summary: "underruns, xruns, reconnects, drift, delay error, CPU, RSS; watch refreshes", arguments: ["watch"]
@@ -64,8 +67,10 @@ public enum ConsoleLanguage {
             summary:
                 "the boxes of this box's venue group (mqtt.group) as last heard; the same delay or channel for all of them",
             arguments: ["delay", "channel"]),
-        Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: []),
-        Entry(name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: []),
+        Entry(name: "gpio", usage: "gpio", summary: "a live view of the input lines", arguments: [], report: true),
+        Entry(
+            name: "remote", usage: "remote", summary: "the remote's device and the last keys it sent", arguments: [],
+            report: true),
         Entry(
             name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme",
             arguments: ["on", "off"]),
@@ -77,8 +82,10 @@ public enum ConsoleLanguage {
         Entry(
             name: "system", usage: "system",
             summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
-            arguments: []),
-        Entry(name: "version", usage: "version", summary: "the firmware version and its FFmpeg's", arguments: []),
+            arguments: [], report: true),
+        Entry(
+            name: "version", usage: "version", summary: "the firmware version and its FFmpeg's", arguments: [],
+            report: true),
         Entry(
             name: "web", usage: "web | web password PASSWORD | web reset",
             summary:
@@ -87,6 +94,15 @@ public enum ConsoleLanguage {
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// Every command: its name, its usage and what it does (what `help` and `delayboxctl
+    /// --help` list).
+    public static var commands: [(name: String, usage: String, summary: String)] {
+        entries.map { ($0.name, $0.usage, $0.summary) }
+    }
+
+    /// The commands that are reports without arguments (`ConsoleRequest.Action.report`).
+    public static var reports: [String] { entries.filter(\.report).map(\.name) }
 
     /// The request a line asks for; nil for an empty line.
     public static func parse(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
@@ -101,23 +117,28 @@ public enum ConsoleLanguage {
         guard let name = words.first?.lowercased() else { return nil }
         let arguments = Array(words.dropFirst())
         guard let entry = entries.first(where: { $0.name == name }) else {
-            return .failure(
-                ConsoleError(
-                    Suggestion.message("unknown command '\(name)'", for: name, among: entries.map(\.name))
-                        + "; 'help' lists them"))
+            return .failure(unknown(name) ?? ConsoleError("unknown command '\(name)'"))
         }
         return action(entry, arguments).map { ConsoleRequest($0, json: json) }
+    }
+
+    /// Why `word` names no command, with the nearest one; nil when it names one.
+    public static func unknown(_ word: String) -> ConsoleError? {
+        let name = word.lowercased()
+        guard !entries.contains(where: { $0.name == name }) else { return nil }
+        return ConsoleError(
+            Suggestion.message("unknown command '\(name)'", for: name, among: entries.map(\.name))
+                + "; 'help' lists them")
     }
 
     private static func action(_ entry: Entry, _ arguments: [String]) -> Result<ConsoleRequest.Action, ConsoleError> {
         func usage() -> Result<ConsoleRequest.Action, ConsoleError> { .failure(ConsoleError("usage: \(entry.usage)")) }
         let first = arguments.first?.lowercased()
+        if entry.report, arguments.isEmpty { return .success(.report(entry.name)) }
         switch (entry.name, arguments.count) {
         case ("help", 0): return .success(.help(topic: nil))
         case ("help", 1): return .success(.help(topic: first))
         case ("status", 0): return .success(.status)
-        case ("version", 0): return .success(.version)
-        case ("system", 0): return .success(.system)
         case ("update", 0): return .success(.update(version: nil))
         case ("update", 1) where first != "--canary":
             guard PackageVersion.isValid(arguments[0]) else {
@@ -138,7 +159,6 @@ public enum ConsoleLanguage {
         case ("mute", 0): return .success(.command(.toggleMute))
         case ("mute", 1) where first == "on": return .success(.command(.setMuted(true)))
         case ("mute", 1) where first == "off": return .success(.command(.setMuted(false)))
-        case ("events", 0): return .success(.events)
         case ("board", 0): return .success(.board)
         case ("group", 0): return .success(.groupMembers)
         case ("group", 2...) where first == "delay" || first == "channel":
@@ -158,8 +178,6 @@ public enum ConsoleLanguage {
                         "'\(arguments[1])' is not a board's name (board list names them): usage: \(entry.usage)"))
             }
             return .success(.chooseBoard(arguments[1]))
-        case ("gpio", 0): return .success(.gpio)
-        case ("remote", 0): return .success(.remote)
         case ("delay", 0): return .success(.showDelay)
         case ("delay", _): return delay(arguments.joined(separator: " ")).map { .command($0) }
         case ("volume", 0): return .success(.showVolume)

@@ -6,9 +6,10 @@ public struct ConsoleRequest: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case help(topic: String?)
         case status
-        case version
-        /// The machine: addresses, Wi-Fi, CPU temperature, uptime.
-        case system
+        /// A command that takes no argument and changes nothing, answered by its name
+        /// (`version`, `system`, `events`, `gpio`, `remote`, …: the language's entries
+        /// marked `report`, each answered in `ConsoleAnswers.reports`).
+        case report(String)
         /// Asks the package's updater (root, outside the service) to update Delaybox: to
         /// the newest release in the box's apt sources, or to exactly `version`.
         case update(version: String?)
@@ -27,7 +28,6 @@ public struct ConsoleRequest: Sendable, Equatable {
         case removeChannel(String)
         /// Shows whether ads play (`ads on|off` is a command).
         case showAds
-        case events
         case stats(watch: Bool)
         case logLevel(String?)
         case logTail(lines: Int)
@@ -48,8 +48,6 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// Asks root's helper to make the shipped board `name` this box's (board.yaml,
         /// config.txt's lines) and restart the box on it: the page's "Use this board".
         case chooseBoard(String)
-        case gpio
-        case remote
         case tone(on: Bool)
         /// Whether the web page has a password, and how long the page may choose one.
         case web

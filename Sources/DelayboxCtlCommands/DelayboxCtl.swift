@@ -15,19 +15,19 @@ public enum DelayboxCtlProgram {
 }
 
 /// `delayboxctl`: the console's commands from a shell, through the appliance's control
-/// socket. Exit status: 0 done, 1 refused or failed (the answer says why), 2 a bad
-/// argument, 3 the appliance cannot be reached.
+/// socket. The commands are the console language's own (`ConsoleLanguage.commands`, sent as
+/// a line by `Line`); a few have a shell's form too (`preset --save`, `config` alone, the
+/// password read without echo). Exit status: 0 done, 1 refused or failed (the answer says
+/// why), 2 a bad argument, 3 the appliance cannot be reached, 64 a usage error caught here.
 struct DelayboxCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delayboxctl",
         abstract: "Control a running Delaybox from the shell.",
-        discussion:
-            "Exit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
-        subcommands: [
-            Status.self, Delay.self, Volume.self, Pause.self, Resume.self, Mute.self, Preset.self,
-            ChannelCommand.self, Ads.self, Stats.self, Events.self, Log.self, ConfigCommand.self, Tone.self, Board.self,
-            GPIO.self, Remote.self, Web.self, System.self, Update.self, Version.self, Group.self,
-        ])
+        usage: "delayboxctl [--socket PATH] [--json] COMMAND [ARGUMENTS]",
+        discussion: Line.commandList
+            + "\n\nExit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
+        subcommands: [Line.self, Preset.self, Ads.self, ConfigCommand.self, Tone.self, Web.self],
+        defaultSubcommand: Line.self)
 
     /// Users put the connection's options first (`delayboxctl --socket PATH status`), as
     /// with most tools; the parser takes a subcommand's options after its name. With
@@ -151,48 +151,35 @@ struct Connection: ParsableArguments {
     }
 }
 
-struct Status: ParsableCommand {
+/// A line of the console's language as typed (`delayboxctl delay -1`, `delayboxctl log tail
+/// 50`): the default subcommand, so that every command of the language — one list,
+/// `ConsoleLanguage`'s — is a `delayboxctl` command without a type of its own here.
+struct Line: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "State, channel, delay set and available, volume, buffer, now playing, uptime.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["status"]) }
-}
-
-struct Delay: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show or set the delay: 45, 45s, 1.5min, +0.5, -1, live.")
+        abstract: "A console command and its arguments; the default: delayboxctl COMMAND ARGUMENTS.",
+        discussion: commandList)
     @OptionGroup var connection: Connection
     // All unrecognised inputs: `-1` is an adjustment, not an option.
-    @Argument(parsing: .allUnrecognized, help: "The delay (seconds unless a unit is given), +/- to adjust, or live.")
-    var value: [String] = []
-    func validate() throws { try Connection.requireAtMostOne(value, for: "delay") }
-    func run() throws { try connection.send(["delay"] + value) }
-}
+    @Argument(
+        parsing: .allUnrecognized, help: "The command and its arguments, as at the console.",
+        completion: .list(ConsoleLanguage.commands.map(\.name)))
+    var words: [String] = []
 
-struct Volume: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show or set the volume: 0-100, +N, -N.")
-    @OptionGroup var connection: Connection
-    // All unrecognised inputs: `-5` is an adjustment, not an option.
-    @Argument(parsing: .allUnrecognized, help: "0-100, +N or -N.") var value: [String] = []
-    func validate() throws { try Connection.requireAtMostOne(value, for: "volume") }
-    func run() throws { try connection.send(["volume"] + value) }
-}
+    /// The language's commands, a line each, for `--help`.
+    static var commandList: String {
+        let width = (ConsoleLanguage.commands.map(\.usage.count).max() ?? 0) + 2
+        return "Commands (the console's; each also takes --json):\n"
+            + ConsoleLanguage.commands.map {
+                "  " + $0.usage + String(repeating: " ", count: width - $0.usage.count) + $0.summary
+            }.joined(separator: "\n")
+    }
 
-struct Pause: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Hold playout; recording goes on.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["pause"]) }
-}
+    func validate() throws {
+        guard let name = words.first else { throw ValidationError("a command, e.g. status; --help lists them") }
+        if let unknown = ConsoleLanguage.unknown(name) { throw ValidationError(unknown.description) }
+    }
 
-struct Resume: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Play on from where it was held.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["resume"]) }
-}
-
-struct Mute: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mute or unmute.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["mute"]) }
+    func run() throws { try connection.send(words) }
 }
 
 struct Preset: ParsableCommand {
@@ -207,14 +194,6 @@ struct Preset: ParsableCommand {
     func run() throws { try connection.send(["preset", save ? "save" : "recall", String(slot)]) }
 }
 
-struct ChannelCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "channel", abstract: "List the channels, or switch to one (a name, or next).")
-    @OptionGroup var connection: Connection
-    @Argument(help: "The channel's name, or next; none lists them.") var name: [String] = []
-    func run() throws { try connection.send(["channel"] + (name.isEmpty ? ["list"] : name)) }
-}
-
 struct Ads: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show, or set whether ad breaks play their ad (saved).")
     @OptionGroup var connection: Connection
@@ -223,33 +202,6 @@ struct Ads: ParsableCommand {
         if let state, state != "on", state != "off" { throw ValidationError("ads takes on or off") }
     }
     func run() throws { try connection.send(["ads"] + (state.map { [$0] } ?? [])) }
-}
-
-struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The log: its level, its last lines, its last hour.",
-        subcommands: [Level.self, Tail.self, Hour.self])
-
-    struct Level: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show or set the level of every logger, live.")
-        @OptionGroup var connection: Connection
-        @Argument(help: "trace, debug, info, notice, warning, error or critical.") var level: String?
-        func run() throws { try connection.send(["log", "level"] + (level.map { [$0] } ?? [])) }
-    }
-
-    struct Tail: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The last log lines (default 20, up to 200).")
-        @OptionGroup var connection: Connection
-        @Argument(help: "How many lines.") var count: Int?
-        func run() throws { try connection.send(["log", "tail"] + (count.map { [String($0)] } ?? [])) }
-    }
-
-    struct Hour: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "The last hour's log lines, each with its local time.")
-        @OptionGroup var connection: Connection
-        func run() throws { try connection.send(["log", "hour"]) }
-    }
 }
 
 struct ConfigCommand: ParsableCommand {
@@ -277,92 +229,6 @@ struct ConfigCommand: ParsableCommand {
         guard valid else { throw ValidationError("config takes nothing, get KEY, set KEY VALUE or save") }
     }
     func run() throws { try connection.send(["config"] + (request.isEmpty ? ["show"] : request)) }
-}
-
-struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Buffer, delay error, underruns, reconnects, splices, audio lost, resyncs, xruns, CPU, memory.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["stats"]) }
-}
-
-struct Events: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The last stream events that took effect.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["events"]) }
-}
-
-struct Board: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The board: audio device, mixer, buttons and encoder lines; the shipped boards; choose one.",
-        discussion: """
-            delayboxctl board               the board this box runs
-            delayboxctl board list          the shipped boards, the one the HAT names marked
-            delayboxctl board use NAME      this box's board from now on: the box restarts on it
-            """)
-    @OptionGroup var connection: Connection
-    @Argument(help: "list, or use NAME; nothing: the board this box runs.") var request: [String] = []
-    func validate() throws {
-        guard request.isEmpty || request == ["list"] || (request.first == "use" && request.count == 2) else {
-            throw ValidationError("board takes nothing, list or use NAME")
-        }
-    }
-    func run() throws { try connection.send(["board"] + request) }
-}
-
-struct Group: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The boxes of this box's venue group (mqtt.group); the same delay or channel for all of them.",
-        discussion: """
-            delayboxctl group                 the group's other boxes as last heard: state, delay, channel
-            delayboxctl group delay 30        every box of the group at 30 s (+2, -0.5, live: as delay takes them)
-            delayboxctl group channel NAME    every box of the group on channel NAME (or next)
-            """)
-    @OptionGroup var connection: Connection
-    // All unrecognised inputs: a delay may be negative (`group delay -2`).
-    @Argument(parsing: .allUnrecognized, help: "delay SECONDS or channel NAME.") var request: [String] = []
-    func validate() throws {
-        guard request.isEmpty || (request.count >= 2 && ["delay", "channel"].contains(request[0])) else {
-            throw ValidationError("group takes nothing, delay SECONDS or channel NAME")
-        }
-    }
-    func run() throws { try connection.send(["group"] + request) }
-}
-
-struct GPIO: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "gpio", abstract: "The input lines: level, pressed or released, edges seen.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["gpio"]) }
-}
-
-struct Remote: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The remote: its input device, the keys it sent and what they do.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["remote"]) }
-}
-
-struct Update: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Update Delaybox from the box's apt sources (checked after, and rolled back if it does not play).",
-        discussion: "`status` says how it goes (release). See docs/deploy.md.")
-    @OptionGroup var connection: Connection
-    @Argument(help: "Exactly this release (e.g. 1.4.0-1~deb13); none: the newest.") var version: String?
-    func run() throws { try connection.send(["update"] + (version.map { [$0] } ?? [])) }
-}
-
-struct System: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["system"]) }
-}
-
-struct Version: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The appliance's firmware version.")
-    @OptionGroup var connection: Connection
-    func run() throws { try connection.send(["version"]) }
 }
 
 struct Tone: ParsableCommand {

@@ -1,3 +1,4 @@
+import DelayboxConsole
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -92,6 +93,22 @@ import Testing
         for line in shown {
             let parsed = try Self.parse(line.words)
             #expect(parsed.status == 0, "\(line) — \(parsed.errors)")
+        }
+    }
+
+    /// `delayboxctl`'s commands are the console language's own list: every command of it
+    /// reaches the box (a new console command needs nothing here), a word that is none is
+    /// refused before asking, with the nearest command.
+    @Test func everyConsoleCommandIsADelayboxctlCommand() throws {
+        for command in ConsoleLanguage.commands {
+            let parsed = try Self.parse(["delayboxctl", command.name])
+            #expect(!parsed.errors.contains("unknown command"), "\(command.name): \(parsed.errors)")
+        }
+        let typo = try Self.parse(["delayboxctl", "stauts"])
+        #expect(typo.status == 64 && typo.errors.contains("did you mean 'status'"), "\(typo.errors)")
+        let help = try ExternalTool.execute(BuiltProgram.url("delayboxctl", root: Self.root), ["--help"])
+        for command in ConsoleLanguage.commands {
+            #expect(help.output.contains("  " + command.usage), "--help lists \(command.name)")
         }
     }
 

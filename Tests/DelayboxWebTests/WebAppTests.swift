@@ -19,7 +19,7 @@ import Testing
             case .command(.setDelay(milliseconds: let ms)):
                 return Self.fields(["result": .string("ok"), "delay_ms": .integer(String(ms))])
             case .selectChannel(let name): return .refusal(.refused, "no channel '\(name)'")
-            case .remote: return .refusal(.unavailable, "this board has no remote")
+            case .report("remote"): return .refusal(.unavailable, "this board has no remote")
             default: return Self.fields(["result": .string("ok")])
             }
         }
