@@ -24,7 +24,29 @@ extension ConsoleAnswers {
         },
         "gpio": { answers, _, _ in answers.panelAnswer() },
         "remote": { answers, _, _ in answers.remoteAnswer() },
+        "uptime": { answers, _, now in
+            let seconds = max(0, Int(now.seconds - answers.started.seconds))
+            return .answer(
+                UptimeAnswer(
+                    uptime: String(printf: "%d h %02d min", seconds / 3_600, seconds / 60 % 60), uptimeS: seconds,
+                    systemUptimeS: SystemFigures.read().uptimeS))
+        },
     ]
+
+    /// `uptime`: how long the box has run since its start (`uptime_s`, s; `uptime` for
+    /// people) and the machine since its boot (`system_uptime_s`, s; nil where /proc says
+    /// nothing). A restart shows here; a reboot in both.
+    struct UptimeAnswer: Codable, Equatable {
+        var uptime: String
+        var uptimeS: Int
+        var systemUptimeS: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case uptime
+            case uptimeS = "uptime_s"
+            case systemUptimeS = "system_uptime_s"
+        }
+    }
 
     /// The report `name` as of `now`.
     func report(_ name: String, status: EngineStatus, now: Instant) -> ConsoleReply {

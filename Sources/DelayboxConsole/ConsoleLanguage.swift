@@ -84,6 +84,10 @@ public enum ConsoleLanguage {
             summary: "the machine: addresses, Wi-Fi signal and missed beacons, CPU temperature, uptime",
             arguments: [], report: true),
         Entry(
+            name: "uptime", usage: "uptime",
+            summary: "how long the box has run since its start, and the machine since its boot", arguments: [],
+            report: true),
+        Entry(
             name: "version", usage: "version", summary: "the firmware version and its FFmpeg's", arguments: [],
             report: true),
         Entry(

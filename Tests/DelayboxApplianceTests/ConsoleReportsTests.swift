@@ -22,4 +22,14 @@ import Testing
         #expect(try box.console("gpio") == "error: this board has no buttons or encoder")
         #expect(try box.console("remote").hasPrefix("error: this board has no remote"))
     }
+
+    @Test func uptimeCountsFromTheBoxsStartOnItsClock() throws {
+        let box = try VirtualAppliance(board: ApplianceScenarioTests.board())
+        try box.run(seconds: 65)
+        let lines = try box.console("uptime").split(separator: "\n").map(String.init)
+        #expect(lines.first == "uptime: 0 h 01 min", "\(lines)")
+        #expect(lines.dropFirst().first == "uptime_s: 65", "\(lines)")
+        #expect(try box.console("uptime --json").contains(#""uptime_s":65"#))
+        #expect(try box.console("uptime now").hasPrefix("unparsed"), "a report takes no argument")
+    }
 }
