@@ -1,5 +1,6 @@
 import DelayboxConsole
 import DelayboxPlatform
+import DelayboxSystem
 import DelayboxUnits
 import FoundationEssentials
 import Synchronization
@@ -71,13 +72,14 @@ final class ControlSocket: Sendable {
     /// polled ten times a second before).
     private func run() {
         while !worker.isStopRequested {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else {
+            let accepted = accept(listener, nil, nil)
+            guard accepted >= 0 else {
                 // Out of descriptors, say: try again later rather than spin.
                 if errno != EINTR { worker.wait(for: .milliseconds(100)) }
                 continue
             }
-            defer { close(client) }
+            let client = FileDescriptor(adopting: accepted)
+            defer { try? client.close() }
             guard !worker.isStopRequested else { return }
             serve(client)
         }
@@ -88,22 +90,24 @@ final class ControlSocket: Sendable {
         reply.kind.rawValue + "\n" + reply.rendered(json: json) + "\n"
     }
 
-    /// Reads one line (up to 1 KiB, within 2 s), answers it.
-    private func serve(_ client: Int32) {
+    /// Reads one line (up to 1 KiB, within 2 s on CLOCK_MONOTONIC), answers it; a client
+    /// that went away before its answer is not waited for.
+    private func serve(_ client: FileDescriptor) {
         var request: [UInt8] = []
-        let deadline = Date().addingTimeInterval(2)
-        while !request.contains(UInt8(ascii: "\n")), request.count < Self.maxRequestBytes, Date() < deadline {
-            var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 512)
-            let count = read(client, &buffer, buffer.count)
-            if count <= 0 { break }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let deadline = SystemClock.monotonicNow() + .seconds(2)
+        while !request.contains(UInt8(ascii: "\n")), request.count < Self.maxRequestBytes {
+            let left = deadline - SystemClock.monotonicNow()
+            guard left > .zero,
+                let ready = try? client.wait(for: Int16(POLLIN), timeoutMs: Int32(left.millisecondsRoundedUp))
+            else { break }
+            guard !ready.isEmpty, let count = try? client.read(into: &buffer), count > 0 else { break }
             request += buffer.prefix(count)
         }
         let line = String(
             decoding: request.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         let answer = inbox.answer(line: line) ?? (.refusal(.usage, "empty request"), false)
         let reply = Self.framed(answer.reply, json: answer.json)
-        _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count - 1) }
+        try? client.sendAll(Array(reply.utf8))
     }
 }

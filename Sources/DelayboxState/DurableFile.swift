@@ -1,3 +1,4 @@
+import DelayboxSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -5,23 +6,29 @@ import FoundationEssentials
 #endif
 
 /// A small file written so that a power cut at any moment leaves the old contents or the
-/// new, never a mix: a temporary file beside it, fsync, rename over the old one, fsync of
-/// the directory (so the rename itself is on disk). The state file and the web password's
-/// hash are written so.
+/// new, never a mix: a temporary file beside it, written whole and synced, renamed over the
+/// old one, then its directory synced (so the rename itself is on disk). The state file,
+/// the web password's hash, `config save`'s file and the requests to root's helpers are
+/// written so. Writes go through `FileDescriptor`: a short write is followed by the rest,
+/// a signal's EINTR is retried, each failure keeps the errno it came with.
 public enum DurableFile {
     /// Writes `bytes` to `path` with permissions `mode`, atomically and durably.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
         let temporary = "\(path).tmp-\(getpid())"
-        let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard file >= 0 else { throw SettingsFileError("cannot create \(temporary)", errno) }
-        // Each failure's errno is taken where it happened: close and unlink would change it.
-        let written = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
-        var failure: Int32? = written < 0 ? errno : written < bytes.count ? ENOSPC : nil
-        if failure == nil, fsync(file) != 0 { failure = errno }
-        close(file)
-        if let failure {
+        let file: FileDescriptor
+        do throws(Errno) {
+            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, permissions: mode)
+        } catch {
+            throw SettingsFileError("cannot create \(temporary)", error.code)
+        }
+        do throws(Errno) {
+            try file.writeAll(bytes, at: 0)
+            try file.sync()
+            try file.close()
+        } catch {
+            try? file.close()
             unlink(temporary)
-            throw SettingsFileError("cannot write \(temporary)", failure)
+            throw SettingsFileError("cannot write \(temporary)", error.code)
         }
         guard rename(temporary, path) == 0 else {
             let failure = errno
@@ -31,13 +38,11 @@ public enum DurableFile {
         // The rename is on disk only once its directory is: a failure here is one (the file
         // is in place, and whoever saves tries again), not something to pass over.
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { throw SettingsFileError("cannot open \(directory) to make the rename durable", errno) }
-        let folderSynced = fsync(folder) == 0 ? nil : errno
-        close(folder)
-        if let folderSynced {
+        do throws(Errno) {
+            try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY).sync()
+        } catch {
             throw SettingsFileError(
-                "cannot sync \(directory): the rename to \(path) may not survive a power cut", folderSynced)
+                "cannot sync \(directory): the rename to \(path) may not survive a power cut", error.code)
         }
     }
 }

@@ -81,6 +81,19 @@ public final class FileDescriptor: Sendable {
         }
     }
 
+    /// Sends all of `bytes` on a connected socket: a short send is followed by one that
+    /// takes the rest. A peer that went away is `EPIPE`, never SIGPIPE (whose default
+    /// ends the whole process: a client that hangs up must not stop the box).
+    public func sendAll(_ bytes: [UInt8]) throws(Errno) {
+        let descriptor = try liveNumber()
+        var done = 0
+        while done < bytes.count {
+            done += try Errno.retryingInterrupts {
+                bytes[done...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+        }
+    }
+
     /// Writes all of `bytes` at `offset`, without moving the file position (a short write
     /// is followed by one that takes the rest, or fails and says why: EFBIG at a file size
     /// limit). Allocates nothing.
@@ -122,6 +135,13 @@ public final class FileDescriptor: Sendable {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[done...]), at = off_t(offset + done)
             done += try Errno.retryingInterrupts { pwrite(descriptor, rest.baseAddress, rest.count, at) }
         }
+    }
+
+    /// Waits until what was written is on the disk (`fsync(2)`); a directory's, until the
+    /// names made or renamed in it are.
+    public func sync() throws(Errno) {
+        let descriptor = try liveNumber()
+        _ = try Errno.retryingInterrupts { fsync(descriptor) }
     }
 
     /// Makes reads and writes return at once (`.wouldBlock`) instead of waiting.

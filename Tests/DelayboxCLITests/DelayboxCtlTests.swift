@@ -319,6 +319,8 @@ import Testing
             if let reply = try? Self.raw(bytes, socket: socket), !reply.isEmpty { answered += 1 }
         }
         #expect(answered == 500, "every request got an answer")
+        // Clients that hang up before their answer: the box must not die of SIGPIPE.
+        for _ in 0..<20 { try Self.hangUp(after: Array("status\n".utf8), socket: socket) }
         #expect(try ctl(["version"], socket: socket).output.contains("version: 0.1.0"))
         // The socket's own words: the answer's kind first, then the console's text.
         #expect(try Self.raw(Array("version".utf8), socket: socket).hasPrefix("ok\nversion: 0.1.0"))
@@ -334,6 +336,24 @@ import Testing
             BuiltProgram.url("delayboxctl", root: Self.root),
             ["--generate-completion-script", "bash"])
         #expect(result.status == 0 && result.output.contains("delayboxctl") && result.output.contains("status"))
+    }
+
+    /// Connects, sends `bytes` and closes at once, without reading the answer.
+    static func hangUp(after bytes: [UInt8], socket path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
+        guard connected == 0 else { throw ExternalTool.Failed(description: "connect") }
     }
 
     /// Sends raw bytes (and a newline) and returns the answer.
