@@ -3,8 +3,9 @@ import DelayboxLog
 import DelayboxPlatform
 
 /// The config in force and the two ways it changes while the box plays: the console's
-/// `config set` (edited in `ConsoleAnswers`), and the files read again (SIGHUP, or the
-/// console's `config save`). A file that no longer reads changes nothing.
+/// `config set` (edited in `ConsoleAnswers`, handed over as `ConsoleEffect.configEdited`),
+/// and the files read again (SIGHUP, or the console's `config save`: `ConsoleEffect.reload`).
+/// A file that no longer reads changes nothing.
 struct ConfigInForce {
     private(set) var config: BoardConfig
     /// The config as written (values with their files and lines), for `config get`.
@@ -21,21 +22,20 @@ struct ConfigInForce {
         (self.config, self.document, self.read) = (config, document, read)
     }
 
-    /// SIGHUP: the files are read again at the next `takeChanges`.
+    /// SIGHUP, or `config save`'s file written: the files are read again at the next `takeChanges`.
     mutating func requestReload() { reloadRequested = true }
 
-    /// Takes over the console's edits and reads the files again when asked (telling
-    /// systemd through `notify`); the console then answers from the result. Returns the
-    /// config replaced, when the one in force is now different.
-    mutating func takeChanges(from answers: inout ConsoleAnswers, notify: (String) -> Void) -> BoardConfig? {
-        guard answers.configChanged || reloadRequested || answers.reloadRequested else { return nil }
+    /// Takes over the console's edit (`edited`: `answers` holds one) and reads the files
+    /// again when asked (telling systemd through `notify`); the console then answers from
+    /// the result. Returns the config replaced, when the one in force is now different.
+    mutating func takeChanges(
+        edited: Bool, from answers: inout ConsoleAnswers, notify: (String) -> Void
+    ) -> BoardConfig? {
+        guard edited || reloadRequested else { return nil }
         let before = config
-        if answers.configChanged {
-            answers.configChanged = false
-            (config, document) = (answers.config, answers.document)
-        }
-        if reloadRequested || answers.reloadRequested {
-            (reloadRequested, answers.reloadRequested) = (false, false)
+        if edited { (config, document) = (answers.config, answers.document) }
+        if reloadRequested {
+            reloadRequested = false
             notify("RELOADING=1")
             reload()
             notify("READY=1")

@@ -59,8 +59,8 @@ extension ConsoleAnswers {
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid
-    /// and the key is one the config knows; takes effect as a reload does.
-    mutating func setConfig(_ key: String, to value: String) -> ConsoleReply {
+    /// and the key is one the config knows; takes effect as a reload does (`configEdited`).
+    mutating func setConfig(_ key: String, to value: String, effects: inout [ConsoleEffect]) -> ConsoleReply {
         guard let document else {
             return .refusal(.unavailable, "the config file cannot be read again; nothing can be set")
         }
@@ -69,13 +69,14 @@ extension ConsoleAnswers {
             return .refusal(.refused, "'\(key)' cannot be set: it runs into a value or past the end of a list")
         }
         if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
+        effects.append(.configEdited)
         return .answer(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved))
     }
 
     /// `channel add` and `channel remove`: the channel list changed by `change` (which may
     /// refuse, in words), checked as the file would be and live at once, like `config set`.
     mutating func changeChannels(
-        _ command: String, answer: ResultAnswer,
+        _ command: String, answer: ResultAnswer, effects: inout [ConsoleEffect],
         _ change: (inout [ConfigNode], SourceLocation) -> String?
     ) -> ConsoleReply {
         guard let document else {
@@ -88,13 +89,15 @@ extension ConsoleAnswers {
         if let refusal = change(&items, origin) { return .refusal(.refused, refusal) }
         let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
         if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
+        effects.append(.configEdited)
         var answer = answer
         answer.saved = ResultAnswer.unsaved
         return .answer(answer)
     }
 
     /// Lays `override` over the running config when the result is valid (nil), as a reload
-    /// does, and remembers it for `config save`; else what is wrong with it.
+    /// does, and remembers it for `config save`; else what is wrong with it. The caller
+    /// says `configEdited` to the playout.
     mutating func apply(_ override: ConfigNode, origin: SourceLocation) -> String? {
         guard let document else { return "the config file cannot be read again" }
         let fresh = document.merged(with: override)
@@ -106,15 +109,14 @@ extension ConsoleAnswers {
         unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
         self.document = fresh
         config = freshConfig
-        configChanged = true
         return nil
     }
 
     /// `config save`: what `config set` changed, added to the saved file beside the state
     /// file, which is laid over the site file at every start. The file is written off the
     /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
-    /// this leaves it in `configToWrite`, and `configWritten` answers once it is.
-    mutating func saveConfig() -> ConsoleReply? {
+    /// this asks for it (`writeConfig`), and `configWritten` answers once it is.
+    mutating func saveConfig(effects: inout [ConsoleEffect]) -> ConsoleReply? {
         guard let path = consoleConfigPath else {
             return .refusal(.unavailable, "no place to save to (the appliance has no state directory)")
         }
@@ -123,16 +125,16 @@ extension ConsoleAnswers {
         let text =
             "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
             + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
-        configToWrite = (path, Array(text.utf8))
+        effects.append(.writeConfig(path: path, bytes: Array(text.utf8)))
         return nil
     }
 
     /// The answer to `config save` once its file is written (`error`: why not): saved, the
-    /// files are read again; not, the changes stay to be saved.
-    mutating func configWritten(to path: String, error: String?) -> ConsoleReply {
+    /// files are read again (`reload`); not, the changes stay to be saved.
+    mutating func configWritten(to path: String, error: String?, effects: inout [ConsoleEffect]) -> ConsoleReply {
         if let error { return .refusal(.unavailable, "cannot write \(path): \(error)") }
         unsaved = nil
-        reloadRequested = true
+        effects.append(.reload)
         return .answer(ResultAnswer(saved: path))
     }
 
@@ -149,8 +151,8 @@ extension ConsoleAnswers {
     }
 
     /// `channel add NAME URL`: a station the page or MQTT may add.
-    mutating func addChannel(_ name: String, url: String) -> ConsoleReply {
-        return changeChannels("channel add", answer: ResultAnswer(channel: name, url: url)) {
+    mutating func addChannel(_ name: String, url: String, effects: inout [ConsoleEffect]) -> ConsoleReply {
+        return changeChannels("channel add", answer: ResultAnswer(channel: name, url: url), effects: &effects) {
             items, origin in
             // A station, not a file or another protocol, from every door: a local file is
             // named in the board config, by its owner.
@@ -166,9 +168,9 @@ extension ConsoleAnswers {
     }
 
     /// `channel remove NAME`.
-    mutating func removeChannel(_ name: String) -> ConsoleReply {
+    mutating func removeChannel(_ name: String, effects: inout [ConsoleEffect]) -> ConsoleReply {
         let names = config.channels.channels.map(\.name).joined(separator: ", ")
-        return changeChannels("channel remove", answer: ResultAnswer(channel: name)) {
+        return changeChannels("channel remove", answer: ResultAnswer(channel: name), effects: &effects) {
             items, _ in
             guard
                 let index = items.firstIndex(where: {

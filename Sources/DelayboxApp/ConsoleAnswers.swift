@@ -27,17 +27,8 @@ struct ConsoleAnswers {
     /// the last save.
     var consoleConfigPath: String?
     var unsaved: ConfigNode?
-    /// What `config save` wants written, for the playout to hand to the disk's thread; the
-    /// answer waits for it (`configWritten`).
-    var configToWrite: (path: String, bytes: [UInt8])?
-    /// `config set` changed `config` and `document`: the playout loop takes them over.
-    var configChanged = false
-    /// `config save` wrote the file: the playout loop reloads, as on SIGHUP.
-    var reloadRequested = false
     /// The panel and the remote, for `gpio` and `remote`.
     var doors: Doors?
-    /// Whether the test tone replaces the programme (`tone on`); the playout loop applies it.
-    var toneOn = false
     /// The output's trouble counts, as of this wake-up (the playout sets them before it answers).
     var output = OutputStatistics()
     /// The playout thread's SCHED_FIFO priority, 0 at normal priority (`stats`).
@@ -53,9 +44,11 @@ struct ConsoleAnswers {
     /// The shipped boards and the HAT's word, once `board list` or `board use` asked.
     var boardChoices: BoardChoices?
 
-    /// The reply to `request`; nil when it waits for `configToWrite` to be written
-    /// (`config save`: `configWritten` gives it then).
-    mutating func answer(_ request: ConsoleRequest, channels: inout ChannelChoice, now: Instant) -> ConsoleReply? {
+    /// The reply to `request`, and in `effects` what the playout must do beyond it; nil when
+    /// the reply waits for an effect (`config save`'s file: `configWritten` gives it then).
+    mutating func answer(
+        _ request: ConsoleRequest, channels: inout ChannelChoice, effects: inout [ConsoleEffect], now: Instant
+    ) -> ConsoleReply? {
         let status = engine.status(at: now)
         switch request.action {
         case .status:
@@ -142,18 +135,18 @@ struct ConsoleAnswers {
             // The doors that take console lines answer these themselves (ConsoleInbox).
             return .refusal(.refused, "the web password is set at the console or with delayboxctl")
         case .tone(let on):
-            toneOn = on
+            effects.append(.tone(on: on))
             return .answer(ResultAnswer(tone: on ? "on: 1 kHz at -18 dBFS instead of the programme" : "off"))
         case .configGet(let key):
             return configValue(key)
         case .configSet(let key, let value):
-            return setConfig(key, to: value)
+            return setConfig(key, to: value, effects: &effects)
         case .addChannel(let name, let url):
-            return addChannel(name, url: url)
+            return addChannel(name, url: url, effects: &effects)
         case .removeChannel(let name):
-            return removeChannel(name)
+            return removeChannel(name, effects: &effects)
         case .configSave:
-            return saveConfig()
+            return saveConfig(effects: &effects)
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)

@@ -221,18 +221,25 @@ final class Playout {
             desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
         }
         answers.output = output.statistics
+        var effects: [ConsoleEffect] = []
         for pending in requests {
-            if let answer = answers.answer(pending.request, channels: &channels, now: now) {
-                pending.reply(answer)
-            } else if let write = answers.configToWrite {
-                answers.configToWrite = nil
-                writeConfig(write, for: pending)
-            }
+            var asked: [ConsoleEffect] = []
+            let reply = answers.answer(pending.request, channels: &channels, effects: &asked, now: now)
+            for case .writeConfig(let path, let bytes) in asked { writeConfig((path, bytes), for: pending) }
+            if let reply { pending.reply(reply) }
+            effects += asked
         }
         for (pending, path, error) in configWrites.take() {
-            pending.reply(answers.configWritten(to: path, error: error))
+            pending.reply(answers.configWritten(to: path, error: error, effects: &effects))
         }
-        let redefined = takeConfigChanges()
+        for effect in effects {
+            switch effect {
+            case .reload: configuration.requestReload()
+            case .tone(let on): testTone.isOn = on
+            case .configEdited, .writeConfig: break
+            }
+        }
+        let redefined = takeConfigChanges(edited: effects.contains(.configEdited))
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
@@ -384,8 +391,10 @@ final class Playout {
     /// (`config set` on the console, SIGHUP, `config save`): the doors, and the lineup the
     /// channels are chosen from. Returns the playing channel's new definition when it was
     /// redefined (its URL changed, say): it plays from it at once.
-    private func takeConfigChanges() -> Channel? {
-        guard let before = configuration.takeChanges(from: &answers, notify: health.notify) else { return nil }
+    private func takeConfigChanges(edited: Bool) -> Channel? {
+        guard let before = configuration.takeChanges(edited: edited, from: &answers, notify: health.notify) else {
+            return nil
+        }
         let config = configuration.config
         doors.configChanged(from: before, to: config)
         if executor.limitVolume(to: config.defaults.maxVolume, now: clock.now()) {
@@ -444,7 +453,6 @@ final class Playout {
     /// programme, the mix over it, the test tone instead of it when on; then tells what
     /// happened, the engine's notifications dated when their period is heard.
     private func render(_ engine: PlaybackEngine, now: Instant, minimumPeriods: Int = 0) {
-        testTone.isOn = answers.toneOn
         // What the device's delay cannot see (a Bluetooth speaker's buffer) is heard later still.
         let beyond = Int(AudioFormat.frames(milliseconds: configuration.config.audio.outputLatencyMs))
         output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, device in
@@ -492,8 +500,11 @@ final class Playout {
     /// takes (`configWrites`), the files read again before it is given.
     private func writeConfig(_ write: (path: String, bytes: [UInt8]), for pending: ConsoleInbox.Pending) {
         guard let saver else {
+            var effects: [ConsoleEffect] = []
             pending.reply(
-                answers.configWritten(to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path)))
+                answers.configWritten(
+                    to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path), effects: &effects))
+            if effects.contains(.reload) { configuration.requestReload() }
             return
         }
         let (outcomes, ring) = (configWrites, inbox.ring)
