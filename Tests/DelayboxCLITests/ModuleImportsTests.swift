@@ -12,7 +12,7 @@ import Testing
         "DelayboxUnits", "DelayboxChecked", "DelayboxEngine", "DelayboxSimulation", "DelayboxMixer", "DelayboxAudio",
         "DelayboxConfig",
         "DelayboxWeb",
-        "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxLog", "DelayboxMQTT",
+        "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxJSON", "DelayboxLog", "DelayboxMQTT",
     ]
     /// What a pure module may import besides the other pure modules: atomics and locks,
     /// Foundation's essentials (JSON, URLs, data), and the C library for maths.
@@ -95,6 +95,36 @@ import Testing
                 }
             }
         }
+    }
+
+    /// docs/architecture.md's table of `delaybox run`'s threads names every thread the
+    /// sources start (`WorkerThread(name:)`, `PlatformThread.start(name:)`), and no other.
+    @Test func theThreadTableNamesEveryThreadStarted() throws {
+        let pattern = try NSRegularExpression(pattern: #"(?:WorkerThread\(|PlatformThread\.start\()name: "([a-z-]+)""#)
+        var started: Set<String> = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        where !Self.notShipped.contains(module) {
+            for file in (try? Self.files(of: module)) ?? [] {
+                let range = NSRange(file.text.startIndex..., in: file.text)
+                for match in pattern.matches(in: file.text, range: range) {
+                    started.insert(String(file.text[Range(match.range(at: 1), in: file.text)!]))
+                }
+            }
+        }
+        #expect(started.count >= 12, "threads found: \(started.sorted())")
+        let architecture = try String(
+            contentsOf: CommandLineTests.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let lines = architecture.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = try #require(lines.firstIndex(of: "| thread | owns | hands over |"))
+        let table = lines[(header + 2)...].prefix { $0.hasPrefix("|") }
+        // A row's first cell: a thread's name in backticks (the playout is the main thread).
+        let listed = Set(
+            table.compactMap { row in
+                row.split(separator: "|").first.flatMap {
+                    $0.hasPrefix(" `") ? $0.split(separator: "`").dropFirst().first : nil
+                }
+            }.map(String.init))
+        #expect(listed == started, "the table lists \(listed.sorted()); the sources start \(started.sorted())")
     }
 
     @Test func importsAreReadAsWritten() {
