@@ -62,11 +62,11 @@ let package = Package(
         .target(
             name: "DelayboxFFmpeg", dependencies: ["CFFmpeg", "DelayboxChecked", "DelayboxEngine"],
             swiftSettings: strict),
-        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine", "DelayboxJSON"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON"],
             swiftSettings: strict),
         // JSON as the box writes it: a Codable value's fields in their order, one writer.
         .target(name: "DelayboxJSON", swiftSettings: strict),

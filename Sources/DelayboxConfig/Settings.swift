@@ -1,3 +1,4 @@
+import DelayboxJSON
 import FoundationEssentials
 
 /// What the listener set and expects back after a power cut: delay, volume, channel,
@@ -48,11 +49,9 @@ public struct Settings: Sendable, Equatable, Codable {
         var settings: Settings
     }
 
-    /// The state file's bytes: one JSON object, keys sorted (diffs read well).
+    /// The state file's bytes: one JSON object, keys sorted, a member a line (diffs read well).
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return (try? encoder.encode(File(version: Self.formatVersion, settings: self))) ?? Data()
+        Data(JSONText.pretty(JSONValue(encoding: File(version: Self.formatVersion, settings: self))).utf8)
     }
 
     /// Reads a state file's bytes, or says why they are not valid settings (`read`).

@@ -9,6 +9,38 @@ public enum JSONText {
         return out
     }
 
+    /// `value` as JSON for a person to read and diff (the state file, a simulation's
+    /// report): keys sorted, one member or item a line, indented by two spaces.
+    public static func pretty(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, to: &out, indent: "")
+        return out
+    }
+
+    private static func write(_ value: JSONValue, to out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch value {
+        case .array(let items) where !items.isEmpty:
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += (index > 0 ? ",\n" : "") + inner
+                write(item, to: &out, indent: inner)
+            }
+            out += "\n" + indent + "]"
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                out += (index > 0 ? ",\n" : "") + inner
+                quote(member.key, to: &out)
+                out += ": "
+                write(member.value, to: &out, indent: inner)
+            }
+            out += "\n" + indent + "}"
+        default:
+            write(value, to: &out)
+        }
+    }
+
     /// A Codable answer as JSON (`JSONValue(encoding:)`, then `encode(_:)`).
     public static func encode(answer: some Encodable) -> String { encode(JSONValue(encoding: answer)) }
 

@@ -36,6 +36,27 @@ public indirect enum JSONValue: Equatable, Sendable {
         if case .object(let members) = self { members } else { [] }
     }
 
+    /// This value with every object's keys, at every depth, passed through `rename`
+    /// (`snakeCased`: what a Codable type's names are in a file read by other tools).
+    public func renamingKeys(_ rename: (String) -> String) -> JSONValue {
+        switch self {
+        case .array(let items): .array(items.map { $0.renamingKeys(rename) })
+        case .object(let members):
+            .object(members.map { .init(key: rename($0.key), value: $0.value.renamingKeys(rename)) })
+        default: self
+        }
+    }
+
+    /// `camelCase` as `camel_case` (`atS` → `at_s`, `firedErrorMs` → `fired_error_ms`).
+    public static func snakeCased(_ key: String) -> String {
+        var out = ""
+        for character in key {
+            if character.isUppercase, !out.isEmpty { out += "_" }
+            out += character.lowercased()
+        }
+        return out
+    }
+
     /// An object's member `key`; nil when there is none (or this is no object).
     public subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
 

@@ -1,3 +1,4 @@
+import DelayboxJSON
 import FoundationEssentials
 
 /// What a simulation measured. Encoded as JSON with snake_case keys by `jsonString()`.
@@ -62,11 +63,5 @@ public struct SimulationReport: Codable, Sendable {
         public var reason: String
     }
 
-    public func jsonString() -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(self)) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
+    public func jsonString() -> String { JSONText.pretty(JSONValue(encoding: self).renamingKeys(JSONValue.snakeCased)) }
 }

@@ -1,3 +1,4 @@
+import DelayboxSimulation
 import DelayboxTestSupport
 import Foundation
 
@@ -36,13 +37,14 @@ enum Arm64Figures {
         Swift.print("arm64_delayboxctl_mb: \(Bench.format(figures.programMB["delayboxctl"]!))")
         try printNewPackages(package: package)
         let output = try ExternalTool.run([build.runner.path, build.delaybox.path] + AcceptanceSimulation.arguments)
-        guard let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-            let lost = report["lost_ms"] as? Double, let gaps = report["gaps_ms"] as? Double,
-            let underruns = report["underruns"] as? Int
-        else { throw Bench.BenchError("arm64 simulate printed no report: \(output.prefix(200))") }
-        Swift.print("arm64_sim_1h_lost_ms: \(Bench.format(lost))")
-        Swift.print("arm64_sim_1h_gaps_ms: \(Bench.format(gaps))")
-        Swift.print("arm64_sim_1h_underruns: \(underruns)")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        guard let report = try? decoder.decode(SimulationReport.self, from: Data(output.utf8)) else {
+            throw Bench.BenchError("arm64 simulate printed no report: \(output.prefix(200))")
+        }
+        Swift.print("arm64_sim_1h_lost_ms: \(Bench.format(report.lostMs))")
+        Swift.print("arm64_sim_1h_gaps_ms: \(Bench.format(report.gapsMs))")
+        Swift.print("arm64_sim_1h_underruns: \(report.underruns)")
     }
 
     /// `board_new_packages`, `board_new_packages_mb`: what apt adds installing the package on

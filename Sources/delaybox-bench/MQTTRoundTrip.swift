@@ -32,10 +32,7 @@ enum MQTTRoundTrip {
         let arrived = DispatchSemaphore(value: 0)
         let client = try MosquittoClient(.init(host: "127.0.0.1", port: broker.port, clientID: "bench-sender")) {
             event in
-            guard case .message(_, let payload, _) = event,
-                let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
-                let volume = object["volume"] as? Int
-            else { return }
+            guard case .message(_, let payload, _) = event, let volume = StatusVolume.read(payload) else { return }
             shown.withLock { $0 = volume }
             arrived.signal()
         }

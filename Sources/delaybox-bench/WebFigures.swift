@@ -64,11 +64,9 @@ enum WebFigures {
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...newline)
-                    guard line.hasPrefix("data: "),
-                        let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8))
-                            as? [String: Any],
-                        let volume = object["volume"] as? Int
-                    else { continue }
+                    guard line.hasPrefix("data: "), let volume = StatusVolume.read(Array(line.dropFirst(6).utf8)) else {
+                        continue
+                    }
                     shown.withLock { $0 = volume }
                     arrived.signal()
                 }

@@ -59,4 +59,34 @@ import Testing
         struct Odd: Encodable { var value = Double.nan }
         #expect(JSONText.encode(answer: Odd()) == #"{"value":null}"#)
     }
+
+    /// The state file and a simulation's report: sorted keys, a member a line, read back
+    /// by Foundation's decoder as the same value.
+    @Test func prettyTextIsIndentedSortedAndReadsBack() throws {
+        struct Nested: Codable, Equatable {
+            var firedErrorMs: Double? = 1.5
+            var atS = 2
+            var presets: [Int: Int64] = [3: 30_000]
+            var names = ["a"]
+            var none: [Int] = []
+        }
+        let text = JSONText.pretty(JSONValue(encoding: Nested()))
+        #expect(
+            text == """
+                {
+                  "atS": 2,
+                  "firedErrorMs": 1.5,
+                  "names": [
+                    "a"
+                  ],
+                  "none": [],
+                  "presets": {
+                    "3": 30000
+                  }
+                }
+                """)
+        #expect(try JSONDecoder().decode(Nested.self, from: Data(text.utf8)) == Nested())
+        let snake = JSONText.encode(JSONValue(encoding: Nested()).renamingKeys(JSONValue.snakeCased))
+        #expect(snake.contains(#""fired_error_ms":1.5"#) && snake.contains(#""at_s":2"#), "\(snake)")
+    }
 }

@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "DelayboxLog", swiftSettings: strict),
         .target(name: "DelayboxAudio", dependencies: ["DelayboxEngine"], swiftSettings: strict),
         .target(name: "DelayboxMixer", dependencies: ["DelayboxEngine"], swiftSettings: strict),
-        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine"], swiftSettings: strict),
+        .target(name: "DelayboxSimulation", dependencies: ["DelayboxEngine", "DelayboxJSON"], swiftSettings: strict),
         .target(name: "DelayboxCommands", swiftSettings: strict),
         // JSON as the box writes it: a Codable value's fields in their order, one writer.
         .target(name: "DelayboxJSON", swiftSettings: strict),
@@ -30,7 +30,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON"],
             swiftSettings: strict),
         .target(
             name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
