@@ -3,12 +3,15 @@
 // The input is one request as lines: method, path, then `Name: value` headers, an empty
 // line, the body; the playout thread and the password store are stand-ins.
 import DelayboxConsole
+import DelayboxJSON
 import DelayboxUnits
 import DelayboxWeb
 import Synchronization
 
 final class Box: WebBox {
-    func ask(_ request: ConsoleRequest) -> String? { #"{"result":"ok"}"# }
+    func ask(_ request: ConsoleRequest) -> ConsoleReply? {
+        ConsoleReply(kind: .ok, fields: .object([.init(key: "result", value: .string("ok"))]), text: nil)
+    }
 }
 
 final class Passwords: PasswordStore {
