@@ -60,7 +60,8 @@ extension ConsoleAnswers {
     func statusAnswer(_ status: EngineStatus, now: Instant) -> StatusAnswer {
         let recording = standby?.names ?? []
         return StatusAnswer(
-            state: status.state.rawValue, channel: channel.name, delayMs: status.delayMs,
+            state: status.state.rawValue, streamProblem: status.streamProblem, channel: channel.name,
+            delayMs: status.delayMs,
             heardDelayMs: (status.heardDelayMs * 10).rounded() / 10, availableDelayMs: status.availableDelayMs,
             volume: executor.settings.volume, muted: executor.muted, bufferMs: status.bufferedAheadMs,
             nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),

@@ -4,6 +4,9 @@
 public struct StatusAnswer: Codable, Equatable, Sendable {
     /// `playing`, `buffering`, `paused`, …: the session's state.
     public var state: String
+    /// Why the stream does not play as it should (its last end or failure: a server's
+    /// refusal, a recording read to its end, a stall), until a connection holds 10 s.
+    public var streamProblem: String?
     public var channel: String
     /// The delay set (ms).
     public var delayMs: Int64
@@ -38,7 +41,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var group: String?
 
     enum CodingKeys: String, CodingKey {
-        case state, channel
+        case state
+        case streamProblem = "stream_problem"
+        case channel
         case delayMs = "delay_ms"
         case heardDelayMs = "heard_delay_ms"
         case availableDelayMs = "available_delay_ms"

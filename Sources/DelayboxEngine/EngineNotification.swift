@@ -108,5 +108,8 @@ public struct EngineStatus: Sendable, Equatable {
     /// Buffering for a delay longer than the audio held yet (at the start, or on a new
     /// channel): how much more must be recorded before playout starts, ms; nil otherwise.
     public var delayToBuildMs: Int64?
+    /// Why the stream does not play as it should — its last end or failure, in words —
+    /// until a connection has held 10 s; nil while it plays.
+    public var streamProblem: String?
     public var statistics: EngineStatistics
 }

@@ -11,12 +11,14 @@ extension PlaybackEngine {
         let wasReconnecting = connection == .reconnecting
         guard connection != .stopped, connection != .failed else { return }
         connection = .connected
+        connectedSince = now
         beginPlacement(now: now)
         updateState(wasReconnecting ? .reconnected : .startRequested)
     }
 
     /// The connection ended (EOF, error, stall); buffered audio keeps playing.
     public func connectionLost(reason: String, now: Instant) {
+        (streamProblem, connectedSince) = (reason, nil)
         if connection == .reconnecting {
             statistics.failedReconnects += 1
             notifications.append(.reconnectFailed(reason))
@@ -29,6 +31,7 @@ extension PlaybackEngine {
 
     /// The stream cannot be played (retrying will not help).
     public func fail(reason: String, now: Instant) {
+        (streamProblem, connectedSince) = (reason, nil)
         connection = .failed
         enterWaiting(hold: nil, reason: .failure(reason))
     }

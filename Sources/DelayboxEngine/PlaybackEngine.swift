@@ -65,6 +65,11 @@ public final class PlaybackEngine {
     /// Whether the log was told the station's clock is far off (once a run).
     var reportedFarStationClock = false
     var connection = ConnectionPhase.notStarted
+    /// Why the stream last ended or failed (a server's refusal, a recording read to its
+    /// end, a stall), and since when a connection has held (nil: none open); the problem
+    /// is forgotten once a connection holds `ReconnectBackoff.stableConnection`.
+    var streamProblem: String?
+    var connectedSince: Instant?
     var transport = Transport.waiting(hold: nil)
     var placement = ConnectionPlacement()
     var receivedAudio = false
@@ -247,7 +252,18 @@ public final class PlaybackEngine {
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,
             delayToBuildMs: delayToBuildFrames(at: now).map { AudioFormat.milliseconds(frames: $0) },
+            streamProblem: streamProblem(at: now),
             statistics: statistics)
+    }
+
+    /// Why the stream does not play as it should, until a connection has held long enough
+    /// to be a station's (a recording's ends come sooner): for the page and `status`.
+    private func streamProblem(at now: Instant) -> String? {
+        guard let streamProblem else { return nil }
+        guard let connectedSince, now - connectedSince >= ReconnectBackoff.stableConnection else {
+            return streamProblem
+        }
+        return nil
     }
 
     /// While waiting to start at the set delay: how far back of the oldest audio that may

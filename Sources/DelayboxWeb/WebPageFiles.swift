@@ -31,6 +31,7 @@ enum WebPageFiles {
               <div><span class="label">Volume</span><span id="volume-now">—</span></div>
             </div>
             <div id="building" class="note" hidden></div>
+            <div id="stream-problem" class="note bad" hidden></div>
             <svg id="buffer-line" viewBox="0 0 120 24" preserveAspectRatio="none" aria-label="Buffer over the last two minutes"><polyline points=""/></svg>
           </section>
 
@@ -320,6 +321,9 @@ enum WebPageFiles {
 
         function render() {
           $("state").textContent = status.state || "—";
+          // Why the stream does not play, as the box has it (a station off the air, a recording).
+          show("stream-problem", typeof status.stream_problem === "string");
+          if (typeof status.stream_problem === "string") $("stream-problem").textContent = "The stream: " + status.stream_problem;
           $("channel-name").textContent = status.channel || "—";
           $("now-playing").textContent = status.now_playing || "";
           $("delay-set").textContent = seconds(status.delay_ms);
@@ -343,7 +347,8 @@ enum WebPageFiles {
           if (added && status.channel === added.name) {
             const doing = { playing: "Playing ", buffering: "Recording the delay for ", paused: "Paused: " };
             $("add-question").textContent = doing[status.state] ? doing[status.state] + added.name + "."
-              : added.name + ": " + (status.state || "connecting") + " — the box is still finding its stream (its log says why).";
+              : added.name + ": " + (status.state || "connecting") + " — "
+                + (status.stream_problem || "the box is still finding its stream") + ".";
           }
           if (document.activeElement !== $("volume") && typeof status.volume === "number") $("volume").value = status.volume;
           $("mute").textContent = status.muted ? "Unmute" : "Mute";

@@ -184,4 +184,23 @@ import Testing
         #expect(lostStates == [.reconnecting])
         #expect(rig.engine.status(at: rig.now).statistics.failedReconnects == 2)
     }
+
+    /// `status` says why the stream does not play (issue 60: the page said "Playing" while
+    /// the box sat reconnecting): the last reason, kept through a connection that ends
+    /// soon (a recording's), forgotten once one holds 10 s.
+    @Test func theStreamsProblemIsSaidUntilAConnectionHolds() throws {
+        let rig = try rig(delayMs: 5_000)
+        rig.run(milliseconds: 8_000)
+        #expect(rig.engine.status(at: rig.now).streamProblem == nil)
+        rig.disconnect()
+        rig.engine.connectionLost(reason: "HTTP 404", now: rig.now)
+        #expect(rig.engine.status(at: rig.now).streamProblem == "HTTP 404")
+        rig.reconnect(burstPackets: 100)
+        rig.run(milliseconds: 9_000)
+        #expect(rig.engine.status(at: rig.now).streamProblem == "HTTP 404", "9 s is not yet a station's")
+        rig.run(milliseconds: 1_100)
+        #expect(rig.engine.status(at: rig.now).streamProblem == nil, "held 10 s")
+        rig.engine.fail(reason: "no audio stream in it", now: rig.now)
+        #expect(rig.engine.status(at: rig.now).streamProblem == "no audio stream in it")
+    }
 }

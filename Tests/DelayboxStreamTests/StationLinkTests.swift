@@ -94,6 +94,40 @@ import Testing
         #expect(reasons.contains { $0.contains("the link is a recording, not a live stream") }, "\(reasons)")
     }
 
+    /// A whole box on a `.pls` that names a recording says so in `status` (and so on its
+    /// page, which shows `stream_problem`), instead of only in its log (issue 60).
+    @Test func aRecordingsLinkIsSaidInTheBoxsStatus() throws {
+        let (server, directory) = try Self.served(seconds: 60, as: "episode.mp3")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "[playlist]\nFile1=\(server.url("episode.mp3"))\n".write(
+            to: directory.appendingPathComponent("episode.pls"), atomically: true, encoding: .utf8)
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "recording-status",
+            arguments: ["--seconds", "30"]
+        ) { boxDirectory in
+            """
+            board:
+              name: Recording
+              hat: none
+            audio:
+              device: wav:\(boxDirectory.appendingPathComponent("out.wav").path)
+              period: 20 ms
+              periods: 4
+            channels:
+              - name: Episode
+                url: \(server.url("episode.pls"))
+            defaults:
+              initial_buffer: 1 s
+              delay: 1 s
+            """
+        }
+        let said = Eventually.holds(within: 20, every: 0.2) {
+            let status = (try? box.ctl(["status"]))?.output ?? ""
+            return status.contains("stream_problem: end of stream: the link is a recording, not a live stream")
+        }
+        #expect(said, "\((try? box.ctl(["status"]))?.output ?? "")\n\(box.log)")
+    }
+
     /// A playlist that names only a local file plays nothing and says why.
     @Test func aStationLinkToALocalFileIsRefused() throws {
         let (server, directory) = try Self.served()

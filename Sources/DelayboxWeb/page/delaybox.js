@@ -146,6 +146,9 @@ async function channels() {
 
 function render() {
   $("state").textContent = status.state || "—";
+  // Why the stream does not play, as the box has it (a station off the air, a recording).
+  show("stream-problem", typeof status.stream_problem === "string");
+  if (typeof status.stream_problem === "string") $("stream-problem").textContent = "The stream: " + status.stream_problem;
   $("channel-name").textContent = status.channel || "—";
   $("now-playing").textContent = status.now_playing || "";
   $("delay-set").textContent = seconds(status.delay_ms);
@@ -169,7 +172,8 @@ function render() {
   if (added && status.channel === added.name) {
     const doing = { playing: "Playing ", buffering: "Recording the delay for ", paused: "Paused: " };
     $("add-question").textContent = doing[status.state] ? doing[status.state] + added.name + "."
-      : added.name + ": " + (status.state || "connecting") + " — the box is still finding its stream (its log says why).";
+      : added.name + ": " + (status.state || "connecting") + " — "
+        + (status.stream_problem || "the box is still finding its stream") + ".";
   }
   if (document.activeElement !== $("volume") && typeof status.volume === "number") $("volume").value = status.volume;
   $("mute").textContent = status.muted ? "Unmute" : "Mute";
