@@ -10,7 +10,9 @@ public enum JSONText {
     }
 
     /// `value` as JSON for a person to read and diff (the state file, a simulation's
-    /// report): keys sorted, one member or item a line, indented by two spaces.
+    /// report): keys sorted, one member or item a line, indented by two spaces, `"key" :
+    /// value` as Foundation's pretty printer wrote the state file before (files and the
+    /// tests that read them stay the same).
     public static func pretty(_ value: JSONValue) -> String {
         var out = ""
         write(value, to: &out, indent: "")
@@ -32,7 +34,7 @@ public enum JSONText {
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 out += (index > 0 ? ",\n" : "") + inner
                 quote(member.key, to: &out)
-                out += ": "
+                out += " : "
                 write(member.value, to: &out, indent: inner)
             }
             out += "\n" + indent + "}"

@@ -74,14 +74,14 @@ import Testing
         #expect(
             text == """
                 {
-                  "atS": 2,
-                  "firedErrorMs": 1.5,
-                  "names": [
+                  "atS" : 2,
+                  "firedErrorMs" : 1.5,
+                  "names" : [
                     "a"
                   ],
-                  "none": [],
-                  "presets": {
-                    "3": 30000
+                  "none" : [],
+                  "presets" : {
+                    "3" : 30000
                   }
                 }
                 """)

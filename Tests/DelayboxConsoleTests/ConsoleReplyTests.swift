@@ -3,7 +3,7 @@ import Testing
 
 /// One typed reply, rendered by each door: the console's lines or JSON, and a refusal's
 /// `error: …` only in the console's text.
-@Suite struct ConsoleReplyTests {
+@Suite(.timeLimit(.minutes(10))) struct ConsoleReplyTests {
     struct Answer: Encodable {
         var result = "ok"
         var delayMs: Int64 = 45_000
