@@ -36,6 +36,12 @@ public struct ReconnectBackoff: Sendable {
     /// is retried as a failed one, with the wait growing, instead of at once forever.
     public static let stableConnection = TimeAmount.seconds(10)
 
+    /// A link to a recording was read to its end (far more audio than time came): the next
+    /// waits are the longest (`cap`), so that a podcast or last week's match pasted as a
+    /// station is fetched a couple of times a minute at most — still tried, in case the link
+    /// turns live — instead of again and again as a dropped live stream is.
+    public mutating func recordingEnded() { attempts = max(attempts, 30) }
+
     /// A connection that delivered audio ended after `lasted`: a success only when it held.
     public mutating func connectionEnded(after lasted: TimeAmount) {
         if lasted >= Self.stableConnection { reset() }

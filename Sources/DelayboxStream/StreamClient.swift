@@ -70,24 +70,25 @@ public final class StreamClient: ChannelFeed {
         var backoff = options.backoff
         var random = SystemRandomNumberGenerator()
         while !gate.isStopRequested {
-            let (reason, delivered) = session()
+            let (reason, delivered, recording) = session()
             if let delivered { backoff.connectionEnded(after: delivered) }
+            if recording { backoff.recordingEnded() }
             if gate.isStopRequested { return }
             post(.lost(reason, at: clock.now()))
             worker.wait(for: backoff.nextDelay(using: &random))
         }
     }
 
-    /// One connection, from opening to its end: why it ended, and how long it delivered
-    /// audio (nil: none came).
-    private func session() -> (reason: String, delivered: TimeAmount?) {
+    /// One connection, from opening to its end: why it ended, how long it delivered audio
+    /// (nil: none came), and whether it was a recording read to its end.
+    private func session() -> (reason: String, delivered: TimeAmount?, recording: Bool) {
         let input: FFmpegInput
         do throws(ChannelInput.Failure) {
             let found = try ChannelInput.open(url, options: options.input, gate: gate)
             input = found.input
             if let note = found.note { post(.resolved(found.streamURL, note: note, at: clock.now())) }
         } catch {
-            return (error.description, nil)
+            return (error.description, nil, false)
         }
         let opened = clock.now()
         post(.opened(input.parameters, at: opened))
@@ -117,16 +118,20 @@ public final class StreamClient: ChannelFeed {
                 while let carried = input.takeTitle() {
                     held.append(.title(carried.title, connectionTimestamp: carried.connectionTimestamp, at: now))
                 }
-                if gate.isStopRequested { return ("stopped", delivered) }
+                if gate.isStopRequested { return ("stopped", delivered, false) }
                 let pause = batching.pause(
                     now: now, connected: opened, bufferedBytes: input.bufferedBytes,
                     packetBytes: input.largestPacketBytes)
                 if pause > 0 { worker.wait(for: TimeAmount(nanoseconds: pause)) }
             }
             if options.paceAtRealTime { held.forEach(post) }
-            return (Self.ended(audioFrames: audioFrames, after: clock.now() - opened), delivered)
+            let wall = clock.now() - opened
+            return (
+                Self.ended(audioFrames: audioFrames, after: wall), delivered,
+                Self.isRecording(audioFrames: audioFrames, after: wall)
+            )
         } catch {
-            return (gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)", delivered)
+            return (gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)", delivered, false)
         }
     }
 
@@ -134,11 +139,19 @@ public final class StreamClient: ChannelFeed {
     /// closed it — or, when far more audio came than time passed (beyond a connect burst),
     /// the link is a recording read at network speed, not a live stream.
     static func ended(audioFrames: Int64, after wall: TimeAmount) -> String {
-        // (A stranger's timestamps: bounded to 254 days of audio before any arithmetic.)
-        let audio = TimeAmount.milliseconds(AudioFormat.milliseconds(frames: min(max(0, audioFrames), 1 << 40)))
-        guard audio > 2 * wall + .seconds(10) else { return "end of stream" }
-        return "end of stream: the link is a recording, not a live stream (\(audio.wholeSeconds) s of audio came in "
-            + "\(max(1, wall.secondsRoundedUp)) s); it is fetched again, less and less often"
+        guard isRecording(audioFrames: audioFrames, after: wall) else { return "end of stream" }
+        return "end of stream: the link is a recording, not a live stream (\(audio(audioFrames).wholeSeconds) s of "
+            + "audio came in \(max(1, wall.secondsRoundedUp)) s); it is fetched again only every half minute"
+    }
+
+    /// Whether far more audio came than time passed, beyond a connect burst: a recording.
+    static func isRecording(audioFrames: Int64, after wall: TimeAmount) -> Bool {
+        audio(audioFrames) > 2 * wall + .seconds(10)
+    }
+
+    /// The audio of `frames` (a stranger's timestamps: bounded to 254 days before any arithmetic).
+    private static func audio(_ frames: Int64) -> TimeAmount {
+        TimeAmount.milliseconds(AudioFormat.milliseconds(frames: min(max(0, frames), 1 << 40)))
     }
 
     private func pace(until instant: Instant) {

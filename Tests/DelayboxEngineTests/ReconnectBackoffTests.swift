@@ -30,4 +30,17 @@ import Testing
         backoff.connectionEnded(after: ReconnectBackoff.stableConnection)
         #expect(backoff.nextDelay(using: &random).milliseconds == 250)
     }
+
+    /// A recording read to its end waits the longest from then on (issue 60: a podcast
+    /// behind a .pls was fetched 53 times in 8 s, then ~8 times in its first minute).
+    @Test func aRecordingWaitsTheLongest() {
+        var backoff = ReconnectBackoff(initial: .milliseconds(250), cap: .seconds(30), jitter: 0)
+        var random = SplitMix64(seed: 2)
+        backoff.connectionEnded(after: .milliseconds(600))
+        backoff.recordingEnded()
+        #expect(backoff.nextDelay(using: &random) == .seconds(30))
+        #expect(backoff.nextDelay(using: &random) == .seconds(30))
+        backoff.connectionEnded(after: ReconnectBackoff.stableConnection)
+        #expect(backoff.nextDelay(using: &random) == .milliseconds(250), "a link that turned live")
+    }
 }
