@@ -103,7 +103,7 @@ final class ALSAStream {
         case ESTRPIPE:
             var resume = snd_pcm_resume(pcm)
             while resume == -EAGAIN {
-                sleeper.sleep(until: clock.now().advanced(byNanoseconds: 10_000_000))
+                sleeper.sleep(until: clock.now() + .milliseconds(10))
                 resume = snd_pcm_resume(pcm)
             }
             if resume < 0 { try ALSAError.check(snd_pcm_prepare(pcm), "snd_pcm_prepare", device: name) }

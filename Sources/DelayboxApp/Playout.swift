@@ -282,7 +282,7 @@ final class Playout {
             sleeper.sleep(until: wake)
             let now = clock.now()
             if now >= wake {
-                wake = max(wake.advanced(byNanoseconds: interval), now.advanced(byNanoseconds: interval / 2))
+                wake = max(wake + TimeAmount(nanoseconds: interval), now + TimeAmount(nanoseconds: interval / 2))
             }
             guard goOn(now) else { break }
             try step(now: now)

@@ -64,7 +64,7 @@ final class ProgrammeDesk {
                 lines.append("\(reason); silence in its place, trying again in \(retry) s")
             }
         }
-        if now.milliseconds(since: lastEventScan) >= 1_000 {
+        if now - lastEventScan >= .seconds(1) {
             lastEventScan = now
             for case .adBreak(let ad) in engine.heldEvents.map(\.event) where !mix.hasAd(url: ad.audioURL) {
                 loader.want(ad.audioURL, maxSeconds: min(Int(ad.durationMs / 1_000) + 1, Self.adMaxSeconds))

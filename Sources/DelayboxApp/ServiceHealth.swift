@@ -38,7 +38,7 @@ struct ServiceHealth {
             isFirstPeriod = false
             systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)")
         }
-        if now.milliseconds(since: lastStatus) >= 1_000 { look(at: output, engine: engine, now: now) }
+        if now - lastStatus >= .seconds(1) { look(at: output, engine: engine, now: now) }
         if healthy, let interval = systemd.watchdogIntervalNanoseconds,
             now.nanoseconds - lastPing.nanoseconds >= interval
         {
@@ -69,7 +69,7 @@ struct ServiceHealth {
         let up = output.isDeviceUp && losses == deviceLosses
         deviceLosses = losses
         upSince = up ? upSince ?? now : nil
-        let working = up && (healthy || now.milliseconds(since: upSince ?? now) >= Self.recoveryMs)
+        let working = up && (healthy || now - (upSince ?? now) >= .milliseconds(Self.recoveryMs))
         if working, !healthy { logger.notice("output works again") }
         if !working, healthy { logger.error("output \(output.device) is down; the watchdog is no longer fed") }
         healthy = working

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxEngine
 import DelayboxLog
 import DelayboxPlatform
 import DelayboxState
@@ -8,7 +9,8 @@ import Synchronization
 /// Saves the settings on a thread of its own (`delaybox-save`), so that the playout thread
 /// never waits on the disk: two fsyncs on a slow SD card take longer than the output's ring
 /// holds. The newest settings win (one waiting at most); a save that fails is said once and
-/// tried again with back-off (1 s, doubling to a minute) until it works, which is said too.
+/// tried again with back-off (`ReconnectBackoff` without jitter: 1 s, doubling to a minute)
+/// until it works, which is said too.
 /// Other files the box writes while it plays (the console's `config save`) are written on
 /// the same thread, once each, their outcome handed back (`perform`). `finish()` writes
 /// what waits before the box stops.
@@ -21,12 +23,13 @@ final class SettingsSaver: Sendable {
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let worker = WorkerThread(name: "delaybox-save")
     private let logger = Logger(label: "delaybox.state")
-    private let firstRetryMs: Int64
+    /// The waits after failures in a row (a copy per thread's run: counted there).
+    private let retries: ReconnectBackoff
 
     /// - Parameter firstRetryMs: the first wait after a failure (doubling to 60 s).
     init(write: @escaping Write, firstRetryMs: Int64 = 1_000) {
         self.write = write
-        self.firstRetryMs = firstRetryMs
+        retries = ReconnectBackoff(initial: .milliseconds(firstRetryMs), cap: .seconds(60), jitter: 0)
         worker.start { [self] in run() }
     }
 
@@ -58,6 +61,8 @@ final class SettingsSaver: Sendable {
 
     private func run() {
         var failures = 0
+        var backoff = retries
+        var random = SystemRandomNumberGenerator()
         while !worker.isStopRequested {
             runJobs()
             guard
@@ -70,12 +75,13 @@ final class SettingsSaver: Sendable {
             }
             if attempt(settings, failures: failures) {
                 failures = 0
+                backoff.reset()
                 continue
             }
             failures += 1
             // Tried again unless newer settings came meanwhile (those are tried instead).
             pending.withLock { if $0 == nil { $0 = settings } }
-            worker.wait(for: .milliseconds(min(60_000, firstRetryMs << min(failures - 1, 6))))
+            worker.wait(for: backoff.nextDelay(using: &random))
         }
     }
 

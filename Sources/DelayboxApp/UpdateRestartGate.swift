@@ -32,7 +32,7 @@ struct UpdateRestartGate {
     /// `now: paused`, `now: in the update window 04:00-05:00` when a restart cuts nothing, else `waits: WHY`. `minuteOfDay`: the local
     /// clock's minute (0..<1440), nil while the clock cannot be believed.
     func verdict(state: SessionState, now: Instant, window: UpdateWindow, minuteOfDay: Int?) -> String {
-        if let quietSince, now.milliseconds(since: quietSince) >= Self.quietSeconds * 1_000 {
+        if let quietSince, now - quietSince >= .seconds(Self.quietSeconds) {
             // (No running count: MQTT and the page republish the status when it changes.)
             return "now: \(state.rawValue)"
         }

@@ -14,7 +14,7 @@ public final class PageLinks {
     /// The page's link by number at `now`, for `port`; nil when the box has no address
     /// a phone on the LAN could reach (only loopback or link-local).
     public func byNumber(port: Int, now: Instant) -> String? {
-        if let read, now.milliseconds(since: read.at) < Self.refreshSeconds * 1_000 { return read.address }
+        if let read, now - read.at < .seconds(Self.refreshSeconds) { return read.address }
         let address = Self.link(port: port, addresses: SystemFigures.read().addresses)
         read = (now, address)
         return address

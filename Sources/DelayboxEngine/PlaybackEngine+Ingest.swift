@@ -37,7 +37,7 @@ extension PlaybackEngine {
             placement.phase = .matching(matcher)
             switch verdict {
             case .undecided:
-                if now.milliseconds(since: placement.pending[0].arrival) >= configuration.spliceDecisionMs {
+                if now - placement.pending[0].arrival >= .milliseconds(configuration.spliceDecisionMs) {
                     resolveByTime(among: matcher.candidates, now: now)
                 }
             case .noOverlap: placePendingByTime()

@@ -29,7 +29,7 @@ public struct ReadBatching: Sendable, Equatable {
     /// reader still holds unparsed, `packetBytes` the largest packet so far: while the
     /// next packet is surely buffered, a read costs no wake-up and nothing pauses.
     public mutating func pause(now: Instant, connected: Instant, bufferedBytes: Int, packetBytes: Int) -> Int64 {
-        guard pauseMs > 0, bufferedBytes < packetBytes, now.milliseconds(since: connected) >= settleMs else { return 0 }
+        guard pauseMs > 0, bufferedBytes < packetBytes, now - connected >= .milliseconds(settleMs) else { return 0 }
         defer { pauseDue.toggle() }
         return pauseDue ? pauseMs * 1_000_000 : 0
     }

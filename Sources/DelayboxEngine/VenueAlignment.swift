@@ -39,7 +39,7 @@ public struct VenueAlignment: Sendable {
     /// The move due at `now` (frames; positive: play earlier), 0 when none. The figures it
     /// was made from are spent: they were measured against the line before the move.
     public mutating func move(now: Instant) -> Int64 {
-        figures = figures.filter { now.milliseconds(since: $0.value.at) < Self.forgetAfterMs }
+        figures = figures.filter { now - $0.value.at < .milliseconds(Self.forgetAfterMs) }
         guard !figures.isEmpty else { return 0 }
         let sorted = ([0] + figures.values.map(\.laterFrames)).sorted()
         let middle = sorted.count / 2

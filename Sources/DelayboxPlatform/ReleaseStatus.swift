@@ -1,3 +1,5 @@
+import DelayboxSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -14,12 +16,9 @@ public enum ReleaseStatus {
 
     public static func read() -> String? {
         let directory = getenv("DELAYBOX_RELEASE_DIRECTORY").map { String(cString: $0) } ?? "/var/lib/delaybox-release"
-        let file = open(directory + "/status", O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
+        guard let file = try? FileDescriptor.open(directory + "/status", O_RDONLY) else { return nil }
         var bytes = [UInt8](repeating: 0, count: limit)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, limit) }
-        guard count > 0 else { return nil }
+        guard let count = try? file.read(into: &bytes), count > 0 else { return nil }
         let line = String(decoding: bytes[..<count].prefix { $0 != 0x0A }, as: UTF8.self)
         return line.isEmpty ? nil : line
     }

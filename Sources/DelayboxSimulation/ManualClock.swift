@@ -17,6 +17,6 @@ public final class ManualClock: MonotonicClock {
 
     /// Moves the clock forward by `nanoseconds`.
     public func advance(byNanoseconds nanoseconds: Int64) {
-        current.withLock { $0 = $0.advanced(byNanoseconds: max(nanoseconds, 0)) }
+        current.withLock { $0 = $0 + TimeAmount(nanoseconds: max(nanoseconds, 0)) }
     }
 }

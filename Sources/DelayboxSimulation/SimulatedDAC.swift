@@ -25,7 +25,7 @@ public struct SimulatedDAC {
 
     /// True time of request `index`, for a DAC started at `start`.
     public func requestTime(_ index: Int64, start: Instant) -> Instant {
-        start.advanced(byNanoseconds: Int64((Double(index) * Double(periodFrames) / framesPerSecond * 1e9).rounded()))
+        start + TimeAmount(nanoseconds: Int64((Double(index) * Double(periodFrames) / framesPerSecond * 1e9).rounded()))
     }
 
     /// True time at which frame `frame` of the period requested at `requestTime` reaches the jack.

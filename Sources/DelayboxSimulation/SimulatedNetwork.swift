@@ -95,7 +95,7 @@ public struct SimulatedNetwork {
         let frames = (index + 1) * Int64(packetFrames)
         guard stationRate != 1 else { return Instant.zero.advanced(byFrames: frames) }
         let seconds = Double(frames) / stationRate / Double(AudioFormat.sampleRate)
-        return Instant.zero.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+        return Instant.seconds(seconds)
     }
 
     /// Stream frames the station has made by source time `time`.
@@ -196,13 +196,13 @@ public struct SimulatedNetwork {
             produced >= .milliseconds($0.atMs) && produced < .milliseconds($0.atMs + $0.lengthMs)
         }
         let extraNs = (congested?.extraMs ?? 0) * Instant.nanosecondsPerMillisecond
-        deliver(index, at: produced.advanced(byNanoseconds: latencyNs + extraNs + jitter()))
+        deliver(index, at: produced + TimeAmount(nanoseconds: latencyNs + extraNs + jitter()))
     }
 
     /// Opens a connection at source time `time`: the connect burst arrives at once.
     private mutating func connect(at time: Instant) {
         connected = true
-        let arrival = time.advanced(byNanoseconds: latencyNs)
+        let arrival = time + TimeAmount(nanoseconds: latencyNs)
         lastArrival = max(lastArrival, arrival)
         queue.append((lastArrival, .opened))
         let newestDone = streamFrames(at: time) / Int64(packetFrames) - 1

@@ -177,7 +177,7 @@ public final class ChannelSession {
             let elapsed = now.nanoseconds - demoStart.nanoseconds
             while demo!.nextTime().nanoseconds <= elapsed {
                 let (time, delivery) = demo!.next()
-                demo!.apply(delivery, at: time.advanced(byNanoseconds: demoStart.nanoseconds), to: engine)
+                demo!.apply(delivery, at: time + TimeAmount(nanoseconds: demoStart.nanoseconds), to: engine)
             }
         }
         let messages = client?.drain() ?? []

@@ -101,7 +101,7 @@ public final class EngineRig {
         for _ in 0..<(milliseconds / 20) {
             // To the next step on the 20 ms grid, wherever `endStall(lateByNanoseconds:)` left it.
             periods += 1
-            clock.set(renderStart.advanced(byNanoseconds: 20_000_000 * periods))
+            clock.set(renderStart + periods * .milliseconds(20))
             if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
             nextPacket += 1
             if playing {

@@ -190,7 +190,7 @@ enum Bench {
         engine.start(now: start)
         let started = cpuSeconds()
         for index in 0..<(Int64(audioSeconds) * 50) {
-            let now = start.advanced(byNanoseconds: index * 20_000_000)
+            let now = start + index * .milliseconds(20)
             while network.nextTime() <= now {
                 let (time, delivery) = network.next()
                 network.apply(delivery, at: time, to: engine)
