@@ -45,6 +45,15 @@ for sub in $(subcommands "$CTL"); do
   printf '.SS "delayboxctl %s"\n' "$sub"
   run "$CTL" help "$sub" | verbatim
 done
+# The console's commands (delayboxctl's default subcommand sends them as typed): a section
+# each, from the language's own help (`delayboxctl line help`: a command a line, then
+# `delayboxctl line help NAME`), those with a subcommand of their own above already.
+shown=" $(subcommands "$CTL" | tr '\n' ' ') "
+for name in $(run "$CTL" line help | awk '/^[a-z]+ / {print $1}'); do
+  case "$shown" in *" $name "*) continue ;; esac
+  printf '.SS "delayboxctl %s"\n' "$name"
+  run "$CTL" line help "$name" | verbatim
+done
 cat <<'ROFF'
 .SH FILES
 .TP

@@ -23,7 +23,6 @@ struct DelayboxCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delayboxctl",
         abstract: "Control a running Delaybox from the shell.",
-        usage: "delayboxctl [--socket PATH] [--json] COMMAND [ARGUMENTS]",
         discussion: Line.commandList
             + "\n\nExit status: 0 done, 1 refused, 2 bad argument, 3 the appliance cannot be reached. See docs/console.md.",
         subcommands: [Line.self, Preset.self, Ads.self, ConfigCommand.self, Tone.self, Web.self],
@@ -165,13 +164,12 @@ struct Line: ParsableCommand {
         completion: .list(ConsoleLanguage.commands.map(\.name)))
     var words: [String] = []
 
-    /// The language's commands, a line each, for `--help`.
+    /// The language's commands by name, for `--help` (whose text is wrapped at 80 columns:
+    /// what each does is `delayboxctl line help [NAME]`'s, the console's own help).
     static var commandList: String {
-        let width = (ConsoleLanguage.commands.map(\.usage.count).max() ?? 0) + 2
-        return "Commands (the console's; each also takes --json):\n"
-            + ConsoleLanguage.commands.map {
-                "  " + $0.usage + String(repeating: " ", count: width - $0.usage.count) + $0.summary
-            }.joined(separator: "\n")
+        "COMMAND is one of the console's (each also takes --json): "
+            + ConsoleLanguage.commands.map(\.name).joined(separator: ", ")
+            + ". `delayboxctl line help` says what each does, `delayboxctl line help NAME` how to use it."
     }
 
     func validate() throws {
@@ -179,7 +177,16 @@ struct Line: ParsableCommand {
         if let unknown = ConsoleLanguage.unknown(name) { throw ValidationError(unknown.description) }
     }
 
-    func run() throws { try connection.send(words) }
+    /// `help [NAME]` is answered here, from the language itself: no box needed.
+    func run() throws {
+        guard words.first?.lowercased() == "help" else { return try connection.send(words) }
+        switch ConsoleLanguage.help(words.dropFirst().first?.lowercased()) {
+        case .success(let text): print(text)
+        case .failure(let error):
+            Connection.writeError(error.description + "\n")
+            throw ExitCode(2)
+        }
+    }
 }
 
 struct Preset: ParsableCommand {

@@ -106,10 +106,15 @@ import Testing
         }
         let typo = try Self.parse(["delayboxctl", "stauts"])
         #expect(typo.status == 64 && typo.errors.contains("did you mean 'status'"), "\(typo.errors)")
-        let help = try ExternalTool.execute(BuiltProgram.url("delayboxctl", root: Self.root), ["--help"])
+        let ctl = BuiltProgram.url("delayboxctl", root: Self.root)
+        let help = try ExternalTool.execute(ctl, ["--help"])
+        let explained = try ExternalTool.execute(ctl, ["line", "help"], environment: ["DELAYBOX_SOCKET": "/nowhere"])
         for command in ConsoleLanguage.commands {
-            #expect(help.output.contains("  " + command.usage), "--help lists \(command.name)")
+            #expect(help.output.contains(command.name), "--help names \(command.name)")
+            #expect(explained.output.contains(command.summary), "line help says what \(command.name) does")
         }
+        let one = try ExternalTool.execute(ctl, ["line", "help", "delay"])
+        #expect(one.status == 0 && one.output.hasPrefix("usage: delay [SECONDS"), "\(one.output)")
     }
 
     /// The check itself: a misspelt option, a missing subcommand's value, a command that
