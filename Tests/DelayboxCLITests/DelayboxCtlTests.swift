@@ -340,37 +340,33 @@ import Testing
 
     /// Connects, sends `bytes` and closes at once, without reading the answer.
     static func hangUp(after bytes: [UInt8], socket path: String) throws {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let fd = try connected(to: path)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         close(fd)
-        guard connected == 0 else { throw ExternalTool.Failed(description: "connect") }
+    }
+
+    /// A stream socket connected to `path` (`sockaddr_un.unix`, as the box makes its own).
+    static func connected(to path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard var target = sockaddr_un.unix(path) else {
+            close(fd)
+            throw ExternalTool.Failed(description: "socket path too long")
+        }
+        let length = target.length
+        let connected = withUnsafePointer(to: &target.address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw ExternalTool.Failed(description: "connect")
+        }
+        return fd
     }
 
     /// Sends raw bytes (and a newline) and returns the answer.
     static func raw(_ bytes: [UInt8], socket path: String) throws -> String {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try connected(to: path)
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else { throw ExternalTool.Failed(description: "connect") }
         let request = bytes + [10]
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var answer: [UInt8] = []
