@@ -66,12 +66,15 @@ let package = Package(
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         // JSON as the box writes it: a Codable value's fields in their order, one writer.
         .target(name: "DelayboxJSON", swiftSettings: strict),
+        // The box's Wi-Fi when it is lost: the hotspot's policy and name, nmcli's words (pure).
+        .target(name: "DelayboxNetwork", dependencies: ["DelayboxUnits"], swiftSettings: strict),
         .target(
-            name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON"],
+            name: "DelayboxConsole",
+            dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
@@ -144,7 +147,7 @@ let package = Package(
                 "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls", "DelayboxJSON",
                 "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
                 "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
-                "DelayboxMicroHTTPD", "DelayboxState", "DelayboxSystem", "DelayboxWeb",
+                "DelayboxMicroHTTPD", "DelayboxNetwork", "DelayboxState", "DelayboxSystem", "DelayboxWeb",
             ],
             swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
@@ -166,7 +169,7 @@ let package = Package(
                 "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
                 "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
-                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
+                "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
                 "DelayboxStream", "DelayboxWeb",
             ], swiftSettings: strict),
         .executableTarget(
@@ -243,7 +246,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxConsoleTests",
-            dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
+            dependencies: [
+                "DelayboxConsole", "DelayboxCommands", "DelayboxNetwork", "DelayboxSimulation", "DelayboxUnits",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "DelayboxAudioTests",
@@ -272,7 +277,7 @@ let package = Package(
             name: "DelayboxApplianceTests",
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
-                "DelayboxEngine", "DelayboxOutput",
+                "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxWeb",
             ],
             swiftSettings: strict),

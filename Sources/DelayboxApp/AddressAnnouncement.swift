@@ -1,4 +1,5 @@
 import DelayboxDoors
+import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxUnits
 import DelayboxWeb
@@ -16,10 +17,16 @@ struct AddressAnnouncement: Equatable {
 
     /// What the box says of itself: `name` (its hostname), the page's link by number (nil:
     /// no address a phone could reach), whether the board has a page at all, and whether
-    /// the page now waits for its first password.
-    init(name: String, link: String?, hasPage: Bool, setupOpen: Bool) {
+    /// the page now waits for its first password; `hotspot`: the box's own hotspot, when it
+    /// is open (a phone joins it first).
+    init(name: String, link: String?, hasPage: Bool, setupOpen: Bool, hotspot: HotspotIdentity? = nil) {
         var words = ["This is Delaybox \(name)."]
         var log = "said where the box is: \(name)"
+        if let hotspot {
+            words.append(
+                "It has no network. Join its Wi-Fi, \(hotspot.ssid), password \(hotspot.spokenPassword).")
+            log += ", on its hotspot \(hotspot.ssid)"
+        }
         if !hasPage {
             words.append("It has no web page.")
         } else if let link {

@@ -118,6 +118,12 @@ struct ConsoleAnswers {
             return boardList()
         case .chooseBoard(let name):
             return chooseBoard(name)
+        case .wifi:
+            return wifiAnswer()
+        case .wifiJoin(let ssid, let password):
+            return joinWiFi(ssid, password: password)
+        case .wifiHotspot(let open):
+            return wifiHotspot(open: open)
         case .showAds:
             return .answer(SettingAnswer(ads: executor.settings.adsEnabled ? "on" : "off"))
         case .logLevel(let level):

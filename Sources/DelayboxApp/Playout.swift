@@ -60,7 +60,7 @@ final class Playout {
     /// (late renders: issue 43). Its work per wake is bounded by the stream's rate.
     static let realTimePriority: Int32 = 40
 
-    private let logger = Logger(label: "delaybox.appliance")
+    let logger = Logger(label: "delaybox.appliance")
     private let log: any PlayoutLog
     /// Saves the settings off this thread; nil: nowhere (`play`).
     private let saver: SettingsSaver?
@@ -68,20 +68,20 @@ final class Playout {
     private let configWrites = WrittenFiles()
     private let client: StreamClient.Options
     private let output: OutputPath
-    private let inbox: ConsoleInbox
-    private let doors: Doors
+    let inbox: ConsoleInbox
+    let doors: Doors
     private let clock: any MonotonicClock
     /// The wall clock an ad break's START is compared with, as `board.clock` says to
     /// believe it (taken at start, like the rest of `board:`).
     private let wallClock: @Sendable () -> Double?
     /// Where the playing channel's delay journal is kept; nil: none.
     private let journalDirectory: String?
-    private var configuration: ConfigInForce
+    private(set) var configuration: ConfigInForce
     private var channels: ChannelChoice
     private(set) var session: ChannelSession
     private let standby: StandbyChannels
     private let executor: CommandExecutor
-    private let desk: ProgrammeDesk?
+    let desk: ProgrammeDesk?
     private var answers: ConsoleAnswers
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
@@ -253,6 +253,7 @@ final class Playout {
             output.setVolume(volume.level, muted: volume.muted)
         }
         alignWithTheRoom(now: now)
+        tellOfTheWiFi()
         render(session.engine, now: now)
         let state = session.engine.state
         answers.updateGate.observe(
@@ -318,25 +319,6 @@ final class Playout {
         default: return executor.execute(command, now: now)
         }
         return .done
-    }
-
-    /// Says the box's name and its page's address over the programme (and in the log). By
-    /// hand (a control on the box), with no page password set, the page's window to choose
-    /// one opens for 30 minutes; a start only says that it is open (a restart must not
-    /// stretch it: issue 56). Returns what was said.
-    @discardableResult
-    func sayWhereTheBoxIs(byHand: Bool) -> AddressAnnouncement {
-        let page = configuration.config.web, access = page == nil ? nil : inbox.web
-        let monotonic = SystemClock.monotonicNow()
-        let setupOpen =
-            byHand
-            ? access?.openSetup(now: monotonic) ?? false : access.map { $0.setupLeft(now: monotonic) > .zero } ?? false
-        let link = page.flatMap { PageLinks.link(port: $0.port, addresses: SystemFigures.read().addresses) }
-        let said = AddressAnnouncement(
-            name: HostName.current(), link: link, hasPage: access != nil, setupOpen: setupOpen)
-        let spoken = desk?.say(said.spoken) ?? false
-        logger.notice("\(said.logLine)\(spoken ? "" : " (in the log only: no espeak-ng, or no programme mix)")")
-        return said
     }
 
     /// A box of an MQTT group plays as one with the others in the room (issue 58): it says

@@ -1,6 +1,6 @@
 /// What a console command that changes a setting or the config answers: `result: ok` and
 /// what it changed — a config key and its value, a channel and its URL, the test tone, the
-/// update or the board asked for, a group's line sent — and whether it is saved (`no: config save keeps it`, or the file).
+/// update or the board asked for, a group's line sent, the Wi-Fi asked for — and whether it is saved (`no: config save keeps it`, or the file).
 /// A Codable answer: the console's lines in this order, or its JSON (`JSONValue`).
 public struct ResultAnswer: Codable, Equatable, Sendable {
     public var result = "ok"
@@ -12,6 +12,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public var update: String?
     public var board: String?
     public var group: String?
+    public var wifi: String?
     public var saved: String?
 
     /// What `config set` and the channel commands say of what they changed.

@@ -1,4 +1,5 @@
 import DelayboxEngine
+import DelayboxNetwork
 
 extension BoardConfig {
     /// Standard serial speeds.
@@ -32,6 +33,8 @@ extension BoardConfig {
         let mqtt = mqttSection.isPresent ? readMQTT(mqttSection, log: log) : nil
         let webSection = root.section("web")
         let web = webSection.isPresent ? readWeb(webSection) : nil
+        let wifiSection = root.section("wifi")
+        let wifi = wifiSection.isPresent ? readWiFi(wifiSection, log: log) : nil
         let updateWindow = readUpdate(root.section("update"), log: log)
         let channels = readChannels(root, log: log)
         let defaults = readDefaults(root.section("defaults"), log: log)
@@ -47,7 +50,7 @@ extension BoardConfig {
         return (
             BoardConfig(
                 name: name, hat: hat, configTxt: configTxt, audio: audio, gpio: gpio, console: console,
-                remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, clock: clock,
+                remote: remote, channels: channels, defaults: defaults, mqtt: mqtt, web: web, wifi: wifi, clock: clock,
                 updateWindow: updateWindow), diagnostics
         )
     }
@@ -156,6 +159,27 @@ extension BoardConfig {
         let enabled = web.bool("enabled") ?? true
         let port = web.int("port", in: 1...65_535) ?? 80
         return enabled ? WebSettings(port: port) : nil
+    }
+
+    /// `wifi:` — on unless `enabled: false`; the hotspot after `hotspot_after` (a duration,
+    /// or `never`) without a network, with `hotspot_password` or the derived one.
+    private static func readWiFi(_ wifi: ConfigReader, log: DiagnosticLog) -> WiFiSettings? {
+        defer { wifi.finish() }
+        var settings = WiFiSettings()
+        if wifi.string("hotspot_after")?.lowercased() == "never" {
+            settings.hotspotAfter = nil
+        } else if let ms = wifi.milliseconds("hotspot_after", in: 10_000...86_400_000) {
+            settings.hotspotAfter = .milliseconds(ms)
+        }
+        if let password = wifi.string("hotspot_password"), let location = wifi.value("hotspot_password")?.location {
+            // An empty password would be an open network's; a hotspot is always WPA2.
+            if let problem = password.isEmpty ? "give 8-63 characters" : WiFiCredentials.passwordProblem(password) {
+                log.error(location, "'wifi.hotspot_password': \(problem)")
+            } else {
+                settings.hotspotPassword = password
+            }
+        }
+        return (wifi.bool("enabled") ?? true) ? settings : nil
     }
 
     /// `update:` — the window in which a new release may restart a box that plays.

@@ -20,6 +20,8 @@ public struct BoardConfig: Sendable, Equatable {
     public var mqtt: MQTTSettings? = nil
     /// Nil: no web page (no `web:` section, or `web.enabled: false`).
     public var web: WebSettings? = nil
+    /// Nil: the box leaves its Wi-Fi alone (no `wifi:` section, or `wifi.enabled: false`).
+    public var wifi: WiFiSettings? = nil
     /// `board.clock`: what keeps the wall clock right, which an ad break's START needs.
     public var clock: TimeSource = .network
     /// `update.window`: when a new release may restart a box that plays.

@@ -1,5 +1,6 @@
 import DelayboxChecked
 import DelayboxCommands
+import DelayboxNetwork
 
 /// The console's commands: parsing a line, completing a word, help. See docs/console.md.
 public enum ConsoleLanguage {
@@ -95,6 +96,11 @@ public enum ConsoleLanguage {
             summary:
                 "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
             arguments: ["password", "reset"]),
+        Entry(
+            name: "wifi", usage: "wifi | wifi join NETWORK [PASSWORD] | wifi hotspot on|off",
+            summary:
+                "the box's Wi-Fi: its network, its hotspot (name, password), the networks in reach; join one (a name with spaces in \"quotes\")",
+            arguments: ["join", "hotspot"]),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -115,6 +121,7 @@ public enum ConsoleLanguage {
                 ? .failure(ConsoleError("usage: web password PASSWORD"))
                 : .success(ConsoleRequest(.webPassword(password)))
         }
+        if let join = wifiJoin(line) { return join }
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let json = words.contains("--json")
         words.removeAll { $0 == "--json" }
@@ -229,6 +236,9 @@ public enum ConsoleLanguage {
             return .success(.configSet(key: arguments[1], value: arguments.dropFirst(2).joined(separator: " ")))
         case ("web", 0): return .success(.web)
         case ("web", 1) where first == "reset": return .success(.webReset)
+        case ("wifi", 0): return .success(.wifi)
+        case ("wifi", 2) where first == "hotspot" && ["on", "off"].contains(arguments[1].lowercased()):
+            return .success(.wifiHotspot(open: arguments[1].lowercased() == "on"))
         case ("tone", 1) where first == "on": return .success(.tone(on: true))
         case ("tone", 1) where first == "off": return .success(.tone(on: false))
         default: return usage()
@@ -252,6 +262,50 @@ public enum ConsoleLanguage {
             && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
+    /// `wifi join NETWORK [PASSWORD]` read as typed, before the line is split into words: the
+    /// network's name is one word or "in quotes" (`\"` and `\\` inside), the password is the
+    /// rest of the line exactly (spaces count; none: an open network). Nil for other lines.
+    static func wifiJoin(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
+        var rest = Substring(line)
+        for word in ["wifi", "join"] {
+            rest = rest.drop { $0 == " " }
+            guard rest.prefix(word.count).lowercased() == word else { return nil }
+            rest = rest.dropFirst(word.count)
+            guard rest.isEmpty || rest.first == " " else { return nil }
+        }
+        while rest.last?.isNewline == true { rest = rest.dropLast() }
+        rest = rest.drop { $0 == " " }
+        let usage = ConsoleError("usage: wifi join NETWORK [PASSWORD] (a name with spaces in \"quotes\")")
+        var ssid = ""
+        if rest.first == "\"" {
+            rest = rest.dropFirst()
+            var closed = false
+            while let character = rest.first {
+                rest = rest.dropFirst()
+                if character == "\"" {
+                    closed = true
+                    break
+                }
+                if character == "\\", let next = rest.first {
+                    ssid.append(next)
+                    rest = rest.dropFirst()
+                } else {
+                    ssid.append(character)
+                }
+            }
+            guard closed, rest.isEmpty || rest.first == " " else { return .failure(usage) }
+        } else {
+            ssid = String(rest.prefix { $0 != " " })
+            rest = rest.dropFirst(ssid.count)
+        }
+        guard !ssid.isEmpty else { return .failure(usage) }
+        let password = rest.first == " " ? String(rest.dropFirst()) : ""
+        if let problem = WiFiCredentials.networkNameProblem(ssid) ?? WiFiCredentials.passwordProblem(password) {
+            return .failure(ConsoleError(problem))
+        }
+        return .success(ConsoleRequest(.wifiJoin(ssid: ssid, password: password)))
+    }
+
     /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`
     /// inside it count), "" when there is none; nil for any other line.
     static func webPassword(_ line: String) -> String? {
@@ -263,7 +317,7 @@ public enum ConsoleLanguage {
             guard rest.isEmpty || rest.first == " " else { return nil }
         }
         if rest.first == " " { rest = rest.dropFirst() }
-        while rest.last == "\r" || rest.last == "\n" { rest = rest.dropLast() }
+        while rest.last?.isNewline == true { rest = rest.dropLast() }
         return String(rest)
     }
 

@@ -56,6 +56,13 @@ public struct ConsoleRequest: Sendable, Equatable {
         case webPassword(String)
         /// Forgets the web page's password; the page lets one be chosen for 30 minutes.
         case webReset
+        /// The box's Wi-Fi: the network it is on, its hotspot, the networks in reach.
+        case wifi
+        /// Joins a Wi-Fi network (a password "" for an open one): the hotspot closes, the box
+        /// says its new address once on it.
+        case wifiJoin(ssid: String, password: String)
+        /// Opens (when no network works) or closes the box's hotspot.
+        case wifiHotspot(open: Bool)
     }
 
     public var action: Action

@@ -1,6 +1,6 @@
 /// What a door on the network (the page, MQTT) may ask of the box: what a listener changes
 /// — the delay, the volume, presets, ads, channels from a station's http(s) link; on the
-/// page, which its owner logged in to, one of the shipped boards too — and nothing that
+/// page, which its owner logged in to, one of the shipped boards and the box's Wi-Fi too — and nothing that
 /// names a file, a device, a host, a credential or a door. Those are the
 /// owner's, at the serial console, the local socket (`delayboxctl`) or the files: a
 /// neighbour on the LAN or a publisher on the venue's broker reaches the network doors,
@@ -52,6 +52,10 @@ public enum NetworkDoorPolicy {
         case .chooseBoard:
             // The hardware is the owner's: on the page they logged in to, never a publisher's.
             return door == .page ? nil : "a board is chosen on the box's page or at the box: delaybox board NAME"
+        case .wifi, .wifiJoin, .wifiHotspot:
+            // The page's owner, on the hotspot or the LAN, chooses the box's network; a broker's
+            // client has no business with its Wi-Fi password.
+            return door == .page ? nil : "the box's Wi-Fi is its page's or its console's: wifi there"
         case .stats(watch: true):
             return "stats watch is for the console; stats answers once"
         case .addChannel(_, let url):

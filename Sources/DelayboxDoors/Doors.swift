@@ -3,6 +3,7 @@ import DelayboxConfig
 import DelayboxControls
 import DelayboxLog
 import DelayboxMQTT
+import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxSerial
 
@@ -21,6 +22,8 @@ public final class Doors {
     private var socket: ControlSocket?
     private var mqtt: MQTTDoor?
     private var web: WebDoor?
+    /// The box's Wi-Fi (NetworkManager), when the board has `wifi:`.
+    public private(set) var wifi: WiFiKeeper?
     private let inbox: ConsoleInbox
     /// Tap-to-sync's first tap, shared by the panel and the remote: one tap on each pairs.
     private let taps = TapPairing()
@@ -41,6 +44,7 @@ public final class Doors {
         socket = socketPath.flatMap { startControlSocket(path: $0, inbox: inbox) }
         mqtt = startMQTT(config)
         web = startWeb(config)
+        wifi = startWiFi(config)
     }
 
     /// What the status shows changed (a command took effect, the engine's state): MQTT
@@ -102,6 +106,10 @@ public final class Doors {
             web?.stop()
             web = startWeb(config)
         }
+        if before.wifi != config.wifi {
+            wifi?.stop()
+            wifi = startWiFi(config)
+        }
         if before.mqtt != config.mqtt {
             mqtt?.stop()
             mqtt = startMQTT(config)
@@ -111,6 +119,7 @@ public final class Doors {
     }
 
     public func stop() {
+        wifi?.stop()
         web?.stop()
         mqtt?.stop()
         socket?.stop()
@@ -162,6 +171,17 @@ public final class Doors {
             consoleLogger.error("\(error); playing without the serial console")
             return nil
         }
+    }
+
+    /// The Wi-Fi's keeper: named for the box, its hotspot's password the config's or the
+    /// machine's own (docs/web.md, "When the box is lost").
+    private func startWiFi(_ config: BoardConfig) -> WiFiKeeper? {
+        guard let settings = config.wifi else { return nil }
+        let identity = HotspotIdentity(
+            boxName: HostName.current(), machineID: HostName.machineID(), password: settings.hotspotPassword)
+        let keeper = WiFiKeeper(settings: settings, identity: identity, clock: SystemClock())
+        keeper.start()
+        return keeper
     }
 
     private func startMQTT(_ config: BoardConfig) -> MQTTDoor? {

@@ -44,7 +44,8 @@ import Testing
         try box.run(seconds: 1)
         let before = box.clock.now()
         let monotonic = SystemClock.monotonicNow()
-        let said = box.playout.sayWhereTheBoxIs(byHand: true)
+        let said = try #require(
+            box.playout.sayWhereTheBoxIs(byHand: true), "a box without wifi: says where it is at once")
         #expect(said.spoken.hasPrefix("This is Delaybox \(HostName.current())."), "\(said.spoken)")
         // The window counts from the board's boot; the hand opens it for 30 min from now.
         #expect(access.setupLeft(now: monotonic) >= WebApp.setupWindow - .seconds(5), "opened by the hand")
@@ -59,7 +60,7 @@ import Testing
         // With a password set, a hand says where the box is and changes nothing.
         #expect(access.set(password: "a long and unusual phrase") == nil)
         let opened = access.setupOpened
-        let kept = box.playout.sayWhereTheBoxIs(byHand: true)
+        let kept = try #require(box.playout.sayWhereTheBoxIs(byHand: true))
         #expect(!kept.spoken.contains("password") && access.setupOpened == opened)
         #expect(access.passwords.storedHash() != nil)
     }

@@ -199,6 +199,35 @@ import Testing
         #expect(pi.config?.web == WebSettings(port: 80))
     }
 
+    /// Issue 60: the hotspot when lost — on with a `wifi:` section (every shipped Pi board),
+    /// after 3 min unless said, `never` by itself; its password WPA2's.
+    @Test func theWiFiSectionSaysWhenTheHotspotOpens() throws {
+        func wifi(_ section: String) throws -> (settings: WiFiSettings?, diagnostics: [String]) {
+            let directory = try directory(["board.yaml": Self.minimal + section])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+            return (loaded.config?.wifi, loaded.diagnostics.map(\.description))
+        }
+        #expect(try wifi("").settings == nil, "no section: the Wi-Fi left alone")
+        #expect(try wifi("wifi:\n  enabled: true\n").settings == WiFiSettings(hotspotAfter: .minutes(3)))
+        #expect(try wifi("wifi:\n  hotspot_after: 90 s\n").settings?.hotspotAfter == .seconds(90))
+        #expect(try wifi("wifi:\n  hotspot_after: never\n").settings == WiFiSettings(hotspotAfter: nil))
+        #expect(try wifi("wifi:\n  enabled: false\n").settings == nil)
+        #expect(
+            try wifi("wifi:\n  hotspot_password: club-lounge-7\n").settings?.hotspotPassword == "club-lounge-7")
+        for (section, words) in [
+            ("hotspot_after: 2 s", "'wifi.hotspot_after' is 2 s; allowed 10 s"),
+            ("hotspot_after: soon", "must be a duration"),
+            ("hotspot_password: short", "8-63 printable ASCII"),
+            ("hotspot_password: \"\"", "give 8-63 characters"),
+        ] {
+            let refused = try wifi("wifi:\n  \(section)\n")
+            #expect(refused.diagnostics.contains { $0.contains(words) }, "\(section): \(refused.diagnostics)")
+        }
+        let pi = ConfigFile.load(Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path)
+        #expect(pi.config?.wifi == WiFiSettings(), "a Pi's: after 3 min, the machine's password")
+    }
+
     /// A Pi's wall clock is believed once the network has set it; a board that says it has
     /// a battery-backed clock (or the simulated host, whose system keeps time) always.
     @Test func theBoardsClockIsTheNetworksUnlessItSaysItKeepsTime() throws {

@@ -43,6 +43,8 @@ import Testing
         // A password is the rest of the line exactly as typed, spaces and "--json" too.
         #expect(parse("web password  two  spaces --json ")?.action == .webPassword(" two  spaces --json "))
         #expect(parse("WEB Password x")?.action == .webPassword("x"))
+        // "\r\n" is one Character in Swift: a line's CRLF is not part of the password.
+        #expect(parse("web password x y\r\n")?.action == .webPassword("x y"))
         #expect(error("web password") == "usage: web password PASSWORD")
         #expect(parse("web")?.action == .web && parse("web reset")?.action == .webReset)
         #expect(parse("web passwords x") == nil && error("web passwords x") != nil)

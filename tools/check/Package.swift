@@ -25,12 +25,15 @@ let package = Package(
         .target(name: "DelayboxCommands", swiftSettings: strict),
         // JSON as the box writes it: a Codable value's fields in their order, one writer.
         .target(name: "DelayboxJSON", swiftSettings: strict),
+        // The box's Wi-Fi when it is lost: the hotspot's policy and name, nmcli's words.
+        .target(name: "DelayboxNetwork", dependencies: ["DelayboxUnits"], swiftSettings: strict),
         .target(
-            name: "DelayboxConsole", dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON"],
+            name: "DelayboxConsole",
+            dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON"],
+            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         .target(
             name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
@@ -72,7 +75,10 @@ let package = Package(
             dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
-            name: "DelayboxConsoleTests", dependencies: ["DelayboxConsole", "DelayboxCommands", "DelayboxSimulation"],
+            name: "DelayboxConsoleTests",
+            dependencies: [
+                "DelayboxConsole", "DelayboxCommands", "DelayboxNetwork", "DelayboxSimulation", "DelayboxUnits",
+            ],
             swiftSettings: strict),
         .testTarget(name: "DelayboxLogTests", dependencies: ["DelayboxLog"], swiftSettings: strict),
         .testTarget(name: "DelayboxSystemTests", dependencies: ["DelayboxSystem"], swiftSettings: strict),

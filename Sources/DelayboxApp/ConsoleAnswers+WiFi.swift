@@ -1,0 +1,41 @@
+import DelayboxConsole
+import DelayboxDoors
+
+/// `wifi`, `wifi join`, `wifi hotspot on|off`: the box's Wi-Fi, looked after by the doors'
+/// `WiFiKeeper` (issue 60). Answered at once: joining takes the keeper's thread tens of
+/// seconds, and the box says how it went aloud (a phone on the hotspot loses the page).
+extension ConsoleAnswers {
+    private var keeperMissing: ConsoleReply {
+        .refusal(
+            .unavailable, "this board leaves the Wi-Fi alone: no wifi: section in its config (docs/board-config.md)")
+    }
+
+    func wifiAnswer() -> ConsoleReply {
+        guard let keeper = doors?.wifi else { return keeperMissing }
+        let after =
+            config.wifi?.hotspotAfter.map {
+                "closed; opens after \($0.wholeSeconds >= 120 ? "\($0.wholeSeconds / 60) min" : "\($0.wholeSeconds) s") without a network"
+            } ?? "closed; opens only when asked (wifi.hotspot_after: never)"
+        let answer = WiFiAnswer(keeper.state(), after: after)
+        return .answer(answer, text: answer.text)
+    }
+
+    func joinWiFi(_ ssid: String, password: String) -> ConsoleReply {
+        guard let keeper = doors?.wifi else { return keeperMissing }
+        if let refusal = keeper.join(ssid: ssid, password: password) { return .refusal(.refused, refusal) }
+        return .answer(
+            ResultAnswer(
+                wifi: "joining '\(ssid)': the hotspot closes; the box says its new address when it is on it, "
+                    + "or opens its hotspot again"))
+    }
+
+    func wifiHotspot(open: Bool) -> ConsoleReply {
+        guard let keeper = doors?.wifi else { return keeperMissing }
+        guard open else {
+            keeper.closeHotspot()
+            return .answer(ResultAnswer(wifi: "hotspot closing"))
+        }
+        if let refusal = keeper.openHotspot() { return .refusal(.refused, refusal) }
+        return .answer(ResultAnswer(wifi: "hotspot opening: the box says its name and password"))
+    }
+}

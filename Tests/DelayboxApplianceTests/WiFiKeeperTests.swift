@@ -1,0 +1,130 @@
+import DelayboxConfig
+import DelayboxNetwork
+import DelayboxPlatform
+import DelayboxSimulation
+import DelayboxUnits
+import Synchronization
+import Testing
+
+@testable import DelayboxDoors
+
+/// Issue 60: the Wi-Fi's keeper against a NetworkManager that answers as nmcli does (the
+/// real one on the x86 virtual board: VirtualBoardDeployTests), in virtual time.
+@Suite(.timeLimit(.minutes(10))) struct WiFiKeeperTests {
+    /// nmcli's answers by the arguments' first words; every call kept.
+    final class FakeNetworkManager: Sendable {
+        struct Board: Sendable {
+            var active = "lo:loopback:lo:activated\n"
+            var joinAnswer = ChildProcess.Outcome(status: 0, output: [])
+            var calls: [[String]] = []
+            var running = true
+        }
+        let board = Mutex(Board())
+
+        func run(_ arguments: [String]) -> ChildProcess.Outcome {
+            board.withLock { board in
+                board.calls.append(arguments)
+                func says(_ text: String) -> ChildProcess.Outcome { .init(status: 0, output: Array(text.utf8)) }
+                guard board.running else {
+                    return .init(status: 8, output: Array("Error: NetworkManager is not running.\n".utf8))
+                }
+                switch arguments.dropFirst(3).first {
+                case "device" where arguments.count == 4:
+                    return says("eth0:ethernet:unmanaged\nwlan0:wifi:disconnected\n")
+                case "connection": return says(board.active)
+                case "device": return says(" :club:81:WPA2\n :cafe:40:\n")
+                default: break
+                }
+                if arguments.contains("connect") { return board.joinAnswer }
+                return says("")
+            }
+        }
+        var calls: [[String]] { board.withLock { $0.calls } }
+        func clearCalls() { board.withLock { $0.calls.removeAll() } }
+    }
+
+    let clock = ManualClock()
+    let nm = FakeNetworkManager()
+
+    func keeper(after: TimeAmount? = .minutes(3)) -> WiFiKeeper {
+        let nm = nm
+        return WiFiKeeper(
+            settings: WiFiSettings(hotspotAfter: after),
+            identity: HotspotIdentity(boxName: "bar", machineID: nil, password: "letmein99"), clock: clock,
+            nmcli: { nm.run($0) })
+    }
+
+    func tick(_ keeper: WiFiKeeper, at seconds: Int64) {
+        clock.set(.zero + .seconds(seconds))
+        keeper.tick(now: clock.now())
+    }
+
+    @Test func aLostBoxOpensItsHotspotAndJoinsTheNetworkAPhoneChose() {
+        let keeper = keeper()
+        tick(keeper, at: 0)
+        #expect(keeper.state().network == nil && keeper.state().networks.map(\.ssid) == ["club", "cafe"])
+        tick(keeper, at: 179)
+        #expect(!keeper.state().hotspotOpen && keeper.takeEvents().isEmpty)
+        tick(keeper, at: 180)
+        #expect(keeper.state().hotspotOpen)
+        #expect(keeper.takeEvents() == [.hotspotOpened(reason: "no network for 3 min")])
+        #expect(
+            nm.calls.contains([
+                "device", "wifi", "hotspot", "ifname", "wlan0", "con-name", "delaybox-hotspot", "ssid", "Delaybox-bar",
+                "password", "letmein99",
+            ]))
+        nm.clearCalls()
+        #expect(keeper.join(ssid: "club", password: "two words") == nil)
+        #expect(keeper.join(ssid: "cafe", password: "") != nil, "one join at a time")
+        nm.board.withLock { $0.active = "lo:loopback:lo:activated\ndelaybox-hotspot:802-11-wireless:wlan0:activated\n" }
+        tick(keeper, at: 200)
+        let calls = nm.calls
+        let down = calls.firstIndex(of: ["connection", "down", "delaybox-hotspot"])
+        let connect = calls.firstIndex(of: [
+            "--wait", "45", "device", "wifi", "connect", "club", "password", "two words", "ifname", "wlan0",
+        ])
+        #expect(down != nil && connect != nil && down! < connect!, "the hotspot closes first: \(calls)")
+        #expect(keeper.state().network == "club" && keeper.state().lastJoin == "joined 'club'")
+        #expect(keeper.takeEvents() == [.hotspotClosed(reason: "joining 'club'"), .joined("club")])
+        // On it: no hotspot, however long.
+        nm.board.withLock { $0.active = "lo:loopback:lo:activated\nclub:802-11-wireless:wlan0:activated\n" }
+        nm.clearCalls()
+        for second in stride(from: Int64(205), through: 3_600, by: 5) { tick(keeper, at: second) }
+        #expect(!nm.calls.contains { $0.contains("hotspot") } && keeper.takeEvents().isEmpty)
+        #expect(keeper.openHotspot()?.contains("the box is on 'club'") == true)
+    }
+
+    @Test func aNetworkItCannotJoinOpensTheHotspotAgain() {
+        let keeper = keeper(after: nil)
+        tick(keeper, at: 0)
+        #expect(keeper.openHotspot() == nil)
+        tick(keeper, at: 1)
+        #expect(keeper.takeEvents() == [.hotspotOpened(reason: "asked at the box")])
+        nm.board.withLock {
+            $0.joinAnswer = .init(
+                status: 4, output: Array("Error: Connection activation failed: Secrets were required.\n".utf8))
+        }
+        _ = keeper.join(ssid: "club", password: "wrong one")
+        tick(keeper, at: 10)
+        #expect(
+            keeper.state().lastJoin == "could not join 'club': Connection activation failed: Secrets were required.")
+        tick(keeper, at: 11)
+        #expect(
+            keeper.takeEvents() == [
+                .hotspotClosed(reason: "joining 'club'"),
+                .joinFailed("club", reason: "Connection activation failed: Secrets were required."),
+                .hotspotOpened(reason: "asked at the box"),
+            ])
+    }
+
+    @Test func withoutNetworkManagerItSaysSoAndDoesNothing() {
+        nm.board.withLock { $0.running = false }
+        let keeper = keeper(after: .seconds(10))
+        tick(keeper, at: 0)
+        tick(keeper, at: 60)
+        #expect(keeper.state().problem == "NetworkManager does not answer: NetworkManager is not running.")
+        #expect(keeper.openHotspot() == keeper.state().problem)
+        #expect(keeper.join(ssid: "club", password: "") != nil)
+        #expect(nm.calls.allSatisfy { $0.last == "device" }, "only asked how it is: \(nm.calls)")
+    }
+}

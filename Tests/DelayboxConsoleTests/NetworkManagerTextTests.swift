@@ -1,0 +1,75 @@
+import DelayboxNetwork
+import Testing
+
+/// Issue 60: nmcli's terse words read as values; a neighbour's network name checked.
+@Suite(.timeLimit(.minutes(10))) struct NetworkManagerTextTests {
+    @Test func escapedColonsStayInTheirField() {
+        #expect(NetworkManagerText.fields("a\\:b:c\\\\:") == ["a:b", "c\\", ""])
+    }
+
+    @Test func networksAreListedOnceStrongestFirstStrangersCheckedFirst() {
+        let output = """
+             :club:54:WPA2
+            *:Home\\: 2.4:70:WPA1 WPA2
+             :club:81:WPA2
+             ::90:WPA2
+             :cafe:40:
+             :evil\u{07}:99:
+             :loud:101:WPA2
+             :-o:50:
+            Warning\\: versions do not match
+            """
+        let networks = NetworkManagerText.networks(output)
+        #expect(networks.map(\.ssid) == ["club", "Home: 2.4", "cafe"])
+        #expect(networks[0].signal == 81 && networks[1].inUse && networks[2].security == "")
+    }
+
+    @Test func theBoxIsOnANetworkOnlyWhenAConnectionOtherThanItsOwnWorks() {
+        let active = NetworkManagerText.activeConnections(
+            "lo:loopback:lo:activated\ndelaybox-hotspot:802-11-wireless:wlan0:activated\n")
+        #expect(NetworkManagerText.workingConnection(active, hotspot: "delaybox-hotspot") == nil)
+        let home = NetworkManagerText.activeConnections(
+            "lo:loopback:lo:activated\nHome:802-11-wireless:wlan0:activating\nWired connection 1:802-3-ethernet:eth0:activated"
+        )
+        #expect(NetworkManagerText.workingConnection(home, hotspot: "delaybox-hotspot")?.name == "Wired connection 1")
+        #expect(
+            NetworkManagerText.wifiDevice(
+                "eth0:ethernet:unmanaged\np2p-dev-wlan0:wifi-p2p:disconnected\nwlan0:wifi:disconnected")?
+                .device == "wlan0")
+        #expect(NetworkManagerText.wifiDevice("eth0:ethernet:connected") == nil)
+        #expect(
+            NetworkManagerText.errorText("Error: Connection activation failed: Secrets were required.\n")
+                == "Connection activation failed: Secrets were required.")
+    }
+
+    @Test func credentialsAreCheckedBeforeNetworkManagerSeesThem() {
+        #expect(WiFiCredentials.networkNameProblem("Club Wi-Fi") == nil)
+        #expect(WiFiCredentials.networkNameProblem(String(repeating: "x", count: 33)) != nil)
+        #expect(WiFiCredentials.networkNameProblem("") != nil)
+        #expect(WiFiCredentials.networkNameProblem("--help") != nil)
+        #expect(WiFiCredentials.networkNameProblem("a\nb") != nil)
+        #expect(WiFiCredentials.passwordProblem("") == nil, "an open network")
+        #expect(WiFiCredentials.passwordProblem("correct horse") == nil)
+        #expect(WiFiCredentials.passwordProblem("short") != nil)
+        #expect(WiFiCredentials.passwordProblem(String(repeating: "a", count: 64)) == nil, "the key in hex")
+        #expect(WiFiCredentials.passwordProblem(String(repeating: "g", count: 64)) != nil)
+        #expect(WiFiCredentials.passwordProblem("pässwörd123") != nil)
+    }
+
+    /// The hotspot's name and password: the same at every opening (the label's), the
+    /// password the machine's own unless the config gives one.
+    @Test func theHotspotIsNamedForTheBoxWithAPasswordOfItsMachine() {
+        let one = HotspotIdentity(boxName: "kitchen", machineID: "0123456789abcdef0123456789abcdef\n")
+        #expect(one.ssid == "Delaybox-kitchen")
+        #expect(one.password.count == 12 && one.password.allSatisfy(\.isNumber))
+        #expect(one == HotspotIdentity(boxName: "kitchen", machineID: "0123456789abcdef0123456789abcdef"))
+        #expect(
+            one.password != HotspotIdentity(boxName: "kitchen", machineID: "fedcba9876543210fedcba9876543210").password)
+        #expect(HotspotIdentity(boxName: String(repeating: "long", count: 10), machineID: nil).ssid.utf8.count == 32)
+        #expect(
+            HotspotIdentity(boxName: "bar", machineID: nil, password: "letmein99").spokenPassword == "l e t m e i n 9 9"
+        )
+        let digits = HotspotIdentity(boxName: "bar", machineID: nil, password: "123456789012")
+        #expect(digits.spokenPassword == "1 2 3 4, 5 6 7 8, 9 0 1 2")
+    }
+}
