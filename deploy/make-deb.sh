@@ -95,6 +95,9 @@ install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80de
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$ROOT/deploy/debian/70-delaybox-ir.rules" "$P/lib/udev/rules.d/"
+# The hotspot when lost: the service's user may ask NetworkManager for the Wi-Fi (polkit).
+install -d "$P/usr/share/polkit-1/rules.d"
+install -m 644 "$ROOT/deploy/debian/60-delaybox-wifi.rules" "$P/usr/share/polkit-1/rules.d/60-delaybox-wifi.rules"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
 install -m 644 "$ROOT"/board-configs/remotes/*.yaml "$P/usr/share/delaybox/board-configs/remotes/"
@@ -152,7 +155,7 @@ Priority: optional
 Installed-Size: $SIZE
 Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
 Recommends: espeak-ng, alsa-utils, libpwquality1, cracklib-runtime
-Suggests: ir-keytable
+Suggests: ir-keytable, network-manager, polkitd
 Description: live commentary delayed to match the TV picture
  Delaybox plays a live audio stream (a sports club's live commentary)
  delayed by a knob-set amount so that it matches the TV picture, with mute

@@ -124,13 +124,19 @@ public final class WiFiKeeper: Sendable {
             return
         }
         let active = nmcli(["-t", "-f", "NAME,TYPE,DEVICE,STATE", "connection", "show", "--active"])
-        let working = NetworkManagerText.workingConnection(
-            NetworkManagerText.activeConnections(active.status == 0 ? active.text : ""),
-            hotspot: HotspotIdentity.connectionName)
+        let connections = NetworkManagerText.activeConnections(active.status == 0 ? active.text : "")
+        let working = NetworkManagerText.workingConnection(connections, hotspot: HotspotIdentity.connectionName)
+        let hotspotUp = connections.contains { $0.name == HotspotIdentity.connectionName && $0.state == "activated" }
         let (join, closeAsked, wasOpen) = shared.withLock { shared in
             shared.state.problem = nil
             shared.state.device = device
             shared.state.network = working?.name
+            // Opened before this process started (a restart while it was open).
+            if hotspotUp, !shared.policy.isOpen {
+                shared.policy.foundOpen(now: now)
+                shared.state.hotspotOpen = true
+                shared.state.hotspotReason = "open before the box restarted"
+            }
             defer {
                 shared.join = nil
                 shared.closeAsked = false
@@ -145,7 +151,7 @@ public final class WiFiKeeper: Sendable {
             closeTheHotspot(reason: "closed by hand", now: now)
             return
         }
-        if !wasOpen { refreshNetworks(device: device, rescan: false) }
+        refreshNetworks(device: device, rescan: false)
         switch shared.withLock({ $0.policy.step(networkWorks: working != nil, now: now) }) {
         case .open(let reason)?: openTheHotspot(device: device, reason: reason, now: now)
         case .close(let reason)?: closeTheHotspot(reason: reason, now: now, policyClosed: true)
@@ -161,25 +167,30 @@ public final class WiFiKeeper: Sendable {
         if changed { logger.log(level, "Wi-Fi: \(problem)") }
     }
 
-    /// The networks in reach (NetworkManager's last scan; `rescan`: a new one, waited for).
+    /// The networks in reach (NetworkManager's last scan; `rescan`: a new one, waited for),
+    /// the box's own hotspot left out. While the hotspot is open its radio does not scan
+    /// and the last scan's networks age out: an empty list then keeps the one before.
     private func refreshNetworks(device: String, rescan: Bool) {
         let list = nmcli([
-            "-t", "-f", "IN-USE,SSID,SIGNAL,SECURITY", "device", "wifi", "list", "ifname", device, "--rescan",
+            "-t", "-f", "IN-USE,SSID,SIGNAL,SECURITY,CHAN", "device", "wifi", "list", "ifname", device, "--rescan",
             rescan ? "yes" : "no",
         ])
         guard list.status == 0 else { return }
-        let networks = NetworkManagerText.networks(list.text)
-        shared.withLock { $0.state.networks = networks }
+        shared.withLock { shared in
+            let networks = NetworkManagerText.networks(list.text).filter { $0.ssid != shared.state.hotspot.ssid }
+            if !networks.isEmpty || !shared.policy.isOpen { shared.state.networks = networks }
+        }
     }
 
     private func openTheHotspot(device: String, reason: String, now: Instant) {
         // A radio serving a hotspot cannot scan: the list the page offers is this one.
         refreshNetworks(device: device, rescan: true)
-        let identity = shared.withLock { $0.state.hotspot }
+        let (identity, networks) = shared.withLock { ($0.state.hotspot, $0.state.networks) }
         _ = nmcli(["connection", "delete", HotspotIdentity.connectionName])
         let opened = nmcli([
             "device", "wifi", "hotspot", "ifname", device, "con-name", HotspotIdentity.connectionName, "ssid",
-            identity.ssid, "password", identity.password,
+            identity.ssid, "band", "bg", "channel", String(HotspotPolicy.channel(among: networks)), "password",
+            identity.password,
         ])
         guard opened.status == 0 else {
             let why = NetworkManagerText.errorText(opened.text)

@@ -73,6 +73,14 @@ public struct HotspotPolicy: Sendable {
         offlineSince = now
     }
 
+    /// The hotspot is up already (the box restarted while it was open): it is this one's.
+    public mutating func foundOpen(now: Instant) {
+        guard !isOpen else { return }
+        isOpen = true
+        openAsked = false
+        lastUse = now
+    }
+
     /// NetworkManager did not open it: the next try after another `after`.
     public mutating func failedToOpen(now: Instant) { closed(now: now) }
 
@@ -81,6 +89,16 @@ public struct HotspotPolicy: Sendable {
         openAsked = false
         lastUse = now
         return .open(reason: reason)
+    }
+
+    /// The 2.4 GHz channel the hotspot opens on: of 1, 6 and 11 — allowed in every country and
+    /// apart enough not to overlap — the one with the fewest `networks` near it (a tie: 6, 1,
+    /// 11). Left to NetworkManager it may take 12 or 13, where a radio that does not know its
+    /// country may not send first: the hotspot never comes up (seen on the virtual board).
+    public static func channel(among networks: [WiFiNetwork]) -> Int {
+        let candidates = [6, 1, 11]
+        func crowd(_ channel: Int) -> Int { networks.filter { abs($0.channel - channel) < 5 }.count }
+        return candidates.min { crowd($0) < crowd($1) } ?? 6
     }
 
     /// `95 s`, `3 min`.

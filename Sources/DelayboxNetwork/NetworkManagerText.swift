@@ -25,19 +25,20 @@ public enum NetworkManagerText {
         return fields
     }
 
-    /// `nmcli -t -f IN-USE,SSID,SIGNAL,SECURITY device wifi list`: the networks in reach,
+    /// `nmcli -t -f IN-USE,SSID,SIGNAL,SECURITY,CHAN device wifi list`: the networks in reach,
     /// strongest first, each name once (a network with several access points is listed by its
     /// strongest), hidden ones (no name) and malformed lines left out, at most `limit`.
     public static func networks(_ output: String, limit: Int = 30) -> [WiFiNetwork] {
         var best: [String: WiFiNetwork] = [:]
         for line in output.split(separator: "\n") {
             let parts = fields(line)
-            guard parts.count == 4, let signal = Int(parts[2]), (0...100).contains(signal),
+            guard parts.count == 5, let signal = Int(parts[2]), (0...100).contains(signal),
+                let channel = Int(parts[4]), (1...196).contains(channel),
                 WiFiCredentials.networkNameProblem(parts[1]) == nil
             else { continue }
             let network = WiFiNetwork(
                 ssid: parts[1], signal: signal, security: parts[3].isEmpty || parts[3] == "--" ? "" : parts[3],
-                inUse: parts[0] == "*")
+                channel: channel, inUse: parts[0] == "*")
             if let known = best[network.ssid], known.signal >= network.signal, !network.inUse { continue }
             best[network.ssid] = network
         }
@@ -91,13 +92,21 @@ public struct WiFiNetwork: Sendable, Equatable, Codable {
     public var signal: Int
     /// `WPA2`, `WPA1 WPA2`, `WPA3`, …; "" for an open network.
     public var security: String
+    /// The radio channel it was seen on.
+    public var channel: Int
     /// The box is on it.
     public var inUse: Bool
 
-    public init(ssid: String, signal: Int, security: String, inUse: Bool = false) {
+    enum CodingKeys: String, CodingKey {
+        case ssid, signal, security, channel
+        case inUse = "in_use"
+    }
+
+    public init(ssid: String, signal: Int, security: String, channel: Int = 6, inUse: Bool = false) {
         self.ssid = ssid
         self.signal = signal
         self.security = security
+        self.channel = channel
         self.inUse = inUse
     }
 }

@@ -149,6 +149,22 @@ enum WebPageFiles {
                 <button id="board-yes" type="button">Restart on it</button>
                 <button id="board-no" type="button">Cancel</button>
               </div>
+              <div id="wifi-part" hidden>
+                <h3>Wi-Fi</h3>
+                <p id="wifi-now" class="note"></p>
+                <form id="wifi-form">
+                  <div class="row">
+                    <select id="wifi-network" aria-label="Network"></select>
+                    <input id="wifi-other" type="text" aria-label="Another network's name" placeholder="or its name"
+                      autocapitalize="none" autocomplete="off" spellcheck="false" maxlength="32">
+                  </div>
+                  <div class="row">
+                    <input id="wifi-password" type="password" aria-label="The network's password"
+                      placeholder="Its password (none: an open network)" autocomplete="off" maxlength="64">
+                    <button type="submit">Join</button>
+                  </div>
+                </form>
+              </div>
               <h3>Console</h3>
               <p class="note">Any console command (docs/console.md), e.g. <code>config show</code>, <code>events</code>,
                 <code>ads off</code>, <code>config set mqtt.broker mqtt://…</code>.</p>
@@ -260,6 +276,29 @@ enum WebPageFiles {
             if (answer) $("version").textContent = answer.version;
             await machine();
             await boards();
+            await wifi();
+          }
+        }
+
+        // The box's Wi-Fi, as `wifi` answers (a board that leaves its Wi-Fi alone: no part). On the
+        // box's own hotspot this is how a phone gives it the network to join.
+        async function wifi() {
+          const { ok, answer } = await call("/api/command", { line: "wifi" });
+          show("wifi-part", ok);
+          if (!ok) return;
+          $("wifi-now").textContent = (answer.network ? "On " + answer.network + "." : "On no network.")
+            + " Its hotspot: " + answer.hotspot + ", password " + answer.hotspot_password + " (" + answer.hotspot_note + ")."
+            + (answer.joining ? " Joining " + answer.joining + "." : "")
+            + (answer.last_join ? " Last: " + answer.last_join + "." : "")
+            + (answer.problem ? " " + answer.problem + "." : "");
+          const select = $("wifi-network");
+          select.replaceChildren();
+          for (const network of answer.networks || []) {
+            const option = document.createElement("option");
+            option.value = network.ssid;
+            option.textContent = network.ssid + " (" + network.signal + "%" + (network.security ? "" : ", open") + ")";
+            option.selected = network.in_use;
+            select.append(option);
           }
         }
 
@@ -481,6 +520,18 @@ enum WebPageFiles {
             show("board-decide", false);
             const answer = await run("board use " + $("board").value);
             if (answer) say("Board " + answer.board + ".");
+          });
+          $("wifi-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const name = $("wifi-other").value || $("wifi-network").value;
+            if (!name) return;
+            // The name quoted as the console reads it; the password is the rest of the line.
+            const quoted = '"' + name.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+            const password = $("wifi-password").value;
+            const answer = await run("wifi join " + quoted + (password ? " " + password : ""));
+            if (!answer) return;
+            $("wifi-password").value = "";
+            say("Joining " + name + ". A phone on the box's hotspot loses this page now; the box says its new address aloud.");
           });
           $("log-show").addEventListener("click", async () => {
             const answer = await run("log tail 20");

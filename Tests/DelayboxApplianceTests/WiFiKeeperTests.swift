@@ -15,6 +15,7 @@ import Testing
     final class FakeNetworkManager: Sendable {
         struct Board: Sendable {
             var active = "lo:loopback:lo:activated\n"
+            var list = " :club:81:WPA2:6\n :cafe:40::1\n"
             var joinAnswer = ChildProcess.Outcome(status: 0, output: [])
             var calls: [[String]] = []
             var running = true
@@ -32,7 +33,7 @@ import Testing
                 case "device" where arguments.count == 4:
                     return says("eth0:ethernet:unmanaged\nwlan0:wifi:disconnected\n")
                 case "connection": return says(board.active)
-                case "device": return says(" :club:81:WPA2\n :cafe:40:\n")
+                case "device": return says(board.list)
                 default: break
                 }
                 if arguments.contains("connect") { return board.joinAnswer }
@@ -71,7 +72,7 @@ import Testing
         #expect(
             nm.calls.contains([
                 "device", "wifi", "hotspot", "ifname", "wlan0", "con-name", "delaybox-hotspot", "ssid", "Delaybox-bar",
-                "password", "letmein99",
+                "band", "bg", "channel", "11", "password", "letmein99",
             ]))
         nm.clearCalls()
         #expect(keeper.join(ssid: "club", password: "two words") == nil)
@@ -115,6 +116,27 @@ import Testing
                 .joinFailed("club", reason: "Connection activation failed: Secrets were required."),
                 .hotspotOpened(reason: "asked at the box"),
             ])
+    }
+
+    /// A box restarted while its hotspot was open takes it as its own: no second opening
+    /// (the phone on it would drop), and it closes when a network works.
+    @Test func aHotspotOpenBeforeARestartIsTheBoxs() {
+        nm.board.withLock {
+            $0.active = "delaybox-hotspot:802-11-wireless:wlan0:activated\n"
+            $0.list = "*:Delaybox-bar:0:WPA2:1\n :club:90:WPA2:6\n"
+        }
+        let keeper = keeper(after: .seconds(10))
+        tick(keeper, at: 0)
+        #expect(keeper.state().networks.map(\.ssid) == ["club"], "NetworkManager's last scan, less its own hotspot")
+        // The radio serving the hotspot does not scan: the last scan's networks age out.
+        nm.board.withLock { $0.list = "*:Delaybox-bar:0:WPA2:1\n" }
+        tick(keeper, at: 60)
+        #expect(keeper.state().networks.map(\.ssid) == ["club"], "the list before is kept")
+        #expect(keeper.state().hotspotOpen && keeper.state().hotspotReason == "open before the box restarted")
+        #expect(!nm.calls.contains { $0.contains("hotspot") }, "not opened again: \(nm.calls)")
+        nm.board.withLock { $0.active = "Wired connection 1:802-3-ethernet:eth0:activated\n" }
+        tick(keeper, at: 65)
+        #expect(nm.calls.contains(["connection", "down", "delaybox-hotspot"]) && !keeper.state().hotspotOpen)
     }
 
     @Test func withoutNetworkManagerItSaysSoAndDoesNothing() {

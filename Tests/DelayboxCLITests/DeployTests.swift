@@ -45,6 +45,7 @@ import Testing
             "/lib/systemd/system/delaybox-autoupdate.timer", "/lib/systemd/system/delaybox-autoupdate.service",
             "/lib/systemd/system/delaybox-board.path", "/lib/systemd/system/delaybox-board.service",
             "/lib/udev/rules.d/60-delaybox-gpio.rules", "/lib/udev/rules.d/70-delaybox-ir.rules",
+            "/usr/share/polkit-1/rules.d/60-delaybox-wifi.rules",
             "/usr/lib/delaybox/load-keymap", "/usr/share/delaybox/rc_keymaps/car-mp3.toml",
             "/etc/delaybox/delaybox.conf",
             "/usr/share/delaybox/version",

@@ -62,8 +62,10 @@ struct VirtualBoardDeployTests {
         func lap(_ step: String) {
             print("deploy: Debian \(release) \(board.arch): \(step) at \(Int(Date().timeIntervalSince(began))) s")
         }
-        let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused()
-        let boot = ["WEB_PORT": String(webPort), "BOARD_CPUS": String(Self.cpus(for: board))]
+        let port = try LoopbackPort.unused(), webPort = try LoopbackPort.unused(), relayPort = try LoopbackPort.unused()
+        let boot = [
+            "WEB_PORT": String(webPort), "RELAY_PORT": String(relayPort), "BOARD_CPUS": String(Self.cpus(for: board)),
+        ]
         let machine = try LaunchedProgram(
             Self.root.appendingPathComponent("tools/virtual-board/boot.sh"), [directory.path, String(port)],
             environment: board.environment.merging(boot) { $1 })
@@ -98,6 +100,11 @@ struct VirtualBoardDeployTests {
             "curl", "-s", "--max-time", "10", "http://127.0.0.1:\(webPort)/api/session",
         ])
         #expect(session.contains("\"password_set\":false"), "the page from the host: \(session)")
+        // The page by number, read from the box's own addresses (netlink, which the unit
+        // allows): QEMU's user network gives the board 10.0.2.15.
+        #expect(
+            try login.run("delayboxctl status").contains("page_by_number: http://10.0.2.15/"),
+            "the unprivileged service reads its addresses")
         let units = try login.run(
             "systemctl is-active delaybox.socket; systemctl show -p User --value delaybox.service; "
                 + "ls /etc/avahi/services/delaybox.service /etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf")
@@ -121,7 +128,7 @@ struct VirtualBoardDeployTests {
         }
 
         // Again, now also setting the page's password as an installer does.
-        let again = try install(login, ["--deb", good.path, "--web-password"], input: "correct horse battery\n")
+        let again = try install(login, ["--deb", good.path, "--web-password"], input: Self.pagePassword + "\n")
         lap("installed again, with the page's password")
         #expect(
             again.status == 0 && again.errors.contains("\(goodVersion) is installed already and healthy: playing")
@@ -341,6 +348,11 @@ struct VirtualBoardDeployTests {
         #expect(
             try login.run("apt-cache policy delaybox").contains("\(address) \(suite)/main"),
             "the box follows the repository")
+        // This machine's board has NetworkManager and simulated radios (build-rootfs.sh).
+        if board.arch == "amd64" {
+            try aLostBoxIsFoundThroughItsHotspot(
+                login, board: board, relayPort: relayPort, directory: directory, lap: lap)
+        }
     }
 
     func install(_ login: Login, _ arguments: [String], input: String? = nil) throws -> ExternalTool.Outcome {

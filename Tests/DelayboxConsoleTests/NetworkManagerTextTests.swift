@@ -9,19 +9,34 @@ import Testing
 
     @Test func networksAreListedOnceStrongestFirstStrangersCheckedFirst() {
         let output = """
-             :club:54:WPA2
-            *:Home\\: 2.4:70:WPA1 WPA2
-             :club:81:WPA2
-             ::90:WPA2
-             :cafe:40:
-             :evil\u{07}:99:
-             :loud:101:WPA2
-             :-o:50:
+             :club:54:WPA2:1
+            *:Home\\: 2.4:70:WPA1 WPA2:6
+             :club:81:WPA2:1
+             ::90:WPA2:11
+             :cafe:40::11
+             :evil\u{07}:99::1
+             :loud:101:WPA2:1
+             :far:50:WPA2:999
+             :-o:50::1
             Warning\\: versions do not match
             """
         let networks = NetworkManagerText.networks(output)
         #expect(networks.map(\.ssid) == ["club", "Home: 2.4", "cafe"])
         #expect(networks[0].signal == 81 && networks[1].inUse && networks[2].security == "")
+        #expect(networks.map(\.channel) == [1, 6, 11])
+    }
+
+    /// Of 1, 6 and 11, the channel with the fewest networks near it (12 and 13 are not
+    /// allowed everywhere: a hotspot there never came up on the virtual board).
+    @Test func theHotspotTakesTheQuietestOfTheChannelsAllowedEverywhere() {
+        func on(_ channels: [Int]) -> [WiFiNetwork] {
+            channels.map { WiFiNetwork(ssid: "n\($0)", signal: 50, security: "", channel: $0) }
+        }
+        #expect(HotspotPolicy.channel(among: []) == 6)
+        #expect(HotspotPolicy.channel(among: on([6, 7, 1, 2])) == 11)
+        #expect(HotspotPolicy.channel(among: on([6, 11, 13])) == 1)
+        #expect(HotspotPolicy.channel(among: on([1, 11])) == 6, "5 channels apart do not overlap")
+        #expect(HotspotPolicy.channel(among: on([36, 40])) == 6, "5 GHz networks are far from these")
     }
 
     @Test func theBoxIsOnANetworkOnlyWhenAConnectionOtherThanItsOwnWorks() {

@@ -47,6 +47,11 @@ esac
 # The arm64 board's scenarios run on this root filesystem (run.sh): ALSA's tools to capture,
 # ir-keytable (the package's keymap loader uses it) and v4l-utils' ir-ctl (the remote's codes).
 $NATIVE || INCLUDE+=,alsa-utils,ir-keytable,v4l-utils
+# This machine's board is also where the box meets Wi-Fi (issue 60): NetworkManager (Raspberry
+# Pi OS's) and polkit to let the service's user ask it, and for the test's other radios — the
+# club's router (hostapd, dnsmasq's DHCP) and a phone (wpa_supplicant, its page relayed by
+# socat) — on mac80211_hwsim's simulated radios, each in a network namespace of its own.
+$NATIVE && INCLUDE+=,network-manager,polkitd,libpam-systemd,wpasupplicant,hostapd,iw,dnsmasq-base,socat,iproute2
 
 # The board's own files — plain files, so that they can go in before another CPU's packages
 # are configured: the kernel's modules the board uses, with what they depend on; the
@@ -54,7 +59,10 @@ $NATIVE || INCLUDE+=,alsa-utils,ir-keytable,v4l-utils
 # (gpiochip0 on x86; the arm64 `virt` machine's own chip comes first there); DHCP from QEMU's
 # user network on the virtio NIC; SSH for root with the key.
 board_files() {
-  "$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$OUT/gpio-sim/gpio-sim-oot.ko" "$FS" configfs snd-aloop virtio_net
+  local wifi=()
+  # WPA2's CCMP and its management frames' CMAC: the crypto API loads them when a key is set.
+  $NATIVE && wifi=(mac80211_hwsim ccm ctr cmac gcm)
+  "$ROOT/tools/virtual-board/install-modules.sh" "$X" "$KREL" "$OUT/gpio-sim/gpio-sim-oot.ko" "$FS" configfs snd-aloop virtio_net "${wifi[@]}"
   mkdir -p "$FS/etc/modules-load.d" "$FS/usr/local/sbin" "$FS/etc/systemd/system" "$FS/etc/systemd/network"
   printf 'snd-aloop\ngpio-sim-oot\n' > "$FS/etc/modules-load.d/virtual-board.conf"
   printf '%s\n' '#!/bin/sh' \
@@ -68,6 +76,13 @@ board_files() {
     '[Service]' 'Type=oneshot' 'ExecStart=/usr/local/sbin/virtual-board-gpio' 'RemainAfterExit=yes' \
     '[Install]' 'WantedBy=multi-user.target' > "$FS/etc/systemd/system/virtual-board-gpio.service"
   printf '%s\n' '[Match]' 'Name=en* eth*' '[Network]' 'DHCP=ipv4' > "$FS/etc/systemd/network/10-virtio.network"
+  # NetworkManager leaves the wire (the tests' SSH, systemd-networkd's) alone: to it the
+  # board has no network until its Wi-Fi joins one.
+  if $NATIVE; then
+    mkdir -p "$FS/etc/NetworkManager/conf.d"
+    printf '%s\n' '[keyfile]' 'unmanaged-devices=interface-name:en*;interface-name:eth*' \
+      > "$FS/etc/NetworkManager/conf.d/virtual-board.conf"
+  fi
   echo virtual-board > "$FS/etc/hostname"
   echo "/dev/vda / ext4 defaults 0 1" > "$FS/etc/fstab"
   install -d -m 700 "$FS/root/.ssh"

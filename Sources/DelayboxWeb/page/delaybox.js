@@ -85,6 +85,29 @@ async function session() {
     if (answer) $("version").textContent = answer.version;
     await machine();
     await boards();
+    await wifi();
+  }
+}
+
+// The box's Wi-Fi, as `wifi` answers (a board that leaves its Wi-Fi alone: no part). On the
+// box's own hotspot this is how a phone gives it the network to join.
+async function wifi() {
+  const { ok, answer } = await call("/api/command", { line: "wifi" });
+  show("wifi-part", ok);
+  if (!ok) return;
+  $("wifi-now").textContent = (answer.network ? "On " + answer.network + "." : "On no network.")
+    + " Its hotspot: " + answer.hotspot + ", password " + answer.hotspot_password + " (" + answer.hotspot_note + ")."
+    + (answer.joining ? " Joining " + answer.joining + "." : "")
+    + (answer.last_join ? " Last: " + answer.last_join + "." : "")
+    + (answer.problem ? " " + answer.problem + "." : "");
+  const select = $("wifi-network");
+  select.replaceChildren();
+  for (const network of answer.networks || []) {
+    const option = document.createElement("option");
+    option.value = network.ssid;
+    option.textContent = network.ssid + " (" + network.signal + "%" + (network.security ? "" : ", open") + ")";
+    option.selected = network.in_use;
+    select.append(option);
   }
 }
 
@@ -306,6 +329,18 @@ document.addEventListener("DOMContentLoaded", () => {
     show("board-decide", false);
     const answer = await run("board use " + $("board").value);
     if (answer) say("Board " + answer.board + ".");
+  });
+  $("wifi-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("wifi-other").value || $("wifi-network").value;
+    if (!name) return;
+    // The name quoted as the console reads it; the password is the rest of the line.
+    const quoted = '"' + name.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+    const password = $("wifi-password").value;
+    const answer = await run("wifi join " + quoted + (password ? " " + password : ""));
+    if (!answer) return;
+    $("wifi-password").value = "";
+    say("Joining " + name + ". A phone on the box's hotspot loses this page now; the box says its new address aloud.");
   });
   $("log-show").addEventListener("click", async () => {
     const answer = await run("log tail 20");
