@@ -8,6 +8,7 @@ set -euo pipefail
 # What a release needs (`make release`, `--release`: a club's machine builds and signs
 # the boxes' packages without the test kit). The playback engine itself needs no C library.
 BUILD_PACKAGES=(
+  libc6-dev libstdc++-12-dev libgcc-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6 tzdata   # what Swift's own tools link and build with (swift.org's list for Debian 12): a machine where Swift was only unpacked
   ca-certificates   # the package manager fetches Swift dependencies over https
   git               # ... through git
   pkg-config        # finds the box's FFmpeg for the CFFmpeg module
