@@ -266,14 +266,7 @@ public enum ConsoleLanguage {
     /// network's name is one word or "in quotes" (`\"` and `\\` inside), the password is the
     /// rest of the line exactly (spaces count; none: an open network). Nil for other lines.
     static func wifiJoin(_ line: String) -> Result<ConsoleRequest, ConsoleError>? {
-        var rest = Substring(line)
-        for word in ["wifi", "join"] {
-            rest = rest.drop { $0 == " " }
-            guard rest.prefix(word.count).lowercased() == word else { return nil }
-            rest = rest.dropFirst(word.count)
-            guard rest.isEmpty || rest.first == " " else { return nil }
-        }
-        while rest.last?.isNewline == true { rest = rest.dropLast() }
+        guard var rest = rest(of: line, after: ["wifi", "join"]) else { return nil }
         rest = rest.drop { $0 == " " }
         let usage = ConsoleError("usage: wifi join NETWORK [PASSWORD] (a name with spaces in \"quotes\")")
         var ssid = ""
@@ -309,16 +302,24 @@ public enum ConsoleLanguage {
     /// The password of `web password PASSWORD` exactly as typed (spaces and `--json`
     /// inside it count), "" when there is none; nil for any other line.
     static func webPassword(_ line: String) -> String? {
+        guard let rest = rest(of: line, after: ["web", "password"]) else { return nil }
+        return String(rest.first == " " ? rest.dropFirst() : rest)
+    }
+
+    /// What follows `words` (any case, each a whole word) at the start of `line`, as typed,
+    /// without the line's end; nil when the line does not begin with them. For the lines whose
+    /// last argument is the rest of the line: a password.
+    static func rest(of line: String, after words: [String]) -> Substring? {
         var rest = Substring(line)
-        for word in ["web", "password"] {
+        for word in words {
             rest = rest.drop { $0 == " " }
             guard rest.prefix(word.count).lowercased() == word else { return nil }
             rest = rest.dropFirst(word.count)
             guard rest.isEmpty || rest.first == " " else { return nil }
         }
-        if rest.first == " " { rest = rest.dropFirst() }
+        // "\r\n" is one Character: `isNewline` takes it whole.
         while rest.last?.isNewline == true { rest = rest.dropLast() }
-        return String(rest)
+        return rest
     }
 
     static func presetSlot(_ text: String) -> Result<Int, ConsoleError> {

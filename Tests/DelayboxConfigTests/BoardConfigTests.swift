@@ -177,12 +177,19 @@ import Testing
             "\(found)")
     }
 
+    /// The minimal board with `section` added: its config (nil when refused) and what the
+    /// reader said.
+    func minimalBoard(with section: String) throws -> (config: BoardConfig?, diagnostics: [String]) {
+        let directory = try directory(["board.yaml": Self.minimal + section])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
+        return (loaded.config, loaded.diagnostics.map(\.description))
+    }
+
     @Test func theWebPageIsOnWithAWebSectionAndOffWhenItSaysSo() throws {
         func web(_ section: String) throws -> (settings: WebSettings?, diagnostics: [String]) {
-            let directory = try directory(["board.yaml": Self.minimal + section])
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
-            return (loaded.config?.web, loaded.diagnostics.map(\.description))
+            let loaded = try minimalBoard(with: section)
+            return (loaded.config?.web, loaded.diagnostics)
         }
         #expect(try web("").settings == nil, "no section: no page")
         #expect(try web("web:\n  port: 8080\n").settings == WebSettings(port: 8080))
@@ -203,10 +210,8 @@ import Testing
     /// after 3 min unless said, `never` by itself; its password WPA2's.
     @Test func theWiFiSectionSaysWhenTheHotspotOpens() throws {
         func wifi(_ section: String) throws -> (settings: WiFiSettings?, diagnostics: [String]) {
-            let directory = try directory(["board.yaml": Self.minimal + section])
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let loaded = ConfigFile.load(directory.appendingPathComponent("board.yaml").path)
-            return (loaded.config?.wifi, loaded.diagnostics.map(\.description))
+            let loaded = try minimalBoard(with: section)
+            return (loaded.config?.wifi, loaded.diagnostics)
         }
         #expect(try wifi("").settings == nil, "no section: the Wi-Fi left alone")
         #expect(try wifi("wifi:\n  enabled: true\n").settings == WiFiSettings(hotspotAfter: .minutes(3)))
