@@ -348,8 +348,12 @@ struct VirtualBoardDeployTests {
         #expect(
             try login.run("apt-cache policy delaybox").contains("\(address) \(suite)/main"),
             "the box follows the repository")
-        // This machine's board has NetworkManager and simulated radios (build-rootfs.sh).
+        // On this machine's board (the arm64 board is emulated: a third of the speed) the
+        // daily timer's path, and the Wi-Fi: it has NetworkManager and simulated radios.
         if board.arch == "amd64" {
+            try theDailyUpdateInstallsTheNextReleaseWhenTheBoxIsQuiet(
+                login, board: board, good: good, directory: directory, repository: served, key: key, url: address,
+                lap: lap)
             try aLostBoxIsFoundThroughItsHotspot(
                 login, board: board, relayPort: relayPort, directory: directory, lap: lap)
         }
