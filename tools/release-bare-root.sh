@@ -43,6 +43,9 @@ say "make release in the bare machine"
 unshare --mount --propagation private /bin/bash -c '
   set -euo pipefail
   bind() { mkdir -p "$DIR$1"; mount --bind "$1" "$DIR$1"; }
+  # Its root a mount point, as a machine'"'"'s is: the build roots'"'"' own mount namespaces
+  # (tools/debian-root/run.sh) change its propagation, which a plain chroot refuses.
+  mount --bind "$DIR" "$DIR"
   mount -t proc proc "$DIR/proc"
   mount --rbind /dev "$DIR/dev"
   mount -t sysfs sys "$DIR/sys"
