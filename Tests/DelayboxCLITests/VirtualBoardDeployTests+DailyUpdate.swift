@@ -8,10 +8,33 @@ extension VirtualBoardDeployTests {
     /// each night: `release-check --auto`) installs it from the signed repository while the
     /// box plays, and its restart waits for the final whistle — a pause here (the update
     /// window is `none`) — then the new release is checked and kept.
+    ///
+    /// First, with a source that does not answer and nothing newer: the box says it could
+    /// not look (apt-get update only warns of it), not "up to date".
     func theDailyUpdateInstallsTheNextReleaseWhenTheBoxIsQuiet(
+        _ login: Login, board: VirtualBoard.Board, good: URL, directory: URL, repository: URL, key: URL,
+        server: StaticHTTPServer, lap: (String) -> Void
+    ) throws {
+        // The repository's server is used from the board only: held to the end here.
+        try withExtendedLifetime(server) {
+            try dailyUpdate(
+                login, board: board, good: good, directory: directory, repository: repository, key: key,
+                url: server.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/")), lap: lap)
+        }
+    }
+
+    private func dailyUpdate(
         _ login: Login, board: VirtualBoard.Board, good: URL, directory: URL, repository: URL, key: URL,
         url: String, lap: (String) -> Void
     ) throws {
+        let gone = "/etc/apt/sources.list.d/gone.sources"
+        _ = try login.run(
+            "printf 'Types: deb\\nURIs: http://127.0.0.1:9/\\nSuites: bookworm\\nComponents: main\\n' > \(gone); "
+                + "systemctl start delaybox-autoupdate.service")
+        #expect(
+            login.releaseState().contains("update failed: a source did not answer: "),
+            "\(login.releaseState())")
+        _ = try login.run("rm \(gone)")
         let release = board.release
         let newest = try Self.variant(
             of: good, in: directory, named: "newest", version: ".2",

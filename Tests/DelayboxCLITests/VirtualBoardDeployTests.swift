@@ -352,7 +352,7 @@ struct VirtualBoardDeployTests {
         // daily timer's path, and the Wi-Fi: it has NetworkManager and simulated radios.
         if board.arch == "amd64" {
             try theDailyUpdateInstallsTheNextReleaseWhenTheBoxIsQuiet(
-                login, board: board, good: good, directory: directory, repository: served, key: key, url: address,
+                login, board: board, good: good, directory: directory, repository: served, key: key, server: server,
                 lap: lap)
             try aLostBoxIsFoundThroughItsHotspot(
                 login, board: board, relayPort: relayPort, directory: directory, lap: lap)
