@@ -131,11 +131,17 @@ public final class WiFiKeeper: Sendable {
             shared.state.problem = nil
             shared.state.device = device
             shared.state.network = working?.name
-            // Opened before this process started (a restart while it was open).
+            // Opened before this process started (a restart while it was open), or taken down
+            // by NetworkManager since (its radio failed): the state follows what is up.
             if hotspotUp, !shared.policy.isOpen {
                 shared.policy.foundOpen(now: now)
                 shared.state.hotspotOpen = true
                 shared.state.hotspotReason = "open before the box restarted"
+            } else if !hotspotUp, shared.policy.isOpen {
+                shared.policy.closed(now: now)
+                shared.state.hotspotOpen = false
+                shared.state.hotspotReason = nil
+                shared.events.append(.hotspotClosed(reason: "NetworkManager took it down"))
             }
             defer {
                 shared.join = nil

@@ -37,6 +37,12 @@ import Testing
                 default: break
                 }
                 if arguments.contains("connect") { return board.joinAnswer }
+                // The hotspot comes up and goes down as NetworkManager would do it.
+                let hotspot = "delaybox-hotspot:802-11-wireless:wlan0:activated\n"
+                if arguments.starts(with: ["device", "wifi", "hotspot"]) { board.active += hotspot }
+                if arguments == ["connection", "down", "delaybox-hotspot"] {
+                    board.active = board.active.replacingOccurrences(of: hotspot, with: "")
+                }
                 return says("")
             }
         }
@@ -77,7 +83,6 @@ import Testing
         nm.clearCalls()
         #expect(keeper.join(ssid: "club", password: "two words") == nil)
         #expect(keeper.join(ssid: "cafe", password: "") != nil, "one join at a time")
-        nm.board.withLock { $0.active = "lo:loopback:lo:activated\ndelaybox-hotspot:802-11-wireless:wlan0:activated\n" }
         tick(keeper, at: 200)
         let calls = nm.calls
         let down = calls.firstIndex(of: ["connection", "down", "delaybox-hotspot"])
@@ -134,9 +139,26 @@ import Testing
         #expect(keeper.state().networks.map(\.ssid) == ["club"], "the list before is kept")
         #expect(keeper.state().hotspotOpen && keeper.state().hotspotReason == "open before the box restarted")
         #expect(!nm.calls.contains { $0.contains("hotspot") }, "not opened again: \(nm.calls)")
-        nm.board.withLock { $0.active = "Wired connection 1:802-3-ethernet:eth0:activated\n" }
+        nm.board.withLock { $0.active += "Wired connection 1:802-3-ethernet:eth0:activated\n" }
         tick(keeper, at: 65)
         #expect(nm.calls.contains(["connection", "down", "delaybox-hotspot"]) && !keeper.state().hotspotOpen)
+    }
+
+    /// NetworkManager takes the hotspot down (its radio failed): the box says it is closed, and
+    /// opens it again a wait later.
+    @Test func aHotspotNetworkManagerTookDownIsClosed() {
+        let keeper = keeper(after: .seconds(10))
+        tick(keeper, at: 0)
+        tick(keeper, at: 10)
+        #expect(keeper.takeEvents() == [.hotspotOpened(reason: "no network for 10 s")])
+        nm.board.withLock { $0.active = "lo:loopback:lo:activated\n" }
+        tick(keeper, at: 15)
+        #expect(!keeper.state().hotspotOpen)
+        #expect(keeper.takeEvents() == [.hotspotClosed(reason: "NetworkManager took it down")])
+        tick(keeper, at: 24)
+        #expect(keeper.takeEvents().isEmpty)
+        tick(keeper, at: 25)
+        #expect(keeper.takeEvents() == [.hotspotOpened(reason: "no network for 10 s")])
     }
 
     @Test func withoutNetworkManagerItSaysSoAndDoesNothing() {

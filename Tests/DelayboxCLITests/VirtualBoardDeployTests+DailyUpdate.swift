@@ -30,7 +30,9 @@ extension VirtualBoardDeployTests {
         let gone = "/etc/apt/sources.list.d/gone.sources"
         _ = try login.run(
             "printf 'Types: deb\\nURIs: http://127.0.0.1:9/\\nSuites: bookworm\\nComponents: main\\n' > \(gone); "
-                + "systemctl start delaybox-autoupdate.service")
+                + "systemctl start delaybox-autoupdate.service; systemctl is-failed delaybox-autoupdate.service || true"
+        )
+        // The unit fails (systemctl --failed lists it) and the box's status says why.
         #expect(
             login.releaseState().contains("update failed: a source did not answer: "),
             "\(login.releaseState())")
