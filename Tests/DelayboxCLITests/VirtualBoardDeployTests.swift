@@ -413,7 +413,9 @@ struct VirtualBoardDeployTests {
 
     /// Root on the virtual board over SSH, through the loopback port forward: one connection
     /// shared by every command and copy (a login to the emulated board took 1.8 s, a command
-    /// on the shared connection 0.4 s), until `close()`.
+    /// on the shared connection 0.4 s), until `close()`. It persists the whole test: the
+    /// repository's reverse forward lives on it, and an install.sh run of minutes leaves it
+    /// idle (with 60 s it went, and the board's apt found the repository gone).
     struct Login {
         var port: Int
         var key: String
@@ -425,7 +427,7 @@ struct VirtualBoardDeployTests {
             [
                 "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "StrictHostKeyChecking=accept-new",
                 "-o", "UserKnownHostsFile=\(knownHosts)", "-o", "LogLevel=ERROR", "-i", key, "-p", String(port),
-                "-o", "ControlMaster=auto", "-o", "ControlPath=\(connection)", "-o", "ControlPersist=60",
+                "-o", "ControlMaster=auto", "-o", "ControlPath=\(connection)", "-o", "ControlPersist=1200",
                 "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=6",
             ]
         }
