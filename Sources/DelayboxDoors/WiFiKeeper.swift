@@ -23,10 +23,17 @@ public final class WiFiKeeper: Sendable {
         var join: (ssid: String, password: String)?
         var closeAsked = false
         var events: [WiFiEvent] = []
+        /// nmcli could not run at the last look.
+        var absent = false
     }
 
-    /// How often NetworkManager is asked how the box's network is.
-    static let interval = TimeAmount.seconds(5)
+    /// How often NetworkManager is asked how the box's network is: while the box has none
+    /// (the hotspot's wait, a phone on it, a join); while one works (nothing to do but notice
+    /// it going: nmcli costs a Pi Zero tens of ms of CPU a call); on a board without
+    /// NetworkManager (a spawn that fails each time is still a spawn beside the audio thread).
+    static let intervals = (
+        lost: TimeAmount.seconds(5), connected: TimeAmount.seconds(30), absent: TimeAmount.minutes(5)
+    )
     private let shared: Mutex<Shared>
     private let thread = WorkerThread(name: "delaybox-wifi")
     private let nmcli: Runner
@@ -46,12 +53,22 @@ public final class WiFiKeeper: Sendable {
         thread.start { [self] in
             while !thread.isStopRequested {
                 tick(now: clock.now())
-                thread.wait(for: Self.interval)
+                thread.wait(for: nextLook)
             }
         }
     }
 
     public func stop() { thread.stop() }
+
+    /// When to look again (`intervals`); asking to open or join wakes the thread at once.
+    var nextLook: TimeAmount {
+        shared.withLock {
+            $0.absent
+                ? Self.intervals.absent
+                : $0.state.network != nil && !$0.policy.isOpen && $0.join == nil
+                    ? Self.intervals.connected : Self.intervals.lost
+        }
+    }
 
     /// The Wi-Fi as last seen; asking counts as using an open hotspot (a phone on it is
     /// looking at the page).
@@ -110,6 +127,7 @@ public final class WiFiKeeper: Sendable {
     /// loop; a test calls it in virtual time.
     func tick(now: Instant) {
         let devices = nmcli(["-t", "-f", "DEVICE,TYPE,STATE", "device"])
+        shared.withLock { $0.absent = devices.status == nil }
         guard devices.status != nil else {
             // A board without NetworkManager (a host, Raspberry Pi OS before bookworm).
             setProblem("no NetworkManager here (nmcli cannot run): the box leaves its Wi-Fi alone", level: .notice)

@@ -72,6 +72,7 @@ import Testing
         #expect(keeper.state().network == nil && keeper.state().networks.map(\.ssid) == ["club", "cafe"])
         tick(keeper, at: 179)
         #expect(!keeper.state().hotspotOpen && keeper.takeEvents().isEmpty)
+        #expect(keeper.nextLook == WiFiKeeper.intervals.lost)
         tick(keeper, at: 180)
         #expect(keeper.state().hotspotOpen)
         #expect(keeper.takeEvents() == [.hotspotOpened(reason: "no network for 3 min")])
@@ -97,6 +98,7 @@ import Testing
         nm.clearCalls()
         for second in stride(from: Int64(205), through: 3_600, by: 5) { tick(keeper, at: second) }
         #expect(!nm.calls.contains { $0.contains("hotspot") } && keeper.takeEvents().isEmpty)
+        #expect(keeper.nextLook == WiFiKeeper.intervals.connected, "on a network: looked at less often")
         #expect(keeper.openHotspot()?.contains("the box is on 'club'") == true)
     }
 
@@ -170,5 +172,13 @@ import Testing
         #expect(keeper.openHotspot() == keeper.state().problem)
         #expect(keeper.join(ssid: "club", password: "") != nil)
         #expect(nm.calls.allSatisfy { $0.last == "device" }, "only asked how it is: \(nm.calls)")
+        #expect(keeper.nextLook == WiFiKeeper.intervals.lost, "not running yet: it may start at any moment")
+        // Not installed at all (nmcli cannot be spawned): said once, looked for rarely.
+        let bare = WiFiKeeper(
+            settings: WiFiSettings(), identity: HotspotIdentity(boxName: "bar", machineID: nil), clock: clock,
+            nmcli: { _ in ChildProcess.Outcome(status: nil, output: []) })
+        bare.tick(now: clock.now())
+        #expect(bare.state().problem?.hasPrefix("no NetworkManager here") == true)
+        #expect(bare.nextLook == WiFiKeeper.intervals.absent, "a board without it is asked rarely")
     }
 }
