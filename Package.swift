@@ -96,7 +96,9 @@ let package = Package(
             name: "DelayboxInput", dependencies: ["CInput", "DelayboxControls", "DelayboxSystem"], swiftSettings: strict
         ),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
-        .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
+        .target(
+            name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem"],
+            swiftSettings: strict),
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(
@@ -278,7 +280,8 @@ let package = Package(
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
-                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxWeb",
+                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxTestSupport",
+                "DelayboxWeb",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -155,7 +155,11 @@ public final class Appliance {
         if let runtime = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
             setup.journalDirectory = runtime + "/journal"
         }
-        let doors = Doors(config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string)
+        let doors = Doors(
+            config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string,
+            hotspotPasswordFile: HotspotPasswordFile(
+                path: URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
+                    .appendingPathComponent("hotspot-password").path))
         do {
             return try Playout(
                 setup: setup, output: output, inbox: inbox, doors: doors, clock: clock, systemd: systemd, now: now)

@@ -17,10 +17,14 @@ extension ConsoleAnswers {
     /// root's `delaybox-update.service` then updates Delaybox from the box's apt sources,
     /// and the healer checks what it installed. The box itself has no privilege to do any
     /// of it.
-    func askForUpdate(version: String?) -> ConsoleReply {
-        if let problem = leaveRequest("update-request", holding: version, for: "an update") { return problem }
+    /// `later`: the line says so (`later [VERSION]`), and root's helper leaves the restart
+    /// to the box's update window or its next quiet moment.
+    func askForUpdate(version: String?, later: Bool = false) -> ConsoleReply {
+        let line = later ? (["later"] + (version.map { [$0] } ?? [])).joined(separator: " ") : version
+        if let problem = leaveRequest("update-request", holding: line, for: "an update") { return problem }
         let what = version.map { "asked for \($0)" } ?? "asked"
-        return .answer(ResultAnswer(update: "\(what): `status` says how it goes (release)"))
+        let when = later ? "; it starts in the update window (\(config.updateWindow)) or once the box is quiet" : ""
+        return .answer(ResultAnswer(update: "\(what)\(when): `status` says how it goes (release)"))
     }
 
     /// Leaves `file` in the service's runtime directory for root's helper (a path unit
@@ -47,15 +51,15 @@ extension ConsoleAnswers {
         guard let document else {
             return .refusal(.unavailable, "the config file cannot be read again; `config show` has the running values")
         }
-        let found = document.lookup(key)
+        // A secret is said to be set, not shown — in the answer and in a refusal's "there:"
+        // alike (`config get mqtt.password.x` once printed the password there).
+        let found = document.redacting(BoardConfig.secretKeys(in: document)).lookup(key)
         guard let node = found.node else {
             let place = found.deepest.path.isEmpty ? "the config" : "'\(found.deepest.path)'"
             return .refusal(.refused, "no '\(found.missing ?? key)' in \(place); there: \(found.deepest.node.summary)")
         }
-        // A secret is said to be set, not shown: the console's answers go to the control
-        // socket's and MQTT's clients too.
-        let value = key.split(separator: ".").last == "password" ? "(set; not shown)" : node.summary
-        return .answer(ConfigValueAnswer(key: key, value: value, from: "\(node.location.file):\(node.location.line)"))
+        return .answer(
+            ConfigValueAnswer(key: key, value: node.summary, from: "\(node.location.file):\(node.location.line)"))
     }
 
     /// `config set KEY VALUE`: the running config with that value, if the result is valid
@@ -70,7 +74,8 @@ extension ConsoleAnswers {
         }
         if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
         effects.append(.configEdited)
-        return .answer(ResultAnswer(key: key, value: value, saved: ResultAnswer.unsaved))
+        let shown = self.document.map { BoardConfig.secretKeys(in: $0).contains(key) } == true ? Secret.shown : value
+        return .answer(ResultAnswer(key: key, value: shown, saved: ResultAnswer.unsaved))
     }
 
     /// `channel add` and `channel remove`: the channel list changed by `change` (which may

@@ -10,13 +10,14 @@ extension ConsoleAnswers {
             .unavailable, "this board leaves the Wi-Fi alone: no wifi: section in its config (docs/board-config.md)")
     }
 
-    func wifiAnswer() -> ConsoleReply {
+    /// - Parameter door: the network door that asked (its password is not shown there).
+    func wifiAnswer(door: NetworkDoorPolicy.Door?) -> ConsoleReply {
         guard let keeper = doors?.wifi else { return keeperMissing }
         let after =
             config.wifi?.hotspotAfter.map {
                 "closed; opens after \($0.wholeSeconds >= 120 ? "\($0.wholeSeconds / 60) min" : "\($0.wholeSeconds) s") without a network"
             } ?? "closed; opens only when asked (wifi.hotspot_after: never)"
-        let answer = WiFiAnswer(keeper.state(), after: after)
+        let answer = WiFiAnswer(keeper.state(), after: after, showPassword: door == nil)
         return .answer(answer, text: answer.text)
     }
 
@@ -27,6 +28,14 @@ extension ConsoleAnswers {
             ResultAnswer(
                 wifi: "joining '\(ssid)': the hotspot closes; the box says its new address when it is on it, "
                     + "or opens its hotspot again"))
+    }
+
+    func changeHotspotPassword(_ password: String) -> ConsoleReply {
+        guard let keeper = doors?.wifi else { return keeperMissing }
+        if let refusal = keeper.changeHotspotPassword(password) { return .refusal(.refused, refusal) }
+        return .answer(
+            ResultAnswer(wifi: "the hotspot's password is changed; a phone on the hotspot joins again with the new one")
+        )
     }
 
     func wifiHotspot(open: Bool) -> ConsoleReply {

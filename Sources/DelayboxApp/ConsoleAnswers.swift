@@ -55,8 +55,8 @@ struct ConsoleAnswers {
             return .answer(statusAnswer(status, now: now))
         case .report(let name):
             return report(name, status: status, now: now)
-        case .update(let version):
-            return askForUpdate(version: version)
+        case .update(let version, let later):
+            return askForUpdate(version: version, later: later)
         case .stagedUpdate:
             return .refusal(
                 .refused,
@@ -119,7 +119,9 @@ struct ConsoleAnswers {
         case .chooseBoard(let name):
             return chooseBoard(name)
         case .wifi:
-            return wifiAnswer()
+            return wifiAnswer(door: request.door)
+        case .wifiHotspotPassword(let password):
+            return changeHotspotPassword(password)
         case .wifiJoin(let ssid, let password):
             return joinWiFi(ssid, password: password)
         case .wifiHotspot(let open):

@@ -1,15 +1,17 @@
 import DelayboxNetwork
 
-/// What `wifi` answers: the network the box is on, its hotspot (open or not, its name and
-/// password: the box's own doors only — MQTT may not ask), the networks in reach, how the
-/// last join went. A Codable answer (`JSONValue`); the console's text a line each.
+/// What `wifi` answers: the network the box is on, its hotspot (open or not, its name; its
+/// password at the box's own doors only — the serial console, delayboxctl — never the
+/// page's: it is on the label and spoken), the networks in reach, how the last join went.
+/// A Codable answer (`JSONValue`); the console's text a line each.
 public struct WiFiAnswer: Codable, Equatable, Sendable {
     /// The Wi-Fi device (`wlan0`); nil: none.
     public var device: String?
     /// The network the box is on; nil: none.
     public var network: String?
     public var hotspot: String
-    public var hotspotPassword: String
+    /// Nil where it is not shown (a network door).
+    public var hotspotPassword: String?
     public var hotspotOpen: Bool
     /// Why it is open, or when it opens by itself.
     public var hotspotNote: String
@@ -29,11 +31,12 @@ public struct WiFiAnswer: Codable, Equatable, Sendable {
         case problem
     }
 
-    init(_ state: WiFiState, after: String) {
+    /// - Parameter showPassword: the asker is at the box (its console, delayboxctl).
+    init(_ state: WiFiState, after: String, showPassword: Bool) {
         device = state.device
         network = state.network
         hotspot = state.hotspot.ssid
-        hotspotPassword = state.hotspot.password
+        hotspotPassword = showPassword ? state.hotspot.password : nil
         hotspotOpen = state.hotspotOpen
         hotspotNote = state.hotspotOpen ? "open: \(state.hotspotReason ?? "asked")" : after
         networks = state.networks
@@ -42,11 +45,14 @@ public struct WiFiAnswer: Codable, Equatable, Sendable {
         problem = state.problem
     }
 
+    /// What a network door reads instead of the hotspot's password.
+    static let passwordElsewhere = "set (at the box's console or delayboxctl wifi, and spoken)"
+
     /// The console's lines.
     var text: String {
         var lines = [
             "network: \(network ?? "none")\(device.map { " (Wi-Fi device \($0))" } ?? "")",
-            "hotspot: \(hotspot), password \(hotspotPassword) (\(hotspotNote))",
+            "hotspot: \(hotspot), password \(hotspotPassword ?? Self.passwordElsewhere) (\(hotspotNote))",
         ]
         if let problem { lines.append("problem: \(problem)") }
         if let joining { lines.append("joining: \(joining)") }

@@ -3,7 +3,7 @@ extension BoardConfig {
     static func readMQTT(_ mqtt: ConfigReader, log: DiagnosticLog) -> MQTTSettings? {
         defer { mqtt.finish() }
         let caFile = mqtt.string("ca_file"), clientID = mqtt.string("client_id")
-        let username = mqtt.string("username"), password = mqtt.string("password")
+        let username = mqtt.string("username"), password = mqtt.secret("password")
         let prefix = mqtt.string("topic_prefix"), group = mqtt.string("group")
         guard let url = mqtt.string("broker") else {
             if let location = mqtt.location {

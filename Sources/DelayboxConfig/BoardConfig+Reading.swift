@@ -8,7 +8,20 @@ extension BoardConfig {
     /// Reads and validates a merged config document. Returns the config when there is no
     /// error, and every diagnostic either way.
     public static func read(_ document: ConfigNode) -> (config: BoardConfig?, diagnostics: [ConfigDiagnostic]) {
+        read(document, log: DiagnosticLog())
+    }
+
+    /// The keys of `document` that hold secrets (`mqtt.password`, …), as reading it finds
+    /// them: what `config get`, `config set` and every refusal show as set, never as text.
+    public static func secretKeys(in document: ConfigNode) -> Set<String> {
         let log = DiagnosticLog()
+        _ = read(document, log: log)
+        return log.secretKeys
+    }
+
+    private static func read(_ document: ConfigNode, log: DiagnosticLog) -> (
+        config: BoardConfig?, diagnostics: [ConfigDiagnostic]
+    ) {
         let root = ConfigReader(document, path: "", log: log)
         let board = root.section("board")
         let name = board.string("name")
@@ -171,9 +184,10 @@ extension BoardConfig {
         } else if let ms = wifi.milliseconds("hotspot_after", in: 10_000...86_400_000) {
             settings.hotspotAfter = .milliseconds(ms)
         }
-        if let password = wifi.string("hotspot_password"), let location = wifi.value("hotspot_password")?.location {
+        if let password = wifi.secret("hotspot_password"), let location = wifi.value("hotspot_password")?.location {
             // An empty password would be an open network's; a hotspot is always WPA2.
-            if let problem = password.isEmpty ? "give 8-63 characters" : WiFiCredentials.passwordProblem(password) {
+            let text = password.revealed
+            if let problem = text.isEmpty ? "give 8-63 characters" : WiFiCredentials.passwordProblem(text) {
                 log.error(location, "'wifi.hotspot_password': \(problem)")
             } else {
                 settings.hotspotPassword = password

@@ -90,6 +90,22 @@ public indirect enum ConfigNode: Sendable, Equatable {
         }
     }
 
+    /// A copy in which the node at each dotted path of `secrets` (whatever it holds: a
+    /// value, a mistaken mapping) is `Secret.shown`: what `config get` and its refusals read,
+    /// so a secret is said to be set and never shown.
+    public func redacting(_ secrets: Set<String>, at path: String = "") -> ConfigNode {
+        if secrets.contains(path), !path.isEmpty { return .scalar(Secret.shown, location) }
+        let prefix = path.isEmpty ? "" : path + "."
+        switch self {
+        case .scalar: return self
+        case .mapping(let entries, let location):
+            return .mapping(
+                entries.map { ($0.key, $0.value.redacting(secrets, at: prefix + $0.key.name)) }, location)
+        case .sequence(let items, let location):
+            return .sequence(items.enumerated().map { $1.redacting(secrets, at: prefix + String($0)) }, location)
+        }
+    }
+
     /// One line for a maintainer: a scalar's text, a mapping's keys, a sequence's length.
     public var summary: String {
         switch self {

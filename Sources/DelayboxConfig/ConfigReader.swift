@@ -4,6 +4,10 @@ import DelayboxCommands
 /// Collects the problems found while reading a config.
 final class DiagnosticLog {
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// The keys read as secrets (`mqtt.password`): what no door shows.
+    private(set) var secretKeys: Set<String> = []
+
+    func secret(_ key: String) { secretKeys.insert(key) }
 
     func error(_ location: SourceLocation, _ message: String) {
         diagnostics.append(ConfigDiagnostic(.error, at: location, message))
@@ -51,6 +55,13 @@ final class ConfigReader {
             return nil
         }
         return text
+    }
+
+    /// A value no door may show (a password): its key is remembered as a secret whether or
+    /// not the value is valid, so `config get` and every refusal hide it either way.
+    func secret(_ key: String) -> Secret? {
+        log.secret(qualified(key))
+        return string(key).map(Secret.init)
     }
 
     func int(_ key: String, in range: ClosedRange<Int>) -> Int? {

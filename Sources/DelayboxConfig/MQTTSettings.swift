@@ -10,7 +10,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The client id; nil: the box's hostname.
     public var clientID: String?
     public var username: String?
-    public var password: String?
+    public var password: Secret?
     /// Where the box's topics live; nil: `delaybox/<client id>`.
     public var topicPrefix: String?
     /// A venue group whose commands (`delaybox/group/<group>/command`) the box follows too.
@@ -19,7 +19,7 @@ public struct MQTTSettings: Sendable, Equatable {
     public init(
         host: String, port: Int, tls: Bool = false, caFile: String? = nil, clientID: String? = nil,
         username: String? = nil,
-        password: String? = nil, topicPrefix: String? = nil, group: String? = nil
+        password: Secret? = nil, topicPrefix: String? = nil, group: String? = nil
     ) {
         self.host = host
         self.port = port

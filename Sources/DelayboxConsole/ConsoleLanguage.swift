@@ -76,7 +76,7 @@ public enum ConsoleLanguage {
             name: "tone", usage: "tone on | tone off", summary: "a test tone instead of the programme",
             arguments: ["on", "off"]),
         Entry(
-            name: "update", usage: "update | update VERSION | update --canary BOX",
+            name: "update", usage: "update | update VERSION | update --canary BOX [--now]",
             summary:
                 "update Delaybox from the box's apt sources (checked, rolled back if it does not play); a group in stages, BOX first",
             arguments: ["--canary"]),
@@ -97,9 +97,10 @@ public enum ConsoleLanguage {
                 "the web page's password: whether one is set, set one, or forget it (the page lets one be chosen for 30 min)",
             arguments: ["password", "reset"]),
         Entry(
-            name: "wifi", usage: "wifi | wifi join NETWORK [PASSWORD] | wifi hotspot on|off",
+            name: "wifi",
+            usage: "wifi | wifi join NETWORK [PASSWORD] | wifi hotspot on|off | wifi hotspot password NEW",
             summary:
-                "the box's Wi-Fi: its network, its hotspot (name, password), the networks in reach; join one (a name with spaces in \"quotes\")",
+                "the box's Wi-Fi: its network, its hotspot (name, password), the networks in reach; join one (a name with spaces in \"quotes\"); the hotspot's own password",
             arguments: ["join", "hotspot"]),
     ]
 
@@ -122,6 +123,18 @@ public enum ConsoleLanguage {
                 : .success(ConsoleRequest(.webPassword(password)))
         }
         if let join = wifiJoin(line) { return join }
+        if let password = rest(of: line, after: ["wifi", "hotspot", "password"]) {
+            // The rest of the line exactly, as a join's password: spaces count.
+            let text = String(password.first == " " ? password.dropFirst() : password)
+            if let problem = text.isEmpty
+                ? "usage: wifi hotspot password NEW (8-63 characters)"
+                : WiFiCredentials
+                    .passwordProblem(text)
+            {
+                return .failure(ConsoleError(problem))
+            }
+            return .success(ConsoleRequest(.wifiHotspotPassword(text)))
+        }
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let json = words.contains("--json")
         words.removeAll { $0 == "--json" }
@@ -158,13 +171,14 @@ public enum ConsoleLanguage {
                         "'\(arguments[0])' is not a release's version (e.g. 1.4.0-1~deb13): usage: \(entry.usage)"))
             }
             return .success(.update(version: arguments[0]))
-        case ("update", 2) where first == "--canary":
+        case ("update", 2...3) where first == "--canary":
             guard isBoxName(arguments[1]) else {
                 return .failure(
                     ConsoleError("'\(arguments[1])' is not a box's MQTT client id (letters, digits, . _ -, at most 64)")
                 )
             }
-            return .success(.stagedUpdate(canary: arguments[1]))
+            guard arguments.count == 2 || arguments[2] == "--now" else { return usage() }
+            return .success(.stagedUpdate(canary: arguments[1], now: arguments.count == 3))
         case ("pause", 0): return .success(.command(.pause))
         case ("resume", 0): return .success(.command(.resume))
         case ("mute", 0): return .success(.command(.toggleMute))

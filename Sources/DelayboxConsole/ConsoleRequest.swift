@@ -11,11 +11,15 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// marked `report`, each answered in `ConsoleAnswers.reports`).
         case report(String)
         /// Asks the package's updater (root, outside the service) to update Delaybox: to
-        /// the newest release in the box's apt sources, or to exactly `version`.
-        case update(version: String?)
+        /// the newest release in the box's apt sources, or to exactly `version`. `later`: the
+        /// new release starts once the box is quiet or in its update window (a group's
+        /// update in stages), not at once (a hand at the box asking).
+        case update(version: String?, later: Bool = false)
         /// A group's update in stages: `canary` first, this box once the canary plays the
-        /// new release (MQTT's door carries it out: it watches the canary).
-        case stagedUpdate(canary: String)
+        /// new release (MQTT's door carries it out: it watches the canary). Each box's new
+        /// release starts in its update window or once it is quiet, unless `now` (the
+        /// venue's manager says `--now`).
+        case stagedUpdate(canary: String, now: Bool = false)
         /// Something that changes the box: the same commands buttons produce.
         case command(Command)
         case showDelay
@@ -63,14 +67,23 @@ public struct ConsoleRequest: Sendable, Equatable {
         case wifiJoin(ssid: String, password: String)
         /// Opens (when no network works) or closes the box's hotspot.
         case wifiHotspot(open: Bool)
+        /// The box's own hotspot password from now on (kept beside the state file; a phone on
+        /// the hotspot joins again with it). The page's owner or the box's, never MQTT.
+        case wifiHotspotPassword(String)
     }
 
     public var action: Action
     public var json: Bool
+    /// The network door the line came through (set by that door once `NetworkDoorPolicy`
+    /// let it pass); nil: the box's own doors — serial console, control socket, panel. An
+    /// answer leaves out what only the owner may read (the hotspot's password) and caps
+    /// what a neighbour may grow (channels) by it.
+    public var door: NetworkDoorPolicy.Door?
 
-    public init(_ action: Action, json: Bool = false) {
+    public init(_ action: Action, json: Bool = false, door: NetworkDoorPolicy.Door? = nil) {
         self.action = action
         self.json = json
+        self.door = door
     }
 }
 

@@ -7,12 +7,25 @@
 /// never those. The one list of it (docs/security.md, "What a neighbour on the LAN can do").
 public enum NetworkDoorPolicy {
     /// The network doors.
-    public enum Door: Sendable {
+    public enum Door: Sendable, Equatable {
         case page
         case mqtt
+        /// A venue group's topic on the broker (`delaybox/group/GROUP/command`): what every
+        /// screen of the venue agrees on, and no more.
+        case group
 
-        var name: String { self == .page ? "the page" : "MQTT" }
+        var name: String {
+            switch self {
+            case .page: "the page"
+            case .mqtt: "MQTT"
+            case .group: "a group's topic"
+            }
+        }
     }
+
+    /// The most channels a network door may leave the box with (`channel add`): each one
+    /// is a reload of the config on the playout thread, and the list is the owner's to grow.
+    public static let maximumChannels = 32
 
     /// `config set` keys a network door may set: the defaults a listener changes anyway
     /// with the knob, and the channels' station links and ads. Not `max_delay` (memory),
@@ -36,6 +49,7 @@ public enum NetworkDoorPolicy {
     /// Nil when `door` may carry out `request`; else the refusal, in the console's words,
     /// saying where it can be done.
     public static func refusal(_ request: ConsoleRequest, door: Door) -> String? {
+        if door == .group { return groupRefusal(request.action) }
         switch request.action {
         case .web, .webPassword, .webReset:
             return door == .page
@@ -52,7 +66,7 @@ public enum NetworkDoorPolicy {
         case .chooseBoard:
             // The hardware is the owner's: on the page they logged in to, never a publisher's.
             return door == .page ? nil : "a board is chosen on the box's page or at the box: delaybox board NAME"
-        case .wifi, .wifiJoin, .wifiHotspot:
+        case .wifi, .wifiJoin, .wifiHotspot, .wifiHotspotPassword:
             // The page's owner, on the hotspot or the LAN, chooses the box's network; a broker's
             // client has no business with its Wi-Fi password.
             return door == .page ? nil : "the box's Wi-Fi is its page's or its console's: wifi there"
@@ -62,8 +76,29 @@ public enum NetworkDoorPolicy {
             return linkRefusal(url)
         case .configSet(let key, let value):
             return configRefusal(key: key, value: value, door: door)
+        case .configGet(let key):
+            // The owner's keys are not read from the LAN or a broker either: a device, a host
+            // or a secret is nobody's business there (the same list as `config set`).
+            return configRefusal(key: key, value: "https://", door: door)
+        case .configShow:
+            return "config show is the owner's (devices, hosts, doors): status, channel list and config get "
+                + "KEY (defaults.delay, channels.N.url, …) say what a listener changes"
         default:
             return nil
+        }
+    }
+
+    /// Nil when a venue group's topic may carry `action` to every box of the venue: a delay
+    /// set or moved, a channel chosen (by name or the next), an update in stages — exactly
+    /// those, checked on the parsed line (a first word alone let `channel add` through).
+    static func groupRefusal(_ action: ConsoleRequest.Action) -> String? {
+        switch action {
+        case .command(.setDelay), .command(.adjustDelay), .command(.jumpToLive),
+            .command(.nextChannel), .selectChannel, .stagedUpdate:
+            return nil
+        default:
+            return "a group command is delay SECONDS|+S|-S|live, channel NAME|next or update --canary BOX; "
+                + "anything else is published on one box's own topic"
         }
     }
 

@@ -111,7 +111,38 @@ struct Connection: ParsableArguments {
         var description: String
     }
 
+    /// The longest answer read (bytes): an hour of log lines is far less. A service that
+    /// sends more, or trickles, is not waited for past `answerSeconds`: root's updater asks
+    /// it, and must not be held by it.
+    static let maximumAnswerBytes = 4 << 20
+    static let answerSeconds = 30
+
+    /// Nil when root may talk to the socket at `path`: the socket itself (not a link to
+    /// one), in a real directory (not a link) that root or the socket's owner owns and no
+    /// one else may write to. A local user cannot then put their own answer in root's way.
+    static func socketProblem(_ path: String) -> String? {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var info = stat()
+        guard lstat(directory.isEmpty ? "/" : directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            return "\(directory) is not a directory (a link, or missing)"
+        }
+        let directoryOwner = info.st_uid
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 || info.st_mode & S_ISVTX != 0 && directoryOwner == 0 else {
+            return "\(directory) may be written by others"
+        }
+        // (None there: connecting says so, as to anyone.)
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { return "\(path) is not a socket (a link, or a file)" }
+        guard directoryOwner == 0 || directoryOwner == info.st_uid else {
+            return "\(path) is not its directory's owner's"
+        }
+        return nil
+    }
+
     static func exchange(_ line: String, socket path: String) throws -> String {
+        if geteuid() == 0, let problem = socketProblem(path) {
+            throw Unreachable(description: "root does not talk to \(path): \(problem)")
+        }
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Unreachable(description: "cannot create a socket") }
         defer { close(fd) }
@@ -140,8 +171,9 @@ struct Connection: ParsableArguments {
         }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
+        let deadline = time(nil) + answerSeconds
+        while answer.count < maximumAnswerBytes, time(nil) < deadline {
+            let count = read(fd, &buffer, min(buffer.count, maximumAnswerBytes - answer.count))
             if count <= 0 { break }
             answer += buffer.prefix(count)
         }

@@ -6,6 +6,7 @@ import DelayboxMQTT
 import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxSerial
+import DelayboxState
 
 /// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
 /// remote, the serial console, the control socket, MQTT and the web page. The panel and the remote post
@@ -28,6 +29,9 @@ public final class Doors {
     /// Tap-to-sync's first tap, shared by the panel and the remote: one tap on each pairs.
     private let taps = TapPairing()
     private let version: String
+    /// Where the box's own hotspot password is kept (beside the settings); nil: made anew
+    /// each run (`delaybox play`, which has no settings).
+    private let hotspotPasswordFile: HotspotPasswordFile?
     private let logger = Logger(label: "delaybox.controls")
     private let consoleLogger = Logger(label: "delaybox.console")
 
@@ -35,9 +39,14 @@ public final class Doors {
     /// - Parameters:
     ///   - socketPath: the control socket for `delayboxctl`; nil: none.
     ///   - version: the firmware's version, for the console's greeting.
-    public init(config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String) {
+    ///   - hotspotPasswordFile: where the hotspot's own password is kept.
+    public init(
+        config: BoardConfig, inbox: ConsoleInbox, socketPath: String?, version: String,
+        hotspotPasswordFile: HotspotPasswordFile? = nil
+    ) {
         self.inbox = inbox
         self.version = version
+        self.hotspotPasswordFile = hotspotPasswordFile
         panel = startFrontPanel(config)
         remote = startRemote(config)
         console = startConsole(config, inbox: inbox, version: version)
@@ -173,13 +182,23 @@ public final class Doors {
         }
     }
 
-    /// The Wi-Fi's keeper: named for the box, its hotspot's password the config's or the
-    /// machine's own (docs/web.md, "When the box is lost").
+    /// The Wi-Fi's keeper: named for the box, its hotspot's password the config's (the
+    /// label's) or the box's own, random, made at its first start (docs/web.md, "When the
+    /// box is lost").
     private func startWiFi(_ config: BoardConfig) -> WiFiKeeper? {
         guard let settings = config.wifi else { return nil }
-        let identity = HotspotIdentity(
-            boxName: HostName.current(), machineID: HostName.machineID(), password: settings.hotspotPassword)
-        let keeper = WiFiKeeper(settings: settings, identity: identity, clock: SystemClock())
+        let file = settings.hotspotPassword == nil ? hotspotPasswordFile : nil
+        var password = settings.hotspotPassword?.revealed ?? HotspotPasswordFile.make()
+        if let file {
+            do {
+                password = try file.readOrMake()
+            } catch {
+                logger.error(
+                    "Wi-Fi: the hotspot's password cannot be kept in \(file.path) (\(error)): a new one this run")
+            }
+        }
+        let identity = HotspotIdentity(boxName: HostName.current(), password: password)
+        let keeper = WiFiKeeper(settings: settings, identity: identity, passwordFile: file, clock: SystemClock())
         keeper.start()
         return keeper
     }

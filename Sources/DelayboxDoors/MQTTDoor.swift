@@ -62,6 +62,8 @@ final class MQTTDoor: Sendable {
     /// for (or done waiting for) a canary, or this box's own turn as the canary.
     private struct Staging {
         var waiting: StagedUpdate?
+        /// The manager said `--now`: the new release starts at once, not in the window.
+        var atOnce = false
         /// This box is the canary: its `update` follows its own release line.
         var isCanary = false
         /// The release last published on the group's topic.
@@ -98,7 +100,7 @@ final class MQTTDoor: Sendable {
         broker = settings.brokerURL
         var options = MosquittoClient.Options(host: settings.host, port: settings.port, clientID: topics.clientID)
         options.username = settings.username
-        options.password = settings.password
+        options.password = settings.password?.revealed
         options.tls = settings.tls
         options.caFile = settings.caFile
         options.will = MosquittoClient.Message(topic: topics.availability, payload: "offline", retain: true)
@@ -312,8 +314,8 @@ final class MQTTDoor: Sendable {
             guard let taken = request(command.line, group: command.group) else { continue }
             let line = taken.line
             var request = taken.request
-            if case .stagedUpdate(let canary) = request.action {
-                guard let own = stage(after: canary, line: line) else { continue }
+            if case .stagedUpdate(let canary, let now) = request.action {
+                guard let own = stage(after: canary, now: now, line: line) else { continue }
                 request = own
             }
             asked.append((line, inbox.post(request) ?? ConsoleInbox.stopped(request)))
@@ -360,22 +362,24 @@ final class MQTTDoor: Sendable {
 
     /// `update --canary BOX`: this box's own update when it is BOX (the request to carry
     /// out), else the wait for BOX's verdict begins (answered here; nil).
-    private func stage(after canary: String, line: String) -> ConsoleRequest? {
+    private func stage(after canary: String, now atOnce: Bool, line: String) -> ConsoleRequest? {
         guard topics.groupPrefix != nil else {
             reply(command: line, error: "an update in stages is for a box in a group (mqtt.group); this box: update")
             return nil
         }
         if canary == topics.clientID {
-            staging.withLock { staging in (staging.waiting, staging.isCanary) = (nil, true) }
+            staging.withLock { staging in (staging.waiting, staging.isCanary, staging.atOnce) = (nil, true, atOnce) }
             logger.notice("MQTT: update in stages: this box is the canary, updating first")
-            return ConsoleRequest(.update(version: nil), json: true)
+            // Naming each box in turn must not restart a venue mid-match: the release starts
+            // in the box's update window or once it is quiet, unless the manager says --now.
+            return ConsoleRequest(.update(version: nil, later: !atOnce), json: true, door: .group)
         }
         // A canary is a member whose release report this box has heard: one named out of
         // nowhere (and its reports forged by any publisher) would update every box at once.
         let stage = staging.withLock { staging -> StagedUpdate? in
             guard let baseline = topics.memberRelease(of: canary).flatMap({ staging.heard[$0] }) else { return nil }
             let stage = StagedUpdate(canary: canary, now: clock.now(), baseline: baseline)
-            (staging.waiting, staging.isCanary) = (stage, false)
+            (staging.waiting, staging.isCanary, staging.atOnce) = (stage, false, atOnce)
             return stage
         }
         guard let stage else {
@@ -422,7 +426,10 @@ final class MQTTDoor: Sendable {
         case .go(let played):
             let version = StagedUpdate.release(played, forBoxRunning: self.version)
             logger.notice("MQTT: update in stages: the canary plays \(played); updating to \(version)")
-            let answer = inbox.ask(ConsoleRequest(.update(version: version))) ?? ConsoleInbox.notAnswered
+            let later = !staging.withLock(\.atOnce)
+            let answer =
+                inbox.ask(ConsoleRequest(.update(version: version, later: later), door: .group))
+                ?? ConsoleInbox.notAnswered
             if let reason = answer.reason { logger.error("MQTT: update in stages: \(reason)") }
         }
         return true
@@ -459,12 +466,16 @@ final class MQTTDoor: Sendable {
             reply(command: line, error: error.description)
             return nil
         case .success(let request)?:
-            // A broker's clients are not the box's owner at its console.
-            if let refusal = NetworkDoorPolicy.refusal(request, door: .mqtt) {
+            // A broker's clients are not the box's owner at its console; a group's topic
+            // carries less still.
+            let door: NetworkDoorPolicy.Door = group ? .group : .mqtt
+            if let refusal = NetworkDoorPolicy.refusal(request, door: door) {
                 reply(command: line, error: refusal)
                 return nil
             }
-            return (line, request)
+            var admitted = request
+            admitted.door = door
+            return (line, admitted)
         }
     }
 

@@ -2,6 +2,7 @@ import DelayboxConfig
 import DelayboxLog
 import DelayboxNetwork
 import DelayboxPlatform
+import DelayboxState
 import DelayboxUnits
 import Synchronization
 
@@ -22,6 +23,8 @@ public final class WiFiKeeper: Sendable {
         var policy: HotspotPolicy
         var join: (ssid: String, password: String)?
         var closeAsked = false
+        /// A new hotspot password asked for, kept and put in force by the thread.
+        var newPassword: String?
         var events: [WiFiEvent] = []
         /// nmcli could not run at the last look.
         var absent = false
@@ -38,12 +41,16 @@ public final class WiFiKeeper: Sendable {
     private let thread = WorkerThread(name: "delaybox-wifi")
     private let nmcli: Runner
     private let clock: any MonotonicClock
+    /// Where the box's own hotspot password is kept; nil: the installer's label password
+    /// (`wifi.hotspot_password`) is in force, and the box's page cannot change it.
+    private let passwordFile: HotspotPasswordFile?
     private let logger = Logger(label: "delaybox.wifi")
 
     public init(
-        settings: WiFiSettings, identity: HotspotIdentity, clock: any MonotonicClock,
-        nmcli: @escaping Runner = { ChildProcess.run("/usr/bin/nmcli", $0) }
+        settings: WiFiSettings, identity: HotspotIdentity, passwordFile: HotspotPasswordFile?,
+        clock: any MonotonicClock, nmcli: @escaping Runner = { ChildProcess.run("/usr/bin/nmcli", $0) }
     ) {
+        self.passwordFile = passwordFile
         shared = Mutex(Shared(state: WiFiState(hotspot: identity), policy: HotspotPolicy(after: settings.hotspotAfter)))
         self.nmcli = nmcli
         self.clock = clock
@@ -103,6 +110,19 @@ public final class WiFiKeeper: Sendable {
         return refusal
     }
 
+    /// The hotspot's password from now on (checked by the caller: `WiFiCredentials`): kept
+    /// by the thread beside the settings, and an open hotspot opened again with it. Nil when
+    /// it will be, else why not.
+    public func changeHotspotPassword(_ password: String) -> String? {
+        guard passwordFile != nil else {
+            return "this box's hotspot password is its board config's (wifi.hotspot_password, on its label): "
+                + "change it there"
+        }
+        shared.withLock { $0.newPassword = password }
+        thread.wake()
+        return nil
+    }
+
     /// Closes the hotspot (by hand).
     public func closeHotspot() {
         shared.withLock { $0.closeAsked = true }
@@ -126,6 +146,7 @@ public final class WiFiKeeper: Sendable {
     /// One look at NetworkManager, and what the policy then says to do. The thread's
     /// loop; a test calls it in virtual time.
     func tick(now: Instant) {
+        let changed = keepNewPassword()
         let devices = nmcli(["-t", "-f", "DEVICE,TYPE,STATE", "device"])
         shared.withLock { $0.absent = devices.status == nil }
         guard devices.status != nil else {
@@ -175,12 +196,36 @@ public final class WiFiKeeper: Sendable {
             closeTheHotspot(reason: "closed by hand", now: now)
             return
         }
+        if changed, wasOpen {
+            // A phone on the old password is let go; the one with the new one joins again.
+            openTheHotspot(device: device, reason: "its password changed", now: now)
+            return
+        }
         refreshNetworks(device: device, rescan: false)
         switch shared.withLock({ $0.policy.step(networkWorks: working != nil, now: now) }) {
         case .open(let reason)?: openTheHotspot(device: device, reason: reason, now: now)
         case .close(let reason)?: closeTheHotspot(reason: reason, now: now, policyClosed: true)
         case nil: break
         }
+    }
+
+    /// A new password asked for, kept and in force; true when one was.
+    private func keepNewPassword() -> Bool {
+        guard
+            let password = shared.withLock({ shared in
+                defer { shared.newPassword = nil }
+                return shared.newPassword
+            }), let passwordFile
+        else { return false }
+        do {
+            try passwordFile.store(password)
+            logger.notice("Wi-Fi: the hotspot's password was changed (kept in \(passwordFile.path))")
+        } catch {
+            // Played with until the next start, which goes back to the one kept.
+            logger.error("Wi-Fi: the hotspot's new password could not be kept (\(error)): it holds until a restart")
+        }
+        shared.withLock { $0.state.hotspot.password = password }
+        return true
     }
 
     private func setProblem(_ problem: String, level: Logger.Level = .warning) {

@@ -248,6 +248,7 @@ public final class WebApp: Sendable {
                 return WebResponse.error(refusal, status: 403)
             }
             consoleRequest.json = true
+            consoleRequest.door = .page
             return consoleJSON(consoleRequest)
         }
     }

@@ -164,10 +164,16 @@ enum WebPageFiles {
                     <button type="submit">Join</button>
                   </div>
                 </form>
+                <form id="hotspot-form" class="row">
+                  <input id="hotspot-password" type="password" aria-label="The hotspot's new password"
+                    placeholder="The hotspot's new password (8-63 characters)" autocomplete="new-password" minlength="8"
+                    maxlength="63">
+                  <button type="submit">Change</button>
+                </form>
               </div>
               <h3>Console</h3>
-              <p class="note">Any console command (docs/console.md), e.g. <code>config show</code>, <code>events</code>,
-                <code>ads off</code>, <code>config set mqtt.broker mqtt://…</code>.</p>
+              <p class="note">A console command (docs/console.md), e.g. <code>events</code>, <code>ads off</code>,
+                <code>config get defaults.delay</code>; the box's devices, hosts and secrets are its console's.</p>
               <form id="console-form" class="row">
                 <input id="console-line" type="text" autocapitalize="none" autocomplete="off" spellcheck="false" placeholder="status">
                 <button type="submit">Run</button>
@@ -287,7 +293,8 @@ enum WebPageFiles {
           show("wifi-part", ok);
           if (!ok) return;
           $("wifi-now").textContent = (answer.network ? "On " + answer.network + "." : "On no network.")
-            + " Its hotspot: " + answer.hotspot + ", password " + answer.hotspot_password + " (" + answer.hotspot_note + ")."
+            + " Its hotspot: " + answer.hotspot + " (" + answer.hotspot_note + "); its password is on the box's label"
+            + " or spoken by the box."
             + (answer.joining ? " Joining " + answer.joining + "." : "")
             + (answer.last_join ? " Last: " + answer.last_join + "." : "")
             + (answer.problem ? " " + answer.problem + "." : "");
@@ -532,6 +539,15 @@ enum WebPageFiles {
             if (!answer) return;
             $("wifi-password").value = "";
             say("Joining " + name + ". A phone on the box's hotspot loses this page now; the box says its new address aloud.");
+          });
+          $("hotspot-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const password = $("hotspot-password").value;
+            if (!password) return;
+            const answer = await run("wifi hotspot password " + password);
+            if (!answer) return;
+            $("hotspot-password").value = "";
+            say("The hotspot's password is changed: a phone joins it with the new one.");
           });
           $("log-show").addEventListener("click", async () => {
             const answer = await run("log tail 20");

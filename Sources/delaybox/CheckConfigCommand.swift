@@ -31,6 +31,13 @@ struct CheckConfigCommand: ParsableCommand {
     )
     var printKeymap = false
 
+    @Flag(
+        name: .customLong("print-update-window"),
+        help:
+            "Print only the update window ('04:00-05:00', or 'none'): what root's release-check waits for at most."
+    )
+    var printUpdateWindow = false
+
     func run() throws {
         if let site, !FileManager.default.fileExists(atPath: site) {
             throw ValidationError("the site file \(site) does not exist")
@@ -40,6 +47,10 @@ struct CheckConfigCommand: ParsableCommand {
             StandardStream.error.write(diagnostic.description + "\n")
         }
         guard let config = result.config else { throw ExitCode(1) }
+        if printUpdateWindow {
+            print(config.updateWindow)
+            return
+        }
         if printKeymap {
             if let remote = config.remote, let keymap = remote.keymapPath { print("\(remote.device) \(keymap)") }
             return

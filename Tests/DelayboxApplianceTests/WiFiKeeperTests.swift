@@ -2,6 +2,8 @@ import DelayboxConfig
 import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxSimulation
+import DelayboxState
+import DelayboxTestSupport
 import DelayboxUnits
 import Synchronization
 import Testing
@@ -52,13 +54,19 @@ import Testing
 
     let clock = ManualClock()
     let nm = FakeNetworkManager()
+    let passwordFile: HotspotPasswordFile
+
+    init() throws {
+        passwordFile = HotspotPasswordFile(
+            path: try ExternalTool.temporaryDirectory("wifi-keeper").appendingPathComponent("hotspot-password").path)
+    }
 
     func keeper(after: TimeAmount? = .minutes(3)) -> WiFiKeeper {
         let nm = nm
         return WiFiKeeper(
             settings: WiFiSettings(hotspotAfter: after),
-            identity: HotspotIdentity(boxName: "bar", machineID: nil, password: "letmein99"), clock: clock,
-            nmcli: { nm.run($0) })
+            identity: HotspotIdentity(boxName: "bar", password: "letmein99"), passwordFile: passwordFile,
+            clock: clock, nmcli: { nm.run($0) })
     }
 
     func tick(_ keeper: WiFiKeeper, at seconds: Int64) {
@@ -100,6 +108,29 @@ import Testing
         #expect(!nm.calls.contains { $0.contains("hotspot") } && keeper.takeEvents().isEmpty)
         #expect(keeper.nextLook == WiFiKeeper.intervals.connected, "on a network: looked at less often")
         #expect(keeper.openHotspot()?.contains("the box is on 'club'") == true)
+    }
+
+    /// Issue 66: the page's owner changes the hotspot's password: kept in the file, and an
+    /// open hotspot opened again with it (a phone on the old one is let go).
+    @Test func aNewHotspotPasswordIsKeptAndAnOpenHotspotTakesIt() throws {
+        let keeper = keeper(after: nil)
+        tick(keeper, at: 0)
+        #expect(keeper.openHotspot() == nil)
+        tick(keeper, at: 1)
+        #expect(keeper.state().hotspotOpen)
+        nm.clearCalls()
+        #expect(keeper.changeHotspotPassword("new-lounge-42") == nil)
+        tick(keeper, at: 2)
+        #expect(passwordFile.read() == "new-lounge-42")
+        #expect(keeper.state().hotspot.password == "new-lounge-42" && keeper.state().hotspotOpen)
+        let reopened = nm.calls.first { $0.starts(with: ["device", "wifi", "hotspot"]) }
+        #expect(reopened?.contains("new-lounge-42") == true, "\(nm.calls)")
+        // A box whose label's password is in its config keeps that one.
+        let labelled = WiFiKeeper(
+            settings: WiFiSettings(hotspotPassword: Secret("label-pass-1")),
+            identity: HotspotIdentity(boxName: "bar", password: "label-pass-1"), passwordFile: nil, clock: clock,
+            nmcli: { _ in ChildProcess.Outcome(status: nil, output: []) })
+        #expect(labelled.changeHotspotPassword("other-pass-2")?.contains("wifi.hotspot_password") == true)
     }
 
     @Test func aNetworkItCannotJoinOpensTheHotspotAgain() {
@@ -175,8 +206,8 @@ import Testing
         #expect(keeper.nextLook == WiFiKeeper.intervals.lost, "not running yet: it may start at any moment")
         // Not installed at all (nmcli cannot be spawned): said once, looked for rarely.
         let bare = WiFiKeeper(
-            settings: WiFiSettings(), identity: HotspotIdentity(boxName: "bar", machineID: nil), clock: clock,
-            nmcli: { _ in ChildProcess.Outcome(status: nil, output: []) })
+            settings: WiFiSettings(), identity: HotspotIdentity(boxName: "bar", password: "letmein99"),
+            passwordFile: nil, clock: clock, nmcli: { _ in ChildProcess.Outcome(status: nil, output: []) })
         bare.tick(now: clock.now())
         #expect(bare.state().problem?.hasPrefix("no NetworkManager here") == true)
         #expect(bare.nextLook == WiFiKeeper.intervals.absent, "a board without it is asked rarely")

@@ -298,6 +298,32 @@ import Testing
         #expect(!windows.suffix(50).contains(true), "the programme is back at the end")
     }
 
+    /// Issue 66: root's delayboxctl (release-check asks the service with it) talks only to a
+    /// socket in a directory no one else may write to, never through a link: a local user
+    /// cannot put an answer of their own in root's way.
+    @Test func rootTalksOnlyToASocketNoOneElseCouldHavePut() throws {
+        guard geteuid() == 0 else { return }
+        let directory = try ExternalTool.temporaryDirectory("ctl-socket")
+        let open = directory.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        chmod(open.path, 0o777)
+        let planted = open.appendingPathComponent("control.sock").path
+        let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        guard var target = sockaddr_un.unix(planted) else { throw ExternalTool.Failed(description: "socket path") }
+        let bound = withUnsafePointer(to: &target.address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, target.length) }
+        }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+        let writable = try ctl(["status"], socket: planted)
+        #expect(writable.status == 3 && writable.errors.contains("may be written by others"), "\(writable.errors)")
+        chmod(open.path, 0o755)
+        let link = directory.appendingPathComponent("link.sock").path
+        #expect(symlink(planted, link) == 0)
+        let linked = try ctl(["status"], socket: link)
+        #expect(linked.status == 3 && linked.errors.contains("not a socket"), "\(linked.errors)")
+    }
+
     @Test func anUnreachableApplianceIsExitStatusThree() throws {
         let result = try ctl(["status"], socket: "/tmp/delaybox-no-such.sock")
         #expect(result.status == 3)

@@ -25,8 +25,10 @@ struct MQTTTests {
 
         /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
         ///   cycle it names).
+        /// - Parameter sections: more of the board config, at its top level.
         init(
-            mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:]
+            mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:],
+            sections: String = ""
         ) throws {
             appliance = try RunningAppliance(
                 executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
@@ -45,6 +47,7 @@ struct MQTTTests {
                   delay: 2 s
                 mqtt:
                 \(mqtt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                \(sections)
                 """
             }
         }
@@ -351,7 +354,8 @@ struct MQTTTests {
                 != nil)
         try broker.publish("delaybox/group/bar/command", "update --canary screen1")
         #expect(Box.wait(for: "asked") { request(0) == nil ? "" : "asked" }, "screen1 asks its updater: \(logs())")
-        #expect(request(0) == "", "for the newest release")
+        // Issue 66: naming a box does not restart it mid-match: it starts in its window or quiet.
+        #expect(request(0) == "later\n", "for the newest release, started in the update window")
         let waiting = watcher.wait(for: "delaybox/screen2/status") {
             Self.field($0, "update")?.hasPrefix("waiting for canary screen1") == true
         }
@@ -374,7 +378,7 @@ struct MQTTTests {
                 Self.field($0, "update") == "updating to \(running), which canary screen1 plays"
             } != nil,
             "\(watcher.payloads("delaybox/screen2/status").suffix(2))")
-        #expect(request(1) == running + "\n", "screen2 asks for exactly the canary's version")
+        #expect(request(1) == "later " + running + "\n", "screen2 asks for exactly the canary's version")
 
         // Asked again: the canary rolls back, and screen2 stays.
         try FileManager.default.removeItem(at: places[1].run.appendingPathComponent("update-request"))
@@ -519,6 +523,41 @@ struct MQTTTests {
         #expect(
             canary.flatMap { Self.field($0, "error") }?.contains("not a box of this group") == true,
             "\(canary ?? "no reply")")
+    }
+
+    /// Issue 66, as a neighbour on the venue's broker tried it: no answer on any topic, no
+    /// refusal's "there:" and no log line carries a secret (the broker's password, the
+    /// hotspot's); the owner's keys are not read over MQTT; a group's topic adds no channel.
+    @Test func aNeighbourReadsNoSecretAndAGroupAddsNoChannel() throws {
+        let secrets = ["venue-pass-8491", "lounge-hotspot-5527"]
+        let broker = try MosquittoBroker(passwords: ["venue": secrets[0]])
+        let watcher = try broker.watch("delaybox/#")
+        let box = try Box(
+            mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: door2\ngroup: hall\nusername: venue\n"
+                + "password: \(secrets[0])",
+            sections: "wifi:\n  hotspot_password: \(secrets[1])")
+        #expect(watcher.wait(for: "delaybox/door2/availability") { $0 == "online" } != nil, "\(box.logText)")
+        for line in [
+            "config get wifi.hotspot_password", "config get mqtt.password", "config get mqtt.password.x",
+            "config get mqtt.password.", "config get mqtt", "config show", "wifi",
+        ] {
+            try broker.publish("delaybox/door2/command", line)
+            let reply = watcher.wait(for: "delaybox/door2/reply") { Self.field($0, "command") == line }
+            #expect(reply.flatMap { Self.field($0, "error") } != nil, "\(line): \(reply ?? "no reply")")
+        }
+        try broker.publish("delaybox/group/hall/command", "channel add Evil http://evil.example/live.mp3")
+        let added = watcher.wait(for: "delaybox/door2/reply") {
+            Self.field($0, "command")?.hasPrefix("channel add") == true
+        }
+        #expect(added.flatMap { Self.field($0, "error") }?.contains("a group command is") == true, "\(added ?? "")")
+        let channels = try box.ctl(["channel", "list"])
+        #expect(!"\(channels)".contains("Evil"), "\(channels)")
+        // At the box the owner reads that a secret is set, and a refusal's summary hides it too.
+        #expect(try box.ctl(["config", "get", "wifi.hotspot_password"])["value"] as? String == "(set; not shown)")
+        let below = try box.appliance.ctl(["config", "get", "mqtt.password.x"])
+        #expect(below.errors.contains("(set; not shown)"), "\(below.output)\(below.errors)")
+        let everything = watcher.lines.joined(separator: "\n") + box.logText + below.errors
+        for secret in secrets { #expect(!everything.contains(secret), "\(secret) was shown") }
     }
 
     /// 10,000 garbage payloads (invalid commands, control characters, binary, oversized,

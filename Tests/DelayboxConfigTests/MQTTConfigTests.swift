@@ -40,7 +40,7 @@ import Testing
                 == MQTTSettings(
                     host: "broker.venue.lan", port: 8884, tls: true, caFile: "/etc/delaybox/venue-ca.pem",
                     clientID: "bar-screen-2",
-                    username: "delaybox", password: "s3cret", topicPrefix: "venue/bar/screen2", group: "bar"))
+                    username: "delaybox", password: Secret("s3cret"), topicPrefix: "venue/bar/screen2", group: "bar"))
         let plain = try #require(try load("mqtt:\n  broker: mqtt://10.0.0.2\n").config?.mqtt)
         #expect((plain.host, plain.port, plain.tls) == ("10.0.0.2", 1883, false))
         #expect(try load("").config?.mqtt == nil, "no section, no MQTT")

@@ -64,6 +64,10 @@ import Testing
             parse("update")?.action == .update(version: nil)
                 && parse("update 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13"))
         #expect(parse("update --canary screen-1")?.action == .stagedUpdate(canary: "screen-1"))
+        #expect(parse("update --canary screen-1 --now")?.action == .stagedUpdate(canary: "screen-1", now: true))
+        #expect(parse("update --canary screen-1 --soon") == nil, "only --now follows the canary")
+        #expect(parse("wifi hotspot password club lounge 7")?.action == .wifiHotspotPassword("club lounge 7"))
+        #expect(parse("wifi hotspot password short") == nil)
         #expect(
             parse("group")?.action == .groupMembers && parse("group delay +1.5")?.action == .toGroup("delay +1.5")
                 && parse("group channel Club Radio")?.action == .toGroup("channel Club Radio")
@@ -87,7 +91,7 @@ import Testing
         for name in ["#", "bar/+", "a$b", String(repeating: "a", count: 65)] {
             #expect(error("update --canary \(name)")?.contains("is not a box's MQTT client id") == true, "\(name)")
         }
-        #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX")
+        #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX [--now]")
         // A group's line is one every box takes: a delay set or a channel chosen, checked here.
         #expect(error("group delay soon")?.contains("soon") == true, "the delay's own words")
         for line in ["group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause"]

@@ -14,7 +14,8 @@ import Testing
     @Test func aListenersChangesPass() {
         for line in [
             "delay 45", "volume 30", "mute", "pause", "preset save 2", "ads off", "channel next", "status",
-            "config show", "config get mqtt.password", "config save", "channel add Club https://club.example/live.pls",
+            "config get defaults.delay", "config get channels.0.url", "config save",
+            "channel add Club https://club.example/live.pls",
             "config set defaults.delay 30 s", "config set defaults.volume 40", "config set channels.0.ads false",
             "config set channels.1.url HTTPS://club.example/a.mp3", "config set channels.0.name Club Radio",
             "config set channels.0.mute_music http://club.example/music.mp3", "update", "log tail 5",
@@ -40,6 +41,10 @@ import Testing
             "config set channels.0.url alsa:hw:0", "config set channels.0.mute_music /var/lib/delaybox/state.json",
             "config set channels.0.url demo://commentary", "channel add Neighbour file:///etc/shadow",
             "channel add Neighbour http:/relative", "web", "web reset", "help", "stats watch",
+            // Issue 66: the owner's keys are not read from the LAN or a broker either.
+            "config show", "config get mqtt.password", "config get mqtt.password.x", "config get mqtt.password.",
+            "config get wifi.hotspot_password", "config get audio.device", "config get mqtt", "config get channels",
+            "config get defaults.max_delay", "config get channels.0.ads_from",
         ] {
             #expect(refusal(line) != nil, "MQTT: \(line)")
             #expect(refusal(line, .page) != nil, "page: \(line)")
@@ -47,6 +52,28 @@ import Testing
         #expect(refusal("config set audio.device null")?.contains("serial console, with delayboxctl") == true)
         #expect(
             refusal("config set channels.0.url " + "https://x.example/" + String(repeating: "a", count: 2_000)) != nil)
+    }
+
+    /// Issue 66: a venue group's topic carries exactly a delay, a channel chosen and an update
+    /// in stages — checked on the parsed line, not its first word (`channel add` got through).
+    @Test func aGroupsTopicCarriesExactlyDelayChannelAndStagedUpdates() {
+        for line in [
+            "delay 30", "delay +1.5", "delay -2 s", "delay live", "channel next", "channel Second",
+            "update --canary screen1", "update --canary screen1 --now",
+        ] {
+            #expect(refusal(line, .group) == nil, "\(line)")
+        }
+        for line in [
+            "channel add Evil http://evil.example/live.mp3", "channel remove Club", "channel list", "channel",
+            "update", "update 1.4.0-1~deb13", "volume 0", "pause", "mute", "ads off", "preset save 2",
+            "config set defaults.delay 3 s", "config get defaults.delay", "status", "group delay 3", "board list",
+            "wifi", "log tail 5",
+        ] {
+            #expect(refusal(line, .group)?.contains("a group command is") == true, "\(line)")
+        }
+        // The hotspot's password: the page's owner may change it, a broker's client may not.
+        #expect(refusal("wifi hotspot password lounge-2026", .page) == nil)
+        #expect(refusal("wifi hotspot password lounge-2026") != nil)
     }
 
     /// The hardware is the owner's: the page they logged in to may choose a shipped board,

@@ -31,7 +31,9 @@ import Testing
         #expect(error("wifi join --help") == "a network's name given here may not begin with '-'")
         #expect(error("wifi join club short")?.contains("8-63 printable ASCII") == true)
         #expect(error("wifi join \"\(String(repeating: "x", count: 33))\"")?.contains("1-32 bytes") == true)
-        #expect(error("wifi hotspot") == "usage: wifi | wifi join NETWORK [PASSWORD] | wifi hotspot on|off")
+        #expect(
+            error("wifi hotspot")
+                == "usage: wifi | wifi join NETWORK [PASSWORD] | wifi hotspot on|off | wifi hotspot password NEW")
         #expect(error("wifijoin x") != nil)
     }
 

@@ -193,7 +193,9 @@ import Testing
             Self.post("/api/command", [("line", "delay 12.5")], cookie: session.cookie, csrf: session.csrf),
             now: Self.start + Self.second)
         #expect(set.status == 200 && set.text == #"{"delay_ms":12500,"result":"ok"}"#, "\(set.text)")
-        #expect(box.asked.withLock { $0 }.last == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true))
+        #expect(
+            box.asked.withLock { $0 }.last
+                == ConsoleRequest(.command(.setDelay(milliseconds: 12_500)), json: true, door: .page))
         let typo = app.handle(
             Self.post("/api/command", [("line", "dealy 3")], cookie: session.cookie, csrf: session.csrf),
             now: Self.start + Self.second)

@@ -42,7 +42,9 @@ let package = Package(
             name: "DelayboxMQTT",
             dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
             swiftSettings: strict),
-        .target(name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxSystem"], swiftSettings: strict),
+        .target(
+            name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem"],
+            swiftSettings: strict),
         // The system as types: libc only (a descriptor, errno, poll, one wake-up).
         .target(name: "CSystem"),
         .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),

@@ -96,7 +96,8 @@ async function wifi() {
   show("wifi-part", ok);
   if (!ok) return;
   $("wifi-now").textContent = (answer.network ? "On " + answer.network + "." : "On no network.")
-    + " Its hotspot: " + answer.hotspot + ", password " + answer.hotspot_password + " (" + answer.hotspot_note + ")."
+    + " Its hotspot: " + answer.hotspot + " (" + answer.hotspot_note + "); its password is on the box's label"
+    + " or spoken by the box."
     + (answer.joining ? " Joining " + answer.joining + "." : "")
     + (answer.last_join ? " Last: " + answer.last_join + "." : "")
     + (answer.problem ? " " + answer.problem + "." : "");
@@ -341,6 +342,15 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!answer) return;
     $("wifi-password").value = "";
     say("Joining " + name + ". A phone on the box's hotspot loses this page now; the box says its new address aloud.");
+  });
+  $("hotspot-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const password = $("hotspot-password").value;
+    if (!password) return;
+    const answer = await run("wifi hotspot password " + password);
+    if (!answer) return;
+    $("hotspot-password").value = "";
+    say("The hotspot's password is changed: a phone joins it with the new one.");
   });
   $("log-show").addEventListener("click", async () => {
     const answer = await run("log tail 20");
