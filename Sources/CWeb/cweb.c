@@ -11,9 +11,10 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 
-/// Connections open from one network: an IPv4 address (mapped or not) or an IPv6 /64.
+/// Connections open from one network: an IPv4 address (mapped or not), an IPv6 /64, or a
+/// link-local IPv6 address alone (every neighbour's is in fe80::/64).
 struct network_count {
-  unsigned char key[8];
+  unsigned char key[16];
   size_t length;
   unsigned count;
 };
@@ -28,8 +29,9 @@ struct dbx_web {
   struct network_count networks[DBX_WEB_CONNECTIONS_MAX];
 };
 
-/// `address`'s network as bytes: 4 for IPv4, 8 (the /64) for IPv6; 0 for anything else.
-static size_t network_key(const struct sockaddr *address, unsigned char key[8]) {
+/// `address`'s network as bytes: 4 for IPv4, 8 (the /64) for IPv6, 16 for a link-local
+/// IPv6 address (ClientNetwork's rule); 0 for anything else.
+static size_t network_key(const struct sockaddr *address, unsigned char key[16]) {
   if (!address) return 0;
   if (address->sa_family == AF_INET) {
     memcpy(key, &((const struct sockaddr_in *)address)->sin_addr, 4);
@@ -41,8 +43,9 @@ static size_t network_key(const struct sockaddr *address, unsigned char key[8]) 
     memcpy(key, ip6->s6_addr + 12, 4);
     return 4;
   }
-  memcpy(key, ip6->s6_addr, 8);
-  return 8;
+  size_t length = IN6_IS_ADDR_LINKLOCAL(ip6) ? 16 : 8;
+  memcpy(key, ip6->s6_addr, length);
+  return length;
 }
 
 /// The network's entry (under `web->lock`); with `create`, a free one taken for it.
@@ -63,7 +66,7 @@ static struct network_count *network_entry(struct dbx_web *web, const unsigned c
 static enum MHD_Result accept_policy(void *cls, const struct sockaddr *address, socklen_t length) {
   (void)length;
   struct dbx_web *web = cls;
-  unsigned char key[8];
+  unsigned char key[16];
   size_t key_length = network_key(address, key);
   if (!key_length) return MHD_YES;
   pthread_mutex_lock(&web->lock);
@@ -79,7 +82,7 @@ static void on_connection(void *cls, struct MHD_Connection *connection, void **s
   (void)socket_context;
   struct dbx_web *web = cls;
   const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  unsigned char key[8];
+  unsigned char key[16];
   size_t key_length = network_key(info ? info->client_addr : NULL, key);
   if (!key_length) return;
   pthread_mutex_lock(&web->lock);

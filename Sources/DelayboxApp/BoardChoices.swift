@@ -10,6 +10,10 @@ public struct BoardChoices: Sendable {
         /// The file's name without `.yaml`: what `delaybox board NAME` takes.
         public var name: String
         public var config: BoardConfig
+
+        /// Made for a Raspberry Pi (`pi3-…`, `pi4-…`, `pizero2w-…`), not a development board
+        /// (`simulated-host`, `virtual-board`): what the page may offer its owner.
+        public var isForPi: Bool { name.hasPrefix("pi") }
     }
 
     /// Where the HAT's EEPROM names its product on a Pi; `DELAYBOX_HAT_PRODUCT` names

@@ -13,11 +13,16 @@ extension ConsoleAnswers {
         return read
     }
 
+    /// The boards `door` may list and choose: a network door (the page) the Pi's only.
+    mutating func boards(for door: NetworkDoorPolicy.Door?) -> [BoardChoices.Board] {
+        choices().boards.filter { door == nil || $0.isForPi }
+    }
+
     /// `board list`: a board per line, the one running marked `*`, the HAT's proposal said.
-    mutating func boardList() -> ConsoleReply {
+    mutating func boardList(door: NetworkDoorPolicy.Door?) -> ConsoleReply {
         let choices = choices()
         let answer = BoardListAnswer(
-            boards: choices.boards.map { .init(name: $0.name, title: $0.config.name, hat: $0.config.hat.rawValue) },
+            boards: boards(for: door).map { .init(name: $0.name, title: $0.config.name, hat: $0.config.hat.rawValue) },
             current: config.name, hatSays: choices.hatProduct, proposed: choices.proposed)
         let lines = answer.boards.map {
             ($0.title == answer.current ? "* " : "  ") + $0.name + "  " + $0.title
@@ -29,10 +34,10 @@ extension ConsoleAnswers {
 
     /// `board use NAME`: checks the name against the shipped boards, then leaves the
     /// request for root's helper.
-    mutating func chooseBoard(_ name: String) -> ConsoleReply {
-        let choices = choices()
-        guard let chosen = choices.boards.first(where: { $0.name == name }) else {
-            let names = choices.boards.map(\.name).joined(separator: ", ")
+    mutating func chooseBoard(_ name: String, door: NetworkDoorPolicy.Door?) -> ConsoleReply {
+        let boards = boards(for: door)
+        guard let chosen = boards.first(where: { $0.name == name }) else {
+            let names = boards.map(\.name).joined(separator: ", ")
             return .refusal(.refused, "no board '\(name)'; there are: \(names)")
         }
         if let problem = leaveRequest("board-request", holding: name, for: "a board") { return problem }

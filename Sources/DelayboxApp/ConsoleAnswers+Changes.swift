@@ -155,13 +155,20 @@ extension ConsoleAnswers {
         }
     }
 
-    /// `channel add NAME URL`: a station the page or MQTT may add.
-    mutating func addChannel(_ name: String, url: String, effects: inout [ConsoleEffect]) -> ConsoleReply {
+    /// `channel add NAME URL`: a station the page or MQTT may add, up to
+    /// `NetworkDoorPolicy.maximumChannels` from a network door.
+    mutating func addChannel(
+        _ name: String, url: String, door: NetworkDoorPolicy.Door?, effects: inout [ConsoleEffect]
+    ) -> ConsoleReply {
         return changeChannels("channel add", answer: ResultAnswer(channel: name, url: url), effects: &effects) {
             items, origin in
             // A station, not a file or another protocol, from every door: a local file is
             // named in the board config, by its owner.
             if let refusal = NetworkDoorPolicy.linkRefusal(url) { return refusal }
+            if door != nil, items.count >= NetworkDoorPolicy.maximumChannels {
+                return "the box has \(items.count) channels: \(door == .page ? "the page" : "MQTT") adds none beyond "
+                    + "\(NetworkDoorPolicy.maximumChannels) (remove one first, or add it at the box)"
+            }
             items.append(
                 .mapping(
                     [

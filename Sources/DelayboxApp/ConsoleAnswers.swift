@@ -115,9 +115,9 @@ struct ConsoleAnswers {
                 text: (["group: \(group)"] + (lines.isEmpty ? ["no other box heard yet"] : lines)).joined(
                     separator: "\n"))
         case .boardList:
-            return boardList()
+            return boardList(door: request.door)
         case .chooseBoard(let name):
-            return chooseBoard(name)
+            return chooseBoard(name, door: request.door)
         case .wifi:
             return wifiAnswer(door: request.door)
         case .wifiHotspotPassword(let password):
@@ -150,7 +150,7 @@ struct ConsoleAnswers {
         case .configSet(let key, let value):
             return setConfig(key, to: value, effects: &effects)
         case .addChannel(let name, let url):
-            return addChannel(name, url: url, effects: &effects)
+            return addChannel(name, url: url, door: request.door, effects: &effects)
         case .removeChannel(let name):
             return removeChannel(name, effects: &effects)
         case .configSave:

@@ -2,7 +2,10 @@
 /// address is its own (/32); an IPv6 address its /64 — a LAN host takes as many addresses
 /// of its /64 as it likes (privacy addresses, link-local ones), so a limit keyed on one
 /// address is keyed on nothing. An IPv4 address mapped into IPv6 (`::ffff:1.2.3.4`, how a
-/// dual-stack socket sees an IPv4 peer) counts as the IPv4 one.
+/// dual-stack socket sees an IPv4 peer) counts as the IPv4 one. A link-local peer
+/// (`fe80::/10`, what `NAME.local` gives a phone on the LAN) is counted by its address: every
+/// neighbour's is in `fe80::/64`, and one neighbour's wrong passwords must not lock all the
+/// others out (issue 66).
 public enum ClientNetwork {
     /// `address` (as inet_ntop writes it) as its network: `192.168.1.23`,
     /// `2001:db8:1:2::/64`; what is not an address is its own network.
@@ -10,6 +13,9 @@ public enum ClientNetwork {
         guard address.contains(":") else { return address }
         let bare = address.split(separator: "%", maxSplits: 1).first.map(String.init) ?? address
         guard let groups = hextets(bare) else { return address }
+        if groups[0] & 0xFFC0 == 0xFE80 {
+            return groups.map { String($0, radix: 16) }.joined(separator: ":")
+        }
         if groups[0..<5].allSatisfy({ $0 == 0 }), groups[5] == 0xFFFF {
             return [groups[6] >> 8, groups[6] & 0xFF, groups[7] >> 8, groups[7] & 0xFF].map(String.init)
                 .joined(separator: ".")

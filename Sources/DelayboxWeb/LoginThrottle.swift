@@ -17,8 +17,8 @@ public struct LoginThrottle: Sendable {
 
     /// Each network's latest failures (at most `perNetwork`), oldest first.
     private var failures: [String: [Instant]] = [:]
-    /// All networks' latest failures (at most `overall`), oldest first.
-    private var recent: [Instant] = []
+    /// All networks' latest failures (at most `overall`), oldest first, with their network.
+    private var recent: [(network: String, at: Instant)] = []
 
     public init() {}
 
@@ -27,9 +27,19 @@ public struct LoginThrottle: Sendable {
         if let times = failures[network], times.count >= Self.perNetwork, now - times[0] < Self.perNetworkWindow {
             return times[0] + Self.perNetworkWindow - now
         }
-        if recent.count >= Self.overall, now - recent[0] < Self.overallWindow {
-            return recent[0] + Self.overallWindow - now
+        if recent.count >= Self.overall, now - recent[0].at < Self.overallWindow {
+            return recent[0].at + Self.overallWindow - now
         }
+        return nil
+    }
+
+    /// A password about to be checked: nil and counted as a failure at once when a peer on
+    /// `network` may try now (a right one takes it back: `succeeded`), else how long to
+    /// wait. One step, so that guesses sent in parallel — each checked while the others'
+    /// slow hashes run — cannot all pass before the first failure is recorded.
+    public mutating func attempt(network: String, now: Instant) -> TimeAmount? {
+        if let wait = wait(network: network, now: now) { return wait }
+        failed(network: network, now: now)
         return nil
     }
 
@@ -41,10 +51,14 @@ public struct LoginThrottle: Sendable {
         }
         failures[network, default: []].append(now)
         if failures[network]!.count > Self.perNetwork { failures[network]!.removeFirst() }
-        recent.append(now)
+        recent.append((network, now))
         if recent.count > Self.overall { recent.removeFirst() }
     }
 
-    /// A right password clears the network's failures.
-    public mutating func succeeded(network: String) { failures[network] = nil }
+    /// A right password clears the network's failures, and takes back its attempt from
+    /// everyone's.
+    public mutating func succeeded(network: String) {
+        failures[network] = nil
+        if let last = recent.lastIndex(where: { $0.network == network }) { recent.remove(at: last) }
+    }
 }

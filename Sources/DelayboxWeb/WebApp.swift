@@ -140,7 +140,7 @@ public final class WebApp: Sendable {
     }
 
     private func login(_ request: WebRequest, now: Instant) -> WebResponse {
-        if let wait = state.withLock({ $0.throttle.wait(network: request.network, now: now) }) {
+        if let wait = state.withLock({ $0.throttle.attempt(network: request.network, now: now) }) {
             let seconds = wait.secondsRoundedUp
             return WebResponse(
                 status: 429, headers: [["Content-Type", "application/json"], ["Retry-After", "\(seconds)"]],
@@ -150,12 +150,13 @@ public final class WebApp: Sendable {
             )
         }
         guard let hash = passwords.storedHash() else {
+            state.withLock { $0.throttle.succeeded(network: request.network) }
             return WebResponse.error("no password is set yet: choose one first", status: 409)
         }
         let password = request.form["password"] ?? ""
-        // Checked before the lock: yescrypt takes tens of milliseconds on purpose.
+        // Checked outside the lock: yescrypt takes tens of milliseconds on purpose. The
+        // attempt already counts as a failure; a right password takes it back.
         guard passwords.matches(password, hash: hash) else {
-            state.withLock { $0.throttle.failed(network: request.network, now: now) }
             return WebResponse.error("wrong password", status: 401)
         }
         return opened(for: request.network, now: now)
@@ -191,15 +192,15 @@ public final class WebApp: Sendable {
         let new = form["new"] ?? ""
         if let hash = passwords.storedHash() {
             if case .failure(let refusal) = session(request, now: now) { return refusal.response }
-            if let wait = state.withLock({ $0.throttle.wait(network: request.network, now: now) }) {
+            if let wait = state.withLock({ $0.throttle.attempt(network: request.network, now: now) }) {
                 return WebResponse.error(
                     "too many wrong passwords: try again in \(Self.duration(wait.secondsRoundedUp))",
                     status: 429)
             }
             guard passwords.matches(form["current"] ?? "", hash: hash) else {
-                state.withLock { $0.throttle.failed(network: request.network, now: now) }
                 return WebResponse.error("the current password is wrong", status: 401)
             }
+            state.withLock { $0.throttle.succeeded(network: request.network) }
         } else if now - access.setupOpened >= Self.setupWindow {
             return WebResponse.error(
                 "the first password is chosen here in the first 30 minutes after the box is switched on: "

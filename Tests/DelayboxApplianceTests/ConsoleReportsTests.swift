@@ -23,6 +23,29 @@ import Testing
         #expect(try box.console("remote").hasPrefix("error: this board has no remote"))
     }
 
+    /// Issue 66: what a network door may grow or choose is bounded — 32 channels at most,
+    /// the boards made for a Pi only — while the box's own doors keep the rest.
+    @Test func aNetworkDoorAddsAtMost32ChannelsAndChoosesOnlyPiBoards() throws {
+        let box = try VirtualAppliance(board: ApplianceScenarioTests.board())
+        try box.run(seconds: 1)
+        var added = 0
+        for index in 0..<40 {
+            let answer = try box.console("channel add S\(index) http://192.0.2.1/\(index).mp3", door: .mqtt)
+            if answer.hasPrefix("error:") {
+                #expect(answer.contains("adds none beyond 32"), "\(answer)")
+                break
+            }
+            added += 1
+        }
+        let count = try box.console("channel list").split(separator: "\n").count
+        #expect(count == NetworkDoorPolicy.maximumChannels, "\(added) added")
+        #expect(try box.console("channel add Owner http://192.0.2.1/o.mp3").hasPrefix("error:") == false)
+        let mine = try box.console("board list")
+        let page = try box.console("board list", door: .page)
+        #expect(mine.contains("simulated-host") && !page.contains("simulated-host") && page.contains("pi4-"), "\(page)")
+        #expect(try box.console("board use virtual-board", door: .page).contains("no board 'virtual-board'"))
+    }
+
     @Test func uptimeCountsFromTheBoxsStartOnItsClock() throws {
         let box = try VirtualAppliance(board: ApplianceScenarioTests.board())
         try box.run(seconds: 65)

@@ -71,9 +71,10 @@ final class VirtualAppliance {
     }
 
     /// A console line, answered by the playout's next wake-up, as `delayboxctl` and the
-    /// serial console get it.
-    func console(_ line: String) throws -> String {
-        guard case .success(let request)? = ConsoleLanguage.parse(line) else { return "unparsed: \(line)" }
+    /// serial console get it (or as a network door that let it through: `door`).
+    func console(_ line: String, door: NetworkDoorPolicy.Door? = nil) throws -> String {
+        guard case .success(var request)? = ConsoleLanguage.parse(line) else { return "unparsed: \(line)" }
+        request.door = door
         guard let pending = inbox.post(request) else { return "closed" }
         try playout.step(now: clock.now())
         return pending.answer?.rendered(json: request.json) ?? "no answer"

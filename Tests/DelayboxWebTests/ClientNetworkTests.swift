@@ -7,8 +7,10 @@ import Testing
         #expect(ClientNetwork.of("2001:db8:1:2::1") == "2001:db8:1:2::/64")
         #expect(ClientNetwork.of("2001:db8:1:2:a:b:c:d") == "2001:db8:1:2::/64")
         #expect(ClientNetwork.of("2001:db8:1:3::1") == "2001:db8:1:3::/64")
-        #expect(ClientNetwork.of("fe80::1c2d:3e4f:5a6b:7c8d%eth0") == "fe80:0:0:0::/64")
-        #expect(ClientNetwork.of("fe80::1") == ClientNetwork.of("fe80::2"))
+        // Issue 66: every neighbour's link-local address is in fe80::/64: each counts alone.
+        #expect(ClientNetwork.of("fe80::1c2d:3e4f:5a6b:7c8d%eth0") == "fe80:0:0:0:1c2d:3e4f:5a6b:7c8d")
+        #expect(ClientNetwork.of("fe80::1") != ClientNetwork.of("fe80::2"))
+        #expect(ClientNetwork.of("febf::1") != ClientNetwork.of("febf::2"), "all of fe80::/10")
         #expect(ClientNetwork.of("::1") == "0:0:0:0::/64")
         #expect(ClientNetwork.of("fd00::") == "fd00:0:0:0::/64")
         #expect(ClientNetwork.of("64:ff9b::192.0.2.1") == "64:ff9b:0:0::/64")
