@@ -187,7 +187,7 @@ let package = Package(
             name: "delaybox-bench",
             dependencies: [
                 "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxMixer", "DelayboxFFmpeg",
-                "DelayboxMosquitto",
+                "DelayboxMosquitto", "DelayboxStream",
             ],
             swiftSettings: strict),
         // delayboxctl's commands: its own executable, and `delaybox` called by that name.

@@ -144,17 +144,23 @@ public final class ChannelSession {
     public func start(now: Instant, journal: DelayJournal? = nil, resume: Bool = true) -> [String] {
         demoStart = now
         var said: [String] = []
-        let earlier = resume && client != nil ? journal?.recorded(before: now) ?? [] : []
-        if let first = earlier.first, let last = earlier.last {
-            engine.start(now: first.time)
-            for message in earlier {
+        var last: StreamClient.Message?
+        var count = 0
+        if resume, client != nil {
+            // Message by message into the engine, as the files are read: the journal is
+            // never all in memory beside the delay line it rebuilds.
+            journal?.replay(before: now) { message in
+                if last == nil { engine.start(now: message.time) }
                 engine.passTime(to: message.time)
                 apply(message)
+                (last, count) = (message, count + 1)
             }
+        }
+        if let last {
             if case .lost = last {} else { engine.connectionLost(reason: "the box restarted", now: last.time) }
             _ = engine.drainNotifications()
             let held = engine.status(at: now).availableDelayMs
-            said.append("resumed \(held) ms of the delay line from before the restart (\(earlier.count) messages)")
+            said.append("resumed \(held) ms of the delay line from before the restart (\(count) messages)")
         } else {
             engine.start(now: now)
         }

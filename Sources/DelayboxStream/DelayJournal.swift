@@ -19,6 +19,12 @@ import FoundationEssentials
 /// each, appended to message by message so that a SIGKILL loses at most the one being
 /// written; files older than the delay and a minute are removed. A power cut, a reboot
 /// (another boot id: CLOCK_MONOTONIC began again) or another link starts empty.
+///
+/// Bounded in bytes too (issue 66: /run is shared with the system, and a station may send
+/// at line rate): at most the kept time at `maximumBytesPerSecond`, and never within
+/// `reserveBytes` of the file system's end — the oldest files go first; a full disk
+/// (ENOSPC) trims them and tries again, and a journal that still cannot write removes its
+/// own files rather than leave /run full. The replay reads file by file.
 public final class DelayJournal {
     /// Where the files are.
     public let directory: String
@@ -30,8 +36,8 @@ public final class DelayJournal {
     /// How much to keep behind the newest message (ns): the delay in force and a minute.
     private var keepNanoseconds: Int64 = 120 * 1_000_000_000
     private var file: Int32 = -1
-    /// Start (ns, CLOCK_MONOTONIC) of each file written, oldest first.
-    private var files: [(start: Int64, path: String)] = []
+    /// Start (ns, CLOCK_MONOTONIC), path and length (bytes) of each file, oldest first.
+    private var files: [(start: Int64, path: String, bytes: Int64)] = []
     /// Whether this journal has begun a file yet.
     private var wroteBefore = false
     /// Why the journal stopped (the disk full, the directory gone), once; nil while it works.
@@ -39,6 +45,15 @@ public final class DelayJournal {
 
     /// A file's length in time (ns).
     static let fileNanoseconds: Int64 = 60 * 1_000_000_000
+    /// The fastest station journalled in full (bytes/s: 512 kbit/s and the records'
+    /// framing); a faster one keeps less than its delay, and says so.
+    public static let maximumBytesPerSecond: Int64 = 72_000
+    /// Free space always left on the journal's file system (bytes): /run is the system's.
+    public static let reserveBytes: Int64 = 16 << 20
+    /// The most bytes the files may hold: the kept time at `maximumBytesPerSecond`.
+    public var maximumBytes: Int64 { keepNanoseconds / 1_000_000_000 * Self.maximumBytesPerSecond }
+    /// The bytes the files hold now.
+    public var bytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
     static let magic: [UInt8] = Array("DBXJ1\n".utf8)
     /// The most bytes one message may hold: a packet's payload is at most 64 KB, a title
     /// a few KB, a codec's set-up bytes 1 MB.
@@ -81,13 +96,20 @@ public final class DelayJournal {
     /// link, or is damaged (read up to the damage). The files read are then this journal's
     /// own, trimmed like those it writes.
     public func recorded(before now: Instant) -> [StreamClient.Message] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var messages: [StreamClient.Message] = []
+        replay(before: now) { messages.append($0) }
+        return messages
+    }
+
+    /// `recorded(before:)` handed to `each` message by message, a file read at a time: a
+    /// restart's memory is the engine's delay line and one file, not the whole journal.
+    public func replay(before now: Instant, _ each: (StreamClient.Message) -> Void) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let found = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".bin") }.compactMap {
             name -> (start: Int64, path: String)? in
             guard let start = Int64(name.dropFirst(prefix.count).dropLast(4)) else { return nil }
             return (start, directory + "/" + name)
         }.sorted { $0.start < $1.start }
-        var messages: [StreamClient.Message] = []
         var last = Int64.min
         for (start, path) in found {
             guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else { continue }
@@ -100,11 +122,10 @@ public final class DelayJournal {
                 let at = message.time.nanoseconds
                 guard at >= last, at <= now.nanoseconds else { break }
                 last = at
-                messages.append(message)
+                each(message)
             }
-            files.append((start, path))
+            files.append((start, path, Int64(bytes.count)))
         }
-        return messages
     }
 
     // MARK: Writing
@@ -115,9 +136,31 @@ public final class DelayJournal {
         var writer = JournalWriter()
         guard writer.message(message, shiftedBy: clockZero) else { return }
         let at = message.time.nanoseconds + clockZero
-        if file < 0 || at - (files.last?.start ?? .min) >= Self.fileNanoseconds { startFile(at: at) }
+        // A new file each minute, or each eighth of the bound: the oldest can then go
+        // while most of the delay stays.
+        if file < 0 || at - (files.last?.start ?? .min) >= Self.fileNanoseconds
+            || (files.last?.bytes ?? 0) >= maximumBytes / 8
+        {
+            startFile(at: at)
+        }
         guard file >= 0 else { return }
+        trim(toFit: Int64(writer.bytes.count))
         write(writer.bytes)
+    }
+
+    /// Removes the oldest files (never the one being written) until `more` bytes fit the
+    /// bound and the file system keeps its reserve.
+    private func trim(toFit more: Int64) {
+        while files.count > 1, bytes + more > maximumBytes || freeBytes() < Self.reserveBytes + more {
+            unlink(files.removeFirst().path)
+        }
+    }
+
+    /// The free bytes of the journal's file system (`Int64.max` where it does not say).
+    private func freeBytes() -> Int64 {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return .max }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     private func startFile(at start: Int64) {
@@ -139,7 +182,7 @@ public final class DelayJournal {
             problem = "the delay journal cannot be written in \(directory): \(ErrorText.system(errno))"
             return
         }
-        files.append((start, path))
+        files.append((start, path, 0))
         var header = JournalWriter()
         header.header(bootID: bootID, url: url)
         write(header.bytes)
@@ -154,13 +197,23 @@ public final class DelayJournal {
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + done, bytes.count - done) }
             if written < 0, errno == EINTR { continue }
+            if written < 0, errno == ENOSPC, files.count > 1 {
+                // Full: the oldest audio goes, the newest is kept.
+                unlink(files.removeFirst().path)
+                continue
+            }
             guard written > 0 else {
-                problem = "the delay journal stopped: \(ErrorText.system(errno)) (a restart will start empty)"
+                let why = ErrorText.system(errno)
                 close(file)
                 file = -1
+                // Nothing of ours is left to leave /run full with.
+                for kept in files { unlink(kept.path) }
+                files.removeAll()
+                problem = "the delay journal stopped: \(why) (a restart will start empty)"
                 return
             }
             done += written
+            files[files.count - 1].bytes += Int64(written)
         }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// cost against decoding, `delaybox-bench peers` only the side-by-side run of `play` with mpv, `delaybox-bench appliance
 /// [SECONDS [PERIODS]]` only the appliance's (at a 300 s delay and the boards' 4 periods
 /// unless given), `recorded` what a channel
-/// recorded in the background costs, `package` this machine's package's sizes, `arm64` the
+/// recorded in the background costs, `journal` a restart's replay of a 10-minute delay journal, `package` this machine's package's sizes, `arm64` the
 /// Raspberry Pi build's, `mqtt` a command's round trip through a broker, `web` the web page's
 /// cost idle and its status's way to an open page; no argument runs all.
 @main
@@ -26,6 +26,7 @@ enum Bench {
         if part == nil || part == "peers" { try peerFigures() }
         if part == nil || part == "appliance" { try applianceFigures() }
         if part == nil || part == "recorded" { try recordedChannelFigures() }
+        if part == nil || part == "journal" { try JournalReplayCost.figures() }
         if part == nil || part == "package" { try PackageFigures.print(root: Arm64Figures.build.root) }
         if part == nil || part == "arm64" { try Arm64Figures.print() }
         if part == nil || part == "mqtt" { try MQTTRoundTrip.figures(delaybox: delayboxPath) }

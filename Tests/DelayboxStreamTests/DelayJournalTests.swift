@@ -54,6 +54,45 @@ import Testing
                 .recorded(before: .seconds(60)).isEmpty)
     }
 
+    /// Issue 66: a station at line rate (here 1 MB/s, a 60 s delay) fills the journal to its
+    /// byte bound and no further; the newest audio is what stays, and it reads back.
+    @Test func aStationAtLineRateFillsTheJournalOnlyToItsBound() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal-bound")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = DelayJournal(directory: directory.path, url: "http://flood.example/live", bootID: "b")
+        journal.keep(milliseconds: 60_000)
+        journal.record(.opened(try CodecParameters(record: Self.mp3), at: .seconds(1)))
+        let payload = [UInt8](repeating: 0x5A, count: 50_000)
+        var most: Int64 = 0
+        for index in 0..<6_000 {  // 300 s of 20 packets a second
+            let at = Instant(nanoseconds: 1_000_000_000 + Int64(index) * 50_000_000)
+            journal.record(
+                .packet(
+                    StreamPacket(
+                        payload: payload, connectionTimestamp: Int64(index) * 2_400, durationFrames: 2_400,
+                        receivedAheadFrames: 0), at: at))
+            if index % 50 == 0 { most = max(most, Self.directoryBytes(directory)) }
+        }
+        #expect(journal.problem == nil)
+        #expect(journal.maximumBytes == 120 * DelayJournal.maximumBytesPerSecond)
+        #expect(most <= journal.maximumBytes + 100_000, "\(most) bytes on disk")
+        #expect(most > journal.maximumBytes / 2, "it keeps what fits: \(most)")
+        let read = DelayJournal(directory: directory.path, url: "http://flood.example/live", bootID: "b")
+            .recorded(before: .seconds(400))
+        guard case .packet(let packet, _)? = read.last else {
+            Issue.record("nothing read back")
+            return
+        }
+        #expect(packet.connectionTimestamp == 5_999 * 2_400, "the newest packet stays")
+    }
+
+    static func directoryBytes(_ directory: URL) -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: directory.path + "/" + $1)[.size]) as? Int64 ?? 0)
+        }
+    }
+
     @Test func aFileCutOrDamagedIsReadUpToTheDamage() throws {
         let directory = try ExternalTool.temporaryDirectory("journal")
         defer { try? FileManager.default.removeItem(at: directory) }
