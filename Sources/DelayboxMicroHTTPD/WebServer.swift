@@ -175,7 +175,8 @@ public final class WebServer: Sendable {
         let body = raw.body_length > 0 ? Array(UnsafeRawBufferPointer(start: raw.body, count: raw.body_length)) : []
         let webRequest = WebRequest(
             method: String(cString: raw.method), path: String(cString: raw.url), headers: headers,
-            body: body, client: String(cString: raw.client))
+            body: body, client: String(cString: raw.client),
+            clientOnLink: dbx_web_client_on_link(raw.client) == 1)
         let response = handlers.respond(webRequest)
         return withHeaders(response.headers) { headerPointers in
             switch response.body {

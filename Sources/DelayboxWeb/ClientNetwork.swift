@@ -5,20 +5,22 @@
 /// dual-stack socket sees an IPv4 peer) counts as the IPv4 one. A link-local peer
 /// (`fe80::/10`, what `NAME.local` gives a phone on the LAN) is counted by its address: every
 /// neighbour's is in `fe80::/64`, and one neighbour's wrong passwords must not lock all the
-/// others out (issue 66).
+/// others out (issue 66); and so is a peer on the box's own link (`onLink`: its /64 is one
+/// of the box's), where a /64 is a LAN of many homes' phones, not one home.
 public enum ClientNetwork {
     /// `address` (as inet_ntop writes it) as its network: `192.168.1.23`,
-    /// `2001:db8:1:2::/64`; what is not an address is its own network.
-    public static func of(_ address: String) -> String {
+    /// `2001:db8:1:2::/64`; what is not an address is its own network. `onLink`: the peer
+    /// is on the box's own link (the server knows), and counts by its address.
+    public static func of(_ address: String, onLink: Bool = false) -> String {
         guard address.contains(":") else { return address }
         let bare = address.split(separator: "%", maxSplits: 1).first.map(String.init) ?? address
         guard let groups = hextets(bare) else { return address }
-        if groups[0] & 0xFFC0 == 0xFE80 {
-            return groups.map { String($0, radix: 16) }.joined(separator: ":")
-        }
         if groups[0..<5].allSatisfy({ $0 == 0 }), groups[5] == 0xFFFF {
             return [groups[6] >> 8, groups[6] & 0xFF, groups[7] >> 8, groups[7] & 0xFF].map(String.init)
                 .joined(separator: ".")
+        }
+        if groups[0] & 0xFFC0 == 0xFE80 || onLink {
+            return groups.map { String($0, radix: 16) }.joined(separator: ":")
         }
         return groups[0..<4].map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }

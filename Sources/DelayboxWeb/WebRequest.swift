@@ -12,12 +12,17 @@ public struct WebRequest: Sendable, Equatable {
     public var body: [UInt8]
     /// The peer's address.
     public var client: String
-    /// The peer's network (its IPv4 address, its IPv6 /64): what the login throttle counts.
-    public var network: String { ClientNetwork.of(client) }
+    /// The peer is on the box's own link (its IPv6 /64 is one of the box's: the server
+    /// says), where a /64 is a LAN of many homes, not one.
+    public var clientOnLink: Bool
+    /// The peer's network (`ClientNetwork`): what the login throttle counts.
+    public var network: String { ClientNetwork.of(client, onLink: clientOnLink) }
 
     public init(
-        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "127.0.0.1"
+        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "127.0.0.1",
+        clientOnLink: Bool = false
     ) {
+        self.clientOnLink = clientOnLink
         self.method = method
         self.path = path
         self.headers = Dictionary(

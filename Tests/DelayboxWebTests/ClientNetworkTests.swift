@@ -11,6 +11,9 @@ import Testing
         #expect(ClientNetwork.of("fe80::1c2d:3e4f:5a6b:7c8d%eth0") == "fe80:0:0:0:1c2d:3e4f:5a6b:7c8d")
         #expect(ClientNetwork.of("fe80::1") != ClientNetwork.of("fe80::2"))
         #expect(ClientNetwork.of("febf::1") != ClientNetwork.of("febf::2"), "all of fe80::/10")
+        // On the box's own link a /64 is a LAN of many homes: each peer counts alone there.
+        #expect(ClientNetwork.of("2001:db8:1:2::1", onLink: true) != ClientNetwork.of("2001:db8:1:2::2", onLink: true))
+        #expect(ClientNetwork.of("::ffff:192.168.1.23", onLink: true) == "192.168.1.23")
         #expect(ClientNetwork.of("::1") == "0:0:0:0::/64")
         #expect(ClientNetwork.of("fd00::") == "fd00:0:0:0::/64")
         #expect(ClientNetwork.of("64:ff9b::192.0.2.1") == "64:ff9b:0:0::/64")

@@ -77,4 +77,8 @@ int dbx_web_password_quality(const char *password, char *reason, size_t size);
 /// Fills `buffer` with `size` bytes from the kernel's secure random source: 0, or -1 (errno).
 int dbx_web_random(void *buffer, size_t size);
 
+/// 1 when `address` (IPv6 text) is in the /64 of one of this machine's own global IPv6
+/// addresses — a peer on the box's own link — else 0.
+int dbx_web_client_on_link(const char *address);
+
 #endif
