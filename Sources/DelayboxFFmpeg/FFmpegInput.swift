@@ -50,6 +50,26 @@ public final class FFmpegInput {
     private var lastTitle: String?
     /// The largest packet read on this connection (bytes).
     public private(set) var largestPacketBytes = 0
+    /// The longest a read has waited on this connection (ns), the first (the opening's
+    /// fetches) left out.
+    private var longestWait: Int64 = 0
+    private var readBefore = false
+
+    /// The least a read of HLS or DASH may wait (ms): FFmpeg's demuxer waits for the next
+    /// playlist inside one read — up to a segment's length (10 s is common), then fetches
+    /// it. Cutting that at the 5 s of a byte stream lost 6 s segments' audio (issue 67).
+    public static let segmentedStallMs: Int64 = 30_000
+    /// The most: a station whose segments are longer still is followed up to this.
+    public static let segmentedStallMaxMs: Int64 = 120_000
+
+    /// How long the next read may wait before it counts as a stall (ms): the option for a
+    /// byte stream; for segments the longer of `segmentedStallMs` and three times the
+    /// longest wait seen on this connection, at most `segmentedStallMaxMs`.
+    var readStallMs: Int64 {
+        guard !readsOneByteStream else { return options.stallTimeoutMs }
+        let seen = 3 * longestWait / 1_000_000
+        return min(Self.segmentedStallMaxMs, max(options.stallTimeoutMs, Self.segmentedStallMs, seen))
+    }
 
     /// Opens `url` with what `access` allows; blocks at most the stall timeout per network step.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
@@ -138,9 +158,12 @@ public final class FFmpegInput {
     /// The corresponding C function is `av_read_frame`.
     public func readPacket() throws(FFmpegError) -> StreamPacket? {
         while true {
-            gate.arm(milliseconds: options.stallTimeoutMs)
+            gate.arm(milliseconds: readStallMs)
             FFmpegLog.beginCall()
+            let began = InterruptGate.monotonicNanoseconds()
             let code = av_read_frame(context, packet)
+            if readBefore { longestWait = max(longestWait, InterruptGate.monotonicNanoseconds() - began) }
+            readBefore = true
             if code == dbx_averror_eof() { return nil }
             try FFmpegError.check(code, "av_read_frame")
             defer { av_packet_unref(packet) }
