@@ -83,7 +83,11 @@ public enum NetworkDoorPolicy {
         case .configShow:
             return "config show is the owner's (devices, hosts, doors): status, channel list and config get "
                 + "KEY (defaults.delay, channels.N.url, …) say what a listener changes"
-        default:
+        // What a listener asks or changes. Listed, not defaulted: a command nobody classified
+        // here does not compile (issue 69), so none reaches the LAN or a broker unseen.
+        case .status, .report, .update, .stagedUpdate, .command, .showDelay, .showVolume, .listChannels,
+            .selectChannel, .removeChannel, .showAds, .stats(watch: false), .logLevel, .logTail, .logHour, .configSave,
+            .board, .groupMembers, .boardList, .tone:
             return nil
         }
     }

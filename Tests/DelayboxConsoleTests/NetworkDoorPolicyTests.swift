@@ -1,4 +1,5 @@
 import DelayboxConsole
+import Foundation
 import Testing
 
 /// The one list of what the page and MQTT may do, on parsed console lines.
@@ -74,6 +75,21 @@ import Testing
         // The hotspot's password: the page's owner may change it, a broker's client may not.
         #expect(refusal("wifi hotspot password lounge-2026", .page) == nil)
         #expect(refusal("wifi hotspot password lounge-2026") != nil)
+    }
+
+    /// Issue 69: every action is classified by name — no `default:` lets a new command
+    /// through to the page and MQTT because nobody remembered it (the switch must then be
+    /// exhaustive, so a command nobody classified does not compile).
+    @Test func everyCommandIsClassifiedByNameNotByDefault() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DelayboxConsole/NetworkDoorPolicy.swift")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        #expect(text.contains("func refusal("))
+        // A default may refuse (the group's topic, a key nobody listed); it never lets through.
+        let letThrough = text.components(separatedBy: "default:").dropFirst().filter {
+            $0.drop { $0.isWhitespace }.hasPrefix("return nil")
+        }
+        #expect(letThrough.isEmpty, "NetworkDoorPolicy lets a command through by default")
     }
 
     /// The hardware is the owner's: the page they logged in to may choose a shipped board,
