@@ -35,6 +35,8 @@ public final class Appliance {
         public var delayMs: Int64?
         /// Stop after this long (0: run until stopped).
         public var seconds: Double = 0
+        /// Why `boardPath` is a board the box chose itself (`AutomaticBoardFile`); nil: given.
+        public var automaticBoard: String?
         public init(boardPath: String, statePath: String) {
             self.boardPath = boardPath
             self.statePath = statePath
@@ -60,6 +62,10 @@ public final class Appliance {
 
     public init(options: Options) throws {
         self.options = options
+        if let automaticBoard = options.automaticBoard {
+            Self.configLogger.notice(
+                "\(automaticBoard) — choose one on the page (Box → Board) or with delaybox board NAME")
+        }
         (config, document) = try Self.loadConfig(options, logger: Self.configLogger)
         // At the start the box plays what it can, and says what may run out.
         if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(config, ramBytes: ram) {

@@ -17,6 +17,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The board config file.")
     var board: String
 
+    @Flag(
+        name: .customLong("auto-board"),
+        help:
+            "When the board file does not exist, choose a board: the one the HAT names, else the defaults on the first sound card that is not HDMI (the service does; docs/daemon.md)."
+    )
+    var autoBoard = false
+
     @Option(name: .long, help: "A site file laid over the board config.")
     var site: String?
 
@@ -39,6 +46,16 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         JournalLog.bootstrap()
         var options = Appliance.Options(boardPath: board, statePath: state)
+        if autoBoard, !FileManager.default.fileExists(atPath: board) {
+            do {
+                let chosen = try AutomaticBoardFile.prepare(besideState: state)
+                options.boardPath = chosen.path
+                options.automaticBoard = "no \(board): playing with \(chosen.said)"
+            } catch let error as Appliance.StartFailed {
+                StandardStream.error.write("delaybox: \(error)\n")
+                throw ExitCode(1)
+            }
+        }
         options.sitePath = site
         options.socketPath =
             socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }

@@ -298,6 +298,49 @@ import Testing
         #expect(!windows.suffix(50).contains(true), "the programme is back at the end")
     }
 
+    /// Issue 68: a box with no board file (a card just flashed) chooses one at its start and
+    /// plays, serves and answers on it: the board its HAT names; without a HAT, the defaults
+    /// on its first sound card that is not HDMI — here a USB DAC beside HDMI and the jack.
+    @Test func aBoxWithoutABoardFileChoosesOneAndRuns() throws {
+        for (hat, expected) in [
+            ("HiFiBerry DAC+ Pro\0", "HiFiBerry"), ("", "Automatic: Device"),
+        ] {
+            let directory = try ExternalTool.temporaryDirectory("ctl-auto-board")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let cards = directory.appendingPathComponent("cards")
+            try Data(
+                """
+                 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                 1 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones
+                 2 [Device         ]: USB-Audio - USB Audio Device
+                """.utf8
+            ).write(to: cards)
+            let product = directory.appendingPathComponent("product")
+            try Data(hat.utf8).write(to: product)
+            let socket = directory.appendingPathComponent("control.sock").path
+            let process = try LaunchedProgram(
+                BuiltProgram.url("delaybox", root: Self.root),
+                [
+                    "run", "--board", directory.appendingPathComponent("board.yaml").path, "--auto-board",
+                    "--state", directory.appendingPathComponent("state.json").path, "--socket", socket,
+                    "--seconds", "20",
+                ],
+                environment: ["DELAYBOX_SOUND_CARDS": cards.path, "DELAYBOX_HAT_PRODUCT": product.path],
+                directory: directory)
+            defer { process.stop(within: 10) }
+            try Eventually.wait(for: "the box's control socket", within: 10, every: 0.05) {
+                FileManager.default.fileExists(atPath: socket)
+            }
+            let board = try ctl(["board"], socket: socket)
+            #expect(board.status == 0 && board.output.contains(expected), "\(board.output)\(board.errors)")
+            if hat.isEmpty { #expect(board.output.contains("hw:CARD=Device,DEV=0"), "\(board.output)") }
+            let written = try String(
+                contentsOf: directory.appendingPathComponent("auto-board.yaml"), encoding: .utf8)
+            #expect(written.hasPrefix("# Chosen by the box at its start"), "\(written)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("board.yaml").path))
+        }
+    }
+
     /// Issue 66: root's delayboxctl (release-check asks the service with it) talks only to a
     /// socket in a directory no one else may write to, never through a link: a local user
     /// cannot put an answer of their own in root's way.

@@ -1,0 +1,35 @@
+import DelayboxConfig
+import DelayboxState
+import FoundationEssentials
+
+/// Where a box with no board file writes the board it chose at its start
+/// (`AutomaticBoard`): `auto-board.yaml` beside the state file, made anew at every start,
+/// so that a HAT or a USB DAC plugged in since is found.
+public enum AutomaticBoardFile {
+    /// Where the kernel lists the sound cards; `DELAYBOX_SOUND_CARDS` names another file
+    /// (a test's).
+    static var cardsPath: String {
+        ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARDS"] ?? "/proc/asound/cards"
+    }
+
+    /// The board file to play with, beside `statePath`, and what was chosen and why;
+    /// throws when no shipped boards are installed to choose from.
+    public static func prepare(besideState statePath: String) throws -> (path: String, said: String) {
+        guard let directory = BoardCatalog.directory else {
+            throw Appliance.StartFailed(
+                description: "no board config and no shipped boards to choose from "
+                    + "(looked in \(BoardCatalog.directories.joined(separator: ", ")))")
+        }
+        let cards = SoundCard.parse((try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "")
+        let choice = AutomaticBoard.choose(proposed: BoardChoices.read().proposed, cards: cards)
+        let path = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("auto-board.yaml")
+            .path
+        do {
+            try DurableFile.write(
+                Array(AutomaticBoard.yaml(for: choice, boardsDirectory: directory).utf8), to: path, mode: 0o640)
+        } catch {
+            throw Appliance.StartFailed(description: "cannot write the board it chose to \(path): \(error)")
+        }
+        return (path, AutomaticBoard.describe(choice))
+    }
+}
