@@ -13,9 +13,11 @@ extension ConsoleAnswers {
         return read
     }
 
-    /// The boards `door` may list and choose: a network door (the page) the Pi's only.
+    /// The boards `door` may list and choose: a network door (the page) the Pi's only, and
+    /// the one the box runs on (marked there as this box's).
     mutating func boards(for door: NetworkDoorPolicy.Door?) -> [BoardChoices.Board] {
-        choices().boards.filter { door == nil || $0.isForPi }
+        let running = config.name
+        return choices().boards.filter { door == nil || $0.isForPi || $0.config.name == running }
     }
 
     /// `board list`: a board per line, the one running marked `*`, the HAT's proposal said.

@@ -42,7 +42,7 @@ import Testing
         #expect(try box.console("channel add Owner http://192.0.2.1/o.mp3").hasPrefix("error:") == false)
         let mine = try box.console("board list")
         let page = try box.console("board list", door: .page)
-        #expect(mine.contains("simulated-host") && !page.contains("simulated-host") && page.contains("pi4-"), "\(page)")
+        #expect(mine.contains("virtual-board") && !page.contains("virtual-board") && page.contains("pi4-"), "\(page)")
         #expect(try box.console("board use virtual-board", door: .page).contains("no board 'virtual-board'"))
     }
 
