@@ -30,18 +30,25 @@ struct dbx_web {
   struct network_count networks[DBX_WEB_CONNECTIONS_MAX];
 };
 
-/// Whether `address` is in the /64 of one of this machine's own IPv6 addresses: a peer on
-/// the box's own link (a LAN's /64 holds many homes' phones), as opposed to one behind a
-/// router. getifaddrs on each new connection: tens of microseconds, at a page's pace.
+/// Whether `address` lies in the prefix of one of this machine's own IPv6 addresses, a
+/// prefix of /64 or wider (a LAN's, which holds many homes' phones): a peer on the box's own
+/// link, as opposed to one behind a router. An address of its own without a LAN prefix (a
+/// /128) makes nothing on-link. getifaddrs on each new connection: tens of microseconds.
 static int on_link(const struct in6_addr *address) {
   struct ifaddrs *list = NULL;
   if (getifaddrs(&list) != 0) return 0;
   int found = 0;
   for (struct ifaddrs *entry = list; entry && !found; entry = entry->ifa_next) {
-    if (!entry->ifa_addr || entry->ifa_addr->sa_family != AF_INET6) continue;
+    if (!entry->ifa_addr || !entry->ifa_netmask || entry->ifa_addr->sa_family != AF_INET6) continue;
     const struct in6_addr *own = &((const struct sockaddr_in6 *)entry->ifa_addr)->sin6_addr;
+    const struct in6_addr *mask = &((const struct sockaddr_in6 *)entry->ifa_netmask)->sin6_addr;
     if (IN6_IS_ADDR_LOOPBACK(own) || IN6_IS_ADDR_LINKLOCAL(own)) continue;
-    found = memcmp(own->s6_addr, address->s6_addr, 8) == 0;
+    int bits = 0, same = 1;
+    for (int i = 0; i < 16; i++) {
+      bits += __builtin_popcount(mask->s6_addr[i]);
+      same = same && (own->s6_addr[i] & mask->s6_addr[i]) == (address->s6_addr[i] & mask->s6_addr[i]);
+    }
+    found = same && bits > 0 && bits <= 64;
   }
   freeifaddrs(list);
   return found;

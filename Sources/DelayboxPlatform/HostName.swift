@@ -1,5 +1,3 @@
-import DelayboxSystem
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,14 +10,5 @@ public enum HostName {
         guard gethostname(&name, name.count - 1) == 0 else { return "delaybox" }
         let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "delaybox" : text
-    }
-
-    /// `/etc/machine-id` (systemd's: 32 hex digits made at the first boot); nil without one.
-    public static func machineID() -> String? {
-        guard let file = try? FileDescriptor.open("/etc/machine-id", O_RDONLY) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        guard let count = try? file.read(into: &bytes), count > 0 else { return nil }
-        let id = String(decoding: bytes[..<count].prefix { $0 != 0x0A }, as: UTF8.self)
-        return id.isEmpty ? nil : id
     }
 }

@@ -172,6 +172,44 @@ import Testing
         #expect(device.output.contains("null") && !device.output.contains("wav:"), "\(device.output)")
     }
 
+    /// Issue 66: on the box's own LAN (a /64 it has an address in: many homes' phones), each
+    /// neighbour counts by its address — one's wrong passwords lock it out, not the next flat.
+    @Test(.enabled(if: getuid() == 0, "adds IPv6 addresses to lo: needs root (make test runs as root in CI)"))
+    func neighboursOnTheBoxsOwnLANCountOneByOne() throws {
+        let net = "fd5a:de1a:b0c5:2::"
+        try ExternalTool.run(["ip", "-6", "addr", "add", net + "1/64", "dev", "lo", "nodad"])
+        let peers = [net + "11", net + "12"]
+        for address in peers {
+            try ExternalTool.run(["ip", "-6", "addr", "add", address + "/128", "dev", "lo", "nodad"])
+        }
+        defer {
+            _ = try? ExternalTool.run(["ip", "-6", "addr", "del", net + "1/64", "dev", "lo"])
+            for address in peers {
+                _ = try? ExternalTool.run(["ip", "-6", "addr", "del", address + "/128", "dev", "lo"])
+            }
+        }
+        let port = try LoopbackPort.unused()
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-lan",
+            board: Self.board(web: "  port: \(port)"))
+        defer { box.stop() }
+        let owner = "http://127.0.0.1:\(port)", server = "http://[\(net)1]:\(port)"
+        _ = try Self.waitForPage(owner + "/api/session")
+        func post(_ url: String, _ form: String, from source: String? = nil) throws -> String {
+            try Self.curl(
+                (source.map { ["--interface", $0] } ?? []) + [
+                    "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Delaybox-CSRF: login", "--data", form, url,
+                ]
+            ).output
+        }
+        try Self.openFirstPasswordWindow(box)
+        #expect(try post(owner + "/api/password", "new=correct horse battery") == "200", "\(box.log)")
+        let guesses = try (0..<6).map { try post(server + "/api/login", "password=guess\($0)", from: peers[0]) }
+        #expect(guesses == ["401", "401", "401", "401", "401", "429"], "\(guesses)")
+        #expect(
+            try post(server + "/api/login", "password=guess", from: peers[1]) == "401", "the next flat is not locked")
+    }
+
     /// A LAN neighbour with many addresses of one IPv6 /64 (here on loopback,
     /// fd5a:de1a:b0c5:1::11-16) is one peer: its wrong passwords lock its /64 after 5 and
     /// never the owner's login; it holds at most 6 connections and 3 status streams, and
