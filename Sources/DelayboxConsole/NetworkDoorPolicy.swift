@@ -79,7 +79,7 @@ public enum NetworkDoorPolicy {
         case .configGet(let key):
             // The owner's keys are not read from the LAN or a broker either: a device, a host
             // or a secret is nobody's business there (the same list as `config set`).
-            return configRefusal(key: key, value: "https://", door: door)
+            return keyRefusal(key, door: door)
         case .configShow:
             return "config show is the owner's (devices, hosts, doors): status, channel list and config get "
                 + "KEY (defaults.delay, channels.N.url, …) say what a listener changes"
@@ -106,8 +106,15 @@ public enum NetworkDoorPolicy {
         }
     }
 
-    /// Nil when a network door may set `key` to `value`.
+    /// Nil when a network door may set `key` to `value`: a key of the list, and a station's
+    /// link an http(s) one.
     static func configRefusal(key: String, value: String, door: Door) -> String? {
+        if let refusal = keyRefusal(key, door: door) { return refusal }
+        return ["url", "mute_music"].contains(key.split(separator: ".").last ?? "") ? linkRefusal(value) : nil
+    }
+
+    /// Nil when `key` is one a network door may set (and so read); else the owner's words.
+    static func keyRefusal(_ key: String, door: Door) -> String? {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let owners =
             "'\(key)' is the owner's: set it at the box's serial console, with delayboxctl, or in "
@@ -121,7 +128,7 @@ public enum NetworkDoorPolicy {
         case 3
         where parts[0] == "channels" && parts[1].allSatisfy(\.isASCII) && Int(parts[1]) != nil
             && channelKeys.contains(parts[2]):
-            return ["url", "mute_music"].contains(parts[2]) ? linkRefusal(value) : nil
+            return nil
         default:
             return owners
         }

@@ -151,7 +151,11 @@ public final class FFmpegInput {
     /// Whether the packets are parsed from the one byte stream the connection reads (an
     /// Icecast or SHOUTcast stream), so that `bufferedBytes` says when a read will wait
     /// on the network; HLS and DASH fetch segments through connections of their own.
-    public var readsOneByteStream: Bool { !["hls", "dash"].contains(formatName) && context?.pointee.pb != nil }
+    public var readsOneByteStream: Bool { !readsSegments && context?.pointee.pb != nil }
+
+    /// HLS or DASH: segments fetched apart, a playlist waited for inside a read. Known once
+    /// opened (asked for every packet: not the container's name made into a String each time).
+    private lazy var readsSegments = ["hls", "dash"].contains(formatName)
 
     /// Reads the next audio packet; nil at the end of the stream.
     /// Throws on network errors and stalls (`FFmpegError.isInterrupted`, `gate.didStall`).

@@ -144,16 +144,8 @@ public final class DelayJournal {
             startFile(at: at)
         }
         guard file >= 0 else { return }
-        trim(toFit: Int64(writer.bytes.count))
+        while files.count > 1, bytes + Int64(writer.bytes.count) > maximumBytes { unlink(files.removeFirst().path) }
         write(writer.bytes)
-    }
-
-    /// Removes the oldest files (never the one being written) until `more` bytes fit the
-    /// bound and the file system keeps its reserve.
-    private func trim(toFit more: Int64) {
-        while files.count > 1, bytes + more > maximumBytes || freeBytes() < Self.reserveBytes + more {
-            unlink(files.removeFirst().path)
-        }
     }
 
     /// The free bytes of the journal's file system (`Int64.max` where it does not say).
@@ -186,8 +178,11 @@ public final class DelayJournal {
         var header = JournalWriter()
         header.header(bootID: bootID, url: url)
         write(header.bytes)
-        // The oldest files hold nothing the delay in force can reach.
-        while files.count > 1, files[1].start < start - keepNanoseconds {
+        // The oldest files hold nothing the delay in force can reach; and the file system
+        // keeps its reserve for the next file's worth (asked once a file, not every packet).
+        while files.count > 1,
+            files[1].start < start - keepNanoseconds || freeBytes() < Self.reserveBytes + maximumBytes / 8
+        {
             unlink(files.removeFirst().path)
         }
     }
