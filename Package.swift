@@ -141,6 +141,12 @@ let package = Package(
         .target(name: "CWeb", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("crypt")]),
         .target(
             name: "DelayboxMicroHTTPD", dependencies: ["CWeb", "DelayboxSystem", "DelayboxWeb"], swiftSettings: strict),
+        // The box's Wi-Fi through NetworkManager: the service's keeper (nmcli reads, its own
+        // thread) and root's helper that makes the changes it asks for.
+        .target(
+            name: "DelayboxWiFi",
+            dependencies: ["DelayboxConfig", "DelayboxLog", "DelayboxNetwork", "DelayboxPlatform", "DelayboxState"],
+            swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
         // serial console, the control socket and MQTT, and the inboxes they post to.
         .target(
@@ -150,6 +156,7 @@ let package = Package(
                 "DelayboxGPIO", "DelayboxInput", "DelayboxSerial", "DelayboxPlatform",
                 "DelayboxLog", "DelayboxMQTT", "DelayboxMosquitto", "DelayboxEngine",
                 "DelayboxMicroHTTPD", "DelayboxNetwork", "DelayboxState", "DelayboxSystem", "DelayboxWeb",
+                "DelayboxWiFi",
             ],
             swiftSettings: strict),
         // A channel's stream: the stream client's thread (FFmpeg), the line-in's (ALSA capture),
@@ -172,14 +179,14 @@ let package = Package(
                 "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
-                "DelayboxStream", "DelayboxWeb",
+                "DelayboxStream", "DelayboxWeb", "DelayboxWiFi",
             ], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
                 "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile",
                 "DelayboxCtlCommands",
-                "DelayboxOutput", "DelayboxPlatform", "DelayboxService",
+                "DelayboxOutput", "DelayboxPlatform", "DelayboxService", "DelayboxWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -281,7 +288,7 @@ let package = Package(
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxTestSupport",
-                "DelayboxWeb",
+                "DelayboxWeb", "DelayboxWiFi",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -73,6 +73,7 @@ install -m 755 "$BIN/delaybox" "$P/usr/bin/delaybox"
 ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$ROOT/deploy/delaybox-update.path" \
   "$ROOT/deploy/delaybox-update.service" "$ROOT/deploy/delaybox-board.path" "$ROOT/deploy/delaybox-board.service" "$ROOT/deploy/delaybox-autoupdate.timer" \
+  "$ROOT/deploy/delaybox-wifi.path" "$ROOT/deploy/delaybox-wifi.service" \
   "$ROOT/deploy/delaybox-autoupdate.service" "$P/lib/systemd/system/"
 # Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
 # doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.
@@ -95,9 +96,6 @@ install -m 644 "$ROOT/deploy/debian/80delaybox-heal" "$P/etc/apt/apt.conf.d/80de
 install -m 644 "$ROOT/deploy/debian/delaybox.avahi-service" "$P/etc/avahi/services/delaybox.service"
 install -m 644 "$ROOT/deploy/debian/delaybox-wifi-powersave.conf" "$P/etc/NetworkManager/conf.d/delaybox-wifi-powersave.conf"
 install -m 644 "$ROOT/deploy/debian/60-delaybox-gpio.rules" "$ROOT/deploy/debian/70-delaybox-ir.rules" "$P/lib/udev/rules.d/"
-# The hotspot when lost: the service's user may ask NetworkManager for the Wi-Fi (polkit).
-install -d "$P/usr/share/polkit-1/rules.d"
-install -m 644 "$ROOT/deploy/debian/60-delaybox-wifi.rules" "$P/usr/share/polkit-1/rules.d/60-delaybox-wifi.rules"
 install -m 644 "$ROOT/deploy/debian/delaybox.conf" "$P/etc/delaybox/delaybox.conf"
 install -m 644 "$ROOT"/board-configs/*.yaml "$P/usr/share/delaybox/board-configs/"
 install -m 644 "$ROOT"/board-configs/remotes/*.yaml "$P/usr/share/delaybox/board-configs/remotes/"
@@ -155,7 +153,7 @@ Priority: optional
 Installed-Size: $SIZE
 Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
 Recommends: espeak-ng, alsa-utils, libpwquality1, cracklib-runtime
-Suggests: ir-keytable, network-manager, polkitd
+Suggests: ir-keytable, network-manager
 Description: live commentary delayed to match the TV picture
  Delaybox plays a live audio stream (a sports club's live commentary)
  delayed by a knob-set amount so that it matches the TV picture, with mute

@@ -1,5 +1,6 @@
 import DelayboxConsole
 import DelayboxDoors
+import DelayboxWiFi
 
 /// `wifi`, `wifi join`, `wifi hotspot on|off`: the box's Wi-Fi, looked after by the doors'
 /// `WiFiKeeper` (issue 60). Answered at once: joining takes the keeper's thread tens of

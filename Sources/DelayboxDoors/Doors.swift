@@ -7,6 +7,7 @@ import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxSerial
 import DelayboxState
+import DelayboxWiFi
 
 /// The ways in, each on its own thread: the front panel (buttons, encoder, LEDs), the
 /// remote, the serial console, the control socket, MQTT and the web page. The panel and the remote post

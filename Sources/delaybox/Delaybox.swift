@@ -16,7 +16,7 @@ struct Delaybox: ParsableCommand {
         version: DelayboxVersion.string,
         subcommands: [
             RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
-            WebPasswordCommand.self, BoardCommand.self,
+            WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self,
         ],
         defaultSubcommand: nil)
 

@@ -8,21 +8,24 @@ import DelayboxUnits
 import Synchronization
 import Testing
 
-@testable import DelayboxDoors
+@testable import DelayboxWiFi
 
 /// Issue 60: the Wi-Fi's keeper against a NetworkManager that answers as nmcli does (the
 /// real one on the x86 virtual board: VirtualBoardDeployTests), in virtual time.
 @Suite(.timeLimit(.minutes(10))) struct WiFiKeeperTests {
-    /// nmcli's answers by the arguments' first words; every call kept.
+    /// nmcli's answers by the arguments' first words, and root's helper's to the keeper's
+    /// requests; every call and request kept.
     final class FakeNetworkManager: Sendable {
         struct Board: Sendable {
             var active = "lo:loopback:lo:activated\n"
             var list = " :club:81:WPA2:6\n :cafe:40::1\n"
-            var joinAnswer = ChildProcess.Outcome(status: 0, output: [])
+            var joinFailure: String?
             var calls: [[String]] = []
+            var requests: [WiFiRequest] = []
             var running = true
         }
         let board = Mutex(Board())
+        static let hotspot = "delaybox-hotspot:802-11-wireless:wlan0:activated\n"
 
         func run(_ arguments: [String]) -> ChildProcess.Outcome {
             board.withLock { board in
@@ -36,20 +39,27 @@ import Testing
                     return says("eth0:ethernet:unmanaged\nwlan0:wifi:disconnected\n")
                 case "connection": return says(board.active)
                 case "device": return says(board.list)
-                default: break
+                default: return .init(status: 2, output: Array("Error: not a question.\n".utf8))
                 }
-                if arguments.contains("connect") { return board.joinAnswer }
-                // The hotspot comes up and goes down as NetworkManager would do it.
-                let hotspot = "delaybox-hotspot:802-11-wireless:wlan0:activated\n"
-                if arguments.starts(with: ["device", "wifi", "hotspot"]) { board.active += hotspot }
-                if arguments == ["connection", "down", "delaybox-hotspot"] {
-                    board.active = board.active.replacingOccurrences(of: hotspot, with: "")
+            }
+        }
+
+        /// The hotspot comes up and goes down as root's helper would have NetworkManager do.
+        func help(_ request: WiFiRequest) -> String? {
+            board.withLock { board in
+                board.requests.append(request)
+                switch request {
+                case .openHotspot: board.active += Self.hotspot
+                case .closeHotspot: board.active = board.active.replacingOccurrences(of: Self.hotspot, with: "")
+                case .join: return board.joinFailure
+                case .scan: break
                 }
-                return says("")
+                return nil
             }
         }
         var calls: [[String]] { board.withLock { $0.calls } }
-        func clearCalls() { board.withLock { $0.calls.removeAll() } }
+        var requests: [WiFiRequest] { board.withLock { $0.requests } }
+        func clearRequests() { board.withLock { $0.requests.removeAll() } }
     }
 
     let clock = ManualClock()
@@ -66,7 +76,7 @@ import Testing
         return WiFiKeeper(
             settings: WiFiSettings(hotspotAfter: after),
             identity: HotspotIdentity(boxName: "bar", password: "letmein99"), passwordFile: passwordFile,
-            clock: clock, nmcli: { nm.run($0) })
+            clock: clock, nmcli: { nm.run($0) }, helper: { request, _ in nm.help(request) })
     }
 
     func tick(_ keeper: WiFiKeeper, at seconds: Int64) {
@@ -85,27 +95,28 @@ import Testing
         #expect(keeper.state().hotspotOpen)
         #expect(keeper.takeEvents() == [.hotspotOpened(reason: "no network for 3 min")])
         #expect(
-            nm.calls.contains([
-                "device", "wifi", "hotspot", "ifname", "wlan0", "con-name", "delaybox-hotspot", "ssid", "Delaybox-bar",
-                "band", "bg", "channel", "11", "password", "letmein99",
-            ]))
-        nm.clearCalls()
+            nm.requests == [
+                .scan(device: "wlan0"),
+                .openHotspot(device: "wlan0", ssid: "Delaybox-bar", channel: 11, password: "letmein99"),
+            ])
+        nm.clearRequests()
         #expect(keeper.join(ssid: "club", password: "two words") == nil)
         #expect(keeper.join(ssid: "cafe", password: "") != nil, "one join at a time")
         tick(keeper, at: 200)
-        let calls = nm.calls
-        let down = calls.firstIndex(of: ["connection", "down", "delaybox-hotspot"])
-        let connect = calls.firstIndex(of: [
-            "--wait", "45", "device", "wifi", "connect", "club", "password", "two words", "ifname", "wlan0",
-        ])
-        #expect(down != nil && connect != nil && down! < connect!, "the hotspot closes first: \(calls)")
+        #expect(
+            nm.requests == [
+                .closeHotspot, .scan(device: "wlan0"), .join(device: "wlan0", ssid: "club", password: "two words"),
+            ], "the hotspot closes first")
+        // Issue 66: nmcli is only asked how things are, never given a password.
+        #expect(!nm.calls.contains { $0.contains("two words") || $0.contains("letmein99") }, "\(nm.calls)")
+        #expect(nm.calls.allSatisfy { $0.starts(with: ["-t", "-f"]) }, "\(nm.calls)")
         #expect(keeper.state().network == "club" && keeper.state().lastJoin == "joined 'club'")
         #expect(keeper.takeEvents() == [.hotspotClosed(reason: "joining 'club'"), .joined("club")])
         // On it: no hotspot, however long.
         nm.board.withLock { $0.active = "lo:loopback:lo:activated\nclub:802-11-wireless:wlan0:activated\n" }
-        nm.clearCalls()
+        nm.clearRequests()
         for second in stride(from: Int64(205), through: 3_600, by: 5) { tick(keeper, at: second) }
-        #expect(!nm.calls.contains { $0.contains("hotspot") } && keeper.takeEvents().isEmpty)
+        #expect(nm.requests.isEmpty && keeper.takeEvents().isEmpty)
         #expect(keeper.nextLook == WiFiKeeper.intervals.connected, "on a network: looked at less often")
         #expect(keeper.openHotspot()?.contains("the box is on 'club'") == true)
     }
@@ -118,13 +129,15 @@ import Testing
         #expect(keeper.openHotspot() == nil)
         tick(keeper, at: 1)
         #expect(keeper.state().hotspotOpen)
-        nm.clearCalls()
+        nm.clearRequests()
         #expect(keeper.changeHotspotPassword("new-lounge-42") == nil)
         tick(keeper, at: 2)
         #expect(passwordFile.read() == "new-lounge-42")
         #expect(keeper.state().hotspot.password == "new-lounge-42" && keeper.state().hotspotOpen)
-        let reopened = nm.calls.first { $0.starts(with: ["device", "wifi", "hotspot"]) }
-        #expect(reopened?.contains("new-lounge-42") == true, "\(nm.calls)")
+        #expect(
+            nm.requests.last
+                == .openHotspot(device: "wlan0", ssid: "Delaybox-bar", channel: 11, password: "new-lounge-42"),
+            "\(nm.requests)")
         // A box whose label's password is in its config keeps that one.
         let labelled = WiFiKeeper(
             settings: WiFiSettings(hotspotPassword: Secret("label-pass-1")),
@@ -139,10 +152,7 @@ import Testing
         #expect(keeper.openHotspot() == nil)
         tick(keeper, at: 1)
         #expect(keeper.takeEvents() == [.hotspotOpened(reason: "asked at the box")])
-        nm.board.withLock {
-            $0.joinAnswer = .init(
-                status: 4, output: Array("Error: Connection activation failed: Secrets were required.\n".utf8))
-        }
+        nm.board.withLock { $0.joinFailure = "Connection activation failed: Secrets were required." }
         _ = keeper.join(ssid: "club", password: "wrong one")
         tick(keeper, at: 10)
         #expect(
@@ -171,10 +181,10 @@ import Testing
         tick(keeper, at: 60)
         #expect(keeper.state().networks.map(\.ssid) == ["club"], "the list before is kept")
         #expect(keeper.state().hotspotOpen && keeper.state().hotspotReason == "open before the box restarted")
-        #expect(!nm.calls.contains { $0.contains("hotspot") }, "not opened again: \(nm.calls)")
+        #expect(nm.requests.isEmpty, "not opened again: \(nm.requests)")
         nm.board.withLock { $0.active += "Wired connection 1:802-3-ethernet:eth0:activated\n" }
         tick(keeper, at: 65)
-        #expect(nm.calls.contains(["connection", "down", "delaybox-hotspot"]) && !keeper.state().hotspotOpen)
+        #expect(nm.requests == [.closeHotspot] && !keeper.state().hotspotOpen)
     }
 
     /// NetworkManager takes the hotspot down (its radio failed): the box says it is closed, and

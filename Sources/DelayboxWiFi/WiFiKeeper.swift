@@ -6,17 +6,24 @@ import DelayboxState
 import DelayboxUnits
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Looks after the box's Wi-Fi through NetworkManager (issue 60): opens the box's own
 /// hotspot when it has had no network for a while, or when a hand on the box asks; lists
 /// the networks in reach; joins the one a phone on the hotspot chose; tells the playout,
 /// which says it aloud. Its thread runs nmcli, which may take tens of seconds to join a
 /// network — never the playout's.
 ///
-/// The box runs unprivileged: the package's polkit rule lets the service's user ask
-/// NetworkManager (deploy/debian/delaybox-wifi.rules).
+/// The box runs unprivileged: it reads NetworkManager's state with nmcli as any user may,
+/// and asks root's Wi-Fi helper for each change (`WiFiHelper`, through `WiFiHelperLink`).
 public final class WiFiKeeper: Sendable {
     /// Runs nmcli with `arguments`: the real one, or a test's.
     public typealias Runner = @Sendable (_ arguments: [String]) -> ChildProcess.Outcome
+    /// Has root's helper carry out a change, waiting at most the time given: nil when done,
+    /// else why not. The real one is `WiFiHelperLink.ask`, a test's a NetworkManager of its own.
+    public typealias Helper = @Sendable (_ request: WiFiRequest, _ within: TimeAmount) -> String?
 
     private struct Shared: Sendable {
         var state: WiFiState
@@ -38,8 +45,9 @@ public final class WiFiKeeper: Sendable {
         lost: TimeAmount.seconds(5), connected: TimeAmount.seconds(30), absent: TimeAmount.minutes(5)
     )
     private let shared: Mutex<Shared>
-    private let thread = WorkerThread(name: "delaybox-wifi")
+    private let thread: WorkerThread
     private let nmcli: Runner
+    private let helper: Helper
     private let clock: any MonotonicClock
     /// Where the box's own hotspot password is kept; nil: the installer's label password
     /// (`wifi.hotspot_password`) is in force, and the box's page cannot change it.
@@ -48,11 +56,25 @@ public final class WiFiKeeper: Sendable {
 
     public init(
         settings: WiFiSettings, identity: HotspotIdentity, passwordFile: HotspotPasswordFile?,
-        clock: any MonotonicClock, nmcli: @escaping Runner = { ChildProcess.run("/usr/bin/nmcli", $0) }
+        clock: any MonotonicClock, nmcli: @escaping Runner = { ChildProcess.run("/usr/bin/nmcli", $0) },
+        helper: Helper? = nil
     ) {
         self.passwordFile = passwordFile
         shared = Mutex(Shared(state: WiFiState(hotspot: identity), policy: HotspotPolicy(after: settings.hotspotAfter)))
         self.nmcli = nmcli
+        let thread = WorkerThread(name: "delaybox-wifi")
+        self.thread = thread
+        if let helper {
+            self.helper = helper
+        } else {
+            let link = WiFiHelperLink(directory: WiFiKeeper.runtimeDirectory, clock: clock)
+            self.helper = { request, within in
+                link.ask(request, within: within) { pause in
+                    thread.wait(for: pause)
+                    return !thread.isStopRequested
+                }
+            }
+        }
         self.clock = clock
     }
 
@@ -66,6 +88,13 @@ public final class WiFiKeeper: Sendable {
     }
 
     public func stop() { thread.stop() }
+
+    /// The service's runtime directory (systemd's `RUNTIME_DIRECTORY`), where root's helper
+    /// looks for requests; nil outside the package's service.
+    static var runtimeDirectory: String? {
+        guard let value = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
 
     /// When to look again (`intervals`); asking to open or join wakes the thread at once.
     var nextLook: TimeAmount {
@@ -236,13 +265,17 @@ public final class WiFiKeeper: Sendable {
         if changed { logger.log(level, "Wi-Fi: \(problem)") }
     }
 
-    /// The networks in reach (NetworkManager's last scan; `rescan`: a new one, waited for),
-    /// the box's own hotspot left out. While the hotspot is open its radio does not scan
-    /// and the last scan's networks age out: an empty list then keeps the one before.
+    /// The networks in reach (NetworkManager's last scan; `rescan`: root's helper scans anew
+    /// first, and is waited for), the box's own hotspot left out. While the hotspot is open
+    /// its radio does not scan and the last scan's networks age out: an empty list then keeps
+    /// the one before.
     private func refreshNetworks(device: String, rescan: Bool) {
+        if rescan, let problem = helper(.scan(device: device), .seconds(30)) {
+            logger.warning("Wi-Fi: no new scan: \(problem)")
+        }
         let list = nmcli([
             "-t", "-f", "IN-USE,SSID,SIGNAL,SECURITY,CHAN", "device", "wifi", "list", "ifname", device, "--rescan",
-            rescan ? "yes" : "no",
+            "no",
         ])
         guard list.status == 0 else { return }
         shared.withLock { shared in
@@ -255,14 +288,10 @@ public final class WiFiKeeper: Sendable {
         // A radio serving a hotspot cannot scan: the list the page offers is this one.
         refreshNetworks(device: device, rescan: true)
         let (identity, networks) = shared.withLock { ($0.state.hotspot, $0.state.networks) }
-        _ = nmcli(["connection", "delete", HotspotIdentity.connectionName])
-        let opened = nmcli([
-            "device", "wifi", "hotspot", "ifname", device, "con-name", HotspotIdentity.connectionName, "ssid",
-            identity.ssid, "band", "bg", "channel", String(HotspotPolicy.channel(among: networks)), "password",
-            identity.password,
-        ])
-        guard opened.status == 0 else {
-            let why = NetworkManagerText.errorText(opened.text)
+        let request = WiFiRequest.openHotspot(
+            device: device, ssid: identity.ssid, channel: HotspotPolicy.channel(among: networks),
+            password: identity.password)
+        if let why = helper(request, .seconds(60)) {
             shared.withLock { $0.policy.failedToOpen(now: now) }
             logger.error("Wi-Fi: the hotspot \(identity.ssid) did not open: \(why)")
             return
@@ -276,7 +305,9 @@ public final class WiFiKeeper: Sendable {
     }
 
     private func closeTheHotspot(reason: String, now: Instant, policyClosed: Bool = false) {
-        _ = nmcli(["connection", "down", HotspotIdentity.connectionName])
+        if let problem = helper(.closeHotspot, .seconds(30)) {
+            logger.warning("Wi-Fi: closing the hotspot: \(problem)")
+        }
         logger.notice("Wi-Fi: hotspot closed (\(reason))")
         shared.withLock {
             if !policyClosed { $0.policy.closed(now: now) }
@@ -289,17 +320,13 @@ public final class WiFiKeeper: Sendable {
     private func joinNetwork(_ ssid: String, password: String, device: String, hotspotOpen: Bool, now: Instant) {
         if hotspotOpen { closeTheHotspot(reason: "joining '\(ssid)'", now: now) }
         refreshNetworks(device: device, rescan: true)
-        var arguments = ["--wait", "45", "device", "wifi", "connect", ssid]
-        if !password.isEmpty { arguments += ["password", password] }
-        let joined = nmcli(arguments + ["ifname", device])
         let event: WiFiEvent
-        if joined.status == 0 {
-            event = .joined(ssid)
-            logger.notice("Wi-Fi: joined '\(ssid)'")
-        } else {
-            let why = NetworkManagerText.errorText(joined.text)
+        if let why = helper(.join(device: device, ssid: ssid, password: password), .seconds(75)) {
             event = .joinFailed(ssid, reason: why)
             logger.error("Wi-Fi: could not join '\(ssid)': \(why)")
+        } else {
+            event = .joined(ssid)
+            logger.notice("Wi-Fi: joined '\(ssid)'")
         }
         shared.withLock {
             $0.state.joining = nil

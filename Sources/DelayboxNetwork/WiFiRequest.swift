@@ -1,0 +1,116 @@
+/// A change to the box's Wi-Fi that the unprivileged service asks root's Wi-Fi helper for
+/// (`delaybox wifi-helper`, run by delaybox-wifi.path; issue 66): the only changes to
+/// NetworkManager the box makes. The service writes it as a file in its runtime directory,
+/// one field a line; root reads it as a stranger's words — every field is checked again
+/// there, by `parse`.
+public enum WiFiRequest: Sendable, Equatable {
+    /// A fresh scan of the networks in reach on `device`, waited for (a radio serving the
+    /// hotspot cannot scan: the page's list is this one).
+    case scan(device: String)
+    /// The box's own hotspot on `device`, opened (again) with this name, channel and password.
+    case openHotspot(device: String, ssid: String, channel: Int, password: String)
+    /// The box's own hotspot, closed.
+    case closeHotspot
+    /// `ssid` joined on `device` and kept for the next boot; a password "" is an open network.
+    case join(device: String, ssid: String, password: String)
+
+    /// The first line's word: a file that does not begin with it is not a request.
+    static let magic = "delaybox-wifi-request"
+    /// The hotspot channels the box chooses among (`HotspotPolicy.channel`): 2.4 GHz's three
+    /// that do not overlap.
+    static let hotspotChannels: Set<Int> = [1, 6, 11]
+
+    /// Why a request file is not one, in words for the journal and the keeper.
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        /// The request's id, when its first line gave one: the refusal is answered to it.
+        public var id: UInt64?
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The file's text, `id` on its first line (the answer names it: an old answer is not
+    /// taken for this one's).
+    public func text(id: UInt64) -> String {
+        let fields: [String]
+        switch self {
+        case .scan(let device): fields = ["scan", device]
+        case .openHotspot(let device, let ssid, let channel, let password):
+            fields = ["hotspot", device, ssid, String(channel), password]
+        case .closeHotspot: fields = ["close"]
+        case .join(let device, let ssid, let password): fields = ["join", device, ssid, password]
+        }
+        return (["\(Self.magic) \(id)"] + fields).map { $0 + "\n" }.joined()
+    }
+
+    /// The request in `text` and its id, each field checked as the service's own checks do
+    /// (`WiFiCredentials`), and a device's name as the kernel's.
+    public static func parse(_ text: String) throws(Problem) -> (id: UInt64, request: WiFiRequest) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let head = lines.first?.split(separator: " ", omittingEmptySubsequences: false) ?? []
+        guard head.count == 2, head[0] == magic, let id = UInt64(head[1]) else {
+            throw Problem("not a Wi-Fi request (its first line is not '\(magic) ID')")
+        }
+        do throws(Problem) {
+            return (id, try request(Array(lines.dropFirst())))
+        } catch {
+            var problem = error
+            problem.id = id
+            throw problem
+        }
+    }
+
+    /// The request in a file's lines after the first.
+    static func request(_ fields: [String]) throws(Problem) -> WiFiRequest {
+        func count(_ wanted: Int) throws(Problem) {
+            guard fields.count == wanted else {
+                throw Problem("'\(fields.first ?? "")' takes \(wanted - 1) lines, not \(fields.count - 1)")
+            }
+        }
+        switch fields.first {
+        case "scan":
+            try count(2)
+            return .scan(device: try device(fields[1]))
+        case "hotspot":
+            try count(5)
+            guard let channel = Int(fields[3]), hotspotChannels.contains(channel) else {
+                throw Problem("a hotspot's channel is 1, 6 or 11, not '\(fields[3].prefix(8))'")
+            }
+            guard !fields[4].isEmpty else { throw Problem("the box's hotspot has a password") }
+            return .openHotspot(
+                device: try device(fields[1]), ssid: try ssid(fields[2]), channel: channel,
+                password: try password(fields[4]))
+        case "close":
+            try count(1)
+            return .closeHotspot
+        case "join":
+            try count(4)
+            return .join(device: try device(fields[1]), ssid: try ssid(fields[2]), password: try password(fields[3]))
+        default:
+            throw Problem("no Wi-Fi request '\(fields.first?.prefix(16) ?? "")' (scan, hotspot, close, join)")
+        }
+    }
+
+    /// A network interface's name as Linux allows it (1-15 bytes) and nmcli cannot take for
+    /// an option: letters, digits, `_`, `.`, `-`, not first.
+    static func device(_ name: String) throws(Problem) -> String {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a) || byte == 0x5f
+                || byte == 0x2e || byte == 0x2d
+        }
+        guard (1...15).contains(name.utf8.count), allowed, !name.hasPrefix("-") else {
+            throw Problem("'\(name.prefix(20))' is not a network device's name")
+        }
+        return name
+    }
+
+    static func ssid(_ name: String) throws(Problem) -> String {
+        if let problem = WiFiCredentials.networkNameProblem(name) { throw Problem(problem) }
+        return name
+    }
+
+    static func password(_ password: String) throws(Problem) -> String {
+        if let problem = WiFiCredentials.passwordProblem(password) { throw Problem(problem) }
+        return password
+    }
+}

@@ -1,0 +1,172 @@
+import DelayboxNetwork
+import DelayboxPlatform
+import DelayboxState
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Root's side of the box's Wi-Fi (issue 66; `delaybox wifi-helper`, started by
+/// delaybox-wifi.path when the service leaves a request): scans, opens and closes the box's
+/// own hotspot, joins the network the owner named — nothing else. The service has no
+/// NetworkManager rights of its own: a polkit rule that let it do these let it also read
+/// every saved network's password, delete any connection or take the network down.
+///
+/// The request is read as a stranger's: a regular file of the runtime directory's owner,
+/// opened without following a link or waiting on a FIFO, 1 KiB at most, each field checked
+/// again (`WiFiRequest.parse`). Passwords reach NetworkManager inside root-only keyfiles
+/// (`NetworkManagerKeyfile`), never on nmcli's command line.
+public struct WiFiHelper: Sendable {
+    public static let requestName = "wifi-request"
+    public static let answerName = "wifi-answer"
+    /// The most of a request read: its fields are at most a few hundred bytes.
+    static let requestLimit = 1024
+
+    /// The service's runtime directory, where requests and answers are (/run/delaybox).
+    public let runtimeDirectory: String
+    /// NetworkManager's directory of connections; keyfiles there are root's alone.
+    public let connectionsDirectory: String
+    let nmcli: WiFiKeeper.Runner
+
+    public init(
+        runtimeDirectory: String, connectionsDirectory: String = "/etc/NetworkManager/system-connections",
+        nmcli: @escaping WiFiKeeper.Runner = { ChildProcess.run("/usr/bin/nmcli", $0) }
+    ) {
+        self.runtimeDirectory = runtimeDirectory
+        self.connectionsDirectory = connectionsDirectory
+        self.nmcli = nmcli
+    }
+
+    /// Serves the request that waits, answering it beside it: what happened, in words for
+    /// the journal; nil when none waits.
+    public func serve() -> String? {
+        let text: String
+        switch readRequest() {
+        case nil: return nil
+        case .failure(let problem)?: return "Wi-Fi request refused: \(problem)"
+        case .success(let read)?: text = read
+        }
+        let id: UInt64
+        let failure: String?
+        let said: String
+        do throws(WiFiRequest.Problem) {
+            let parsed = try WiFiRequest.parse(text)
+            id = parsed.id
+            failure = perform(parsed.request)
+            said = "\(Self.describe(parsed.request)): " + (failure ?? "done")
+        } catch {
+            guard let known = error.id else { return "Wi-Fi request refused: \(error)" }
+            id = known
+            failure = error.description
+            said = "Wi-Fi request refused: \(error)"
+        }
+        if let problem = writeAnswer(WiFiAnswer(id: id, failure: failure)) { return said + "; " + problem }
+        return said
+    }
+
+    /// What a request asks, without its password: the journal's line.
+    static func describe(_ request: WiFiRequest) -> String {
+        switch request {
+        case .scan(let device): "scan on \(device)"
+        case .openHotspot(let device, let ssid, let channel, _): "hotspot '\(ssid)' on \(device), channel \(channel)"
+        case .closeHotspot: "hotspot closed"
+        case .join(let device, let ssid, _): "join '\(ssid)' on \(device)"
+        }
+    }
+
+    /// Carries `request` out; nil when done, else nmcli's words.
+    func perform(_ request: WiFiRequest) -> String? {
+        switch request {
+        case .scan(let device):
+            return failure(
+                of: nmcli(["-t", "-f", "SSID", "device", "wifi", "list", "ifname", device, "--rescan", "yes"]))
+        case .openHotspot(let device, let ssid, let channel, let password):
+            let keyfile = NetworkManagerKeyfile.hotspot(
+                device: device, ssid: ssid, channel: channel, password: password)
+            return install(keyfile) ?? failure(of: nmcli(["--wait", "30", "connection", "up", "uuid", keyfile.uuid]))
+        case .closeHotspot:
+            let uuid = NetworkManagerKeyfile.hotspot(device: "", ssid: "", channel: 0, password: "").uuid
+            return failure(of: nmcli(["connection", "down", "uuid", uuid]))
+        case .join(let device, let ssid, let password):
+            let seen = nmcli([
+                "-t", "-f", "IN-USE,SSID,SIGNAL,SECURITY,CHAN", "device", "wifi", "list", "ifname", device,
+            ])
+            let security =
+                NetworkManagerText.networks(seen.status == 0 ? seen.text : "").first { $0.ssid == ssid }?.security ?? ""
+            let keyfile = NetworkManagerKeyfile.network(
+                device: device, ssid: ssid, password: password, security: security)
+            if let problem = install(keyfile) { return problem }
+            guard let problem = failure(of: nmcli(["--wait", "45", "connection", "up", "uuid", keyfile.uuid])) else {
+                return nil
+            }
+            // A network it could not join is not kept (a wrong password would be tried at
+            // every boot).
+            _ = nmcli(["connection", "delete", "uuid", keyfile.uuid])
+            unlink(connectionsDirectory + "/" + keyfile.fileName)
+            return problem
+        }
+    }
+
+    /// Writes `keyfile` (root's alone, mode 0600) and has NetworkManager read it.
+    private func install(_ keyfile: NetworkManagerKeyfile) -> String? {
+        let path = connectionsDirectory + "/" + keyfile.fileName
+        do {
+            try DurableFile.write(Array(keyfile.text.utf8), to: path, mode: 0o600)
+        } catch {
+            return "cannot write \(path): \(error)"
+        }
+        return failure(of: nmcli(["connection", "load", path]))
+    }
+
+    private func failure(of outcome: ChildProcess.Outcome) -> String? {
+        outcome.status == 0 ? nil : NetworkManagerText.errorText(outcome.text)
+    }
+
+    /// The request's text, removed once read; nil when there is none.
+    func readRequest() -> Result<String, WiFiRequest.Problem>? {
+        let path = runtimeDirectory + "/" + Self.requestName
+        var entry = stat()
+        guard lstat(path, &entry) == 0 || errno != ENOENT else { return nil }
+        defer { unlink(path) }
+        var directory = stat()
+        guard stat(runtimeDirectory, &directory) == 0 else {
+            return .failure(.init("cannot look at \(runtimeDirectory): \(String(cString: strerror(errno)))"))
+        }
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else {
+            return .failure(.init("\(path) cannot be opened as a file (\(String(cString: strerror(errno))))"))
+        }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.init("\(path) is not a regular file"))
+        }
+        guard status.st_uid == directory.st_uid else {
+            return .failure(.init("\(path) is not the service's own file (owner \(status.st_uid))"))
+        }
+        var bytes = [UInt8](repeating: 0, count: Self.requestLimit + 1)
+        let count = read(file, &bytes, bytes.count)
+        guard count >= 0, count <= Self.requestLimit else {
+            return .failure(.init("\(path) is longer than \(Self.requestLimit) bytes, or unreadable"))
+        }
+        return .success(String(decoding: bytes[0..<count], as: UTF8.self))
+    }
+
+    /// Leaves `answer` beside the request: a file made new (never one the service left in
+    /// its place, or a link it made), renamed into place whole.
+    private func writeAnswer(_ answer: WiFiAnswer) -> String? {
+        let path = runtimeDirectory + "/" + Self.answerName
+        let temporary = path + ".new"
+        unlink(temporary)
+        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else { return "cannot answer in \(temporary): \(String(cString: strerror(errno)))" }
+        let bytes = Array(answer.text.utf8)
+        let written = write(file, bytes, bytes.count)
+        close(file)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return "cannot answer in \(path): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+}
