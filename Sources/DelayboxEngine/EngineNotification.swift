@@ -77,7 +77,7 @@ public struct EngineStatistics: Sendable, Equatable {
     /// runs fast), from the slips over about a minute.
     public var driftPpm = 0.0
     /// The station's clock against this box's (ppm; positive: the station runs fast), as
-    /// followed from arrival times; nil until two minutes of arrivals say (`StationClock`).
+    /// followed from arrival times; nil until 10 s of arrivals say (`StationClock`).
     public var stationClockPpm: Double?
     /// How far the room's boxes moved this one's live, in all (frames; positive: it plays
     /// the programme earlier than its own path said): `PlaybackEngine.moveLive`.

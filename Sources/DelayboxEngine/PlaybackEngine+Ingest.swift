@@ -384,9 +384,12 @@ extension PlaybackEngine {
             // Live as the first placement put it, where it put it: the drift of the minutes
             // before the station's rate was known is taken out.
             let anchor = firstSettledLocal ?? local
-            let offset =
-                liveAboveArrivals ?? Double(liveLine.position(atLocal: anchor)) - (level + fit.rate * Double(anchor))
-            liveAboveArrivals = offset
+            let live = liveAtAnchor ?? liveLine.position(atLocal: anchor)
+            liveAtAnchor = live
+            if liveAboveArrivals == nil || stationClock.pointCount < StationClock.levelKnownPoints {
+                liveAboveArrivals = Double(live) - (level + fit.rate * Double(anchor))
+            }
+            let offset = liveAboveArrivals ?? 0
             liveLine = LiveLine(anchorLocal: local, anchorPosition: Int64((line + offset).rounded()), rate: fit.rate)
         } else {
             liveLine = liveLine.continued(at: local, rate: fit.rate)

@@ -53,6 +53,7 @@ extension PlaybackEngine {
         guard frames != 0 else { return }
         liveLine.anchorPosition += frames
         liveAboveArrivals? += Double(frames)
+        liveAtAnchor? += frames
         statistics.venueShiftFrames += frames
     }
 

@@ -57,9 +57,15 @@ public final class PlaybackEngine {
     /// When the first placement settled (local frames since the origin): where live was
     /// as it said, before the station's rate was known.
     var firstSettledLocal: Int64?
-    /// How far live lies above the line through the arrivals (frames), fixed when that line
-    /// is first known.
+    /// How far live lies above the line through the arrivals (frames): drawn through
+    /// `liveAtAnchor` by each fit while the line's level is being learned
+    /// (`StationClock.levelKnownPoints`), then fixed.
     var liveAboveArrivals: Double?
+    /// Where the first placement put live at `firstSettledLocal` (a timeline position), the
+    /// room's moves added: the point live is measured from while the station's line is
+    /// young (issue 67: fixing the offset to the first 10-second fit kept its noise, a few
+    /// ms, for good).
+    var liveAtAnchor: Int64?
     /// Whether live follows the station's clock: once its error shows (`Fit.isEvident`).
     var followingStation = false
     /// Whether the log was told the station's clock is far off (once a run).

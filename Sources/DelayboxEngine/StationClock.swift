@@ -51,16 +51,26 @@ struct StationClock {
     static let binFrames = Int64(AudioFormat.sampleRate)
     /// Points kept: an hour.
     static let keptPoints = 3_600
-    /// The span of points before a rate is trusted (frames): 2 minutes.
-    static let trustedSpanFrames = Int64(AudioFormat.sampleRate) * 120
+    /// The span of points before a rate is fitted at all (frames): 10 s. Whether it is then
+    /// followed is the fit's own uncertainty's to say (`Fit.isEvident`): a station 500 ppm
+    /// off is evident within seconds, one 50 ppm off in about half a minute — when it has
+    /// slid by 2 ms. (It was 2 minutes, and the heard delay slid by all of the station's
+    /// error until then, taken back in one crossfade: issue 67.)
+    static let trustedSpanFrames = Int64(AudioFormat.sampleRate) * 10
     /// A rate further off than this (ppm) is not a crystal's error: ignored.
     static let plausiblePpm = 1_000.0
     /// Beyond this (ppm) the log says so: ordinary crystals are within tens.
     static let farOffPpm = 100.0
     /// The standard error (ppm) a rate the log tells must be known to.
     static let toldWithinPpm = 15.0
-    /// Points closed between two fits: every 10 s.
+    /// Points after which the line's level is known well enough to hold live's offset from
+    /// it (5 minutes: the level of 300 points is within a tenth of one point's scatter);
+    /// before, each fit draws the line through where the first placement put live.
+    static let levelKnownPoints = 300
+    /// Points closed between two fits: every 10 s — every second while fewer than
+    /// `earlyPoints` are kept, so that a station's rate is followed as soon as it shows.
     static let pointsPerFit = 10
+    static let earlyPoints = 60
 
     /// The bin being filled: its least-lag point so far.
     private var filling: Point?
@@ -71,6 +81,9 @@ struct StationClock {
     private var sinceFit = 0
 
     init() { ring.reserveCapacity(Self.keptPoints) }
+
+    /// How many points are kept.
+    var pointCount: Int { ring.count }
 
     /// The points kept, oldest first.
     var points: [Point] { Array(ring[oldest...] + ring[..<oldest]) }
@@ -95,12 +108,12 @@ struct StationClock {
         }
         filling = point
         sinceFit += 1
-        guard sinceFit >= Self.pointsPerFit else { return false }
+        guard sinceFit >= (ring.count < Self.earlyPoints ? 1 : Self.pointsPerFit) else { return false }
         sinceFit = 0
         return true
     }
 
-    /// The line through the points, once they span two minutes and the rate is plausible;
+    /// The line through the points, once they span 10 s and the rate is plausible;
     /// its level from the points of the settled segments not being levelled, and the
     /// level of those being levelled apart.
     /// - Parameters:

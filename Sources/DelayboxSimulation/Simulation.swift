@@ -23,6 +23,8 @@ public final class Simulation {
     /// Every notification the engine made, with the true time of the render that made it.
     public private(set) var notifications: [(time: Instant, notification: EngineNotification)] = []
     private var delayErrorsMs: [Double] = []
+    /// When each of `delayErrorsMs` was heard (seconds since the start).
+    private var delayErrorTimes: [Double] = []
     private var gapFrames: Int64 = 0
     private let lostPackets: [Range<Int64>]
 
@@ -132,6 +134,7 @@ public final class Simulation {
             let frame = unwrap(code: first, near: expected)
             let heardDelay = heard - (Double(frame) / streamRate + latencySeconds)
             delayErrorsMs.append((heardDelay - delaySeconds) * 1000)
+            delayErrorTimes.append(time.seconds - start.seconds)
         }
     }
 
@@ -177,7 +180,19 @@ public final class Simulation {
             duplicatePackets: status.statistics.duplicatePackets, decodeErrors: status.statistics.decodeErrors,
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
             finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
-            events: eventReports(), stateChanges: stateChangeReports())
+            events: eventReports(), stateChanges: stateChangeReports(), delayErrorMsByMinute: minutes(),
+            delayStepMsMax: zip(delayErrorsMs, delayErrorsMs.dropFirst()).map { abs($1 - $0) }.max() ?? 0)
+    }
+
+    /// The heard delay's error minute by minute of the run (those measured).
+    private func minutes() -> [SimulationReport.Minute] {
+        var byMinute: [Int: [Double]] = [:]
+        for (error, time) in zip(delayErrorsMs, delayErrorTimes) { byMinute[Int(time / 60), default: []].append(error) }
+        return byMinute.keys.sorted().map { minute in
+            let sorted = byMinute[minute, default: []].sorted()
+            return SimulationReport.Minute(
+                minute: minute, minMs: sorted.first ?? 0, medianMs: sorted[sorted.count / 2], maxMs: sorted.last ?? 0)
+        }
     }
 
     /// True time at which output frame `frame` reaches the jack.

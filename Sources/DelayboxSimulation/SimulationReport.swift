@@ -45,6 +45,20 @@ public struct SimulationReport: Codable, Sendable {
     public var availableDelayMs: Int64
     public var events: [Event]
     public var stateChanges: [StateChange]
+    /// The heard delay's error (ms) per minute of the run, from `measureFromMs` on: how it
+    /// locks and whether it then slides.
+    public var delayErrorMsByMinute: [Minute]
+    /// The largest change of the heard delay between two checks a period apart (ms): a
+    /// step at the jack (a crossfade to another position); slips are 1/48 ms.
+    public var delayStepMsMax: Double
+
+    public struct Minute: Codable, Sendable, Equatable {
+        /// Minutes since the start (0: the first).
+        public var minute: Int
+        public var minMs: Double
+        public var medianMs: Double
+        public var maxMs: Double
+    }
 
     public struct Event: Codable, Sendable, Equatable {
         public var kind: String

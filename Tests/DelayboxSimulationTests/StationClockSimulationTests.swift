@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxSimulation
+import Foundation
 import Testing
 
 /// Issue 58: a station's encoder runs on its own crystal. Before the engine followed it,
@@ -61,5 +62,36 @@ import Testing
         #expect(abs(followed) < 1, "followed \(followed) ppm")
         #expect(report.delayErrorMsMax < 2, "max \(report.delayErrorMsMax) ms")
         #expect(report.driftSlips < 100, "\(report.driftSlips) frames slipped")
+    }
+}
+
+/// Issue 67: the delay holds from the first minute. Before, the station's rate was
+/// trusted only after 2 minutes of arrivals, and what it had slid by then was taken back
+/// in one crossfade (±500 ppm: a 60 ms step at ~2.5 min, the level off by 25-50 ms the
+/// minute before).
+@Suite(.timeLimit(.minutes(10))) struct StationLockSimulationTests {
+    /// ±500 ppm, 30 minutes, arrivals 0-40 ms late: within ±5 ms of the final level from
+    /// the 30th second, no step at the jack, no slide after the fifth minute.
+    @Test(arguments: [500.0, -500.0, 200.0, -50.0])
+    func theDelayLocksWithinSecondsWithoutAStep(stationPpm: Double) throws {
+        var scenario = SimulationScenario()
+        scenario.durationMs = 30 * 60_000
+        scenario.delayMs = 20_000
+        scenario.stationPpm = stationPpm
+        scenario.jitterMs = 40
+        let report = try Simulation(scenario).run()
+        let minutes = report.delayErrorMsByMinute
+        let final = try #require(minutes.last).medianMs
+        let table = minutes.map { String(format: "%d: %.1f…%.1f", $0.minute, $0.minMs, $0.maxMs) }.joined(
+            separator: ", ")
+        print("station \(stationPpm) ppm: heard delay error by minute (ms) \(table); step \(report.delayStepMsMax) ms")
+        // Heard from the 20th second (the delay): every minute checked, the first too.
+        #expect(
+            minutes.allSatisfy { abs($0.minMs - final) <= 5 && abs($0.maxMs - final) <= 5 },
+            "within ±5 ms of \(final) every minute: \(table)")
+        #expect(report.delayStepMsMax <= 1, "a step of \(report.delayStepMsMax) ms at the jack")
+        #expect(report.resyncs == 0, "\(report.resyncs) crossfades to another position")
+        let fifth = try #require(minutes.first { $0.minute == 5 }).medianMs
+        #expect(abs(final - fifth) / 25 <= 0.2, "slides \((final - fifth) / 25) ms a minute after the fifth: \(table)")
     }
 }
