@@ -28,9 +28,11 @@ extension VirtualBoardDeployTests {
         try login.copy(patterns, to: "/run/secret-club")
         _ = try login.run(
             "cat /run/secret-club /var/lib/delaybox/hotspot-password > /run/secret-patterns && rm -f /run/cmdline-hits "
-                + "&& setsid sh -c 'while [ -e /run/secret-patterns ]; do for f in $(grep -lF -f /run/secret-patterns "
+                // Only the sampler in the background (a braced group: `a && b &` would keep
+                // a shell holding SSH's channel open until the sampler ends).
+                + "&& { setsid sh -c 'while [ -e /run/secret-patterns ]; do for f in $(grep -lF -f /run/secret-patterns "
                 + "/proc/[0-9]*/cmdline 2>/dev/null); do tr \"\\0\" \" \" < $f; echo; done >> /run/cmdline-hits; "
-                + "sleep 0.2; done' < /dev/null > /dev/null 2>&1 &")
+                + "sleep 0.2; done' < /dev/null > /dev/null 2>&1 & }")
         _ = try login.run(
             "printf 'wifi:\\n  hotspot_after: 10 s\\n' >> /etc/delaybox/delaybox.conf && systemctl reload delaybox")
         func wifi() -> [String: Any]? {

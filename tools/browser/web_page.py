@@ -202,7 +202,16 @@ def main() -> int:
         page.click("#login-form button[type=submit]")
         expect(page.locator("#controls")).to_be_visible()
 
-        time.sleep(3)  # the club's tone in the jack for the test's last look
+        # The club's station in the jack for the test's last look: playing, as the box says
+        # (under load a raised delay is still building here), then 3 s of it.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            status = ctl("status")
+            if status.get("state") == "playing" and status.get("channel") == "Club Radio":
+                break
+            time.sleep(0.2)
+        assert status.get("state") == "playing" and status.get("channel") == "Club Radio", f"at the end: {status}"
+        time.sleep(3)
 
         step("the desktop's layout")
         page.set_viewport_size({"width": 1280, "height": 900})
