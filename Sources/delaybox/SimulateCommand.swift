@@ -28,6 +28,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "DAC clock error in ppm (negative: the DAC runs slow).")
     var driftPpm: Double = 0
 
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "The station's clock error in ppm (its encoder's crystal; negative: it runs slow).")
+    var stationPpm: Double = 0
+
     @Option(name: .long, help: "Random extra network latency per packet, up to this many ms.")
     var jitterMs: Int64 = 0
 
@@ -43,6 +48,8 @@ struct SimulateCommand: ParsableCommand {
         scenario.delayMs = try milliseconds(delay, "--delay")
         scenario.driftPpm = driftPpm
         scenario.jitterMs = jitterMs
+        guard abs(stationPpm) <= 1_000 else { throw ValidationError("--station-ppm is within ±1000") }
+        scenario.stationPpm = stationPpm
         scenario.engine.maxDelayMs = try milliseconds(maxDelay, "--max-delay")
         scenario.outages = try outage.map(Self.parseOutage)
         guard scenario.delayMs <= scenario.engine.maxDelayMs else {
@@ -62,6 +69,14 @@ struct SimulateCommand: ParsableCommand {
             print(
                 "splices: \(report.splices)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms"
             )
+            let station = report.stationPpmMeasured.map { String(printf: "%.1f ppm followed", $0) } ?? "not followed"
+            print(
+                "station: \(report.stationPpm) ppm, \(station); largest step at the jack "
+                    + String(printf: "%.3f ms", report.delayStepMsMax))
+            print(
+                "by minute (min…max ms): "
+                    + report.delayErrorMsByMinute.map { String(printf: "%d: %.1f…%.1f", $0.minute, $0.minMs, $0.maxMs) }
+                    .joined(separator: ", "))
         }
     }
 
