@@ -287,8 +287,8 @@ let package = Package(
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
-                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxTestSupport",
-                "DelayboxWeb", "DelayboxWiFi",
+                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
+                "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -94,6 +94,20 @@ public final class CommandExecutor {
         saver.changed(at: now)
     }
 
+    /// Keeps the clock error (ppm) `url`'s station was followed at, to a tenth; a change
+    /// under half a ppm is not worth a write to the card. Past `Settings.stationClocksKept`
+    /// another station's is let go (the first by URL: they are few and rarely change).
+    public func remember(stationPpm ppm: Double, of url: String, now: Instant) {
+        var clocks = settings.stationClocks ?? [:]
+        if let kept = clocks[url], abs(kept - ppm) < 0.5 { return }
+        clocks[url] = (ppm * 10).rounded() / 10
+        while clocks.count > Settings.stationClocksKept, let any = clocks.keys.sorted().first(where: { $0 != url }) {
+            clocks[any] = nil
+        }
+        settings.stationClocks = clocks
+        saver.changed(at: now)
+    }
+
     /// Whether the settings are due to be saved at `now` (then they count as saved).
     public func settingsDueForSave(at now: Instant) -> Bool { saver.shouldSave(at: now) }
 

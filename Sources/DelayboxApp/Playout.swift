@@ -90,6 +90,8 @@ final class Playout {
     /// says its own next.
     private var venue = VenueAlignment()
     private var nextVenueFigure = Instant.zero
+    /// When the station's clock is next looked at, to be kept for its next start.
+    private var nextStationClockLook = Instant.zero
     /// How often a box of a group says its venue figure.
     static let venueFigureInterval = TimeAmount.seconds(5)
     /// How soon a figure is tried again when the newest audio held no mark yet (at the
@@ -117,7 +119,8 @@ final class Playout {
         engine.initialBufferMs = config.defaults.initialBufferMs
         engine.maxDelayMs = config.defaults.maxDelayMs
         session = try ChannelSession(
-            channel: lineup.selected, configuration: engine, delayMs: delayMs, client: client, clock: clock,
+            channel: lineup.selected, configuration: engine, delayMs: delayMs,
+            knownStationPpm: settings.stationClocks?[lineup.selected.streamURL], client: client, clock: clock,
             unixTime: wallClock)
         standby = try StandbyChannels(
             lineup: lineup, playing: lineup.selected.name, configuration: engine,
@@ -253,6 +256,7 @@ final class Playout {
             output.setVolume(volume.level, muted: volume.muted)
         }
         alignWithTheRoom(now: now)
+        rememberTheStationsClock(now: now)
         tellOfTheWiFi()
         render(session.engine, now: now)
         let state = session.engine.state
@@ -422,7 +426,8 @@ final class Playout {
         } else {
             session = try ChannelSession(
                 channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
-                client: client, clock: clock, unixTime: wallClock)
+                knownStationPpm: executor.settings.stationClocks?[channel.streamURL], client: client, clock: clock,
+                unixTime: wallClock)
             log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
             _ = session.start(now: now, journal: journal(for: channel, delayMs: delayMs), resume: false)
         }
@@ -476,6 +481,18 @@ final class Playout {
     }
 
     private func save() { saver?.save(executor.settings) }
+
+    /// Once a minute: the station's clock as followed, once known to a ppm, kept with the
+    /// settings for the next start on it (`EngineConfiguration.knownStationPpm`).
+    private func rememberTheStationsClock(now: Instant) {
+        guard now >= nextStationClockLook else { return }
+        nextStationClockLook = now.advanced(byMilliseconds: 60_000)
+        let statistics = session.engine.statistics
+        guard let ppm = statistics.stationClockPpm, let error = statistics.stationClockPpmError, error <= 1 else {
+            return
+        }
+        executor.remember(stationPpm: ppm, of: session.channel.streamURL, now: now)
+    }
 
     /// `config save`'s file, written on the saver's thread (never here: a slow disk's fsync
     /// would starve the output); its answer waits for the outcome, which the next step

@@ -13,6 +13,12 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Saved delays (ms) by preset slot, 1 and up.
     public var presets: [Int: Int64]
     public var adsEnabled: Bool
+    /// What the box learned of each station it played: its clock's error (ppm) by stream
+    /// URL, so that a station played before starts locked (issue 67). Absent in a file an
+    /// older release wrote; at most `stationClocksKept`.
+    public var stationClocks: [String: Double]?
+    /// Stations whose clock is kept: a box's channels and a few it no longer has.
+    public static let stationClocksKept = 64
 
     public init(
         delayMs: Int64, volume: Int, channel: String? = nil, presets: [Int: Int64] = [:], adsEnabled: Bool = true

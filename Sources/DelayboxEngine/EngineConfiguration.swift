@@ -30,6 +30,12 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Smallest change of the available delay that is reported.
     public var availableDelayReportStepMs: Int64 = 1_000
 
+    /// The rate this station's clock was followed at before (ppm; kept per station by the
+    /// box, issue 67): live runs at it from the first packet, so a station played before
+    /// starts locked; the arrivals' own fit takes over as it becomes surer
+    /// (`StationClock.Fit.joined`). Nil: a station not heard before.
+    public var knownStationPpm: Double?
+
     public init() {}
 
     /// Allowed range of `initialBufferMs`.
@@ -54,6 +60,9 @@ public struct EngineConfiguration: Sendable, Equatable {
         check(resyncThresholdMs, 1...10_000, "resync threshold")
         check(spliceDecisionMs, 100...60_000, "splice decision time")
         check(spliceSearchMs, 1_000...600_000, "splice search window")
+        if let ppm = knownStationPpm, !(abs(ppm) <= StationClock.plausiblePpm) {
+            problems.append("a station's known clock error is \(ppm) ppm; allowed within ±1000")
+        }
         return problems
     }
 }

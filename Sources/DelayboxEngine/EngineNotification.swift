@@ -79,6 +79,9 @@ public struct EngineStatistics: Sendable, Equatable {
     /// The station's clock against this box's (ppm; positive: the station runs fast), as
     /// followed from arrival times; nil until 10 s of arrivals say (`StationClock`).
     public var stationClockPpm: Double?
+    /// The standard error of `stationClockPpm` as fitted (ppm); nil while it is the rate
+    /// known from before (`EngineConfiguration.knownStationPpm`) or not known at all.
+    public var stationClockPpmError: Double?
     /// How far the room's boxes moved this one's live, in all (frames; positive: it plays
     /// the programme earlier than its own path said): `PlaybackEngine.moveLive`.
     public var venueShiftFrames: Int64 = 0

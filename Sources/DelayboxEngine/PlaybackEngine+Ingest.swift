@@ -371,9 +371,11 @@ extension PlaybackEngine {
     /// delay does not move.
     func followStation(now: Instant) {
         guard let origin,
-            let fit = stationClock.fit(settled: settledPlacements, leveling: leveling?.segments ?? [])
+            let arrivals = stationClock.fit(settled: settledPlacements, leveling: leveling?.segments ?? [])
         else { return }
+        let fit = configuration.knownStationPpm.map { arrivals.joined(priorPpm: $0) } ?? arrivals
         statistics.stationClockPpm = fit.ppm
+        statistics.stationClockPpmError = fit.ppmError
         settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
         followingStation = followingStation || fit.isEvident
         guard followingStation else { return }

@@ -141,6 +141,12 @@ public final class PlaybackEngine {
         slipBuffer = .allocate(capacity: (Self.renderChunkFrames + 1) * AudioFormat.channelCount)
         slipBuffer.initialize(repeating: 0)
         delayFrames = AudioFormat.frames(milliseconds: configuration.initialDelayMs)
+        if let ppm = configuration.knownStationPpm {
+            // A station heard before: followed at its rate from the first packet.
+            liveLine.rate = 1 + ppm / 1e6
+            followingStation = true
+            statistics.stationClockPpm = ppm
+        }
     }
 
     deinit {

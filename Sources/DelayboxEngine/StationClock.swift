@@ -42,6 +42,21 @@ struct StationClock {
         /// errors): followed from then on. A station on time is then left alone, where
         /// following the first minutes' noise would move its delay by milliseconds.
         var isEvident: Bool { abs(ppm) > 3 * ppmError }
+
+        /// This fit joined with a rate known before (`priorPpm`, to within
+        /// `priorErrorPpm`), each weighed by how sure it is — the fit's standard error
+        /// taken three times, as arrivals a second apart share their jitter: the first
+        /// seconds' fit moves a known station's rate little, an hour's decides it.
+        func joined(priorPpm: Double) -> Fit {
+            let fitVariance = 9 * ppmError * ppmError,
+                priorVariance = StationClock.priorErrorPpm * StationClock.priorErrorPpm
+            guard fitVariance.isFinite, fitVariance > 0 else { return self }
+            let joinedPpm = (ppm * priorVariance + priorPpm * fitVariance) / (priorVariance + fitVariance)
+            var joined = self
+            joined.rate = 1 + joinedPpm / 1e6
+            joined.ppmError = (priorVariance * fitVariance / (priorVariance + fitVariance)).squareRoot() / 3
+            return joined
+        }
     }
 
     /// Width of a point's bin (frames of local time): a second. Shorter bins give more
@@ -57,6 +72,9 @@ struct StationClock {
     /// slid by 2 ms. (It was 2 minutes, and the heard delay slid by all of the station's
     /// error until then, taken back in one crossfade: issue 67.)
     static let trustedSpanFrames = Int64(AudioFormat.sampleRate) * 10
+    /// How well a station's rate known from an earlier run holds (ppm): a crystal's
+    /// ageing and the studio's temperature move it by a few.
+    static let priorErrorPpm = 3.0
     /// A rate further off than this (ppm) is not a crystal's error: ignored.
     static let plausiblePpm = 1_000.0
     /// Beyond this (ppm) the log says so: ordinary crystals are within tens.

@@ -44,9 +44,12 @@ public final class ChannelSession {
     /// delayed listener: the engine decides where playout is.)
     private let maxDelayMs: Int64
 
-    /// - Parameter delayMs: the delay to hold, carried over from the previous channel.
+    /// - Parameters:
+    ///   - delayMs: the delay to hold, carried over from the previous channel.
+    ///   - knownStationPpm: the station's clock error as followed when it last played
+    ///     (`EngineConfiguration.knownStationPpm`); nil: not known.
     public init(
-        channel: Channel, configuration: EngineConfiguration, delayMs: Int64,
+        channel: Channel, configuration: EngineConfiguration, delayMs: Int64, knownStationPpm: Double? = nil,
         client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
         unixTime: @escaping @Sendable () -> Double? = WallClock.synchronisedUnixTime
     ) throws {
@@ -56,6 +59,8 @@ public final class ChannelSession {
         maxDelayMs = configuration.maxDelayMs
         var configuration = configuration
         configuration.initialDelayMs = delayMs
+        // A value from the state file: one out of range (an edited file) is not a known rate.
+        configuration.knownStationPpm = knownStationPpm.flatMap { abs($0) <= 1_000 ? $0 : nil }
         if channel.streamURL.hasPrefix("demo:") {
             engine = try PlaybackEngine(
                 configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
