@@ -11,7 +11,7 @@ import Testing
 /// Issue 67: the rate a station was followed at is kept with the settings, so that it
 /// starts locked the next time (`StationClockSimulationTests.aStationPlayedBeforeStartsLocked`
 /// measures what that is worth at the jack).
-@Suite struct StationClockMemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct StationClockMemoryTests {
     @Test func aStationsClockIsKeptWithTheSettingsOnlyWhenItMoved() throws {
         let rig = try EngineRig(configuration: EngineConfiguration(), historyPackets: 10, burstPackets: 10)
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))

@@ -13,7 +13,7 @@ import Testing
 /// answers the keeper through the runtime directory. With a recording nmcli here; the real
 /// NetworkManager, polkit and systemd's path unit on the x86 virtual board
 /// (VirtualBoardDeployTests+WiFi).
-@Suite struct WiFiHelperTests {
+@Suite(.timeLimit(.minutes(10))) struct WiFiHelperTests {
     let runtime: URL
     let connections: URL
     /// nmcli's command lines, as the helper gave them.
