@@ -82,9 +82,12 @@ struct StationClock {
     /// The standard error (ppm) a rate the log tells must be known to.
     static let toldWithinPpm = 15.0
     /// Points after which the line's level is known well enough to hold live's offset from
-    /// it (5 minutes: the level of 300 points is within a tenth of one point's scatter);
-    /// before, each fit draws the line through where the first placement put live.
-    static let levelKnownPoints = 300
+    /// it (2 minutes: the level of 120 points is within a fifth of one point's scatter);
+    /// before, each fit draws the line through where the first placement put live. Not
+    /// later: until then each better rate moves live by its change times the time since
+    /// the placement (a CI-style run with 300: the heard delay still settling by 1.3 ms a
+    /// minute at 3-5 minutes on air).
+    static let levelKnownPoints = 120
     /// Points closed between two fits: every 10 s — every second while fewer than
     /// `earlyPoints` are kept, so that a station's rate is followed as soon as it shows, and
     /// once more than 600 are, a 60th of them (an hour's: every minute). A fit's cost grows
