@@ -54,7 +54,9 @@ extension PlaybackEngine {
         }
         let streamEnd = packet.connectionTimestamp + Int64(packet.durationFrames) + packet.receivedAheadFrames
         if let origin,
-            stationClock.observe(segment: placementCount, local: now.frames(since: origin), stream: streamEnd)
+            stationClock.observe(
+                segment: placementCount, local: now.frames(since: origin), stream: streamEnd,
+                beforeBatching: packet.readBeforeBatching)
         {
             followStation(now: now)
         }
@@ -379,22 +381,24 @@ extension PlaybackEngine {
         settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
         followingStation = followingStation || fit.isEvident
         guard followingStation else { return }
+        let followed = fit.followed
         let local = now.frames(since: origin)
-        if let leveling { level(leveling, fit: fit) }
-        if case .fixed = placement.phase, let level = fit.level {
-            let line = level + fit.rate * Double(local)
+        if let leveling { level(leveling, fit: followed) }
+        if case .fixed = placement.phase, let level = followed.level {
+            let line = level + followed.rate * Double(local)
             // Live as the first placement put it, where it put it: the drift of the minutes
             // before the station's rate was known is taken out.
             let anchor = firstSettledLocal ?? local
             let live = liveAtAnchor ?? liveLine.position(atLocal: anchor)
             liveAtAnchor = live
             if liveAboveArrivals == nil || stationClock.pointCount < StationClock.levelKnownPoints {
-                liveAboveArrivals = Double(live) - (level + fit.rate * Double(anchor))
+                liveAboveArrivals = Double(live) - (level + followed.rate * Double(anchor))
             }
             let offset = liveAboveArrivals ?? 0
-            liveLine = LiveLine(anchorLocal: local, anchorPosition: Int64((line + offset).rounded()), rate: fit.rate)
+            liveLine = LiveLine(
+                anchorLocal: local, anchorPosition: Int64((line + offset).rounded()), rate: followed.rate)
         } else {
-            liveLine = liveLine.continued(at: local, rate: fit.rate)
+            liveLine = liveLine.continued(at: local, rate: followed.rate)
         }
         // Said once the figure is worth saying: followed from the first evidence, told once
         // it is known to 15 ppm.

@@ -8,7 +8,19 @@
 /// loosens their placement bounds), and the read after that waits for the next segment,
 /// so its packet is stamped on the moment it arrived. A new connection is not paused
 /// until `settleMs` has passed: its placement by arrival time and a reconnect's splice
-/// are decided from the arrival times of its first seconds.
+/// are decided from the arrival times of its first seconds, and the station's rate from
+/// those of its first two minutes. A second of batched reads has two stamps on the moment
+/// where one read as the bytes come has fifteen: their least lag lies higher and scatters
+/// more. Fitted through the step from one to the other at the tenth second, a station on
+/// time read as −400 ppm on a loopback Icecast (issue 67); the station's clock now gives
+/// each its own intercept (`StreamPacket.readBeforeBatching`), and the rate is locked from
+/// the finer stamps before the coarser ones begin.
+///
+/// A pause's length varies at random, ±25 %: the reads that wait on the network are the
+/// station clock's samples (`StationClock`), and a source that sends in chunks of a fixed
+/// period, sampled at a fixed period, is seen at a phase that drifts slowly — a beat, by
+/// which the least lag of each second wandered by milliseconds over minutes on a loopback
+/// Icecast, and the station's rate was fitted hundreds of ppm off (issue 67).
 public struct ReadBatching: Sendable, Equatable {
     /// The pause (ms): what the kernel queues meanwhile (at 320 kbps, 16 KB in 400 ms)
     /// fits its socket buffer and one read. It is less than half the shortest initial
@@ -18,10 +30,26 @@ public struct ReadBatching: Sendable, Equatable {
     public var settleMs: Int64
     /// Whether the next pause is due (false: the next low buffer waits on the network).
     private var pauseDue = true
+    /// The pauses' random state (a 64-bit LCG: no cryptography, only no fixed period).
+    private var random: UInt64
 
-    public init(pauseMs: Int64 = 400, settleMs: Int64 = 10_000) {
+    public init(pauseMs: Int64 = 400, settleMs: Int64 = 120_000, seed: UInt64 = 0x9e37_79b9_7f4a_7c15) {
         self.pauseMs = pauseMs
         self.settleMs = settleMs
+        random = seed
+    }
+
+    /// The next pause (ns): `pauseMs` ± 25 %, at random.
+    public mutating func nextPause() -> Int64 {
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let unit = Double(random >> 11) / Double(UInt64(1) << 53)
+        return Int64(Double(pauseMs) * (0.75 + 0.5 * unit) * 1e6)
+    }
+
+    /// Whether a packet read at `now` comes before reads are batched on a connection that
+    /// will batch them: stamped more finely than the connection's later packets.
+    public func isBeforeBatching(now: Instant, connected: Instant) -> Bool {
+        pauseMs > 0 && now - connected < .milliseconds(settleMs)
     }
 
     /// After a packet was read at `now` on a connection opened at `connected`: how long
@@ -31,6 +59,6 @@ public struct ReadBatching: Sendable, Equatable {
     public mutating func pause(now: Instant, connected: Instant, bufferedBytes: Int, packetBytes: Int) -> Int64 {
         guard pauseMs > 0, bufferedBytes < packetBytes, now - connected >= .milliseconds(settleMs) else { return 0 }
         defer { pauseDue.toggle() }
-        return pauseDue ? pauseMs * 1_000_000 : 0
+        return pauseDue ? nextPause() : 0
     }
 }

@@ -21,27 +21,75 @@ struct StationClock {
         var segment: Int
         var local: Int64
         var stream: Int64
+        /// Stamped before the connection's reads were batched (`StreamPacket.readBeforeBatching`).
+        var beforeBatching = false
+
+        /// The points that share one line's intercept: a segment's, apart for the finer
+        /// stamps of its first seconds — a second of many stamps has its least lag a few ms
+        /// above one of two, a step that one intercept would read as a rate (−400 ppm on a
+        /// loopback Icecast for a station on time, issue 67).
+        var group: Int { segment * 2 + (beforeBatching ? 1 : 0) }
     }
 
     /// The line through the points: the station's rate, and where the line lies on the
-    /// timeline (`level + rate · local`) when some segment's base is known.
+    /// timeline (`level + rate · local`) when some segment's base is known. The line passes
+    /// through its points' centroid whatever `rate` is made (joined with a known rate,
+    /// shrunk by its doubt), so a rate changed moves the line about its points, not about
+    /// local frame 0.
     struct Fit: Equatable {
         /// Stream frames per local frame.
         var rate: Double
         /// The standard error of `ppm`.
         var ppmError: Double
-        /// The timeline position of the line at local frame 0; nil until a settled
-        /// placement's points are in the fit.
-        var level: Double?
-        /// Where the points of the segments being levelled lie (as `level`), and how many.
-        var levelingLevel: Double?
+        /// Where the points of settled segments not being levelled lie on average (local
+        /// frame, timeline position); nil until a settled placement's points are in the fit.
+        var lineCentroid: Centroid?
+        /// The same for the points of the segments being levelled, and how many they are.
+        var levelingCentroid: Centroid?
         var levelingPoints = 0
+
+        struct Centroid: Equatable {
+            var local: Double
+            var timeline: Double
+
+            /// Points added up towards their centroid.
+            struct Sum {
+                var local = 0.0, timeline = 0.0
+                var count = 0
+                mutating func add(local: Int64, timeline: Int64) {
+                    self.local += Double(local)
+                    self.timeline += Double(timeline)
+                    count += 1
+                }
+                var centroid: Centroid { Centroid(local: local / Double(count), timeline: timeline / Double(count)) }
+            }
+        }
+
+        /// The timeline position of the line at local frame 0.
+        var level: Double? { lineCentroid.map { $0.timeline - rate * $0.local } }
+        /// Where the points being levelled lie (as `level`).
+        var levelingLevel: Double? { levelingCentroid.map { $0.timeline - rate * $0.local } }
         /// The station's error (ppm; positive: it runs fast).
         var ppm: Double { (rate - 1) * 1e6 }
         /// Whether the arrivals show the error beyond their own scatter (three standard
         /// errors): followed from then on. A station on time is then left alone, where
         /// following the first minutes' noise would move its delay by milliseconds.
-        var isEvident: Bool { abs(ppm) > 3 * ppmError }
+        static let evidence = 3.0
+        var isEvident: Bool { abs(ppm) > Self.evidence * ppmError }
+
+        /// This fit with its error shrunk by its doubt: ppm · (1 − (3σ / ppm)²), none while
+        /// not evident. What is followed: a rate barely evident is mostly noise (the first
+        /// minute on a real path, where the scatter is not white), one far beyond its doubt
+        /// is taken nearly whole, and the rate moves smoothly between the two as the
+        /// arrivals add up — never a step from "none" to a first fit's rate.
+        var followed: Fit {
+            var followed = self
+            let ppm = self.ppm
+            guard ppm != 0 else { return followed }
+            let doubt = Self.evidence * ppmError / ppm
+            followed.rate = 1 + ppm * max(0, 1 - doubt * doubt) / 1e6
+            return followed
+        }
 
         /// This fit joined with a rate known before (`priorPpm`, to within
         /// `priorErrorPpm`), each weighed by how sure it is — the fit's standard error
@@ -104,6 +152,9 @@ struct StationClock {
     private var oldest = 0
     /// Points closed since the last fit.
     private var sinceFit = 0
+    /// How far a connection's batched seconds lie below its first ones, read as the bytes
+    /// came (frames, on the fitted line): the latest a connection with both showed.
+    private(set) var batchingStep: Double?
 
     init() { ring.reserveCapacity(Self.keptPoints) }
 
@@ -115,13 +166,15 @@ struct StationClock {
 
     /// Takes a packet that arrived `local` frames after the origin with audio up to
     /// connection frame `stream` of segment `segment`. Returns true when a fit is due.
-    mutating func observe(segment: Int, local: Int64, stream: Int64) -> Bool {
-        let point = Point(segment: segment, local: local, stream: stream)
+    /// `beforeBatching`: stamped before the connection's reads were batched (its own intercept,
+    /// not in the level).
+    mutating func observe(segment: Int, local: Int64, stream: Int64, beforeBatching: Bool = false) -> Bool {
+        let point = Point(segment: segment, local: local, stream: stream, beforeBatching: beforeBatching)
         guard let current = filling else {
             filling = point
             return false
         }
-        if current.segment == segment, current.local / Self.binFrames == local / Self.binFrames {
+        if current.group == point.group, current.local / Self.binFrames == local / Self.binFrames {
             if stream - local > current.stream - current.local { filling = point }
             return false
         }
@@ -145,10 +198,11 @@ struct StationClock {
     /// - Parameters:
     ///   - settled: the timeline position of connection frame 0 of each settled segment.
     ///   - leveling: the segments whose positions are still being brought onto the line.
-    func fit(settled: [Int: Int64], leveling: Set<Int>) -> Fit? {
+    mutating func fit(settled: [Int: Int64], leveling: Set<Int>) -> Fit? {
         let all = points
-        guard var slope = Self.slope(of: all) else { return nil }
+        guard var slope = Self.slope(of: all, weights: [:]) else { return nil }
         var kept = all
+        var weights: [Int: Double] = [:]
         for _ in 0..<2 {
             let residuals = Self.residuals(of: all, slope: slope)
             let ordered = residuals.sorted()
@@ -156,77 +210,144 @@ struct StationClock {
             let deviations = residuals.map { abs($0 - median) }.sorted()
             let floor = median - 3 * 1.4826 * deviations[deviations.count / 2]
             kept = zip(all, residuals).filter { $0.1 >= floor }.map(\.0)
-            guard let refitted = Self.slope(of: kept) else { break }
+            weights = Self.weights(of: kept, slope: slope)
+            guard let refitted = Self.slope(of: kept, weights: weights) else { break }
             slope = refitted
         }
         guard abs(slope - 1) * 1e6 <= Self.plausiblePpm else { return nil }
-        let spread = Self.standardError(of: kept, slope: slope)
-        var sums = (line: 0.0, lineCount: 0, leveling: 0.0, levelingCount: 0)
+        let spread = Self.standardError(of: kept, slope: slope, weights: weights)
+        if let step = Self.batchingStep(of: kept, slope: slope) { batchingStep = step }
+        var sums = (line: Fit.Centroid.Sum(), leveling: Fit.Centroid.Sum())
         for point in kept {
             guard let base = settled[point.segment] else { continue }
-            let level = Double(base + point.stream) - slope * Double(point.local)
+            // The level as the finer stamps put it: a batched point is raised by the step, so
+            // the level does not move as one kind of point gives way to the other (a
+            // connection's first two minutes, then an hour of batched seconds).
+            let raised = point.beforeBatching ? 0 : Int64((batchingStep ?? 0).rounded())
             if leveling.contains(point.segment) {
-                sums.leveling += level
-                sums.levelingCount += 1
+                sums.leveling.add(local: point.local, timeline: base + point.stream + raised)
             } else {
-                sums.line += level
-                sums.lineCount += 1
+                sums.line.add(local: point.local, timeline: base + point.stream + raised)
             }
         }
         return Fit(
-            rate: slope, ppmError: spread * 1e6, level: sums.lineCount >= 3 ? sums.line / Double(sums.lineCount) : nil,
-            levelingLevel: sums.levelingCount > 0 ? sums.leveling / Double(sums.levelingCount) : nil,
-            levelingPoints: sums.levelingCount)
+            rate: slope, ppmError: spread * 1e6, lineCentroid: sums.line.count >= 3 ? sums.line.centroid : nil,
+            levelingCentroid: sums.leveling.count > 0 ? sums.leveling.centroid : nil,
+            levelingPoints: sums.leveling.count)
     }
 
     /// Whether any kept point belongs to `segment`.
     func holds(segment: Int) -> Bool { ring.contains { $0.segment == segment } }
 
-    /// Least-squares slope of stream on local time, each segment about its own means; nil
-    /// while the points span less than `trustedSpanFrames`.
-    private static func slope(of points: [Point]) -> Double? {
+    /// Least-squares slope of stream on local time, each group about its own means and
+    /// weighed by `weights` (1 where none is given); nil while the points span less than
+    /// `trustedSpanFrames`.
+    private static func slope(of points: [Point], weights: [Int: Double]) -> Double? {
         guard let first = points.first?.local, let last = points.last?.local, last - first >= trustedSpanFrames
         else { return nil }
-        let means = segmentMeans(points)
+        let means = groupMeans(points)
         var products = 0.0, squares = 0.0
         for point in points {
-            guard let mean = means[point.segment] else { continue }
-            let x = Double(point.local) - mean.local
-            products += x * (Double(point.stream) - mean.stream)
-            squares += x * x
+            guard let mean = means[point.group] else { continue }
+            let x = Double(point.local) - mean.local, weight = weights[point.group] ?? 1
+            products += weight * x * (Double(point.stream) - mean.stream)
+            squares += weight * x * x
         }
         return squares > 0 ? products / squares : nil
     }
 
-    /// The standard error of `slope` (stream frames per local frame) from the scatter of
-    /// `points` about their segments' lines. Arrivals a second apart share their jitter, so
-    /// it is an underestimate; the engine asks for three of them.
-    private static func standardError(of points: [Point], slope: Double) -> Double {
-        let means = segmentMeans(points)
+    /// Each group's weight: the inverse of its points' scatter about `slope` (frames⁻²). A
+    /// second of many stamps gives a tighter point than one of two: the first seconds of a
+    /// connection, read as the bytes come, are ~10 times tighter than its batched reads, and
+    /// weighed alike they would drown in them. A group of fewer than `weighedPoints` takes
+    /// the scatter of all.
+    private static func weights(of points: [Point], slope: Double) -> [Int: Double] {
         let residuals = Self.residuals(of: points, slope: slope)
-        let squares = points.reduce(0.0) { sum, point in
-            let x = Double(point.local) - (means[point.segment]?.local ?? 0)
-            return sum + x * x
+        var sums: [Int: (squares: Double, count: Int)] = [:]
+        var all = (squares: 0.0, count: 0)
+        for (point, residual) in zip(points, residuals) {
+            let sum = sums[point.group, default: (0, 0)]
+            sums[point.group] = (sum.squares + residual * residual, sum.count + 1)
+            all = (all.squares + residual * residual, all.count + 1)
         }
+        // A frame's scatter at least: points on a perfect path would weigh without bound.
+        let pooled = max(1, all.squares / Double(max(1, all.count - sums.count)))
+        return sums.mapValues { sum in
+            let variance = sum.count >= weighedPoints ? max(1, sum.squares / Double(sum.count - 1)) : pooled
+            return 1 / variance
+        }
+    }
+
+    /// How far each segment's batched points lie below its finer ones about the line of
+    /// `slope` (frames), weighed by their counts; nil when no segment has `weighedPoints`
+    /// of each.
+    private static func batchingStep(of points: [Point], slope: Double) -> Double? {
+        var levels: [Int: (sum: Double, count: Int)] = [:]
+        for point in points {
+            let level = Double(point.stream) - slope * Double(point.local)
+            let sum = levels[point.group, default: (0, 0)]
+            levels[point.group] = (sum.sum + level, sum.count + 1)
+        }
+        var steps = (sum: 0.0, weight: 0.0)
+        for (group, fine) in levels where group % 2 == 1 && fine.count >= weighedPoints {
+            guard let batched = levels[group - 1], batched.count >= weighedPoints else { continue }
+            let weight = Double(min(fine.count, batched.count))
+            steps = (
+                steps.sum + weight * (fine.sum / Double(fine.count) - batched.sum / Double(batched.count)),
+                steps.weight + weight
+            )
+        }
+        return steps.weight > 0 ? steps.sum / steps.weight : nil
+    }
+
+    /// Points a group needs before its own scatter weighs it.
+    static let weighedPoints = 5
+
+    /// The standard error of `slope` (stream frames per local frame) from the points' scatter
+    /// about their groups' lines, each group by its weight (the inverse of its scatter), widened
+    /// by how alike neighbouring residuals are. Arrivals a second apart share their jitter (a
+    /// path's queue, a server's burst draining, a TCP window opening), so n points carry the
+    /// information of fewer: by the lag-1 autocorrelation ρ, n·(1 − ρ)/(1 + ρ). Without it,
+    /// the first half-minute on a real loopback Icecast fitted −400 ppm "within 130" for a
+    /// station on time, and the delay followed it (issue 67: a room's boxes 2-4 ms apart).
+    private static func standardError(of points: [Point], slope: Double, weights: [Int: Double]) -> Double {
+        let means = groupMeans(points)
+        let residuals = Self.residuals(of: points, slope: slope)
+        var squares = 0.0, sumOfSquares = 0.0
+        for (point, residual) in zip(points, residuals) {
+            let x = Double(point.local) - (means[point.group]?.local ?? 0), weight = weights[point.group] ?? 1
+            squares += weight * x * x
+            sumOfSquares += weight * residual * residual
+        }
+        // The weights' scale from the points themselves (1 where they are the inverse scatter).
         let freedom = Double(max(1, points.count - means.count - 1))
-        let variance = residuals.reduce(0.0) { $0 + $1 * $1 } / freedom
+        var neighbours = 0.0
+        for index in points.indices.dropFirst() where points[index].group == points[index - 1].group {
+            neighbours += (weights[points[index].group] ?? 1) * residuals[index] * residuals[index - 1]
+        }
+        let rho = sumOfSquares > 0 ? min(max(neighbours / sumOfSquares, 0), maximumAutocorrelation) : 0
+        let variance = sumOfSquares / freedom * (1 + rho) / (1 - rho)
         return squares > 0 ? (variance / squares).squareRoot() : .infinity
     }
 
+    /// The most neighbouring residuals are taken to share (ρ): a line of points that all
+    /// share their wander still counts as 1/39th of its points, not as none.
+    static let maximumAutocorrelation = 0.95
+
     /// How far above its segment's fitted line each point lies (frames).
     private static func residuals(of points: [Point], slope: Double) -> [Double] {
-        let means = segmentMeans(points)
+        let means = groupMeans(points)
         return points.map { point in
-            guard let mean = means[point.segment] else { return 0 }
+            guard let mean = means[point.group] else { return 0 }
             return Double(point.stream) - mean.stream - slope * (Double(point.local) - mean.local)
         }
     }
 
-    private static func segmentMeans(_ points: [Point]) -> [Int: (local: Double, stream: Double)] {
+    private static func groupMeans(_ points: [Point]) -> [Int: (local: Double, stream: Double)] {
         var sums: [Int: (local: Double, stream: Double, count: Double)] = [:]
         for point in points {
-            let sum = sums[point.segment, default: (0, 0, 0)]
-            sums[point.segment] = (sum.local + Double(point.local), sum.stream + Double(point.stream), sum.count + 1)
+            let sum = sums[point.group, default: (0, 0, 0)]
+            sums[point.group] = (sum.local + Double(point.local), sum.stream + Double(point.stream), sum.count + 1)
         }
         return sums.mapValues { ($0.local / $0.count, $0.stream / $0.count) }
     }

@@ -13,6 +13,13 @@ public struct StreamPacket: Sendable, Equatable {
     /// packet out well after its bytes came, with newer audio already in. That newer audio
     /// was live by then, which bounds the live edge tighter than the packet itself does.
     public var receivedAheadFrames: Int64
+    /// Read in a connection's first seconds, before its reads are batched (`ReadBatching`):
+    /// stamped on every TCP segment where later ones are stamped on about two a second. The
+    /// least lag of a second's many stamps lies a few ms above that of two, so the station's
+    /// clock gives these a line's intercept of their own — as one line with the rest they
+    /// read as a rate (a step of a few ms at the tenth second fitted as −400 ppm on a
+    /// loopback Icecast, issue 67).
+    public var readBeforeBatching = false
 
     public init(payload: [UInt8], connectionTimestamp: Int64, durationFrames: Int, receivedAheadFrames: Int64 = 0) {
         self.payload = payload

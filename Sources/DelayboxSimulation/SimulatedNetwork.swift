@@ -13,7 +13,7 @@ public struct SimulatedNetwork {
     /// One thing the client sees.
     public enum Delivery: Equatable {
         case opened
-        case packet(index: Int64, connectionTimestamp: Int64)
+        case packet(index: Int64, connectionTimestamp: Int64, readBeforeBatching: Bool)
         case event(StreamEvent, connectionTimestamp: Int64)
         case lost
     }
@@ -66,14 +66,23 @@ public struct SimulatedNetwork {
     /// Source time of the client's first connection.
     public let firstConnect: Instant
     private var lastArrival = Instant.zero
+    /// The client's pauses between reads (`ReadBatching`), nil for none: a packet that
+    /// arrives during a pause is stamped when the pause ends; the first after it, on the
+    /// moment it comes, and the client pauses again.
+    var readBatching: ReadBatching?
+    private var connectedAt = Instant.zero
+    private var pauseUntil = Instant.zero
+    /// When the newest packet came (its read may be later: `lastArrival`).
+    private var lastCame = Instant.zero
     private var outageIndex = 0
 
     public init(
         packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
         connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
         silentPackets: [Range<Int64>] = [], stationPpm: Double = 0, congestions: [Congestion] = [],
-        seed: UInt64
+        readBatching: ReadBatching? = nil, seed: UInt64
     ) {
+        self.readBatching = readBatching
         self.congestions = congestions
         stationRate = 1 + stationPpm / 1e6
         self.packetFrames = packetFrames
@@ -134,11 +143,11 @@ public struct SimulatedNetwork {
             engine.connectionOpened(now: time)
         case .lost:
             engine.connectionLost(reason: "simulated outage", now: time)
-        case .packet(let index, let timestamp):
-            engine.ingest(
-                StreamPacket(
-                    payload: payload(of: index), connectionTimestamp: timestamp,
-                    durationFrames: packetFrames), now: time)
+        case .packet(let index, let timestamp, let readBeforeBatching):
+            var packet = StreamPacket(
+                payload: payload(of: index), connectionTimestamp: timestamp, durationFrames: packetFrames)
+            packet.readBeforeBatching = readBeforeBatching
+            engine.ingest(packet, now: time)
         case .event(let event, let timestamp):
             engine.ingest(event: event, connectionTimestamp: timestamp, now: time)
         }
@@ -204,6 +213,8 @@ public struct SimulatedNetwork {
         connected = true
         let arrival = time + TimeAmount(nanoseconds: latencyNs)
         lastArrival = max(lastArrival, arrival)
+        connectedAt = lastArrival
+        pauseUntil = .zero
         queue.append((lastArrival, .opened))
         let newestDone = streamFrames(at: time) / Int64(packetFrames) - 1
         let burstPackets = burstFrames / Int64(packetFrames)
@@ -218,9 +229,24 @@ public struct SimulatedNetwork {
 
     private mutating func deliver(_ index: Int64, at time: Instant) {
         lastArrival = max(lastArrival, time)
+        var beforeBatching = false
+        if var readBatching {
+            defer { self.readBatching = readBatching }
+            // Packets come in order: this one no earlier than the one before it came.
+            lastCame = max(lastCame, time)
+            beforeBatching = readBatching.isBeforeBatching(now: lastCame, connected: connectedAt)
+            if !beforeBatching, readBatching.pauseMs > 0 {
+                if lastCame < pauseUntil {
+                    lastArrival = max(lastArrival, pauseUntil)
+                } else {
+                    pauseUntil = lastCame + TimeAmount(nanoseconds: readBatching.nextPause())
+                }
+            }
+        }
         let firstFrame = index * Int64(packetFrames)
         let timestamp = firstFrame - connectionFirstFrame
-        queue.append((lastArrival, .packet(index: index, connectionTimestamp: timestamp)))
+        queue.append(
+            (lastArrival, .packet(index: index, connectionTimestamp: timestamp, readBeforeBatching: beforeBatching)))
         // Events are sorted: find the first at or after the packet by bisection (the demo
         // channel holds a day of them).
         var low = 0, high = events.count

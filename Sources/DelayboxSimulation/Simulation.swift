@@ -46,7 +46,7 @@ public final class Simulation {
             congestions: scenario.congestions.map {
                 .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs, extraMs: $0.extraMs)
             },
-            seed: scenario.seed)
+            readBatching: scenario.readBatching, seed: scenario.seed)
         lostPackets = network.lostPackets()
         dac = SimulatedDAC(periodFrames: scenario.periodFrames, periods: scenario.periods, driftPpm: scenario.driftPpm)
         buffer = [Float](repeating: 0, count: scenario.periodFrames * AudioFormat.channelCount)

@@ -19,6 +19,9 @@ public struct SimulationScenario: Sendable {
     /// Network latency, and random extra latency up to `jitterMs` per packet.
     public var latencyMs: Int64 = 20
     public var jitterMs: Int64 = 0
+    /// The stream client's pauses between reads, as a box on a live Icecast stream makes
+    /// them; nil: every packet stamped as it arrives.
+    public var readBatching: ReadBatching?
     /// Audio the server resends on every (re)connect.
     public var burstMs: Int64 = 4_000
     public var sourceLeadMs: Int64 = 10_000

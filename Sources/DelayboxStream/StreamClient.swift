@@ -112,6 +112,7 @@ public final class StreamClient: ChannelFeed {
                     packet.receivedAheadFrames = 0
                 }
                 let now = clock.now()
+                packet.readBeforeBatching = batching.isBeforeBatching(now: now, connected: opened)
                 delivered = now - opened
                 held.forEach(post)
                 held = [.packet(packet, at: now)]
