@@ -8,7 +8,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup setup-release setup-check build binaries release deb run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
+.PHONY: setup setup-release setup-check build binaries release deb image run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -43,6 +43,17 @@ release: setup-release
 ## cross-compiles with an installed Swift SDK).
 deb: setup
 	deploy/make-deb.sh $(if $(ARCH),--arch $(ARCH)) $(if $(DEBIAN),--debian $(DEBIAN))
+
+## The card a club flashes (docs/image.md): out/image/delaybox-VERSION-arm64.img.xz, its
+## .sha256 and rpi-imager.json (Raspberry Pi Imager's list; IMAGE_URL=URL is where the image
+## will be served). Debian 13 for arm64 from Debian's archive with the arm64 package of this
+## commit; with RELEASE_URL and RELEASE_KEY its boxes update from the club's repository.
+## ~40 minutes: the image's packages are configured on an emulated board.
+image: setup-release
+	@test -z "$(BASE)" || { echo "make image: BASE (a Raspberry Pi OS image as the base) is not built yet: docs/image.md" >&2; exit 2; }
+	rm -rf $(OUT)/image && mkdir -p $(OUT)/image/deb
+	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(if $(RELEASE_KEY),$(abspath $(RELEASE_KEY))) deploy/make-deb.sh --arch arm64 --out $(OUT)/image/deb
+	IMAGE_URL=$(IMAGE_URL) tools/image/build.sh $(OUT)/image/deb/*.deb $(OUT)/image
 
 ## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.

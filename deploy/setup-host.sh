@@ -23,6 +23,7 @@ BUILD_PACKAGES=(
   qemu-user-static  # tools/arm64-run: the arm64 build's programs run under emulation
   dpkg-dev binutils xz-utils   # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
   reprepro gnupg    # deploy/make-repo.sh: the signed apt repository
+  dosfstools mtools fdisk qemu-system-arm cpio kmod e2fsprogs zerofree   # make image: the card's FAT boot partition and partition table; its packages configured on an emulated arm64 board (a busybox initramfs); the deleted packages' blocks zeroed
 )
 # What the tests add: real servers, the virtual boards, a browser, the linters.
 TEST_PACKAGES=(
@@ -34,9 +35,8 @@ TEST_PACKAGES=(
   systemd           # systemd-analyze verifies the unit file and rates its exposure
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
-  qemu-system-x86 cpio kmod   # the virtual board: QEMU, its initramfs, the gpio-sim module
-  qemu-system-arm   # ... and the arm64 board (qemu-system-aarch64), the Pi's CPU, which make test runs too
-  e2fsprogs openssh-client   # ... its Debian root filesystem, reached over SSH by deploy/install.sh
+  qemu-system-x86   # the virtual board: QEMU (its initramfs and gpio-sim module: cpio, kmod above); the arm64 board's, qemu-system-arm, above too
+  openssh-client    # ... its Debian root filesystem (e2fsprogs above), reached over SSH by deploy/install.sh
   lintian           # the packages are checked lintian-clean
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world

@@ -47,10 +47,12 @@ public struct NetworkManagerKeyfile: Sendable, Equatable {
     /// A network the owner chose, joined again at every boot. `security` is what the scan
     /// said (`WPA2`, `WPA3`, …): a network that offers WPA3 alone takes SAE, any other with
     /// a password WPA-PSK; no password, an open one. One file per network name, so choosing
-    /// it again replaces its password rather than adding a second connection.
-    public static func network(device: String, ssid: String, password: String, security: String)
-        -> NetworkManagerKeyfile
-    {
+    /// it again replaces its password rather than adding a second connection. `device` ""
+    /// takes any Wi-Fi device (a network saved before the box has run: Imager's); `hidden`,
+    /// a network that does not say its name (probed for by name).
+    public static func network(
+        device: String, ssid: String, password: String, security: String, hidden: Bool = false
+    ) -> NetworkManagerKeyfile {
         let uuid = uuid(for: "network " + ssid)
         let wpa3Only = security.contains("WPA3") && !security.contains("WPA2") && !security.contains("WPA1")
         let protection =
@@ -68,13 +70,12 @@ public struct NetworkManagerKeyfile: Sendable, Equatable {
             id=\(escaped(ssid))
             uuid=\(uuid)
             type=wifi
-            interface-name=\(device)
-            autoconnect=true
+            \(device.isEmpty ? "" : "interface-name=" + device + "\n")autoconnect=true
 
             [wifi]
             mode=infrastructure
             ssid=\(bytes(ssid))
-            \(protection)
+            \(hidden ? "hidden=true\n" : "")\(protection)
             [ipv4]
             method=auto
 

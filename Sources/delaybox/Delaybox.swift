@@ -16,7 +16,7 @@ struct Delaybox: ParsableCommand {
         version: DelayboxVersion.string,
         subcommands: [
             RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
-            WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self,
+            WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self, WiFiKeyfileCommand.self,
         ],
         defaultSubcommand: nil)
 

@@ -1,0 +1,153 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// Issue 68, the card a club flashes: the parts of `make image` that run on this machine,
+/// on small partitions of their own (the whole image's packages are configured on an
+/// emulated board: ~40 minutes, docs/image.md) — the card put together as a Pi's firmware
+/// reads it, what a club publishes for Raspberry Pi Imager, the layer on a root file
+/// system, and the Wi-Fi Imager's customisation saves.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ImageLayerTests {
+    static let root = CommandLineTests.root
+    static func tool(_ name: String) -> String { root.appendingPathComponent("tools/image/\(name)").path }
+
+    /// The card: an MBR with the FAT boot partition at 1 MiB (type c, bootable) and the ext4
+    /// root after it, each found by its label; the list Imager reads names the compressed
+    /// image with its sizes and SHA-256s, as the file it serves.
+    @Test func theCardIsPutTogetherAndPublishedForImager() throws {
+        let directory = try ExternalTool.temporaryDirectory("image")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let boot = directory.appendingPathComponent("boot.vfat").path
+        let rootfs = directory.appendingPathComponent("root.ext4").path
+        try ExternalTool.run(["mkfs.vfat", "-F", "32", "-n", "RASPIFIRM", "-C", boot, String(40 * 1024)])
+        try "arm_64bit=1\n".write(
+            toFile: directory.appendingPathComponent("config.txt").path, atomically: true, encoding: .utf8)
+        try ExternalTool.run([
+            "mcopy", "-i", boot, directory.appendingPathComponent("config.txt").path, "::/config.txt",
+        ])
+        try ExternalTool.run(["mkfs.ext4", "-q", "-F", "-L", "RASPIROOT", rootfs, "24M"])
+        let image = directory.appendingPathComponent("delaybox-9.9-arm64.img").path
+        try ExternalTool.run([Self.tool("assemble.sh"), image, boot, rootfs])
+
+        let table = try JSONSerialization.jsonObject(with: Data(ExternalTool.run(["sfdisk", "-J", image]).utf8))
+        let partitionTable = try #require((table as? [String: Any])?["partitiontable"] as? [String: Any])
+        #expect(partitionTable["label"] as? String == "dos")
+        let partitions = try #require(partitionTable["partitions"] as? [[String: Any]])
+        #expect(partitions.count == 2)
+        #expect(partitions.first?["start"] as? Int == 2048 && partitions.first?["type"] as? String == "c")
+        #expect(partitions.first?["bootable"] as? Bool == true)
+        #expect(partitions.last?["start"] as? Int == 2048 + 40 * 2048 && partitions.last?["type"] as? String == "83")
+        // The boot partition as the firmware reads it, in place; the root by its label.
+        let config = try ExternalTool.run(["mtype", "-i", image + "@@1M", "::/config.txt"])
+        #expect(config == "arm_64bit=1\n")
+        let label = try ExternalTool.run([
+            "blkid", "-p", "-O", String((1 + 40) * 1_048_576), "-s", "LABEL", "-o", "value", image,
+        ])
+        #expect(label.trimmingCharacters(in: .whitespacesAndNewlines) == "RASPIROOT")
+
+        let written = try Data(contentsOf: URL(fileURLWithPath: image))
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let published = try ExternalTool.execute(
+            URL(fileURLWithPath: Self.tool("publish.sh")), [image, out.path],
+            environment: ["IMAGE_URL": "https://club.example/delaybox/delaybox-9.9-arm64.img.xz"])
+        #expect(published.status == 0, "\(published.errors)")
+        let xz = out.appendingPathComponent("delaybox-9.9-arm64.img.xz")
+        let list = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("rpi-imager.json")))
+        let entry = try #require(((list as? [String: Any])?["os_list"] as? [[String: Any]])?.first)
+        #expect(entry["url"] as? String == "https://club.example/delaybox/delaybox-9.9-arm64.img.xz")
+        #expect(entry["extract_size"] as? Int == written.count)
+        #expect(entry["extract_sha256"] as? String == Self.sha256(image: written, in: directory))
+        let downloaded = try Data(contentsOf: xz)
+        #expect(entry["image_download_size"] as? Int == downloaded.count)
+        let sums = try String(
+            contentsOf: out.appendingPathComponent("delaybox-9.9-arm64.img.xz.sha256"), encoding: .utf8)
+        #expect(sums.hasPrefix((entry["image_download_sha256"] as? String ?? "?") + "  delaybox-9.9-arm64.img.xz"))
+        #expect(entry["init_format"] as? String == "systemd")
+        #expect((entry["devices"] as? [String])?.contains("pi4-64bit") == true)
+        // What the card receives is the image that was measured.
+        let unpacked = try ExternalTool.run(["sh", "-c", "xz -dc '\(xz.path)' | sha256sum | cut -d' ' -f1"])
+        #expect(unpacked.trimmingCharacters(in: .whitespacesAndNewlines) == entry["extract_sha256"] as? String)
+    }
+
+    static func sha256(image: Data, in directory: URL) -> String {
+        let file = directory.appendingPathComponent("copy")
+        try? image.write(to: file)
+        return (try? ExternalTool.run(["sha256sum", file.path]))?.split(separator: " ").first.map(String.init) ?? ""
+    }
+
+    /// The layer on a Debian base: the first-boot service and script, Imager's helper, the
+    /// root and boot partitions by label, Debian's sources with non-free-firmware, the boot
+    /// firmware's lines; on a Raspberry Pi OS base its own Imager helper is kept.
+    @Test func theLayerGoesOntoARootFileSystem() throws {
+        let fs = try ExternalTool.temporaryDirectory("layer")
+        defer { try? FileManager.default.removeItem(at: fs) }
+        try FileManager.default.createDirectory(
+            at: fs.appendingPathComponent("etc/apt/sources.list.d"), withIntermediateDirectories: true)
+        try ExternalTool.run([Self.tool("layer.sh"), fs.path, "debian"])
+        func text(_ path: String) -> String {
+            (try? String(contentsOf: fs.appendingPathComponent(path), encoding: .utf8)) ?? ""
+        }
+        #expect(text("etc/fstab").contains("LABEL=RASPIROOT / ext4"))
+        #expect(text("etc/fstab").contains("LABEL=RASPIFIRM /boot/firmware vfat"))
+        #expect(text("etc/apt/sources.list.d/debian.sources").contains("Components: main non-free-firmware"))
+        #expect(text("etc/hostname") == "delaybox\n")
+        #expect(
+            text("etc/systemd/system/delaybox-firstboot.service").contains(
+                "ConditionPathExists=!/var/lib/delaybox-firstboot/done"))
+        for program in [
+            "usr/lib/delaybox-image/delaybox-firstboot", "usr/lib/delaybox-image/configure",
+            "usr/lib/raspberrypi-sys-mods/imager_custom",
+        ] {
+            #expect(FileManager.default.isExecutableFile(atPath: fs.appendingPathComponent(program).path), "\(program)")
+        }
+        // A Raspberry Pi OS base keeps its own helper (raspberrypi-sys-mods').
+        let raspios = try ExternalTool.temporaryDirectory("layer-raspios")
+        defer { try? FileManager.default.removeItem(at: raspios) }
+        let own = raspios.appendingPathComponent("usr/lib/raspberrypi-sys-mods/imager_custom")
+        try FileManager.default.createDirectory(at: own.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "#!/bin/sh\n# raspberrypi-sys-mods\n".write(to: own, atomically: true, encoding: .utf8)
+        try ExternalTool.run([Self.tool("layer.sh"), raspios.path, "raspios"])
+        #expect((try? String(contentsOf: own, encoding: .utf8))?.contains("raspberrypi-sys-mods") == true)
+        #expect(!FileManager.default.fileExists(atPath: raspios.appendingPathComponent("etc/fstab").path))
+        let wrong = try ExternalTool.execute(URL(fileURLWithPath: Self.tool("layer.sh")), [raspios.path, "ubuntu"])
+        #expect(wrong.status == 2 && wrong.errors.contains("debian or raspios"))
+    }
+
+    /// Imager's `set_wlan` through this image's helper: the network saved as a root-only
+    /// keyfile for any Wi-Fi device (hidden when asked), the key read from standard input —
+    /// never on a command line — and the country's radio rules; a bad key or country is
+    /// refused with what is wrong, and nothing is written.
+    @Test func aWiFiNetworkFromImagerIsSavedRootOnly() throws {
+        let directory = try ExternalTool.temporaryDirectory("wifi-keyfile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let delaybox = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox")
+        let arguments = ["wifi-keyfile", "--connections", directory.path, "--modprobe", directory.path]
+        let key = String(repeating: "0123456789abcdef", count: 4)  // Imager passes the key itself
+        let saved = try ExternalTool.execute(
+            delaybox, arguments + ["--ssid", "Club House", "--country", "gb", "--hidden", "true"], input: key + "\n")
+        #expect(saved.status == 0, "\(saved.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let keyfile = try #require(files.first { $0.hasSuffix(".nmconnection") })
+        let path = directory.appendingPathComponent(keyfile).path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("psk=\(key)") && text.contains("hidden=true") && text.contains("key-mgmt=wpa-psk"))
+        #expect(!text.contains("interface-name="), "any Wi-Fi device: \(text)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let rules = try String(
+            contentsOf: directory.appendingPathComponent("delaybox-wifi-country.conf"), encoding: .utf8)
+        #expect(rules.contains("options cfg80211 ieee80211_regdom=GB"))
+
+        let empty = try ExternalTool.temporaryDirectory("wifi-keyfile-refused")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let refusedArguments = ["wifi-keyfile", "--connections", empty.path, "--modprobe", empty.path]
+        let short = try ExternalTool.execute(delaybox, refusedArguments + ["--ssid", "club"], input: "short")
+        #expect(short.status != 0 && short.errors.contains("8-63 printable"), "\(short.errors)")
+        let country = try ExternalTool.execute(
+            delaybox, refusedArguments + ["--ssid", "club", "--country", "G1"], input: "long enough")
+        #expect(country.status != 0 && country.errors.contains("two letters"), "\(country.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
+    }
+}

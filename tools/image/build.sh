@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Makes the card a club flashes (issue 68, `make image`): Debian 13 for arm64 from Debian's
+# archive alone — linux-image-arm64 and raspi-firmware (non-free-firmware), the recipe of
+# Debian's own Raspberry Pi images — with the box's package, NetworkManager, Avahi and the
+# first-boot layer (deploy/image), as one file Raspberry Pi Imager writes.
+#
+#   tools/image/build.sh DEB OUT
+#
+# DEB is the box's arm64 package (deploy/make-deb.sh --arch arm64; with RELEASE_URL it names
+# the club's signed repository, so flashed boxes update by themselves). Writes OUT/
+# delaybox-VERSION-arm64.img.xz, its .sha256 and rpi-imager.json (Imager's os_list; IMAGE_URL
+# is where the .img.xz will be served, its directory by default). Unpacked here by
+# debootstrap's first stage; the packages are configured by their own scripts on the
+# emulated board's CPU, booted from the image's own kernel (no binfmt registration, no
+# loop mount): ~30 minutes under software emulation. Needs root (debootstrap).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+DEB=$(realpath "$1")
+OUT=$(realpath -m "$2")
+say() { echo "image: $*" >&2; }
+for tool in debootstrap mkfs.ext4 mkfs.vfat mcopy sfdisk qemu-system-aarch64 e2fsck debugfs zerofree cpio xz depmod modprobe; do
+  command -v "$tool" >/dev/null || { say "missing $tool: run deploy/setup-host.sh"; exit 1; }
+done
+[ "$(id -u)" -eq 0 ] || { say "debootstrap needs root"; exit 1; }
+[ "$(dpkg-deb -f "$DEB" Architecture)" = arm64 ] || { say "$DEB is not an arm64 package"; exit 2; }
+VERSION=$(dpkg-deb -f "$DEB" Version)
+NAME="delaybox-${VERSION//[~+]/-}-arm64"
+WORK="$OUT/work"
+FS="$WORK/root"
+rm -rf "$WORK"; mkdir -p "$WORK" "$OUT"
+
+# The box's dependencies (and what it recommends: the address said aloud, ALSA's tools, the
+# page password's dictionary) from its control file, so the package installs with no network.
+needs=$(dpkg-deb -f "$DEB" Depends Recommends | sed 's/^[A-Za-z]*: //' | tr ',' '\n' \
+  | sed 's/(.*)//; s/|.*//; s/ //g' | grep -v '^$' | sort -u | paste -sd,)
+# A Pi's: the kernel and its initramfs, the Pi's boot firmware (it copies the kernel, the
+# device trees and config.txt/cmdline.txt onto the boot partition), the Wi-Fi's firmware;
+# NetworkManager (the box's Wi-Fi keeper and hotspot), Avahi (NAME.local), time, SSH (off
+# until asked), growing the root (sfdisk, resize2fs); busybox for the setup boot only.
+INCLUDE="systemd,systemd-sysv,udev,dbus,kmod,initramfs-tools,linux-image-arm64,raspi-firmware,firmware-brcm80211"
+INCLUDE+=",wireless-regdb,network-manager,wpasupplicant,avahi-daemon,libnss-mdns,systemd-timesyncd,openssh-server"
+INCLUDE+=",ca-certificates,fdisk,e2fsprogs,dosfstools,iproute2,procps,sudo,busybox-static,$needs"
+
+say "debootstrap trixie arm64 (first stage) into $FS"
+debootstrap --foreign --arch arm64 --variant=minbase --components=main,non-free-firmware --include="$INCLUDE" \
+  trixie "$FS" http://deb.debian.org/debian > "$WORK/debootstrap.log" 2>&1 || { tail -20 "$WORK/debootstrap.log" >&2; exit 1; }
+
+# The setup boot: the image's own kernel with a busybox initramfs that mounts the root and
+# the boot partition and runs the second stage there (tools/image/setup-init).
+K="$WORK/kernel"
+mkdir -p "$K"
+KDEB=$(ls "$FS"/var/cache/apt/archives/linux-image-[0-9]*_arm64.deb | head -1)
+dpkg -x "$KDEB" "$K"
+dpkg -x "$(ls "$FS"/var/cache/apt/archives/busybox-static_*_arm64.deb)" "$K/busybox"
+KREL=$(basename "$(ls -d "$K"/lib/modules/* "$K"/usr/lib/modules/* 2>/dev/null | head -1)")
+[ -d "$K/lib" ] || ln -s usr/lib "$K/lib"
+depmod -b "$K" "$KREL"
+I="$WORK/initramfs"
+mkdir -p "$I"/{bin,dev,proc,sys,newroot}
+cp "$(ls "$K"/busybox/usr/bin/busybox "$K"/busybox/bin/busybox 2>/dev/null | head -1)" "$I/bin/busybox"
+ln -s busybox "$I/bin/sh"
+for module in virtio_pci virtio_blk crc32c_generic ext4 vfat nls_cp437 nls_ascii; do
+  modprobe -d "$K" -S "$KREL" --show-depends "$module" | awk '$1 == "insmod" {print $2}' | while read -r path; do
+    mkdir -p "$I/lib/modules/$KREL/$(dirname "${path#*/modules/"$KREL"/}")"
+    cp -n "$path" "$I/lib/modules/$KREL/${path#*/modules/"$KREL"/}"
+  done
+done
+cp "$K/lib/modules/$KREL"/modules.{builtin,builtin.modinfo,order} "$I/lib/modules/$KREL/"
+depmod -b "$I" "$KREL"
+install -m 755 "$ROOT/tools/image/setup-init" "$I/init"
+(cd "$I" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/setup-initramfs.gz"
+
+# The layer (one customiser for every base: tools/image/layer.sh) goes in before the second
+# stage; what needs the image's programs runs in it.
+mkdir -p "$FS/boot/firmware"
+install -m 644 "$DEB" "$FS/var/cache/delaybox.deb"
+"$ROOT/tools/image/layer.sh" "$FS" debian
+# Only the packages the first stage fetched are looked up (the whole index, parsed by perl
+# again and again, takes most of an hour emulated); no fsync after every file meanwhile.
+for index in "$FS"/var/lib/apt/lists/*_Packages; do
+  awk 'NR == FNR {fetched[$1]; next} /^Package: / {keep = ($2 in fetched)} keep' "$FS/debootstrap/debpaths" "$index" > "$index.new"
+  mv "$index.new" "$index"
+done
+echo force-unsafe-io > "$FS/etc/dpkg/dpkg.cfg.d/image-setup"
+cat > "$FS/image-setup.sh" <<'EOF'
+#!/bin/sh
+# Runs once, on the emulated board (tools/image/build.sh).
+set -e
+DEBOOTSTRAP_DIR=/debootstrap /bin/sh /debootstrap/debootstrap --second-stage
+dpkg -i /var/cache/delaybox.deb
+rm /var/cache/delaybox.deb
+/usr/lib/delaybox-image/configure
+dpkg --purge busybox-static
+rm -f /etc/dpkg/dpkg.cfg.d/image-setup /var/cache/apt/archives/*.deb /var/lib/apt/lists/*_Packages
+EOF
+
+# The card: a FAT boot partition (512 MiB, as Raspberry Pi OS's: FAT32 needs 65525 clusters,
+# and a Pi 5's firmware and two kernels fit with room) and the ext4 root, which the first
+# boot grows to the card. Both are made apart and put together last (tools/image/assemble.sh).
+BOOT_MB=512 ROOT_MB=1536
+mkfs.vfat -F 32 -n RASPIFIRM -C "$WORK/boot.vfat" $((BOOT_MB * 1024)) >/dev/null
+mkfs.ext4 -q -F -L RASPIROOT -d "$FS" "$WORK/root.ext4" "${ROOT_MB}M"
+rm -rf "$FS"
+say "second stage on the emulated board (the image's own kernel $KREL)"
+timeout --kill-after=10 5400 qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu cortex-a72 -m 1024 -smp 2 \
+  -no-reboot -display none -monitor none -serial file:"$WORK/console.log" \
+  -kernel "$K/boot/vmlinuz-$KREL" -initrd "$WORK/setup-initramfs.gz" -append "console=ttyAMA0 panic=-1" \
+  -drive file="$WORK/root.ext4",format=raw,if=virtio,cache=unsafe \
+  -drive file="$WORK/boot.vfat",format=raw,if=virtio,cache=unsafe -nic none >> "$WORK/debootstrap.log" 2>&1 || true
+e2fsck -fy "$WORK/root.ext4" >> "$WORK/debootstrap.log" 2>&1 || true
+debugfs -R "cat /image-setup.log" "$WORK/root.ext4" > "$WORK/image-setup.log" 2>/dev/null || true
+if [ "$(debugfs -R "cat /image-setup.status" "$WORK/root.ext4" 2>/dev/null)" != 0 ]; then
+  say "the second stage failed ($WORK/image-setup.log, $WORK/console.log):"
+  tail -20 "$WORK/image-setup.log" >&2
+  exit 1
+fi
+printf 'rm /image-setup.sh\nrm /image-setup.log\nrm /image-setup.status\n' | debugfs -w -f - "$WORK/root.ext4" >/dev/null 2>&1
+# The blocks of what the setup deleted (~450 MB of packages) to zeros: they compress to
+# nothing, where their old bytes made the image 300+ MB.
+zerofree "$WORK/root.ext4"
+mdir -i "$WORK/boot.vfat" ::/config.txt >/dev/null 2>&1 || { say "the boot partition has no config.txt: raspi-firmware did not run"; exit 1; }
+
+IMAGE="$OUT/$NAME.img"
+"$ROOT/tools/image/assemble.sh" "$IMAGE" "$WORK/boot.vfat" "$WORK/root.ext4"
+"$ROOT/tools/image/publish.sh" "$IMAGE" "$OUT"
+rm -rf "$WORK"
