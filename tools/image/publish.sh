@@ -11,7 +11,7 @@ NAME=$(basename "$IMAGE")
 extract_size=$(stat -c %s "$IMAGE")
 extract_sha256=$(sha256sum "$IMAGE" | cut -d' ' -f1)
 xz -T0 -6 -f -k "$IMAGE"
-mv -f "$IMAGE.xz" "$OUT/$NAME.xz" 2>/dev/null || true
+[ "$(dirname "$IMAGE")" -ef "$OUT" ] || mv -f "$IMAGE.xz" "$OUT/$NAME.xz"
 (cd "$OUT" && sha256sum "$NAME.xz" > "$NAME.xz.sha256")
 download_size=$(stat -c %s "$OUT/$NAME.xz")
 download_sha256=$(cut -d' ' -f1 "$OUT/$NAME.xz.sha256")
