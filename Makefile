@@ -8,7 +8,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup setup-release setup-check build binaries release deb image run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
+.PHONY: setup setup-release setup-image setup-check build binaries release deb image run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -16,6 +16,9 @@ setup:
 ## What a release needs and no more: a club's machine without the test kit (issue 57).
 setup-release:
 	@deploy/setup-host.sh --release
+
+setup-image:
+	@deploy/setup-host.sh --image
 
 build: setup
 	$(SWIFT) build
@@ -49,7 +52,7 @@ deb: setup
 ## will be served). Debian 13 for arm64 from Debian's archive with the arm64 package of this
 ## commit; with RELEASE_URL and RELEASE_KEY its boxes update from the club's repository.
 ## ~40 minutes: the image's packages are configured on an emulated board.
-image: setup-release
+image: setup-image
 	@test -z "$(BASE)" || { echo "make image: BASE (a Raspberry Pi OS image as the base) is not built yet: docs/image.md" >&2; exit 2; }
 	rm -rf $(OUT)/image && mkdir -p $(OUT)/image/deb
 	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(if $(RELEASE_KEY),$(abspath $(RELEASE_KEY))) deploy/make-deb.sh --arch arm64 --out $(OUT)/image/deb

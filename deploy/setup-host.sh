@@ -23,8 +23,11 @@ BUILD_PACKAGES=(
   qemu-user-static  # tools/arm64-run: the arm64 build's programs run under emulation
   dpkg-dev binutils xz-utils   # deploy/make-deb.sh: dpkg-shlibdeps, strip, the package's compression
   reprepro gnupg    # deploy/make-repo.sh: the signed apt repository
-  dosfstools mtools fdisk qemu-system-arm cpio kmod e2fsprogs zerofree   # make image: the card's FAT boot partition and partition table; its packages configured on an emulated arm64 board (a busybox initramfs); the deleted packages' blocks zeroed
 )
+# What `make image` adds (`--image`): the card's FAT boot partition and partition table, its
+# packages configured on an emulated arm64 board (a busybox initramfs), the deleted packages'
+# blocks zeroed.
+IMAGE_PACKAGES=(dosfstools mtools fdisk qemu-system-arm cpio kmod e2fsprogs zerofree)
 # What the tests add: real servers, the virtual boards, a browser, the linters.
 TEST_PACKAGES=(
   ffmpeg            # tests encode real MP3, Ogg/Opus and AAC, and feed a live Icecast source
@@ -35,8 +38,8 @@ TEST_PACKAGES=(
   systemd           # systemd-analyze verifies the unit file and rates its exposure
   alsa-utils        # aplay/amixer, for an installer checking a board's card by hand
   espeak-ng         # the delay read out aloud after the knob rests (tones when missing)
-  qemu-system-x86   # the virtual board: QEMU (its initramfs and gpio-sim module: cpio, kmod above); the arm64 board's, qemu-system-arm, above too
-  openssh-client    # ... its Debian root filesystem (e2fsprogs above), reached over SSH by deploy/install.sh
+  qemu-system-x86   # the virtual board: QEMU (its initramfs and gpio-sim module: cpio, kmod, the image's); the arm64 board's, qemu-system-arm, the image's too
+  openssh-client    # ... its Debian root filesystem (e2fsprogs: the image's), reached over SSH by deploy/install.sh
   lintian           # the packages are checked lintian-clean
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
@@ -47,19 +50,21 @@ TEST_PACKAGES=(
 )
 # What `make check` needs beside Swift: the pure modules' one C library, libyaml, and node.
 CHECK_PACKAGES=(libyaml-dev pkg-config nodejs)   # (nodejs: the page's script checked, tools/web-page.py)
-# `--release`: the build's alone (no browser, QEMU system, servers or Playwright).
+# `--release`: the build's alone (no browser, QEMU system, servers or Playwright). `--image`:
+# the build's and the image's (`make image`).
 # `--check`: make check's alone (no FFmpeg built either).
 # `--bench`: also the peers `make bench` measures Delaybox against. `--list`: the packages
 # that would be asked for, one a line, and nothing installed.
 RELEASE_ONLY=false LIST_ONLY=false CHECK_ONLY=false
-PACKAGES=("${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
+PACKAGES=("${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}")
 for argument in "$@"; do
   case "$argument" in
     --release) RELEASE_ONLY=true PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+    --image) RELEASE_ONLY=true PACKAGES=("${BUILD_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}") ;;
     --check) CHECK_ONLY=true PACKAGES=("${CHECK_PACKAGES[@]}") ;;
     --bench) PACKAGES+=(mpv) ;;
     --list) LIST_ONLY=true ;;
-    *) echo "usage: setup-host.sh [--release | --check | --bench] [--list]" >&2; exit 2 ;;
+    *) echo "usage: setup-host.sh [--release | --image | --check | --bench] [--list]" >&2; exit 2 ;;
   esac
 done
 if $LIST_ONLY; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi

@@ -164,8 +164,8 @@ import Testing
     }
 
     /// Issue 57: a club's machine builds a release without the test kit — `make release`
-    /// asks `setup-host.sh --release`, whose packages are the build's alone; the default
-    /// (`make test`'s) still has everything.
+    /// asks `setup-host.sh --release`, whose packages are the build's alone; `make image`
+    /// `--image`, the build's and the image's; the default (`make test`'s) has everything.
     @Test func aReleaseIsSetUpWithoutTheTestKit() throws {
         func packages(_ arguments: [String]) throws -> Set<String> {
             let outcome = try ExternalTool.execute(
@@ -180,6 +180,13 @@ import Testing
         #expect(everything.isSuperset(of: release.union(testKit)))
         let makefile = try String(contentsOf: Self.root.appendingPathComponent("Makefile"), encoding: .utf8)
         #expect(makefile.contains("release: setup-release\n"), "make release sets up the build's packages only")
+        // Issue 68: `make image` sets up the build's and the image's (an emulated arm64 board,
+        // the card's FAT and partition table) — no browser, servers or x86 board.
+        let image = try packages(["--image"])
+        #expect(image.isSuperset(of: release.union(["qemu-system-arm", "dosfstools", "mtools", "fdisk", "zerofree"])))
+        #expect(image.isDisjoint(with: testKit.subtracting(["qemu-system-arm"])), "\(image.intersection(testKit))")
+        #expect(everything.isSuperset(of: image))
+        #expect(makefile.contains("image: setup-image\n"))
     }
 
     /// armhf (32-bit) has no build root of the project's own (Debian packages no Swift for
