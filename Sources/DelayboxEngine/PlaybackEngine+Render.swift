@@ -10,6 +10,7 @@ extension PlaybackEngine {
         housekeeping(now: now)
         let channels = AudioFormat.channelCount
         let total = out.count / channels
+        noteOutputTimeline(firstFrameHeard: now.advanced(byFrames: Int64(outputDelayFrames)), frames: total)
         var done = 0
         while done < total {
             let frames = min(total - done, Self.renderChunkFrames)
@@ -108,10 +109,25 @@ extension PlaybackEngine {
         updateState(reason)
     }
 
+    /// The output lost time when this render's first frame is heard later than the last
+    /// render's end (by more than the measurement's own wobble): it played silence while
+    /// playout was late, or recovered from an underrun. That gap was heard already, so the
+    /// audio it displaced is skipped with one crossfade, as at a start — not slipped back
+    /// at 1 ms a second, which left the box tens of ms off its delay for half a minute.
+    private func noteOutputTimeline(firstFrameHeard heard: Instant, frames: Int) {
+        if transport == .playing, let expected = nextFrameHeard,
+            heard.frames(since: expected) > AudioFormat.frames(milliseconds: configuration.placementErrorMs) / 2
+        {
+            playingSinceFrame = statistics.renderedFrames
+        }
+        nextFrameHeard = heard.advanced(byFrames: Int64(frames))
+    }
+
     /// The error (ms) beyond which steering jumps instead of slipping: in playout's first
-    /// second the placement's tighter bound — an output still settling its delay when
-    /// playout begins (a restart resumes at once, before the output has run a period) is
-    /// put right with one crossfade, not 20 s of slips — then the resync threshold.
+    /// second (and the second after the output lost time) the placement's tighter bound —
+    /// an output still settling its delay when playout begins (a restart resumes at once,
+    /// before the output has run a period) is put right with one crossfade, not 20 s of
+    /// slips — then the resync threshold.
     private var resyncThresholdMs: Int64 {
         statistics.renderedFrames - playingSinceFrame < Int64(AudioFormat.sampleRate)
             ? configuration.placementErrorMs : configuration.resyncThresholdMs

@@ -94,6 +94,9 @@ public final class PlaybackEngine {
     var playingSinceFrame: Int64 = 0
     /// When the frame after the last rendered one is due: the end of the last render.
     var nextFrameDue = Instant.zero
+    /// When the frame after the last rendered one is heard, as the last render was told;
+    /// nil before the first render.
+    var nextFrameHeard: Instant?
     var reportedState = SessionState.idle
     var lastReportedAvailableMs: Int64 = 0
     var notifications: [EngineNotification] = []

@@ -98,18 +98,24 @@ public final class EngineRig {
     /// Advances by `milliseconds` in 20 ms steps: the source completes a packet (delivered
     /// if connected and not stalled), then the output renders a period.
     public func run(milliseconds: Int64) {
-        for _ in 0..<(milliseconds / 20) {
-            // To the next step on the 20 ms grid, wherever `endStall(lateByNanoseconds:)` left it.
-            periods += 1
-            clock.set(renderStart + periods * .milliseconds(20))
-            if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
-            nextPacket += 1
-            if playing {
-                output.renderPeriod(engine, now: now)
-            } else {
-                engine.maintain(now: now)
-                output.recordSilentPeriod()
-            }
+        for _ in 0..<(milliseconds / 20) { step(rendered: true) }
+    }
+
+    /// One step in which playout was late: the output plays a period of silence the engine
+    /// never rendered (the audio pump's underrun), so its frames are heard a period later.
+    public func missPeriod() { step(rendered: false) }
+
+    private func step(rendered: Bool) {
+        // To the next step on the 20 ms grid, wherever `endStall(lateByNanoseconds:)` left it.
+        periods += 1
+        clock.set(renderStart + periods * .milliseconds(20))
+        if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
+        nextPacket += 1
+        if playing, rendered {
+            output.renderPeriod(engine, now: now)
+        } else {
+            if rendered { engine.maintain(now: now) }
+            output.recordSilentPeriod()
         }
     }
 

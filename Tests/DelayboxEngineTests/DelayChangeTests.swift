@@ -90,6 +90,21 @@ import Testing
         #expect(abs(heard - 10_000) < 1, "100 ms of output delay included")
     }
 
+    /// A late playout thread: the output played a period of silence instead, so everything
+    /// after it is heard 20 ms late. That gap is already heard; the audio it displaced is
+    /// skipped with one crossfade, and the delay holds again within the next second.
+    @Test func aPeriodOfSilenceWhilePlayoutWasLateIsSkippedNotSlippedBack() throws {
+        let rig = try recordingRig(seconds: 20, outputDelayFrames: 4_800)
+        rig.engine.setDelay(milliseconds: 10_000, now: rig.now)
+        rig.run(milliseconds: 10_000)
+        let resyncs = rig.engine.statistics.resyncs
+        rig.missPeriod()
+        rig.run(milliseconds: 1_000)
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 10_000) < 1, "not 20 ms late, slipping back at 1 ms a second: \(heard)")
+        #expect(rig.engine.statistics.resyncs == resyncs + 1)
+    }
+
     @Test func theAvailableDelayIsReportedAsItGrowsAtMostOncePerSecond() throws {
         var configuration = EngineConfiguration()
         configuration.maxDelayMs = 20_000
