@@ -93,6 +93,7 @@ import Testing
         #expect(text("etc/fstab").contains("LABEL=RASPIFIRM /boot/firmware vfat"))
         #expect(text("etc/apt/sources.list.d/debian.sources").contains("Components: main non-free-firmware"))
         #expect(text("etc/hostname") == "delaybox\n")
+        #expect(text("etc/dpkg/dpkg.cfg.d/delaybox-image-excludes").contains("path-exclude=/usr/share/doc/*"))
         #expect(
             text("etc/systemd/system/delaybox-firstboot.service").contains(
                 "ConditionPathExists=!/var/lib/delaybox-firstboot/done"))
@@ -113,6 +114,48 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: raspios.appendingPathComponent("etc/fstab").path))
         let wrong = try ExternalTool.execute(URL(fileURLWithPath: Self.tool("layer.sh")), [raspios.path, "ubuntu"])
         #expect(wrong.status == 2 && wrong.errors.contains("debian or raspios"))
+    }
+
+    /// What the card leaves out, removed as dpkg's filters would have: the last rule that
+    /// matches decides, a `*` crosses directories, a path no rule names stays; a line that
+    /// is not a filter is refused and nothing is removed.
+    @Test func whatTheCardLeavesOutIsRemovedAsDpkgWould() throws {
+        let fs = try ExternalTool.temporaryDirectory("prune")
+        defer { try? FileManager.default.removeItem(at: fs) }
+        let files = [
+            "usr/share/doc/tar/changelog.gz", "usr/share/doc/tar/copyright", "usr/share/locale/de/LC_MESSAGES/tar.mo",
+            "usr/share/locale/locale.alias", "usr/lib/modules/6.12/kernel/drivers/net/wireless/intel/iwlwifi.ko.xz",
+            "usr/lib/modules/6.12/kernel/drivers/net/wireless/broadcom/brcm80211/brcmfmac.ko.xz",
+            "usr/lib/modules/6.12/kernel/fs/xfs/xfs.ko.xz", "usr/lib/modules/6.12/kernel/fs/mbcache.ko.xz",
+            "usr/lib/modules/6.12/kernel/drivers/gpu/drm/drm.ko.xz",
+            "usr/lib/modules/6.12/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.xz",
+            "usr/lib/aarch64-linux-gnu/espeak-ng-data/ru_dict", "usr/lib/aarch64-linux-gnu/espeak-ng-data/en_dict",
+            "usr/lib/raspi-firmware/start4x.elf", "usr/lib/raspi-firmware/start4.elf",
+            "usr/lib/linux-image-6.12/qcom/sm8550.dtb", "usr/lib/linux-image-6.12/broadcom/bcm2711-rpi-4-b.dtb",
+            "usr/bin/delaybox",
+        ]
+        for file in files {
+            let url = fs.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: url)
+        }
+        let rules = Self.root.appendingPathComponent("deploy/image/dpkg-excludes").path
+        try ExternalTool.run([Self.tool("prune.sh"), rules, fs.path])
+        let left = files.filter { FileManager.default.fileExists(atPath: fs.appendingPathComponent($0).path) }
+        #expect(
+            left == [
+                "usr/share/doc/tar/copyright", "usr/share/locale/locale.alias",
+                "usr/lib/modules/6.12/kernel/drivers/net/wireless/broadcom/brcm80211/brcmfmac.ko.xz",
+                "usr/lib/modules/6.12/kernel/fs/mbcache.ko.xz", "usr/lib/modules/6.12/kernel/drivers/gpu/drm/drm.ko.xz",
+                "usr/lib/aarch64-linux-gnu/espeak-ng-data/en_dict", "usr/lib/raspi-firmware/start4.elf",
+                "usr/lib/linux-image-6.12/broadcom/bcm2711-rpi-4-b.dtb", "usr/bin/delaybox",
+            ])
+        let garbled = fs.appendingPathComponent("garbled")
+        try "path-exclude=/usr/*\npath-exlude=/usr/bin/*\n".write(to: garbled, atomically: true, encoding: .utf8)
+        let refused = try ExternalTool.execute(URL(fileURLWithPath: Self.tool("prune.sh")), [garbled.path, fs.path])
+        #expect(refused.status == 2 && refused.errors.contains("not a path filter: path-exlude"), "\(refused.errors)")
+        #expect(FileManager.default.fileExists(atPath: fs.appendingPathComponent("usr/bin/delaybox").path))
     }
 
     /// Imager's `set_wlan` through this image's helper: the network saved as a root-only

@@ -27,6 +27,13 @@ done
 VERSION=$(dpkg-deb -f "$DEB" Version)
 NAME="delaybox-${VERSION//[~+]/-}-arm64"
 WORK="$OUT/work"
+# What a Pi's box needs of its kernel: HDMI and its audio, the Pi's own audio, the HATs'
+# I²S codecs, Wi-Fi, an IR remote, the SD card, Ethernet (Pi 4 GENET, Pi 5 MACB, Pi 3 USB),
+# USB and NVMe disks, the hotspot's NAT; and the emulated board's disks.
+NEEDED_MODULES="vc4 v3d snd_soc_hdmi_codec snd_bcm2835 snd_soc_bcm2835_i2s snd_soc_simple_card snd_soc_pcm5102a
+  snd_soc_wm8960 brcmfmac gpio_ir_recv sdhci_iproc bcm2835 mmc_block ext4 vfat nls_ascii nls_cp437 genet macb lan78xx
+  smsc95xx usb_storage uas sd_mod nvme i2c_bcm2835 spi_bcm2835 pwm_bcm2835 xhci_pci pcie_brcmstb dwc2 nft_masq
+  virtio_blk virtio_pci virtio_net"
 FS="$WORK/root"
 rm -rf "$WORK"; mkdir -p "$WORK" "$OUT"
 
@@ -55,7 +62,14 @@ dpkg -x "$KDEB" "$K"
 dpkg -x "$(ls "$FS"/var/cache/apt/archives/busybox-static_*_arm64.deb)" "$K/busybox"
 KREL=$(basename "$(ls -d "$K"/lib/modules/* "$K"/usr/lib/modules/* 2>/dev/null | head -1)")
 [ -d "$K/lib" ] || ln -s usr/lib "$K/lib"
+# The modules the card leaves out (deploy/image/dpkg-excludes) must not be any the box
+# needs, or what those need: checked here, on the kernel package as the card will hold it.
+"$ROOT/tools/image/prune.sh" "$ROOT/deploy/image/dpkg-excludes" "$K"
 depmod -b "$K" "$KREL"
+for module in $NEEDED_MODULES; do
+  modprobe -d "$K" -S "$KREL" --show-depends "$module" >/dev/null 2>&1 \
+    || { say "the card would leave out $module (or what it needs): see deploy/image/dpkg-excludes"; exit 1; }
+done
 I="$WORK/initramfs"
 mkdir -p "$I"/{bin,dev,proc,sys,newroot}
 cp "$(ls "$K"/busybox/usr/bin/busybox "$K"/busybox/bin/busybox 2>/dev/null | head -1)" "$I/bin/busybox"
@@ -76,6 +90,8 @@ install -m 755 "$ROOT/tools/image/setup-init" "$I/init"
 mkdir -p "$FS/boot/firmware"
 install -m 644 "$DEB" "$FS/var/cache/delaybox.deb"
 "$ROOT/tools/image/layer.sh" "$FS" debian
+# What the first stage unpacked before dpkg's filters were in place.
+"$ROOT/tools/image/prune.sh" "$FS/etc/dpkg/dpkg.cfg.d/delaybox-image-excludes" "$FS"
 # Only the packages the first stage fetched are looked up (the whole index, parsed by perl
 # again and again, takes most of an hour emulated); no fsync after every file meanwhile.
 for index in "$FS"/var/lib/apt/lists/*_Packages; do

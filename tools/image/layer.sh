@@ -31,7 +31,9 @@ case "$BASE" in
       > "$FS/etc/apt/sources.list.d/debian.sources"
     # config.txt is raspi-firmware's, made again at each kernel update: these lines go in
     # it every time. The Pi's own audio (headphone jack, HDMI) is off unless asked for.
-    printf '%s\n' 'dtparam=audio=on' > "$FS/etc/default/raspi-firmware-custom" ;;
+    printf '%s\n' 'dtparam=audio=on' > "$FS/etc/default/raspi-firmware-custom"
+    # What the card leaves out, kept out by kernel updates too.
+    install -D -m 644 "$L/dpkg-excludes" "$FS/etc/dpkg/dpkg.cfg.d/delaybox-image-excludes" ;;
   raspios) ;;
   *) echo "layer.sh: the base is debian or raspios, not $BASE" >&2; exit 2 ;;
 esac
