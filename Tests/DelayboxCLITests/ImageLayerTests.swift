@@ -99,7 +99,7 @@ import Testing
                 "ConditionPathExists=!/var/lib/delaybox-firstboot/done"))
         for program in [
             "usr/lib/delaybox-image/delaybox-firstboot", "usr/lib/delaybox-image/configure",
-            "usr/lib/raspberrypi-sys-mods/imager_custom",
+            "usr/lib/raspberrypi-sys-mods/imager_custom", "usr/lib/userconf-pi/userconf",
         ] {
             #expect(FileManager.default.isExecutableFile(atPath: fs.appendingPathComponent(program).path), "\(program)")
         }
@@ -114,6 +114,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: raspios.appendingPathComponent("etc/fstab").path))
         let wrong = try ExternalTool.execute(URL(fileURLWithPath: Self.tool("layer.sh")), [raspios.path, "ubuntu"])
         #expect(wrong.status == 2 && wrong.errors.contains("debian or raspios"))
+    }
+
+    /// What Imager's customisation passes is checked before anything changes: a host name
+    /// is one DNS label (it goes into /etc/hosts and is announced as NAME.local), a user
+    /// name a login's, a password a crypt(3) hash, a time zone a file under zoneinfo.
+    /// (Refusals only: the accepted ones change this machine, and are walked on the image
+    /// booted — VirtualBoardImageTests.)
+    @Test func imagersCustomisationIsCheckedBeforeAnythingChanges() throws {
+        let custom = URL(fileURLWithPath: Self.root.appendingPathComponent("deploy/image/imager_custom").path)
+        let userconf = URL(fileURLWithPath: Self.root.appendingPathComponent("deploy/image/userconf").path)
+        let hostname = try String(contentsOfFile: "/etc/hostname", encoding: .utf8)
+        for name in ["", "-club", "club-", "club_bar", "a;reboot", "club.local", String(repeating: "a", count: 64)] {
+            let refused = try ExternalTool.execute(custom, ["set_hostname", name])
+            #expect(refused.status == 1 && refused.errors.contains("is not a host name"), "\(name): \(refused.errors)")
+        }
+        #expect(try String(contentsOfFile: "/etc/hostname", encoding: .utf8) == hostname)
+        for zone in ["../../etc/passwd", "/etc/passwd", ""] {
+            #expect(try ExternalTool.execute(custom, ["set_timezone", zone]).status == 1, "\(zone)")
+        }
+        for (name, hash, why) in [
+            ("Root", "$6$salt$hash", "not a user name"), ("a b", "$6$salt$hash", "not a user name"),
+            ("club", "plain", "not a crypt(3) hash"),
+        ] {
+            let refused = try ExternalTool.execute(userconf, [name, hash])
+            #expect(refused.status == 1 && refused.errors.contains(why), "\(name): \(refused.errors)")
+        }
     }
 
     /// What the card leaves out, removed as dpkg's filters would have: the last rule that

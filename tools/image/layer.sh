@@ -13,9 +13,10 @@ L="$ROOT/deploy/image"
 install -D -m 755 "$L/delaybox-firstboot" "$FS/usr/lib/delaybox-image/delaybox-firstboot"
 install -D -m 755 "$L/configure" "$FS/usr/lib/delaybox-image/configure"
 install -D -m 644 "$L/delaybox-firstboot.service" "$FS/etc/systemd/system/delaybox-firstboot.service"
-# Raspberry Pi OS brings its own (raspberrypi-sys-mods); Debian has none.
+# Raspberry Pi OS brings its own (raspberrypi-sys-mods, userconf-pi); Debian has none.
 [ -e "$FS/usr/lib/raspberrypi-sys-mods/imager_custom" ] \
   || install -D -m 755 "$L/imager_custom" "$FS/usr/lib/raspberrypi-sys-mods/imager_custom"
+[ -e "$FS/usr/lib/userconf-pi/userconf" ] || install -D -m 755 "$L/userconf" "$FS/usr/lib/userconf-pi/userconf"
 echo delaybox > "$FS/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tdelaybox\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$FS/etc/hosts"
 case "$BASE" in

@@ -10,7 +10,7 @@ IMAGE=$1 OUT=$2
 NAME=$(basename "$IMAGE")
 extract_size=$(stat -c %s "$IMAGE")
 extract_sha256=$(sha256sum "$IMAGE" | cut -d' ' -f1)
-xz -T0 -6 -f -k "$IMAGE"
+xz -T0 -9 -f -k "$IMAGE"
 [ "$(dirname "$IMAGE")" -ef "$OUT" ] || mv -f "$IMAGE.xz" "$OUT/$NAME.xz"
 (cd "$OUT" && sha256sum "$NAME.xz" > "$NAME.xz.sha256")
 download_size=$(stat -c %s "$OUT/$NAME.xz")
