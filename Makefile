@@ -8,7 +8,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build/ffmpeg/$(shell . /etc/os-release && e
 SWIFT ?= swift
 OUT := out
 
-.PHONY: setup setup-release setup-image setup-check build binaries release deb image run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
+.PHONY: setup setup-release setup-image setup-check build binaries release deb image image-test run check format format-check test test-lanes test-arm64-board bench ffmpeg-status clean
 
 setup:
 	@deploy/setup-host.sh
@@ -57,6 +57,18 @@ image: setup-image
 	rm -rf $(OUT)/image && mkdir -p $(OUT)/image/deb
 	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(if $(RELEASE_KEY),$(abspath $(RELEASE_KEY))) deploy/make-deb.sh --arch arm64 --out $(OUT)/image/deb
 	IMAGE_URL=$(IMAGE_URL) tools/image/build.sh $(OUT)/image/deb/*.deb $(OUT)/image
+
+## Issue 68's acceptance on the card `make image` made (or DELAYBOX_IMAGE=FILE.img.xz): written
+## as a flasher would and booted on the emulated arm64 board with nobody logging in, once as
+## it comes and once with Raspberry Pi Imager's customisation (~20 minutes; docs/image.md).
+image-test: setup setup-image
+	@mkdir -p $(OUT)
+	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run
+	$(SWIFT) build --build-tests 2>&1 | tee $(OUT)/build.log
+	@tools/check-warnings.sh $(OUT)/build.log
+	DELAYBOX_TEST_RUN=$$(cat $(OUT)/test-run) tools/bounded-tests.sh 45 $(OUT)/test-image.log \
+	  .build/debug/DelayboxPackageTests.xctest --testing-library swift-testing --filter 'VirtualBoardImageTests/'
+	@tools/test-report.sh $$(cat $(OUT)/test-run) $(OUT)/test-image.log
 
 ## Runs the appliance on this host: the simulated board (board-configs/simulated-host.yaml),
 ## its demo channel delayed 5 s to out/delaybox.wav, settings kept in out/state.json.

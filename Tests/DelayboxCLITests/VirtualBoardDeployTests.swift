@@ -325,7 +325,7 @@ struct VirtualBoardDeployTests {
             URL(fileURLWithPath: "/usr/bin/ssh"),
             [
                 "-o", "ControlPath=\(login.connection)", "-O", "forward", "-R",
-                "127.0.0.1:\(server.port):127.0.0.1:\(server.port)", "root@127.0.0.1",
+                "127.0.0.1:\(server.port):127.0.0.1:\(server.port)", "\(login.user)@127.0.0.1",
             ])
         #expect(tunnel.status == 0, "\(tunnel.errors)")
         let fingerprint = try String(contentsOf: served.appendingPathComponent("KEY-FINGERPRINT.txt"), encoding: .utf8)
@@ -422,6 +422,8 @@ struct VirtualBoardDeployTests {
         var knownHosts: String
         /// The shared connection's socket.
         var connection: String
+        /// Who logs in.
+        var user = "root"
 
         var options: [String] {
             [
@@ -436,12 +438,12 @@ struct VirtualBoardDeployTests {
         func close() {
             _ = try? ExternalTool.execute(
                 URL(fileURLWithPath: "/usr/bin/ssh"),
-                ["-o", "ControlPath=\(connection)", "-O", "exit", "root@127.0.0.1"])
+                ["-o", "ControlPath=\(connection)", "-O", "exit", "\(user)@127.0.0.1"])
         }
 
         /// Runs `command` on the board; its output, trimmed.
         func run(_ command: String) throws -> String {
-            try ExternalTool.run(["ssh"] + options + ["root@127.0.0.1", command]).trimmingCharacters(
+            try ExternalTool.run(["ssh"] + options + ["\(user)@127.0.0.1", command]).trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
 
@@ -454,7 +456,7 @@ struct VirtualBoardDeployTests {
         /// Copies a file (or a folder, whole) to the board.
         func copy(_ file: URL, to path: String) throws {
             try ExternalTool.run(
-                ["scp", "-r"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "root@127.0.0.1:\(path)"])
+                ["scp", "-r"] + options.map { $0 == "-p" ? "-P" : $0 } + [file.path, "\(user)@127.0.0.1:\(path)"])
         }
 
         /// Polls until the board's SSH server answers (the board boots under emulation).

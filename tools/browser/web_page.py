@@ -15,6 +15,8 @@ import time
 
 from playwright.sync_api import expect, sync_playwright
 
+from phone import open_phone, stepper
+
 PASSWORD = "correct horse battery"
 
 
@@ -37,18 +39,10 @@ def main() -> int:
     def delay_ms(socket: str = "") -> int:
         return int(ctl("status", socket=socket)["delay_ms"])
 
-    began = time.monotonic()
-
-    def step(name: str) -> None:
-        print(f"web page: {name} [{time.monotonic() - began:.1f} s]", flush=True)
+    step = stepper("web page")
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("dialog", lambda dialog: errors.append("a dialog opened: " + dialog.message))
+        browser, page, errors = open_phone(playwright)
 
         step("first visit: the status, and a password to choose")
         page.goto(args.url)

@@ -1,0 +1,63 @@
+"""A flashed box's first minutes from a phone, in a real browser (Debian's chromium, driven by
+Playwright) at a phone's size: the page of a box nobody has touched shows it playing its demo
+channel and asks for a password; the owner chooses one, pastes a station's link, hears it
+play and keeps it. Screenshots of each screen go to --out. Run by
+Tests/DelayboxCLITests/VirtualBoardImageTests.swift on a card booted on the emulated board.
+
+  first_boot.py --url http://127.0.0.1:PORT --station URL --out DIR
+"""
+import argparse
+import sys
+
+from playwright.sync_api import expect, sync_playwright
+
+from phone import open_phone, stepper
+
+PASSWORD = "club house speakers"
+# The emulated board is ~10 times slower than a Pi: its answers get this long (ms).
+SLOW = 60000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--station", required=True, help="a station's link to paste")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    step = stepper("first boot page")
+
+    with sync_playwright() as playwright:
+        browser, page, errors = open_phone(playwright)
+
+        step("a box nobody has touched: its demo channel playing, a password to choose")
+        page.goto(args.url, timeout=SLOW)
+        expect(page.locator("#setup")).to_be_visible(timeout=SLOW)
+        expect(page.locator("#state")).to_have_text("playing", timeout=SLOW)
+        page.screenshot(path=f"{args.out}/1-first-visit.png", full_page=True)
+
+        step("the password chosen on the phone")
+        page.fill("#setup-password", PASSWORD)
+        page.fill("#setup-again", PASSWORD)
+        page.click("#setup-form button[type=submit]")
+        expect(page.locator("#controls")).to_be_visible(timeout=SLOW)
+
+        step("the club's station pasted: it plays, and is kept")
+        page.fill("#add-name", "Club Radio")
+        page.fill("#add-link", args.station)
+        page.click("#add-form button[type=submit]")
+        expect(page.locator("#channel-name")).to_have_text("Club Radio", timeout=SLOW)
+        expect(page.locator("#state")).to_have_text("playing", timeout=SLOW)
+        page.screenshot(path=f"{args.out}/2-station-playing.png", full_page=True)
+        page.click("#add-keep")
+        expect(page.locator("#message")).to_contain_text("Kept", timeout=SLOW)
+        expect(page.locator("#channel option", has_text="Club Radio")).to_have_count(1)
+        browser.close()
+    if errors:
+        print("first boot page: script errors: " + "; ".join(errors), file=sys.stderr)
+        return 1
+    step("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
