@@ -57,7 +57,9 @@ public struct ReadBatching: Sendable, Equatable {
     /// reader still holds unparsed, `packetBytes` the largest packet so far: while the
     /// next packet is surely buffered, a read costs no wake-up and nothing pauses.
     public mutating func pause(now: Instant, connected: Instant, bufferedBytes: Int, packetBytes: Int) -> Int64 {
-        guard pauseMs > 0, bufferedBytes < packetBytes, now - connected >= .milliseconds(settleMs) else { return 0 }
+        guard pauseMs > 0, bufferedBytes < packetBytes, !isBeforeBatching(now: now, connected: connected) else {
+            return 0
+        }
         defer { pauseDue.toggle() }
         return pauseDue ? nextPause() : 0
     }

@@ -12,17 +12,24 @@ import Testing
 /// (0 on a steady network; 19-25 ms with 0-500 ms of it) — a constant of the path, the
 /// same for the whole run. What must not move is the delay.
 @Suite(.timeLimit(.minutes(10))) struct StationClockSimulationTests {
+    /// A scenario of `minutes` at `delayMs` against a station `stationPpm` off, its
+    /// arrivals up to `jitterMs` late.
+    static func scenario(
+        minutes: Int64, delayMs: Int64 = SimulationScenario().delayMs, stationPpm: Double = 0, jitterMs: Int64
+    ) -> SimulationScenario {
+        var scenario = SimulationScenario()
+        (scenario.durationMs, scenario.delayMs) = (minutes * 60_000, delayMs)
+        (scenario.stationPpm, scenario.jitterMs) = (stationPpm, jitterMs)
+        return scenario
+    }
+
     /// The acceptance: 3 h, the station at ±200 ppm, the DAC at ∓100 ppm, arrivals
     /// 0-500 ms late (in order, so that late ones hold back the next: batching), two
     /// outages that lose audio (each placed by time again); measured from the 10th minute.
     @Test(arguments: [(200.0, -100.0), (-200.0, 100.0)])
     func theHeardDelayHoldsAgainstTheStationsClockForThreeHours(stationPpm: Double, dacPpm: Double) throws {
-        var scenario = SimulationScenario()
-        scenario.durationMs = 3 * 3_600_000
-        scenario.delayMs = 60_000
-        scenario.stationPpm = stationPpm
+        var scenario = Self.scenario(minutes: 180, stationPpm: stationPpm, jitterMs: 500)
         scenario.driftPpm = dacPpm
-        scenario.jitterMs = 500
         scenario.outages = [.init(atMs: 2_400_000, lengthMs: 5_000), .init(atMs: 6_000_000, lengthMs: 20_000)]
         scenario.measureFromMs = 600_000
         let report = try Simulation(scenario).run()
@@ -40,11 +47,7 @@ import Testing
     /// A congested path (+300 ms for 30 s, then back) says nothing of the station's clock:
     /// the delay does not follow it.
     @Test func aCongestedMinuteDoesNotMoveTheDelay() throws {
-        var scenario = SimulationScenario()
-        scenario.durationMs = 30 * 60_000
-        scenario.delayMs = 30_000
-        scenario.stationPpm = 100
-        scenario.jitterMs = 20
+        var scenario = Self.scenario(minutes: 30, delayMs: 30_000, stationPpm: 100, jitterMs: 20)
         scenario.congestions = [.init(atMs: 900_000, lengthMs: 30_000, extraMs: 300)]
         scenario.measureFromMs = 600_000
         let report = try Simulation(scenario).run()
@@ -54,9 +57,7 @@ import Testing
 
     /// A station on this box's clock is left alone.
     @Test func aStationOnTimeIsNotSlipped() throws {
-        var scenario = SimulationScenario()
-        scenario.durationMs = 20 * 60_000
-        scenario.jitterMs = 40
+        let scenario = Self.scenario(minutes: 20, jitterMs: 40)
         let report = try Simulation(scenario).run()
         let followed = try #require(report.stationPpmMeasured)
         #expect(abs(followed) < 1, "followed \(followed) ppm")
@@ -74,11 +75,8 @@ import Testing
     /// the 30th second, no step at the jack, no slide after the fifth minute.
     @Test(arguments: [500.0, -500.0, 200.0, -50.0])
     func theDelayLocksWithinSecondsWithoutAStep(stationPpm: Double) throws {
-        var scenario = SimulationScenario()
-        scenario.durationMs = 30 * 60_000
-        scenario.delayMs = 20_000
-        scenario.stationPpm = stationPpm
-        scenario.jitterMs = 40
+        let scenario = StationClockSimulationTests.scenario(
+            minutes: 30, delayMs: 20_000, stationPpm: stationPpm, jitterMs: 40)
         let report = try Simulation(scenario).run()
         let minutes = report.delayErrorMsByMinute
         let final = try #require(minutes.last).medianMs
@@ -103,11 +101,8 @@ import Testing
     @Test(arguments: [0.0, 500.0])
     func aBoxReadingInBatchesKeepsItsDelay(stationPpm: Double) throws {
         for seed in UInt64(1)...3 {
-            var scenario = SimulationScenario()
-            scenario.durationMs = 5 * 60_000
-            scenario.delayMs = 3_000
-            scenario.jitterMs = 20
-            scenario.stationPpm = stationPpm
+            var scenario = StationClockSimulationTests.scenario(
+                minutes: 5, delayMs: 3_000, stationPpm: stationPpm, jitterMs: 20)
             scenario.readBatching = ReadBatching()
             scenario.seed = seed
             let report = try Simulation(scenario).run()
@@ -124,11 +119,7 @@ import Testing
     /// final level from the first heard second, at a 3 s delay. Without it the first
     /// seconds slide until the arrivals show the rate (+500 ppm: 2.6 ms off).
     @Test func aStationPlayedBeforeStartsLocked() throws {
-        var scenario = SimulationScenario()
-        scenario.durationMs = 5 * 60_000
-        scenario.delayMs = 3_000
-        scenario.stationPpm = 500
-        scenario.jitterMs = 40
+        var scenario = StationClockSimulationTests.scenario(minutes: 5, delayMs: 3_000, stationPpm: 500, jitterMs: 40)
         func worst(_ report: SimulationReport) throws -> Double {
             let final = try #require(report.delayErrorMsByMinute.last).medianMs
             return report.delayErrorMsByMinute.map { max(abs($0.minMs - final), abs($0.maxMs - final)) }.max() ?? 0
