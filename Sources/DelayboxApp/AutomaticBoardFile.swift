@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxState
 import FoundationEssentials
+import Glibc
 
 /// Where a box with no board file writes the board it chose at its start
 /// (`AutomaticBoard`): `auto-board.yaml` beside the state file, made anew at every start,
@@ -12,6 +13,12 @@ public enum AutomaticBoardFile {
         ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARDS"] ?? "/proc/asound/cards"
     }
 
+    /// How long a start that finds no sound card waits for one (ms; `AutomaticBoard.cards`);
+    /// `DELAYBOX_SOUND_CARD_WAIT_MS` sets another (a test's).
+    static var cardWaitMs: Int {
+        ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARD_WAIT_MS"].flatMap { Int($0) } ?? 10_000
+    }
+
     /// The board file to play with, beside `statePath`, and what was chosen and why;
     /// throws when no shipped boards are installed to choose from.
     public static func prepare(besideState statePath: String) throws -> (path: String, said: String) {
@@ -20,7 +27,9 @@ public enum AutomaticBoardFile {
                 description: "no board config and no shipped boards to choose from "
                     + "(looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
-        let cards = SoundCard.parse((try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "")
+        let cards = AutomaticBoard.cards(
+            waitingMs: cardWaitMs, read: { (try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "" },
+            pause: { usleep(UInt32($0) * 1_000) })
         let choice = AutomaticBoard.choose(proposed: BoardChoices.read().proposed, cards: cards)
         let path = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("auto-board.yaml")
             .path

@@ -14,6 +14,23 @@ public enum AutomaticBoard {
         case noCard
     }
 
+    /// The sound cards listed by `read` (`/proc/asound/cards`), waiting up to `waitMs` for a
+    /// first one, `pause(ms)` between looks: at boot a HAT's driver (a deferred probe), or a
+    /// PCI or USB card's, may register after the box's service starts — on the emulated
+    /// board the card came ~2 s after a start that had chosen "no card", and played on
+    /// ALSA's default device with a board saying it had none. A box with no card at all
+    /// starts `waitMs` later.
+    public static func cards(waitingMs waitMs: Int, read: () -> String, pause: (Int) -> Void) -> [SoundCard] {
+        let step = 250
+        var waited = 0
+        while true {
+            let cards = SoundCard.parse(read())
+            if !cards.isEmpty || waited >= waitMs { return cards }
+            pause(step)
+            waited += step
+        }
+    }
+
     /// What to play on: `proposed` are the shipped boards the HAT names (first wins).
     public static func choose(proposed: [String], cards: [SoundCard]) -> Choice {
         if let board = proposed.first { return .shipped(board) }

@@ -108,17 +108,17 @@ import Testing
             return elapsed
         }
 
-        /// The codec's last `seconds` of output (left channel), as written so far.
-        func heard(lastSeconds seconds: Double) throws -> [Int16] {
-            let capture = try WavCapture(path: directory.appendingPathComponent("codec.wav").path)
-            return Array(capture.window(from: capture.seconds - seconds, to: capture.seconds))
+        /// The codec's last `seconds` of output as written so far, stereo interleaved.
+        func heard(lastSeconds seconds: Int) throws -> [Int16] {
+            let path = directory.appendingPathComponent("codec.wav").path
+            return Array(try WavCapture.stereoSamples(path: path).suffix(seconds * 2 * WavCapture.sampleRate))
         }
 
         /// Waits until the codec plays something not silent for 2 s; the seconds since power-on.
         func waitForSound(seconds: Int) throws -> Int {
             let playing = Eventually.holds(within: Double(seconds), every: 2) {
                 let samples = (try? heard(lastSeconds: 2)) ?? []
-                return samples.count >= 96_000 && Self.rms(samples) > 300
+                return samples.count == 4 * WavCapture.sampleRate && Self.rms(samples) > 300
             }
             guard playing else {
                 throw ExternalTool.Failed(
@@ -183,9 +183,10 @@ import Testing
         // The club's tone at the codec: its bin far above a bin where nothing plays.
         let tone = Eventually.holds(within: 120, every: 2) {
             let samples = (try? board.heard(lastSeconds: 1)) ?? []
-            return samples.count >= 48_000
-                && Goertzel.power(samples, from: 0, frames: 48_000, hertz: Self.clubHertz)
-                    > 100 * Goertzel.power(samples, from: 0, frames: 48_000, hertz: 700)
+            let frames = WavCapture.sampleRate
+            return samples.count == 2 * frames
+                && Goertzel.power(samples, from: 0, frames: frames, hertz: Self.clubHertz)
+                    > 100 * Goertzel.power(samples, from: 0, frames: frames, hertz: 700)
         }
         #expect(tone, "the club's station at the codec")
         print("image: the club's station heard at the codec \(board.elapsed) s after power-on")

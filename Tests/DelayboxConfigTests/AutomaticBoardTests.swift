@@ -23,6 +23,26 @@ import Testing
         #expect(SoundCard.parse(" 0 [evil\"id   ]: x - y\n 99 [Big]: x - y\n x [Bad]: x - y").isEmpty)
     }
 
+    /// A card that registers after the box's start (a HAT's deferred probe, a PCI card's
+    /// driver loading) is waited for, in virtual time: found at the fourth look; with none at
+    /// all the box gives up after the wait and plays on ALSA's default device.
+    @Test func aCardThatRegistersAfterTheStartIsWaitedFor() {
+        var looks = 0, paused = 0
+        let late = AutomaticBoard.cards(
+            waitingMs: 10_000,
+            read: {
+                looks += 1; return looks < 4 ? "--- no soundcards ---" : Self.pi4
+            },
+            pause: { paused += $0 })
+        #expect(late.map(\.id) == ["Headphones", "vc4hdmi0", "vc4hdmi1"] && looks == 4 && paused == 750)
+        paused = 0
+        let none = AutomaticBoard.cards(waitingMs: 10_000, read: { "" }, pause: { paused += $0 })
+        #expect(none.isEmpty && paused == 10_000)
+        paused = 0
+        #expect(AutomaticBoard.cards(waitingMs: 10_000, read: { Self.pi4 }, pause: { paused += $0 }).count == 3)
+        #expect(paused == 0, "a card at the first look: no wait")
+    }
+
     @Test func theHatsBoardThenADacThenTheJackThenHDMI() {
         let pi4 = SoundCard.parse(Self.pi4)
         let usb = SoundCard.parse(Self.pi4 + "\n 3 [Device         ]: USB-Audio - USB Audio Device")

@@ -30,7 +30,10 @@ FAT="$CARD@@$((start * 512))"
 read_boot() { mcopy -n -i "$FAT" "::/$1" "$2"; }
 
 network="user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22,hostfwd=tcp:127.0.0.1:$WEB_PORT-:80"
-[ -z "$STATION_PORT" ] || network+=",guestfwd=tcp:10.0.2.100:8000-tcp:127.0.0.1:$STATION_PORT"
+# (A guestfwd to a TCP chardev is one connection, made at QEMU's start: each of the board's
+# connections gets a relay of its own instead, bash's /dev/tcp.)
+relay="bash -c 'exec 3<>/dev/tcp/127.0.0.1/$STATION_PORT; cat <&3 & cat >&3'"
+[ -z "$STATION_PORT" ] || network+=",guestfwd=tcp:10.0.2.100:8000-cmd:$relay"
 board_machine "$DIR"
 for ((boot = 1; boot <= ${BOOTS:-4}; boot++)); do
   read_boot config.txt "$DIR/config.txt"
