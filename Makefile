@@ -60,7 +60,7 @@ image: setup-image
 
 ## Issue 68's acceptance on the card `make image` made (or DELAYBOX_IMAGE=FILE.img.xz): written
 ## as a flasher would and booted on the emulated arm64 board with nobody logging in, once as
-## it comes and once with Raspberry Pi Imager's customisation (~20 minutes; docs/image.md).
+## it comes and once with Raspberry Pi Imager's customisation (~5 minutes; docs/image.md).
 image-test: setup setup-image
 	@mkdir -p $(OUT)
 	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run

@@ -231,7 +231,9 @@ import Testing
         #expect(groups.first == "club" && groups.contains("sudo") && groups.contains("audio"), "\(who)")
         let asRoot = "echo '\(password)' | sudo -S -p '' sh -c "
         let wifi = try login.run(asRoot + "'cat /etc/NetworkManager/system-connections/*.nmconnection'")
-        #expect(wifi.contains("ssid=Club House") && wifi.contains("psk=\(psk)"), "\(wifi)")
+        // (A keyfile names the network by its bytes, as NetworkManager writes any SSID.)
+        let ssid = "Club House".utf8.map { "\($0);" }.joined()
+        #expect(wifi.contains("ssid=\(ssid)\n") && wifi.contains("psk=\(psk)"), "\(wifi)")
         let boot = try login.run(asRoot + "'cat /boot/firmware/cmdline.txt; ls /boot/firmware'")
         #expect(!boot.contains("systemd.run") && !boot.contains("firstrun.sh"), "\(boot)")
         let sshd = try login.run(asRoot + "'sshd -T | grep -i ^passwordauthentication'")

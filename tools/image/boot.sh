@@ -45,7 +45,9 @@ for ((boot = 1; boot <= ${BOOTS:-4}; boot++)); do
   read_boot cmdline.txt "$DIR/cmdline.txt"
   say "power-on $boot: $(cat "$DIR/cmdline.txt")"
   rm -f "$DIR/serial.sock"
-  "${MACHINE[@]}" -m 1024 -smp "${BOARD_CPUS:-2}" -no-reboot -display none -monitor none \
+  # Killed (a test's end), the board goes with it: QEMU would be left running, orphaned
+  # (a trap is no help: the signals may come blocked from the caller).
+  setpriv --pdeathsig KILL "${MACHINE[@]}" -m 1024 -smp "${BOARD_CPUS:-2}" -no-reboot -display none -monitor none \
     -kernel "$DIR/kernel" -initrd "$DIR/initramfs" \
     -append "$(tr -d '\n' < "$DIR/cmdline.txt") console=$KERNEL_CONSOLE" \
     -drive file="$CARD",format=raw,if=virtio \
