@@ -140,7 +140,9 @@ public enum ConfigFile {
 
     /// YAML text to a located tree; syntax errors become diagnostics. Text with no
     /// document (only comments) is an empty mapping when `emptyAllowed`, else an error.
-    static func parse(_ text: String, file: String, emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic])
+    public static func parse(
+        _ text: String, file: String, emptyAllowed: Bool = false, diagnostics: inout [ConfigDiagnostic]
+    )
         -> ConfigNode?
     {
         let start = SourceLocation(file: file, line: 1, column: 1)

@@ -81,6 +81,35 @@ public struct ImagerFirstRun: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Imager 2's other form, for images whose os_list entry says `init_format: cloudinit-rpi`:
+    /// cloud-init's `user-data`, as its customisation generator writes it.
+    public var userData: String {
+        var lines = [
+            "#cloud-config", "hostname: \(hostname)", "manage_etc_hosts: true", "packages:", "- avahi-daemon", "apt:",
+            "  conf: |", "    Acquire {", "      Check-Date \"false\";", "    };", "timezone: \(timezone)", "keyboard:",
+            "  model: pc105", "  layout: \"\(keymap)\"", "enable_ssh: true", "users:", "- name: \(user)",
+            "  groups: users,adm,dialout,audio,netdev,video,plugdev,cdrom,games,input,gpio,spi,i2c,render,sudo",
+            "  shell: /bin/bash",
+        ]
+        lines += passwordHash.isEmpty ? ["  lock_passwd: true"] : ["  lock_passwd: false", "  passwd: \(passwordHash)"]
+        if !sshKeys.isEmpty {
+            lines += ["  ssh_authorized_keys:"] + sshKeys.map { "    - " + $0 } + ["  sudo: ALL=(ALL) NOPASSWD:ALL"]
+        }
+        if sshKeys.isEmpty { lines.append("ssh_pwauth: true") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// cloud-init's `network-config` as Imager 2 writes it (netplan version 2); nil without Wi-Fi.
+    public var networkConfig: String? {
+        guard let wifi else { return nil }
+        let ssid = wifi.ssid.replacingOccurrences(of: "\"", with: "\\\"")
+        return [
+            "network:", "  version: 2", "  wifis:", "    wlan0:", "      dhcp4: true",
+            "      regulatory-domain: \"\(wifi.country.uppercased())\"", "      access-points:", "        \"\(ssid)\":",
+            "          password: \"\(wifi.psk)\"", "      optional: true",
+        ].joined(separator: "\n") + "\n"
+    }
+
     /// `cmdline` with what Imager adds to it: the Wi-Fi's country for the radio, and the
     /// script run once at the next boot, which reboots after it.
     public func commandLine(after cmdline: String) -> String {

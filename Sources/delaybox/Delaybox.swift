@@ -17,6 +17,7 @@ struct Delaybox: ParsableCommand {
         subcommands: [
             RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
             WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self, WiFiKeyfileCommand.self,
+            ImagerCloudInitCommand.self,
         ],
         defaultSubcommand: nil)
 

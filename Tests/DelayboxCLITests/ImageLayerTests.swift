@@ -184,6 +184,80 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fs.appendingPathComponent("usr/bin/delaybox").path))
     }
 
+    /// Imager 2's cloud-init form on the boot partition, applied by the box's first boot
+    /// through the same helpers as firstrun.sh (here stand-ins that write down what they are
+    /// asked), the Wi-Fi saved root-only; then both files — a password hash and a Wi-Fi key
+    /// on a partition any computer reads — are gone. A helper's refusal is said with the
+    /// step, and the other steps still happen.
+    @Test func imager2sCloudInitFilesGoThroughTheHelpers() throws {
+        let directory = try ExternalTool.temporaryDirectory("cloud-init")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let boot = directory.appendingPathComponent("boot"), helpers = directory.appendingPathComponent("helpers")
+        let log = directory.appendingPathComponent("calls").path
+        for (helper, refuses) in [
+            ("raspberrypi-sys-mods/imager_custom", "set_timezone"), ("userconf-pi/userconf", "-"),
+        ] {
+            let url = helpers.appendingPathComponent(helper)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let script = """
+                #!/bin/sh
+                echo "${0##*/} $*" >> '\(log)'
+                [ "$1" = \(refuses) ] && { echo "no such zone"; exit 1; }
+                exit 0
+                """
+            try script.write(to: url, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        try FileManager.default.createDirectory(at: boot, withIntermediateDirectories: true)
+        let key = String(repeating: "0123456789abcdef", count: 4)
+        let imager = ImagerFirstRun(
+            hostname: "bar-screen-2", user: "club", passwordHash: "$5$salt$hash",
+            sshKeys: ["ssh-ed25519 AAAA club@laptop"],
+            wifi: (ssid: "Club House", psk: key, country: "gb"), timezone: "Mars/Olympus", keymap: "gb")
+        try imager.userData.write(to: boot.appendingPathComponent("user-data"), atomically: true, encoding: .utf8)
+        try imager.networkConfig?.write(
+            to: boot.appendingPathComponent("network-config"), atomically: true, encoding: .utf8)
+        let delaybox = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox")
+        let ran = try ExternalTool.execute(
+            delaybox,
+            [
+                "imager-cloud-init", "--boot", boot.path, "--helpers", helpers.path, "--connections", directory.path,
+                "--modprobe", directory.path,
+            ])
+        #expect(ran.status == 1, "a refused step is a failure: \(ran.output)")
+        #expect(ran.errors.contains("time zone Mars/Olympus: no such zone"), "\(ran.errors)")
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(
+            calls == [
+                "imager_custom set_hostname bar-screen-2", "imager_custom enable_ssh -k ssh-ed25519 AAAA club@laptop",
+                "userconf club $5$salt$hash", "imager_custom set_keymap gb", "imager_custom set_timezone Mars/Olympus",
+            ])
+        #expect(ran.output.contains("set Wi-Fi 'Club House', country GB") && !ran.output.contains(key))
+        let keyfile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".nmconnection") })
+        #expect(
+            try String(contentsOfFile: directory.appendingPathComponent(keyfile).path, encoding: .utf8).contains(
+                "psk=\(key)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: boot.path).isEmpty, "the secrets are gone")
+
+        // A card with a broken user-data: where, and the Wi-Fi still saved; nothing at all: nothing done.
+        try "hostname: [broken\n".write(to: boot.appendingPathComponent("user-data"), atomically: true, encoding: .utf8)
+        try imager.networkConfig?.write(
+            to: boot.appendingPathComponent("network-config"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: directory.appendingPathComponent(keyfile).path)
+        let broken = try ExternalTool.execute(
+            delaybox,
+            [
+                "imager-cloud-init", "--boot", boot.path, "--helpers", helpers.path, "--connections", directory.path,
+                "--modprobe", directory.path,
+            ])
+        #expect(broken.status == 1 && broken.errors.contains("user-data:2:1: error:"), "\(broken.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).contains(keyfile))
+        let none = try ExternalTool.execute(delaybox, ["imager-cloud-init", "--boot", boot.path])
+        #expect(none.status == 0 && none.output.contains("no cloud-init customisation"), "\(none.output)")
+    }
+
     /// Imager's `set_wlan` through this image's helper: the network saved as a root-only
     /// keyfile for any Wi-Fi device (hidden when asked), the key read from standard input —
     /// never on a command line — and the country's radio rules; a bad key or country is

@@ -32,9 +32,16 @@ import Testing
         return "\(card.path)@@\(start * 512)"
     }
 
+    /// The two forms of Imager's customisation: its firstrun.sh (os_list `init_format:
+    /// systemd`, Imager 1.8 and 2) and cloud-init's files (Imager 2's `cloudinit-rpi`).
+    enum Form: String, CaseIterable, Sendable {
+        case firstrun, cloudInit
+    }
+
     /// A card as a flasher writes it: the image on a fresh 4 GB card, and, when given, Imager's
-    /// customisation — firstrun.sh, and cmdline.txt asking for it — on its boot partition.
-    static func flash(to card: URL, customisation: ImagerFirstRun?) throws {
+    /// customisation on its boot partition — firstrun.sh and cmdline.txt asking for it, or
+    /// user-data and network-config.
+    static func flash(to card: URL, customisation: ImagerFirstRun?, form: Form = .firstrun) throws {
         try ExternalTool.run([
             "sh", "-c", #"xz -dc "$0" > "$1" && truncate -s 4G "$1""#, try image().path, card.path,
         ])
@@ -42,9 +49,13 @@ import Testing
         let boot = try bootPartition(of: card)
         let cmdline = try ExternalTool.run(["mtype", "-i", boot, "::/cmdline.txt"])
         let directory = card.deletingLastPathComponent()
-        let files = [
-            ("firstrun.sh", customisation.script), ("cmdline.txt", customisation.commandLine(after: cmdline)),
-        ]
+        let files =
+            switch form {
+            case .firstrun:
+                [("firstrun.sh", customisation.script), ("cmdline.txt", customisation.commandLine(after: cmdline))]
+            case .cloudInit:
+                [("user-data", customisation.userData), ("network-config", customisation.networkConfig ?? "")]
+            }
         for (name, text) in files {
             let file = directory.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)
@@ -192,11 +203,11 @@ import Testing
         print("image: the club's station heard at the codec \(board.elapsed) s after power-on")
     }
 
-    /// Imager's customisation, as its firstrun.sh does it on the first boot: the name, the
-    /// user with its password and SSH key (keys only), the Wi-Fi and the time zone are the
-    /// ones given; the script is gone from the card with its secrets, and the card boots on
-    /// as itself.
-    @Test func imagersCustomisationGivesTheNameTheKeyAndTheWiFi() throws {
+    /// Imager's customisation, in either form, on the first boot: the name, the user with its
+    /// SSH key (logins by key only) and its password (none for cloud-init's run: Imager's
+    /// "keys only", and sudo asks none), the Wi-Fi and the time zone are the ones given;
+    /// the files are gone from the card with their secrets, and the card boots on as itself.
+    @Test(arguments: Form.allCases) func imagersCustomisationGivesTheNameTheKeyAndTheWiFi(form: Form) throws {
         let directory = try ExternalTool.temporaryDirectory("image-custom")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("id_ed25519")
@@ -206,14 +217,14 @@ import Testing
             in: .whitespacesAndNewlines)
         let psk = String(repeating: "3ed28710b41086b4", count: 4)  // Imager passes the key it derived
         let customisation = ImagerFirstRun(
-            hostname: "clubhouse-bar", user: "club", passwordHash: hash,
+            hostname: "clubhouse-bar", user: "club", passwordHash: form == .firstrun ? hash : "",
             sshKeys: [
                 try String(contentsOf: key.appendingPathExtension("pub"), encoding: .utf8)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             ],
             wifi: (ssid: "Club House", psk: psk, country: "GB"), timezone: "Europe/London", keymap: "gb")
         let card = directory.appendingPathComponent("card.img")
-        try Self.flash(to: card, customisation: customisation)
+        try Self.flash(to: card, customisation: customisation, form: form)
         let board = try PoweredBoard(card: card, in: directory, station: try LoopbackPort.unused())
         let login = VirtualBoardDeployTests.Login(
             port: board.sshPort, key: key.path, knownHosts: directory.appendingPathComponent("known_hosts").path,
@@ -223,22 +234,24 @@ import Testing
             board.machine.kill()
         }
         try login.waitForSSH(seconds: 1_200, console: directory.appendingPathComponent("console.log"))
-        print("image: customised, first power-on to SSH by the owner's key \(board.elapsed) s")
+        print("image: customised (\(form.rawValue)), first power-on to SSH by the owner's key \(board.elapsed) s")
 
         let who = try login.run("hostname; cat /etc/timezone; id -nG").split(separator: "\n").map(String.init)
         #expect(who.prefix(2) == ["clubhouse-bar", "Europe/London"], "\(who)")
         let groups = who.last?.split(separator: " ").map(String.init) ?? []
         #expect(groups.first == "club" && groups.contains("sudo") && groups.contains("audio"), "\(who)")
-        let asRoot = "echo '\(password)' | sudo -S -p '' sh -c "
+        let asRoot = form == .firstrun ? "echo '\(password)' | sudo -S -p '' sh -c " : "sudo -n sh -c "
         let wifi = try login.run(asRoot + "'cat /etc/NetworkManager/system-connections/*.nmconnection'")
         // (A keyfile names the network by its bytes, as NetworkManager writes any SSID.)
         let ssid = "Club House".utf8.map { "\($0);" }.joined()
         #expect(wifi.contains("ssid=\(ssid)\n") && wifi.contains("psk=\(psk)"), "\(wifi)")
         let boot = try login.run(asRoot + "'cat /boot/firmware/cmdline.txt; ls /boot/firmware'")
         #expect(!boot.contains("systemd.run") && !boot.contains("firstrun.sh"), "\(boot)")
+        #expect(!boot.contains("user-data") && !boot.contains("network-config"), "\(boot)")
         let sshd = try login.run(asRoot + "'sshd -T | grep -i ^passwordauthentication'")
         #expect(sshd == "passwordauthentication no", "keys only: \(sshd)")
         #expect(try board.status()["page"] as? String == "http://clubhouse-bar.local/")
-        #expect(board.console.contains("Imager's customisation runs next"))
+        let said = form == .firstrun ? "Imager's customisation runs next" : "imager: set host name clubhouse-bar"
+        #expect(board.console.contains(said))
     }
 }
