@@ -13,11 +13,9 @@ public enum AutomaticBoardFile {
         ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARDS"] ?? "/proc/asound/cards"
     }
 
-    /// How long a start that finds no sound card waits for one (ms; `AutomaticBoard.cards`);
-    /// `DELAYBOX_SOUND_CARD_WAIT_MS` sets another (a test's).
-    static var cardWaitMs: Int {
-        ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARD_WAIT_MS"].flatMap { Int($0) } ?? 10_000
-    }
+    /// How long a start that finds no sound card waits for one (ms; `AutomaticBoard.cards`):
+    /// a HAT's codec driver may load after the service starts.
+    static let cardWaitMs = 10_000
 
     /// The board file to play with, beside `statePath`, and what was chosen and why;
     /// throws when no shipped boards are installed to choose from.
