@@ -51,16 +51,18 @@ deb: setup
 ## .sha256 and rpi-imager.json (Raspberry Pi Imager's list; IMAGE_URL=URL is where the image
 ## will be served). Debian 13 for arm64 from Debian's archive with the arm64 package of this
 ## commit; with RELEASE_URL and RELEASE_KEY its boxes update from the club's repository.
-## ~40 minutes: the image's packages are configured on an emulated board.
+## ~40 minutes: the image's packages are configured on an emulated board. BASE=FILE.img.xz
+## puts the same layer onto a card a club downloaded (Raspberry Pi OS Lite arm64: a Pi 5,
+## pcm512x HATs), its packages from the base's own sources (~15 minutes, needs the network).
 image: setup-image
-	@test -z "$(BASE)" || { echo "make image: BASE (a Raspberry Pi OS image as the base) is not built yet: docs/image.md" >&2; exit 2; }
+	@test -z "$(BASE)" || test -f "$(BASE)" || { echo "make image: BASE=$(BASE) is no file" >&2; exit 2; }
 	rm -rf $(OUT)/image && mkdir -p $(OUT)/image/deb
 	RELEASE_URL=$(RELEASE_URL) RELEASE_KEY=$(if $(RELEASE_KEY),$(abspath $(RELEASE_KEY))) deploy/make-deb.sh --arch arm64 --out $(OUT)/image/deb
-	IMAGE_URL=$(IMAGE_URL) tools/image/build.sh $(OUT)/image/deb/*.deb $(OUT)/image
+	IMAGE_URL=$(IMAGE_URL) $(if $(BASE),tools/image/onto-base.sh $(OUT)/image/deb/*.deb $(abspath $(BASE)),tools/image/build.sh $(OUT)/image/deb/*.deb) $(OUT)/image
 
 ## Issue 68's acceptance on the card `make image` made (or DELAYBOX_IMAGE=FILE.img.xz): written
 ## as a flasher would and booted on the emulated arm64 board with nobody logging in, once as
-## it comes and once with Raspberry Pi Imager's customisation (~5 minutes; docs/image.md).
+## it comes and once with each form of Raspberry Pi Imager's customisation (~8 minutes; docs/image.md).
 image-test: setup setup-image
 	@mkdir -p $(OUT)
 	@echo "$$(date +%s.%N)-$$$$" > $(OUT)/test-run

@@ -34,7 +34,7 @@ struct ImagerCloudInitCommand: ParsableCommand {
     func run() throws {
         let files = ["user-data", "network-config"].map { boot + "/" + $0 }
         guard files.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            print("no cloud-init customisation in \(boot)")
+            StandardStream.output.write("no cloud-init customisation in \(boot)\n")
             return
         }
         var diagnostics: [ConfigDiagnostic] = []
@@ -46,14 +46,15 @@ struct ImagerCloudInitCommand: ParsableCommand {
         for step in customisation.steps {
             let what = ImagerCloudInit.describe(step)
             guard !dryRun else {
-                print("would set \(what)")
+                StandardStream.output.write("would set \(what)\n")
                 continue
             }
             if let problem = apply(step) {
                 StandardStream.error.write("imager-cloud-init: \(what): \(problem)\n")
                 failed = true
             } else {
-                print("set \(what)")
+                // Unbuffered, so that the journal has the steps and their failures in order.
+                StandardStream.output.write("set \(what)\n")
             }
         }
         guard !dryRun else { return }

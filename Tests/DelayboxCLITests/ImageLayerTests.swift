@@ -99,11 +99,15 @@ import Testing
                 "ConditionPathExists=!/var/lib/delaybox-firstboot/done"))
         for program in [
             "usr/lib/delaybox-image/delaybox-firstboot", "usr/lib/delaybox-image/configure",
-            "usr/lib/raspberrypi-sys-mods/imager_custom", "usr/lib/userconf-pi/userconf",
+            "usr/lib/delaybox-image/imager_custom", "usr/lib/delaybox-image/userconf",
         ] {
             #expect(FileManager.default.isExecutableFile(atPath: fs.appendingPathComponent(program).path), "\(program)")
         }
-        // A Raspberry Pi OS base keeps its own helper (raspberrypi-sys-mods').
+        // A Raspberry Pi OS base keeps its own helper (raspberrypi-sys-mods'): the layer puts
+        // ours beside it, and the configure step in its place only over nothing or ours.
+        #expect(
+            try String(contentsOfFile: Self.root.appendingPathComponent("deploy/image/configure").path, encoding: .utf8)
+                .contains("grep -q '^# delaybox-image helper\\|issue 68' \"$2\""))
         let raspios = try ExternalTool.temporaryDirectory("layer-raspios")
         defer { try? FileManager.default.removeItem(at: raspios) }
         let own = raspios.appendingPathComponent("usr/lib/raspberrypi-sys-mods/imager_custom")
@@ -114,6 +118,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: raspios.appendingPathComponent("etc/fstab").path))
         let wrong = try ExternalTool.execute(URL(fileURLWithPath: Self.tool("layer.sh")), [raspios.path, "ubuntu"])
         #expect(wrong.status == 2 && wrong.errors.contains("debian or raspios"))
+    }
+
+    /// `make image BASE=…` refuses what is not a card of Raspberry Pi OS's shape before it
+    /// fetches or boots anything: no partition table; a first partition without config.txt.
+    @Test func aBaseThatIsNoPiCardIsRefusedFirst() throws {
+        let directory = try ExternalTool.temporaryDirectory("onto-base")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let package = directory.appendingPathComponent("pkg")
+        try FileManager.default.createDirectory(
+            at: package.appendingPathComponent("DEBIAN"), withIntermediateDirectories: true)
+        try "Package: delaybox\nVersion: 9.9\nArchitecture: arm64\nMaintainer: t <t@t>\nDescription: t\n".write(
+            to: package.appendingPathComponent("DEBIAN/control"), atomically: true, encoding: .utf8)
+        let deb = directory.appendingPathComponent("delaybox.deb").path
+        try ExternalTool.run(["dpkg-deb", "--build", "--root-owner-group", package.path, deb])
+        let blank = directory.appendingPathComponent("blank.img").path
+        try ExternalTool.run(["truncate", "-s", "64M", blank])
+        let out = directory.appendingPathComponent("out").path
+        let tool = URL(fileURLWithPath: Self.tool("onto-base.sh"))
+        let none = try ExternalTool.execute(tool, [deb, blank, out])
+        #expect(none.status == 2 && none.errors.contains("no partition table with a boot and a root"), "\(none.errors)")
+        // Two partitions, the first FAT but without the Pi's firmware settings.
+        try ExternalTool.run([
+            "sh", "-c",
+            "printf 'label: dos\\nstart=1MiB, size=20MiB, type=c\\nstart=21MiB, type=83\\n' | sfdisk -q \"$0\"", blank,
+        ])
+        try ExternalTool.run(["mkfs.vfat", "-F", "32", "--offset", "2048", blank, String(20 * 1024)])
+        let noFirmware = try ExternalTool.execute(tool, [deb, blank, out])
+        #expect(
+            noFirmware.status == 2 && noFirmware.errors.contains("no config.txt: not a Raspberry Pi card"),
+            "\(noFirmware.errors)")
     }
 
     /// What Imager's customisation passes is checked before anything changes: a host name

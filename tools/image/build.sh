@@ -53,37 +53,21 @@ say "debootstrap trixie arm64 (first stage) into $FS"
 debootstrap --foreign --arch arm64 --variant=minbase --components=main,non-free-firmware --include="$INCLUDE" \
   trixie "$FS" http://deb.debian.org/debian > "$WORK/debootstrap.log" 2>&1 || { tail -20 "$WORK/debootstrap.log" >&2; exit 1; }
 
-# The setup boot: the image's own kernel with a busybox initramfs that mounts the root and
-# the boot partition and runs the second stage there (tools/image/setup-init).
+# The setup boot runs the image's own kernel (tools/image/setup-boot.sh); what the card
+# leaves out of it (deploy/image/dpkg-excludes) must not be any module the box needs, or what
+# those need: checked here, on the kernel package as the card will hold it.
 K="$WORK/kernel"
 mkdir -p "$K"
-KDEB=$(ls "$FS"/var/cache/apt/archives/linux-image-[0-9]*_arm64.deb | head -1)
-dpkg -x "$KDEB" "$K"
+dpkg -x "$(ls "$FS"/var/cache/apt/archives/linux-image-[0-9]*_arm64.deb | head -1)" "$K"
 dpkg -x "$(ls "$FS"/var/cache/apt/archives/busybox-static_*_arm64.deb)" "$K/busybox"
 KREL=$(basename "$(ls -d "$K"/lib/modules/* "$K"/usr/lib/modules/* 2>/dev/null | head -1)")
 [ -d "$K/lib" ] || ln -s usr/lib "$K/lib"
-# The modules the card leaves out (deploy/image/dpkg-excludes) must not be any the box
-# needs, or what those need: checked here, on the kernel package as the card will hold it.
 "$ROOT/tools/image/prune.sh" "$ROOT/deploy/image/dpkg-excludes" "$K"
 depmod -b "$K" "$KREL"
 for module in $NEEDED_MODULES; do
   modprobe -d "$K" -S "$KREL" --show-depends "$module" >/dev/null 2>&1 \
     || { say "the card would leave out $module (or what it needs): see deploy/image/dpkg-excludes"; exit 1; }
 done
-I="$WORK/initramfs"
-mkdir -p "$I"/{bin,dev,proc,sys,newroot}
-cp "$(ls "$K"/busybox/usr/bin/busybox "$K"/busybox/bin/busybox 2>/dev/null | head -1)" "$I/bin/busybox"
-ln -s busybox "$I/bin/sh"
-for module in virtio_pci virtio_blk crc32c_generic ext4 vfat nls_cp437 nls_ascii; do
-  modprobe -d "$K" -S "$KREL" --show-depends "$module" | awk '$1 == "insmod" {print $2}' | while read -r path; do
-    mkdir -p "$I/lib/modules/$KREL/$(dirname "${path#*/modules/"$KREL"/}")"
-    cp -n "$path" "$I/lib/modules/$KREL/${path#*/modules/"$KREL"/}"
-  done
-done
-cp "$K/lib/modules/$KREL"/modules.{builtin,builtin.modinfo,order} "$I/lib/modules/$KREL/"
-depmod -b "$I" "$KREL"
-install -m 755 "$ROOT/tools/image/setup-init" "$I/init"
-(cd "$I" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/setup-initramfs.gz"
 
 # The layer (one customiser for every base: tools/image/layer.sh) goes in before the second
 # stage; what needs the image's programs runs in it.
@@ -118,23 +102,7 @@ BOOT_MB=512 ROOT_MB=1536
 mkfs.vfat -F 32 -n RASPIFIRM -C "$WORK/boot.vfat" $((BOOT_MB * 1024)) >/dev/null
 mkfs.ext4 -q -F -L RASPIROOT -d "$FS" "$WORK/root.ext4" "${ROOT_MB}M"
 rm -rf "$FS"
-say "second stage on the emulated board (the image's own kernel $KREL)"
-timeout --kill-after=10 5400 qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu cortex-a72 -m 1024 -smp 2 \
-  -no-reboot -display none -monitor none -serial file:"$WORK/console.log" \
-  -kernel "$K/boot/vmlinuz-$KREL" -initrd "$WORK/setup-initramfs.gz" -append "console=ttyAMA0 panic=-1" \
-  -drive file="$WORK/root.ext4",format=raw,if=virtio,cache=unsafe \
-  -drive file="$WORK/boot.vfat",format=raw,if=virtio,cache=unsafe -nic none >> "$WORK/debootstrap.log" 2>&1 || true
-e2fsck -fy "$WORK/root.ext4" >> "$WORK/debootstrap.log" 2>&1 || true
-debugfs -R "cat /image-setup.log" "$WORK/root.ext4" > "$WORK/image-setup.log" 2>/dev/null || true
-if [ "$(debugfs -R "cat /image-setup.status" "$WORK/root.ext4" 2>/dev/null)" != 0 ]; then
-  say "the second stage failed ($WORK/image-setup.log, $WORK/console.log):"
-  tail -20 "$WORK/image-setup.log" >&2
-  exit 1
-fi
-printf 'rm /image-setup.sh\nrm /image-setup.log\nrm /image-setup.status\n' | debugfs -w -f - "$WORK/root.ext4" >/dev/null 2>&1
-# The blocks of what the setup deleted (~450 MB of packages) to zeros: they compress to
-# nothing, where their old bytes made the image 300+ MB.
-zerofree "$WORK/root.ext4"
+"$ROOT/tools/image/setup-boot.sh" "$K" "$WORK" "$WORK/root.ext4" "$WORK/boot.vfat"
 mdir -i "$WORK/boot.vfat" ::/config.txt >/dev/null 2>&1 || { say "the boot partition has no config.txt: raspi-firmware did not run"; exit 1; }
 
 IMAGE="$OUT/$NAME.img"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The Delaybox layer of a card (issue 68), put onto a root file system FS before its last
-# configuration: the first-boot service and script, the helper Raspberry Pi Imager's
-# firstrun.sh calls, the configure step (deploy/image/configure, run on the system itself),
-# and — on a Debian base — the file system table, apt's sources and the boot firmware's
-# settings a Raspberry Pi OS base has of its own.
+# The Delaybox layer of a card (issue 68), put onto a root file system FS (or a directory of
+# files laid over one) before its last configuration: the first-boot service and script,
+# the helpers Raspberry Pi Imager's firstrun.sh calls (put in their places by the configure
+# step where the base has none of its own), the configure step (deploy/image/configure, run
+# on the system itself), and — on a Debian base — the file system table, apt's sources and
+# the boot firmware's settings a Raspberry Pi OS base has of its own.
 #
 #   tools/image/layer.sh FS debian|raspios
 set -euo pipefail
@@ -13,10 +14,8 @@ L="$ROOT/deploy/image"
 install -D -m 755 "$L/delaybox-firstboot" "$FS/usr/lib/delaybox-image/delaybox-firstboot"
 install -D -m 755 "$L/configure" "$FS/usr/lib/delaybox-image/configure"
 install -D -m 644 "$L/delaybox-firstboot.service" "$FS/etc/systemd/system/delaybox-firstboot.service"
-# Raspberry Pi OS brings its own (raspberrypi-sys-mods, userconf-pi); Debian has none.
-[ -e "$FS/usr/lib/raspberrypi-sys-mods/imager_custom" ] \
-  || install -D -m 755 "$L/imager_custom" "$FS/usr/lib/raspberrypi-sys-mods/imager_custom"
-[ -e "$FS/usr/lib/userconf-pi/userconf" ] || install -D -m 755 "$L/userconf" "$FS/usr/lib/userconf-pi/userconf"
+install -D -m 755 "$L/imager_custom" "$FS/usr/lib/delaybox-image/imager_custom"
+install -D -m 755 "$L/userconf" "$FS/usr/lib/delaybox-image/userconf"
 echo delaybox > "$FS/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tdelaybox\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$FS/etc/hosts"
 case "$BASE" in

@@ -4,7 +4,11 @@
 # Raspberry Pi Imager's os_list: a "custom repository" URL that lists the image. IMAGE_URL is
 # where IMAGE.xz will be served (its name alone by default: beside the list).
 #
-#   [IMAGE_URL=URL] tools/image/publish.sh IMAGE OUT
+#   [IMAGE_URL=URL] [INIT_FORMAT=…] [DEVICES='"pi4-64bit", …'] tools/image/publish.sh IMAGE OUT
+#
+# INIT_FORMAT: "systemd" by default (Imager writes firstrun.sh, which the card's imager_custom
+# carries out), "cloudinit-rpi" for a base with cloud-init. DEVICES: Imager's board tags the
+# card starts on: Debian's kernel has no driver for a Pi 5's SD card.
 set -euo pipefail
 IMAGE=$1 OUT=$2
 NAME=$(basename "$IMAGE")
@@ -16,8 +20,7 @@ xz -T0 -9 -f -k "$IMAGE"
 download_size=$(stat -c %s "$OUT/$NAME.xz")
 download_sha256=$(cut -d' ' -f1 "$OUT/$NAME.xz.sha256")
 url=${IMAGE_URL:-$NAME.xz}
-# init_format "systemd": Imager writes its customisation as firstrun.sh, which this image's
-# imager_custom carries out (deploy/image/imager_custom).
+DEVICES=${DEVICES:-'"pi3-64bit", "pi4-64bit"'} INIT_FORMAT=${INIT_FORMAT:-systemd}
 cat > "$OUT/rpi-imager.json" <<JSON
 {
   "os_list": [
@@ -30,8 +33,8 @@ cat > "$OUT/rpi-imager.json" <<JSON
       "image_download_size": $download_size,
       "image_download_sha256": "$download_sha256",
       "release_date": "$(date -u +%Y-%m-%d)",
-      "devices": ["pi3-64bit", "pi4-64bit", "pi5-64bit"],
-      "init_format": "systemd"
+      "devices": [$DEVICES],
+      "init_format": "$INIT_FORMAT"
     }
   ]
 }
