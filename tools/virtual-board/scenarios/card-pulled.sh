@@ -5,6 +5,17 @@
 # after the card is back, in /mnt.
 . "$DELAYBOX_ROOT/tools/virtual-board/scenarios/common.sh"
 DRIVER=/sys/bus/platform/drivers/snd_aloop
+# A demo channel whose first event (muted) comes after 800 s: the capture holds the timecode
+# however long the reopening took. (With the default 90 s cycle, a reopening that took the
+# back-off's longest turns put the capture past the demo's "muted" at 20 s, and it held the
+# mute music: CI, one run in four here.)
+cat > /mnt/pulled-board.yaml <<'YAML'
+extends: /mnt/board.yaml
+channels:
+  - name: Timecode
+    url: demo://commentary?cycle=3600
+YAML
+BOARD=/mnt/pulled-board.yaml
 start_appliance
 sleep 1                                     # the point: a second of playing before the card goes
 echo snd_aloop.0 > $DRIVER/unbind
