@@ -53,7 +53,7 @@ public struct ImagerCloudInit: Sendable, Equatable {
 
     public init(userData: ConfigNode?, networkConfig: ConfigNode?) {
         var user: (name: String, hash: String, keys: [String])?
-        var ssh = false, passwords = false
+        var ssh = false
         var hostname: String?, keymap: String?, timezone: String?
         if let userData, let entries = mapping(userData, "user-data") {
             for (key, value) in entries {
@@ -63,7 +63,7 @@ public struct ImagerCloudInit: Sendable, Equatable {
                 case "keyboard":
                     if mapping(value, key.name) != nil, let layout = value["layout"] { keymap = text(layout, "layout") }
                 case "enable_ssh": ssh = flag(value, key.name) ?? ssh
-                case "ssh_pwauth": passwords = flag(value, key.name) ?? passwords
+                case "ssh_pwauth": _ = flag(value, key.name)  // checked; sshd's own default applies
                 case "users": user = firstUser(value)
                 case let name where Self.alreadySo.contains(name): continue
                 default: warn(at: key.location, "'\(key.name)' is not applied on this image (it has no cloud-init)")
@@ -73,7 +73,8 @@ public struct ImagerCloudInit: Sendable, Equatable {
         if let hostname { steps.append(.hostname(hostname)) }
         if let keys = user?.keys, !keys.isEmpty {
             steps.append(.sshKeys(keys))
-        } else if ssh || passwords {
+        } else if ssh {
+            // `ssh_pwauth` says how sshd logs in, not that it runs: SSH stays off unless asked.
             steps.append(.sshPasswords)
         }
         if let user { steps.append(.user(name: user.name, passwordHash: user.hash)) }

@@ -104,6 +104,7 @@ import Testing
                 .wifi(ssid: "Guests", password: "", hidden: false, country: ""),
             ])
         #expect(self.read("hostname: quiet\n").steps == [.hostname("quiet")], "SSH stays off unless asked")
+        #expect(self.read("ssh_pwauth: true\n").steps.isEmpty, "password logins are no request to run SSH")
     }
 
     /// What cannot be read costs its own step and says where; what this image does not do
