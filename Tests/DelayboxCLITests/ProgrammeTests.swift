@@ -6,7 +6,9 @@ import Testing
 /// 2 s, unmuted at 3.5 s, a 1 s ad break at 6 s) with mute music fetched over HTTP from a
 /// local server, recorded to a WAV file at real time and read back by frequency: the
 /// music (300 Hz) sounds while the streamer is muted, the demo ad's chime (1046 Hz) in
-/// the break, each for as long as the schedule says.
+/// the break, each for as long as the schedule says. The delay is 3 s: the ad is asked
+/// for at the once-a-second scan after its break is recorded and must be ready a delay
+/// later; with 1 s, a loaded machine (make test) heard it cut or not at all.
 @Suite(.timeLimit(.minutes(10))) struct ProgrammeTests {
     @Test func muteMusicFromTheNetworkAndTheAdPlayWhenTheScheduleSays() throws {
         let directory = try ExternalTool.temporaryDirectory("programme")
@@ -32,7 +34,7 @@ import Testing
         """.write(to: board, atomically: true, encoding: .utf8)
         let result = try CommandLineTests().delaybox([
             "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-            "--delay", "1", "--seconds", "10",
+            "--delay", "3", "--seconds", "12",
         ])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.errors.contains("clip ready: \(server.url("music.mp3"))"), "\(result.errors)")
@@ -55,6 +57,6 @@ import Testing
         #expect(
             ad.start - music.start > 3.6 && ad.start - music.start < 4.1,
             "music at \(music.start) s, ad at \(ad.start) s")
-        #expect(music.start > 2.5 && music.start < 4.0, "muted at 2 s, heard 1 s later (+ the start): \(music.start) s")
+        #expect(music.start > 4.5 && music.start < 6.0, "muted at 2 s, heard 3 s later (+ the start): \(music.start) s")
     }
 }
