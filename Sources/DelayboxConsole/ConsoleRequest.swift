@@ -80,10 +80,19 @@ public struct ConsoleRequest: Sendable, Equatable {
     /// what a neighbour may grow (channels) by it.
     public var door: NetworkDoorPolicy.Door?
 
+    /// The command whose words asked for it (`ConsoleCommand.name`), set only when a console
+    /// line is read (`ConsoleLanguage.parse`): a network door asks that command's policy,
+    /// and refuses a request no line asked for. Not part of equality — the action is the request.
+    public internal(set) var command: String?
+
     public init(_ action: Action, json: Bool = false, door: NetworkDoorPolicy.Door? = nil) {
         self.action = action
         self.json = json
         self.door = door
+    }
+
+    public static func == (left: ConsoleRequest, right: ConsoleRequest) -> Bool {
+        left.action == right.action && left.json == right.json && left.door == right.door
     }
 }
 

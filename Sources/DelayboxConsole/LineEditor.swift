@@ -199,7 +199,7 @@ public struct LineEditor: Sendable {
         output.screen += Array("\r\n".utf8)
         output.lines.append(text)
         // A password typed is not kept for the next person at the console to scroll back to.
-        if !text.trimmingSpaces().isEmpty, history.last != text, ConsoleLanguage.webPassword(text) == nil {
+        if !text.trimmingSpaces().isEmpty, history.last != text, !ConsoleLanguage.typesPassword(text) {
             history.append(text)
             if history.count > Self.maxHistory { history.removeFirst() }
         }

@@ -4,7 +4,9 @@
 /// names a file, a device, a host, a credential or a door. Those are the
 /// owner's, at the serial console, the local socket (`delayboxctl`) or the files: a
 /// neighbour on the LAN or a publisher on the venue's broker reaches the network doors,
-/// never those. The one list of it (docs/security.md, "What a neighbour on the LAN can do").
+/// never those (docs/security.md, "What a neighbour on the LAN can do"). Each command
+/// declares which doors carry it (`ConsoleCommand.doors`); here the rule that asks it, the
+/// keys and links a network door may give, and the one way a door takes a line.
 public enum NetworkDoorPolicy {
     /// The network doors.
     public enum Door: Sendable, Equatable {
@@ -47,64 +49,49 @@ public enum NetworkDoorPolicy {
     public static let maximumLinkBytes = 2_000
 
     /// Nil when `door` may carry out `request`; else the refusal, in the console's words,
-    /// saying where it can be done.
+    /// saying where it can be done. Each command declares its own (`ConsoleCommand.doors`);
+    /// a request no command read from a console line — one built in code — is refused.
     public static func refusal(_ request: ConsoleRequest, door: Door) -> String? {
-        if door == .group { return groupRefusal(request.action) }
-        switch request.action {
-        case .web, .webPassword, .webReset:
-            return door == .page
-                ? "the page's password is changed in the page's own form"
-                : "the web password is set at the box: its console or delayboxctl web password"
-        case .help:
-            return door == .page
-                ? "help is for the console; docs/console.md lists the commands"
-                : "help is for the console; docs/mqtt.md lists the commands"
-        case .toGroup:
-            // The page's owner speaks for the venue; a broker's client publishes on the group's
-            // topic itself, and a box does not relay what it hears.
-            return door == .page ? nil : "publish a group's command on its own topic: delaybox/group/GROUP/command"
-        case .chooseBoard:
-            // The hardware is the owner's: on the page they logged in to, never a publisher's.
-            return door == .page ? nil : "a board is chosen on the box's page or at the box: delaybox board NAME"
-        case .wifi, .wifiJoin, .wifiHotspot, .wifiHotspotPassword:
-            // The page's owner, on the hotspot or the LAN, chooses the box's network; a broker's
-            // client has no business with its Wi-Fi password.
-            return door == .page ? nil : "the box's Wi-Fi is its page's or its console's: wifi there"
-        case .stats(watch: true):
-            return "stats watch is for the console; stats answers once"
-        case .addChannel(_, let url):
-            return linkRefusal(url)
-        case .configSet(let key, let value):
-            return configRefusal(key: key, value: value, door: door)
-        case .configGet(let key):
-            // The owner's keys are not read from the LAN or a broker either: a device, a host
-            // or a secret is nobody's business there (the same list as `config set`).
-            return keyRefusal(key, door: door)
-        case .configShow:
-            return "config show is the owner's (devices, hosts, doors): status, channel list and config get "
-                + "KEY (defaults.delay, channels.N.url, …) say what a listener changes"
-        // What a listener asks or changes. Listed, not defaulted: a command nobody classified
-        // here does not compile (issue 69), so none reaches the LAN or a broker unseen.
-        case .status, .report, .update, .stagedUpdate, .command, .showDelay, .showVolume, .listChannels,
-            .selectChannel, .removeChannel, .showAds, .stats(watch: false), .logLevel, .logTail, .logHour, .configSave,
-            .board, .groupMembers, .boardList, .tone:
-            return nil
+        guard let name = request.command, let command = ConsoleLanguage.command(named: name) else {
+            return notDeclared
+        }
+        return command.doors.refusal(request.action, door: door)
+    }
+
+    /// A console line as a network door takes it.
+    public enum Admission: Sendable, Equatable {
+        /// An empty line: nothing asked.
+        case empty
+        /// Not a line of the language, or a bad argument.
+        case unreadable(ConsoleError)
+        /// Understood, and not this door's to ask: why, and where it is done.
+        case refused(String)
+        /// To be answered: the request, marked as come through the door.
+        case admitted(ConsoleRequest)
+    }
+
+    /// Reads `line` and asks its command's policy whether `door` may carry it — parse,
+    /// then policy, in this order for every network door.
+    public static func admit(_ line: String, door: Door) -> Admission {
+        switch ConsoleLanguage.parse(line) {
+        case nil: return .empty
+        case .failure(let error)?: return .unreadable(error)
+        case .success(var request)?:
+            if let refusal = refusal(request, door: door) { return .refused(refusal) }
+            request.door = door
+            return .admitted(request)
         }
     }
 
-    /// Nil when a venue group's topic may carry `action` to every box of the venue: a delay
+    /// The refusal of what no command declared a network door may carry.
+    static let notDeclared = "no command lets a network door ask this; the box's console or delayboxctl can"
+
+    /// What a venue group's topic carries, as its refusal of everything else says: a delay
     /// set or moved, a channel chosen (by name or the next), an update in stages — exactly
     /// those, checked on the parsed line (a first word alone let `channel add` through).
-    static func groupRefusal(_ action: ConsoleRequest.Action) -> String? {
-        switch action {
-        case .command(.setDelay), .command(.adjustDelay), .command(.jumpToLive),
-            .command(.nextChannel), .selectChannel, .stagedUpdate:
-            return nil
-        default:
-            return "a group command is delay SECONDS|+S|-S|live, channel NAME|next or update --canary BOX; "
-                + "anything else is published on one box's own topic"
-        }
-    }
+    static let groupCommands =
+        "a group command is delay SECONDS|+S|-S|live, channel NAME|next or update --canary BOX; "
+        + "anything else is published on one box's own topic"
 
     /// Nil when a network door may set `key` to `value`: a key of the list, and a station's
     /// link an http(s) one.

@@ -460,22 +460,17 @@ final class MQTTDoor: Sendable {
             return nil
         case .success(let text): line = text
         }
-        switch ConsoleLanguage.parse(line) {
-        case nil: return nil
-        case .failure(let error)?:
+        // A broker's clients are not the box's owner at its console; a group's topic carries
+        // less still.
+        switch NetworkDoorPolicy.admit(line, door: group ? .group : .mqtt) {
+        case .empty: return nil
+        case .unreadable(let error):
             reply(command: line, error: error.description)
             return nil
-        case .success(let request)?:
-            // A broker's clients are not the box's owner at its console; a group's topic
-            // carries less still.
-            let door: NetworkDoorPolicy.Door = group ? .group : .mqtt
-            if let refusal = NetworkDoorPolicy.refusal(request, door: door) {
-                reply(command: line, error: refusal)
-                return nil
-            }
-            var admitted = request
-            admitted.door = door
-            return (line, admitted)
+        case .refused(let refusal):
+            reply(command: line, error: refusal)
+            return nil
+        case .admitted(let request): return (line, request)
         }
     }
 

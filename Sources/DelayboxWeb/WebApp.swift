@@ -241,15 +241,12 @@ public final class WebApp: Sendable {
     private func command(_ request: WebRequest, now: Instant) -> WebResponse {
         if case .failure(let refusal) = session(request, now: now) { return refusal.response }
         let line = request.form["line"] ?? ""
-        switch ConsoleLanguage.parse(line) {
-        case nil: return WebResponse.error("an empty command", status: 400)
-        case .failure(let error)?: return WebResponse.error(error.description, status: 400)
-        case .success(var consoleRequest)?:
-            if let refusal = NetworkDoorPolicy.refusal(consoleRequest, door: .page) {
-                return WebResponse.error(refusal, status: 403)
-            }
+        switch NetworkDoorPolicy.admit(line, door: .page) {
+        case .empty: return WebResponse.error("an empty command", status: 400)
+        case .unreadable(let error): return WebResponse.error(error.description, status: 400)
+        case .refused(let refusal): return WebResponse.error(refusal, status: 403)
+        case .admitted(var consoleRequest):
             consoleRequest.json = true
-            consoleRequest.door = .page
             return consoleJSON(consoleRequest)
         }
     }

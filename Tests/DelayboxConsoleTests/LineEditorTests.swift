@@ -51,6 +51,11 @@ import Testing
         #expect(lines == ["status", "web password hunter2 hunter2"])
         _ = type(&editor, Self.up)
         #expect(editor.currentLine == "status", "the password line was not kept")
+        // A Wi-Fi's password neither: the network's or the hotspot's own.
+        for line in ["wifi join Clubhouse lounge-2026", "WIFI hotspot password lounge-2026"] {
+            _ = type(&editor, Self.down + "status\r" + line + "\r" + Self.up)
+            #expect(editor.currentLine == "status", "\(line) was kept")
+        }
     }
 
     @Test func tabCompletesOneCandidateAndListsSeveral() {

@@ -1,3 +1,4 @@
+import DelayboxCommands
 import DelayboxConsole
 import Foundation
 import Testing
@@ -77,19 +78,57 @@ import Testing
         #expect(refusal("wifi hotspot password lounge-2026") != nil)
     }
 
-    /// Issue 69: every action is classified by name — no `default:` lets a new command
-    /// through to the page and MQTT because nobody remembered it (the switch must then be
-    /// exhaustive, so a command nobody classified does not compile).
+    /// Issue 69: every command declares which network doors carry it (`ConsoleCommand.doors`
+    /// has no default), and no policy lets an action through by default — a command
+    /// nobody classified does not compile, an action nobody listed is refused.
     @Test func everyCommandIsClassifiedByNameNotByDefault() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/DelayboxConsole/NetworkDoorPolicy.swift")
-        let text = try String(contentsOf: source, encoding: .utf8)
-        #expect(text.contains("func refusal("))
-        // A default may refuse (the group's topic, a key nobody listed); it never lets through.
-        let letThrough = text.components(separatedBy: "default:").dropFirst().filter {
-            $0.drop { $0.isWhitespace }.hasPrefix("return nil")
+        let console = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DelayboxConsole")
+        let commands = console.appendingPathComponent("Commands")
+        let files =
+            try FileManager.default.contentsOfDirectory(atPath: commands.path).map {
+                commands.appendingPathComponent($0)
+            } + ["NetworkDoorPolicy.swift", "DoorPolicy.swift"].map { console.appendingPathComponent($0) }
+        #expect(files.count > 20, "\(files)")
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            // A default may refuse (the group's topic, a key nobody listed); it never lets through.
+            let letThrough = text.components(separatedBy: "default:").dropFirst().filter {
+                let next = $0.drop { $0.isWhitespace }
+                return next.hasPrefix("return nil") || next.hasPrefix("nil")
+            }
+            #expect(letThrough.isEmpty, "\(file.lastPathComponent) lets an action through by default")
         }
-        #expect(letThrough.isEmpty, "NetworkDoorPolicy lets a command through by default")
+        let declaration = try String(
+            contentsOf: console.appendingPathComponent("ConsoleCommand.swift"), encoding: .utf8)
+        #expect(!declaration.contains("doors: DoorPolicy ="), "a command's door policy has no default")
+    }
+
+    /// A request no console line asked for — one a door built in code — has no command's
+    /// policy to ask: every network door refuses it, whatever it is.
+    @Test func aRequestNoCommandReadIsRefusedAtEveryNetworkDoor() {
+        let built: [ConsoleRequest.Action] = [
+            .status, .showDelay, .command(.setDelay(milliseconds: 3_000)), .configShow, .wifi, .board,
+            .selectChannel("Club"), .stagedUpdate(canary: "screen1"),
+        ]
+        for action in built {
+            for door: NetworkDoorPolicy.Door in [.page, .mqtt, .group] {
+                #expect(NetworkDoorPolicy.refusal(ConsoleRequest(action), door: door) != nil, "\(action) at \(door)")
+            }
+        }
+        // The same actions read from lines pass where their commands say.
+        #expect(refusal("status", .page) == nil && refusal("delay 3", .group) == nil)
+        #expect(
+            NetworkDoorPolicy.admit("delay 3", door: .group)
+                == .admitted(
+                    ConsoleRequest(
+                        .command(.setDelay(milliseconds: 3_000)), door: .group)))
+        #expect(
+            NetworkDoorPolicy.admit("config show", door: .page)
+                == .refused(
+                    "config show is the owner's (devices, hosts, doors): status, channel list and config get "
+                        + "KEY (defaults.delay, channels.N.url, …) say what a listener changes"))
+        #expect(NetworkDoorPolicy.admit("  ", door: .mqtt) == .empty)
     }
 
     /// The hardware is the owner's: the page they logged in to may choose a shipped board,
