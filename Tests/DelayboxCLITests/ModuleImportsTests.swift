@@ -25,12 +25,19 @@ import Testing
     /// Modules that are not shipped: the tests' support and the benchmark.
     static let notShipped: Set<String> = ["DelayboxTestSupport", "delaybox-bench", "delaybox-settings-writer"]
 
-    /// Each Swift file of `module`, with its text.
+    /// Each Swift file of `module` (its folders' too: `DelayboxConsole/Commands`), with its text.
     static func files(of module: String) throws -> [(name: String, text: String)] {
         let directory = sources.appendingPathComponent(module)
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
-            .sorted()
+        return try swiftFiles(in: directory)
             .map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    /// The Swift files under `directory`, as paths relative to it, sorted.
+    static func swiftFiles(in directory: URL) throws -> [String] {
+        guard let walk = FileManager.default.enumerator(atPath: directory.path) else {
+            throw CocoaError(.fileReadNoSuchFile)
+        }
+        return walk.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
     /// The modules `text` imports (`import X`, `@testable import X`, `import X  // why`).
@@ -86,8 +93,7 @@ import Testing
             let linked = check.appendingPathComponent(folder)
             for target in try FileManager.default.contentsOfDirectory(atPath: linked.path) {
                 let directory = linked.appendingPathComponent(target).resolvingSymlinksInPath()
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                where name.hasSuffix(".swift") {
+                for name in try Self.swiftFiles(in: directory) {
                     let outside = try foreign(directory.appendingPathComponent(name))
                     #expect(
                         outside.isEmpty || (folder == "Tests" && manifest.contains("\"\(name)\"")),
