@@ -203,12 +203,31 @@ final class Playout {
     /// and tops up the output. What the doors changed is logged once, whichever door it
     /// came through.
     func step(now: Instant) throws {
+        takeTheStream(now: now)
+        let commands = doors.drain(), requests = inbox.drain()
+        // Most wake-ups bring no request: what the listener set is compared only when one came.
+        let before = commands.isEmpty && requests.isEmpty ? nil : state(at: now)
+        carryOut(commands, now: now)
+        pollTheProgramme(now: now)
+        try takeEffects(answer(requests, now: now), now: now)
+        if let before { tellWhatChanged(since: before, now: now) }
+        followTheVolume()
+        alignWithTheRoom(now: now)
+        rememberTheStationsClock(now: now)
+        tellOfTheWiFi()
+        render(session.engine, now: now)
+        keepWatch(now: now)
+    }
+
+    /// What the stream clients posted, into their engines (the playing channel's journalled).
+    private func takeTheStream(now: Instant) {
         session.journal?.keep(milliseconds: AudioFormat.milliseconds(frames: session.engine.delayInFrames))
         for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
         standby.poll(now: now)
-        // Most wake-ups bring no request: what the listener set is compared only when one came.
-        let commands = doors.drain(), requests = inbox.drain()
-        let before = commands.isEmpty && requests.isEmpty ? nil : state(at: now)
+    }
+
+    /// The controls' commands, each answered by its feedback sound.
+    private func carryOut(_ commands: [TimedCommand], now: Instant) {
         // The controls stamp their commands on CLOCK_MONOTONIC (the kernel's edge and key
         // timestamps); the output measures on this clock.
         let monotonicToClock = commands.isEmpty ? 0 : now.nanoseconds - SystemClock.monotonicNanoseconds()
@@ -219,10 +238,18 @@ final class Playout {
                 for: command, outcome: outcome, touchedAt: timed.time.nanoseconds + monotonicToClock, now: now)
             if outcome != .done { logger.info("\(command): \(ConsoleAnswers.describe(outcome))") }
         }
-        if let desk {
-            for line in desk.poll(engine: session.engine, now: now) { log.report(line, level: .notice, at: now) }
-            desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
-        }
+    }
+
+    /// The programme mix's clips and read-outs, and whether ads play.
+    private func pollTheProgramme(now: Instant) {
+        guard let desk else { return }
+        for line in desk.poll(engine: session.engine, now: now) { log.report(line, level: .notice, at: now) }
+        desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
+    }
+
+    /// The doors' requests answered, and `config save`s written since; returns what the
+    /// answers ask of the playout beyond their replies.
+    private func answer(_ requests: [ConsoleInbox.Pending], now: Instant) -> [ConsoleEffect] {
         answers.output = output.statistics
         var effects: [ConsoleEffect] = []
         for pending in requests {
@@ -235,6 +262,12 @@ final class Playout {
         for (pending, path, error) in configWrites.take() {
             pending.reply(answers.configWritten(to: path, error: error, effects: &effects))
         }
+        return effects
+    }
+
+    /// Carries out what the answers asked (a reload, the test tone), takes an edited config
+    /// over, and switches channel when a door or a config change asked for another.
+    private func takeEffects(_ effects: [ConsoleEffect], now: Instant) throws {
         for effect in effects {
             switch effect {
             case .reload: configuration.requestReload()
@@ -246,19 +279,26 @@ final class Playout {
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
-        if let before {
-            let changes = state(at: now).changes(since: before)
-            for change in changes { logger.info("\(change)") }
-            if !changes.isEmpty { doors.stateChanged() }
-        }
-        if (executor.settings.volume, executor.muted) != volume {
-            volume = (executor.settings.volume, executor.muted)
-            output.setVolume(volume.level, muted: volume.muted)
-        }
-        alignWithTheRoom(now: now)
-        rememberTheStationsClock(now: now)
-        tellOfTheWiFi()
-        render(session.engine, now: now)
+    }
+
+    /// Logs what the listener's settings became, once whichever door changed them, and
+    /// tells the doors.
+    private func tellWhatChanged(since before: RunningState, now: Instant) {
+        let changes = state(at: now).changes(since: before)
+        for change in changes { logger.info("\(change)") }
+        if !changes.isEmpty { doors.stateChanged() }
+    }
+
+    /// The output's volume, when the executor's changed.
+    private func followTheVolume() {
+        guard (executor.settings.volume, executor.muted) != volume else { return }
+        volume = (executor.settings.volume, executor.muted)
+        output.setVolume(volume.level, muted: volume.muted)
+    }
+
+    /// What watches the box after a render: the update gate, the LED, the watchdog, and the
+    /// settings saved when due.
+    private func keepWatch(now: Instant) {
         let state = session.engine.state
         answers.updateGate.observe(
             state: state, heldMs: state == .reconnecting ? session.engine.status(at: now).bufferedAheadMs : 0, now: now)
