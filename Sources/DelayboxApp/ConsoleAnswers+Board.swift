@@ -5,24 +5,16 @@ import DelayboxConsole
 /// `delaybox-board.service` (started by `delaybox-board.path` when the request appears)
 /// runs `delaybox board NAME` and restarts the box on it.
 extension ConsoleAnswers {
-    /// The shipped boards and the HAT's word, read at the first `board list` or `board use`.
-    mutating func choices() -> BoardChoices {
-        if let boardChoices { return boardChoices }
-        let read = BoardChoices.read()
-        boardChoices = read
-        return read
-    }
-
     /// The boards `door` may list and choose: a network door (the page) the Pi's only, and
     /// the one the box runs on (marked there as this box's).
-    mutating func boards(for door: NetworkDoorPolicy.Door?) -> [BoardChoices.Board] {
+    func boards(for door: NetworkDoorPolicy.Door?) -> [BoardChoices.Board] {
         let running = config.name
-        return choices().boards.filter { door == nil || $0.isForPi || $0.config.name == running }
+        return boardChoices.boards.filter { door == nil || $0.isForPi || $0.config.name == running }
     }
 
     /// `board list`: a board per line, the one running marked `*`, the HAT's proposal said.
-    mutating func boardList(door: NetworkDoorPolicy.Door?) -> ConsoleReply {
-        let choices = choices()
+    func boardList(door: NetworkDoorPolicy.Door?) -> ConsoleReply {
+        let choices = boardChoices
         let answer = BoardListAnswer(
             boards: boards(for: door).map { .init(name: $0.name, title: $0.config.name, hat: $0.config.hat.rawValue) },
             current: config.name, hatSays: choices.hatProduct, proposed: choices.proposed)

@@ -41,8 +41,11 @@ struct ConsoleAnswers {
     var updateGate = UpdateRestartGate()
     /// The wall clock as `board.clock` says to believe it (Unix time, s; nil: not yet).
     var wallClock: @Sendable () -> Double? = { nil }
-    /// The shipped boards and the HAT's word, once `board list` or `board use` asked.
-    var boardChoices: BoardChoices?
+    /// The shipped boards and the HAT's word (`board list`, `board use`), read before playout
+    /// began: parsing ten YAML files on the SCHED_FIFO playout thread could outlast the
+    /// output's ring on a slow board (the files change only with a release, which restarts
+    /// the box).
+    var boardChoices = BoardChoices()
 
     /// The reply to `request`, and in `effects` what the playout must do beyond it; nil when
     /// the reply waits for an effect (`config save`'s file: `configWritten` gives it then).

@@ -136,6 +136,7 @@ final class Playout {
         (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)
         answers.consoleConfigPath = setup.consoleConfigPath
         answers.wallClock = wallClock
+        answers.boardChoices = BoardChoices.read()
         health = ServiceHealth(systemd: systemd, start: now)
         volume = (settings.volume, false)
         output.setVolume(settings.volume, muted: false)
