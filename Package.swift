@@ -76,6 +76,8 @@ let package = Package(
             name: "DelayboxConsole",
             dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
+        // What the console's commands answer, as values every door renders (pure).
+        .target(name: "DelayboxAnswers", swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
         .target(name: "CSystem"),
@@ -175,7 +177,7 @@ let package = Package(
         .target(
             name: "DelayboxApp",
             dependencies: [
-                "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
+                "DelayboxAnswers", "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
                 "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
@@ -294,7 +296,8 @@ let package = Package(
         .testTarget(
             name: "DelayboxCLITests",
             dependencies: [
-                "DelayboxTestSupport", "DelayboxApp", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole",
+                "DelayboxTestSupport", "DelayboxAnswers", "DelayboxApp", "DelayboxAudio", "DelayboxConfig",
+                "DelayboxConsole",
                 "DelayboxState", "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
             ],
             swiftSettings: strict),

@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxConsole

@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxAudio
 import DelayboxClips
 import DelayboxCommands

@@ -13,7 +13,7 @@ import Testing
         "DelayboxConfig",
         "DelayboxWeb",
         "DelayboxCommands", "DelayboxConsole", "DelayboxControls", "DelayboxJSON", "DelayboxLog", "DelayboxMQTT",
-        "DelayboxNetwork",
+        "DelayboxNetwork", "DelayboxAnswers",
     ]
     /// What a pure module may import besides the other pure modules: atomics and locks,
     /// Foundation's essentials (JSON, URLs, data), and the C library for maths.

@@ -26,4 +26,21 @@ public struct ConfigShowAnswer: Codable, Equatable, Sendable {
         case delayStepMs = "delay_step_ms"
         case console, mqtt
     }
+
+    public init(
+        board: String, hat: String, audioDevice: String, periodMs: Int64, periods: Int, channels: String,
+        initialBufferMs: Int64, maxDelayMs: Int64, delayStepMs: Int64, console: String, mqtt: String
+    ) {
+        self.board = board
+        self.hat = hat
+        self.audioDevice = audioDevice
+        self.periodMs = periodMs
+        self.periods = periods
+        self.channels = channels
+        self.initialBufferMs = initialBufferMs
+        self.maxDelayMs = maxDelayMs
+        self.delayStepMs = delayStepMs
+        self.console = console
+        self.mqtt = mqtt
+    }
 }

@@ -16,4 +16,12 @@ public struct CommandAnswer: Codable, Equatable, Sendable {
         case state
         case buildingDelayMs = "building_delay_ms"
     }
+
+    public init(result: String, delayMs: Int64, volume: Int, state: String, buildingDelayMs: Int64? = nil) {
+        self.result = result
+        self.delayMs = delayMs
+        self.volume = volume
+        self.state = state
+        self.buildingDelayMs = buildingDelayMs
+    }
 }

@@ -1,6 +1,6 @@
 /// What a console request asks of the playout beyond its reply, said by `ConsoleAnswers`
 /// and carried out by `Playout` — values handed over, not flags the playout polls.
-enum ConsoleEffect: Equatable {
+public enum ConsoleEffect: Equatable {
     /// `config set`, `channel add|remove`: `ConsoleAnswers.config` (and its document) was
     /// edited and checked: the playout takes it over as the config in force.
     case configEdited

@@ -15,4 +15,12 @@ public struct BoardAnswer: Codable, Equatable, Sendable {
         case audioDevice = "audio_device"
         case mixer, buttons, encoder
     }
+
+    public init(board: String, audioDevice: String, mixer: String, buttons: String? = nil, encoder: String? = nil) {
+        self.board = board
+        self.audioDevice = audioDevice
+        self.mixer = mixer
+        self.buttons = buttons
+        self.encoder = encoder
+    }
 }

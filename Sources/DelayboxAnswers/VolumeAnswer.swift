@@ -3,4 +3,9 @@
 public struct VolumeAnswer: Codable, Equatable, Sendable {
     public var volume: Int
     public var muted: Bool
+
+    public init(volume: Int, muted: Bool) {
+        self.volume = volume
+        self.muted = muted
+    }
 }

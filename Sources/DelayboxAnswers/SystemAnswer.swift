@@ -21,4 +21,18 @@ public struct SystemAnswer: Codable, Equatable, Sendable {
         case systemUptimeS = "system_uptime_s"
         case reconnectsFailed = "reconnects_failed"
     }
+
+    public init(
+        hostname: String, addresses: String, wifiInterface: String? = nil, wifiSignalDbm: Int? = nil,
+        wifiMissedBeacons: Int? = nil, cpuTemperatureC: Double? = nil, systemUptimeS: Int? = nil, reconnectsFailed: Int
+    ) {
+        self.hostname = hostname
+        self.addresses = addresses
+        self.wifiInterface = wifiInterface
+        self.wifiSignalDbm = wifiSignalDbm
+        self.wifiMissedBeacons = wifiMissedBeacons
+        self.cpuTemperatureC = cpuTemperatureC
+        self.systemUptimeS = systemUptimeS
+        self.reconnectsFailed = reconnectsFailed
+    }
 }

@@ -60,4 +60,31 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case updateRestart = "update_restart"
         case group
     }
+
+    public init(
+        state: String, streamProblem: String? = nil, channel: String, delayMs: Int64, heardDelayMs: Double,
+        availableDelayMs: Int64, volume: Int, muted: Bool, bufferMs: Int64, nowPlaying: String, uptimeS: Int,
+        recording: String? = nil, buildingDelayMs: Int64? = nil, page: String? = nil, pageByNumber: String? = nil,
+        release: String? = nil, stationClockPpm: Double? = nil, updateRestart: String? = nil, group: String? = nil
+    ) {
+        self.state = state
+        self.streamProblem = streamProblem
+        self.channel = channel
+        self.delayMs = delayMs
+        self.heardDelayMs = heardDelayMs
+        self.availableDelayMs = availableDelayMs
+        self.volume = volume
+        self.muted = muted
+        self.bufferMs = bufferMs
+        self.nowPlaying = nowPlaying
+        self.uptimeS = uptimeS
+        self.recording = recording
+        self.buildingDelayMs = buildingDelayMs
+        self.page = page
+        self.pageByNumber = pageByNumber
+        self.release = release
+        self.stationClockPpm = stationClockPpm
+        self.updateRestart = updateRestart
+        self.group = group
+    }
 }

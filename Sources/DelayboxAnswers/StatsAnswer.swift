@@ -65,4 +65,36 @@ public struct StatsAnswer: Codable, Equatable, Sendable {
         case stationClockPpm = "station_clock_ppm"
         case venueShiftMs = "venue_shift_ms"
     }
+
+    public init(
+        bufferMs: Int64, delayErrorMs: Double, underruns: Int, reconnectsFailed: Int, splices: Int, lostMs: Int64,
+        resyncs: Int, driftPpm: Double, driftSlips: Int, delayBufferBytes: Int, xruns: Int, lateRenders: Int,
+        deviceLosses: Int, audioThread: String, playoutThread: String, knobToClickCount: Int, cpuS: Double,
+        rssMb: Double, knobToClickMs: Double? = nil, knobToClickP50Ms: Double? = nil, knobToClickMaxMs: Double? = nil,
+        stationClockPpm: Double? = nil, venueShiftMs: Double? = nil
+    ) {
+        self.bufferMs = bufferMs
+        self.delayErrorMs = delayErrorMs
+        self.underruns = underruns
+        self.reconnectsFailed = reconnectsFailed
+        self.splices = splices
+        self.lostMs = lostMs
+        self.resyncs = resyncs
+        self.driftPpm = driftPpm
+        self.driftSlips = driftSlips
+        self.delayBufferBytes = delayBufferBytes
+        self.xruns = xruns
+        self.lateRenders = lateRenders
+        self.deviceLosses = deviceLosses
+        self.audioThread = audioThread
+        self.playoutThread = playoutThread
+        self.knobToClickCount = knobToClickCount
+        self.cpuS = cpuS
+        self.rssMb = rssMb
+        self.knobToClickMs = knobToClickMs
+        self.knobToClickP50Ms = knobToClickP50Ms
+        self.knobToClickMaxMs = knobToClickMaxMs
+        self.stationClockPpm = stationClockPpm
+        self.venueShiftMs = venueShiftMs
+    }
 }

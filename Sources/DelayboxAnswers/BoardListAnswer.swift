@@ -8,6 +8,12 @@ public struct BoardListAnswer: Codable, Equatable, Sendable {
         public var title: String
         /// The HAT it is for (`none`: the Pi's own jack, or a host).
         public var hat: String
+
+        public init(name: String, title: String, hat: String) {
+            self.name = name
+            self.title = title
+            self.hat = hat
+        }
     }
 
     public var boards: [Board]
@@ -22,5 +28,12 @@ public struct BoardListAnswer: Codable, Equatable, Sendable {
         case boards, current
         case hatSays = "hat_says"
         case proposed
+    }
+
+    public init(boards: [Board], current: String, hatSays: String? = nil, proposed: [String]) {
+        self.boards = boards
+        self.current = current
+        self.hatSays = hatSays
+        self.proposed = proposed
     }
 }

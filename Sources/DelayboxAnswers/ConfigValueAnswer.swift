@@ -4,4 +4,10 @@ public struct ConfigValueAnswer: Codable, Equatable, Sendable {
     public var key: String
     public var value: String
     public var from: String
+
+    public init(key: String, value: String, from: String) {
+        self.key = key
+        self.value = value
+        self.from = from
+    }
 }

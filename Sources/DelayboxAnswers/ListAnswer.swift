@@ -7,4 +7,11 @@ public struct ListAnswer: Codable, Equatable, Sendable {
     public var selected: String?
     public var events: [String]?
     public var lines: [String]?
+
+    public init(channels: [String]? = nil, selected: String? = nil, events: [String]? = nil, lines: [String]? = nil) {
+        self.channels = channels
+        self.selected = selected
+        self.events = events
+        self.lines = lines
+    }
 }

@@ -4,4 +4,9 @@
 public struct VersionAnswer: Codable, Equatable, Sendable {
     public var version: String
     public var ffmpeg: String
+
+    public init(version: String, ffmpeg: String) {
+        self.version = version
+        self.ffmpeg = ffmpeg
+    }
 }

@@ -11,4 +11,10 @@ public struct DelayAnswer: Codable, Equatable, Sendable {
         case availableDelayMs = "available_delay_ms"
         case minimumDelayMs = "minimum_delay_ms"
     }
+
+    public init(delayMs: Int64, availableDelayMs: Int64, minimumDelayMs: Int64) {
+        self.delayMs = delayMs
+        self.availableDelayMs = availableDelayMs
+        self.minimumDelayMs = minimumDelayMs
+    }
 }

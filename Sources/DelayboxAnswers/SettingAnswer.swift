@@ -8,4 +8,9 @@ public struct SettingAnswer: Codable, Equatable, Sendable {
         case ads
         case logLevel = "log_level"
     }
+
+    public init(ads: String? = nil, logLevel: String? = nil) {
+        self.ads = ads
+        self.logLevel = logLevel
+    }
 }

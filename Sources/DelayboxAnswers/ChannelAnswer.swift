@@ -3,4 +3,9 @@
 public struct ChannelAnswer: Codable, Equatable, Sendable {
     public var result: String
     public var channel: String
+
+    public init(result: String, channel: String) {
+        self.result = result
+        self.channel = channel
+    }
 }

@@ -15,8 +15,21 @@ public struct GroupAnswer: Codable, Equatable, Sendable {
             case delayMs = "delay_ms"
             case heardSAgo = "heard_s_ago"
         }
+
+        public init(box: String, state: String, channel: String, delayMs: Int64, heardSAgo: Int) {
+            self.box = box
+            self.state = state
+            self.channel = channel
+            self.delayMs = delayMs
+            self.heardSAgo = heardSAgo
+        }
     }
 
     public var group: String
     public var boxes: [Box]
+
+    public init(group: String, boxes: [Box]) {
+        self.group = group
+        self.boxes = boxes
+    }
 }

@@ -16,5 +16,21 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public var saved: String?
 
     /// What `config set` and the channel commands say of what they changed.
-    static let unsaved = "no: `config save` keeps it"
+    public static let unsaved = "no: `config save` keeps it"
+
+    public init(
+        key: String? = nil, value: String? = nil, channel: String? = nil, url: String? = nil, tone: String? = nil,
+        update: String? = nil, board: String? = nil, group: String? = nil, wifi: String? = nil, saved: String? = nil
+    ) {
+        self.key = key
+        self.value = value
+        self.channel = channel
+        self.url = url
+        self.tone = tone
+        self.update = update
+        self.board = board
+        self.group = group
+        self.wifi = wifi
+        self.saved = saved
+    }
 }
