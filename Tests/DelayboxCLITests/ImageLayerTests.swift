@@ -152,24 +152,36 @@ import Testing
 
     /// What Imager's customisation passes is checked before anything changes: a host name
     /// is one DNS label (it goes into /etc/hosts and is announced as NAME.local), a user
-    /// name a login's, a password a crypt(3) hash, a time zone a file under zoneinfo.
+    /// name a login's, a password a crypt(3) hash, a time zone a file under zoneinfo, a
+    /// keyboard layout XKB's word (the file it goes into is sourced by shell scripts).
     /// (Refusals only: the accepted ones change this machine, and are walked on the image
     /// booted — VirtualBoardImageTests.)
     @Test func imagersCustomisationIsCheckedBeforeAnythingChanges() throws {
         let custom = URL(fileURLWithPath: Self.root.appendingPathComponent("deploy/image/imager_custom").path)
         let userconf = URL(fileURLWithPath: Self.root.appendingPathComponent("deploy/image/userconf").path)
         let hostname = try String(contentsOfFile: "/etc/hostname", encoding: .utf8)
-        for name in ["", "-club", "club-", "club_bar", "a;reboot", "club.local", String(repeating: "a", count: 64)] {
+        for name in [
+            "", "-club", "club-", "club_bar", "a;reboot", "club.local", "club\nevil", String(repeating: "a", count: 64),
+        ] {
             let refused = try ExternalTool.execute(custom, ["set_hostname", name])
             #expect(refused.status == 1 && refused.errors.contains("is not a host name"), "\(name): \(refused.errors)")
         }
         #expect(try String(contentsOfFile: "/etc/hostname", encoding: .utf8) == hostname)
+        let keyboard = try? String(contentsOfFile: "/etc/default/keyboard", encoding: .utf8)
+        for layout in ["", "gb\"; reboot; \"", "gb\nXKBOPTIONS=x", "$(reboot)", String(repeating: "a", count: 65)] {
+            let refused = try ExternalTool.execute(custom, ["set_keymap", layout])
+            #expect(
+                refused.status == 1 && refused.errors.contains("not a keyboard layout"), "\(layout): \(refused.errors)")
+        }
+        #expect((try? String(contentsOfFile: "/etc/default/keyboard", encoding: .utf8)) == keyboard)
         for zone in ["../../etc/passwd", "/etc/passwd", ""] {
             #expect(try ExternalTool.execute(custom, ["set_timezone", zone]).status == 1, "\(zone)")
         }
         for (name, hash, why) in [
             ("Root", "$6$salt$hash", "not a user name"), ("a b", "$6$salt$hash", "not a user name"),
-            ("club", "plain", "not a crypt(3) hash"),
+            ("club", "plain", "not a crypt(3) hash"), ("club\nroot", "$6$salt$hash", "not a user name"),
+            ("club", "$6$salt$hash\nroot:$6$salt$other", "not a crypt(3) hash"),
+            ("club", "$6$salt$ha:sh", "not a crypt(3) hash"),
         ] {
             let refused = try ExternalTool.execute(userconf, [name, hash])
             #expect(refused.status == 1 && refused.errors.contains(why), "\(name): \(refused.errors)")
