@@ -70,7 +70,7 @@ extension ConsoleAnswers {
             buildingDelayMs: status.delayToBuildMs,
             page: config.web.map { PageLinks.byName(port: $0.port) },
             pageByNumber: config.web.flatMap { pageLinks.byNumber(port: $0.port, now: now) },
-            release: ReleaseStatus.read(), stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
+            release: releaseLine.current, stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
             updateRestart: updateGate.verdict(
                 state: status.state, now: now, window: config.updateWindow,
                 minuteOfDay: wallClock().map(WallClock.localMinuteOfDay)),

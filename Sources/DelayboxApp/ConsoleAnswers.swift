@@ -38,6 +38,8 @@ struct ConsoleAnswers {
     var standby: StandbyChannels?
     /// The page's links for `status` (by name, and by number).
     let pageLinks = PageLinks()
+    /// The healer's last line about this box's release (`release`), read off this thread.
+    let releaseLine = ReleaseLine()
     /// Whether a new release may restart the box now (`update_restart`).
     var updateGate = UpdateRestartGate()
     /// The wall clock as `board.clock` says to believe it (Unix time, s; nil: not yet).

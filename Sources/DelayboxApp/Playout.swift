@@ -93,6 +93,8 @@ final class Playout {
     private var nextVenueFigure = Instant.zero
     /// When the station's clock is next looked at, to be kept for its next start.
     private var nextStationClockLook = Instant.zero
+    /// When the release line is next read again (on the saver's thread).
+    private var nextReleaseRead = Instant.zero
     /// How often a box of a group says its venue figure.
     static let venueFigureInterval = TimeAmount.seconds(5)
     /// How soon a figure is tried again when the newest audio held no mark yet (at the
@@ -307,6 +309,10 @@ final class Playout {
         doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
+        if let saver, now >= nextReleaseRead {
+            nextReleaseRead = now + ReleaseLine.refreshInterval
+            saver.perform { [releaseLine = answers.releaseLine] in releaseLine.refresh() }
+        }
     }
 
     /// Plays at the clock's pace, `seconds` of output (0: until `goOn` says stop): sleeps
