@@ -16,7 +16,8 @@
 #   tools/arm64/check.sh LOG_DIR
 #
 # The suites are built optimized (with -enable-testing): unoptimized, the same suites took
-# 12 min under emulation; optimized, 53–58 s (55 s natively, unoptimized). Their own
+# 12 min under emulation; optimized, 53–58 s (55 s natively, unoptimized); 144 s on 2026-11-30
+# with the station clock's suites, quiet machine, the three-hour scenarios left out. Their own
 # scratch directory keeps the package's release build (static Swift runtime) apart.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,10 +37,14 @@ run swift build -c release -Xswiftc -enable-testing --build-tests --swift-sdks-p
 
 # Not here: the FFmpeg and ALSA suites (real servers and devices; the arm64 board runs
 # those programs) and the killed-writer test, which starts a program of this machine's own
-# build (an emulated process cannot start another arm64 one without binfmt). The test
-# bundle links the shared Swift runtime: the arm64 one, from the build root.
+# build (an emulated process cannot start another arm64 one without binfmt) — and the
+# station clock's three-hour scenarios, as make check leaves them to make test: 240 s of
+# this run's 533 s when run one test at a time, and at idle priority beside make test's
+# host suites the whole run took 471 s of its tests' 600 s limits (CI-style run,
+# 2026-11-30; one run starved past them). The test bundle links the shared Swift runtime:
+# the arm64 one, from the build root.
 LD_LIBRARY_PATH=/opt/swift-arm64/usr/libexec/swift/lib/swift/linux "$ROOT/tools/arm64-run" \
   "$TESTS/aarch64-unknown-linux-gnu/release/DelayboxCheckPackageTests.xctest" --testing-library swift-testing \
   --filter '^Delaybox(Engine|Simulation|Mixer|Controls|Console|Config|Log|Web|System)Tests\.' \
-  --skip 'aWriterKilledAtRandom' 2>&1 | tee "$LOGS/test-arm64.log"
+  --skip 'aWriterKilledAtRandom|theHeardDelayHoldsAgainstTheStationsClockForThreeHours' 2>&1 | tee "$LOGS/test-arm64.log"
 grep -qE 'Test run with [1-9][0-9]* tests passed' "$LOGS/test-arm64.log" || { echo "make test: no arm64 test ran" >&2; exit 1; }
