@@ -51,6 +51,25 @@ struct TimecodeCapture {
         return found
     }
 
+    /// Where sounds begin from `from` to `to` seconds into the recording that do not begin at
+    /// the pips' phase (`pipPhase`, within 96 frames): each a run of 1 ms windows above 4×
+    /// the hum, so a click just after a pip is one — where `onsets`, holding off 400 ms after
+    /// each sound, would not see it (the controls' clicks: a CI-style run on 2026-11-30 missed them).
+    func soundsBesidePips(from: Double, to: Double, pipPhase: Int) -> [Int] {
+        let window = 48
+        let peaks = stride(from: 0, to: left.count - window, by: window).map { start in
+            left[start..<start + window].map { abs(Int($0)) }.max() ?? 0
+        }
+        guard !peaks.isEmpty else { return [] }
+        let loud = 4 * max(peaks.sorted()[peaks.count / 2], 1)
+        let first = max(1, Int(from * Double(Self.rate)) / window),
+            last = min(peaks.count, Int(to * Double(Self.rate)) / window)
+        guard first < last else { return [] }
+        return (first..<last).filter { peaks[$0] > loud && peaks[$0 - 1] <= loud }.map { $0 * window }.filter {
+            abs(Self.shift(from: pipPhase, to: $0 % Self.rate)) > 96 + window
+        }
+    }
+
     /// The difference of two phases, wrapped to -24000..<24000 frames.
     static func shift(from: Int, to: Int) -> Int {
         ((to - from) % rate + rate + rate / 2) % rate - rate / 2

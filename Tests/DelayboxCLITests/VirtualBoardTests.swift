@@ -382,8 +382,12 @@ struct VirtualBoardTests {
             "the pips came out \(louder) dB louder; the codec's control moved \(controlAfter - controlBefore) dB (\(context))"
         )
         let pipPhase = TimecodeCapture.phase(of: between)
-        let feedback = capture.onsets(from: try at("push"), to: try at("volume-set"))
-            .filter { abs(TimecodeCapture.shift(from: pipPhase, to: $0.phase)) > 96 }
+        // Nothing but the pips before the controls are touched; the clicks and the mode
+        // change's tone between the push and the volume set (any sound not at the pips' phase).
+        let quiet = capture.soundsBesidePips(
+            from: 0.5, to: try at("delay") - 0.6, pipPhase: TimecodeCapture.phase(of: before))
+        #expect(quiet.isEmpty, "sounds beside the pips before any control at frames \(quiet): \(context)")
+        let feedback = capture.soundsBesidePips(from: try at("push"), to: try at("volume-set"), pipPhase: pipPhase)
         #expect(!feedback.isEmpty, "the knob's clicks and the mode change's tone between: \(context)")
     }
 
