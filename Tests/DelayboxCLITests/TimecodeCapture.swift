@@ -24,13 +24,18 @@ struct TimecodeCapture {
         onsets = Self.onsets(in: left)
     }
 
+    /// The peak of each 1 ms window (48 frames), what both detectors read.
+    static let window = 48
+    static func peaks(in left: [Int16]) -> [Int] {
+        stride(from: 0, to: left.count - window, by: window).map { start in
+            left[start..<start + window].map { abs(Int($0)) }.max() ?? 0
+        }
+    }
+
     /// Sounds rising well above the hum (4× the median of 1 ms peaks), at most one per
     /// 400 ms (a pip lasts 60-600 ms).
     static func onsets(in left: [Int16]) -> [Onset] {
-        let window = 48
-        let peaks = stride(from: 0, to: left.count - window, by: window).map { start in
-            left[start..<start + window].map { abs(Int($0)) }.max() ?? 0
-        }
+        let peaks = peaks(in: left)
         guard !peaks.isEmpty else { return [] }
         let hum = peaks.sorted()[peaks.count / 2]
         var found: [Onset] = []
@@ -56,17 +61,14 @@ struct TimecodeCapture {
     /// the hum, so a click just after a pip is one — where `onsets`, holding off 400 ms after
     /// each sound, would not see it (the controls' clicks: a CI-style run on 2026-11-30 missed them).
     func soundsBesidePips(from: Double, to: Double, pipPhase: Int) -> [Int] {
-        let window = 48
-        let peaks = stride(from: 0, to: left.count - window, by: window).map { start in
-            left[start..<start + window].map { abs(Int($0)) }.max() ?? 0
-        }
+        let peaks = Self.peaks(in: left)
         guard !peaks.isEmpty else { return [] }
         let loud = 4 * max(peaks.sorted()[peaks.count / 2], 1)
-        let first = max(1, Int(from * Double(Self.rate)) / window),
-            last = min(peaks.count, Int(to * Double(Self.rate)) / window)
+        let first = max(1, Int(from * Double(Self.rate)) / Self.window),
+            last = min(peaks.count, Int(to * Double(Self.rate)) / Self.window)
         guard first < last else { return [] }
-        return (first..<last).filter { peaks[$0] > loud && peaks[$0 - 1] <= loud }.map { $0 * window }.filter {
-            abs(Self.shift(from: pipPhase, to: $0 % Self.rate)) > 96 + window
+        return (first..<last).filter { peaks[$0] > loud && peaks[$0 - 1] <= loud }.map { $0 * Self.window }.filter {
+            abs(Self.shift(from: pipPhase, to: $0 % Self.rate)) > 96 + Self.window
         }
     }
 
