@@ -87,6 +87,8 @@ public final class ALSAOutput: OutputDriver {
         isPaced ? pacing.delayFrames(at: clock.now()) : stream.deviceDelayFrames()
     }
 
+    public var firstFrameAudible: Instant? { isPaced ? pacing.start : nil }
+
     /// A hardware device plays out what it holds first; a paced plugin has nothing pending.
     public func close() { stream.close() }
 }

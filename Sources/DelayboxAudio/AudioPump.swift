@@ -177,7 +177,10 @@ public final class AudioPump: @unchecked Sendable {
             cues?.heard(at: heard.nanoseconds)
             if !announcedFirstFrame {
                 announcedFirstFrame = true
-                pendingEvents.withLock { $0.append(.firstFrameHeard(at: heard)) }
+                // A paced device knows; measured, a stall between the write and the
+                // reading (a WAV file's write blocked by a busy disk) would make it late.
+                let first = driver.firstFrameAudible ?? heard
+                pendingEvents.withLock { $0.append(.firstFrameHeard(at: first)) }
             }
             deviceUnderruns.store(driver.underruns, ordering: .relaxed)
             if driver.underruns != underrunsMeasured {

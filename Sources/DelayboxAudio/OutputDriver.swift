@@ -37,6 +37,10 @@ public protocol OutputDriver: AnyObject {
     func write(_ frames: UnsafePointer<Float>) throws(OutputError)
     /// Frames from the next written frame until it is audible.
     func delayFrames() -> Int
+    /// When the first frame written since the open was audible, where the device itself
+    /// fixes it (a paced device starts playing at its first write); nil when it can only
+    /// be measured from `delayFrames` (a sound card).
+    var firstFrameAudible: Instant? { get }
     func close()
 }
 

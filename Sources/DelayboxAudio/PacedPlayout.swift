@@ -8,7 +8,7 @@ public struct PacedPlayout: Sendable {
     /// Frames the simulated device queues at most.
     public let bufferFrames: Int
     /// When frame 0 was (or will be) audible; nil before the first write.
-    private var start: Instant?
+    public private(set) var start: Instant?
     /// Frames handed to the device so far, including silence for underruns.
     public private(set) var writtenFrames: Int64 = 0
     public private(set) var underruns = 0

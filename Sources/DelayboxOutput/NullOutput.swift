@@ -31,5 +31,7 @@ public final class NullOutput: OutputDriver {
 
     public func delayFrames() -> Int { pacing.delayFrames(at: clock.now()) }
 
+    public var firstFrameAudible: Instant? { pacing.start }
+
     public func close() { closed = true }
 }

@@ -64,6 +64,8 @@ public final class WavFileOutput: OutputDriver {
 
     public func delayFrames() -> Int { pacing.delayFrames(at: clock.now()) }
 
+    public var firstFrameAudible: Instant? { pacing.start }
+
     public func close() {
         try? writer?.close()
         writer = nil

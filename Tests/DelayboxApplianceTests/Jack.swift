@@ -17,8 +17,6 @@ final class Jack: OutputDriver, @unchecked Sendable {
     var underruns: Int { pacing.underruns }
     /// The left channel of every frame heard, silence of underruns included.
     private(set) var heard: [Float] = []
-    /// When frame 0 was heard.
-    private(set) var firstFrameAt: Instant?
     private var pacing: PacedPlayout
     private let clock: ManualClock
     private let sleeper: ManualSleeper
@@ -31,7 +29,6 @@ final class Jack: OutputDriver, @unchecked Sendable {
 
     func write(_ frames: UnsafePointer<Float>) throws(OutputError) {
         let (due, gap) = pacing.prepareWrite(frames: periodFrames, now: clock.now())
-        if firstFrameAt == nil { firstFrameAt = clock.now() }
         heard += repeatElement(0, count: Int(gap))
         sleeper.sleep(until: due)
         heard += (0..<periodFrames).map { frames[2 * $0] }
@@ -40,13 +37,16 @@ final class Jack: OutputDriver, @unchecked Sendable {
 
     func delayFrames() -> Int { pacing.delayFrames(at: clock.now()) }
 
+    /// When frame 0 was heard.
+    var firstFrameAudible: Instant? { pacing.start }
+
     func close() {}
 
     /// When frame `frame` was heard.
-    func instant(ofFrame frame: Int) -> Instant { (firstFrameAt ?? .zero).advanced(byFrames: Int64(frame)) }
+    func instant(ofFrame frame: Int) -> Instant { (firstFrameAudible ?? .zero).advanced(byFrames: Int64(frame)) }
 
     /// The frame heard at `instant`.
-    func frame(at instant: Instant) -> Int { Int(instant.frames(since: firstFrameAt ?? .zero)) }
+    func frame(at instant: Instant) -> Int { Int(instant.frames(since: firstFrameAudible ?? .zero)) }
 
     /// The loudest sample heard from `from` to `to`.
     func peak(from: Instant, to: Instant) -> Float {

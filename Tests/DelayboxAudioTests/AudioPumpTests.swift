@@ -118,6 +118,38 @@ import Testing
         #expect(errors.min()! >= -1 && errors.max()! <= 1, "\(errors.min()!)…\(errors.max()!) frames late")
     }
 
+    /// A paced device (a WAV file) whose first write is followed by a 550 ms stall (its
+    /// write blocked by a busy disk) reads its queue empty once it resumes; the first frame
+    /// is still announced when the device played it (measured from the queue, it was once
+    /// announced 550 ms late, and an outside check of the heard delay failed by as much).
+    @Test func aPacedDeviceAnnouncesItsFirstFrameWhenItPlayedThoughTheWriterStalled() throws {
+        let clock = ManualClock()
+        let device = WatchedOutput(name: "stalling", clock: clock)
+        device.paced = true
+        var stalled = false
+        device.afterWrite = { _, _ in
+            guard !stalled else { return }
+            stalled = true
+            clock.advance(byNanoseconds: 550_000_000)
+        }
+        let ring = FrameRing(capacityFrames: 4 * 960)
+        let timing = OutputTiming()
+        let pump = AudioPump(
+            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
+            driver: device, nominalPeriodFrames: 960
+        ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
+        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
+        let start = clock.now()
+        var announced: [Instant] = []
+        while clock.now().frames(since: start) < 48_000 {
+            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0.5) }
+            pump.step()
+            for case .firstFrameHeard(let at) in pump.takeEvents() { announced.append(at) }
+        }
+        let played = try #require(device.firstFrameAudible)
+        #expect(announced == [played] && played < start.advanced(byMilliseconds: 1), "\(announced) vs \(played)")
+    }
+
     /// A pump on `device` alone (no other device to open), fed silence for `seconds` of
     /// `clock`: at each step for which `counts` holds, what it published as the time until
     /// the ring's next frame is heard, minus the truth — after what the ring holds and what

@@ -34,5 +34,8 @@ final class LateStartingOutput: OutputDriver {
         return written - min(written, Int(clock.now().frames(since: startsAt)))
     }
 
+    /// Measured, as a sound card's.
+    let firstFrameAudible: Instant? = nil
+
     func close() {}
 }

@@ -87,6 +87,7 @@ import Testing
             let periodFrames = 960, bufferFrames = 3_840, underruns = 0
             func write(_ frames: UnsafePointer<Float>) throws(OutputError) {}
             func delayFrames() -> Int { 0 }
+            let firstFrameAudible: Instant? = nil
             func close() {}
         }
         let problems = OutputDriverConformance.problems(of: Unpaced(), clock: clock)

@@ -39,5 +39,9 @@ final class WatchedOutput: OutputDriver {
         let sinceTick = Instant(nanoseconds: clock.now().nanoseconds % positionTick.nanoseconds)
         return exact + Int(sinceTick.frames(since: .zero))
     }
+    /// Measured like a sound card's unless `paced`.
+    var firstFrameAudible: Instant? { paced ? inner.firstFrameAudible : nil }
+    /// Whether it says when its first frame was audible, as a paced device does.
+    var paced = false
     func close() { inner.close() }
 }
