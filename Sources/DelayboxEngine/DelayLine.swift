@@ -77,11 +77,12 @@ final class DelayLine {
         UnsafeRawBufferPointer(payloads.contiguous(from: entry.payloadSequence, length: Int(entry.payloadLength)))
     }
 
-    /// Whether the packet at `sequence` holds exactly `payload`.
-    func matches(_ sequence: Int64, payload: [UInt8], hash: UInt32) -> Bool {
+    /// Whether the packet at `sequence` holds exactly `payload` (whose hash is `hash`);
+    /// with `inFull` false, whether its length and hash are the same.
+    func matches(_ sequence: Int64, payload: [UInt8], hash: UInt32, inFull: Bool = true) -> Bool {
         let entry = entries[sequence]
         guard entry.hash == hash, Int(entry.payloadLength) == payload.count else { return false }
-        return payload.withUnsafeBytes { $0.elementsEqual(self.payload(of: entry)) }
+        return !inFull || payload.withUnsafeBytes { $0.elementsEqual(self.payload(of: entry)) }
     }
 
     /// The newest packet whose position is at or before `position`, if any.

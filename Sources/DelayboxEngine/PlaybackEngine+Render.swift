@@ -124,13 +124,14 @@ extension PlaybackEngine {
     }
 
     /// The error (ms) beyond which steering jumps instead of slipping: in playout's first
-    /// second (and the second after the output lost time) the placement's tighter bound —
+    /// second (and the second after the output lost time) the settled placement's bound —
     /// an output still settling its delay when playout begins (a restart resumes at once,
-    /// before the output has run a period) is put right with one crossfade, not 20 s of
-    /// slips — then the resync threshold.
+    /// before the output has run a period) is put right with one crossfade, not seconds of
+    /// slips (at 10 ms, a restart's 5.7 ms was slipped away over 5 s: issue 67) — then
+    /// the resync threshold.
     private var resyncThresholdMs: Int64 {
         statistics.renderedFrames - playingSinceFrame < Int64(AudioFormat.sampleRate)
-            ? configuration.placementErrorMs : configuration.resyncThresholdMs
+            ? configuration.settleErrorMs : configuration.resyncThresholdMs
     }
 
     /// Crossfades from the current head to a head at `position`; an `aligned` jump lands

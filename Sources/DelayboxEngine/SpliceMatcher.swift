@@ -23,6 +23,9 @@ struct SpliceMatcher {
     private var offered = 0
     private let searchStart: Int64
 
+    /// Candidates few enough to compare byte for byte.
+    static let comparedInFull = 8
+
     init(searchStart: Int64) {
         self.searchStart = searchStart
     }
@@ -32,15 +35,19 @@ struct SpliceMatcher {
         let hash = payload.withUnsafeBytes { DelayLine.hash($0) }
         let index = Int64(offered)
         offered += 1
-        if index == 0 {
-            candidates = (max(searchStart, line.firstSequence)..<line.endSequence).filter {
-                line.matches($0, payload: payload, hash: hash)
-            }
-        } else {
-            candidates = candidates.filter { first in
-                first + index >= line.endSequence || line.matches(first + index, payload: payload, hash: hash)
+        let held = line.endSequence
+        func matching(_ firsts: some Sequence<Int64>, inFull: Bool) -> [Int64] {
+            firsts.filter { first in
+                first + index >= held || line.matches(first + index, payload: payload, hash: hash, inFull: inFull)
             }
         }
+        // By length and hash first, byte for byte once few are left: an encoder's digital
+        // silence is thousands of identical packets, each compared in full for every new
+        // one (a restart's splice on a stream of mostly silence held the playout thread for
+        // 300 ms, and the output ran dry). The packets that decide are compared in full.
+        candidates = matching(
+            index == 0 ? Array(max(searchStart, line.firstSequence)..<held) : candidates, inFull: false)
+        if candidates.count <= Self.comparedInFull { candidates = matching(candidates, inFull: true) }
         guard let only = candidates.first else { return .noOverlap }
         guard candidates.count == 1 else { return .undecided }
         // Decide only once every held packet after the match was compared: a resend

@@ -7,7 +7,7 @@ import Testing
 /// (kill -9 at a 20 s delay: the programme heard again after 16.7 s). Now the box journals
 /// what its stream client sees in its runtime directory (`DelayJournal`), and the next
 /// process replays it: a box killed with SIGKILL while playing at a 20 s delay is heard
-/// again within a few seconds, at the delay it had, its marks within 20 ms of it.
+/// again within a few seconds, its delay moved by at most a millisecond.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct DelaySurvivesRestartTests {
     static let root = HeardDelayTests.root
 
@@ -44,8 +44,9 @@ import Testing
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let marks = try HeardDelayTests.marks(seconds: 90, in: directory)
         let server = try IcecastServer()
+        let ppm = 300.0  // the station's clock: followed before and after
         let t0 = try server.startPacedSource(
-            mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
+            mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024), clockPpm: ppm)
         Thread.sleep(forTimeInterval: 5)
         let url = server.url(mount: "/marks.mp3")
 
@@ -60,15 +61,30 @@ import Testing
         let second = try Self.box(url, runtime: runtime, seconds: 12)
         #expect(second.waitUntilExit() == 0, "\(second.log)")
         #expect(second.log.contains("of the delay line from before the restart"), "\(second.log)")
-        let anchor = try #require(Self.anchor(in: second.log), "\(second.log)")
-        let errors = try HeardDelayTests.heardErrors(
-            anchor: anchor, wav: second.directory.appendingPathComponent("out.wav").path, marks: marks.starts, t0: t0,
-            delay: 20)
-        let listed = errors.map { String(format: "%.2f s: %.1f", $0.at, $0.ms) }
-        print("after a SIGKILL at a 20 s delay, heard delay minus set per mark (ms): \(listed)")
-        let heardAgain = try #require(errors.first, "no mark heard after the restart: \(second.log)")
+        // The reconnect's burst of resent digital silence is spliced on without holding
+        // the playout thread (among thousands of identical packets it once held it 300 ms:
+        // the output ran dry and the first mark was heard 160 ms late).
+        #expect(!second.log.contains("ran out of rendered audio"), "\(second.log)")
+        func errors(of box: RunningAppliance) throws -> [(at: Double, ms: Double)] {
+            try HeardDelayTests.heardErrors(
+                anchor: try #require(Self.anchor(in: box.log), "\(box.log)"),
+                wav: box.directory.appendingPathComponent("out.wav").path, marks: marks.starts, t0: t0, delay: 20,
+                ppm: ppm)
+        }
+        let before = try errors(of: first), after = try errors(of: second)
+        let listed = after.map { String(format: "%.2f s: %.1f", $0.at, $0.ms) }
+        print(
+            "after a SIGKILL at a 20 s delay, heard delay minus set per mark (ms): \(listed); before: "
+                + "\(before.map { String(format: "%.1f", $0.ms) })")
+        let heardAgain = try #require(after.first, "no mark heard after the restart: \(second.log)")
         #expect(heardAgain.at <= 5, "the programme heard again \(heardAgain.at) s after the output began: \(listed)")
-        #expect(errors.count >= 8, "\(listed)")
-        #expect(errors.allSatisfy { abs($0.ms) <= 20 }, "\(listed)")
+        #expect(after.count >= 8, "\(listed)")
+        // The delay moved by at most a millisecond across the restart (a restart's output,
+        // timed only once it runs, began 5.7 ms off and was slipped back over 5 s: issue
+        // 67); then it goes on as the station's rate, still being learned 30 s into the
+        // connection, takes it (0.1 ms a second here, before the kill as after).
+        let last = try #require(before.last, "the first box played no mark: \(first.log)")
+        #expect(abs(heardAgain.ms - last.ms) <= 1, "\(last.ms) ms before; after: \(listed)")
+        #expect(after.allSatisfy { abs($0.ms - last.ms) <= 2.5 }, "\(last.ms) ms before; after: \(listed)")
     }
 }
