@@ -154,7 +154,8 @@ public final class ChannelSession {
         if resume, client != nil {
             // Message by message into the engine, as the files are read: the journal is
             // never all in memory beside the delay line it rebuilds.
-            journal?.replay(before: now) { message in
+            let reachable = now.advanced(byFrames: -engine.delayInFrames)
+            journal?.replay(before: now, reachable: reachable) { message in
                 if last == nil { engine.start(now: message.time) }
                 engine.passTime(to: message.time)
                 apply(message)

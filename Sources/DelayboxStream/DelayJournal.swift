@@ -42,6 +42,10 @@ public final class DelayJournal {
     private var wroteBefore = false
     /// Why the journal stopped (the disk full, the directory gone), once; nil while it works.
     public private(set) var problem: String?
+    /// The codec of the connection being journalled: each file begins with it, so that a
+    /// replay whose oldest files went (a connection older than the delay and a minute)
+    /// can still decode what it holds.
+    private var connectionCodec: CodecParameters?
 
     /// A file's length in time (ns).
     static let fileNanoseconds: Int64 = 60 * 1_000_000_000
@@ -103,13 +107,23 @@ public final class DelayJournal {
 
     /// `recorded(before:)` handed to `each` message by message, a file read at a time: a
     /// restart's memory is the engine's delay line and one file, not the whole journal.
-    public func replay(before now: Instant, _ each: (StreamClient.Message) -> Void) {
+    /// - Parameter reachable: the oldest time whose audio the delay in force plays; a
+    ///   journal whose newest message is older (the box was stopped for longer than its
+    ///   delay) is removed unread: its audio ends before where playout starts, and the gap
+    ///   after it was taken for the arrivals' lag (the delay raised from 20 s to 87 s, and
+    ///   silence while the new connection's audio came up to it).
+    public func replay(before now: Instant, reachable: Instant? = nil, _ each: (StreamClient.Message) -> Void) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let found = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".bin") }.compactMap {
             name -> (start: Int64, path: String)? in
             guard let start = Int64(name.dropFirst(prefix.count).dropLast(4)) else { return nil }
             return (start, directory + "/" + name)
         }.sorted { $0.start < $1.start }
+        if let reachable, let newest = found.last, let time = newestTime(in: newest.path, before: now), time < reachable
+        {
+            for (_, path) in found { unlink(path) }
+            return
+        }
         var last = Int64.min
         for (start, path) in found {
             guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else { continue }
@@ -121,11 +135,24 @@ public final class DelayJournal {
             while let message = reader.message(shiftedBy: -clockZero) {
                 let at = message.time.nanoseconds
                 guard at >= last, at <= now.nanoseconds else { break }
+                // A file's codec opens the replay only where the connection's own went.
+                if reader.readRepeatedCodec, last != .min { continue }
                 last = at
                 each(message)
             }
             files.append((start, path, Int64(bytes.count)))
         }
+    }
+
+    /// The time of the last message of this boot's journal of this link in `path` up to
+    /// `now`; nil for none.
+    private func newestTime(in path: String, before now: Instant) -> Instant? {
+        guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else { return nil }
+        var reader = JournalReader(bytes)
+        guard reader.header(bootID: bootID, url: url) else { return nil }
+        var newest: Instant?
+        while let message = reader.message(shiftedBy: -clockZero), message.time <= now { newest = message.time }
+        return newest
     }
 
     // MARK: Writing
@@ -142,6 +169,16 @@ public final class DelayJournal {
             || (files.last?.bytes ?? 0) >= maximumBytes / 8
         {
             startFile(at: at)
+            if let codec = connectionCodec, !message.opensAConnection {
+                var repeated = JournalWriter()
+                repeated.codec(codec, at: message.time, shiftedBy: clockZero)
+                write(repeated.bytes)
+            }
+        }
+        switch message {
+        case .opened(let parameters, _): connectionCodec = parameters
+        case .lost: connectionCodec = nil
+        default: break
         }
         guard file >= 0 else { return }
         while files.count > 1, bytes + Int64(writer.bytes.count) > maximumBytes { unlink(files.removeFirst().path) }
@@ -214,8 +251,14 @@ public final class DelayJournal {
 }
 
 extension StreamClient.Message {
+    /// Whether it is a connection's opening (its codec).
+    public var opensAConnection: Bool {
+        if case .opened = self { return true }
+        return false
+    }
+
     /// When it happened.
-    var time: Instant {
+    public var time: Instant {
         switch self {
         case .opened(_, let at), .started(_, let at), .packet(_, let at), .title(_, _, let at), .lost(_, let at),
             .resolved(_, _, let at):
@@ -240,15 +283,8 @@ struct JournalWriter {
         self.shift = shift
         switch message {
         case .opened(let parameters, let at):
-            let codec = parameters.record
             start(1, at)
-            for value in [
-                codec.codecID, codec.sampleRate, codec.channels, codec.format, codec.blockAlign, codec.frameSize,
-            ] {
-                integer(Int64(value))
-            }
-            integer(codec.bitRate)
-            data(codec.extradata)
+            codecValues(parameters.record)
         case .packet(let packet, let at):
             start(2, at)
             integer(packet.connectionTimestamp)
@@ -266,6 +302,22 @@ struct JournalWriter {
             return false
         }
         return true
+    }
+
+    /// The codec of the connection in progress, repeated at `at` where a file begins.
+    mutating func codec(_ parameters: CodecParameters, at: Instant, shiftedBy shift: Int64) {
+        self.shift = shift
+        start(5, at)
+        codecValues(parameters.record)
+    }
+
+    private mutating func codecValues(_ codec: CodecRecord) {
+        for value in [codec.codecID, codec.sampleRate, codec.channels, codec.format, codec.blockAlign, codec.frameSize]
+        {
+            integer(Int64(value))
+        }
+        integer(codec.bitRate)
+        data(codec.extradata)
     }
 
     private mutating func start(_ kind: UInt8, _ at: Instant) {
@@ -290,6 +342,8 @@ struct JournalWriter {
 struct JournalReader {
     private let bytes: [UInt8]
     private var offset = 0
+    /// Whether the last message read was a file's repeat of its connection's codec.
+    private(set) var readRepeatedCodec = false
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -307,8 +361,9 @@ struct JournalReader {
         offset += 1
         guard let nanoseconds = integer(), nanoseconds >= 0, nanoseconds < Int64.max / 2 else { return nil }
         let at = Instant(nanoseconds: nanoseconds + shift)
+        readRepeatedCodec = kind == 5
         switch kind {
-        case 1:
+        case 1, 5:
             var values: [Int32] = []
             for _ in 0..<6 {
                 guard let value = integer(), let small = Int32(exactly: value) else { return nil }

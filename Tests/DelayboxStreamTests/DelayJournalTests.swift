@@ -1,5 +1,6 @@
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxPlatform
 import DelayboxStream
 import DelayboxTestSupport
 import Foundation
@@ -117,6 +118,56 @@ import Testing
         #expect(damaged.map(Self.describe) == written.prefix(4).map(Self.describe))
         try Data("not a journal".utf8).write(to: URL(fileURLWithPath: path))
         #expect(DelayJournal(directory: directory.path, url: "u", bootID: "b").recorded(before: .seconds(60)).isEmpty)
+    }
+
+    /// A connection older than what is kept: its `opened` went with the oldest file, yet
+    /// the replay begins with its codec (each file repeats it), once, and the packets that
+    /// follow — it was replayed without one, and nothing could decode it until the next
+    /// connection opened.
+    @Test func aConnectionOlderThanTheJournalIsReplayedWithItsCodec() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = DelayJournal(directory: directory.path, url: "u", bootID: "b")
+        journal.keep(milliseconds: 10_000)
+        // 200 s of one connection, a packet every 24 ms: files begin at 0, 60, 120, 180 s.
+        let written = try Self.messages(from: 1_000_000, count: 8_333)
+        for message in written { journal.record(message) }
+        let read = DelayJournal(directory: directory.path, url: "u", bootID: "b").recorded(before: .seconds(300))
+        let first = try #require(read.first)
+        #expect(Self.describe(first).hasPrefix("opened \(try CodecParameters(record: Self.mp3).record)"))
+        #expect(read.dropFirst().allSatisfy { !$0.opensAConnection })
+        // The two newest files (from 120 s: 70 s behind the newest message is 130 s).
+        let packets = read.dropFirst().compactMap { if case .packet(let packet, _) = $0 { packet } else { nil } }
+        #expect(packets.count > 2_500 && packets.count < 5_000, "\(packets.count)")
+        let timestamps = packets.map(\.connectionTimestamp)
+        #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { $1 == $0 + 1_152 })
+        #expect(first.time <= read[1].time)
+    }
+
+    /// A box stopped for longer than its delay: what it journalled ends before where
+    /// playout starts, so it is removed, not replayed (replayed, the gap after it was taken
+    /// for the arrivals' lag: the delay raised from 20 s to 87 s, and silence). Within the
+    /// delay it is resumed.
+    @Test(arguments: [(25, true), (40, false)])
+    func aJournalIsResumedOnlyWhereTheDelayReachesIt(startedAtSeconds: Double, resumes: Bool) throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = "http://127.0.0.1:9/live.mp3"
+        let written = DelayJournal(directory: directory.path, url: url, bootID: "b")
+        // 1 s to 10 s of one connection.
+        for message in try Self.messages(from: 1_000_000_000, count: 375) { written.record(message) }
+        let session = try ChannelSession(
+            channel: Channel(name: "Live", streamURL: url), configuration: EngineConfiguration(), delayMs: 20_000,
+            client: StreamClient.Options(), clock: SystemClock())
+        defer { session.stop(now: .seconds(startedAtSeconds)) }
+        let said = session.start(
+            now: .seconds(startedAtSeconds),
+            journal: DelayJournal(directory: directory.path, url: url, bootID: "b"))
+        #expect(said.contains { $0.hasPrefix("resumed ") } == resumes, "\(said)")
+        let held = session.engine.status(at: .seconds(startedAtSeconds)).availableDelayMs
+        #expect(resumes ? held > 0 : held == 0, "\(held) ms held")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left.isEmpty != resumes, "\(left)")
     }
 
     /// Files hold about a minute each; those older than the delay and a minute go.
