@@ -22,6 +22,11 @@ public final class ChannelSession {
     /// Journals what the client sees, for the next process (`DelayJournal`); nil: none.
     public private(set) var journal: DelayJournal?
     private var journalProblemSaid = false
+    /// When a live mark was last journalled.
+    private var lastLiveMark = Instant.zero
+    /// How often live's place is journalled (`LiveMark`): a restart holds the last one,
+    /// and a fit of the arrivals may move live as often in a connection's first minute.
+    static let liveMarkInterval = TimeAmount.seconds(1)
     private var demo: SimulatedNetwork?
     private var demoStart = Instant.zero
     /// Whether the current connection has carried a title yet: its first is the stream's
@@ -151,18 +156,23 @@ public final class ChannelSession {
         var said: [String] = []
         var last: StreamClient.Message?
         var count = 0
+        // Where live was on the connection in progress when the box stopped.
+        var mark: LiveMark?
         if resume, client != nil {
             // Message by message into the engine, as the files are read: the journal is
             // never all in memory beside the delay line it rebuilds.
             let reachable = now.advanced(byFrames: -engine.delayInFrames)
-            journal?.replay(before: now, reachable: reachable) { message in
+            journal?.replay(before: now, reachable: reachable, liveMarks: { mark = $0 }) { message in
                 if last == nil { engine.start(now: message.time) }
                 engine.passTime(to: message.time)
                 apply(message)
+                if message.opensAConnection { mark = nil }
+                if case .lost = message { mark = nil }
                 (last, count) = (message, count + 1)
             }
         }
         if let last {
+            if let mark { engine.hold(mark) }
             if case .lost = last {} else { engine.connectionLost(reason: "the box restarted", now: last.time) }
             _ = engine.drainNotifications()
             let held = engine.status(at: now).availableDelayMs
@@ -195,6 +205,10 @@ public final class ChannelSession {
         let messages = client?.drain() ?? []
         if let journal {
             for message in messages { journal.record(message) }
+            if now - lastLiveMark >= Self.liveMarkInterval, let mark = engine.liveMark(at: now) {
+                journal.record(mark)
+                lastLiveMark = now
+            }
             if let problem = journal.problem, !journalProblemSaid {
                 journalProblemSaid = true
                 return [problem] + messages.flatMap { apply($0) }

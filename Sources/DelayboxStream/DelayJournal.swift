@@ -112,7 +112,11 @@ public final class DelayJournal {
     ///   delay) is removed unread: its audio ends before where playout starts, and the gap
     ///   after it was taken for the arrivals' lag (the delay raised from 20 s to 87 s, and
     ///   silence while the new connection's audio came up to it).
-    public func replay(before now: Instant, reachable: Instant? = nil, _ each: (StreamClient.Message) -> Void) {
+    ///   - liveMarks: each live mark (`LiveMark`) read, in order with the messages.
+    public func replay(
+        before now: Instant, reachable: Instant? = nil, liveMarks: (LiveMark) -> Void = { _ in },
+        _ each: (StreamClient.Message) -> Void
+    ) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let found = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".bin") }.compactMap {
             name -> (start: Int64, path: String)? in
@@ -135,11 +139,13 @@ public final class DelayJournal {
             while let message = reader.message(shiftedBy: -clockZero) {
                 let at = message.time.nanoseconds
                 guard at >= last, at <= now.nanoseconds else { break }
+                if let mark = reader.takeLiveMark() { liveMarks(mark) }
                 // A file's codec opens the replay only where the connection's own went.
                 if reader.readRepeatedCodec, last != .min { continue }
                 last = at
                 each(message)
             }
+            if let mark = reader.takeLiveMark(), mark.at.nanoseconds >= last, mark.at <= now { liveMarks(mark) }
             files.append((start, path, Int64(bytes.count)))
         }
     }
@@ -156,6 +162,15 @@ public final class DelayJournal {
     }
 
     // MARK: Writing
+
+    /// Appends where live is on the connection in progress (read back in order with the
+    /// messages).
+    public func record(_ mark: LiveMark) {
+        guard problem == nil, file >= 0 else { return }
+        var writer = JournalWriter()
+        writer.liveMark(mark, shiftedBy: clockZero)
+        write(writer.bytes)
+    }
 
     /// Appends `message` (a `resolved` or `started` is not needed again: left out).
     public func record(_ message: StreamClient.Message) {
@@ -304,6 +319,13 @@ struct JournalWriter {
         return true
     }
 
+    mutating func liveMark(_ mark: LiveMark, shiftedBy shift: Int64) {
+        self.shift = shift
+        start(6, mark.at)
+        integer(mark.connectionFrame)
+        integer(Int64(bitPattern: mark.rate.bitPattern))
+    }
+
     /// The codec of the connection in progress, repeated at `at` where a file begins.
     mutating func codec(_ parameters: CodecParameters, at: Instant, shiftedBy shift: Int64) {
         self.shift = shift
@@ -344,6 +366,13 @@ struct JournalReader {
     private var offset = 0
     /// Whether the last message read was a file's repeat of its connection's codec.
     private(set) var readRepeatedCodec = false
+    /// A live mark read before the message last returned (or at the end).
+    private var liveMark: LiveMark?
+
+    mutating func takeLiveMark() -> LiveMark? {
+        defer { liveMark = nil }
+        return liveMark
+    }
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -362,6 +391,13 @@ struct JournalReader {
         guard let nanoseconds = integer(), nanoseconds >= 0, nanoseconds < Int64.max / 2 else { return nil }
         let at = Instant(nanoseconds: nanoseconds + shift)
         readRepeatedCodec = kind == 5
+        if kind == 6 {
+            guard let frame = integer(), let rate = integer().map({ Double(bitPattern: UInt64(bitPattern: $0)) }),
+                rate.isFinite
+            else { return nil }
+            liveMark = LiveMark(at: at, connectionFrame: frame, rate: rate)
+            return message(shiftedBy: shift)
+        }
         switch kind {
         case 1, 5:
             var values: [Int32] = []

@@ -144,6 +144,26 @@ import Testing
         #expect(first.time <= read[1].time)
     }
 
+    /// Live marks are read back where they were written among the messages, their times
+    /// on the reading process's clock.
+    @Test func liveMarksAreReadBackInOrderWithTheMessages() throws {
+        let directory = try ExternalTool.temporaryDirectory("journal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = try Self.messages(from: 1_000_000_000, count: 100)
+        let journal = DelayJournal(directory: directory.path, url: "u", bootID: "b", clockZero: 5_000_000_000)
+        for (index, message) in messages.enumerated() {
+            journal.record(message)
+            if index == 50 { journal.record(LiveMark(at: message.time, connectionFrame: 123_456, rate: 1.000_3)) }
+        }
+        var read: [String] = []
+        DelayJournal(directory: directory.path, url: "u", bootID: "b", clockZero: 2_000_000_000).replay(
+            before: .seconds(60), liveMarks: { read.append("mark \($0.connectionFrame) \($0.rate) \($0.at)") }
+        ) { read.append("\($0.time)") }
+        let shifted = messages.map { "\(Instant(nanoseconds: $0.time.nanoseconds + 3_000_000_000))" }
+        let mark = "mark 123456 1.0003 \(Instant(nanoseconds: messages[50].time.nanoseconds + 3_000_000_000))"
+        #expect(read == Array(shifted[...50]) + [mark] + Array(shifted[51...]))
+    }
+
     /// A box stopped for longer than its delay: what it journalled ends before where
     /// playout starts, so it is removed, not replayed (replayed, the gap after it was taken
     /// for the arrivals' lag: the delay raised from 20 s to 87 s, and silence). Within the

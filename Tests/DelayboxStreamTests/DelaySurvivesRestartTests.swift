@@ -6,8 +6,12 @@ import Testing
 /// the new process started with an empty buffer and was silent while it recorded it again
 /// (kill -9 at a 20 s delay: the programme heard again after 16.7 s). Now the box journals
 /// what its stream client sees in its runtime directory (`DelayJournal`), and the next
-/// process replays it: a box killed with SIGKILL while playing at a 20 s delay is heard
-/// again within a few seconds, its delay moved by at most a millisecond.
+/// process replays it: a box killed with SIGKILL while playing is heard again within
+/// seconds, its delay moved by at most a millisecond (issue 67) — here after a connection
+/// of 150 s at a 20 s delay, longer than the journal keeps (the delay and one to two
+/// minutes), so the replay begins in its middle: its codec comes from the file's own copy,
+/// and live from the last `LiveMark` (rebuilt from the replayed arrivals alone, the delay
+/// moved 3 ms: 1.6 → 4.2-4.6 ms).
 @Suite(.serialized, .timeLimit(.minutes(10))) struct DelaySurvivesRestartTests {
     static let root = HeardDelayTests.root
 
@@ -42,7 +46,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let runtime = directory.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        let marks = try HeardDelayTests.marks(seconds: 90, in: directory)
+        let marks = try HeardDelayTests.marks(seconds: 200, in: directory)
         let server = try IcecastServer()
         let ppm = 300.0  // the station's clock: followed before and after
         let t0 = try server.startPacedSource(
@@ -50,17 +54,20 @@ import Testing
         Thread.sleep(forTimeInterval: 5)
         let url = server.url(mount: "/marks.mp3")
 
-        let first = try Self.box(url, runtime: runtime, seconds: 60)
+        let first = try Self.box(url, runtime: runtime, seconds: 300)
         #expect(
             Eventually.holds(within: 40, every: 0.1) { first.log.contains("-> playing") },
             "the first box plays at its 20 s delay: \(first.log)")
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 130)
         first.process.kill()  // SIGKILL: nothing is saved on the way out
         _ = first.process.waitUntilExit()
 
         let second = try Self.box(url, runtime: runtime, seconds: 12)
         #expect(second.waitUntilExit() == 0, "\(second.log)")
-        #expect(second.log.contains("of the delay line from before the restart"), "\(second.log)")
+        // Less than the connection's 150 s or more: the replay began in its middle.
+        let resumed = second.log.split(separator: "\n").first { $0.contains("of the delay line from before") }
+            .flatMap { $0.split(separator: " ").drop { $0 != "resumed" }.dropFirst().first }.flatMap { Int($0) }
+        #expect(resumed.map { $0 < 130_000 } == true, "\(second.log)")
         // The reconnect's burst of resent digital silence is spliced on without holding
         // the playout thread (among thousands of identical packets it once held it 300 ms:
         // the output ran dry and the first mark was heard 160 ms late).
@@ -75,16 +82,13 @@ import Testing
         let listed = after.map { String(format: "%.2f s: %.1f", $0.at, $0.ms) }
         print(
             "after a SIGKILL at a 20 s delay, heard delay minus set per mark (ms): \(listed); before: "
-                + "\(before.map { String(format: "%.1f", $0.ms) })")
+                + "\(before.suffix(10).map { String(format: "%.1f", $0.ms) })")
         let heardAgain = try #require(after.first, "no mark heard after the restart: \(second.log)")
-        #expect(heardAgain.at <= 5, "the programme heard again \(heardAgain.at) s after the output began: \(listed)")
+        #expect(heardAgain.at <= 2.5, "the programme heard again \(heardAgain.at) s after the output began: \(listed)")
         #expect(after.count >= 8, "\(listed)")
         // The delay moved by at most a millisecond across the restart (a restart's output,
-        // timed only once it runs, began 5.7 ms off and was slipped back over 5 s: issue
-        // 67); then it goes on as the station's rate, still being learned 30 s into the
-        // connection, takes it (0.1 ms a second here, before the kill as after).
+        // timed only once it runs, began 5.7 ms off and was slipped back over 5 s: issue 67).
         let last = try #require(before.last, "the first box played no mark: \(first.log)")
-        #expect(abs(heardAgain.ms - last.ms) <= 1, "\(last.ms) ms before; after: \(listed)")
-        #expect(after.allSatisfy { abs($0.ms - last.ms) <= 2.5 }, "\(last.ms) ms before; after: \(listed)")
+        #expect(after.allSatisfy { abs($0.ms - last.ms) <= 1 }, "\(last.ms) ms before; after: \(listed)")
     }
 }
