@@ -1,3 +1,5 @@
+import DelayboxChecked
+
 /// Where live was on a connection's own timestamps at a moment, and the rate it ran at:
 /// what the delay journal keeps so that a restart which rebuilds the placement from the
 /// middle of a connection (its start no longer journalled) plays at the delay it had, not
@@ -17,6 +19,10 @@ public struct LiveMark: Equatable, Sendable {
 }
 
 extension PlaybackEngine {
+    /// How far a held mark may put live from where the replayed arrivals do (frames, 1 s):
+    /// the two differ by a placement's jitter, milliseconds.
+    static let heldMarkAgreementFrames = Int64(AudioFormat.sampleRate)
+
     /// Where live is at `now` on the connection being played, once its placement is fixed;
     /// nil before.
     public func liveMark(at now: Instant) -> LiveMark? {
@@ -26,13 +32,16 @@ extension PlaybackEngine {
 
     /// Holds live where `mark` puts it on the connection being played (placed for good),
     /// and follows the station from there: live is anchored at the mark, so the next fits
-    /// of the arrivals move it only by how their rate differs from then on.
+    /// of the arrivals move it only by how their rate differs from then on. A mark read
+    /// from a damaged journal — a rate no crystal runs at, live more than
+    /// `heldMarkAgreementFrames` from where the replayed arrivals put it — is not held.
     public func hold(_ mark: LiveMark) {
         guard case .fixed = placement.phase, let base = placement.base, let origin,
-            (0.999...1.001).contains(mark.rate)
+            abs(mark.rate - 1) * 1e6 <= StationClock.plausiblePpm,
+            let live = Checked.sum(base, mark.connectionFrame),
+            let off = Checked.difference(live, livePosition(at: mark.at)), abs(off) <= Self.heldMarkAgreementFrames
         else { return }
         let local = mark.at.frames(since: origin)
-        let live = base + mark.connectionFrame
         liveLine = LiveLine(anchorLocal: local, anchorPosition: live, rate: mark.rate)
         (firstSettledLocal, liveAtAnchor, liveAboveArrivals) = (local, live, nil)
         followingStation = followingStation || mark.rate != 1

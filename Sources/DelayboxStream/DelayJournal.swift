@@ -7,8 +7,8 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// What a channel's stream client saw, kept where the next process of the same boot finds
-/// it (issue 57): after an upgrade, a crash or the watchdog, the new process replays it
+/// What a channel's stream client saw, and where live was on its connection (`LiveMark`),
+/// kept where the next process of the same boot finds it (issue 57): after an upgrade, a crash or the watchdog, the new process replays it
 /// into its engine — which is pure and takes time as told, so it holds the same delay
 /// line, timeline and station clock — and its first connection splices onto it like any
 /// reconnect. The programme is heard again within seconds at the delay it had, where it
@@ -184,7 +184,7 @@ public final class DelayJournal {
             || (files.last?.bytes ?? 0) >= maximumBytes / 8
         {
             startFile(at: at)
-            if let codec = connectionCodec, !message.opensAConnection {
+            if file >= 0, let codec = connectionCodec, !message.opensAConnection {
                 var repeated = JournalWriter()
                 repeated.codec(codec, at: message.time, shiftedBy: clockZero)
                 write(repeated.bytes)
@@ -384,20 +384,27 @@ struct JournalReader {
     }
 
     /// The next message, its time moved by `shift` (ns), or nil at the end or at damage.
+    /// A live mark read on the way is kept for `takeLiveMark()`.
     mutating func message(shiftedBy shift: Int64 = 0) -> StreamClient.Message? {
-        guard offset < bytes.count else { return nil }
-        let kind = bytes[offset]
-        offset += 1
-        guard let nanoseconds = integer(), nanoseconds >= 0, nanoseconds < Int64.max / 2 else { return nil }
-        let at = Instant(nanoseconds: nanoseconds + shift)
-        readRepeatedCodec = kind == 5
-        if kind == 6 {
+        while offset < bytes.count {
+            let kind = bytes[offset]
+            offset += 1
+            guard let nanoseconds = integer(), nanoseconds >= 0, nanoseconds < Int64.max / 2 else { return nil }
+            let at = Instant(nanoseconds: nanoseconds + shift)
+            guard kind == 6 else {
+                readRepeatedCodec = kind == 5
+                return message(kind, at: at)
+            }
             guard let frame = integer(), let rate = integer().map({ Double(bitPattern: UInt64(bitPattern: $0)) }),
                 rate.isFinite
             else { return nil }
             liveMark = LiveMark(at: at, connectionFrame: frame, rate: rate)
-            return message(shiftedBy: shift)
         }
+        return nil
+    }
+
+    /// The rest of a message of `kind` stamped `at`; nil for an unknown kind or damage.
+    private mutating func message(_ kind: UInt8, at: Instant) -> StreamClient.Message? {
         switch kind {
         case 1, 5:
             var values: [Int32] = []

@@ -132,32 +132,22 @@ import Testing
             stalled = true
             clock.advance(byNanoseconds: 550_000_000)
         }
-        let ring = FrameRing(capacityFrames: 4 * 960)
-        let timing = OutputTiming()
-        let pump = AudioPump(
-            ring: ring, timing: timing, gain: MasterGain(), clock: clock, sleeper: ManualSleeper(clock: clock),
-            driver: device, nominalPeriodFrames: 960
-        ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
-        let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
         let start = clock.now()
         var announced: [Instant] = []
-        while clock.now().frames(since: start) < 48_000 {
-            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0.5) }
-            pump.step()
+        Self.pump(device, clock: clock, seconds: 1) { pump, _, _ in
             for case .firstFrameHeard(let at) in pump.takeEvents() { announced.append(at) }
         }
         let played = try #require(device.firstFrameAudible)
         #expect(announced == [played] && played < start.advanced(byMilliseconds: 1), "\(announced) vs \(played)")
     }
 
-    /// A pump on `device` alone (no other device to open), fed silence for `seconds` of
-    /// `clock`: at each step for which `counts` holds, what it published as the time until
-    /// the ring's next frame is heard, minus the truth — after what the ring holds and what
-    /// the device holds (`deviceFrames`). Also the ring's underruns.
-    static func publishedErrors(
-        device: any OutputDriver, clock: ManualClock, seconds: Int64, deviceFrames: () -> Int,
-        counts: (Instant) -> Bool
-    ) -> (errors: [Int64], underruns: Int) {
+    /// Runs a pump on `device` alone (no other device to open), its ring fed a steady level,
+    /// for `seconds` of `clock`; `afterStep` sees it after each step.
+    @discardableResult
+    static func pump(
+        _ device: any OutputDriver, clock: ManualClock, seconds: Int64,
+        afterStep: (AudioPump, FrameRing, OutputTiming) -> Void
+    ) -> AudioPump {
         let ring = FrameRing(capacityFrames: 4 * 960)
         let timing = OutputTiming()
         let pump = AudioPump(
@@ -166,13 +156,27 @@ import Testing
         ) { () throws(OutputError) in throw .deviceLost(reason: "one device only") }
         let feeder = RingFeeder(ring: ring, timing: timing, periodFrames: 960, targetFrames: 2 * 960)
         let start = clock.now()
-        var errors: [Int64] = []
         while clock.now().frames(since: start) < seconds * 48_000 {
-            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0) }
+            feeder.feed(now: clock.now()) { buffer, _ in buffer.update(repeating: 0.5) }
             pump.step()
+            afterStep(pump, ring, timing)
+        }
+        return pump
+    }
+
+    /// A pump on `device` alone for `seconds` of `clock`: at each step for which `counts`
+    /// holds, what it published as the time until the ring's next frame is heard, minus the
+    /// truth — after what the ring holds and what the device holds (`deviceFrames`). Also
+    /// the ring's underruns.
+    static func publishedErrors(
+        device: any OutputDriver, clock: ManualClock, seconds: Int64, deviceFrames: () -> Int,
+        counts: (Instant) -> Bool
+    ) -> (errors: [Int64], underruns: Int) {
+        var errors: [Int64] = []
+        let pump = pump(device, clock: clock, seconds: seconds) { _, ring, timing in
             guard counts(clock.now()),
                 let published = timing.delayFrames(untilRingFrame: ring.totalWritten, now: clock.now())
-            else { continue }
+            else { return }
             errors.append(published - Int64(ring.fillFrames + deviceFrames()))
         }
         return (errors, pump.ringUnderruns.load(ordering: .relaxed))

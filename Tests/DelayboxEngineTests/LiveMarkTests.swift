@@ -26,12 +26,14 @@ import Testing
         #expect(abs(later.connectionFrame - expected) <= 2, "\(later.connectionFrame) vs \(expected)")
     }
 
-    /// A rate no crystal runs at (a damaged journal) is not held.
-    @Test func anImplausibleRateIsNotHeld() throws {
+    /// A mark from a damaged journal is not held: a rate no crystal runs at, live 2 s from
+    /// where the replayed arrivals put it, a frame that would overflow.
+    @Test(arguments: [(0, 1.5), (96_000, 1.0), (Int64.max, 1.0)])
+    func aDamagedMarkIsNotHeld(framesOff: Int64, rate: Double) throws {
         let rig = try EngineRig(configuration: EngineConfiguration())
         rig.run(milliseconds: 10_000)
         let mark = try #require(rig.engine.liveMark(at: rig.now))
-        rig.engine.hold(LiveMark(at: mark.at, connectionFrame: mark.connectionFrame + 4_800, rate: 1.5))
+        rig.engine.hold(LiveMark(at: mark.at, connectionFrame: mark.connectionFrame &+ framesOff, rate: rate))
         #expect(rig.engine.liveMark(at: rig.now) == mark)
     }
 }
