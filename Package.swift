@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         // What the console's commands answer, as values every door renders (pure).
-        .target(name: "DelayboxAnswers", swiftSettings: strict),
+        .target(name: "DelayboxAnswers", dependencies: ["DelayboxConfig"], swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
         .target(name: "CSystem"),

@@ -5,61 +5,69 @@ import DelayboxPlatform
 
 /// The config in force and the two ways it changes while the box plays: the console's
 /// `config set` (edited in `ConsoleAnswers`, handed over as `ConsoleEffect.configEdited`),
-/// and the files read again (SIGHUP, or the console's `config save`: `ConsoleEffect.reload`).
-/// A file that no longer reads changes nothing.
+/// and the files read again (SIGHUP, or the console's `config save`). The files are read
+/// off the playout thread (`readAgain`, on the saver's): parsing a board's YAML and its
+/// bases is no work for a SCHED_FIFO thread with 80 ms of audio in hand. A file that no
+/// longer reads changes nothing.
 struct ConfigInForce {
+    /// Reads the config files again; throws when they are invalid.
+    typealias Read = @Sendable () throws -> (config: BoardConfig, document: ConfigNode?)
+
+    /// The files as read again: the config to take, or why the running one is kept.
+    enum Reading: Sendable {
+        case read(BoardConfig, document: ConfigNode?)
+        case kept(why: String)
+    }
+
     private(set) var config: BoardConfig
     /// The config as written (values with their files and lines), for `config get`.
     private(set) var document: ConfigNode?
-    /// Reads the config files again; throws when they are invalid.
-    private let read: () throws -> (config: BoardConfig, document: ConfigNode?)
-    private var reloadRequested = false
+    /// Reads the files again (on the saver's thread: `readAgain`, `FileErrands`).
+    let read: Read
     private let logger = Logger(label: "delaybox.config")
 
-    init(
-        config: BoardConfig, document: ConfigNode?,
-        read: @escaping () throws -> (config: BoardConfig, document: ConfigNode?)
-    ) {
+    init(config: BoardConfig, document: ConfigNode?, read: @escaping Read) {
         (self.config, self.document, self.read) = (config, document, read)
     }
 
-    /// SIGHUP, or `config save`'s file written: the files are read again at the next `takeChanges`.
-    mutating func requestReload() { reloadRequested = true }
+    /// The files read with `read`, checked against the board's memory; on any thread.
+    static func readAgain(_ read: Read) -> Reading {
+        do {
+            let fresh = try read()
+            if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(fresh.config, ramBytes: ram) {
+                return .kept(why: problem)
+            }
+            return .read(fresh.config, document: fresh.document)
+        } catch {
+            return .kept(why: "\(error)")
+        }
+    }
 
-    /// Takes over the console's edit (`edited`: `answers` holds one) and reads the files
-    /// again when asked (telling systemd through `notify`); the console then answers from
-    /// the result. Returns the config replaced, when the one in force is now different.
-    mutating func takeChanges(
-        edited: Bool, from answers: inout ConsoleAnswers, notify: (String) -> Void
-    ) -> BoardConfig? {
-        guard edited || reloadRequested else { return nil }
+    /// Takes over the console's edit (`edited`: `answers` holds one) and the files as read
+    /// again (`reading`); the console then answers from the result. Returns the config
+    /// replaced, when the one in force is now different.
+    mutating func takeChanges(edited: Bool, reading: Reading?, from answers: inout ConsoleAnswers) -> BoardConfig? {
+        guard edited || reading != nil else { return nil }
         let before = config
         if edited { (config, document) = (answers.config, answers.document) }
-        if reloadRequested {
-            reloadRequested = false
-            notify("RELOADING=1")
-            reload()
-            notify("READY=1")
+        if let reading {
+            take(reading)
             (answers.config, answers.document) = (config, document)
         }
         return config == before ? nil : before
     }
 
     /// What can change live takes effect (channels, delay step, defaults for the next start).
-    private mutating func reload() {
-        do {
-            let fresh = try read()
-            if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(fresh.config, ramBytes: ram) {
-                logger.error("config not reloaded, keeping the running one: \(problem)")
-                return
-            }
-            let changed = fresh.config != config
-            (config, document) = fresh
+    private mutating func take(_ reading: Reading) {
+        switch reading {
+        case .kept(let why):
+            logger.error("config not reloaded, keeping the running one: \(why)")
+        case .read(let fresh, let freshDocument):
+            let changed = fresh != config
+            (config, document) = (fresh, freshDocument)
             logger.info(
                 "config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms"
             )
-        } catch {
-            logger.error("config not reloaded, keeping the running one: \(error)")
         }
     }
 }

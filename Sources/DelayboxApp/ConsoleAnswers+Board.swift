@@ -29,15 +29,16 @@ extension ConsoleAnswers {
 
     /// `board use NAME`: checks the name against the shipped boards, then leaves the
     /// request for root's helper.
-    mutating func chooseBoard(_ name: String, door: NetworkDoorPolicy.Door?) -> ConsoleReply {
+    func chooseBoard(
+        _ name: String, door: NetworkDoorPolicy.Door?, effects: inout [ConsoleEffect]
+    ) -> ConsoleReply? {
         let boards = boards(for: door)
         guard let chosen = boards.first(where: { $0.name == name }) else {
             let names = boards.map(\.name).joined(separator: ", ")
             return .refusal(.refused, "no board '\(name)'; there are: \(names)")
         }
-        if let problem = leaveRequest("board-request", holding: name, for: "a board") { return problem }
         let reboot = chosen.config.configTxt.isEmpty ? "" : "; its config.txt lines take a reboot"
-        return .answer(
-            ResultAnswer(board: "asked for \(name) (\(chosen.config.name)): the box restarts on it\(reboot)"))
+        let done = ResultAnswer(board: "asked for \(name) (\(chosen.config.name)): the box restarts on it\(reboot)")
+        return leaveRequest("board-request", holding: name, for: "a board", done: done, effects: &effects)
     }
 }

@@ -1,10 +1,6 @@
 import DelayboxAnswers
 import DelayboxConfig
-import DelayboxConfigFile
 import DelayboxConsole
-import DelayboxPlatform
-import DelayboxState
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -20,30 +16,32 @@ extension ConsoleAnswers {
     /// of it.
     /// `later`: the line says so (`later [VERSION]`), and root's helper leaves the restart
     /// to the box's update window or its next quiet moment.
-    func askForUpdate(version: String?, later: Bool = false) -> ConsoleReply {
+    func askForUpdate(version: String?, later: Bool = false, effects: inout [ConsoleEffect]) -> ConsoleReply? {
         let line = later ? (["later"] + (version.map { [$0] } ?? [])).joined(separator: " ") : version
-        if let problem = leaveRequest("update-request", holding: line, for: "an update") { return problem }
         let what = version.map { "asked for \($0)" } ?? "asked"
         let when = later ? "; it starts in the update window (\(config.updateWindow)) or once the box is quiet" : ""
-        return .answer(ResultAnswer(update: "\(what)\(when): `status` says how it goes (release)"))
+        let done = ResultAnswer(update: "\(what)\(when): `status` says how it goes (release)")
+        return leaveRequest("update-request", holding: line, for: "an update", done: done, effects: &effects)
     }
 
     /// Leaves `file` in the service's runtime directory for root's helper (a path unit
-    /// waits for it), holding `line` if any; nil when it is there, else the refusal.
-    /// Written whole, then renamed (`DurableFile`): the path unit starts the helper as soon
-    /// as the request exists, and it must not read half a line.
-    func leaveRequest(_ file: String, holding line: String?, for what: String) -> ConsoleReply? {
+    /// waits for it), holding `line` if any: nil, the reply (`done`) waiting for the file
+    /// to be written; else the refusal. Written whole, then renamed: the path unit starts
+    /// the helper as soon as the request exists, and it must not read half a line.
+    func leaveRequest(
+        _ file: String, holding line: String?, for what: String, done: ResultAnswer, effects: inout [ConsoleEffect]
+    ) -> ConsoleReply? {
         guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
             return .refusal(
                 .unavailable,
                 "this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)")
         }
-        do {
-            try DurableFile.write(Array((line.map { $0 + "\n" } ?? "").utf8), to: directory + "/" + file, mode: 0o640)
-            return nil
-        } catch {
-            return .refusal(.unavailable, "cannot ask for \(what): \(error)")
-        }
+        effects.append(
+            .write(
+                FileWrite(
+                    path: directory + "/" + file, content: .bytes(Array((line.map { $0 + "\n" } ?? "").utf8)),
+                    mode: 0o640, purpose: .request(what: what, done: done))))
+        return nil
     }
 
     /// `config get KEY`: the value in force and where it was written (the board file, a
@@ -119,40 +117,31 @@ extension ConsoleAnswers {
     }
 
     /// `config save`: what `config set` changed, added to the saved file beside the state
-    /// file, which is laid over the site file at every start. The file is written off the
-    /// playout thread (a slow disk's fsync cost the output 95 periods: SlowDiskTests):
-    /// this asks for it (`writeConfig`), and `configWritten` answers once it is.
-    mutating func saveConfig(effects: inout [ConsoleEffect]) -> ConsoleReply? {
+    /// file, which is laid over the site file at every start. The file is read, merged and
+    /// written off the playout thread (a slow disk's fsync cost the output 95 periods:
+    /// SlowDiskTests), then the files are read again; `fileWritten` answers once they are.
+    func saveConfig(effects: inout [ConsoleEffect]) -> ConsoleReply? {
         guard let path = consoleConfigPath else {
             return .refusal(.unavailable, "no place to save to (the appliance has no state directory)")
         }
         guard let unsaved else { return .refusal(.refused, "nothing to save: `config set KEY VALUE` first") }
-        let saved = FileManager.default.fileExists(atPath: path) ? ConfigFile.document(path).document : nil
-        let text =
-            "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
-            + ConfigFile.yaml(saved.map { $0.merged(with: unsaved) } ?? unsaved)
-        effects.append(.writeConfig(path: path, bytes: Array(text.utf8)))
+        effects.append(
+            .write(FileWrite(path: path, content: .configOverlay(unsaved), mode: 0o644, purpose: .configSave)))
         return nil
     }
 
-    /// The answer to `config save` once its file is written (`error`: why not): saved, the
-    /// files are read again (`reload`); not, the changes stay to be saved.
-    mutating func configWritten(to path: String, error: String?, effects: inout [ConsoleEffect]) -> ConsoleReply {
-        if let error { return .refusal(.unavailable, "cannot write \(path): \(error)") }
-        unsaved = nil
-        effects.append(.reload)
-        return .answer(ResultAnswer(saved: path))
-    }
-
-    /// Writes `bytes` to `path` durably (fsync, rename, fsync of the folder: Foundation's
-    /// atomic write does not fsync on Linux, and a power cut could leave an empty file);
-    /// nil when written, else why not.
-    static func writeDurably(_ bytes: [UInt8], to path: String) -> String? {
-        do {
-            try DurableFile.write(bytes, to: path, mode: 0o644)
-            return nil
-        } catch {
-            return ErrorText.of(error)
+    /// The reply to the request that asked for `write`, once it is written (`error`: why
+    /// not). `config save`'s changes are saved then (the files are read again before the
+    /// reply is given); unsaved still when the file could not be written.
+    mutating func fileWritten(_ write: FileWrite, error: String?) -> ConsoleReply {
+        switch write.purpose {
+        case .request(let what, let done):
+            if let error { return .refusal(.unavailable, "cannot ask for \(what): \(error)") }
+            return .answer(done)
+        case .configSave:
+            if let error { return .refusal(.unavailable, "cannot write \(write.path): \(error)") }
+            unsaved = nil
+            return .answer(ResultAnswer(saved: write.path))
         }
     }
 

@@ -51,7 +51,7 @@ struct ConsoleAnswers {
     var boardChoices = BoardChoices()
 
     /// The reply to `request`, and in `effects` what the playout must do beyond it; nil when
-    /// the reply waits for an effect (`config save`'s file: `configWritten` gives it then).
+    /// the reply waits for an effect (a file written: `fileWritten` gives it then).
     mutating func answer(
         _ request: ConsoleRequest, channels: inout ChannelChoice, effects: inout [ConsoleEffect], now: Instant
     ) -> ConsoleReply? {
@@ -62,7 +62,7 @@ struct ConsoleAnswers {
         case .report(let name):
             return report(name, status: status, now: now)
         case .update(let version, let later):
-            return askForUpdate(version: version, later: later)
+            return askForUpdate(version: version, later: later, effects: &effects)
         case .stagedUpdate:
             return .refusal(
                 .refused,
@@ -123,7 +123,7 @@ struct ConsoleAnswers {
         case .boardList:
             return boardList(door: request.door)
         case .chooseBoard(let name):
-            return chooseBoard(name, door: request.door)
+            return chooseBoard(name, door: request.door, effects: &effects)
         case .wifi:
             return wifiAnswer(door: request.door)
         case .wifiHotspotPassword(let password):

@@ -16,7 +16,6 @@ import DelayboxService
 import DelayboxState
 import DelayboxStream
 import FoundationEssentials
-import Synchronization
 
 /// The box at work, one wake-up at a time, on the playout thread: what the stream client
 /// posted reaches the engine; every door's commands and questions are answered, in one
@@ -50,8 +49,9 @@ final class Playout {
         /// Where the playing channel's delay journal is kept (`DelayJournal`); nil: none.
         var journalDirectory: String?
         var log: any PlayoutLog
-        /// Reads the config files again (SIGHUP, `config save`); throws when they are invalid.
-        var reload: () throws -> (config: BoardConfig, document: ConfigNode?)
+        /// Reads the config files again (SIGHUP, `config save`: off the playout thread);
+        /// throws when they are invalid.
+        var reload: ConfigInForce.Read
     }
 
     /// The playout thread's SCHED_FIFO priority in real time, where permitted: below the audio
@@ -63,10 +63,12 @@ final class Playout {
 
     let logger = Logger(label: "delaybox.appliance")
     private let log: any PlayoutLog
-    /// Saves the settings off this thread; nil: nowhere (`play`).
-    private let saver: SettingsSaver?
-    /// `config save`s written on the saver's thread, waiting for their answer.
-    private let configWrites = WrittenFiles()
+    /// Saves the settings off this thread (when `savesSettings`), and does its other file work.
+    private let saver: SettingsSaver
+    /// Whether the settings are kept (not by `play`).
+    private let savesSettings: Bool
+    /// Files written and read on the saver's thread, their outcomes taken here.
+    private let files: FileErrands
     private let client: StreamClient.Options
     private let output: OutputPath
     let inbox: ConsoleInbox
@@ -109,7 +111,9 @@ final class Playout {
         setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
         systemd: SystemdNotifier, now: Instant
     ) throws {
-        (log, saver, client) = (setup.log, setup.settingsFile.map { SettingsSaver(file: $0) }, setup.client)
+        (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
+        saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
+        files = FileErrands(saver: saver, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
         wallClock = Self.wallClock(believing: setup.config.clock)
@@ -182,8 +186,15 @@ final class Playout {
         return journal
     }
 
-    /// SIGHUP: the config files are read again before the next period.
-    func requestReload() { configuration.requestReload() }
+    /// SIGHUP: the config files are read again (on the saver's thread), and taken at the
+    /// wake-up after.
+    func requestReload() {
+        health.notify("RELOADING=1")
+        files.reread(configuration.read)
+    }
+
+    /// Files being written or read for the playout whose outcome it has not taken yet.
+    var fileErrandsUnderWay: Int { files.underWay }
 
     /// The next channel, as the panel's button asks for it: played from the next wake-up.
     func chooseNextChannel() { _ = channels.next() }
@@ -208,12 +219,12 @@ final class Playout {
     /// came through.
     func step(now: Instant) throws {
         takeTheStream(now: now)
-        let commands = doors.drain(), requests = inbox.drain()
+        let commands = doors.drain(), requests = inbox.drain(), filed = files.take()
         // Most wake-ups bring no request: what the listener set is compared only when one came.
-        let before = commands.isEmpty && requests.isEmpty ? nil : state(at: now)
+        let before = commands.isEmpty && requests.isEmpty && filed.isEmpty ? nil : state(at: now)
         carryOut(commands, now: now)
         pollTheProgramme(now: now)
-        try takeEffects(answer(requests, now: now), now: now)
+        try takeEffects(answer(requests, now: now), filed: filed, now: now)
         if let before { tellWhatChanged(since: before, now: now) }
         followTheVolume()
         alignWithTheRoom(now: now)
@@ -251,35 +262,39 @@ final class Playout {
         desk.mix.adsEnabled = session.channel.adsEnabled && executor.settings.adsEnabled
     }
 
-    /// The doors' requests answered, and `config save`s written since; returns what the
-    /// answers ask of the playout beyond their replies.
+    /// The doors' requests answered; returns what the answers ask of the playout beyond
+    /// their replies. A reply that waits for a file is given once it is written (`takeEffects`).
     private func answer(_ requests: [ConsoleInbox.Pending], now: Instant) -> [ConsoleEffect] {
         answers.output = output.statistics
         var effects: [ConsoleEffect] = []
         for pending in requests {
             var asked: [ConsoleEffect] = []
             let reply = answers.answer(pending.request, channels: &channels, effects: &asked, now: now)
-            for case .writeConfig(let path, let bytes) in asked { writeConfig((path, bytes), for: pending) }
+            for case .write(let write) in asked { files.write(write, for: pending, read: configuration.read) }
             if let reply { pending.reply(reply) }
             effects += asked
-        }
-        for (pending, path, error) in configWrites.take() {
-            pending.reply(answers.configWritten(to: path, error: error, effects: &effects))
         }
         return effects
     }
 
-    /// Carries out what the answers asked (a reload, the test tone), takes an edited config
-    /// over, and switches channel when a door or a config change asked for another.
-    private func takeEffects(_ effects: [ConsoleEffect], now: Instant) throws {
-        for effect in effects {
-            switch effect {
-            case .reload: configuration.requestReload()
-            case .tone(let on): testTone.isOn = on
-            case .configEdited, .writeConfig: break
+    /// Carries out what the answers asked (the test tone), takes an edited config and the
+    /// files read again (`filed`) over, then gives the replies that waited for a file, and
+    /// switches channel when a door or a config change asked for another.
+    private func takeEffects(_ effects: [ConsoleEffect], filed: [FileErrands.Outcome], now: Instant) throws {
+        for case .tone(let on) in effects { testTone.isOn = on }
+        var reading: ConfigInForce.Reading?
+        var replies: [(ConsoleInbox.Pending, ConsoleReply)] = []
+        for outcome in filed {
+            switch outcome {
+            case .reread(let read): reading = read
+            case .written(let pending, let write, let error, let read):
+                reading = read ?? reading
+                replies.append((pending, answers.fileWritten(write, error: error)))
             }
         }
-        let redefined = takeConfigChanges(edited: effects.contains(.configEdited))
+        if reading != nil { health.notify("READY=1") }
+        let redefined = takeConfigChanges(edited: effects.contains(.configEdited), reading: reading)
+        for (pending, reply) in replies { pending.reply(reply) }
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
         }
@@ -309,7 +324,7 @@ final class Playout {
         doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
-        if let saver, now >= nextReleaseRead {
+        if now >= nextReleaseRead {
             nextReleaseRead = now + ReleaseLine.refreshInterval
             saver.perform { [releaseLine = answers.releaseLine] in releaseLine.refresh() }
         }
@@ -350,7 +365,7 @@ final class Playout {
         session.stop(now: now)
         render(session.engine, now: now, minimumPeriods: 1)
         save()
-        saver?.finish()
+        saver.finish()
     }
 
     /// Ends the doors', the stream clients' and the clip loader's threads.
@@ -359,7 +374,7 @@ final class Playout {
         session.client?.stop()
         standby.stop()
         desk?.stop()
-        saver?.finish()
+        saver.finish()
     }
 
     /// A command from the panel or the remote: the channel is chosen as the console
@@ -425,8 +440,8 @@ final class Playout {
     /// (`config set` on the console, SIGHUP, `config save`): the doors, and the lineup the
     /// channels are chosen from. Returns the playing channel's new definition when it was
     /// redefined (its URL changed, say): it plays from it at once.
-    private func takeConfigChanges(edited: Bool) -> Channel? {
-        guard let before = configuration.takeChanges(edited: edited, from: &answers, notify: health.notify) else {
+    private func takeConfigChanges(edited: Bool, reading: ConfigInForce.Reading?) -> Channel? {
+        guard let before = configuration.takeChanges(edited: edited, reading: reading, from: &answers) else {
             return nil
         }
         let config = configuration.config
@@ -528,7 +543,7 @@ final class Playout {
         }
     }
 
-    private func save() { saver?.save(executor.settings) }
+    private func save() { if savesSettings { saver.save(executor.settings) } }
 
     /// Once a minute: the station's clock as followed, once known to a ppm, kept with the
     /// settings for the next start on it (`EngineConfiguration.knownStationPpm`).
@@ -540,40 +555,5 @@ final class Playout {
             return
         }
         executor.remember(stationPpm: ppm, of: session.channel.streamURL, now: now)
-    }
-
-    /// `config save`'s file, written on the saver's thread (never here: a slow disk's fsync
-    /// would starve the output); its answer waits for the outcome, which the next step
-    /// takes (`configWrites`), the files read again before it is given.
-    private func writeConfig(_ write: (path: String, bytes: [UInt8]), for pending: ConsoleInbox.Pending) {
-        guard let saver else {
-            var effects: [ConsoleEffect] = []
-            pending.reply(
-                answers.configWritten(
-                    to: write.path, error: ConsoleAnswers.writeDurably(write.bytes, to: write.path), effects: &effects))
-            if effects.contains(.reload) { configuration.requestReload() }
-            return
-        }
-        let (outcomes, ring) = (configWrites, inbox.ring)
-        saver.perform {
-            let error = ConsoleAnswers.writeDurably(write.bytes, to: write.path)
-            outcomes.add((pending, write.path, error))
-            ring()
-        }
-    }
-}
-
-/// Files written on the saver's thread whose requests wait for their answer: the saver
-/// adds each outcome (`error` nil: written), the playout takes them.
-private final class WrittenFiles: Sendable {
-    typealias Outcome = (pending: ConsoleInbox.Pending, path: String, error: String?)
-    private let outcomes = Mutex<[Outcome]>([])
-
-    func add(_ outcome: Outcome) { outcomes.withLock { $0.append(outcome) } }
-
-    func take() -> [Outcome] {
-        outcomes.withLock { outcomes in
-            defer { outcomes.removeAll() }; return outcomes
-        }
     }
 }

@@ -91,6 +91,16 @@ final class VirtualAppliance {
     func reload(board: String) throws {
         try board.write(to: boardPath, atomically: true, encoding: .utf8)
         playout.requestReload()
-        try playout.step(now: clock.now())
+        try settleFileErrands()
+    }
+
+    /// Steps (without moving the clock) until the files the playout had written or read on
+    /// the saver's thread are taken back: that thread works on the real disk, in real time.
+    func settleFileErrands() throws {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            try playout.step(now: clock.now())
+            if playout.fileErrandsUnderWay > 0 { Thread.sleep(forTimeInterval: 0.002) }
+        } while playout.fileErrandsUnderWay > 0 && Date() < deadline
     }
 }

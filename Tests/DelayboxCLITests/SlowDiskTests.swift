@@ -8,7 +8,7 @@ import Testing
 /// injection: `tools/faults/slow-fsync.c`, LD_PRELOADed into the built `delaybox run`.
 /// Saving the settings and the console's `config save` (two fsyncs each) must not cost the
 /// output a single period (issue 44): the files are written on a thread of their own, never
-/// on the playout's, whose ring holds 80 ms. (With `config save` written on the playout
+/// on the playout's, whose ring holds 80 ms; nor is a request left for root's helper (`update`). (With `config save` written on the playout
 /// thread, this test counted 95 late renders: 1.9 s of silence at the jack.)
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SlowDiskTests {
     static let root = CommandLineTests.root
@@ -57,7 +57,7 @@ import Testing
             executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
             environment: [
                 "LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",
-                "DELAYBOX_FSYNC_LOG": fsyncs.path,
+                "DELAYBOX_FSYNC_LOG": fsyncs.path, "RUNTIME_DIRECTORY": directory.path,
             ]
         ) { directory in
             """
@@ -105,6 +105,13 @@ import Testing
             step.contains("value: 200 ms")
                 && step.contains("from: \(box.directory.appendingPathComponent("config.yaml").path)"), "\(step)")
         #expect(synced() >= 6, "config save went through the slow disk too: \(synced()) fsyncs")
+        // `update` leaves root's helper its request through the slow disk as well: answered once
+        // it is there. (Written on the playout thread, this cost the output 68 periods.)
+        let update = try box.ctl(["update", "1.4.0-1~deb13"])
+        #expect(update.status == 0 && update.output.contains("update: asked"), "\(update.output)\(update.errors)")
+        let request = try? String(contentsOf: directory.appendingPathComponent("update-request"), encoding: .utf8)
+        #expect(request == "1.4.0-1~deb13\n", "the request is there when the answer comes: \(request ?? "none")")
+        #expect(synced() >= 8, "the request went through the slow disk: \(synced()) fsyncs")
         let stats = try box.ctl(["stats", "--json"]).output
         let figures = try JSONDecoder().decode(StatsAnswer.self, from: Data(stats.utf8))
         #expect(

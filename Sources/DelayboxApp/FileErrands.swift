@@ -1,0 +1,87 @@
+import DelayboxAnswers
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxDoors
+import DelayboxPlatform
+import DelayboxState
+import FoundationEssentials
+import Synchronization
+
+/// The files the playout needs written or read, done on the saver's thread — never the
+/// playout's, whose ring holds 80 ms while a slow SD card's fsync takes longer (SlowDiskTests)
+/// — and their outcomes, which the playout takes at its next wake-up (the inbox's bell
+/// wakes it). The requests that asked wait for them.
+final class FileErrands: Sendable {
+    /// What an errand came to.
+    enum Outcome: Sendable {
+        /// A request's file written (`error`: why not); for `config save`, the config
+        /// files then read again (`reading`).
+        case written(ConsoleInbox.Pending, FileWrite, error: String?, reading: ConfigInForce.Reading?)
+        /// The config files read again (SIGHUP).
+        case reread(ConfigInForce.Reading)
+    }
+
+    private let saver: SettingsSaver
+    private let ring: @Sendable () -> Void
+    private let done = Mutex<(outcomes: [Outcome], underWay: Int)>(([], 0))
+
+    init(saver: SettingsSaver, ring: @escaping @Sendable () -> Void) { (self.saver, self.ring) = (saver, ring) }
+
+    /// Errands handed over whose outcome has not been taken yet.
+    var underWay: Int { done.withLock { $0.underWay } }
+
+    /// Writes `write` for `pending`; a `config save` then reads the files again with `read`.
+    func write(_ write: FileWrite, for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read) {
+        run {
+            let error = Self.perform(write)
+            let reading = write.purpose == .configSave && error == nil ? ConfigInForce.readAgain(read) : nil
+            return .written(pending, write, error: error, reading: reading)
+        }
+    }
+
+    /// Reads the config files again with `read`.
+    func reread(_ read: @escaping ConfigInForce.Read) { run { .reread(ConfigInForce.readAgain(read)) } }
+
+    /// The outcomes since the last call, in the order the errands were handed over.
+    func take() -> [Outcome] {
+        done.withLock { done in
+            defer { (done.outcomes, done.underWay) = ([], done.underWay - done.outcomes.count) }
+            return done.outcomes
+        }
+    }
+
+    private func run(_ errand: @escaping @Sendable () -> Outcome) {
+        done.withLock { $0.underWay += 1 }
+        saver.perform { [self] in
+            let outcome = errand()
+            done.withLock { $0.outcomes.append(outcome) }
+            ring()
+        }
+    }
+
+    /// Writes `write` durably (fsync, rename, fsync of the folder: a power cut leaves the
+    /// old file or the new one); nil when written, else why not.
+    static func perform(_ write: FileWrite) -> String? {
+        do {
+            try DurableFile.write(bytes(of: write), to: write.path, mode: write.mode)
+            return nil
+        } catch {
+            return ErrorText.of(error)
+        }
+    }
+
+    /// The bytes `write` leaves: `config save`'s changes laid over the file as it is.
+    static func bytes(of write: FileWrite) -> [UInt8] {
+        switch write.content {
+        case .bytes(let bytes):
+            return bytes
+        case .configOverlay(let changes):
+            let saved =
+                FileManager.default.fileExists(atPath: write.path) ? ConfigFile.document(write.path).document : nil
+            let text =
+                "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
+                + ConfigFile.yaml(saved.map { $0.merged(with: changes) } ?? changes)
+            return Array(text.utf8)
+        }
+    }
+}
