@@ -77,7 +77,12 @@ let package = Package(
             dependencies: ["DelayboxChecked", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
             swiftSettings: strict),
         // What the console's commands answer, as values every door renders (pure).
-        .target(name: "DelayboxAnswers", dependencies: ["DelayboxConfig"], swiftSettings: strict),
+        .target(
+            name: "DelayboxAnswers",
+            dependencies: [
+                "DelayboxAudio", "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxEngine", "DelayboxJSON", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxUnits",
+            ], swiftSettings: strict),
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
         .target(name: "CSystem"),
@@ -122,6 +127,7 @@ let package = Package(
             name: "DelayboxOutput",
             dependencies: [
                 "DelayboxALSA", "DelayboxAudio", "DelayboxEngine", "DelayboxLog", "DelayboxPlatform", "DelayboxSystem",
+                "DelayboxUnits",
             ],
             swiftSettings: strict),
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
@@ -186,8 +192,8 @@ let package = Package(
         .executableTarget(
             name: "delaybox",
             dependencies: [
-                "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig", "DelayboxConfigFile",
-                "DelayboxCtlCommands",
+                "DelayboxAnswers", "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig",
+                "DelayboxConfigFile", "DelayboxCtlCommands",
                 "DelayboxOutput", "DelayboxPlatform", "DelayboxService", "DelayboxWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -250,9 +256,15 @@ let package = Package(
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: [
-                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON",
-                "DelayboxApp",
-                "DelayboxGPIO", "DelayboxTestSupport",
+                "DelayboxAnswers", "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
+                "DelayboxJSON", "DelayboxGPIO", "DelayboxTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DelayboxAnswersTests",
+            dependencies: [
+                "DelayboxAnswers", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxEngine", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport", "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(

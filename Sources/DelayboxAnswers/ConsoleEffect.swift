@@ -1,9 +1,11 @@
+import DelayboxConfig
+
 /// What a console request asks of the playout beyond its reply, said by `ConsoleAnswers`
 /// and carried out by `Playout` — values handed over, not flags the playout polls.
 public enum ConsoleEffect: Equatable, Sendable {
-    /// `config set`, `channel add|remove`: `ConsoleAnswers.config` (and its document) was
-    /// edited and checked: the playout takes it over as the config in force.
-    case configEdited
+    /// `config set`, `channel add|remove`: the config in force edited and checked, with its
+    /// document: the playout takes it over (it answers the wake-up's next request from it).
+    case configEdited(BoardConfig, document: ConfigNode)
     /// A file written off the playout thread (a slow disk's fsync would starve the output);
     /// the request's reply waits for the outcome (`ConsoleAnswers.fileWritten`).
     case write(FileWrite)

@@ -28,7 +28,7 @@ public enum AutomaticBoardFile {
         let cards = AutomaticBoard.cards(
             waitingMs: cardWaitMs, read: { (try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "" },
             pause: { usleep(UInt32($0) * 1_000) })
-        let choice = AutomaticBoard.choose(proposed: BoardChoices.read().proposed, cards: cards)
+        let choice = AutomaticBoard.choose(proposed: BoardCatalog.choices().proposed, cards: cards)
         let path = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("auto-board.yaml")
             .path
         do {

@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxConfig
 import DelayboxConfigFile
 import FoundationEssentials
@@ -39,5 +40,27 @@ public enum BoardCatalog {
             let loaded = ConfigFile.load(path)
             return (file, loaded.config, loaded.diagnostics)
         }
+    }
+
+    /// Where the HAT's EEPROM names its product on a Pi; `DELAYBOX_HAT_PRODUCT` names
+    /// another file (a test's).
+    public static var hatProductPath: String {
+        ProcessInfo.processInfo.environment["DELAYBOX_HAT_PRODUCT"] ?? "/proc/device-tree/hat/product"
+    }
+
+    /// The shipped boards and the HAT's word, read now (the files change only with a
+    /// release, which restarts the box).
+    public static func choices(hatProduct path: String = hatProductPath) -> BoardChoices {
+        var choices = BoardChoices(directory: directory)
+        if let directory = choices.directory {
+            choices.boards = boards(in: directory).compactMap { file, config, _ in
+                config.map { BoardChoices.Board(name: String(file.dropLast(".yaml".count)), config: $0) }
+            }
+        }
+        let product = (try? String(contentsOfFile: path, encoding: .utf8)).map {
+            String($0.filter { $0 != "\0" && !$0.isNewline })
+        }
+        choices.hatProduct = product?.isEmpty == false ? product : nil
+        return choices
     }
 }

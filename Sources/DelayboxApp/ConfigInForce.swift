@@ -1,10 +1,9 @@
-import DelayboxAnswers
 import DelayboxConfig
 import DelayboxLog
 import DelayboxPlatform
 
 /// The config in force and the two ways it changes while the box plays: the console's
-/// `config set` (edited in `ConsoleAnswers`, handed over as `ConsoleEffect.configEdited`),
+/// `config set` (edited by `ConsoleAnswers`, handed over as `ConsoleEffect.configEdited`),
 /// and the files read again (SIGHUP, or the console's `config save`). The files are read
 /// off the playout thread (`readAgain`, on the saver's): parsing a board's YAML and its
 /// bases is no work for a SCHED_FIFO thread with 80 ms of audio in hand. A file that no
@@ -24,6 +23,8 @@ struct ConfigInForce {
     private(set) var document: ConfigNode?
     /// Reads the files again (on the saver's thread: `readAgain`, `FileErrands`).
     let read: Read
+    /// The config before the changes not yet taken (`takeChange`); nil: none since.
+    private var changedFrom: BoardConfig?
     private let logger = Logger(label: "delaybox.config")
 
     init(config: BoardConfig, document: ConfigNode?, read: @escaping Read) {
@@ -43,22 +44,28 @@ struct ConfigInForce {
         }
     }
 
-    /// Takes over the console's edit (`edited`: `answers` holds one) and the files as read
-    /// again (`reading`); the console then answers from the result. Returns the config
-    /// replaced, when the one in force is now different.
-    mutating func takeChanges(edited: Bool, reading: Reading?, from answers: inout ConsoleAnswers) -> BoardConfig? {
-        guard edited || reading != nil else { return nil }
-        let before = config
-        if edited { (config, document) = (answers.config, answers.document) }
-        if let reading {
-            take(reading)
-            (answers.config, answers.document) = (config, document)
-        }
-        return config == before ? nil : before
+    /// The console's edit (`ConsoleEffect.configEdited`): in force at once, so that the
+    /// wake-up's next request is answered from it.
+    mutating func edit(_ edited: BoardConfig, document edits: ConfigNode) {
+        changedFrom = changedFrom ?? config
+        (config, document) = (edited, edits)
+    }
+
+    /// The files as read again (`readAgain`) taken over, unless they no longer read.
+    mutating func take(_ reading: Reading) {
+        changedFrom = changedFrom ?? config
+        reload(reading)
+    }
+
+    /// The config in force before the edits and readings since the last call, when the one
+    /// in force now is different.
+    mutating func takeChange() -> BoardConfig? {
+        defer { changedFrom = nil }
+        return changedFrom == config ? nil : changedFrom
     }
 
     /// What can change live takes effect (channels, delay step, defaults for the next start).
-    private mutating func take(_ reading: Reading) {
+    private mutating func reload(_ reading: Reading) {
         switch reading {
         case .kept(let why):
             logger.error("config not reloaded, keeping the running one: \(why)")

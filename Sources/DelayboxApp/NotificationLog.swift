@@ -3,6 +3,7 @@ import DelayboxEngine
 import DelayboxJSON
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxUnits
 import FoundationEssentials
 import Glibc
 

@@ -3,6 +3,7 @@ import DelayboxEngine
 import DelayboxJSON
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxUnits
 
 /// `delaybox play`'s output: a line per thing that happened, its time in seconds since
 /// the start, or one JSON object per line (`--json`: docs/stream-events.md).

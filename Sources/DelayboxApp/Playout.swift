@@ -15,6 +15,7 @@ import DelayboxPlatform
 import DelayboxService
 import DelayboxState
 import DelayboxStream
+import DelayboxUnits
 import FoundationEssentials
 
 /// The box at work, one wake-up at a time, on the playout thread: what the stream client
@@ -86,6 +87,15 @@ final class Playout {
     private let executor: CommandExecutor
     let desk: ProgrammeDesk?
     private var answers: ConsoleAnswers
+    /// What the answers know of the world outside them (the doors, the journal, files read
+    /// off this thread).
+    private let facts: ApplianceFacts
+    /// Recent stream events as the log printed them, newest last (`events`).
+    private var recentEvents: [String] = []
+    /// Whether a new release may restart the box now (`status`'s `update_restart`).
+    private var updateGate = UpdateRestartGate()
+    /// This thread's SCHED_FIFO priority, 0 at normal priority (`stats`).
+    private var priority: Int32 = 0
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
     private var testTone = TestTone()
@@ -95,8 +105,9 @@ final class Playout {
     private var nextVenueFigure = Instant.zero
     /// When the station's clock is next looked at, to be kept for its next start.
     private var nextStationClockLook = Instant.zero
-    /// When the release line is next read again (on the saver's thread).
-    private var nextReleaseRead = Instant.zero
+    /// When the release line, and the machine's figures, are next read again (on the
+    /// saver's thread).
+    private var nextReleaseRead = Instant.zero, nextMachineRead = Instant.zero
     /// How often a box of a group says its venue figure.
     static let venueFigureInterval = TimeAmount.seconds(5)
     /// How soon a figure is tried again when the newest audio held no mark yet (at the
@@ -138,12 +149,14 @@ final class Playout {
                 cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
                 cues: config.defaults.feedbackSounds ? setup.cues : nil)
         }
+        facts = ApplianceFacts(doors: doors, wallClock: wallClock)
         answers = ConsoleAnswers(
-            engine: session.engine, executor: executor, config: config, channel: session.channel, started: now)
-        (answers.document, answers.doors, answers.standby) = (setup.document, doors, standby)
-        answers.consoleConfigPath = setup.consoleConfigPath
-        answers.wallClock = wallClock
-        answers.boardChoices = BoardChoices.read()
+            facts: facts,
+            box: BoxSnapshot(
+                engine: session.engine, executor: executor, channel: session.channel, config: config,
+                document: setup.document, output: output.statistics, playoutThreadPriority: 0, recording: [],
+                recentEvents: [], updateGate: UpdateRestartGate()),
+            started: now, consoleConfigPath: setup.consoleConfigPath, boardChoices: BoardCatalog.choices())
         health = ServiceHealth(systemd: systemd, start: now)
         volume = (settings.volume, false)
         output.setVolume(settings.volume, muted: false)
@@ -265,21 +278,27 @@ final class Playout {
     /// The doors' requests answered; returns what the answers ask of the playout beyond
     /// their replies. A reply that waits for a file is given once it is written (`takeEffects`).
     private func answer(_ requests: [ConsoleInbox.Pending], now: Instant) -> [ConsoleEffect] {
-        answers.output = output.statistics
         var effects: [ConsoleEffect] = []
         for pending in requests {
             var asked: [ConsoleEffect] = []
-            let reply = answers.answer(pending.request, channels: &channels, effects: &asked, now: now)
-            for case .write(let write) in asked { files.write(write, for: pending, read: configuration.read) }
+            let reply = answers.answer(pending.request, box: snapshot(), channels: &channels, effects: &asked, now: now)
+            for effect in asked {
+                switch effect {
+                case .configEdited(let config, let document): configuration.edit(config, document: document)
+                case .write(let write): files.write(write, for: pending, read: configuration.read)
+                case .tone: break
+                }
+            }
             if let reply { pending.reply(reply) }
             effects += asked
         }
         return effects
     }
 
-    /// Carries out what the answers asked (the test tone), takes an edited config and the
-    /// files read again (`filed`) over, then gives the replies that waited for a file, and
-    /// switches channel when a door or a config change asked for another.
+    /// Carries out what the answers asked (the test tone), takes the files read again
+    /// (`filed`) over and tells what the config's changes reach, then gives the replies that
+    /// waited for a file, and switches channel when a door or a config change asked for
+    /// another.
     private func takeEffects(_ effects: [ConsoleEffect], filed: [FileErrands.Outcome], now: Instant) throws {
         for case .tone(let on) in effects { testTone.isOn = on }
         var reading: ConfigInForce.Reading?
@@ -292,8 +311,11 @@ final class Playout {
                 replies.append((pending, answers.fileWritten(write, error: error)))
             }
         }
-        if reading != nil { health.notify("READY=1") }
-        let redefined = takeConfigChanges(edited: effects.contains(.configEdited), reading: reading)
+        if let reading {
+            configuration.take(reading)
+            health.notify("READY=1")
+        }
+        let redefined = takeConfigChanges()
         for (pending, reply) in replies { pending.reply(reply) }
         if let channel = channels.takeRequest() ?? redefined, channel != session.channel {
             try switchChannel(to: channel, now: now)
@@ -319,14 +341,16 @@ final class Playout {
     /// settings saved when due.
     private func keepWatch(now: Instant) {
         let state = session.engine.state
-        answers.updateGate.observe(
+        updateGate.observe(
             state: state, heldMs: state == .reconnecting ? session.engine.status(at: now).bufferedAheadMs : 0, now: now)
         doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
         if now >= nextReleaseRead {
-            nextReleaseRead = now + ReleaseLine.refreshInterval
-            saver.perform { [releaseLine = answers.releaseLine] in releaseLine.refresh() }
+            nextReleaseRead = now + ApplianceFacts.releaseInterval
+            let machine = now >= nextMachineRead
+            if machine { nextMachineRead = now + ApplianceFacts.machineInterval }
+            saver.perform { [gathered = facts.gathered] in gathered.gather(machine: machine) }
         }
     }
 
@@ -339,7 +363,7 @@ final class Playout {
         output.frameLimit = seconds > 0 ? Int64(seconds * Double(AudioFormat.sampleRate)) : Int64.max
         output.start()
         if RealTimePriority.raiseCallingThread(to: Self.realTimePriority) {
-            answers.playoutThreadPriority = Self.realTimePriority
+            priority = Self.realTimePriority
         } else {
             logger.notice(
                 "playout and audio at normal priority: real-time (SCHED_FIFO) not permitted — a busy board may be heard as gaps"
@@ -440,10 +464,8 @@ final class Playout {
     /// (`config set` on the console, SIGHUP, `config save`): the doors, and the lineup the
     /// channels are chosen from. Returns the playing channel's new definition when it was
     /// redefined (its URL changed, say): it plays from it at once.
-    private func takeConfigChanges(edited: Bool, reading: ConfigInForce.Reading?) -> Channel? {
-        guard let before = configuration.takeChanges(edited: edited, reading: reading, from: &answers) else {
-            return nil
-        }
+    private func takeConfigChanges() -> Channel? {
+        guard let before = configuration.takeChange() else { return nil }
         let config = configuration.config
         doors.configChanged(from: before, to: config)
         if executor.limitVolume(to: config.defaults.maxVolume, now: clock.now()) {
@@ -496,7 +518,6 @@ final class Playout {
         }
         desk?.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
         executor.attach(session.engine, channel: session.channel.name, now: now)
-        (answers.engine, answers.channel) = (session.engine, session.channel)
     }
 
     /// Tops the output's ring up (at least `minimumPeriods`: a fade-out) with `engine`'s
@@ -531,7 +552,7 @@ final class Playout {
             case .eventTookEffect(let event, let transition, _, let elapsed):
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
                 let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
-                answers.recentEvents = (answers.recentEvents + [entry]).suffix(20)
+                recentEvents = (recentEvents + [entry]).suffix(20)
                 let unixMs = Int64((heard.timeIntervalSince1970 * 1000).rounded(.down))
                 doors.eventHeard(
                     json: JSONText.encode(
@@ -541,6 +562,14 @@ final class Playout {
             default: break
             }
         }
+    }
+
+    /// The box as the answers see it now.
+    private func snapshot() -> BoxSnapshot {
+        BoxSnapshot(
+            engine: session.engine, executor: executor, channel: session.channel, config: configuration.config,
+            document: configuration.document, output: output.statistics, playoutThreadPriority: priority,
+            recording: standby.names, recentEvents: recentEvents, updateGate: updateGate)
     }
 
     private func save() { if savesSettings { saver.save(executor.settings) } }

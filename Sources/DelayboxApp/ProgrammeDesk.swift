@@ -1,8 +1,10 @@
+import DelayboxAnswers
 import DelayboxClips
 import DelayboxCommands
 import DelayboxEngine
 import DelayboxMixer
 import DelayboxPlatform
+import DelayboxUnits
 import FoundationEssentials
 
 /// The appliance's side of the programme mix, on the playout thread: it asks the clip

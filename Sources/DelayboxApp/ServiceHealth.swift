@@ -3,6 +3,7 @@ import DelayboxLog
 import DelayboxOutput
 import DelayboxPlatform
 import DelayboxService
+import DelayboxUnits
 
 /// What systemd hears from the box (docs/daemon.md): READY once the first period is
 /// rendered, STATUS= once a second, and the watchdog fed only while audio reaches the

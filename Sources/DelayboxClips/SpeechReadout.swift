@@ -1,5 +1,6 @@
 import DelayboxMixer
 import DelayboxPlatform
+import DelayboxUnits
 import FoundationEssentials
 import Synchronization
 

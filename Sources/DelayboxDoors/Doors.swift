@@ -75,12 +75,9 @@ public final class Doors {
     /// Sends `line` (a `delay` or `channel` line) to every box of this box's group, this one
     /// too; nil when it is on its way, else why not.
     public func sayToGroup(_ line: String) -> String? {
-        guard let mqtt, mqtt.topics.groupPrefix != nil else { return Self.inNoGroup }
+        guard let mqtt, mqtt.topics.groupPrefix != nil else { return MQTTTopics.inNoGroup }
         return mqtt.sayToGroup(line) ? nil : "the MQTT broker is not connected now: nothing was sent (docs/mqtt.md)"
     }
-
-    /// What a group's command says on a box in none.
-    public static let inNoGroup = "this box is in no group: mqtt.group in the board config (docs/mqtt.md)"
 
     /// The group's other boxes as last heard, each with the seconds since; nil when this box
     /// is in no group.

@@ -2,6 +2,7 @@ import DelayboxConsole
 import DelayboxJSON
 import DelayboxPlatform
 import DelayboxSerial
+import DelayboxUnits
 import FoundationEssentials
 import Synchronization
 

@@ -3,6 +3,9 @@ import DelayboxConfig
 /// The box's topics (docs/mqtt.md): its own under the prefix, its group's, and Home
 /// Assistant's discovery topics.
 public struct MQTTTopics: Sendable, Equatable {
+    /// What a group's command says on a box in none.
+    public static let inNoGroup = "this box is in no group: mqtt.group in the board config (docs/mqtt.md)"
+
     /// The client id the broker knows the box by: `mqtt.client_id`, else the hostname.
     public let clientID: String
     /// `mqtt.topic_prefix`, else `delaybox/<client id>`.

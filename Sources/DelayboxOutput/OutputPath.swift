@@ -2,6 +2,7 @@ import DelayboxAudio
 import DelayboxEngine
 import DelayboxLog
 import DelayboxPlatform
+import DelayboxUnits
 
 /// Everything between the engine and the jack: the ring the playout thread fills, the
 /// audio thread that empties it into the driver, and the volume (the codec's mixer
@@ -180,28 +181,4 @@ public final class OutputPath {
 
     /// Lets the device play out the ring, closes it and ends the audio thread.
     public func stop() { thread.stop() }
-}
-
-/// The output's trouble counts.
-public struct OutputStatistics: Sendable {
-    /// Underruns the device recovered from (ALSA's xruns).
-    public var xruns = 0
-    /// Periods the audio thread filled with silence because the playout thread was late.
-    public var lateRenders = 0
-    /// Times the device was lost and reopened.
-    public var deviceLosses = 0
-    /// From a control's touch (the kernel's timestamp of the edge or key) to its sound's
-    /// first frame at the jack, for the latest sounds.
-    public var touchToSound = LatencyWindow()
-    /// The audio thread's SCHED_FIFO priority, 0 at normal priority.
-    public var audioThreadPriority: Int32 = 0
-
-    public init(
-        xruns: Int = 0, lateRenders: Int = 0, deviceLosses: Int = 0, touchToSound: LatencyWindow = LatencyWindow(),
-        audioThreadPriority: Int32 = 0
-    ) {
-        (self.xruns, self.lateRenders, self.deviceLosses, self.touchToSound, self.audioThreadPriority) = (
-            xruns, lateRenders, deviceLosses, touchToSound, audioThreadPriority
-        )
-    }
 }

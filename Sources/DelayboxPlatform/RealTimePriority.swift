@@ -27,6 +27,4 @@ public enum RealTimePriority {
         return sched_getparam(0, &parameters) == 0 ? parameters.sched_priority : 0
     }
 
-    /// How `stats` shows a thread's scheduling: `fifo 50`, or `normal`.
-    public static func description(_ priority: Int32) -> String { priority > 0 ? "fifo \(priority)" : "normal" }
 }

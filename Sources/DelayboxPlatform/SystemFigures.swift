@@ -24,6 +24,9 @@ public struct SystemFigures: Sendable, Equatable {
     /// Seconds since the kernel started.
     public var uptimeS: Int?
 
+    /// None known yet.
+    public init() {}
+
     /// The figures now; `root` is where /proc and /sys are (a test's directory).
     public static func read(root: String = "") -> SystemFigures {
         var figures = SystemFigures()

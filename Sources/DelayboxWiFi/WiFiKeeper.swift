@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// The box runs unprivileged: it reads NetworkManager's state with nmcli as any user may,
 /// and asks root's Wi-Fi helper for each change (`WiFiHelper`, through `WiFiHelperLink`).
-public final class WiFiKeeper: Sendable {
+public final class WiFiKeeper: WiFiControl {
     /// Runs nmcli with `arguments`: the real one, or a test's.
     public typealias Runner = @Sendable (_ arguments: [String]) -> ChildProcess.Outcome
     /// Has root's helper carry out a change, waiting at most the time given: nil when done,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DelayboxAnswers
 import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
@@ -33,13 +34,13 @@ struct BoardCommand: ParsableCommand {
     var bootConfig = "/boot/firmware/config.txt"
 
     @Option(name: .customLong("hat-product"), help: "Where the HAT's EEPROM names its product.")
-    var hatProduct = BoardChoices.hatProductPath
+    var hatProduct = BoardCatalog.hatProductPath
 
     @Flag(help: "Add the config.txt lines without asking.")
     var yes = false
 
     func run() throws {
-        let choices = BoardChoices.read(hatProduct: hatProduct)
+        let choices = BoardCatalog.choices(hatProduct: hatProduct)
         guard let directory = choices.directory else {
             throw ValidationError(
                 "no board-configs directory (looked in \(BoardCatalog.directories.joined(separator: ", ")))")

@@ -2,6 +2,7 @@ import ArgumentParser
 import DelayboxEngine
 import DelayboxPlatform
 import DelayboxSimulation
+import DelayboxUnits
 import FoundationEssentials
 
 struct SimulateCommand: ParsableCommand {

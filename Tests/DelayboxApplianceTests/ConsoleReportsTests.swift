@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxConsole
 import Testing
 

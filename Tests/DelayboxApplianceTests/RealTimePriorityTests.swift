@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxPlatform
 import DelayboxTestSupport
 import Synchronization
@@ -32,6 +33,6 @@ struct RealTimePriorityTests {
         #expect(result.raised && result.own == 30, "\(result)")
         #expect(result.child == 0, "a thread it started inherited its priority: \(result)")
         #expect(RealTimePriority.ofCallingThread() == 0, "the test's own thread is untouched")
-        #expect(RealTimePriority.description(40) == "fifo 40" && RealTimePriority.description(0) == "normal")
+        #expect(ConsoleAnswers.describe(priority: 40) == "fifo 40" && ConsoleAnswers.describe(priority: 0) == "normal")
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxApp
 import DelayboxConfig
 import DelayboxEngine

@@ -1,4 +1,4 @@
-import DelayboxApp
+import DelayboxAnswers
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxControls

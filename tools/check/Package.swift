@@ -38,6 +38,13 @@ let package = Package(
         .target(
             name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),
+        // What the console's commands mean and answer (the composition root hands in the rest).
+        .target(
+            name: "DelayboxAnswers",
+            dependencies: [
+                "DelayboxAudio", "DelayboxCommands", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxEngine", "DelayboxJSON", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxUnits",
+            ], swiftSettings: strict),
         .target(
             name: "DelayboxMQTT",
             dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
@@ -77,6 +84,13 @@ let package = Package(
             dependencies: ["DelayboxMixer", "DelayboxEngine", "DelayboxSimulation", "DelayboxTestSupport"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
+            name: "DelayboxAnswersTests",
+            dependencies: [
+                "DelayboxAnswers", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
+                "DelayboxEngine", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport", "DelayboxUnits",
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "DelayboxConsoleTests",
             dependencies: [
                 "DelayboxConsole", "DelayboxCommands", "DelayboxNetwork", "DelayboxSimulation", "DelayboxUnits",
@@ -91,10 +105,10 @@ let package = Package(
         .testTarget(
             name: "DelayboxControlsTests",
             dependencies: [
-                "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON",
-                "DelayboxTestSupport",
+                "DelayboxAnswers", "DelayboxControls", "DelayboxCommands", "DelayboxConfig", "DelayboxEngine",
+                "DelayboxJSON", "DelayboxTestSupport",
             ],
-            exclude: ["ControlSurfaceEndToEndTests.swift", "GPIOChipTests.swift"], swiftSettings: strict),
+            exclude: ["GPIOChipTests.swift"], swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
             dependencies: [

@@ -1,10 +1,5 @@
-import DelayboxAnswers
 import DelayboxConfig
 import DelayboxConsole
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What the console changes beyond the executor's commands: an update asked for, the running
 /// config (`config set`, `channel add`/`remove`, `config save`).
@@ -31,7 +26,7 @@ extension ConsoleAnswers {
     func leaveRequest(
         _ file: String, holding line: String?, for what: String, done: ResultAnswer, effects: inout [ConsoleEffect]
     ) -> ConsoleReply? {
-        guard let directory = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !directory.isEmpty else {
+        guard let directory = facts.requestDirectory, !directory.isEmpty else {
             return .refusal(
                 .unavailable,
                 "this box was not installed from the package: nothing here can ask for \(what) (docs/deploy.md)")
@@ -71,8 +66,7 @@ extension ConsoleAnswers {
         guard let override = document.override(setting: key, to: .scalar(value, origin)) else {
             return .refusal(.refused, "'\(key)' cannot be set: it runs into a value or past the end of a list")
         }
-        if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
-        effects.append(.configEdited)
+        if let problem = apply(override, origin: origin, effects: &effects) { return .refusal(.refused, problem) }
         let shown = self.document.map { BoardConfig.secretKeys(in: $0).contains(key) } == true ? Secret.shown : value
         return .answer(ResultAnswer(key: key, value: shown, saved: ResultAnswer.unsaved))
     }
@@ -92,17 +86,16 @@ extension ConsoleAnswers {
         }
         if let refusal = change(&items, origin) { return .refusal(.refused, refusal) }
         let override = ConfigNode.mapping([(ConfigNode.Key("channels", at: origin), .sequence(items, origin))], origin)
-        if let problem = apply(override, origin: origin) { return .refusal(.refused, problem) }
-        effects.append(.configEdited)
+        if let problem = apply(override, origin: origin, effects: &effects) { return .refusal(.refused, problem) }
         var answer = answer
         answer.saved = ResultAnswer.unsaved
         return .answer(answer)
     }
 
     /// Lays `override` over the running config when the result is valid (nil), as a reload
-    /// does, and remembers it for `config save`; else what is wrong with it. The caller
-    /// says `configEdited` to the playout.
-    mutating func apply(_ override: ConfigNode, origin: SourceLocation) -> String? {
+    /// does, and remembers it for `config save`, telling the playout (`configEdited`); else
+    /// what is wrong with it.
+    mutating func apply(_ override: ConfigNode, origin: SourceLocation, effects: inout [ConsoleEffect]) -> String? {
         guard let document else { return "the config file cannot be read again" }
         let fresh = document.merged(with: override)
         let read = BoardConfig.read(fresh)
@@ -111,8 +104,8 @@ extension ConsoleAnswers {
             return problems.map(\.message).joined(separator: "; ")
         }
         unsaved = (unsaved ?? .mapping([], origin)).merged(with: override)
-        self.document = fresh
-        config = freshConfig
+        (box.document, box.config) = (fresh, freshConfig)
+        effects.append(.configEdited(freshConfig, document: fresh))
         return nil
     }
 
@@ -133,7 +126,7 @@ extension ConsoleAnswers {
     /// The reply to the request that asked for `write`, once it is written (`error`: why
     /// not). `config save`'s changes are saved then (the files are read again before the
     /// reply is given); unsaved still when the file could not be written.
-    mutating func fileWritten(_ write: FileWrite, error: String?) -> ConsoleReply {
+    public mutating func fileWritten(_ write: FileWrite, error: String?) -> ConsoleReply {
         switch write.purpose {
         case .request(let what, let done):
             if let error { return .refusal(.unavailable, "cannot ask for \(what): \(error)") }

@@ -1,25 +1,21 @@
-import DelayboxAnswers
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxControls
-import DelayboxDoors
 import DelayboxEngine
-import DelayboxFFmpeg
 import DelayboxJSON
-import DelayboxPlatform
+import DelayboxUnits
 
 /// What the console reports: the answers built from the engine, the config and the doors.
 extension ConsoleAnswers {
     /// The reports by name: the language's commands that take no argument and change
     /// nothing (`ConsoleLanguage.reports`; a test holds the two lists equal). A new one is
     /// its language entry, its row here, its test and its line in docs/console.md.
-    static let reports: [String: @Sendable (ConsoleAnswers, EngineStatus, Instant) -> ConsoleReply] = [
+    public static let reports: [String: @Sendable (ConsoleAnswers, EngineStatus, Instant) -> ConsoleReply] = [
         // FFmpeg's too: its security updates are Debian's, rebuilt into a release (docs/security.md).
-        "version": { _, _, _ in .answer(VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version))
-        },
+        "version": { answers, _, _ in .answer(answers.facts.versions) },
         "system": { answers, status, _ in .answer(answers.systemAnswer(status)) },
         "events": { answers, _, _ in
-            let events = answers.recentEvents
+            let events = answers.box.recentEvents
             return .answer(
                 ListAnswer(events: events), text: events.isEmpty ? "no events yet" : events.joined(separator: "\n"))
         },
@@ -30,7 +26,7 @@ extension ConsoleAnswers {
             return .answer(
                 UptimeAnswer(
                     uptime: String(printf: "%d h %02d min", seconds / 3_600, seconds / 60 % 60), uptimeS: seconds,
-                    systemUptimeS: SystemFigures.read().uptimeS))
+                    systemUptimeS: answers.facts.machine().systemUptimeS))
         },
     ]
 
@@ -59,7 +55,7 @@ extension ConsoleAnswers {
 
     /// The answer to `status`.
     func statusAnswer(_ status: EngineStatus, now: Instant) -> StatusAnswer {
-        let recording = standby?.names ?? []
+        let recording = box.recording
         return StatusAnswer(
             state: status.state.rawValue, streamProblem: status.streamProblem, channel: channel.name,
             delayMs: status.delayMs,
@@ -68,33 +64,34 @@ extension ConsoleAnswers {
             nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),
             recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
             buildingDelayMs: status.delayToBuildMs,
-            page: config.web.map { PageLinks.byName(port: $0.port) },
-            pageByNumber: config.web.flatMap { pageLinks.byNumber(port: $0.port, now: now) },
-            release: releaseLine.current, stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
-            updateRestart: updateGate.verdict(
-                state: status.state, now: now, window: config.updateWindow,
-                minuteOfDay: wallClock().map(WallClock.localMinuteOfDay)),
+            page: config.web.map { facts.pageByName(port: $0.port) },
+            pageByNumber: config.web.flatMap { facts.pageByNumber(port: $0.port, now: now) },
+            release: facts.release, stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
+            updateRestart: box.updateGate.verdict(
+                state: status.state, now: now, window: config.updateWindow, minuteOfDay: facts.localMinuteOfDay()),
             group: config.mqtt?.group)
     }
+
+    /// A thread's scheduling as `stats` says it: `fifo 40`, or `normal`.
+    public static func describe(priority: Int32) -> String { priority > 0 ? "fifo \(priority)" : "normal" }
 
     /// `value` to 0.1.
     static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     /// The answer to `system`: the machine as the box sees it.
     func systemAnswer(_ status: EngineStatus) -> SystemAnswer {
-        let machine = SystemFigures.read()
-        return SystemAnswer(
-            hostname: HostName.current(), addresses: machine.addresses.joined(separator: ", "),
-            wifiInterface: machine.wifi?.interface, wifiSignalDbm: machine.wifi?.signalDBm,
-            wifiMissedBeacons: machine.wifi?.missedBeacons, cpuTemperatureC: machine.cpuTemperatureC,
-            systemUptimeS: machine.uptimeS, reconnectsFailed: status.statistics.failedReconnects)
+        var answer = facts.machine()
+        answer.reconnectsFailed = status.statistics.failedReconnects
+        return answer
     }
 
     /// The answer to `stats`.
     func statsAnswer(_ status: EngineStatus) -> StatsAnswer {
         let statistics = status.statistics
         // A control's touch to its sound at the jack, over the latest (none before the first).
+        let output = box.output
         let clicks = output.touchToSound.summary
+        let process = facts.processFigures()
         return StatsAnswer(
             bufferMs: status.bufferedAheadMs,
             delayErrorMs: ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10,
@@ -103,14 +100,14 @@ extension ConsoleAnswers {
             resyncs: statistics.resyncs, driftPpm: (statistics.driftPpm * 10).rounded() / 10,
             driftSlips: statistics.driftSlips, delayBufferBytes: status.delayBufferBytes, xruns: output.xruns,
             lateRenders: output.lateRenders, deviceLosses: output.deviceLosses,
-            audioThread: RealTimePriority.description(output.audioThreadPriority),
-            playoutThread: RealTimePriority.description(playoutThreadPriority),
+            audioThread: Self.describe(priority: output.audioThreadPriority),
+            playoutThread: Self.describe(priority: box.playoutThreadPriority),
             knobToClickCount: output.touchToSound.count,
-            cpuS: (ProcessFigures.cpuSeconds() * 100).rounded() / 100,
-            rssMb: (Double(ProcessFigures.residentBytes()) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
+            cpuS: (process.cpuSeconds * 100).rounded() / 100,
+            rssMb: (Double(process.residentBytes) / 1e5).rounded() / 10, knobToClickMs: clicks?.p95,
             knobToClickP50Ms: clicks?.p50, knobToClickMaxMs: clicks?.max,
             stationClockPpm: statistics.stationClockPpm.map(Self.tenths),
-            venueShiftMs: doors?.venueMember == nil
+            venueShiftMs: facts.venueMember == nil
                 ? nil : Self.tenths(AudioFormat.exactMilliseconds(frames: statistics.venueShiftFrames)))
     }
 
@@ -147,7 +144,7 @@ extension ConsoleAnswers {
 
     /// The answer to `gpio`: every input line as the front panel reads it.
     func panelAnswer() -> ConsoleReply {
-        guard let view = doors?.panel?.inputView() else {
+        guard let view = facts.panelView() else {
             return .refusal(
                 .unavailable,
                 config.gpio == nil
@@ -158,13 +155,13 @@ extension ConsoleAnswers {
 
     /// The answer to `remote`: the receiver and the latest keys (their times are the kernel's, on CLOCK_MONOTONIC).
     func remoteAnswer() -> ConsoleReply {
-        guard let view = doors?.remote?.view() else {
+        guard let (view, now) = facts.remoteView() else {
             return .refusal(
                 .unavailable,
                 config.remote == nil
                     ? "this board has no remote (docs/controls.md: IR remote)"
                     : "the remote is not running (see the log)")
         }
-        return .answer(view.answer(now: SystemClock.monotonicNow()))
+        return .answer(view.answer(now: now))
     }
 }

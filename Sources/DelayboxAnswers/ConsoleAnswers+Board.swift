@@ -1,4 +1,3 @@
-import DelayboxAnswers
 import DelayboxConsole
 
 /// `board list` and `board use NAME`: the board chosen from the shipped ones, on the box's

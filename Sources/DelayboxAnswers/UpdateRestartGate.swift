@@ -8,14 +8,16 @@ import DelayboxEngine
 /// bridges, is not quiet). Or it is inside the owner's `update.window` on the local clock.
 /// `status` says the verdict as `update_restart`; the package's release-check asks it
 /// before it restarts the service for a release apt installed.
-struct UpdateRestartGate {
+public struct UpdateRestartGate: Sendable {
     /// How long the box must have been quiet before a restart may cut in (s).
-    static let quietSeconds: Int64 = 10
+    public static let quietSeconds: Int64 = 10
     /// Since when nothing of the station has been heard; nil while it plays.
-    private(set) var quietSince: Instant?
+    public private(set) var quietSince: Instant?
+
+    public init() {}
 
     /// One playout wake-up's state; `heldMs`: the audio held ahead of playout.
-    mutating func observe(state: SessionState, heldMs: Int64, now: Instant) {
+    public mutating func observe(state: SessionState, heldMs: Int64, now: Instant) {
         let quiet =
             switch state {
             case .playing: false
@@ -31,7 +33,7 @@ struct UpdateRestartGate {
 
     /// `now: paused`, `now: in the update window 04:00-05:00` when a restart cuts nothing, else `waits: WHY`. `minuteOfDay`: the local
     /// clock's minute (0..<1440), nil while the clock cannot be believed.
-    func verdict(state: SessionState, now: Instant, window: UpdateWindow, minuteOfDay: Int?) -> String {
+    public func verdict(state: SessionState, now: Instant, window: UpdateWindow, minuteOfDay: Int?) -> String {
         if let quietSince, now - quietSince >= .seconds(Self.quietSeconds) {
             // (No running count: MQTT and the page republish the status when it changes.)
             return "now: \(state.rawValue)"

@@ -1,10 +1,7 @@
-import DelayboxAnswers
 import DelayboxConsole
-import DelayboxDoors
-import DelayboxWiFi
 
 /// `wifi`, `wifi join`, `wifi hotspot on|off`: the box's Wi-Fi, looked after by the doors'
-/// `WiFiKeeper` (issue 60). Answered at once: joining takes the keeper's thread tens of
+/// `WiFiKeeper` (`BoxFacts.wifi`) (issue 60). Answered at once: joining takes the keeper's thread tens of
 /// seconds, and the box says how it went aloud (a phone on the hotspot loses the page).
 extension ConsoleAnswers {
     private var keeperMissing: ConsoleReply {
@@ -14,7 +11,7 @@ extension ConsoleAnswers {
 
     /// - Parameter door: the network door that asked (its password is not shown there).
     func wifiAnswer(door: NetworkDoorPolicy.Door?) -> ConsoleReply {
-        guard let keeper = doors?.wifi else { return keeperMissing }
+        guard let keeper = facts.wifi else { return keeperMissing }
         let after =
             config.wifi?.hotspotAfter.map {
                 "closed; opens after \($0.wholeSeconds >= 120 ? "\($0.wholeSeconds / 60) min" : "\($0.wholeSeconds) s") without a network"
@@ -24,7 +21,7 @@ extension ConsoleAnswers {
     }
 
     func joinWiFi(_ ssid: String, password: String) -> ConsoleReply {
-        guard let keeper = doors?.wifi else { return keeperMissing }
+        guard let keeper = facts.wifi else { return keeperMissing }
         if let refusal = keeper.join(ssid: ssid, password: password) { return .refusal(.refused, refusal) }
         return .answer(
             ResultAnswer(
@@ -33,7 +30,7 @@ extension ConsoleAnswers {
     }
 
     func changeHotspotPassword(_ password: String) -> ConsoleReply {
-        guard let keeper = doors?.wifi else { return keeperMissing }
+        guard let keeper = facts.wifi else { return keeperMissing }
         if let refusal = keeper.changeHotspotPassword(password) { return .refusal(.refused, refusal) }
         return .answer(
             ResultAnswer(wifi: "the hotspot's password is changed; a phone on the hotspot joins again with the new one")
@@ -41,7 +38,7 @@ extension ConsoleAnswers {
     }
 
     func wifiHotspot(open: Bool) -> ConsoleReply {
-        guard let keeper = doors?.wifi else { return keeperMissing }
+        guard let keeper = facts.wifi else { return keeperMissing }
         guard open else {
             keeper.closeHotspot()
             return .answer(ResultAnswer(wifi: "hotspot closing"))

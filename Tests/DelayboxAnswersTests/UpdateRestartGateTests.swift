@@ -2,7 +2,7 @@ import DelayboxConfig
 import DelayboxEngine
 import Testing
 
-@testable import DelayboxApp
+@testable import DelayboxAnswers
 
 /// Issue 57: an upgrade never cuts a programme. The gate's verdict in virtual time, and
 /// the owner's window as the board file gives it.

@@ -1,60 +1,56 @@
-import DelayboxAnswers
 import DelayboxCommands
 import DelayboxConfig
 import DelayboxConsole
-import DelayboxDoors
 import DelayboxEngine
-import DelayboxFFmpeg
 import DelayboxJSON
 import DelayboxLog
-import DelayboxOutput
-import DelayboxService
+import DelayboxMQTT
+import DelayboxUnits
 
-/// Answers console requests on the playout thread, from the engine, the executor and the
-/// config: a `ConsoleReply` (a Codable answer, or a refusal of a kind) that each door
-/// renders its own way. Channels are chosen in the playout's `ChannelChoice`, as the panel
-/// chooses them.
-struct ConsoleAnswers {
-    var engine: PlaybackEngine
-    let executor: CommandExecutor
-    var config: BoardConfig
-    /// The same config as written, every value with its file and line (`config get`).
-    var document: ConfigNode?
-    var channel: Channel
+/// Answers console requests on the playout thread: what each request means, from the box
+/// as the playout hands it over at that wake-up (`BoxSnapshot`) and what the root knows of
+/// the machine and the doors (`BoxFacts`) — a `ConsoleReply` (a Codable answer, or a
+/// refusal of a kind) that each door renders its own way. Channels are chosen in the
+/// playout's `ChannelChoice`, as the panel chooses them. Pure: it keeps only its own
+/// state (the console's unsaved changes) and says what the playout must do
+/// (`ConsoleEffect`).
+public struct ConsoleAnswers {
+    let facts: any BoxFacts
+    /// The box at the wake-up being answered (`answer` takes it; an edit by `config set` is
+    /// made here and handed back as `ConsoleEffect.configEdited`).
+    var box: BoxSnapshot
     let started: Instant
-    /// Recent stream events as the log printed them, newest last.
-    var recentEvents: [String] = []
     /// Where `config save` writes (nil: nowhere), and the changes `config set` made since
     /// the last save.
-    var consoleConfigPath: String?
+    let consoleConfigPath: String?
     var unsaved: ConfigNode?
-    /// The panel and the remote, for `gpio` and `remote`.
-    var doors: Doors?
-    /// The output's trouble counts, as of this wake-up (the playout sets them before it answers).
-    var output = OutputStatistics()
-    /// The playout thread's SCHED_FIFO priority, 0 at normal priority (`stats`).
-    var playoutThreadPriority: Int32 = 0
-    /// The channels recorded in the background (`record: true`; `status` lists them).
-    var standby: StandbyChannels?
-    /// The page's links for `status` (by name, and by number).
-    let pageLinks = PageLinks()
-    /// The healer's last line about this box's release (`release`), read off this thread.
-    let releaseLine = ReleaseLine()
-    /// Whether a new release may restart the box now (`update_restart`).
-    var updateGate = UpdateRestartGate()
-    /// The wall clock as `board.clock` says to believe it (Unix time, s; nil: not yet).
-    var wallClock: @Sendable () -> Double? = { nil }
     /// The shipped boards and the HAT's word (`board list`, `board use`), read before playout
     /// began: parsing ten YAML files on the SCHED_FIFO playout thread could outlast the
     /// output's ring on a slow board (the files change only with a release, which restarts
     /// the box).
-    var boardChoices = BoardChoices()
+    let boardChoices: BoardChoices
+
+    public init(
+        facts: any BoxFacts, box: BoxSnapshot, started: Instant, consoleConfigPath: String?,
+        boardChoices: BoardChoices
+    ) {
+        (self.facts, self.box, self.started) = (facts, box, started)
+        (self.consoleConfigPath, self.boardChoices) = (consoleConfigPath, boardChoices)
+    }
+
+    var engine: PlaybackEngine { box.engine }
+    var executor: CommandExecutor { box.executor }
+    var config: BoardConfig { box.config }
+    var document: ConfigNode? { box.document }
+    var channel: Channel { box.channel }
 
     /// The reply to `request`, and in `effects` what the playout must do beyond it; nil when
     /// the reply waits for an effect (a file written: `fileWritten` gives it then).
-    mutating func answer(
-        _ request: ConsoleRequest, channels: inout ChannelChoice, effects: inout [ConsoleEffect], now: Instant
+    public mutating func answer(
+        _ request: ConsoleRequest, box: BoxSnapshot, channels: inout ChannelChoice, effects: inout [ConsoleEffect],
+        now: Instant
     ) -> ConsoleReply? {
+        self.box = box
         let status = engine.status(at: now)
         switch request.action {
         case .status:
@@ -98,12 +94,11 @@ struct ConsoleAnswers {
         case .board:
             return .answer(boardAnswer())
         case .toGroup(let line):
-            guard let doors else { return .refusal(.unavailable, "this box has no MQTT door open: nothing was sent") }
-            if let problem = doors.sayToGroup(line) { return .refusal(.unavailable, problem) }
+            if let problem = facts.sayToGroup(line) { return .refusal(.unavailable, problem) }
             return .answer(ResultAnswer(group: "\(line): sent to the group \(config.mqtt?.group ?? "")"))
         case .groupMembers:
-            guard let group = config.mqtt?.group, let members = doors?.groupMembers() else {
-                return .refusal(.unavailable, Doors.inNoGroup)
+            guard let group = config.mqtt?.group, let members = facts.groupMembers() else {
+                return .refusal(.unavailable, MQTTTopics.inNoGroup)
             }
             let answer = GroupAnswer(
                 group: group,
@@ -138,10 +133,10 @@ struct ConsoleAnswers {
             if let level, let parsed = Logger.Level(rawValue: level) { LogOutput.level = parsed }
             return .answer(SettingAnswer(logLevel: LogOutput.level.rawValue))
         case .logHour:
-            let lines = JournalLog.lastHour()
+            let lines = facts.logLastHour()
             return .answer(ListAnswer(lines: lines), text: lines.joined(separator: "\n"))
         case .logTail(let count):
-            let lines = Array(JournalLog.recent.withLock { $0 }.suffix(count))
+            let lines = facts.logRecent(count)
             return .answer(ListAnswer(lines: lines), text: lines.joined(separator: "\n"))
         case .configShow:
             return .answer(configShowAnswer())
@@ -167,7 +162,8 @@ struct ConsoleAnswers {
         }
     }
 
-    static func describe(_ outcome: CommandExecutor.Outcome) -> String {
+    /// How a command went, in the console's words.
+    public static func describe(_ outcome: CommandExecutor.Outcome) -> String {
         switch outcome {
         case .done: "ok"
         case .limitReached: "limit reached"

@@ -1,0 +1,114 @@
+import DelayboxAnswers
+import DelayboxControls
+import DelayboxDoors
+import DelayboxFFmpeg
+import DelayboxMQTT
+import DelayboxNetwork
+import DelayboxPlatform
+import DelayboxService
+import DelayboxUnits
+import Glibc
+import Synchronization
+
+/// What the console's answers know of the world outside them (`BoxFacts`), as the root
+/// has it: the doors, the journal, the clock `board.clock` believes, and what it reads from
+/// files — the healer's release line, the machine's figures — gathered off the playout
+/// thread (`gather`, on the saver's) and kept here. `status` is asked every second while
+/// the page is open and at every MQTT status; the playout thread's render is due within
+/// the ring's 40 ms, and a file read there waits on the SD card when an upgrade is writing
+/// to it — exactly when the release line changes.
+final class ApplianceFacts: BoxFacts {
+    /// How often the release line is read again: soon enough that `status` asked after the
+    /// healer wrote says what it wrote (a tiny file, from the page cache).
+    static let releaseInterval = TimeAmount.milliseconds(500)
+    /// How often the machine's figures are read again (`system`; the page's link by number).
+    static let machineInterval = TimeAmount.seconds(5)
+
+    private let doors: Doors
+    private let wallClock: @Sendable () -> Double?
+    /// What is read from files, kept for the answers.
+    let gathered = GatheredFacts()
+
+    /// Reads the files once, before playout runs.
+    init(doors: Doors, wallClock: @escaping @Sendable () -> Double?) {
+        (self.doors, self.wallClock) = (doors, wallClock)
+        gathered.gather(machine: true)
+    }
+
+    let versions = VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version)
+
+    func machine() -> SystemAnswer {
+        let (machine, at) = gathered.machine
+        let since = Int((SystemClock.monotonicNow() - at).nanoseconds / 1_000_000_000)
+        return SystemAnswer(
+            hostname: HostName.current(), addresses: machine.addresses.joined(separator: ", "),
+            wifiInterface: machine.wifi?.interface, wifiSignalDbm: machine.wifi?.signalDBm,
+            wifiMissedBeacons: machine.wifi?.missedBeacons, cpuTemperatureC: machine.cpuTemperatureC,
+            systemUptimeS: machine.uptimeS.map { $0 + since }, reconnectsFailed: 0)
+    }
+
+    func processFigures() -> (cpuSeconds: Double, residentBytes: Int) {
+        (ProcessFigures.cpuSeconds(), ProcessFigures.residentBytes())
+    }
+
+    var release: String? { gathered.release }
+
+    func localMinuteOfDay() -> Int? { wallClock().map { WallClock.localMinuteOfDay(unixTime: $0) } }
+
+    func pageByName(port: Int) -> String { PageLinks.byName(port: port) }
+
+    func pageByNumber(port: Int, now: Instant) -> String? {
+        PageLinks.link(port: port, addresses: gathered.machine.figures.addresses)
+    }
+
+    var requestDirectory: String? {
+        getenv("RUNTIME_DIRECTORY").map { String(cString: $0) }
+    }
+
+    var venueMember: String? { doors.venueMember }
+
+    func sayToGroup(_ line: String) -> String? { doors.sayToGroup(line) }
+
+    func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? { doors.groupMembers() }
+
+    func panelView() -> InputLineView? { doors.panel?.inputView() }
+
+    func remoteView() -> (view: RemoteView, now: Instant)? {
+        doors.remote.map { ($0.view(), SystemClock.monotonicNow()) }
+    }
+
+    var wifi: (any WiFiControl)? { doors.wifi }
+
+    func logLastHour() -> [String] { JournalLog.lastHour() }
+
+    func logRecent(_ count: Int) -> [String] { Array(JournalLog.recent.withLock { $0 }.suffix(count)) }
+}
+
+/// The release line and the machine's figures as last read (`gather`, on a thread that
+/// may wait on the disk).
+final class GatheredFacts: Sendable {
+    private struct Read {
+        var release: String?
+        var machine = SystemFigures()
+        /// When `machine` was read (CLOCK_MONOTONIC).
+        var machineAt = Instant.zero
+    }
+    private let read = Mutex(Read())
+
+    /// Reads the release line again, and the machine's figures when `machine`.
+    func gather(machine: Bool) {
+        let release = ReleaseStatus.read()
+        let figures = machine ? SystemFigures.read() : nil
+        let at = SystemClock.monotonicNow()
+        read.withLock {
+            $0.release = release
+            if let figures { ($0.machine, $0.machineAt) = (figures, at) }
+        }
+    }
+
+    /// The healer's last line about this box's release; nil on a box not installed from the package.
+    var release: String? { read.withLock { $0.release } }
+
+    /// The machine's figures, and when they were read.
+    var machine: (figures: SystemFigures, at: Instant) { read.withLock { ($0.machine, $0.machineAt) } }
+}
