@@ -244,6 +244,12 @@ let package = Package(
                 "DelayboxOutput", "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
             ],
             swiftSettings: strict),
+        // The suites that measure the box against real time to the millisecond, on air: make
+        // test runs this target alone, one suite at a time (docs/development.md).
+        .testTarget(
+            name: "DelayboxOnAirTests",
+            dependencies: ["DelayboxConfig", "DelayboxFFmpeg", "DelayboxTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "DelayboxConfigTests",
             dependencies: [

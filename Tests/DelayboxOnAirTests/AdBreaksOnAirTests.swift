@@ -17,8 +17,8 @@ import Testing
     .enabled(if: IcecastServer.isAvailable, "needs icecast2 and ffmpeg (deploy/setup-host.sh installs them)"),
     .timeLimit(.minutes(10)))
 struct AdBreaksOnAirTests {
-    static let root = IcecastStreamTests.root
-    static let broadcast = IcecastStreamTests.broadcast
+    static let root = HeardDelayTests.root
+    static let broadcast = HeardDelayTests.root.appendingPathComponent("tools/delaybox-broadcast").path
     /// Seconds a tone gap lasts beyond the break heard: the stream's tone falls below the
     /// threshold (half its power) 0.09 s into the ad's 300 ms duck and is back 0.21 s into
     /// its return.
