@@ -82,7 +82,7 @@ public final class CommandExecutor {
             settings.adsEnabled = enabled
             saver.changed(at: now)
             return .done
-        case .toggleKnobMode, .nextChannel, .sayAddress:
+        case .toggleKnobMode, .nextChannel, .sayAddress, .factoryReset:
             return .done  // the control surface and the playout act on these
         }
     }

@@ -156,10 +156,24 @@ public struct ConsoleAnswers {
             return removeChannel(name, effects: &effects)
         case .configSave:
             return saveConfig(effects: &effects)
+        case .factoryReset(let forgetWiFi):
+            effects.append(.factoryReset(forgetWiFi: forgetWiFi))
+            return nil
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)
         }
+    }
+
+    /// The reply to `factory reset` once its files are gone (`error`: why not).
+    public func factoryResetDone(forgetWiFi: Bool, error: String?) -> ConsoleReply {
+        if let error { return .refusal(.unavailable, "the box could not be reset: \(error)") }
+        let wifi = forgetWiFi ? "the Wi-Fi networks it joined forgotten" : "its Wi-Fi kept"
+        return .answer(
+            ResultAnswer(
+                reset:
+                    "the settings, the saved config and the page's password are removed, \(wifi): the box restarts now "
+                    + "and says so; choose the page's password again within 30 minutes"))
     }
 
     /// How a command went, in the console's words.

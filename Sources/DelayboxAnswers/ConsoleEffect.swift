@@ -9,6 +9,11 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// A file written off the playout thread (a slow disk's fsync would starve the output);
     /// the request's reply waits for the outcome (`ConsoleAnswers.fileWritten`).
     case write(FileWrite)
+    /// `factory reset`: the listener's settings, what the console saved, the page's password
+    /// and the delay journal removed (off the playout thread), then the box restarted as new;
+    /// the reply waits for the removal (`ConsoleAnswers.factoryResetDone`). `forgetWiFi`:
+    /// the networks it joined are forgotten too.
+    case factoryReset(forgetWiFi: Bool)
     /// `tone on|off`: the test tone instead of the programme, or the programme again.
     case tone(on: Bool)
 }

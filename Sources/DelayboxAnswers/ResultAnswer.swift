@@ -13,6 +13,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public var board: String?
     public var group: String?
     public var wifi: String?
+    public var reset: String?
     public var saved: String?
 
     /// What `config set` and the channel commands say of what they changed.
@@ -20,7 +21,8 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
 
     public init(
         key: String? = nil, value: String? = nil, channel: String? = nil, url: String? = nil, tone: String? = nil,
-        update: String? = nil, board: String? = nil, group: String? = nil, wifi: String? = nil, saved: String? = nil
+        update: String? = nil, board: String? = nil, group: String? = nil, wifi: String? = nil, reset: String? = nil,
+        saved: String? = nil
     ) {
         self.key = key
         self.value = value
@@ -31,6 +33,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
         self.board = board
         self.group = group
         self.wifi = wifi
+        self.reset = reset
         self.saved = saved
     }
 }

@@ -18,10 +18,18 @@ struct AddressAnnouncement: Equatable {
     /// What the box says of itself: `name` (its hostname), the page's link by number (nil:
     /// no address a phone could reach), whether the board has a page at all, and whether
     /// the page now waits for its first password; `hotspot`: the box's own hotspot, when it
-    /// is open (a phone joins it first).
-    init(name: String, link: String?, hasPage: Bool, setupOpen: Bool, hotspot: HotspotIdentity? = nil) {
+    /// is open (a phone joins it first); `reset`: the box was just reset to its factory
+    /// settings.
+    init(
+        name: String, link: String?, hasPage: Bool, setupOpen: Bool, hotspot: HotspotIdentity? = nil,
+        reset: Bool = false
+    ) {
         var words = ["This is Delaybox \(name)."]
         var log = "said where the box is: \(name)"
+        if reset {
+            words.append("It is reset to its factory settings.")
+            log += ", reset to its factory settings"
+        }
         if let hotspot {
             words.append(
                 "It has no network. Join its Wi-Fi, \(hotspot.ssid), password \(hotspot.spokenPassword).")

@@ -133,7 +133,7 @@ public final class Appliance {
             output: output, cues: cues, inbox: inbox, clock: clock, log: log, systemd: SystemdNotifier(), now: start)
         defer { playout.close() }
         let end = try playout.runInRealTime(seconds: options.seconds, sleeper: wakeable) { _ in
-            if signals.stopRequested { return false }
+            if signals.stopRequested || playout.restartAsked { return false }
             if signals.takeReloadRequest() { playout.requestReload() }
             return true
         }
@@ -141,8 +141,20 @@ public final class Appliance {
         inbox.close()
         playout.fadeOut(now: end)
         output.stop()
+        guard !playout.restartAsked else {
+            stateLogger.notice(
+                "stopped after a factory reset: to be started again (exit status \(FactoryReset.restartStatus))")
+            throw RestartAsked()
+        }
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
     }
+
+    /// `run` ended to be started again as new (a factory reset): `delaybox run` exits with
+    /// `restartStatus`, which systemd restarts.
+    public struct RestartAsked: Error {}
+
+    /// The exit status with which `delaybox run` asks to be started again.
+    public static let restartStatus = FactoryReset.restartStatus
 
     /// This appliance's playout — its config, saved settings and doors — on `clock`: the
     /// system's in `run`; a manual one in ApplianceScenarioTests, which step it in virtual
@@ -161,6 +173,12 @@ public final class Appliance {
         if let runtime = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
             setup.journalDirectory = runtime + "/journal"
         }
+        setup.factoryReset = FactoryReset(
+            statePath: options.statePath, consoleConfigPath: options.consoleConfigPath,
+            journalDirectory: setup.journalDirectory)
+        // Just reset: the page's password is chosen again, for 30 minutes from now.
+        setup.wasReset = FactoryReset.takeMark(besideState: options.statePath)
+        if setup.wasReset { _ = inbox.web?.openSetup(now: SystemClock.monotonicNow()) }
         let doors = Doors(
             config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string,
             hotspotPasswordFile: HotspotPasswordFile(

@@ -19,6 +19,9 @@ final class FileErrands: Sendable {
         case written(ConsoleInbox.Pending, FileWrite, error: String?, reading: ConfigInForce.Reading?)
         /// The config files read again (SIGHUP).
         case reread(ConfigInForce.Reading)
+        /// A factory reset's files removed (`error`: why not), for the request that asked
+        /// (nil: a hand on the box).
+        case reset(ConsoleInbox.Pending?, forgetWiFi: Bool, error: String?)
     }
 
     private let saver: SettingsSaver
@@ -36,6 +39,15 @@ final class FileErrands: Sendable {
             let error = Self.perform(write)
             let reading = write.purpose == .configSave && error == nil ? ConfigInForce.readAgain(read) : nil
             return .written(pending, write, error: error, reading: reading)
+        }
+    }
+
+    /// Removes what `reset` names; the settings still waiting to be saved are dropped first
+    /// (on the saver's thread, so none is written after the removal).
+    func reset(_ reset: FactoryReset, forgetWiFi: Bool, for pending: ConsoleInbox.Pending?) {
+        run { [saver] in
+            saver.discardPending()
+            return .reset(pending, forgetWiFi: forgetWiFi, error: reset.perform(forgetWiFi: forgetWiFi))
         }
     }
 

@@ -11,9 +11,10 @@ extension Playout {
     /// hand (a control on the box), with no page password set, the page's window to choose
     /// one opens for 30 minutes; a start only says that it is open (a restart must not
     /// stretch it: issue 56). By hand on a box with no network, the box opens its hotspot
-    /// first and says it once open. Returns what was said.
+    /// first and says it once open. `reset`: the start after a factory reset says so first.
+    /// Returns what was said.
     @discardableResult
-    func sayWhereTheBoxIs(byHand: Bool) -> AddressAnnouncement? {
+    func sayWhereTheBoxIs(byHand: Bool, reset: Bool = false) -> AddressAnnouncement? {
         let wifi = doors.wifi?.state()
         let page = configuration.config.web, access = page == nil ? nil : inbox.web
         let monotonic = SystemClock.monotonicNow()
@@ -36,7 +37,7 @@ extension Playout {
         let link = page.flatMap { PageLinks.link(port: $0.port, addresses: ordered) }
         let said = AddressAnnouncement(
             name: HostName.current(), link: link, hasPage: access != nil, setupOpen: setupOpen,
-            hotspot: wifi?.hotspotOpen == true ? wifi?.hotspot : nil)
+            hotspot: wifi?.hotspotOpen == true ? wifi?.hotspot : nil, reset: reset)
         let spoken = desk?.say(said.spoken) ?? false
         logger.notice("\(said.logLine)\(spoken ? "" : " (in the log only: no espeak-ng, or no programme mix)")")
         return said

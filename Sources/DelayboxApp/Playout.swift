@@ -49,6 +49,11 @@ final class Playout {
         var client = StreamClient.Options()
         /// Where the playing channel's delay journal is kept (`DelayJournal`); nil: none.
         var journalDirectory: String?
+        /// What `factory reset` removes; nil: nothing (`play`, which keeps no settings).
+        var factoryReset: FactoryReset?
+        /// The box's last run ended in a factory reset: it says so, and the page's password
+        /// may be chosen.
+        var wasReset = false
         var log: any PlayoutLog
         /// Reads the config files again (SIGHUP, `config save`: off the playout thread);
         /// throws when they are invalid.
@@ -66,8 +71,14 @@ final class Playout {
     private let log: any PlayoutLog
     /// Saves the settings off this thread (when `savesSettings`), and does its other file work.
     private let saver: SettingsSaver
-    /// Whether the settings are kept (not by `play`).
-    private let savesSettings: Bool
+    /// Whether the settings are kept (not by `play`, nor once a factory reset began).
+    private var savesSettings: Bool
+    /// What `factory reset` removes; nil: nothing.
+    private let factoryReset: FactoryReset?
+    /// A factory reset is done: the root stops the box and starts it again.
+    private(set) var restartAsked = false
+    /// This run began after a factory reset.
+    private let wasReset: Bool
     /// Files written and read on the saver's thread, their outcomes taken here.
     private let files: FileErrands
     private let client: StreamClient.Options
@@ -123,6 +134,7 @@ final class Playout {
         systemd: SystemdNotifier, now: Instant
     ) throws {
         (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
+        (factoryReset, wasReset) = (setup.factoryReset, setup.wasReset)
         saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
         files = FileErrands(saver: saver, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
@@ -170,7 +182,10 @@ final class Playout {
         // A box set up from a phone: while its page waits for the first password, the
         // boot's first start says where that page is (not each restart: an upgrade or a
         // crash must not talk over the programme again).
-        if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero,
+        if setup.wasReset {
+            logger.notice("this box was reset to its factory settings")
+            sayWhereTheBoxIs(byHand: false, reset: true)
+        } else if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero,
             firstStartOfTheBoot()
         {
             sayWhereTheBoxIs(byHand: false)
@@ -286,6 +301,7 @@ final class Playout {
                 switch effect {
                 case .configEdited(let config, let document): configuration.edit(config, document: document)
                 case .write(let write): files.write(write, for: pending, read: configuration.read)
+                case .factoryReset(let forgetWiFi): beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
                 case .tone: break
                 }
             }
@@ -309,6 +325,10 @@ final class Playout {
             case .written(let pending, let write, let error, let read):
                 reading = read ?? reading
                 replies.append((pending, answers.fileWritten(write, error: error)))
+            case .reset(let pending, let forgetWiFi, let error):
+                let reply = answers.factoryResetDone(forgetWiFi: forgetWiFi, error: error)
+                if let pending { replies.append((pending, reply)) }
+                finishFactoryReset(error: error, now: now)
             }
         }
         if let reading {
@@ -407,6 +427,10 @@ final class Playout {
         switch command {
         case .nextChannel: chooseNextChannel()
         case .sayAddress: sayWhereTheBoxIs(byHand: true)
+        case .factoryReset where wasReset:
+            // Still held from the reset before (or stuck): one reset, not one at every start.
+            logger.notice("a button held through power-on again, just after a factory reset: not reset again")
+        case .factoryReset: beginFactoryReset(forgetWiFi: false, for: nil)
         default: return executor.execute(command, now: now)
         }
         return .done
@@ -562,6 +586,33 @@ final class Playout {
             default: break
             }
         }
+    }
+
+    /// `factory reset` (a request, or a button held through power-on): nothing is saved
+    /// from now on, and the files go on the saver's thread (`finishFactoryReset` after).
+    private func beginFactoryReset(forgetWiFi: Bool, for pending: ConsoleInbox.Pending?) {
+        guard let factoryReset else {
+            pending?.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play): nothing to reset"))
+            return
+        }
+        logger.notice(
+            "factory reset asked\(pending == nil ? " by a button held through power-on" : ""): removing the settings")
+        savesSettings = false
+        files.reset(factoryReset, forgetWiFi: forgetWiFi, for: pending)
+    }
+
+    /// The reset's files are gone: the box stops, to be started again as new (`restartAsked`);
+    /// or they are not, and it plays on, saving again.
+    private func finishFactoryReset(error: String?, now: Instant) {
+        if let error {
+            logger.error("factory reset failed: \(error); the box plays on")
+            // (Only a box that keeps its settings begins a reset.) Those dropped are saved again.
+            savesSettings = true
+            save()
+            return
+        }
+        logger.notice("factory reset: the settings, the saved config and the page's password are removed; restarting")
+        restartAsked = true
     }
 
     /// The box as the answers see it now.

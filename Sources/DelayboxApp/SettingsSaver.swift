@@ -41,6 +41,9 @@ final class SettingsSaver: Sendable {
         worker.wake()
     }
 
+    /// Drops the settings waiting to be saved (a factory reset removes the file).
+    func discardPending() { pending.withLock { $0 = nil } }
+
     /// Runs `job` (a durable write, and what follows it) on this thread, soon; returns at once.
     func perform(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }

@@ -67,6 +67,12 @@ public struct ConsoleRequest: Sendable, Equatable {
         case wifiJoin(ssid: String, password: String)
         /// Opens (when no network works) or closes the box's hotspot.
         case wifiHotspot(open: Bool)
+        /// Back to the factory's settings: the listener's settings (delay, volume, presets,
+        /// channel), what the console saved and the page's password removed, the box restarted
+        /// as new; the Wi-Fi it joined kept unless `forgetWiFi`. The owner's: at the box (its
+        /// console, delayboxctl, a button held through power-on) or on the page with the
+        /// password typed again.
+        case factoryReset(forgetWiFi: Bool)
         /// The box's own hotspot password from now on (kept beside the state file; a phone on
         /// the hotspot joins again with it). The page's owner or the box's, never MQTT.
         case wifiHotspotPassword(String)

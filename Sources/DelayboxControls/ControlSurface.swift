@@ -25,6 +25,11 @@ public struct ControlSurface: Sendable {
         var decoder: ButtonDecoder
     }
 
+    /// How long a button held when the panel starts (held through power-on) must stay held
+    /// for a factory reset: long enough that a button stuck by a case or leaned on for a
+    /// moment does not reset a box, short enough that its owner holds on.
+    public static let resetHold = TimeAmount.seconds(5)
+
     public var knobMode: ControlActions.KnobMode { actions.knobMode }
     private var actions: ControlActions
     private var buttons: [Int: Button] = [:]
@@ -32,11 +37,19 @@ public struct ControlSurface: Sendable {
     private var quadrature: QuadratureDecoder?
     private var levels: [Int: Bool]
     private var acceleration = KnobAcceleration()
+    /// The buttons held when the panel started, and when that was: still all held at
+    /// `resetHold` after, a factory reset. A release of any of them ends it.
+    private var heldAtStart: (lines: Set<Int>, since: Instant)?
 
     /// - Parameter initialLevels: each input line's level at start (the knob rests in a
     ///   detent), by line.
     /// - Parameter taps: tap-to-sync's first tap, shared with the remote.
-    public init(gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool], taps: TapPairing = TapPairing()) {
+    /// - Parameter start: when the panel started (its lines' levels read): a button held
+    ///   then and for `resetHold` after is a factory reset.
+    public init(
+        gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool], taps: TapPairing = TapPairing(),
+        start: Instant = .zero
+    ) {
         actions = ControlActions(delayStepMs: delayStepMs, taps: taps)
         levels = initialLevels
         for settings in gpio.buttons {
@@ -55,6 +68,8 @@ public struct ControlSurface: Sendable {
                         longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
             }
         }
+        let held = Set(buttons.filter { line, button in initialLevels[line] == !button.settings.activeLow }.keys)
+        if !held.isEmpty { heldAtStart = (held, start) }
     }
 
     private static func button(_ settings: ButtonSettings) -> Button {
@@ -82,6 +97,11 @@ public struct ControlSurface: Sendable {
             quadrature = decoder
             if detents != 0 { commands += turned(detents, at: edge.time) }
         } else if var button = buttons[edge.line] {
+            // A button held since the start is let go: no reset, and no gesture either (its
+            // decoder never saw it pressed).
+            if let held = heldAtStart, held.lines.contains(edge.line), edge.high == button.settings.activeLow {
+                heldAtStart = nil
+            }
             let gestures = button.decoder.edge(high: edge.high, at: edge.time)
             buttons[edge.line] = button
             commands += gestures.flatMap { perform(button.settings, $0.0, at: $0.1) }
@@ -92,6 +112,10 @@ public struct ControlSurface: Sendable {
     /// Lets time pass: debounces settle, long presses and repeats fire.
     public mutating func advance(to now: Instant) -> [TimedCommand] {
         var commands: [TimedCommand] = []
+        if let held = heldAtStart, now >= held.since + Self.resetHold {
+            heldAtStart = nil
+            commands.append(TimedCommand(.factoryReset, at: held.since + Self.resetHold))
+        }
         for line in buttons.keys.sorted() {
             guard var button = buttons[line] else { continue }
             let gestures = button.decoder.advance(to: now)
@@ -102,7 +126,12 @@ public struct ControlSurface: Sendable {
     }
 
     /// When `advance(to:)` next has something to do: the event loop's poll timeout.
-    public var nextDeadline: Instant? { buttons.values.compactMap(\.decoder.nextDeadline).min() }
+    public var nextDeadline: Instant? {
+        (buttons.values.compactMap(\.decoder.nextDeadline)
+            + [heldAtStart.map { $0.since + Self.resetHold }].compactMap {
+                $0
+            }).min()
+    }
 
     private mutating func turned(_ detents: Int, at time: Instant) -> [TimedCommand] {
         let multiplier = acceleration.multiplier(forDetentAt: time)

@@ -59,7 +59,8 @@ public final class FrontPanel: Sendable {
         for led in gpio.leds { try chip.drive(line: led.line) }
         let initial = chip.levels()
         seen.withLock { $0.levels = initial }
-        let surface = ControlSurface(gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial, taps: taps)
+        let surface = ControlSurface(
+            gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial, taps: taps, start: SystemClock.monotonicNow())
         nonisolated(unsafe) let owned = (chip, surface)
         worker.start { [self] in
             var (chip, surface) = owned

@@ -37,12 +37,24 @@ public enum DurableFile {
         }
         // The rename is on disk only once its directory is: a failure here is one (the file
         // is in place, and whoever saves tries again), not something to pass over.
+        try syncDirectory(of: path, "the rename to \(path)")
+    }
+
+    /// Removes `path` (gone already is done), durably: its directory synced.
+    public static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw SettingsFileError("cannot remove \(path)", errno)
+        }
+        try syncDirectory(of: path, "the removal of \(path)")
+    }
+
+    /// Syncs the directory holding `path`, where `change` happened.
+    private static func syncDirectory(of path: String, _ change: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do throws(Errno) {
             try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY).sync()
         } catch {
-            throw SettingsFileError(
-                "cannot sync \(directory): the rename to \(path) may not survive a power cut", error.code)
+            throw SettingsFileError("cannot sync \(directory): \(change) may not survive a power cut", error.code)
         }
     }
 }

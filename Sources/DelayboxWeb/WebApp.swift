@@ -81,6 +81,7 @@ public final class WebApp: Sendable {
             case "/api/login": return login(request, now: now)
             case "/api/password": return setPassword(request, now: now)
             case "/api/logout": return logout(request, now: now)
+            case "/api/reset": return factoryReset(request, now: now)
             default: return command(request, now: now)
             }
         case (_, let path) where Self.posts.contains(path) || Self.gets.contains(path):
@@ -90,7 +91,9 @@ public final class WebApp: Sendable {
         }
     }
 
-    private static let posts: Set<String> = ["/api/login", "/api/logout", "/api/password", "/api/command"]
+    private static let posts: Set<String> = [
+        "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset",
+    ]
     private static let gets: Set<String> = [
         "/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events",
         "/api/journal",
@@ -215,6 +218,31 @@ public final class WebApp: Sendable {
         }
         state.withLock { $0.sessions.closeAll() }
         return opened(for: request.network, now: now)
+    }
+
+    /// The word the page's owner types to confirm a factory reset.
+    static let resetWord = "reset"
+
+    /// A factory reset from the page (Box → Factory reset): a session, the password typed
+    /// again (a phone left logged in is not enough; wrong guesses throttled as a login's),
+    /// and the word `reset` typed; `wifi=forget` forgets the networks the box joined too.
+    /// The console's `factory reset` is refused to the page's console line for this reason.
+    private func factoryReset(_ request: WebRequest, now: Instant) -> WebResponse {
+        if case .failure(let refusal) = session(request, now: now) { return refusal.response }
+        let form = request.form
+        guard (form["confirm"].map { Substring($0).trimmingSpaces() })?.lowercased() == Self.resetWord else {
+            return WebResponse.error("type the word \(Self.resetWord) to confirm the factory reset", status: 400)
+        }
+        guard let hash = passwords.storedHash() else { return WebResponse.error("log in first", status: 401) }
+        if let wait = state.withLock({ $0.throttle.attempt(network: request.network, now: now) }) {
+            return WebResponse.error(
+                "too many wrong passwords: try again in \(Self.duration(wait.secondsRoundedUp))", status: 429)
+        }
+        guard passwords.matches(form["password"] ?? "", hash: hash) else {
+            return WebResponse.error("the password is wrong: nothing was reset", status: 401)
+        }
+        state.withLock { $0.throttle.succeeded(network: request.network) }
+        return consoleJSON(ConsoleRequest(.factoryReset(forgetWiFi: form["wifi"] == "forget"), json: true, door: .page))
     }
 
     /// The box's log of the last hour as a file to keep (`log hour`), for a session: what an

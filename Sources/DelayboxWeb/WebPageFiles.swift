@@ -185,6 +185,16 @@ enum WebPageFiles {
                 <input id="password-new" type="password" autocomplete="new-password" placeholder="New password" required minlength="8">
                 <button type="submit">Change</button>
               </form>
+              <form id="reset-form">
+                <h3>Factory reset</h3>
+                <p class="note">Removes the delay, volume, presets, the channels and settings saved here and this page's
+                  password; the box restarts as it came and says so. Its board stays, and its Wi-Fi unless ticked.</p>
+                <input id="reset-password" type="password" autocomplete="current-password" placeholder="Password" required>
+                <input id="reset-confirm" type="text" autocapitalize="none" autocomplete="off" spellcheck="false"
+                  placeholder="Type reset" aria-label="Type reset to confirm" required>
+                <label class="row"><input id="reset-wifi" type="checkbox"> Forget its Wi-Fi networks too</label>
+                <button type="submit" class="bad">Reset the box</button>
+              </form>
             </section>
           </div>
         </main>
@@ -500,6 +510,18 @@ enum WebPageFiles {
             if (!ok) { say(answer.error || "refused", true); return; }
             csrf = answer.csrf;
             say("Password changed; other phones must log in again.");
+          });
+          $("reset-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const fields = { password: $("reset-password").value, confirm: $("reset-confirm").value };
+            if ($("reset-wifi").checked) fields.wifi = "forget";
+            $("reset-password").value = $("reset-confirm").value = "";
+            const { ok, answer } = await call("/api/reset", fields);
+            if (!ok) { say(answer.error || "refused", true); return; }
+            csrf = null;
+            say("The box is reset and restarts: choose its new password here within 30 minutes.");
+            // The box is back in a few seconds, with no password: the page offers to choose one.
+            setTimeout(session, 5000);
           });
           $("logout").addEventListener("click", async () => {
             await call("/api/logout", {});

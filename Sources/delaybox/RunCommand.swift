@@ -66,6 +66,8 @@ struct RunCommand: ParsableCommand {
         } catch let error as Appliance.StartFailed {
             StandardStream.error.write("delaybox: \(error)\n")
             throw ExitCode(1)
+        } catch is Appliance.RestartAsked {
+            throw ExitCode(Appliance.restartStatus)
         }
     }
 }

@@ -29,12 +29,18 @@ final class VirtualAppliance {
     /// When the playout started.
     let start: Instant
 
+    /// Whether the directory goes with this box (not when it was given: a box started again).
+    private let ownsDirectory: Bool
+
     /// A board of `board` YAML (the audio section is the jack's), its state beside it;
     /// `web`: the page's password and window as `delaybox run` keeps them, for a board with
-    /// a `web:` section.
-    init(board: String, web: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "delaybox-appliance-\(UUID().uuidString)")
+    /// a `web:` section. `directory`: an earlier box's, as a box started again finds it.
+    init(board: String, web: Bool = false, in earlier: URL? = nil) throws {
+        ownsDirectory = earlier == nil
+        let directory =
+            earlier
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("delaybox-appliance-\(UUID().uuidString)")
+        self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         boardPath = directory.appendingPathComponent("board.yaml")
         try board.write(to: boardPath, atomically: true, encoding: .utf8)
@@ -57,7 +63,7 @@ final class VirtualAppliance {
 
     deinit {
         playout.close()
-        try? FileManager.default.removeItem(at: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// Runs `seconds` of virtual time: the playout thread's wake-up, then the audio
@@ -77,6 +83,8 @@ final class VirtualAppliance {
         request.door = door
         guard let pending = inbox.post(request) else { return "closed" }
         try playout.step(now: clock.now())
+        // A reply waiting for a file written on the saver's thread comes once it is.
+        if pending.answer == nil { try settleFileErrands() }
         return pending.answer?.rendered(json: request.json) ?? "no answer"
     }
 

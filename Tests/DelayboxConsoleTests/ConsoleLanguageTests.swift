@@ -48,6 +48,9 @@ import Testing
         #expect(error("web password") == "usage: web password PASSWORD")
         #expect(parse("web")?.action == .web && parse("web reset")?.action == .webReset)
         #expect(parse("web passwords x") == nil && error("web passwords x") != nil)
+        #expect(parse("factory reset")?.action == .factoryReset(forgetWiFi: false))
+        #expect(parse("Factory Reset --forget-wifi")?.action == .factoryReset(forgetWiFi: true))
+        #expect(error("factory") == "usage: factory reset [--forget-wifi]" && error("factory reset now") != nil)
         #expect(parse("ads off")?.action == .command(.setAds(false)) && parse("ads")?.action == .showAds)
         #expect(
             parse("preset 2")?.action == .command(.recallPreset(2))

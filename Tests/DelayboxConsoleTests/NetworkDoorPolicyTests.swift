@@ -43,6 +43,8 @@ import Testing
             "config set channels.0.url alsa:hw:0", "config set channels.0.mute_music /var/lib/delaybox/state.json",
             "config set channels.0.url demo://commentary", "channel add Neighbour file:///etc/shadow",
             "channel add Neighbour http:/relative", "web", "web reset", "help", "stats watch",
+            // The page resets the box in its own form, with the password typed again.
+            "factory reset", "factory reset --forget-wifi",
             // Issue 66: the owner's keys are not read from the LAN or a broker either.
             "config show", "config get mqtt.password", "config get mqtt.password.x", "config get mqtt.password.",
             "config get wifi.hotspot_password", "config get audio.device", "config get mqtt", "config get channels",

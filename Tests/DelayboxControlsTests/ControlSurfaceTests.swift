@@ -117,6 +117,32 @@ import Testing
         ],
         encoder: nil, leds: [])
 
+    /// A button held while the box is plugged in, and still held `resetHold` after the panel
+    /// started: a factory reset, once; let go sooner (or never held), nothing — and no gesture
+    /// of its own either.
+    @Test func aButtonHeldThroughPowerOnIsAFactoryResetOnlyWhenHeldOn() {
+        let start = Instant.milliseconds(2_000)
+        let held = [5: true, 6: true, 13: true, 17: false, 22: true, 27: true]  // "play" held down
+        var kept = ControlSurface(gpio: Self.panel, delayStepMs: 100, initialLevels: held, start: start)
+        #expect(kept.nextDeadline == start + ControlSurface.resetHold, "the panel wakes for it")
+        #expect(kept.advance(to: .milliseconds(6_999)).isEmpty)
+        let reset = kept.advance(to: .milliseconds(7_500))
+        #expect(reset == [TimedCommand(.factoryReset, at: .milliseconds(7_000))])
+        #expect(kept.advance(to: .milliseconds(20_000)).isEmpty, "once")
+
+        var letGo = ControlSurface(gpio: Self.panel, delayStepMs: 100, initialLevels: held, start: start)
+        let released = letGo.handle(EdgeEvent(line: 17, high: true, at: .milliseconds(4_000)))
+        #expect(released.isEmpty && letGo.advance(to: .milliseconds(20_000)).isEmpty, "let go at 2 s: no reset")
+        // The panel works as ever after it.
+        #expect(run(&letGo, press(17, at: 21_000, for: 100), until: 22_000).map(\.command) == [.playPause])
+
+        var untouched = ControlSurface(
+            gpio: Self.panel, delayStepMs: 100,
+            initialLevels: [5: true, 6: true, 13: true, 17: true, 22: true, 27: true],
+            start: start)
+        #expect(untouched.nextDeadline == nil && untouched.advance(to: .milliseconds(60_000)).isEmpty)
+    }
+
     @Test func theStatusLEDFollowsTheState() {
         let lit = { (state: String) in
             (0..<1_000).filter { LEDPattern(state: state).isLit(at: .milliseconds(Int64($0))) }.count

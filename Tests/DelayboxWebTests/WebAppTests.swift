@@ -214,6 +214,36 @@ import Testing
         #expect(help.status == 403 && help.text.contains("for the console"))
     }
 
+    /// A factory reset from the page takes the session, the password typed again and the
+    /// word typed: a phone left logged in, a wrong guess or a slip asks the box nothing; the
+    /// console's own line is refused to the page.
+    @Test func aFactoryResetTakesThePasswordAgainAndTheWordTyped() throws {
+        let app = app
+        let session = try loggedIn(app)
+        func reset(_ fields: [(String, String)]) -> WebResponse {
+            app.handle(Self.post("/api/reset", fields, cookie: session.cookie, csrf: session.csrf), now: Self.start)
+        }
+        let asked = {
+            self.box.asked.withLock { $0 }.filter { if case .factoryReset = $0.action { true } else { false } }
+        }
+        #expect(reset([("password", "correct horse")]).status == 400, "no word typed")
+        #expect(reset([("password", "correct horse"), ("confirm", "yes")]).status == 400)
+        let wrong = reset([("password", "wrong guess"), ("confirm", "reset")])
+        #expect(wrong.status == 401 && wrong.text.contains("nothing was reset"), "\(wrong.text)")
+        let line = app.handle(
+            Self.post("/api/command", [("line", "factory reset")], cookie: session.cookie, csrf: session.csrf),
+            now: Self.start)
+        #expect(line.status == 403 && line.text.contains("its own form"), "\(line.text)")
+        let stranger = app.handle(
+            Self.post("/api/reset", [("password", "correct horse"), ("confirm", "reset")]), now: Self.start)
+        #expect(stranger.status == 401, "no session: \(stranger.text)")
+        #expect(asked().isEmpty, "the box was asked nothing")
+
+        let done = reset([("password", "correct horse"), ("confirm", " RESET "), ("wifi", "forget")])
+        #expect(done.status == 200, "\(done.text)")
+        #expect(asked() == [ConsoleRequest(.factoryReset(forgetWiFi: true), json: true, door: .page)])
+    }
+
     /// The page changes what a listener changes; a device, a broker, a file or a non-http
     /// station is the owner's, and the box is never asked.
     @Test func thePageSetsOnlyWhatAListenerChanges() throws {

@@ -304,6 +304,18 @@ document.addEventListener("DOMContentLoaded", () => {
     csrf = answer.csrf;
     say("Password changed; other phones must log in again.");
   });
+  $("reset-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = { password: $("reset-password").value, confirm: $("reset-confirm").value };
+    if ($("reset-wifi").checked) fields.wifi = "forget";
+    $("reset-password").value = $("reset-confirm").value = "";
+    const { ok, answer } = await call("/api/reset", fields);
+    if (!ok) { say(answer.error || "refused", true); return; }
+    csrf = null;
+    say("The box is reset and restarts: choose its new password here within 30 minutes.");
+    // The box is back in a few seconds, with no password: the page offers to choose one.
+    setTimeout(session, 5000);
+  });
   $("logout").addEventListener("click", async () => {
     await call("/api/logout", {});
     await session();

@@ -1,0 +1,57 @@
+import DelayboxPlatform
+import DelayboxState
+import FoundationEssentials
+
+/// `factory reset` (the console, the page with its password, a button held through
+/// power-on): the files that make a box its owner's are removed — the listener's settings
+/// (`state.json`: delay, volume, presets, channel, the stations' clocks), what the console
+/// saved (`config.yaml`), the page's password, the delay journal (a restart would resume
+/// the old delay from it) and, when asked, the hotspot's own password — and a mark is left,
+/// so that the box started again says it was reset and lets the page's password be chosen
+/// (`takeMark`). The board file and the site file are root's, and the mute music and ads
+/// fetched are only a cache: they stay.
+struct FactoryReset: Sendable {
+    /// The exit status with which `delaybox run` asks to be started again (systemd's
+    /// `Restart=on-failure` does; docs/deploy.md).
+    static let restartStatus: Int32 = 75
+
+    /// The state file (its directory holds the rest).
+    let statePath: String
+    /// What the console's `config save` wrote; nil: nothing.
+    let consoleConfigPath: String?
+    /// The delay journal's directory; nil: none.
+    let journalDirectory: String?
+
+    private var directory: String { URL(fileURLWithPath: statePath).deletingLastPathComponent().path }
+
+    /// The mark a reset leaves beside the state file.
+    static func markPath(besideState statePath: String) -> String {
+        URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("factory-reset").path
+    }
+
+    /// Removes the files, then leaves the mark, durably; nil when done, else what failed
+    /// (what was removed before it stays removed: a reset asked again finishes it).
+    func perform(forgetWiFi: Bool) -> String? {
+        var files = [statePath, directory + "/web-password"] + (consoleConfigPath.map { [$0] } ?? [])
+        if forgetWiFi { files.append(directory + "/hotspot-password") }
+        if let journalDirectory {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []
+            files += names.map { journalDirectory + "/" + $0 }
+        }
+        do {
+            for file in files { try DurableFile.remove(file) }
+            try DurableFile.write(Array("reset\n".utf8), to: Self.markPath(besideState: statePath), mode: 0o600)
+            return nil
+        } catch {
+            return ErrorText.of(error)
+        }
+    }
+
+    /// Whether the box's last run ended in a reset: the mark is removed (once told, told).
+    static func takeMark(besideState statePath: String) -> Bool {
+        let mark = markPath(besideState: statePath)
+        guard FileManager.default.fileExists(atPath: mark) else { return false }
+        try? DurableFile.remove(mark)
+        return true
+    }
+}
