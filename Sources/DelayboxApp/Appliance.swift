@@ -177,8 +177,8 @@ public final class Appliance {
             statePath: options.statePath, consoleConfigPath: options.consoleConfigPath,
             journalDirectory: setup.journalDirectory)
         // Just reset: the page's password is chosen again, for 30 minutes from now.
-        setup.wasReset = FactoryReset.takeMark(besideState: options.statePath)
-        if setup.wasReset { _ = inbox.web?.openSetup(now: SystemClock.monotonicNow()) }
+        setup.reset = FactoryReset.takeMark(besideState: options.statePath)
+        if setup.reset != nil { _ = inbox.web?.openSetup(now: SystemClock.monotonicNow()) }
         let doors = Doors(
             config: config, inbox: inbox, socketPath: options.socketPath, version: DelayboxVersion.string,
             hotspotPasswordFile: HotspotPasswordFile(

@@ -40,18 +40,31 @@ struct FactoryReset: Sendable {
         }
         do {
             for file in files { try DurableFile.remove(file) }
-            try DurableFile.write(Array("reset\n".utf8), to: Self.markPath(besideState: statePath), mode: 0o600)
+            let mark = forgetWiFi ? Self.forgettingMark : "reset\n"
+            try DurableFile.write(Array(mark.utf8), to: Self.markPath(besideState: statePath), mode: 0o600)
             return nil
         } catch {
             return ErrorText.of(error)
         }
     }
 
-    /// Whether the box's last run ended in a reset: the mark is removed (once told, told).
-    static func takeMark(besideState statePath: String) -> Bool {
+    /// The mark of a reset that forgets the Wi-Fi too: the networks are forgotten by the
+    /// next start's Wi-Fi keeper (its root helper takes tens of seconds: the box that reset
+    /// stops at once).
+    static let forgettingMark = "reset\nforget-wifi\n"
+
+    /// What a reset leaves for the next start.
+    struct Mark: Equatable {
+        /// The networks the box joined are to be forgotten.
+        var forgetWiFi: Bool
+    }
+
+    /// How the box's last run ended: nil, not in a reset. The mark is removed (once told,
+    /// told).
+    static func takeMark(besideState statePath: String) -> Mark? {
         let mark = markPath(besideState: statePath)
-        guard FileManager.default.fileExists(atPath: mark) else { return false }
+        guard let text = try? String(contentsOfFile: mark, encoding: .utf8) else { return nil }
         try? DurableFile.remove(mark)
-        return true
+        return Mark(forgetWiFi: text == forgettingMark)
     }
 }

@@ -51,9 +51,9 @@ final class Playout {
         var journalDirectory: String?
         /// What `factory reset` removes; nil: nothing (`play`, which keeps no settings).
         var factoryReset: FactoryReset?
-        /// The box's last run ended in a factory reset: it says so, and the page's password
-        /// may be chosen.
-        var wasReset = false
+        /// The box's last run ended in a factory reset: it says so, the page's password may be
+        /// chosen, and its Wi-Fi networks are forgotten when the reset said so; nil: it did not.
+        var reset: FactoryReset.Mark?
         var log: any PlayoutLog
         /// Reads the config files again (SIGHUP, `config save`: off the playout thread);
         /// throws when they are invalid.
@@ -134,7 +134,7 @@ final class Playout {
         systemd: SystemdNotifier, now: Instant
     ) throws {
         (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
-        (factoryReset, wasReset) = (setup.factoryReset, setup.wasReset)
+        (factoryReset, wasReset) = (setup.factoryReset, setup.reset != nil)
         saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
         files = FileErrands(saver: saver, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
@@ -182,8 +182,11 @@ final class Playout {
         // A box set up from a phone: while its page waits for the first password, the
         // boot's first start says where that page is (not each restart: an upgrade or a
         // crash must not talk over the programme again).
-        if setup.wasReset {
-            logger.notice("this box was reset to its factory settings")
+        if let reset = setup.reset {
+            logger.notice(
+                "this box was reset to its factory settings\(reset.forgetWiFi ? "; its Wi-Fi networks are forgotten" : "")"
+            )
+            if reset.forgetWiFi { doors.wifi?.forgetNetworks() }
             sayWhereTheBoxIs(byHand: false, reset: true)
         } else if config.web != nil, let access = inbox.web, access.setupLeft(now: SystemClock.monotonicNow()) > .zero,
             firstStartOfTheBoot()

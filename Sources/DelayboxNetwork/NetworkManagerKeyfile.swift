@@ -50,6 +50,9 @@ public struct NetworkManagerKeyfile: Sendable, Equatable {
     /// it again replaces its password rather than adding a second connection. `device` ""
     /// takes any Wi-Fi device (a network saved before the box has run: Imager's); `hidden`,
     /// a network that does not say its name (probed for by name).
+    /// How the keyfile of every network the box joined begins (its hotspot's does not).
+    public static let networkPrefix = "delaybox-network-"
+
     public static func network(
         device: String, ssid: String, password: String, security: String, hidden: Bool = false
     ) -> NetworkManagerKeyfile {
@@ -83,7 +86,7 @@ public struct NetworkManagerKeyfile: Sendable, Equatable {
             method=auto
 
             """
-        let name = "delaybox-network-" + ssid.utf8.map { hexDigits($0) }.joined() + ".nmconnection"
+        let name = networkPrefix + ssid.utf8.map { hexDigits($0) }.joined() + ".nmconnection"
         return NetworkManagerKeyfile(fileName: name, uuid: uuid, text: text)
     }
 

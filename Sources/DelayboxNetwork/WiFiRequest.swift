@@ -13,6 +13,9 @@ public enum WiFiRequest: Sendable, Equatable {
     case closeHotspot
     /// `ssid` joined on `device` and kept for the next boot; a password "" is an open network.
     case join(device: String, ssid: String, password: String)
+    /// Every network the box joined (its `delaybox-network-…` keyfiles, Imager's first one
+    /// among them) forgotten: a factory reset that was asked to (`factory reset --forget-wifi`).
+    case forgetNetworks
 
     /// The first line's word: a file that does not begin with it is not a request.
     static let magic = "delaybox-wifi-request"
@@ -38,6 +41,7 @@ public enum WiFiRequest: Sendable, Equatable {
             fields = ["hotspot", device, ssid, String(channel), password]
         case .closeHotspot: fields = ["close"]
         case .join(let device, let ssid, let password): fields = ["join", device, ssid, password]
+        case .forgetNetworks: fields = ["forget"]
         }
         return (["\(Self.magic) \(id)"] + fields).map { $0 + "\n" }.joined()
     }
@@ -86,8 +90,11 @@ public enum WiFiRequest: Sendable, Equatable {
         case "join":
             try count(4)
             return .join(device: try device(fields[1]), ssid: try ssid(fields[2]), password: try password(fields[3]))
+        case "forget":
+            try count(1)
+            return .forgetNetworks
         default:
-            throw Problem("no Wi-Fi request '\(fields.first?.prefix(16) ?? "")' (scan, hotspot, close, join)")
+            throw Problem("no Wi-Fi request '\(fields.first?.prefix(16) ?? "")' (scan, hotspot, close, join, forget)")
         }
     }
 

@@ -8,9 +8,11 @@ public final class RunningAppliance {
     public let directory: URL
     /// The control socket, for `delayboxctl --socket`.
     public let socket: String
-    public let process: LaunchedProgram
+    public private(set) var process: LaunchedProgram
     private let logFile: URL
     private let executables: URL
+    /// How `delaybox run` was started: `startAgain` does the same.
+    private let launch: (arguments: [String], environment: [String: String])
 
     /// Writes the board config `board` gives for the box's directory (where its output
     /// file may go) and starts `delaybox run` on it.
@@ -29,12 +31,23 @@ public final class RunningAppliance {
         logFile = directory.appendingPathComponent("log.txt")
         let boardFile = directory.appendingPathComponent("board.yaml")
         try board(directory).write(to: boardFile, atomically: true, encoding: .utf8)
-        process = try LaunchedProgram(
-            executables.appendingPathComponent("delaybox"),
+        launch = (
             [
                 "run", "--board", boardFile.path, "--state", directory.appendingPathComponent("state.json").path,
                 "--socket", socket,
-            ] + arguments, environment: environment, errors: .file(logFile))
+            ] + arguments, environment
+        )
+        process = try LaunchedProgram(
+            executables.appendingPathComponent("delaybox"), launch.arguments, environment: environment,
+            errors: .file(logFile))
+    }
+
+    /// Starts `delaybox run` again on the same directory, as systemd starts a box that
+    /// stopped (the one before must have ended); its log is the new run's.
+    public func startAgain() throws {
+        process = try LaunchedProgram(
+            executables.appendingPathComponent("delaybox"), launch.arguments, environment: launch.environment,
+            errors: .file(logFile))
     }
 
     /// The package's debug build of the programs, for a test: `root` is the package's.

@@ -193,7 +193,7 @@ enum WebPageFiles {
                 <input id="reset-confirm" type="text" autocapitalize="none" autocomplete="off" spellcheck="false"
                   placeholder="Type reset" aria-label="Type reset to confirm" required>
                 <label class="row"><input id="reset-wifi" type="checkbox"> Forget its Wi-Fi networks too</label>
-                <button type="submit" class="bad">Reset the box</button>
+                <button type="submit" class="danger">Reset the box</button>
               </form>
             </section>
           </div>
@@ -622,6 +622,9 @@ enum WebPageFiles {
         form.row { flex-direction: row; }
         #message { min-height: 1.4em; margin: 4px 4px 12px; }
         .bad { color: var(--bad); }
+        /* What cannot be undone: red, not the accent. */
+        button.danger { background: var(--bad); color: #fff; }
+        input[type=checkbox] { min-height: 0; width: 22px; height: 22px; flex: 0 0 auto; }
         .machine { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; font-size: .85rem; margin: 0 0 8px; }
         .machine dt { opacity: .7; }
         .machine dd { margin: 0; overflow-wrap: anywhere; }

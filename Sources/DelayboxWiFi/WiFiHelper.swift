@@ -1,6 +1,7 @@
 import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxState
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -71,6 +72,7 @@ public struct WiFiHelper: Sendable {
         case .openHotspot(let device, let ssid, let channel, _): "hotspot '\(ssid)' on \(device), channel \(channel)"
         case .closeHotspot: "hotspot closed"
         case .join(let device, let ssid, _): "join '\(ssid)' on \(device)"
+        case .forgetNetworks: "forget the networks joined"
         }
     }
 
@@ -104,6 +106,16 @@ public struct WiFiHelper: Sendable {
             _ = nmcli(["connection", "delete", "uuid", keyfile.uuid])
             unlink(connectionsDirectory + "/" + keyfile.fileName)
             return problem
+        case .forgetNetworks:
+            // The box's keyfiles alone (a network the owner added by hand stays): gone from
+            // the disk, then from NetworkManager, which takes down one in use.
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: connectionsDirectory)) ?? []).filter {
+                $0.hasPrefix(NetworkManagerKeyfile.networkPrefix) && $0.hasSuffix(".nmconnection")
+            }
+            for file in files.sorted() where unlink(connectionsDirectory + "/" + file) != 0 && errno != ENOENT {
+                return "cannot remove \(file): \(String(cString: strerror(errno)))"
+            }
+            return failure(of: nmcli(["connection", "reload"]))
         }
     }
 

@@ -32,6 +32,8 @@ public final class WiFiKeeper: WiFiControl {
         var closeAsked = false
         /// A new hotspot password asked for, kept and put in force by the thread.
         var newPassword: String?
+        /// The networks the box joined to be forgotten (a factory reset asked it).
+        var forgetAsked = false
         var events: [WiFiEvent] = []
         /// nmcli could not run at the last look.
         var absent = false
@@ -152,6 +154,13 @@ public final class WiFiKeeper: WiFiControl {
         return nil
     }
 
+    /// Forgets every network the box joined, then opens its hotspot: the start after a
+    /// `factory reset --forget-wifi`. Carried out on the keeper's thread.
+    public func forgetNetworks() {
+        shared.withLock { $0.forgetAsked = true }
+        thread.wake()
+    }
+
     /// Closes the hotspot (by hand).
     public func closeHotspot() {
         shared.withLock { $0.closeAsked = true }
@@ -217,6 +226,13 @@ public final class WiFiKeeper: WiFiControl {
             }
             return (shared.join, shared.closeAsked, shared.policy.isOpen)
         }
+        if shared.withLock({ shared in
+            defer { shared.forgetAsked = false }
+            return shared.forgetAsked
+        }) {
+            forgetTheNetworks(device: device, now: now)
+            return
+        }
         if let join {
             joinNetwork(join.ssid, password: join.password, device: device, hotspotOpen: wasOpen, now: now)
             return
@@ -236,6 +252,18 @@ public final class WiFiKeeper: WiFiControl {
         case .close(let reason)?: closeTheHotspot(reason: reason, now: now, policyClosed: true)
         case nil: break
         }
+    }
+
+    /// Every network the box joined forgotten through root's helper, then the hotspot opened
+    /// (a phone joins it to give the box its network again).
+    private func forgetTheNetworks(device: String, now: Instant) {
+        if let problem = helper(.forgetNetworks, .seconds(60)) {
+            logger.error("Wi-Fi: the networks joined could not be forgotten: \(problem)")
+            return
+        }
+        logger.notice("Wi-Fi: the networks the box joined are forgotten (factory reset)")
+        shared.withLock { $0.state.network = nil }
+        openTheHotspot(device: device, reason: "its networks were forgotten (factory reset)", now: now)
     }
 
     /// A new password asked for, kept and in force; true when one was.

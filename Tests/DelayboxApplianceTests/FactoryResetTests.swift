@@ -53,6 +53,23 @@ import Testing
         #expect(try again.status("channel") == "Home")
     }
 
+    /// `--forget-wifi`: the hotspot's own password goes too, and the next start's keeper is
+    /// told to forget the networks (the box that reset stops at once); without it, both stay.
+    @Test func forgettingTheWiFiIsLeftToTheNextStart() throws {
+        for forget in [false, true] {
+            let box = try VirtualAppliance(board: Self.board, web: true)
+            let state = box.directory.appendingPathComponent("state.json").path
+            let hotspot = box.directory.appendingPathComponent("hotspot-password")
+            try "4815 1623 4208 4242\n".write(to: hotspot, atomically: true, encoding: .utf8)
+            try box.run(seconds: 1)
+            let answer = try box.console(forget ? "factory reset --forget-wifi" : "factory reset")
+            #expect(answer.contains(forget ? "the Wi-Fi networks it joined forgotten" : "its Wi-Fi kept"), "\(answer)")
+            #expect(FileManager.default.fileExists(atPath: hotspot.path) == !forget)
+            #expect(FactoryReset.takeMark(besideState: state) == FactoryReset.Mark(forgetWiFi: forget))
+            #expect(FactoryReset.takeMark(besideState: state) == nil, "taken once")
+        }
+    }
+
     /// A reset that cannot remove its files says so, and the box plays on, saving again.
     @Test func aResetThatCannotRemoveItsFilesChangesNothingElse() throws {
         let box = try VirtualAppliance(board: Self.board, web: true)

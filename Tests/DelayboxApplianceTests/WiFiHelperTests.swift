@@ -64,7 +64,7 @@ import Testing
         let requests: [WiFiRequest] = [
             .scan(device: "wlan0"), .closeHotspot,
             .openHotspot(device: "wlan0", ssid: "Delaybox-bar", channel: 6, password: "1234 5678 9012"),
-            .join(device: "wlp1s0", ssid: "club house; 1969", password: ""),
+            .join(device: "wlp1s0", ssid: "club house; 1969", password: ""), .forgetNetworks,
         ]
         for request in requests {
             let parsed = try WiFiRequest.parse(request.text(id: 42))
@@ -78,6 +78,7 @@ import Testing
             ("delaybox-wifi-request 7\njoin\nwlan0\nclub\nshort\n", "8-63 printable ASCII"),
             ("delaybox-wifi-request 7\njoin\nwlan0\nclub\n", "takes 3 lines, not 2"),
             ("delaybox-wifi-request 7\nreboot\n", "no Wi-Fi request 'reboot'"),
+            ("delaybox-wifi-request 7\nforget\nwlan0\n", "takes 0 lines, not 1"),
             ("hello\n", "not a Wi-Fi request"),
         ]
         for (text, problem) in refused {
@@ -129,6 +130,27 @@ import Testing
         let text = try String(contentsOfFile: connections.path + "/" + kept[0], encoding: .utf8)
         #expect(text.contains("key-mgmt=sae\n"), "the scan said WPA3 alone: \(text)")
         #expect(text.contains("ssid=99;108;117;98;\n") && text.contains("autoconnect=true"))
+    }
+
+    /// `factory reset --forget-wifi`: the box's own networks go, from the disk and then from
+    /// NetworkManager; its hotspot's keyfile and a network the owner added by hand stay.
+    @Test func forgettingTheNetworksRemovesTheBoxsKeyfilesAlone() throws {
+        let mine = [
+            NetworkManagerKeyfile.network(device: "wlan0", ssid: "club", password: "", security: ""),
+            NetworkManagerKeyfile.network(device: "", ssid: "imager's", password: "a password", security: "WPA2"),
+        ]
+        let others = [
+            NetworkManagerKeyfile.hotspot(device: "wlan0", ssid: "Delaybox-bar", channel: 6, password: "x").fileName,
+            "owners-office.nmconnection",
+        ]
+        for name in mine.map(\.fileName) + others {
+            try "x".write(to: connections.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try leave(WiFiRequest.forgetNetworks.text(id: 12))
+        #expect(helper().serve() == "forget the networks joined: done")
+        #expect(answer() == WiFiAnswer(id: 12, failure: nil))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: connections.path)) == Set(others))
+        #expect(calls.withLock { $0 } == [["connection", "reload"]])
     }
 
     /// What the service leaves could be anything a compromised service makes of it.

@@ -52,6 +52,7 @@ import Testing
                 case .openHotspot: board.active += Self.hotspot
                 case .closeHotspot: board.active = board.active.replacingOccurrences(of: Self.hotspot, with: "")
                 case .join: return board.joinFailure
+                case .forgetNetworks: board.active = "lo:loopback:lo:activated\n"
                 case .scan: break
                 }
                 return nil
@@ -119,6 +120,27 @@ import Testing
         #expect(nm.requests.isEmpty && keeper.takeEvents().isEmpty)
         #expect(keeper.nextLook == WiFiKeeper.intervals.connected, "on a network: looked at less often")
         #expect(keeper.openHotspot()?.contains("the box is on 'club'") == true)
+    }
+
+    /// The start after `factory reset --forget-wifi`: root's helper forgets the box's
+    /// networks, and the hotspot opens at once (after a scan: a radio serving a hotspot
+    /// cannot) for a phone to give it one again.
+    @Test func forgottenNetworksOpenTheHotspotAtOnce() {
+        let keeper = keeper()
+        nm.board.withLock { $0.active = "lo:loopback:lo:activated\nclub:802-11-wireless:wlan0:activated\n" }
+        tick(keeper, at: 0)
+        #expect(keeper.state().network == "club")
+        nm.clearRequests()
+        keeper.forgetNetworks()
+        tick(keeper, at: 1)
+        #expect(
+            nm.requests == [
+                .forgetNetworks, .scan(device: "wlan0"),
+                .openHotspot(device: "wlan0", ssid: "Delaybox-bar", channel: 11, password: "letmein99"),
+            ], "\(nm.requests)")
+        #expect(keeper.state().hotspotOpen && keeper.state().network == nil)
+        #expect(
+            keeper.takeEvents() == [.hotspotOpened(reason: "its networks were forgotten (factory reset)")])
     }
 
     /// Issue 66: the page's owner changes the hotspot's password: kept in the file, and an

@@ -1,0 +1,71 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// A factory reset from the page on a running `delaybox run`, in Debian's chromium driven
+/// by Playwright (tools/browser/web_reset.py): the owner's password and the word typed
+/// reset the box, which stops with exit status 75 (systemd starts it again: here the test
+/// does); started again on the same directory it is as it came, and the page asks for a
+/// new password. Screenshots at phone size go to out/web/.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebPageResetTests {
+    static let root = CommandLineTests.root
+
+    @Test func anOwnerResetsTheBoxFromThePageAndChoosesANewPassword() throws {
+        let python = Self.root.appendingPathComponent(".build/browser-venv/bin/python")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path), "no Playwright: run deploy/setup-host.sh")
+        let port = try LoopbackPort.unused()
+        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-reset") {
+            directory in
+            """
+            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            defaults:
+              delay: 2 s
+            web:
+              port: \(port)
+            """
+        }
+        defer { box.stop() }
+        let password = Eventually.value(within: 10, every: 0.1) { () -> Int32? in
+            let set = try? ExternalTool.execute(
+                RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl"),
+                ["--socket", box.socket, "web", "password"], input: "correct horse battery\n")
+            return set?.status == 0 ? 0 : nil
+        }
+        try #require(password == 0, "the owner's password set: \(box.log)")
+        let screenshots = Self.root.appendingPathComponent("out/web")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        func page(_ phase: String) throws -> ExternalTool.Outcome {
+            try ExternalTool.execute(
+                python,
+                [
+                    Self.root.appendingPathComponent("tools/browser/web_reset.py").path, "--phase", phase,
+                    "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
+                    "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
+                    "--out", screenshots.path,
+                ])
+        }
+        let reset = try page("reset")
+        #expect(reset.status == 0, "\(reset.output)\n\(reset.errors)\nthe box's log:\n\(box.log)")
+        try #require(Eventually.holds(within: 20) { !box.process.isRunning }, "the box stops: \(box.log.suffix(1_500))")
+        let status = box.waitUntilExit()
+        #expect(status == 75, "the box stops to be started again: exit status \(status)\n\(box.log.suffix(1_500))")
+        for name in ["state.json", "web-password"] {
+            #expect(!FileManager.default.fileExists(atPath: box.directory.appendingPathComponent(name).path), "\(name)")
+        }
+
+        try box.startAgain()
+        let after = try page("after")
+        #expect(after.status == 0, "\(after.output)\n\(after.errors)\nthe box's log:\n\(box.log)")
+        #expect(
+            box.log.contains("said where the box is") && box.log.contains("reset to its factory settings"), "\(box.log)"
+        )
+        for name in ["reset-1-form", "reset-2-done", "reset-3-back"] {
+            #expect(
+                FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(name).png").path),
+                "\(name)")
+        }
+    }
+}
