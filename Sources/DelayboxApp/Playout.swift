@@ -77,8 +77,11 @@ final class Playout {
     private let factoryReset: FactoryReset?
     /// A factory reset is done: the root stops the box and starts it again.
     private(set) var restartAsked = false
-    /// This run began after a factory reset.
+    /// This run began after a factory reset, at `started`.
     private let wasReset: Bool
+    private let started: Instant
+    /// How long after a reset's start a control held on does not reset the box again.
+    static let resetQuiet = TimeAmount.seconds(60)
     /// Files written and read on the saver's thread, their outcomes taken here.
     private let files: FileErrands
     private let client: StreamClient.Options
@@ -134,7 +137,7 @@ final class Playout {
         systemd: SystemdNotifier, now: Instant
     ) throws {
         (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
-        (factoryReset, wasReset) = (setup.factoryReset, setup.reset != nil)
+        (factoryReset, wasReset, started) = (setup.factoryReset, setup.reset != nil, now)
         saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
         files = FileErrands(saver: saver, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
@@ -430,9 +433,9 @@ final class Playout {
         switch command {
         case .nextChannel: chooseNextChannel()
         case .sayAddress: sayWhereTheBoxIs(byHand: true)
-        case .factoryReset where wasReset:
+        case .factoryReset where wasReset && now - started < Self.resetQuiet:
             // Still held from the reset before (or stuck): one reset, not one at every start.
-            logger.notice("a button held through power-on again, just after a factory reset: not reset again")
+            logger.notice("a control held on from the factory reset just done: not reset again")
         case .factoryReset: beginFactoryReset(forgetWiFi: false, for: nil)
         default: return executor.execute(command, now: now)
         }

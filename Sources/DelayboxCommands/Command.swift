@@ -30,6 +30,7 @@ public enum Command: Sendable, Equatable {
     /// Say where the box is (its name and page address), from a control on the box only.
     case sayAddress
     /// Back to the factory's settings (`factory reset`): a front-panel button held through
-    /// power-on (`ControlSurface.resetHold`), never a mapping in the board config.
+    /// power-on (`ControlSurface.resetHold`) or the remote's address key held on
+    /// (`RemoteKeys.resetHold`), never a mapping in the board config.
     case factoryReset
 }

@@ -16,11 +16,21 @@ public struct RemoteKeys: Sendable {
     public static let accelerationFull = TimeAmount.seconds(3)
     /// Held this long, a key with a long press does it.
     static let longPress = TimeAmount.milliseconds(RemoteKey.longPressMs)
+    /// Held this long, the key whose long press says where the box is (`say_address`, the
+    /// owner's "hand on the box") resets it to its factory settings: it said the box's
+    /// address at a second, and goes on to the reset only for a hand that keeps holding.
+    public static let resetHold = TimeAmount.seconds(10)
 
     private struct Held: Sendable {
         var key: RemoteKey
         var since: Instant
         var longPressDone = false
+        var resetDone = false
+
+        /// When this hold becomes a factory reset; nil: it does not.
+        var resetDue: Instant? {
+            key.longPress?.action == .sayAddress && !resetDone ? since + RemoteKeys.resetHold : nil
+        }
     }
 
     private let keys: [Int: RemoteKey]
@@ -70,9 +80,15 @@ public struct RemoteKeys: Sendable {
         return commands
     }
 
-    /// Lets time pass: long presses fire.
+    /// Lets time pass: long presses fire, and a factory reset for the address key held on.
     public mutating func advance(to now: Instant) -> [TimedCommand] {
         var commands: [TimedCommand] = []
+        for code in held.keys.sorted() {
+            guard var hold = held[code], let due = hold.resetDue, now >= due else { continue }
+            hold.resetDone = true
+            held[code] = hold
+            commands.append(TimedCommand(.factoryReset, at: due))
+        }
         for code in held.keys.sorted() {
             guard var hold = held[code], let longPress = hold.key.longPress, !hold.longPressDone else { continue }
             let due = hold.since + Self.longPress
@@ -86,7 +102,10 @@ public struct RemoteKeys: Sendable {
 
     /// When `advance(to:)` next has something to do: the event loop's poll timeout.
     public var nextDeadline: Instant? {
-        held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map { $0.since + Self.longPress }.min()
+        let longPresses = held.values.filter { $0.key.longPress != nil && !$0.longPressDone }.map {
+            $0.since + Self.longPress
+        }
+        return (longPresses + held.values.compactMap(\.resetDue)).min()
     }
 
     private mutating func fire(_ binding: ControlBinding?, at time: Instant) -> [TimedCommand] {

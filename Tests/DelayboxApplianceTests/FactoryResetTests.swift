@@ -51,6 +51,16 @@ import Testing
         #expect(access.setupLeft(now: SystemClock.monotonicNow()) > .seconds(29 * 60), "the page's window open")
         #expect(!FileManager.default.fileExists(atPath: FactoryReset.markPath(besideState: file("state.json"))))
         #expect(try again.status("channel") == "Home")
+        // A control held on from the reset (or stuck) does not reset the box again at once;
+        // a minute on, a hand on the box does.
+        _ = again.playout.apply(.factoryReset, now: again.clock.now())
+        try again.settleFileErrands()
+        #expect(!again.playout.restartAsked && FileManager.default.fileExists(atPath: file("state.json")) == false)
+        try again.run(seconds: 61)
+        #expect(FileManager.default.fileExists(atPath: file("state.json")), "saved again meanwhile")
+        _ = again.playout.apply(.factoryReset, now: again.clock.now())
+        try again.settleFileErrands()
+        #expect(again.playout.restartAsked && !FileManager.default.fileExists(atPath: file("state.json")))
     }
 
     /// `--forget-wifi`: the hotspot's own password goes too, and the next start's keeper is

@@ -113,6 +113,22 @@ import Testing
         #expect(run(&remote, hold(Self.mute, at: 3_000, for: 1_500), until: 6_000) == [.sayAddress])
     }
 
+    /// Held on for 10 s, that key resets the box (it said where the box is at a second);
+    /// let go at 9.9 s, or another key held as long (a preset's), it does not.
+    @Test func theAddressKeyHeldTenSecondsIsAFactoryReset() {
+        var remote = keys()
+        #expect(run(&remote, hold(Self.mute, at: 0, for: 9_900), until: 12_000) == [.sayAddress])
+        #expect(
+            run(&remote, hold(Self.mute, at: 20_000, for: 12_000), until: 40_000) == [.sayAddress, .factoryReset],
+            "once per hold")
+        #expect(run(&remote, hold(Self.three, at: 50_000, for: 12_000), until: 70_000) == [.savePreset(3)])
+        var quiet = keys()
+        _ = quiet.handle(KeyEvent(code: Self.mute, .press, at: .milliseconds(0)))
+        _ = quiet.advance(to: .milliseconds(1_000))
+        #expect(quiet.nextDeadline == .milliseconds(10_000), "the receiver's thread wakes for it with no event")
+        #expect(quiet.advance(to: .milliseconds(10_000)).map(\.command) == [.factoryReset])
+    }
+
     @Test func tapSyncBothWaysFromTwoKeys() {
         var remote = keys()
         let later = run(&remote, hold(Self.red, at: 0, for: 100) + hold(Self.green, at: 1_500, for: 100), until: 2_000)
