@@ -17,6 +17,8 @@ public protocol BoxFacts: AnyObject {
     func processFigures() -> (cpuSeconds: Double, residentBytes: Int)
     /// The healer's last line about this box's release (`release`); nil: none yet.
     var release: String? { get }
+    /// The last release the healer put back and why (`last_rollback`); nil: none.
+    var lastRollback: String? { get }
     /// The local clock's minute of the day (0..<1440) as `board.clock` says to believe it;
     /// nil while it cannot be believed.
     func localMinuteOfDay() -> Int?

@@ -24,11 +24,13 @@ public struct BoxSnapshot {
     public var recentEvents: [String]
     /// Whether a new release may restart the box now (`update_restart`).
     public var updateGate: UpdateRestartGate
+    /// Whether the box looks for a new release every night (`update daily`).
+    public var dailyUpdates: Bool
 
     public init(
         engine: PlaybackEngine, executor: CommandExecutor, channel: Channel, config: BoardConfig,
         document: ConfigNode?, output: OutputStatistics, playoutThreadPriority: Int32, recording: [String],
-        recentEvents: [String], updateGate: UpdateRestartGate
+        recentEvents: [String], updateGate: UpdateRestartGate, dailyUpdates: Bool
     ) {
         (self.engine, self.executor, self.channel, self.config, self.document) = (
             engine, executor, channel, config, document
@@ -36,5 +38,6 @@ public struct BoxSnapshot {
         (self.output, self.playoutThreadPriority, self.recording, self.recentEvents, self.updateGate) = (
             output, playoutThreadPriority, recording, recentEvents, updateGate
         )
+        self.dailyUpdates = dailyUpdates
     }
 }

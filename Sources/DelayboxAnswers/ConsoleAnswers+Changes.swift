@@ -19,6 +19,31 @@ extension ConsoleAnswers {
         return leaveRequest("update-request", holding: line, for: "an update", done: done, effects: &effects)
     }
 
+    /// `update check`: a look for a newer release, nothing installed (`release` says what
+    /// root's helper found: `checked …: VERSION is available`, or `up to date`).
+    func lookForUpdate(effects: inout [ConsoleEffect]) -> ConsoleReply? {
+        let done = ResultAnswer(update: "looking for a new release: `status` says what it finds (release)")
+        return leaveRequest(
+            "update-request", holding: "check", for: "a look for a new release", done: done, effects: &effects)
+    }
+
+    /// `update daily [on|off]`: the nightly look for a new release, shown or switched (kept
+    /// beside the settings, where the package's updater reads it).
+    func dailyUpdates(_ on: Bool?, effects: inout [ConsoleEffect]) -> ConsoleReply? {
+        let shown = { (on: Bool) in SettingAnswer(dailyUpdates: on ? "on" : "off") }
+        guard let on else { return .answer(shown(box.dailyUpdates)) }
+        guard facts.requestDirectory != nil, let path = dailyUpdatesPath else {
+            return .refusal(
+                .unavailable, "this box was not installed from the package: it has no daily updates (docs/deploy.md)")
+        }
+        effects.append(
+            .write(
+                FileWrite(
+                    path: path, content: .bytes(Array((on ? "on\n" : "off\n").utf8)), mode: 0o644,
+                    purpose: .dailyUpdates(on: on))))
+        return nil
+    }
+
     /// Leaves `file` in the service's runtime directory for root's helper (a path unit
     /// waits for it), holding `line` if any: nil, the reply (`done`) waiting for the file
     /// to be written; else the refusal. Written whole, then renamed: the path unit starts
@@ -135,6 +160,9 @@ extension ConsoleAnswers {
             if let error { return .refusal(.unavailable, "cannot write \(write.path): \(error)") }
             unsaved = nil
             return .answer(ResultAnswer(saved: write.path))
+        case .dailyUpdates(let on):
+            if let error { return .refusal(.unavailable, "cannot write \(write.path): \(error)") }
+            return .answer(SettingAnswer(dailyUpdates: on ? "on" : "off"))
         }
     }
 

@@ -69,6 +69,8 @@ extension ConsoleAnswers {
             release: facts.release, stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
             updateRestart: box.updateGate.verdict(
                 state: status.state, now: now, window: config.updateWindow, minuteOfDay: facts.localMinuteOfDay()),
+            lastRollback: facts.lastRollback,
+            dailyUpdates: facts.requestDirectory == nil ? nil : box.dailyUpdates ? "on" : "off",
             group: config.mqtt?.group)
     }
 

@@ -24,6 +24,8 @@ public struct ConsoleAnswers {
     /// the last save.
     let consoleConfigPath: String?
     var unsaved: ConfigNode?
+    /// Where `update daily on|off` is kept for the package's updater (nil: nowhere).
+    let dailyUpdatesPath: String?
     /// The shipped boards and the HAT's word (`board list`, `board use`), read before playout
     /// began: parsing ten YAML files on the SCHED_FIFO playout thread could outlast the
     /// output's ring on a slow board (the files change only with a release, which restarts
@@ -32,10 +34,12 @@ public struct ConsoleAnswers {
 
     public init(
         facts: any BoxFacts, box: BoxSnapshot, started: Instant, consoleConfigPath: String?,
-        boardChoices: BoardChoices
+        dailyUpdatesPath: String? = nil, boardChoices: BoardChoices
     ) {
         (self.facts, self.box, self.started) = (facts, box, started)
-        (self.consoleConfigPath, self.boardChoices) = (consoleConfigPath, boardChoices)
+        (self.consoleConfigPath, self.dailyUpdatesPath, self.boardChoices) = (
+            consoleConfigPath, dailyUpdatesPath, boardChoices
+        )
     }
 
     var engine: PlaybackEngine { box.engine }
@@ -59,6 +63,10 @@ public struct ConsoleAnswers {
             return report(name, status: status, now: now)
         case .update(let version, let later):
             return askForUpdate(version: version, later: later, effects: &effects)
+        case .updateCheck:
+            return lookForUpdate(effects: &effects)
+        case .dailyUpdates(let on):
+            return dailyUpdates(on, effects: &effects)
         case .stagedUpdate:
             return .refusal(
                 .refused,

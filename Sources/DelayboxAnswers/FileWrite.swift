@@ -20,6 +20,9 @@ public struct FileWrite: Equatable, Sendable {
         /// A request left for root's helper in the service's runtime directory (`update`,
         /// `board use`): `what` is asked for (a refusal's words), `done` the reply once it is there.
         case request(what: String, done: ResultAnswer)
+        /// `update daily on|off`: the nightly look switched (the package's updater reads the
+        /// file); once written, it is the box's setting.
+        case dailyUpdates(on: Bool)
     }
 
     public var path: String

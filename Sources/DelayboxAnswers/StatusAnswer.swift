@@ -36,6 +36,12 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     /// Whether a new release may restart the box now: `now: paused`, `now: in the
     /// update window 04:00-05:00`, or `waits: playing (…)` (docs/deploy.md).
     public var updateRestart: String?
+    /// The last release put back and why (`2026-11-30 04:12 1.3 failed its check (…); 1.2
+    /// was put back`): kept when later looks replace `release`.
+    public var lastRollback: String?
+    /// On a box installed from the package: whether it looks for a new release every night
+    /// (`on`, `off`: `update daily on|off`).
+    public var dailyUpdates: String?
     /// The venue group this box is in (`mqtt.group`): `group delay` and `group channel`
     /// reach every box of it.
     public var group: String?
@@ -58,6 +64,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case release
         case stationClockPpm = "station_clock_ppm"
         case updateRestart = "update_restart"
+        case lastRollback = "last_rollback"
+        case dailyUpdates = "daily_updates"
         case group
     }
 
@@ -65,7 +73,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         state: String, streamProblem: String? = nil, channel: String, delayMs: Int64, heardDelayMs: Double,
         availableDelayMs: Int64, volume: Int, muted: Bool, bufferMs: Int64, nowPlaying: String, uptimeS: Int,
         recording: String? = nil, buildingDelayMs: Int64? = nil, page: String? = nil, pageByNumber: String? = nil,
-        release: String? = nil, stationClockPpm: Double? = nil, updateRestart: String? = nil, group: String? = nil
+        release: String? = nil, stationClockPpm: Double? = nil, updateRestart: String? = nil,
+        lastRollback: String? = nil, dailyUpdates: String? = nil, group: String? = nil
     ) {
         self.state = state
         self.streamProblem = streamProblem
@@ -85,6 +94,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         self.release = release
         self.stationClockPpm = stationClockPpm
         self.updateRestart = updateRestart
+        self.lastRollback = lastRollback
+        self.dailyUpdates = dailyUpdates
         self.group = group
     }
 }

@@ -173,6 +173,11 @@ public final class Appliance {
         if let runtime = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
             setup.journalDirectory = runtime + "/journal"
         }
+        // The nightly look for a new release, as the page left it (read here, before playout).
+        let daily = URL(fileURLWithPath: options.statePath).deletingLastPathComponent()
+            .appendingPathComponent("daily-updates").path
+        setup.dailyUpdatesPath = daily
+        setup.dailyUpdates = (try? String(contentsOfFile: daily, encoding: .utf8))?.hasPrefix("off") != true
         setup.factoryReset = FactoryReset(
             statePath: options.statePath, consoleConfigPath: options.consoleConfigPath,
             journalDirectory: setup.journalDirectory)

@@ -53,6 +53,8 @@ final class ApplianceFacts: BoxFacts {
 
     var release: String? { gathered.release }
 
+    var lastRollback: String? { gathered.lastRollback }
+
     func localMinuteOfDay() -> Int? { wallClock().map { WallClock.localMinuteOfDay(unixTime: $0) } }
 
     func pageByName(port: Int) -> String { PageLinks.byName(port: port) }
@@ -89,6 +91,7 @@ final class ApplianceFacts: BoxFacts {
 final class GatheredFacts: Sendable {
     private struct Read {
         var release: String?
+        var lastRollback: String?
         var machine = SystemFigures()
         /// When `machine` was read (CLOCK_MONOTONIC).
         var machineAt = Instant.zero
@@ -97,17 +100,20 @@ final class GatheredFacts: Sendable {
 
     /// Reads the release line again, and the machine's figures when `machine`.
     func gather(machine: Bool) {
-        let release = ReleaseStatus.read()
+        let (release, rollback) = (ReleaseStatus.read(), ReleaseStatus.lastRollback())
         let figures = machine ? SystemFigures.read() : nil
         let at = SystemClock.monotonicNow()
         read.withLock {
-            $0.release = release
+            ($0.release, $0.lastRollback) = (release, rollback)
             if let figures { ($0.machine, $0.machineAt) = (figures, at) }
         }
     }
 
     /// The healer's last line about this box's release; nil on a box not installed from the package.
     var release: String? { read.withLock { $0.release } }
+
+    /// The last release the healer put back and why; nil: none.
+    var lastRollback: String? { read.withLock { $0.lastRollback } }
 
     /// The machine's figures, and when they were read.
     var machine: (figures: SystemFigures, at: Instant) { read.withLock { ($0.machine, $0.machineAt) } }

@@ -5,8 +5,8 @@ import FoundationEssentials
 /// `factory reset` (the console, the page with its password, a button held through
 /// power-on): the files that make a box its owner's are removed — the listener's settings
 /// (`state.json`: delay, volume, presets, channel, the stations' clocks), what the console
-/// saved (`config.yaml`), the page's password, the delay journal (a restart would resume
-/// the old delay from it) and, when asked, the hotspot's own password — and a mark is left,
+/// saved (`config.yaml`), the page's password, daily updates switched off (`daily-updates`),
+/// the delay journal (a restart would resume the old delay from it) and, when asked, the hotspot's own password — and a mark is left,
 /// so that the box started again says it was reset and lets the page's password be chosen
 /// (`takeMark`). The board file and the site file are root's, and the mute music and ads
 /// fetched are only a cache: they stay.
@@ -32,7 +32,9 @@ struct FactoryReset: Sendable {
     /// Removes the files, then leaves the mark, durably; nil when done, else what failed
     /// (what was removed before it stays removed: a reset asked again finishes it).
     func perform(forgetWiFi: Bool) -> String? {
-        var files = [statePath, directory + "/web-password"] + (consoleConfigPath.map { [$0] } ?? [])
+        var files =
+            [statePath, directory + "/web-password", directory + "/daily-updates"]
+            + (consoleConfigPath.map { [$0] } ?? [])
         if forgetWiFi { files.append(directory + "/hotspot-password") }
         if let journalDirectory {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []

@@ -51,6 +51,10 @@ final class Playout {
         var journalDirectory: String?
         /// What `factory reset` removes; nil: nothing (`play`, which keeps no settings).
         var factoryReset: FactoryReset?
+        /// Where `update daily on|off` is kept (the package's updater reads it), and what it
+        /// says now; nil: nowhere.
+        var dailyUpdatesPath: String?
+        var dailyUpdates = true
         /// The box's last run ended in a factory reset: it says so, the page's password may be
         /// chosen, and its Wi-Fi networks are forgotten when the reset said so; nil: it did not.
         var reset: FactoryReset.Mark?
@@ -77,6 +81,8 @@ final class Playout {
     private let factoryReset: FactoryReset?
     /// A factory reset is done: the root stops the box and starts it again.
     private(set) var restartAsked = false
+    /// Whether the box looks for a new release every night (`update daily`).
+    private var dailyUpdates: Bool
     /// This run began after a factory reset, at `started`.
     private let wasReset: Bool
     private let started: Instant
@@ -138,6 +144,7 @@ final class Playout {
     ) throws {
         (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
         (factoryReset, wasReset, started) = (setup.factoryReset, setup.reset != nil, now)
+        dailyUpdates = setup.dailyUpdates
         saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
         files = FileErrands(saver: saver, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
@@ -170,8 +177,9 @@ final class Playout {
             box: BoxSnapshot(
                 engine: session.engine, executor: executor, channel: session.channel, config: config,
                 document: setup.document, output: output.statistics, playoutThreadPriority: 0, recording: [],
-                recentEvents: [], updateGate: UpdateRestartGate()),
-            started: now, consoleConfigPath: setup.consoleConfigPath, boardChoices: BoardCatalog.choices())
+                recentEvents: [], updateGate: UpdateRestartGate(), dailyUpdates: setup.dailyUpdates),
+            started: now, consoleConfigPath: setup.consoleConfigPath, dailyUpdatesPath: setup.dailyUpdatesPath,
+            boardChoices: BoardCatalog.choices())
         health = ServiceHealth(systemd: systemd, start: now)
         volume = (settings.volume, false)
         output.setVolume(settings.volume, muted: false)
@@ -330,6 +338,7 @@ final class Playout {
             case .reread(let read): reading = read
             case .written(let pending, let write, let error, let read):
                 reading = read ?? reading
+                if error == nil, case .dailyUpdates(let on) = write.purpose { dailyUpdates = on }
                 replies.append((pending, answers.fileWritten(write, error: error)))
             case .reset(let pending, let forgetWiFi, let error):
                 let reply = answers.factoryResetDone(forgetWiFi: forgetWiFi, error: error)
@@ -626,7 +635,7 @@ final class Playout {
         BoxSnapshot(
             engine: session.engine, executor: executor, channel: session.channel, config: configuration.config,
             document: configuration.document, output: output.statistics, playoutThreadPriority: priority,
-            recording: standby.names, recentEvents: recentEvents, updateGate: updateGate)
+            recording: standby.names, recentEvents: recentEvents, updateGate: updateGate, dailyUpdates: dailyUpdates)
     }
 
     private func save() { if savesSettings { saver.save(executor.settings) } }

@@ -15,6 +15,12 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// new release starts once the box is quiet or in its update window (a group's
         /// update in stages), not at once (a hand at the box asking).
         case update(version: String?, later: Bool = false)
+        /// Asks the package's updater to look for a newer release without installing it
+        /// (the page's "Check now"): `status`'s `release` says what it found.
+        case updateCheck
+        /// Shows (nil) or switches the nightly look for a newer release
+        /// (`delaybox-autoupdate.timer`'s run does nothing while off).
+        case dailyUpdates(Bool?)
         /// A group's update in stages: `canary` first, this box once the canary plays the
         /// new release (MQTT's door carries it out: it watches the canary). Each box's new
         /// release starts in its update window or once it is quiet, unless `now` (the

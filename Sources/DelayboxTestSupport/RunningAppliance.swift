@@ -66,6 +66,16 @@ public final class RunningAppliance {
         try ExternalTool.execute(executables.appendingPathComponent("delayboxctl"), ["--socket", socket] + arguments)
     }
 
+    /// Sets the page's password as its owner does at the box (`delayboxctl web password`, one
+    /// line on stdin), once the box answers; true when it was set.
+    public func setWebPassword(_ password: String) -> Bool {
+        let ctl = executables.appendingPathComponent("delayboxctl")
+        return Eventually.holds(within: 10, every: 0.1) {
+            (try? ExternalTool.execute(ctl, ["--socket", socket, "web", "password"], input: password + "\n"))?.status
+                == 0
+        }
+    }
+
     /// Asks the box to stop (SIGTERM, as systemd does) and waits for it.
     public func stop() {
         process.signal(SIGTERM)

@@ -21,6 +21,7 @@ import Testing
         var machineNow = SystemAnswer(
             hostname: "pub-box", addresses: "eth0 192.168.1.20", systemUptimeS: 4_000, reconnectsFailed: 0)
         var release: String?
+        var lastRollback: String?
         var requestDirectory: String?
         var venueMember: String?
         var members: [(member: GroupMember, heardSecondsAgo: Int)]?
@@ -57,10 +58,12 @@ import Testing
             engine: rig.engine,
             executor: CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50)),
             channel: lineup.selected, config: config, document: nil, output: OutputStatistics(),
-            playoutThreadPriority: 40, recording: [], recentEvents: [], updateGate: UpdateRestartGate())
+            playoutThreadPriority: 40, recording: [], recentEvents: [], updateGate: UpdateRestartGate(),
+            dailyUpdates: true)
         channels = ChannelChoice(lineup: lineup)
         answers = ConsoleAnswers(
-            facts: facts, box: box, started: rig.now, consoleConfigPath: nil, boardChoices: BoardChoices())
+            facts: facts, box: box, started: rig.now, consoleConfigPath: nil,
+            dailyUpdatesPath: "/var/lib/delaybox/daily-updates", boardChoices: BoardChoices())
     }
 
     /// `line` answered; its effects in `effects`.
@@ -91,6 +94,38 @@ import Testing
         #expect(done.kind == .ok && done.rendered(json: false).contains("update: asked for 1.4.0-1~deb13"))
         let failed = answers.fileWritten(write, error: "No space left on device")
         #expect(failed.kind == .unavailable && failed.reason == "cannot ask for an update: No space left on device")
+    }
+
+    /// The page's Box → Updates: "Check now" is a look alone, left for root's helper; the
+    /// nightly look is switched in the box's file, its reply once written; `status` says both
+    /// and the last rollback, on a box installed from the package.
+    @Test mutating func updatesAreLookedForAndSwitchedAsTheOwnerSays() throws {
+        var effects: [ConsoleEffect] = []
+        #expect(try ask("update daily off", effects: &effects)?.kind == .unavailable, "no package: no daily updates")
+        facts.requestDirectory = "/run/delaybox"
+        #expect(try ask("update check", effects: &effects) == nil)
+        #expect(effects.count == 1)
+        if case .write(let write)? = effects.first {
+            #expect(write.path == "/run/delaybox/update-request" && write.content == .bytes(Array("check\n".utf8)))
+            #expect(answers.fileWritten(write, error: nil).rendered(json: false).contains("looking for a new release"))
+        }
+        effects.removeAll()
+        #expect(try ask("update later", effects: &effects) == nil)
+        if case .write(let write)? = effects.first { #expect(write.content == .bytes(Array("later\n".utf8))) }
+        effects.removeAll()
+        #expect(try ask("update daily", effects: &effects)?.rendered(json: false) == "daily_updates: on")
+        #expect(try ask("update daily off", effects: &effects) == nil)
+        guard case .write(let daily)? = effects.first, effects.count == 1 else {
+            Issue.record("one file to write: \(effects)")
+            return
+        }
+        #expect(daily.path == "/var/lib/delaybox/daily-updates" && daily.content == .bytes(Array("off\n".utf8)))
+        #expect(daily.purpose == .dailyUpdates(on: false))
+        #expect(answers.fileWritten(daily, error: nil).rendered(json: false) == "daily_updates: off")
+        facts.lastRollback = "2026-11-30 04:12 1.3 failed its check (restarted by systemd); 1.2 was put back"
+        let status = try #require(try ask("status", effects: &effects)).rendered(json: false)
+        #expect(
+            status.contains("daily_updates: on") && status.contains("last_rollback: 2026-11-30 04:12 1.3"), "\(status)")
     }
 
     @Test mutating func theMachineAndTheReleaseAreTheRootsFiguresAndTheEnginesCounts() throws {

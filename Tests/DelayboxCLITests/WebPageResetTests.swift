@@ -11,40 +11,19 @@ import Testing
     static let root = CommandLineTests.root
 
     @Test func anOwnerResetsTheBoxFromThePageAndChoosesANewPassword() throws {
-        let python = Self.root.appendingPathComponent(".build/browser-venv/bin/python")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: python.path), "no Playwright: run deploy/setup-host.sh")
+        _ = try PageScript.python()
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-reset") {
-            directory in
-            """
-            extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
-            audio:
-              device: wav:\(directory.appendingPathComponent("out.wav").path)
-            defaults:
-              delay: 2 s
-            web:
-              port: \(port)
-            """
-        }
+        let box = try RunningAppliance(
+            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-reset",
+            board: PageScript.board(port: port))
         defer { box.stop() }
-        let password = Eventually.value(within: 10, every: 0.1) { () -> Int32? in
-            let set = try? ExternalTool.execute(
-                RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl"),
-                ["--socket", box.socket, "web", "password"], input: "correct horse battery\n")
-            return set?.status == 0 ? 0 : nil
-        }
-        try #require(password == 0, "the owner's password set: \(box.log)")
-        let screenshots = Self.root.appendingPathComponent("out/web")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        try #require(box.setWebPassword("correct horse battery"), "the owner's password set: \(box.log)")
         func page(_ phase: String) throws -> ExternalTool.Outcome {
-            try ExternalTool.execute(
-                python,
+            try PageScript.run(
+                "web_reset.py",
                 [
-                    Self.root.appendingPathComponent("tools/browser/web_reset.py").path, "--phase", phase,
-                    "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
+                    "--phase", phase, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
                     "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
-                    "--out", screenshots.path,
                 ])
         }
         let reset = try page("reset")
@@ -62,10 +41,6 @@ import Testing
         #expect(
             box.log.contains("said where the box is") && box.log.contains("reset to its factory settings"), "\(box.log)"
         )
-        for name in ["reset-1-form", "reset-2-done", "reset-3-back"] {
-            #expect(
-                FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(name).png").path),
-                "\(name)")
-        }
+        for name in ["reset-1-form", "reset-2-done", "reset-3-back"] { #expect(PageScript.screenshot(name), "\(name)") }
     }
 }

@@ -48,6 +48,12 @@ import Testing
         #expect(error("web password") == "usage: web password PASSWORD")
         #expect(parse("web")?.action == .web && parse("web reset")?.action == .webReset)
         #expect(parse("web passwords x") == nil && error("web passwords x") != nil)
+        #expect(parse("update check")?.action == .updateCheck && parse("update daily")?.action == .dailyUpdates(nil))
+        #expect(parse("update daily OFF")?.action == .dailyUpdates(false) && error("update daily maybe") != nil)
+        #expect(
+            parse("update later")?.action == .update(version: nil, later: true)
+                && parse("update later 1.4.0-1~deb13")?.action == .update(version: "1.4.0-1~deb13", later: true))
+        #expect(error("update later soon")?.contains("not a release's version") == true)
         #expect(parse("factory reset")?.action == .factoryReset(forgetWiFi: false))
         #expect(parse("Factory Reset --forget-wifi")?.action == .factoryReset(forgetWiFi: true))
         #expect(error("factory") == "usage: factory reset [--forget-wifi]" && error("factory reset now") != nil)
@@ -94,7 +100,10 @@ import Testing
         for name in ["#", "bar/+", "a$b", String(repeating: "a", count: 65)] {
             #expect(error("update --canary \(name)")?.contains("is not a box's MQTT client id") == true, "\(name)")
         }
-        #expect(error("update --canary") == "usage: update | update VERSION | update --canary BOX [--now]")
+        #expect(
+            error("update --canary")
+                == "usage: update [later] [VERSION] | update check | update daily [on|off] | update --canary BOX [--now]"
+        )
         // A group's line is one every box takes: a delay set or a channel chosen, checked here.
         #expect(error("group delay soon")?.contains("soon") == true, "the delay's own words")
         for line in ["group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause"]

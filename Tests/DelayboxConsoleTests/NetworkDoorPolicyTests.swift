@@ -21,7 +21,7 @@ import Testing
             "config set defaults.delay 30 s", "config set defaults.volume 40", "config set channels.0.ads false",
             "config set channels.1.url HTTPS://club.example/a.mp3", "config set channels.0.name Club Radio",
             "config set channels.0.mute_music http://club.example/music.mp3", "update", "log tail 5",
-            "config set audio.output_latency 200 ms",
+            "config set audio.output_latency 200 ms", "update check", "update later", "update daily",
         ] {
             #expect(refusal(line) == nil, "\(line)")
             #expect(refusal(line, .page) == nil, "\(line)")
@@ -56,6 +56,16 @@ import Testing
         #expect(refusal("config set audio.device null")?.contains("serial console, with delayboxctl") == true)
         #expect(
             refusal("config set channels.0.url " + "https://x.example/" + String(repeating: "a", count: 2_000)) != nil)
+    }
+
+    /// Issue 70: the nightly updates are switched on the page (its owner, logged in) or at
+    /// the box; MQTT reads them in the status.
+    @Test func dailyUpdatesAreSwitchedOnThePageNotByABroker() {
+        for line in ["update daily off", "update daily on"] {
+            #expect(refusal(line, .page) == nil, "\(line)")
+            #expect(refusal(line)?.contains("MQTT reads them") == true, "\(line)")
+            #expect(refusal(line, .group) != nil, "\(line)")
+        }
     }
 
     /// Issue 66: a venue group's topic carries exactly a delay, a channel chosen and an update

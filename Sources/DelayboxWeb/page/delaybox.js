@@ -199,6 +199,16 @@ function render() {
       : added.name + ": " + (status.state || "connecting") + " — "
         + (status.stream_problem || "the box is still finding its stream") + ".";
   }
+  // Box → Updates, on a box installed from the package (issue 70): what the updater last
+  // did, when a new release may restart it, the last rollback and why, the nightly look.
+  show("updates-part", typeof status.daily_updates === "string");
+  if (typeof status.daily_updates === "string") {
+    $("update-release").textContent = "Release: " + (status.release || "nothing asked of the updater yet");
+    $("update-restart").textContent = "A new release restarts it: " + (status.update_restart || "—");
+    show("update-rollback", typeof status.last_rollback === "string");
+    if (typeof status.last_rollback === "string") $("update-rollback").textContent = "Last rollback: " + status.last_rollback;
+    if (document.activeElement !== $("update-daily")) $("update-daily").checked = status.daily_updates === "on";
+  }
   if (document.activeElement !== $("volume") && typeof status.volume === "number") $("volume").value = status.volume;
   $("mute").textContent = status.muted ? "Unmute" : "Mute";
   $("pause").textContent = status.state === "paused" ? "Resume" : "Pause";
@@ -303,6 +313,18 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!ok) { say(answer.error || "refused", true); return; }
     csrf = answer.csrf;
     say("Password changed; other phones must log in again.");
+  });
+  $("update-check").addEventListener("click", async () => {
+    const answer = await run("update check");
+    if (answer) say("Looking for a new release: the Updates part says what it finds.");
+  });
+  $("update-install").addEventListener("click", async () => {
+    const answer = await run("update later");
+    if (answer) say("Installing the newest release: it starts at the next pause, or in the update window.");
+  });
+  $("update-daily").addEventListener("change", async () => {
+    const answer = await run("update daily " + ($("update-daily").checked ? "on" : "off"));
+    if (answer) say("Nightly updates " + answer.daily_updates + ".");
   });
   $("reset-form").addEventListener("submit", async (event) => {
     event.preventDefault();
