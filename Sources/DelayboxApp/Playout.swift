@@ -343,7 +343,7 @@ final class Playout {
             case .reset(let pending, let forgetWiFi, let error):
                 let reply = answers.factoryResetDone(forgetWiFi: forgetWiFi, error: error)
                 if let pending { replies.append((pending, reply)) }
-                finishFactoryReset(error: error, now: now)
+                finishFactoryReset(error: error)
             }
         }
         if let reading {
@@ -618,7 +618,7 @@ final class Playout {
 
     /// The reset's files are gone: the box stops, to be started again as new (`restartAsked`);
     /// or they are not, and it plays on, saving again.
-    private func finishFactoryReset(error: String?, now: Instant) {
+    private func finishFactoryReset(error: String?) {
         if let error {
             logger.error("factory reset failed: \(error); the box plays on")
             // (Only a box that keeps its settings begins a reset.) Those dropped are saved again.

@@ -1,4 +1,5 @@
 import DelayboxPlatform
+import DelayboxTestSupport
 import DelayboxWeb
 import Foundation
 import Testing
@@ -24,7 +25,8 @@ import Testing
         #expect(try box.console("config save").contains("saved: \(file("config.yaml"))"))
         #expect(box.web?.set(password: "a long owner's password") == nil)
         try box.run(seconds: 3)  // the settings saved (2 s after the last change)
-        #expect(FileManager.default.fileExists(atPath: file("state.json")))
+        // Saved on the saver's thread, in real time: waited for.
+        #expect(Eventually.holds(within: 5) { FileManager.default.fileExists(atPath: file("state.json")) })
         #expect(FileManager.default.fileExists(atPath: file("web-password")))
         #expect(!box.playout.restartAsked)
 
@@ -36,7 +38,9 @@ import Testing
         }
         #expect(box.playout.restartAsked, "the box asks to be started again")
         try box.run(seconds: 3)
-        #expect(!FileManager.default.fileExists(atPath: file("state.json")), "nothing saved after the reset")
+        #expect(
+            !Eventually.holds(within: 1) { FileManager.default.fileExists(atPath: file("state.json")) },
+            "nothing saved after the reset")
         box.playout.fadeOut(now: box.clock.now())
         #expect(!FileManager.default.fileExists(atPath: file("state.json")), "nor at its stop")
 
@@ -57,7 +61,9 @@ import Testing
         try again.settleFileErrands()
         #expect(!again.playout.restartAsked && FileManager.default.fileExists(atPath: file("state.json")) == false)
         try again.run(seconds: 61)
-        #expect(FileManager.default.fileExists(atPath: file("state.json")), "saved again meanwhile")
+        #expect(
+            Eventually.holds(within: 5) { FileManager.default.fileExists(atPath: file("state.json")) },
+            "saved again meanwhile")
         _ = again.playout.apply(.factoryReset, now: again.clock.now())
         try again.settleFileErrands()
         #expect(again.playout.restartAsked && !FileManager.default.fileExists(atPath: file("state.json")))
@@ -94,7 +100,9 @@ import Testing
         #expect(!box.playout.restartAsked)
         #expect(try box.console("delay 9").contains("delay_ms: 9000"))
         try box.run(seconds: 3)
-        let saved = try String(contentsOf: box.directory.appendingPathComponent("state.json"), encoding: .utf8)
-        #expect(saved.contains("9000"), "saving again: \(saved)")
+        let saved = {
+            (try? String(contentsOf: box.directory.appendingPathComponent("state.json"), encoding: .utf8)) ?? ""
+        }
+        #expect(Eventually.holds(within: 5) { saved().contains("9000") }, "saving again: \(saved())")
     }
 }
