@@ -256,7 +256,7 @@ let package = Package(
                 "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
                 "DelayboxState",
                 "DelayboxSimulation",
-                "DelayboxTestSupport",
+                "DelayboxTestSupport", "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -167,6 +167,9 @@ public struct ConsoleAnswers {
         case .factoryReset(let forgetWiFi):
             effects.append(.factoryReset(forgetWiFi: forgetWiFi))
             return nil
+        case .backup(let job):
+            effects.append(.backup(job))
+            return nil
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)

@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxConsole
 
 /// What a console request asks of the playout beyond its reply, said by `ConsoleAnswers`
 /// and carried out by `Playout` — values handed over, not flags the playout polls.
@@ -14,6 +15,11 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// the reply waits for the removal (`ConsoleAnswers.factoryResetDone`). `forgetWiFi`:
     /// the networks it joined are forgotten too.
     case factoryReset(forgetWiFi: Bool)
+    /// `backup`: the settings taken, the copies listed, a backup restored or the last change
+    /// undone, off the playout thread (files read and written, a config checked); the reply
+    /// waits for the outcome (`ConsoleAnswers.backupDone`). A restore or an undo that is
+    /// done restarts the box on what it wrote.
+    case backup(BackupJob)
     /// `tone on|off`: the test tone instead of the programme, or the programme again.
     case tone(on: Bool)
 }

@@ -141,9 +141,8 @@ public final class Appliance {
         inbox.close()
         playout.fadeOut(now: end)
         output.stop()
-        guard !playout.restartAsked else {
-            stateLogger.notice(
-                "stopped after a factory reset: to be started again (exit status \(FactoryReset.restartStatus))")
+        if let why = playout.restartReason {
+            stateLogger.notice("stopped after \(why): to be started again (exit status \(FactoryReset.restartStatus))")
             throw RestartAsked()
         }
         stateLogger.info("stopped; settings saved to \(settingsFile.path)")
@@ -181,6 +180,12 @@ public final class Appliance {
         setup.factoryReset = FactoryReset(
             statePath: options.statePath, consoleConfigPath: options.consoleConfigPath,
             journalDirectory: setup.journalDirectory)
+        setup.backups = BoxBackupFiles(
+            paths: .init(
+                state: options.statePath, consoleConfig: options.consoleConfigPath, dailyUpdates: daily,
+                journalDirectory: setup.journalDirectory, board: options.boardPath, site: options.sitePath),
+            box: HostName.current(), release: DelayboxVersion.string,
+            nowUnixMs: { Int64(WallClock.unixTime() * 1_000) })
         // Just reset: the page's password is chosen again, for 30 minutes from now.
         setup.reset = FactoryReset.takeMark(besideState: options.statePath)
         if setup.reset != nil { _ = inbox.web?.openSetup(now: SystemClock.monotonicNow()) }

@@ -36,10 +36,7 @@ struct FactoryReset: Sendable {
             [statePath, directory + "/web-password", directory + "/daily-updates"]
             + (consoleConfigPath.map { [$0] } ?? [])
         if forgetWiFi { files.append(directory + "/hotspot-password") }
-        if let journalDirectory {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []
-            files += names.map { journalDirectory + "/" + $0 }
-        }
+        files += Self.journalFiles(in: journalDirectory)
         do {
             for file in files { try DurableFile.remove(file) }
             let mark = forgetWiFi ? Self.forgettingMark : "reset\n"
@@ -48,6 +45,12 @@ struct FactoryReset: Sendable {
         } catch {
             return ErrorText.of(error)
         }
+    }
+
+    /// The delay journal's files (a restart resumes the delay they hold); none without one.
+    static func journalFiles(in directory: String?) -> [String] {
+        guard let directory else { return [] }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map { directory + "/" + $0 }
     }
 
     /// The mark of a reset that forgets the Wi-Fi too: the networks are forgotten by the

@@ -1,6 +1,7 @@
 import DelayboxAnswers
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxConsole
 import DelayboxDoors
 import DelayboxPlatform
 import DelayboxState
@@ -22,22 +23,29 @@ final class FileErrands: Sendable {
         /// A factory reset's files removed (`error`: why not), for the request that asked
         /// (nil: a hand on the box).
         case reset(ConsoleInbox.Pending?, forgetWiFi: Bool, error: String?)
+        /// A `backup` errand done, for the request that asked.
+        case backup(ConsoleInbox.Pending, BackupOutcome)
     }
 
     private let saver: SettingsSaver
+    private let backups: BoxBackupFiles?
     private let ring: @Sendable () -> Void
     private let done = Mutex<(outcomes: [Outcome], underWay: Int)>(([], 0))
 
-    init(saver: SettingsSaver, ring: @escaping @Sendable () -> Void) { (self.saver, self.ring) = (saver, ring) }
+    init(saver: SettingsSaver, backups: BoxBackupFiles?, ring: @escaping @Sendable () -> Void) {
+        (self.saver, self.backups, self.ring) = (saver, backups, ring)
+    }
 
     /// Errands handed over whose outcome has not been taken yet.
     var underWay: Int { done.withLock { $0.underWay } }
 
     /// Writes `write` for `pending`; a `config save` then reads the files again with `read`.
     func write(_ write: FileWrite, for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read) {
-        run {
+        run { [backups] in
             let error = Self.perform(write)
             let reading = write.purpose == .configSave && error == nil ? ConfigInForce.readAgain(read) : nil
+            // A change an owner may want to undo (a request for root's helper is none).
+            if error == nil, write.purpose.isOwnersChoice { backups?.keepCopy(of: nil, settles: true) }
             return .written(pending, write, error: error, reading: reading)
         }
     }
@@ -48,6 +56,19 @@ final class FileErrands: Sendable {
         run { [saver] in
             saver.discardPending()
             return .reset(pending, forgetWiFi: forgetWiFi, error: reset.perform(forgetWiFi: forgetWiFi))
+        }
+    }
+
+    /// Carries out `job` for a box whose settings are `current`; a restore or an undo drops the
+    /// settings still waiting to be saved first (its own are the box's now).
+    func backup(_ job: BackupJob, current: Settings, for pending: ConsoleInbox.Pending) {
+        guard let backups else {
+            pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play)"))
+            return
+        }
+        run { [saver] in
+            if job.writes { saver.discardPending() }
+            return .backup(pending, backups.perform(job, current: current))
         }
     }
 
@@ -94,6 +115,27 @@ final class FileErrands: Sendable {
                 "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
                 + ConfigFile.yaml(saved.map { $0.merged(with: changes) } ?? changes)
             return Array(text.utf8)
+        }
+    }
+}
+
+extension FileWrite.Purpose {
+    /// A choice an owner may want to undo (`BackupShelf`): a saved config, the nightly
+    /// updates — not a request left for root's helper.
+    fileprivate var isOwnersChoice: Bool {
+        switch self {
+        case .configSave, .dailyUpdates: true
+        case .request: false
+        }
+    }
+}
+
+extension BackupJob {
+    /// A restore or an undo: it writes the box's files.
+    var writes: Bool {
+        switch self {
+        case .restore, .undo: true
+        case .take, .list: false
         }
     }
 }

@@ -51,6 +51,8 @@ final class Playout {
         var journalDirectory: String?
         /// What `factory reset` removes; nil: nothing (`play`, which keeps no settings).
         var factoryReset: FactoryReset?
+        /// The backups taken and restored, and the copies kept for undo; nil: none (`play`).
+        var backups: BoxBackupFiles?
         /// Where `update daily on|off` is kept (the package's updater reads it), and what it
         /// says now; nil: nowhere.
         var dailyUpdatesPath: String?
@@ -79,8 +81,11 @@ final class Playout {
     private var savesSettings: Bool
     /// What `factory reset` removes; nil: nothing.
     private let factoryReset: FactoryReset?
-    /// A factory reset is done: the root stops the box and starts it again.
-    private(set) var restartAsked = false
+    /// Why the root stops the box to start it again (a factory reset done, a backup
+    /// restored); nil: it plays on.
+    private(set) var restartReason: String?
+    /// The box is to be started again (`restartReason`).
+    var restartAsked: Bool { restartReason != nil }
     /// Whether the box looks for a new release every night (`update daily`).
     private var dailyUpdates: Bool
     /// This run began after a factory reset, at `started`.
@@ -145,8 +150,17 @@ final class Playout {
         (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
         (factoryReset, wasReset, started) = (setup.factoryReset, setup.reset != nil, now)
         dailyUpdates = setup.dailyUpdates
-        saver = setup.settingsFile.map { SettingsSaver(file: $0) } ?? SettingsSaver(write: { _ in })
-        files = FileErrands(saver: saver, ring: inbox.ring)
+        saver =
+            setup.settingsFile.map { file in
+                SettingsSaver(write: { [backups = setup.backups] settings in
+                    try file.save(settings)
+                    backups?.keepCopy(of: settings, settles: true)
+                })
+            } ?? SettingsSaver(write: { _ in })
+        files = FileErrands(saver: saver, backups: setup.backups, ring: inbox.ring)
+        if let backups = setup.backups {
+            saver.perform { [settings = setup.settings] in backups.keepCopy(of: settings, settles: false) }
+        }
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
         wallClock = Self.wallClock(believing: setup.config.clock)
@@ -316,6 +330,7 @@ final class Playout {
                 case .configEdited(let config, let document): configuration.edit(config, document: document)
                 case .write(let write): files.write(write, for: pending, read: configuration.read)
                 case .factoryReset(let forgetWiFi): beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
+                case .backup(let job): beginBackup(job, for: pending)
                 case .tone: break
                 }
             }
@@ -344,6 +359,9 @@ final class Playout {
                 let reply = answers.factoryResetDone(forgetWiFi: forgetWiFi, error: error)
                 if let pending { replies.append((pending, reply)) }
                 finishFactoryReset(error: error)
+            case .backup(let pending, let outcome):
+                replies.append((pending, answers.backupDone(outcome)))
+                finishBackup(outcome)
             }
         }
         if let reading {
@@ -627,7 +645,30 @@ final class Playout {
             return
         }
         logger.notice("factory reset: the settings, the saved config and the page's password are removed; restarting")
-        restartAsked = true
+        restartReason = "a factory reset"
+    }
+
+    /// `backup …` on the saver's thread; a restore or an undo saves no settings while it
+    /// writes its own (`finishBackup` after).
+    private func beginBackup(_ job: BackupJob, for pending: ConsoleInbox.Pending) {
+        guard savesSettings else {
+            pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play), or is being reset"))
+            return
+        }
+        if job.writes { savesSettings = false }
+        files.backup(job, current: executor.settings, for: pending)
+    }
+
+    /// A restore or an undo written: the box stops, to start again on it; not written: it
+    /// plays on, saving again.
+    private func finishBackup(_ outcome: BackupOutcome) {
+        switch outcome {
+        case .restored(_, let undo, _, _): restartReason = undo ? "the last change undone" : "a backup restored"
+        case .failed where !savesSettings:
+            savesSettings = true
+            save()
+        default: break
+        }
     }
 
     /// The box as the answers see it now.

@@ -106,6 +106,31 @@ public indirect enum ConfigNode: Sendable, Equatable {
         }
     }
 
+    /// A copy without the nodes at the dotted `paths` (a backup leaves the secrets out); a
+    /// mapping left empty by them goes too (`mqtt:` with nothing under it reads as a mistake).
+    public func removing(paths: Set<String>, at path: String = "") -> ConfigNode {
+        let prefix = path.isEmpty ? "" : path + "."
+        switch self {
+        case .scalar: return self
+        case .mapping(let entries, let location):
+            var kept: [(key: Key, value: ConfigNode)] = []
+            for entry in entries where !paths.contains(prefix + entry.key.name) {
+                let inner = entry.value.removing(paths: paths, at: prefix + entry.key.name)
+                if inner.isEmptyMapping, !entry.value.isEmptyMapping { continue }
+                kept.append((entry.key, inner))
+            }
+            return .mapping(kept, location)
+        case .sequence(let items, let location):
+            return .sequence(
+                items.enumerated().filter { !paths.contains(prefix + String($0.offset)) }
+                    .map { $1.removing(paths: paths, at: prefix + String($0)) }, location)
+        }
+    }
+
+    private var isEmptyMapping: Bool {
+        if case .mapping(let entries, _) = self { entries.isEmpty } else { false }
+    }
+
     /// One line for a maintainer: a scalar's text, a mapping's keys, a sequence's length.
     public var summary: String {
         switch self {

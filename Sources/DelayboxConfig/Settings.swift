@@ -83,13 +83,20 @@ public struct Settings: Sendable, Equatable, Codable {
             return .failure(
                 SettingsProblem("the state file has format version \(file.version); this build reads \(formatVersion)"))
         }
-        var settings = file.settings
+        return file.settings.checked(maxDelayMs: maxDelayMs)
+    }
+
+    /// These settings as read from a file (the state file, a backup): refused when a value
+    /// is out of range (a negative delay, a volume beyond 0-100); a delay or preset above
+    /// `maxDelayMs` brought down to it, said in `clamped`.
+    public func checked(maxDelayMs: Int64) -> Result<(settings: Settings, clamped: [String]), SettingsProblem> {
+        var settings = self
         guard settings.delayMs >= 0, (0...100).contains(settings.volume),
             settings.presets.values.allSatisfy({ $0 >= 0 })
         else {
             return .failure(
                 SettingsProblem(
-                    "the state file holds values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"
+                    "values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"
                 ))
         }
         var clamped: [String] = []

@@ -79,6 +79,9 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// console, delayboxctl, a button held through power-on) or on the page with the
         /// password typed again.
         case factoryReset(forgetWiFi: Bool)
+        /// The box's settings as one file (`BoxBackup`), the copies it kept, a backup
+        /// restored or the last change undone (`BackupJob`).
+        case backup(BackupJob)
         /// The box's own hotspot password from now on (kept beside the state file; a phone on
         /// the hotspot joins again with it). The page's owner or the box's, never MQTT.
         case wifiHotspotPassword(String)
@@ -106,6 +109,16 @@ public struct ConsoleRequest: Sendable, Equatable {
     public static func == (left: ConsoleRequest, right: ConsoleRequest) -> Bool {
         left.action == right.action && left.json == right.json && left.door == right.door
     }
+}
+
+/// What `backup` asks: the file taken, the copies listed, a file restored (the page's
+/// upload; no console line carries one), the last change undone. A restore and an undo
+/// write the files and restart the box.
+public enum BackupJob: Sendable, Equatable {
+    case take
+    case list
+    case restore(text: String)
+    case undo
 }
 
 /// Why a console line was not understood, with what to type instead.

@@ -12,8 +12,10 @@ import FoundationEssentials
 /// written so. Writes go through `FileDescriptor`: a short write is followed by the rest,
 /// a signal's EINTR is retried, each failure keeps the errno it came with.
 public enum DurableFile {
-    /// Writes `bytes` to `path` with permissions `mode`, atomically and durably.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
+    /// Writes `bytes` to `path` with permissions `mode`, atomically and durably; `synced`
+    /// false: atomically only (the old file or the new, but after a power cut possibly
+    /// neither) — for a file that is a convenience, never worth a slow card's fsyncs.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t, synced: Bool = true) throws {
         let temporary = "\(path).tmp-\(getpid())"
         let file: FileDescriptor
         do throws(Errno) {
@@ -23,7 +25,7 @@ public enum DurableFile {
         }
         do throws(Errno) {
             try file.writeAll(bytes, at: 0)
-            try file.sync()
+            if synced { try file.sync() }
             try file.close()
         } catch {
             try? file.close()
@@ -37,7 +39,7 @@ public enum DurableFile {
         }
         // The rename is on disk only once its directory is: a failure here is one (the file
         // is in place, and whoever saves tries again), not something to pass over.
-        try syncDirectory(of: path, "the rename to \(path)")
+        if synced { try syncDirectory(of: path, "the rename to \(path)") }
     }
 
     /// Removes `path` (gone already is done), durably: its directory synced.

@@ -71,6 +71,7 @@ public final class WebApp: Sendable {
         case ("GET", "/api/status"): return consoleJSON(ConsoleRequest(.status, json: true))
         case ("GET", "/api/channels"): return consoleJSON(ConsoleRequest(.listChannels, json: true))
         case ("GET", "/api/journal"): return journal(request, now: now)
+        case ("GET", "/api/backup"): return backup(request, now: now)
         case ("GET", "/api/events"):
             return WebResponse(
                 status: 200, headers: [["Content-Type", "text/event-stream"], ["X-Accel-Buffering", "no"]],
@@ -82,6 +83,7 @@ public final class WebApp: Sendable {
             case "/api/password": return setPassword(request, now: now)
             case "/api/logout": return logout(request, now: now)
             case "/api/reset": return factoryReset(request, now: now)
+            case "/api/restore": return restore(request, now: now)
             default: return command(request, now: now)
             }
         case (_, let path) where Self.posts.contains(path) || Self.gets.contains(path):
@@ -92,11 +94,11 @@ public final class WebApp: Sendable {
     }
 
     private static let posts: Set<String> = [
-        "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset",
+        "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset", "/api/restore",
     ]
     private static let gets: Set<String> = [
         "/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events",
-        "/api/journal",
+        "/api/journal", "/api/backup",
     ]
 
     /// The page's first question: is a password set, is this browser logged in (and its
@@ -262,6 +264,48 @@ public final class WebApp: Sendable {
                 ["Content-Disposition", "attachment; filename=\"delaybox-last-hour.log\""],
             ],
             body: .bytes(Array((text + "\n").utf8)))
+    }
+
+    /// The box's settings as a file to keep (Box → Backup), for a session.
+    private func backup(_ request: WebRequest, now: Instant) -> WebResponse {
+        if state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) == nil {
+            return WebResponse.error("log in first", status: 401)
+        }
+        guard let reply = box.ask(ConsoleRequest(.backup(.take), json: true, door: .page)) else {
+            return WebResponse.error("the box did not answer within 2 s", status: 503)
+        }
+        if let reason = reply.reason { return WebResponse.error(reason, status: 503) }
+        return WebResponse(
+            status: 200,
+            headers: [
+                ["Content-Type", "application/json"],
+                ["Content-Disposition", "attachment; filename=\"\(Self.backupName(reply.fields))\""],
+            ],
+            body: .bytes(Array((JSONText.pretty(reply.fields) + "\n").utf8)))
+    }
+
+    /// A backup's file name: the box's name and the day it was taken
+    /// (`delaybox-NAME-2026-11-30.json`), the name's letters only what a file name keeps.
+    static func backupName(_ fields: JSONValue) -> String {
+        let box = (fields["box"]?.string ?? "box").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        let day = (fields["taken_unix_s"]?.integer).map { CivilDate(unixSeconds: $0).text } ?? "backup"
+        return "delaybox-\(box.prefix(40))-\(day).json"
+    }
+
+    /// A backup restored (Box → Backup, or the first page of a new box): the file as the
+    /// body (`application/json`), for a session — or, on a box with no password yet, while
+    /// its first one may be chosen here (a new card restored before its owner logs in).
+    /// Checked whole by the box before anything is written; the box restarts on it.
+    private func restore(_ request: WebRequest, now: Instant) -> WebResponse {
+        let firstStart = passwords.storedHash() == nil && access.setupLeft(now: now) > .zero
+        if !firstStart, case .failure(let refusal) = session(request, now: now) { return refusal.response }
+        guard request.header("Content-Type")?.hasPrefix("application/json") == true else {
+            return WebResponse.error("a backup is sent as its file (application/json)", status: 415)
+        }
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            return WebResponse.error("not restored, nothing changed: the file is not text (UTF-8)", status: 422)
+        }
+        return consoleJSON(ConsoleRequest(.backup(.restore(text: text)), json: true, door: .page))
     }
 
     /// One console line, checked by the console's language and answered by the playout

@@ -46,6 +46,8 @@ enum WebPageFiles {
               <button type="submit">Set password</button>
             </form>
             <p id="setup-left" class="note"></p>
+            <p class="note">A new card for a box you had? <label class="button" for="setup-restore">Restore its backup…</label>
+              <input id="setup-restore" type="file" accept=".json,application/json" aria-label="A backup to restore" hidden></p>
           </section>
 
           <section id="setup-closed" hidden>
@@ -196,6 +198,20 @@ enum WebPageFiles {
                 <input id="password-new" type="password" autocomplete="new-password" placeholder="New password" required minlength="8">
                 <button type="submit">Change</button>
               </form>
+              <div id="backup-part">
+                <h3>Backup</h3>
+                <p class="note">The delay, volume, presets, channels and settings saved here as one file to keep (no
+                  passwords). A new box takes it on its first page; this box keeps a copy after each change.</p>
+                <div class="row">
+                  <a id="backup-download" class="button" href="/api/backup" download>Download a backup</a>
+                  <label class="button" for="backup-file">Restore a backup…</label>
+                  <input id="backup-file" type="file" accept=".json,application/json" aria-label="A backup to restore" hidden>
+                </div>
+                <div class="row">
+                  <button id="backup-undo" type="button">Undo the last change</button>
+                  <span id="backup-last" class="note"></span>
+                </div>
+              </div>
               <form id="reset-form">
                 <h3>Factory reset</h3>
                 <p class="note">Removes the delay, volume, presets, the channels and settings saved here and this page's
@@ -286,6 +302,36 @@ enum WebPageFiles {
           return answer;
         }
 
+        // A backup's file sent whole to the box, which checks it before it writes anything and
+        // restarts on it (Box → Backup, or the first page of a new card).
+        async function restore(file) {
+          if (file.size > 60000) { say("That file is too large for a backup.", true); return; }
+          const response = await fetch("/api/restore", {
+            method: "POST",
+            credentials: "same-origin",
+            headers: { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" },
+            body: await file.text(),
+          });
+          let answer = {};
+          try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+          if (!response.ok) { say(answer.error || "refused", true); return; }
+          restarting("Restored: " + answer.changes.join(", ") + ".", answer.notes);
+        }
+
+        // The box restarts on what it wrote: said, and the page asks again once it is back.
+        function restarting(done, notes) {
+          say(done + (notes && notes.length ? " " + notes.join("; ") + "." : "") + " The box restarts on it.");
+          setTimeout(session, 5000);
+        }
+
+        // What "Undo the last change" would change back (`backup list`), beside the button.
+        async function lastChange() {
+          const answer = await run("backup list");
+          if (!answer) return;
+          $("backup-last").textContent = answer.undo ? "Undo: " + answer.undo : "Nothing to undo yet.";
+          $("backup-undo").disabled = !answer.undo;
+        }
+
         async function session() {
           const response = await fetch("/api/session", { credentials: "same-origin" });
           const state = await response.json();
@@ -301,6 +347,7 @@ enum WebPageFiles {
             await channels();
             const answer = await run("version");
             if (answer) $("version").textContent = answer.version;
+            await lastChange();
             await machine();
             await boards();
             await wifi();
@@ -386,8 +433,29 @@ enum WebPageFiles {
           }
         }
 
+        // The owner's choices as last rendered: when they change, the box keeps a copy once the
+        // settings rest (2 s) and are written, and what "Undo the last change" would do is asked
+        // again then — and again a few times while it still says what it said before.
+        let choices = "";
+        let choicesTimer = null;
+        function choicesChanged() {
+          const before = $("backup-last").textContent;
+          let tries = 0;
+          const ask = async () => {
+            await lastChange();
+            if ($("backup-last").textContent === before && ++tries < 4) choicesTimer = setTimeout(ask, 3000);
+          };
+          clearTimeout(choicesTimer);
+          choicesTimer = setTimeout(ask, 2500);
+        }
+
         function render() {
           $("state").textContent = status.state || "—";
+          const now = [status.delay_ms, status.channel, status.ads].join("|");
+          if (csrf && now !== choices) {
+            choices = now;
+            choicesChanged();
+          }
           // Why the stream does not play, as the box has it (a station off the air, a recording).
           show("stream-problem", typeof status.stream_problem === "string");
           if (typeof status.stream_problem === "string") $("stream-problem").textContent = "The stream: " + status.stream_problem;
@@ -556,6 +624,17 @@ enum WebPageFiles {
             // The box is back in a few seconds, with no password: the page offers to choose one.
             setTimeout(session, 5000);
           });
+          for (const id of ["backup-file", "setup-restore"]) {
+            $(id).addEventListener("change", async () => {
+              const file = $(id).files[0];
+              $(id).value = "";
+              if (file) await restore(file);
+            });
+          }
+          $("backup-undo").addEventListener("click", async () => {
+            const answer = await run("backup undo");
+            if (answer) restarting("Undone: " + answer.changes.join(", ") + ".", answer.notes);
+          });
           $("logout").addEventListener("click", async () => {
             await call("/api/logout", {});
             await session();
@@ -646,8 +725,8 @@ enum WebPageFiles {
         .sync button { flex: 1; min-height: 64px; font-size: 1.1rem; }
         .presets button { flex: 1; }
         button, input, select { font: inherit; min-height: 44px; border-radius: 8px; }
-        button, a.button { border: 0; padding: 0 12px; background: var(--accent); color: #fff; }
-        a.button { display: inline-flex; align-items: center; min-height: 44px; border-radius: 8px; text-decoration: none; font-size: .95rem; }
+        button, a.button, label.button { border: 0; padding: 0 12px; background: var(--accent); color: #fff; }
+        a.button, label.button { display: inline-flex; align-items: center; min-height: 44px; border-radius: 8px; text-decoration: none; font-size: .95rem; }
         button:active { filter: brightness(.85); }
         input, select { border: 1px solid rgba(127,127,127,.5); padding: 0 10px; background: transparent; color: inherit; flex: 1; min-width: 0; }
         input[type=range] { width: 100%; }

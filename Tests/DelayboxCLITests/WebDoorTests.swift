@@ -67,7 +67,7 @@ import Testing
             board: Self.board(web: "  port: \(port)"))
         let page = try Self.waitForPage("http://127.0.0.1:\(port)/")
         #expect(page.contains("<title>Delaybox</title>"), "\(box.log)")
-        let large = String(repeating: "x", count: 9_000)
+        let large = String(repeating: "x", count: 70_000)
         let refused = try Self.curl([
             "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Delaybox-CSRF: login", "--data-binary",
             "password=\(large)",

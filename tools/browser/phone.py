@@ -2,6 +2,8 @@
 touch) with the page's script errors collected, and a step log timed from the start."""
 import time
 
+from playwright.sync_api import expect
+
 
 def open_phone(playwright):
     """A browser, and a page in it at a phone's size whose script errors and dialogs are
@@ -23,3 +25,19 @@ def stepper(label: str):
         print(f"{label}: {name} [{time.monotonic() - began:.1f} s]", flush=True)
 
     return step
+
+
+def log_in(page, password: str, timeout: int = 15000) -> None:
+    """The page's login form, once it shows, with `password`: the owner's controls then show."""
+    expect(page.locator("#login")).to_be_visible(timeout=timeout)
+    page.fill("#login-password", password)
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#controls")).to_be_visible(timeout=timeout)
+
+
+def choose_password(page, password: str, timeout: int = 5000) -> None:
+    """A new box's first password, typed twice in its form: the owner's controls then show."""
+    page.fill("#setup-password", password)
+    page.fill("#setup-again", password)
+    page.click("#setup-form button[type=submit]")
+    expect(page.locator("#controls")).to_be_visible(timeout=timeout)

@@ -18,7 +18,7 @@ import sys
 
 from playwright.sync_api import expect, sync_playwright
 
-from phone import open_phone, stepper
+from phone import open_phone, stepper, log_in, choose_password
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a new owner's long password"
@@ -43,10 +43,7 @@ def main() -> int:
         page.goto(args.url)
         if args.phase == "reset":
             step("log in and set a delay of the owner's")
-            expect(page.locator("#login")).to_be_visible(timeout=15000)
-            page.fill("#login-password", PASSWORD)
-            page.click("#login-form button[type=submit]")
-            expect(page.locator("#controls")).to_be_visible()
+            log_in(page, PASSWORD)
             page.fill("#delay-ms", "7000")
             page.click("#delay-form button[type=submit]")
             expect(page.locator("#delay-set")).to_have_text("7 s", timeout=10000)
@@ -78,10 +75,7 @@ def main() -> int:
             expect(page.locator("#controls")).to_be_hidden()
             expect(page.locator("#delay-set")).to_have_text("2 s", timeout=15000)
             page.screenshot(path=f"{args.out}/reset-3-back.png", full_page=True)
-            page.fill("#setup-password", NEW_PASSWORD)
-            page.fill("#setup-again", NEW_PASSWORD)
-            page.click("#setup-form button[type=submit]")
-            expect(page.locator("#controls")).to_be_visible()
+            choose_password(page, NEW_PASSWORD)
 
         assert not errors, f"the page's errors: {errors}"
         browser.close()

@@ -15,7 +15,7 @@ import time
 
 from playwright.sync_api import expect, sync_playwright
 
-from phone import open_phone, stepper
+from phone import open_phone, stepper, log_in
 
 PASSWORD = "correct horse battery"
 
@@ -49,10 +49,7 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser, page, errors = open_phone(playwright)
         page.goto(args.url)
-        expect(page.locator("#login")).to_be_visible(timeout=15000)
-        page.fill("#login-password", PASSWORD)
-        page.click("#login-form button[type=submit]")
-        expect(page.locator("#controls")).to_be_visible()
+        log_in(page, PASSWORD)
         if args.phase == "updates":
             step("the updater's last word and the last rollback, as the box has them")
             expect(page.locator("#updates-part")).to_be_visible(timeout=10000)

@@ -113,7 +113,7 @@ let package = Package(
             name: "DelayboxConfigTests",
             dependencies: [
                 "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
-                "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport",
+                "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -11,8 +11,9 @@
 /// a stream (Server-Sent Events). Wrapped because MHD_start_daemon is variadic, which
 /// Swift cannot call.
 
-/// The longest request body taken (bytes): a login, a console line, a station link.
-#define DBX_WEB_BODY_LIMIT 8192
+/// The longest request body taken (bytes): a login, a console line, a station link, a
+/// backup restored (`BoxBackup.largestBytes` and a little).
+#define DBX_WEB_BODY_LIMIT 65536
 
 struct MHD_Daemon;
 struct MHD_Connection;

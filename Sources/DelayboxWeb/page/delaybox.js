@@ -68,6 +68,36 @@ async function run(line) {
   return answer;
 }
 
+// A backup's file sent whole to the box, which checks it before it writes anything and
+// restarts on it (Box → Backup, or the first page of a new card).
+async function restore(file) {
+  if (file.size > 60000) { say("That file is too large for a backup.", true); return; }
+  const response = await fetch("/api/restore", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" },
+    body: await file.text(),
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+  if (!response.ok) { say(answer.error || "refused", true); return; }
+  restarting("Restored: " + answer.changes.join(", ") + ".", answer.notes);
+}
+
+// The box restarts on what it wrote: said, and the page asks again once it is back.
+function restarting(done, notes) {
+  say(done + (notes && notes.length ? " " + notes.join("; ") + "." : "") + " The box restarts on it.");
+  setTimeout(session, 5000);
+}
+
+// What "Undo the last change" would change back (`backup list`), beside the button.
+async function lastChange() {
+  const answer = await run("backup list");
+  if (!answer) return;
+  $("backup-last").textContent = answer.undo ? "Undo: " + answer.undo : "Nothing to undo yet.";
+  $("backup-undo").disabled = !answer.undo;
+}
+
 async function session() {
   const response = await fetch("/api/session", { credentials: "same-origin" });
   const state = await response.json();
@@ -83,6 +113,7 @@ async function session() {
     await channels();
     const answer = await run("version");
     if (answer) $("version").textContent = answer.version;
+    await lastChange();
     await machine();
     await boards();
     await wifi();
@@ -168,8 +199,29 @@ async function channels() {
   }
 }
 
+// The owner's choices as last rendered: when they change, the box keeps a copy once the
+// settings rest (2 s) and are written, and what "Undo the last change" would do is asked
+// again then — and again a few times while it still says what it said before.
+let choices = "";
+let choicesTimer = null;
+function choicesChanged() {
+  const before = $("backup-last").textContent;
+  let tries = 0;
+  const ask = async () => {
+    await lastChange();
+    if ($("backup-last").textContent === before && ++tries < 4) choicesTimer = setTimeout(ask, 3000);
+  };
+  clearTimeout(choicesTimer);
+  choicesTimer = setTimeout(ask, 2500);
+}
+
 function render() {
   $("state").textContent = status.state || "—";
+  const now = [status.delay_ms, status.channel, status.ads].join("|");
+  if (csrf && now !== choices) {
+    choices = now;
+    choicesChanged();
+  }
   // Why the stream does not play, as the box has it (a station off the air, a recording).
   show("stream-problem", typeof status.stream_problem === "string");
   if (typeof status.stream_problem === "string") $("stream-problem").textContent = "The stream: " + status.stream_problem;
@@ -337,6 +389,17 @@ document.addEventListener("DOMContentLoaded", () => {
     say("The box is reset and restarts: choose its new password here within 30 minutes.");
     // The box is back in a few seconds, with no password: the page offers to choose one.
     setTimeout(session, 5000);
+  });
+  for (const id of ["backup-file", "setup-restore"]) {
+    $(id).addEventListener("change", async () => {
+      const file = $(id).files[0];
+      $(id).value = "";
+      if (file) await restore(file);
+    });
+  }
+  $("backup-undo").addEventListener("click", async () => {
+    const answer = await run("backup undo");
+    if (answer) restarting("Undone: " + answer.changes.join(", ") + ".", answer.notes);
   });
   $("logout").addEventListener("click", async () => {
     await call("/api/logout", {});

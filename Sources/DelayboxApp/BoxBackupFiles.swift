@@ -1,0 +1,230 @@
+import DelayboxAnswers
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxConsole
+import DelayboxEngine
+import DelayboxLog
+import DelayboxPlatform
+import DelayboxState
+import FoundationEssentials
+import Synchronization
+
+/// The box's backups (docs/web.md, "Backup and undo"), on the saver's thread: the settings
+/// taken as one `BoxBackup` (the listener's settings, `config.yaml` without its secrets,
+/// the nightly updates), a copy kept on the `BackupShelf` after each change, and a backup
+/// restored or the last change undone — checked as the box would read it (its settings as
+/// a state file, its config laid over this box's board and site files), written only when
+/// all of it reads, the box restarted on it after.
+final class BoxBackupFiles: Sendable {
+    /// The files a backup is made of.
+    struct Paths: Sendable {
+        var state: String
+        var consoleConfig: String?
+        var dailyUpdates: String?
+        var journalDirectory: String?
+        var board: String
+        var site: String?
+    }
+
+    let paths: Paths
+    let shelf: BackupShelf
+    /// The box's name and release, written into each backup.
+    let box: String
+    let release: String
+    /// The wall clock (Unix ms), for the copies' names and the backups' dates.
+    let nowUnixMs: @Sendable () -> Int64
+    /// The settings last handed over (`keepCopy`), for a copy after a config change.
+    private let last = Mutex<Settings?>(nil)
+    /// `config.yaml` as last read and without its secrets: read again only when it changed.
+    private let configCache = Mutex<(raw: [UInt8], text: String)?>(nil)
+    private let logger = Logger(label: "delaybox.backup")
+
+    /// A backup's settings are read with the largest delay any board allows; the config they
+    /// are restored with brings them within its own `max_delay`.
+    private static let readMaxDelayMs = EngineConfiguration.maxDelayRange.upperBound
+
+    init(paths: Paths, box: String, release: String, nowUnixMs: @escaping @Sendable () -> Int64) {
+        (self.paths, self.box, self.release, self.nowUnixMs) = (paths, box, release, nowUnixMs)
+        shelf = BackupShelf(
+            directory: URL(fileURLWithPath: paths.state).deletingLastPathComponent().appendingPathComponent("backups")
+                .path)
+    }
+
+    /// The box as one backup: `settings` with the saved config and the nightly updates.
+    func take(_ settings: Settings) throws -> BoxBackup {
+        BoxBackup(
+            box: box, release: release, takenUnixS: nowUnixMs() / 1_000, settings: settings,
+            config: try savedConfig(), dailyUpdates: dailyUpdatesOn())
+    }
+
+    /// Keeps a copy of the box with `settings` (nil: those last handed over) when an owner's
+    /// choice changed; `settles`: a change (one soon after replaces it), not a start.
+    func keepCopy(of settings: Settings?, settles: Bool) {
+        guard let settings = settings ?? last.withLock({ $0 }) else { return }
+        last.withLock { $0 = settings }
+        do {
+            try shelf.keep(take(settings), nowUnixMs: nowUnixMs(), settles: settles, maxDelayMs: Self.readMaxDelayMs)
+        } catch {
+            logger.warning("no copy of the settings kept for undo: \(ErrorText.of(error))")
+        }
+    }
+
+    /// Carries out `job` for a box whose settings are `current`.
+    func perform(_ job: BackupJob, current: Settings) -> BackupOutcome {
+        switch job {
+        case .take:
+            do { return .taken(try take(current)) } catch { return .failed(.unavailable, ErrorText.of(error)) }
+        case .list:
+            return .listed(shelf.copies(maxDelayMs: Self.readMaxDelayMs).map { ($0.madeUnixMs, $0.backup) })
+        case .restore(let text):
+            switch BoxBackup.read(text, maxDelayMs: Self.readMaxDelayMs) {
+            case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
+            case .success(let backup): return restore(backup, current: current, undo: nil)
+            }
+        case .undo:
+            guard let copy = shelf.beforeLastChange(maxDelayMs: Self.readMaxDelayMs) else {
+                return .failed(.refused, "nothing to undo: no change since the box started keeping copies")
+            }
+            var backup = copy.backup
+            // An undo takes back an owner's choice, not the volume now or what the box learned.
+            (backup.settings.volume, backup.settings.stationClocks) = (current.volume, current.stationClocks)
+            return restore(backup, current: current, undo: copy)
+        }
+    }
+
+    /// Checks `backup` as this box would read it, then writes it; `undo`: the copy it came
+    /// from, whose newer copies go once it is written.
+    private func restore(_ backup: BoxBackup, current: Settings, undo: BackupShelf.Copy?) -> BackupOutcome {
+        let checked: (settings: Settings, config: String?, notes: [String])
+        switch check(backup) {
+        case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
+        case .success(let value): checked = value
+        }
+        var restored = backup
+        restored.settings = checked.settings
+        let before = try? take(current)
+        do {
+            if undo == nil { keepCopy(of: current, settles: false) }
+            try write(restored, config: checked.config)
+            if let undo { try shelf.forget(newerThan: undo, maxDelayMs: Self.readMaxDelayMs) }
+        } catch {
+            return .failed(.unavailable, "the backup could not be written: \(ErrorText.of(error))")
+        }
+        let changes = before.map { restored.changes(from: $0) } ?? []
+        logger.notice(
+            "\(undo == nil ? "backup of \(backup.box) restored" : "last change undone"): \(changes.joined(separator: ", ")); restarting"
+        )
+        return .restored(restored, undo: undo != nil, changes: changes, notes: checked.notes)
+    }
+
+    /// The backup's settings within its config's `max_delay`, and its config as this box
+    /// writes it (its own secrets kept; nil: nothing saved) — or why the box would not read
+    /// it, with the line.
+    private func check(_ backup: BoxBackup) -> Result<
+        (settings: Settings, config: String?, notes: [String]), BackupProblem
+    > {
+        guard let consoleConfig = paths.consoleConfig else {
+            return .failure(BackupProblem("this box keeps no saved config"))
+        }
+        let text = configText(backup.config)
+        let trial = consoleConfig + ".restoring"
+        defer { try? DurableFile.remove(trial) }
+        do {
+            try DurableFile.write(Array((text ?? "").utf8), to: trial, mode: 0o600)
+        } catch {
+            return .failure(BackupProblem("cannot check its config: \(ErrorText.of(error))"))
+        }
+        let loaded = ConfigFile.load(paths.board, overlays: [paths.site, trial].compactMap { $0 })
+        guard let config = loaded.config else {
+            let problems = loaded.diagnostics.filter { $0.severity == .error }.map {
+                $0.location.file == trial
+                    ? "its config, line \($0.location.line): \($0.message)" : "with this box's board: \($0)"
+            }
+            return .failure(BackupProblem(problems.joined(separator: "; ")))
+        }
+        guard case .success(let settings) = backup.settings.checked(maxDelayMs: config.defaults.maxDelayMs) else {
+            return .failure(BackupProblem("its settings are out of range"))
+        }
+        var notes = settings.clamped
+        if let channel = settings.settings.channel, !config.channels.channels.contains(where: { $0.name == channel }) {
+            notes.append("its channel \(channel) is not among this box's channels: the first one plays")
+        }
+        if paths.dailyUpdates == nil, !backup.dailyUpdates {
+            notes.append("this box has no nightly updates to switch off")
+        }
+        return .success((settings.settings, text, notes))
+    }
+
+    /// `backup`'s config with this box's own secrets laid over it (a backup holds none), as
+    /// `config.yaml` is written; nil when there is nothing to save.
+    private func configText(_ backupConfig: String) -> String? {
+        var diagnostics: [ConfigDiagnostic] = []
+        let fromBackup =
+            backupConfig.isEmpty
+            ? nil : ConfigFile.parse(backupConfig, file: "backup", emptyAllowed: true, diagnostics: &diagnostics)
+        guard diagnostics.isEmpty else { return backupConfig }
+        var document = fromBackup ?? .mapping([], SourceLocation(file: "backup", line: 1, column: 1))
+        if let found = savedDocument() {
+            for key in found.secrets {
+                if let node = found.saved.lookup(key).node, let setting = document.override(setting: key, to: node) {
+                    document = document.merged(with: setting)
+                }
+            }
+        }
+        guard case .mapping(let entries, _) = document, !entries.isEmpty else { return nil }
+        return Self.savedHeader + ConfigFile.yaml(document)
+    }
+
+    /// What `config.yaml` starts with when a restore wrote it.
+    private static let savedHeader =
+        "# Restored from a backup; the console's `config save` adds to it. Delete it to go back.\n"
+
+    /// `config.yaml` as parsed, and the secrets it holds (as the whole config reads them);
+    /// nil when there is none, or it does not read.
+    private func savedDocument() -> (saved: ConfigNode, secrets: Set<String>)? {
+        var diagnostics: [ConfigDiagnostic] = []
+        guard let path = paths.consoleConfig, let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let saved = ConfigFile.parse(text, file: path, emptyAllowed: true, diagnostics: &diagnostics)
+        else { return nil }
+        let whole = ConfigFile.document(paths.board, overlays: [paths.site, path].compactMap { $0 }).document
+        return (saved, whole.map(BoardConfig.secretKeys) ?? [])
+    }
+
+    /// `config.yaml` without its secrets ("" when there is none).
+    private func savedConfig() throws -> String {
+        guard let path = paths.consoleConfig, let raw = FileManager.default.contents(atPath: path) else { return "" }
+        let bytes = [UInt8](raw)
+        if let cached = configCache.withLock({ $0 }), cached.raw == bytes { return cached.text }
+        guard let found = savedDocument() else {
+            throw BackupProblem("\(path) does not read: fix or delete it before a backup")
+        }
+        let text = ConfigFile.yaml(found.saved.removing(paths: found.secrets))
+        configCache.withLock { $0 = (bytes, text) }
+        return text
+    }
+
+    private func dailyUpdatesOn() -> Bool {
+        guard let path = paths.dailyUpdates, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            return true
+        }
+        return !text.hasPrefix("off")
+    }
+
+    /// Writes the backup's files, durably: the saved config (or none), the nightly updates,
+    /// the settings last (what the box starts from); the delay journal goes, or the restart
+    /// would resume the delay it held.
+    private func write(_ backup: BoxBackup, config: String?) throws {
+        if let path = paths.consoleConfig {
+            if let config {
+                try DurableFile.write(Array(config.utf8), to: path, mode: 0o644)
+            } else {
+                try DurableFile.remove(path)
+            }
+        }
+        if let path = paths.dailyUpdates {
+            try DurableFile.write(Array((backup.dailyUpdates ? "on\n" : "off\n").utf8), to: path, mode: 0o644)
+        }
+        try SettingsFile(path: paths.state).save(backup.settings)
+        for file in FactoryReset.journalFiles(in: paths.journalDirectory) { try DurableFile.remove(file) }
+    }
+}
