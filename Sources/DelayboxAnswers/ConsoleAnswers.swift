@@ -168,7 +168,7 @@ public struct ConsoleAnswers {
             effects.append(.factoryReset(forgetWiFi: forgetWiFi))
             return nil
         case .backup(let job):
-            effects.append(.backup(job))
+            effects.append(.backup(job, door: request.door))
             return nil
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.

@@ -19,7 +19,9 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// undone, off the playout thread (files read and written, a config checked); the reply
     /// waits for the outcome (`ConsoleAnswers.backupDone`). A restore or an undo that is
     /// done restarts the box on what it wrote.
-    case backup(BackupJob)
+    /// `door`: the network door it came through (a restore from it sets only what the door
+    /// may: `NetworkDoorPolicy.restoreRefusal`); nil: the box's own.
+    case backup(BackupJob, door: NetworkDoorPolicy.Door?)
     /// `tone on|off`: the test tone instead of the programme, or the programme again.
     case tone(on: Bool)
 }

@@ -69,8 +69,9 @@ final class BoxBackupFiles: Sendable {
         }
     }
 
-    /// Carries out `job` for a box whose settings are `current`.
-    func perform(_ job: BackupJob, current: Settings) -> BackupOutcome {
+    /// Carries out `job` for a box whose settings are `current`; a backup restored through a
+    /// network `door` sets only what that door may (nil: the box's own door).
+    func perform(_ job: BackupJob, door: NetworkDoorPolicy.Door? = nil, current: Settings) -> BackupOutcome {
         switch job {
         case .take:
             do { return .taken(try take(current)) } catch { return .failed(.unavailable, ErrorText.of(error)) }
@@ -79,7 +80,11 @@ final class BoxBackupFiles: Sendable {
         case .restore(let text):
             switch BoxBackup.read(text, maxDelayMs: Self.readMaxDelayMs) {
             case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
-            case .success(let backup): return restore(backup, current: current, undo: nil)
+            case .success(let backup):
+                if let door, let refusal = refusal(backup.config, door: door) {
+                    return .failed(.refused, "not restored, nothing changed: \(refusal)")
+                }
+                return restore(backup, current: current, undo: nil)
             }
         case .undo:
             guard let copy = shelf.beforeLastChange(maxDelayMs: Self.readMaxDelayMs) else {
@@ -90,6 +95,24 @@ final class BoxBackupFiles: Sendable {
             (backup.settings.volume, backup.settings.stationClocks) = (current.volume, current.stationClocks)
             return restore(backup, current: current, undo: copy)
         }
+    }
+
+    /// Why a backup's config changes more than `door` may (its first such key: a value this
+    /// box already has is no change); nil: it does not.
+    private func refusal(_ config: String, door: NetworkDoorPolicy.Door) -> String? {
+        var diagnostics: [ConfigDiagnostic] = []
+        // Unreadable YAML is refused with its line by `check`.
+        guard let document = ConfigFile.parse(config, file: "backup", emptyAllowed: true, diagnostics: &diagnostics)
+        else { return nil }
+        let now = ConfigFile.document(paths.board, overlays: [paths.site, paths.consoleConfig].compactMap { $0 })
+            .document
+        for leaf in document.leaves() {
+            if case .scalar(leaf.value, _)? = now?.lookup(leaf.path).node { continue }
+            if let refusal = NetworkDoorPolicy.restoreRefusal(key: leaf.path, value: leaf.value, door: door) {
+                return "its config sets \(leaf.path): \(refusal)"
+            }
+        }
+        return nil
     }
 
     /// Checks `backup` as this box would read it, then writes it; `undo`: the copy it came

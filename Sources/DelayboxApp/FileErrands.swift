@@ -59,16 +59,18 @@ final class FileErrands: Sendable {
         }
     }
 
-    /// Carries out `job` for a box whose settings are `current`; a restore or an undo drops the
+    /// Carries out `job` (asked through `door`) for a box whose settings are `current`; a restore or an undo drops the
     /// settings still waiting to be saved first (its own are the box's now).
-    func backup(_ job: BackupJob, current: Settings, for pending: ConsoleInbox.Pending) {
+    func backup(
+        _ job: BackupJob, door: NetworkDoorPolicy.Door?, current: Settings, for pending: ConsoleInbox.Pending
+    ) {
         guard let backups else {
             pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play)"))
             return
         }
         run { [saver] in
             if job.writes { saver.discardPending() }
-            return .backup(pending, backups.perform(job, current: current))
+            return .backup(pending, backups.perform(job, door: door, current: current))
         }
     }
 

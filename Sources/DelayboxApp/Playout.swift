@@ -330,7 +330,7 @@ final class Playout {
                 case .configEdited(let config, let document): configuration.edit(config, document: document)
                 case .write(let write): files.write(write, for: pending, read: configuration.read)
                 case .factoryReset(let forgetWiFi): beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
-                case .backup(let job): beginBackup(job, for: pending)
+                case .backup(let job, let door): beginBackup(job, door: door, for: pending)
                 case .tone: break
                 }
             }
@@ -650,13 +650,13 @@ final class Playout {
 
     /// `backup …` on the saver's thread; a restore or an undo saves no settings while it
     /// writes its own (`finishBackup` after).
-    private func beginBackup(_ job: BackupJob, for pending: ConsoleInbox.Pending) {
+    private func beginBackup(_ job: BackupJob, door: NetworkDoorPolicy.Door?, for pending: ConsoleInbox.Pending) {
         guard savesSettings else {
             pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play), or is being reset"))
             return
         }
         if job.writes { savesSettings = false }
-        files.backup(job, current: executor.settings, for: pending)
+        files.backup(job, door: door, current: executor.settings, for: pending)
     }
 
     /// A restore or an undo written: the box stops, to start again on it; not written: it

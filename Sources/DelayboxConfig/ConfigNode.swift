@@ -127,6 +127,16 @@ public indirect enum ConfigNode: Sendable, Equatable {
         }
     }
 
+    /// Every scalar with its dotted path (`channels.0.url`), in the document's order.
+    public func leaves(at path: String = "") -> [(path: String, value: String)] {
+        let prefix = path.isEmpty ? "" : path + "."
+        switch self {
+        case .scalar(let text, _): return [(path, text)]
+        case .mapping(let entries, _): return entries.flatMap { $0.value.leaves(at: prefix + $0.key.name) }
+        case .sequence(let items, _): return items.enumerated().flatMap { $1.leaves(at: prefix + String($0)) }
+        }
+    }
+
     private var isEmptyMapping: Bool {
         if case .mapping(let entries, _) = self { entries.isEmpty } else { false }
     }

@@ -93,6 +93,19 @@ public enum NetworkDoorPolicy {
         "a group command is delay SECONDS|+S|-S|live, channel NAME|next or update --canary BOX; "
         + "anything else is published on one box's own topic"
 
+    /// Keys a backup restored from a network door may set beyond `config set`'s: the
+    /// venue's MQTT settings but its secret and its CA file, the update window — what a new
+    /// card takes to be the same box (issue 70).
+    public static let backupKeys: Set<String> = [
+        "mqtt.broker", "mqtt.username", "mqtt.group", "mqtt.topic_prefix", "mqtt.client_id", "update.window",
+    ]
+
+    /// Nil when a backup restored through `door` may set `key` (a leaf's dotted path) to
+    /// `value`; else why not — so a backup is no way round what the door may change.
+    public static func restoreRefusal(key: String, value: String, door: Door) -> String? {
+        backupKeys.contains(key) ? nil : configRefusal(key: key, value: value, door: door)
+    }
+
     /// Nil when a network door may set `key` to `value`: a key of the list, and a station's
     /// link an http(s) one.
     static func configRefusal(key: String, value: String, door: Door) -> String? {

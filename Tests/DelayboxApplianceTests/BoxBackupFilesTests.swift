@@ -80,6 +80,29 @@ import Testing
         #expect(read(files, "config.yaml") == before && read(files, "state.json").isEmpty)
     }
 
+    @Test func aBackupFromThePageChangesOnlyWhatThePageMay() throws {
+        let files = try box("backup-page", saved: "")
+        var backup = try files.take(Settings(delayMs: 5_000, volume: 50))
+        func restored(_ config: String) -> String? {
+            backup.config = config
+            let outcome = files.perform(
+                .restore(text: backup.text), door: .page, current: Settings(delayMs: 2_000, volume: 50))
+            if case .failed(_, let reason) = outcome { return reason }
+            return nil
+        }
+        let device = restored("audio:\n  device: \"hw:9\"\n")
+        #expect(
+            device?.contains("its config sets audio.device: 'audio.device' is the owner's") == true, "\(device ?? "")")
+        let file = restored("channels:\n  - name: \"Demo\"\n    url: \"file:///etc/passwd\"\n")
+        #expect(file?.contains("its config sets channels.0.url") == true, "\(file ?? "")")
+        #expect(read(files, "config.yaml").isEmpty && read(files, "state.json").isEmpty, "nothing written")
+        // What the box has already is no change (the simulated host's demo channel), and a
+        // venue's MQTT settings are a backup's to carry.
+        let demo = "channels:\n  - name: \"Demo\"\n    url: \"demo://commentary\"\n"
+        #expect(restored(demo + "mqtt:\n  broker: \"mqtt://hub.local\"\n  group: \"bar\"\n") == nil)
+        #expect(read(files, "config.yaml").contains("hub.local"))
+    }
+
     @Test func anUndoPutsTheChoiceBackButNotTheVolume() throws {
         let files = try box("backup-undo", saved: "")
         files.keepCopy(of: Settings(delayMs: 2_000, volume: 50), settles: false)
