@@ -180,11 +180,21 @@ let package = Package(
             name: "DelayboxClips",
             dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
             swiftSettings: strict),
+        // The box's files while it plays, off the playout thread: the settings saved, the
+        // config read again, `config save`'s and root's requests written, backups and undo,
+        // the factory reset.
+        .target(
+            name: "DelayboxFiles",
+            dependencies: [
+                "DelayboxAnswers", "DelayboxConfig", "DelayboxConfigFile", "DelayboxConsole", "DelayboxDoors",
+                "DelayboxEngine", "DelayboxLog", "DelayboxPlatform", "DelayboxState", "DelayboxUnits",
+            ], swiftSettings: strict),
         .target(
             name: "DelayboxApp",
             dependencies: [
                 "DelayboxAnswers", "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
-                "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxJSON",
+                "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
+                "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
                 "DelayboxStream", "DelayboxWeb", "DelayboxWiFi",
@@ -305,7 +315,7 @@ let package = Package(
         .testTarget(
             name: "DelayboxApplianceTests",
             dependencies: [
-                "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors",
+                "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
                 "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",

@@ -3,6 +3,7 @@ import DelayboxConfigFile
 import DelayboxDoors
 import DelayboxEngine
 import DelayboxFFmpeg
+import DelayboxFiles
 import DelayboxLog
 import DelayboxOutput
 import DelayboxPlatform

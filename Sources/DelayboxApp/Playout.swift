@@ -7,6 +7,7 @@ import DelayboxConsole
 import DelayboxControls
 import DelayboxDoors
 import DelayboxEngine
+import DelayboxFiles
 import DelayboxJSON
 import DelayboxLog
 import DelayboxMQTT

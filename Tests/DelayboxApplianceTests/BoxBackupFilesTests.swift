@@ -1,10 +1,10 @@
 import DelayboxConfig
+import DelayboxConsole
+import DelayboxFiles
 import DelayboxState
 import DelayboxTestSupport
 import Foundation
 import Testing
-
-@testable import DelayboxApp
 
 /// A backup's files on a box's directory, as the saver's thread takes and restores them:
 /// no password leaves the box in a backup, a restore keeps the box's own, a file the box's

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import DelayboxApp
+@testable import DelayboxFiles
 
 /// `factory reset`, the whole appliance in virtual time: what makes the box its owner's is
 /// removed off the playout thread, the reply waits for it, the box asks to be started again,

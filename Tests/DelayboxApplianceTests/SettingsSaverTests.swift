@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import DelayboxApp
+@testable import DelayboxFiles
 
 /// Saving the settings off the playout thread: a disk that takes its time holds nobody up,
 /// the newest settings win, and a disk that fails is tried again until it works.

@@ -15,19 +15,27 @@ import Synchronization
 /// restored or the last change undone — checked as the box would read it (its settings as
 /// a state file, its config laid over this box's board and site files), written only when
 /// all of it reads, the box restarted on it after.
-final class BoxBackupFiles: Sendable {
+public final class BoxBackupFiles: Sendable {
     /// The files a backup is made of.
-    struct Paths: Sendable {
-        var state: String
-        var consoleConfig: String?
-        var dailyUpdates: String?
-        var journalDirectory: String?
-        var board: String
-        var site: String?
+    public struct Paths: Sendable {
+        public var state: String
+        public var consoleConfig: String?
+        public var dailyUpdates: String?
+        public var journalDirectory: String?
+        public var board: String
+        public var site: String?
+
+        public init(
+            state: String, consoleConfig: String?, dailyUpdates: String?, journalDirectory: String?, board: String,
+            site: String?
+        ) {
+            (self.state, self.consoleConfig, self.dailyUpdates) = (state, consoleConfig, dailyUpdates)
+            (self.journalDirectory, self.board, self.site) = (journalDirectory, board, site)
+        }
     }
 
-    let paths: Paths
-    let shelf: BackupShelf
+    public let paths: Paths
+    public let shelf: BackupShelf
     /// The box's name and release, written into each backup.
     let box: String
     let release: String
@@ -43,7 +51,7 @@ final class BoxBackupFiles: Sendable {
     /// are restored with brings them within its own `max_delay`.
     private static let readMaxDelayMs = EngineConfiguration.maxDelayRange.upperBound
 
-    init(paths: Paths, box: String, release: String, nowUnixMs: @escaping @Sendable () -> Int64) {
+    public init(paths: Paths, box: String, release: String, nowUnixMs: @escaping @Sendable () -> Int64) {
         (self.paths, self.box, self.release, self.nowUnixMs) = (paths, box, release, nowUnixMs)
         shelf = BackupShelf(
             directory: URL(fileURLWithPath: paths.state).deletingLastPathComponent().appendingPathComponent("backups")
@@ -51,7 +59,7 @@ final class BoxBackupFiles: Sendable {
     }
 
     /// The box as one backup: `settings` with the saved config and the nightly updates.
-    func take(_ settings: Settings) throws -> BoxBackup {
+    public func take(_ settings: Settings) throws -> BoxBackup {
         BoxBackup(
             box: box, release: release, takenUnixS: nowUnixMs() / 1_000, settings: settings,
             config: try savedConfig(), dailyUpdates: dailyUpdatesOn())
@@ -59,7 +67,7 @@ final class BoxBackupFiles: Sendable {
 
     /// Keeps a copy of the box with `settings` (nil: those last handed over) when an owner's
     /// choice changed; `settles`: a change (one soon after replaces it), not a start.
-    func keepCopy(of settings: Settings?, settles: Bool) {
+    public func keepCopy(of settings: Settings?, settles: Bool) {
         guard let settings = settings ?? last.withLock({ $0 }) else { return }
         last.withLock { $0 = settings }
         do {
@@ -71,7 +79,7 @@ final class BoxBackupFiles: Sendable {
 
     /// Carries out `job` for a box whose settings are `current`; a backup restored through a
     /// network `door` sets only what that door may (nil: the box's own door).
-    func perform(_ job: BackupJob, door: NetworkDoorPolicy.Door? = nil, current: Settings) -> BackupOutcome {
+    public func perform(_ job: BackupJob, door: NetworkDoorPolicy.Door? = nil, current: Settings) -> BackupOutcome {
         switch job {
         case .take:
             do { return .taken(try take(current)) } catch { return .failed(.unavailable, ErrorText.of(error)) }

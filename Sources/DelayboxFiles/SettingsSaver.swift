@@ -14,9 +14,9 @@ import Synchronization
 /// Other files the box writes while it plays (the console's `config save`) are written on
 /// the same thread, once each, their outcome handed back (`perform`). `finish()` writes
 /// what waits before the box stops.
-final class SettingsSaver: Sendable {
+public final class SettingsSaver: Sendable {
     /// Writes one settings value (`SettingsFile.save`; a test's slow or failing disk).
-    typealias Write = @Sendable (Settings) throws -> Void
+    public typealias Write = @Sendable (Settings) throws -> Void
 
     private let write: Write
     private let pending = Mutex<Settings?>(nil)
@@ -27,32 +27,32 @@ final class SettingsSaver: Sendable {
     private let retries: ReconnectBackoff
 
     /// - Parameter firstRetryMs: the first wait after a failure (doubling to 60 s).
-    init(write: @escaping Write, firstRetryMs: Int64 = 1_000) {
+    public init(write: @escaping Write, firstRetryMs: Int64 = 1_000) {
         self.write = write
         retries = ReconnectBackoff(initial: .milliseconds(firstRetryMs), cap: .seconds(60), jitter: 0)
         worker.start { [self] in run() }
     }
 
-    convenience init(file: SettingsFile) { self.init(write: { try file.save($0) }) }
+    public convenience init(file: SettingsFile) { self.init(write: { try file.save($0) }) }
 
     /// Asks for `settings` to be saved soon; returns at once.
-    func save(_ settings: Settings) {
+    public func save(_ settings: Settings) {
         pending.withLock { $0 = settings }
         worker.wake()
     }
 
     /// Drops the settings waiting to be saved (a factory reset removes the file).
-    func discardPending() { pending.withLock { $0 = nil } }
+    public func discardPending() { pending.withLock { $0 = nil } }
 
     /// Runs `job` (a durable write, and what follows it) on this thread, soon; returns at once.
-    func perform(_ job: @escaping @Sendable () -> Void) {
+    public func perform(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         worker.wake()
     }
 
     /// Ends the thread, then writes what still waits here, on the caller's thread (the box
     /// is stopping: nothing plays any more).
-    func finish() {
+    public func finish() {
         worker.stop()
         runJobs()
         if let settings = pending.withLock({ settings in

@@ -8,31 +8,31 @@ import DelayboxPlatform
 /// off the playout thread (`readAgain`, on the saver's): parsing a board's YAML and its
 /// bases is no work for a SCHED_FIFO thread with 80 ms of audio in hand. A file that no
 /// longer reads changes nothing.
-struct ConfigInForce {
+public struct ConfigInForce {
     /// Reads the config files again; throws when they are invalid.
-    typealias Read = @Sendable () throws -> (config: BoardConfig, document: ConfigNode?)
+    public typealias Read = @Sendable () throws -> (config: BoardConfig, document: ConfigNode?)
 
     /// The files as read again: the config to take, or why the running one is kept.
-    enum Reading: Sendable {
+    public enum Reading: Sendable {
         case read(BoardConfig, document: ConfigNode?)
         case kept(why: String)
     }
 
-    private(set) var config: BoardConfig
+    public private(set) var config: BoardConfig
     /// The config as written (values with their files and lines), for `config get`.
-    private(set) var document: ConfigNode?
+    public private(set) var document: ConfigNode?
     /// Reads the files again (on the saver's thread: `readAgain`, `FileErrands`).
-    let read: Read
+    public let read: Read
     /// The config before the changes not yet taken (`takeChange`); nil: none since.
     private var changedFrom: BoardConfig?
     private let logger = Logger(label: "delaybox.config")
 
-    init(config: BoardConfig, document: ConfigNode?, read: @escaping Read) {
+    public init(config: BoardConfig, document: ConfigNode?, read: @escaping Read) {
         (self.config, self.document, self.read) = (config, document, read)
     }
 
     /// The files read with `read`, checked against the board's memory; on any thread.
-    static func readAgain(_ read: Read) -> Reading {
+    public static func readAgain(_ read: Read) -> Reading {
         do {
             let fresh = try read()
             if let ram = SystemMemory.totalBytes(), let problem = ChannelMemory.problem(fresh.config, ramBytes: ram) {
@@ -46,20 +46,20 @@ struct ConfigInForce {
 
     /// The console's edit (`ConsoleEffect.configEdited`): in force at once, so that the
     /// wake-up's next request is answered from it.
-    mutating func edit(_ edited: BoardConfig, document edits: ConfigNode) {
+    public mutating func edit(_ edited: BoardConfig, document edits: ConfigNode) {
         changedFrom = changedFrom ?? config
         (config, document) = (edited, edits)
     }
 
     /// The files as read again (`readAgain`) taken over, unless they no longer read.
-    mutating func take(_ reading: Reading) {
+    public mutating func take(_ reading: Reading) {
         changedFrom = changedFrom ?? config
         reload(reading)
     }
 
     /// The config in force before the edits and readings since the last call, when the one
     /// in force now is different.
-    mutating func takeChange() -> BoardConfig? {
+    public mutating func takeChange() -> BoardConfig? {
         defer { changedFrom = nil }
         return changedFrom == config ? nil : changedFrom
     }

@@ -12,9 +12,9 @@ import Synchronization
 /// playout's, whose ring holds 80 ms while a slow SD card's fsync takes longer (SlowDiskTests)
 /// — and their outcomes, which the playout takes at its next wake-up (the inbox's bell
 /// wakes it). The requests that asked wait for them.
-final class FileErrands: Sendable {
+public final class FileErrands: Sendable {
     /// What an errand came to.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// A request's file written (`error`: why not); for `config save`, the config
         /// files then read again (`reading`).
         case written(ConsoleInbox.Pending, FileWrite, error: String?, reading: ConfigInForce.Reading?)
@@ -32,15 +32,15 @@ final class FileErrands: Sendable {
     private let ring: @Sendable () -> Void
     private let done = Mutex<(outcomes: [Outcome], underWay: Int)>(([], 0))
 
-    init(saver: SettingsSaver, backups: BoxBackupFiles?, ring: @escaping @Sendable () -> Void) {
+    public init(saver: SettingsSaver, backups: BoxBackupFiles?, ring: @escaping @Sendable () -> Void) {
         (self.saver, self.backups, self.ring) = (saver, backups, ring)
     }
 
     /// Errands handed over whose outcome has not been taken yet.
-    var underWay: Int { done.withLock { $0.underWay } }
+    public var underWay: Int { done.withLock { $0.underWay } }
 
     /// Writes `write` for `pending`; a `config save` then reads the files again with `read`.
-    func write(_ write: FileWrite, for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read) {
+    public func write(_ write: FileWrite, for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read) {
         run { [backups] in
             let error = Self.perform(write)
             let reading = write.purpose == .configSave && error == nil ? ConfigInForce.readAgain(read) : nil
@@ -52,7 +52,7 @@ final class FileErrands: Sendable {
 
     /// Removes what `reset` names; the settings still waiting to be saved are dropped first
     /// (on the saver's thread, so none is written after the removal).
-    func reset(_ reset: FactoryReset, forgetWiFi: Bool, for pending: ConsoleInbox.Pending?) {
+    public func reset(_ reset: FactoryReset, forgetWiFi: Bool, for pending: ConsoleInbox.Pending?) {
         run { [saver] in
             saver.discardPending()
             return .reset(pending, forgetWiFi: forgetWiFi, error: reset.perform(forgetWiFi: forgetWiFi))
@@ -61,7 +61,7 @@ final class FileErrands: Sendable {
 
     /// Carries out `job` (asked through `door`) for a box whose settings are `current`; a restore or an undo drops the
     /// settings still waiting to be saved first (its own are the box's now).
-    func backup(
+    public func backup(
         _ job: BackupJob, door: NetworkDoorPolicy.Door?, current: Settings, for pending: ConsoleInbox.Pending
     ) {
         guard let backups else {
@@ -75,10 +75,10 @@ final class FileErrands: Sendable {
     }
 
     /// Reads the config files again with `read`.
-    func reread(_ read: @escaping ConfigInForce.Read) { run { .reread(ConfigInForce.readAgain(read)) } }
+    public func reread(_ read: @escaping ConfigInForce.Read) { run { .reread(ConfigInForce.readAgain(read)) } }
 
     /// The outcomes since the last call, in the order the errands were handed over.
-    func take() -> [Outcome] {
+    public func take() -> [Outcome] {
         done.withLock { done in
             defer { (done.outcomes, done.underWay) = ([], done.underWay - done.outcomes.count) }
             return done.outcomes
@@ -134,7 +134,7 @@ extension FileWrite.Purpose {
 
 extension BackupJob {
     /// A restore or an undo: it writes the box's files.
-    var writes: Bool {
+    public var writes: Bool {
         switch self {
         case .restore, .undo: true
         case .take, .list: false

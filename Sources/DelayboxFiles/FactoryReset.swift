@@ -10,10 +10,10 @@ import FoundationEssentials
 /// so that the box started again says it was reset and lets the page's password be chosen
 /// (`takeMark`). The board file and the site file are root's, and the mute music and ads
 /// fetched are only a cache: they stay.
-struct FactoryReset: Sendable {
+public struct FactoryReset: Sendable {
     /// The exit status with which `delaybox run` asks to be started again (systemd's
     /// `Restart=on-failure` does; docs/deploy.md).
-    static let restartStatus: Int32 = 75
+    public static let restartStatus: Int32 = 75
 
     /// The state file (its directory holds the rest).
     let statePath: String
@@ -22,16 +22,22 @@ struct FactoryReset: Sendable {
     /// The delay journal's directory; nil: none.
     let journalDirectory: String?
 
+    public init(statePath: String, consoleConfigPath: String?, journalDirectory: String?) {
+        (self.statePath, self.consoleConfigPath, self.journalDirectory) = (
+            statePath, consoleConfigPath, journalDirectory
+        )
+    }
+
     private var directory: String { URL(fileURLWithPath: statePath).deletingLastPathComponent().path }
 
     /// The mark a reset leaves beside the state file.
-    static func markPath(besideState statePath: String) -> String {
+    public static func markPath(besideState statePath: String) -> String {
         URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("factory-reset").path
     }
 
     /// Removes the files, then leaves the mark, durably; nil when done, else what failed
     /// (what was removed before it stays removed: a reset asked again finishes it).
-    func perform(forgetWiFi: Bool) -> String? {
+    public func perform(forgetWiFi: Bool) -> String? {
         var files =
             [statePath, directory + "/web-password", directory + "/daily-updates"]
             + (consoleConfigPath.map { [$0] } ?? [])
@@ -59,14 +65,15 @@ struct FactoryReset: Sendable {
     static let forgettingMark = "reset\nforget-wifi\n"
 
     /// What a reset leaves for the next start.
-    struct Mark: Equatable {
+    public struct Mark: Equatable, Sendable {
         /// The networks the box joined are to be forgotten.
-        var forgetWiFi: Bool
+        public var forgetWiFi: Bool
+        public init(forgetWiFi: Bool) { self.forgetWiFi = forgetWiFi }
     }
 
     /// How the box's last run ended: nil, not in a reset. The mark is removed (once told,
     /// told).
-    static func takeMark(besideState statePath: String) -> Mark? {
+    public static func takeMark(besideState statePath: String) -> Mark? {
         let mark = markPath(besideState: statePath)
         guard let text = try? String(contentsOfFile: mark, encoding: .utf8) else { return nil }
         try? DurableFile.remove(mark)
