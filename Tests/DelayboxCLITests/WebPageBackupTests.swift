@@ -49,6 +49,9 @@ import Testing
         #expect(take.status == 0, "\(take.output)\n\(take.errors)\nA's log:\n\(first.log)")
 
         let stateB = second.directory.appendingPathComponent("state.json").path
+        // B's first page may choose a password (and so restore) 30 minutes from its boot:
+        // this machine booted earlier, so the owner at the box opens the window.
+        try WebDoorTests.openFirstPasswordWindow(second)
         let restore = try page("restore", portB)
         #expect(restore.status == 0, "\(restore.output)\n\(restore.errors)\nB's log:\n\(second.log)")
         try #require(Eventually.holds(within: 20) { !second.process.isRunning }, "B stops: \(second.log.suffix(1_500))")
@@ -59,6 +62,7 @@ import Testing
         #expect(try second.ctl(["config", "get", "channels.1.name"]).output.contains("Club Radio"))
         #expect(try String(contentsOfFile: stateB, encoding: .utf8).contains("\"3\" : 7000"), "preset 3 restored")
 
+        try WebDoorTests.openFirstPasswordWindow(second)
         let undo = try page("undo", portB)
         #expect(undo.status == 0, "\(undo.output)\n\(undo.errors)\nB's log:\n\(second.log)")
         try #require(Eventually.holds(within: 20) { !second.process.isRunning }, "B stops: \(second.log.suffix(1_500))")
