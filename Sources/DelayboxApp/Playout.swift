@@ -76,15 +76,12 @@ final class Playout {
 
     let logger = Logger(label: "delaybox.appliance")
     private let log: any PlayoutLog
-    /// Saves the settings off this thread (when `savesSettings`), and does its other file work.
-    private let saver: SettingsSaver
-    /// Whether the settings are kept (not by `play`, nor once a factory reset began).
-    private var savesSettings: Bool
-    /// What `factory reset` removes; nil: nothing.
-    private let factoryReset: FactoryReset?
+    /// The settings saved off this thread, and the box's other files: requests, the
+    /// factory reset, backups.
+    private let keeping: BoxKeeping
     /// Why the root stops the box to start it again (a factory reset done, a backup
     /// restored); nil: it plays on.
-    private(set) var restartReason: String?
+    var restartReason: String? { keeping.restartReason }
     /// The box is to be started again (`restartReason`).
     var restartAsked: Bool { restartReason != nil }
     /// Whether the box looks for a new release every night (`update daily`).
@@ -94,8 +91,6 @@ final class Playout {
     private let started: Instant
     /// How long after a reset's start a control held on does not reset the box again.
     static let resetQuiet = TimeAmount.seconds(60)
-    /// Files written and read on the saver's thread, their outcomes taken here.
-    private let files: FileErrands
     private let client: StreamClient.Options
     private let output: OutputPath
     let inbox: ConsoleInbox
@@ -148,20 +143,12 @@ final class Playout {
         setup: Setup, output: OutputPath, inbox: ConsoleInbox, doors: Doors, clock: any MonotonicClock,
         systemd: SystemdNotifier, now: Instant
     ) throws {
-        (log, client, savesSettings) = (setup.log, setup.client, setup.settingsFile != nil)
-        (factoryReset, wasReset, started) = (setup.factoryReset, setup.reset != nil, now)
+        (log, client) = (setup.log, setup.client)
+        (wasReset, started) = (setup.reset != nil, now)
         dailyUpdates = setup.dailyUpdates
-        saver =
-            setup.settingsFile.map { file in
-                SettingsSaver(write: { [backups = setup.backups] settings in
-                    try file.save(settings)
-                    backups?.keepCopy(of: settings, settles: true)
-                })
-            } ?? SettingsSaver(write: { _ in })
-        files = FileErrands(saver: saver, backups: setup.backups, ring: inbox.ring)
-        if let backups = setup.backups {
-            saver.perform { [settings = setup.settings] in backups.keepCopy(of: settings, settles: false) }
-        }
+        keeping = BoxKeeping(
+            settingsFile: setup.settingsFile, backups: setup.backups, factoryReset: setup.factoryReset,
+            settings: setup.settings, ring: inbox.ring)
         (self.output, self.inbox, self.doors, self.clock) = (output, inbox, doors, clock)
         configuration = ConfigInForce(config: setup.config, document: setup.document, read: setup.reload)
         wallClock = Self.wallClock(believing: setup.config.clock)
@@ -247,11 +234,11 @@ final class Playout {
     /// wake-up after.
     func requestReload() {
         health.notify("RELOADING=1")
-        files.reread(configuration.read)
+        keeping.files.reread(configuration.read)
     }
 
     /// Files being written or read for the playout whose outcome it has not taken yet.
-    var fileErrandsUnderWay: Int { files.underWay }
+    var fileErrandsUnderWay: Int { keeping.files.underWay }
 
     /// The next channel, as the panel's button asks for it: played from the next wake-up.
     func chooseNextChannel() { _ = channels.next() }
@@ -276,7 +263,7 @@ final class Playout {
     /// came through.
     func step(now: Instant) throws {
         takeTheStream(now: now)
-        let commands = doors.drain(), requests = inbox.drain(), filed = files.take()
+        let commands = doors.drain(), requests = inbox.drain(), filed = keeping.files.take()
         // Most wake-ups bring no request: what the listener set is compared only when one came.
         let before = commands.isEmpty && requests.isEmpty && filed.isEmpty ? nil : state(at: now)
         carryOut(commands, now: now)
@@ -329,9 +316,10 @@ final class Playout {
             for effect in asked {
                 switch effect {
                 case .configEdited(let config, let document): configuration.edit(config, document: document)
-                case .write(let write): files.write(write, for: pending, read: configuration.read)
-                case .factoryReset(let forgetWiFi): beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
-                case .backup(let job, let door): beginBackup(job, door: door, for: pending)
+                case .write(let write): keeping.files.write(write, for: pending, read: configuration.read)
+                case .factoryReset(let forgetWiFi): keeping.beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
+                case .backup(let job, let door):
+                    keeping.beginBackup(job, door: door, current: executor.settings, for: pending)
                 case .tone: break
                 }
             }
@@ -359,10 +347,10 @@ final class Playout {
             case .reset(let pending, let forgetWiFi, let error):
                 let reply = answers.factoryResetDone(forgetWiFi: forgetWiFi, error: error)
                 if let pending { replies.append((pending, reply)) }
-                finishFactoryReset(error: error)
-            case .backup(let pending, let outcome):
+                keeping.finishFactoryReset(error: error, settings: executor.settings)
+            case .backup(let pending, let job, let outcome):
                 replies.append((pending, answers.backupDone(outcome)))
-                finishBackup(outcome)
+                keeping.finishBackup(job, outcome, settings: executor.settings)
             }
         }
         if let reading {
@@ -404,7 +392,7 @@ final class Playout {
             nextReleaseRead = now + ApplianceFacts.releaseInterval
             let machine = now >= nextMachineRead
             if machine { nextMachineRead = now + ApplianceFacts.machineInterval }
-            saver.perform { [gathered = facts.gathered] in gathered.gather(machine: machine) }
+            keeping.saver.perform { [gathered = facts.gathered] in gathered.gather(machine: machine) }
         }
     }
 
@@ -443,7 +431,7 @@ final class Playout {
         session.stop(now: now)
         render(session.engine, now: now, minimumPeriods: 1)
         save()
-        saver.finish()
+        keeping.saver.finish()
     }
 
     /// Ends the doors', the stream clients' and the clip loader's threads.
@@ -452,7 +440,7 @@ final class Playout {
         session.client?.stop()
         standby.stop()
         desk?.stop()
-        saver.finish()
+        keeping.saver.finish()
     }
 
     /// A command from the panel or the remote: the channel is chosen as the console
@@ -464,7 +452,7 @@ final class Playout {
         case .factoryReset where wasReset && now - started < Self.resetQuiet:
             // Still held from the reset before (or stuck): one reset, not one at every start.
             logger.notice("a control held on from the factory reset just done: not reset again")
-        case .factoryReset: beginFactoryReset(forgetWiFi: false, for: nil)
+        case .factoryReset: keeping.beginFactoryReset(forgetWiFi: false, for: nil)
         default: return executor.execute(command, now: now)
         }
         return .done
@@ -622,56 +610,6 @@ final class Playout {
         }
     }
 
-    /// `factory reset` (a request, or a button held through power-on): nothing is saved
-    /// from now on, and the files go on the saver's thread (`finishFactoryReset` after).
-    private func beginFactoryReset(forgetWiFi: Bool, for pending: ConsoleInbox.Pending?) {
-        guard let factoryReset else {
-            pending?.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play): nothing to reset"))
-            return
-        }
-        logger.notice(
-            "factory reset asked\(pending == nil ? " by a button held through power-on" : ""): removing the settings")
-        savesSettings = false
-        files.reset(factoryReset, forgetWiFi: forgetWiFi, for: pending)
-    }
-
-    /// The reset's files are gone: the box stops, to be started again as new (`restartAsked`);
-    /// or they are not, and it plays on, saving again.
-    private func finishFactoryReset(error: String?) {
-        if let error {
-            logger.error("factory reset failed: \(error); the box plays on")
-            // (Only a box that keeps its settings begins a reset.) Those dropped are saved again.
-            savesSettings = true
-            save()
-            return
-        }
-        logger.notice("factory reset: the settings, the saved config and the page's password are removed; restarting")
-        restartReason = "a factory reset"
-    }
-
-    /// `backup …` on the saver's thread; a restore or an undo saves no settings while it
-    /// writes its own (`finishBackup` after).
-    private func beginBackup(_ job: BackupJob, door: NetworkDoorPolicy.Door?, for pending: ConsoleInbox.Pending) {
-        guard savesSettings else {
-            pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play), or is being reset"))
-            return
-        }
-        if job.writes { savesSettings = false }
-        files.backup(job, door: door, current: executor.settings, for: pending)
-    }
-
-    /// A restore or an undo written: the box stops, to start again on it; not written: it
-    /// plays on, saving again.
-    private func finishBackup(_ outcome: BackupOutcome) {
-        switch outcome {
-        case .restored(_, let undo, _, _): restartReason = undo ? "the last change undone" : "a backup restored"
-        case .failed where !savesSettings:
-            savesSettings = true
-            save()
-        default: break
-        }
-    }
-
     /// The box as the answers see it now.
     private func snapshot() -> BoxSnapshot {
         BoxSnapshot(
@@ -680,7 +618,7 @@ final class Playout {
             recording: standby.names, recentEvents: recentEvents, updateGate: updateGate, dailyUpdates: dailyUpdates)
     }
 
-    private func save() { if savesSettings { saver.save(executor.settings) } }
+    private func save() { keeping.save(executor.settings) }
 
     /// Once a minute: the station's clock as followed, once known to a ppm, kept with the
     /// settings for the next start on it (`EngineConfiguration.knownStationPpm`).

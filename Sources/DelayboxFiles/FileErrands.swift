@@ -24,7 +24,7 @@ public final class FileErrands: Sendable {
         /// (nil: a hand on the box).
         case reset(ConsoleInbox.Pending?, forgetWiFi: Bool, error: String?)
         /// A `backup` errand done, for the request that asked.
-        case backup(ConsoleInbox.Pending, BackupOutcome)
+        case backup(ConsoleInbox.Pending, BackupJob, BackupOutcome)
     }
 
     private let saver: SettingsSaver
@@ -59,18 +59,18 @@ public final class FileErrands: Sendable {
         }
     }
 
-    /// Carries out `job` (asked through `door`) for a box whose settings are `current`; a restore or an undo drops the
-    /// settings still waiting to be saved first (its own are the box's now).
+    /// Carries out `job` (asked through `door`) for a box whose settings are `current`; a
+    /// restore or an undo drops the settings still waiting to be saved first (its own are
+    /// the box's now).
     public func backup(
         _ job: BackupJob, door: NetworkDoorPolicy.Door?, current: Settings, for pending: ConsoleInbox.Pending
     ) {
-        guard let backups else {
-            pending.reply(.refusal(.unavailable, "this box keeps no settings (delaybox play)"))
-            return
-        }
-        run { [saver] in
+        run { [saver, backups] in
+            guard let backups else {
+                return .backup(pending, job, .failed(.unavailable, "this box keeps no settings (delaybox play)"))
+            }
             if job.writes { saver.discardPending() }
-            return .backup(pending, backups.perform(job, door: door, current: current))
+            return .backup(pending, job, backups.perform(job, door: door, current: current))
         }
     }
 
