@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxConsole
+import DelayboxUnits
 
 /// What a `backup` errand came to, off the playout thread (`ConsoleEffect.backup`).
 public enum BackupOutcome: Sendable, Equatable {
@@ -68,7 +69,7 @@ extension ConsoleAnswers {
             let undo = copies.count > 1 ? copies[1].backup.changes(from: copies[0].backup).joined(separator: ", ") : nil
             let answer = BackupListAnswer(copies: listed, undo: undo)
             let lines = listed.map { copy in
-                "\(copy.madeUnixS)  \(copy.changes.joined(separator: ", "))"
+                "\(CivilDate.stamp(unixSeconds: copy.madeUnixS))  \(copy.changes.joined(separator: ", "))"
             }
             return .answer(
                 answer,

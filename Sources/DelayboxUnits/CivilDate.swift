@@ -20,8 +20,14 @@ public struct CivilDate: Sendable, Equatable {
     }
 
     /// `2026-11-30`.
-    public var text: String {
-        func two(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return "\(year)-\(two(month))-\(two(day))"
+    public var text: String { "\(year)-\(Self.two(month))-\(Self.two(day))" }
+
+    /// The day and the minute in UTC (`2026-11-30 12:03 UTC`): when a box kept a copy, in
+    /// words a console shows without knowing the board's time zone.
+    public static func stamp(unixSeconds: Int64) -> String {
+        let minute = ((unixSeconds % 86_400) + 86_400) % 86_400 / 60
+        return CivilDate(unixSeconds: unixSeconds).text + " \(two(minute / 60)):\(two(minute % 60)) UTC"
     }
+
+    private static func two(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
 }

@@ -88,5 +88,7 @@ import Testing
         #expect(CivilDate(unixSeconds: 1_796_040_584).text == "2026-11-30")
         #expect(CivilDate(unixSeconds: 951_782_400).text == "2000-02-29")
         #expect(CivilDate(unixSeconds: -1).text == "1969-12-31")
+        #expect(CivilDate.stamp(unixSeconds: 1_796_040_584) == "2026-11-30 12:09 UTC")
+        #expect(CivilDate.stamp(unixSeconds: -60) == "1969-12-31 23:59 UTC")
     }
 }
