@@ -106,7 +106,8 @@ public final class BoxBackupFiles: Sendable {
     }
 
     /// Why a backup's config changes more than `door` may (its first such key: a value this
-    /// box already has is no change); nil: it does not.
+    /// box already has is no change — but for a secret, whose "no change" would tell whoever
+    /// guessed it that the guess was right); nil: it does not.
     private func refusal(_ config: String, door: NetworkDoorPolicy.Door) -> String? {
         var diagnostics: [ConfigDiagnostic] = []
         // Unreadable YAML is refused with its line by `check`.
@@ -114,8 +115,9 @@ public final class BoxBackupFiles: Sendable {
         else { return nil }
         let now = ConfigFile.document(paths.board, overlays: [paths.site, paths.consoleConfig].compactMap { $0 })
             .document
+        let secrets = now.map(BoardConfig.secretKeys) ?? []
         for leaf in document.leaves() {
-            if case .scalar(leaf.value, _)? = now?.lookup(leaf.path).node { continue }
+            if !secrets.contains(leaf.path), case .scalar(leaf.value, _)? = now?.lookup(leaf.path).node { continue }
             if let refusal = NetworkDoorPolicy.restoreRefusal(key: leaf.path, value: leaf.value, door: door) {
                 return "its config sets \(leaf.path): \(refusal)"
             }

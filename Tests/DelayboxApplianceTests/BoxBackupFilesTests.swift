@@ -96,6 +96,19 @@ import Testing
         let file = restored("channels:\n  - name: \"Demo\"\n    url: \"file:///etc/passwd\"\n")
         #expect(file?.contains("its config sets channels.0.url") == true, "\(file ?? "")")
         #expect(read(files, "config.yaml").isEmpty && read(files, "state.json").isEmpty, "nothing written")
+        // A secret guessed right is refused as one guessed wrong: a restore is no oracle.
+        let secret = try box("backup-page-secret", saved: String(format: Self.mqtt, "the-real-one"))
+        var guess = try secret.take(Settings(delayMs: 5_000, volume: 50))
+        for password in ["the-real-one", "a-wrong-one"] {
+            guess.config = String(format: Self.mqtt, password)
+            let outcome = secret.perform(
+                .restore(text: guess.text), door: .page, current: Settings(delayMs: 2_000, volume: 50))
+            guard case .failed(.refused, let reason) = outcome else {
+                Issue.record("\(password): \(outcome)")
+                continue
+            }
+            #expect(reason.contains("its config sets mqtt.password") && !reason.contains(password), "\(reason)")
+        }
         // What the box has already is no change (the simulated host's demo channel), and a
         // venue's MQTT settings are a backup's to carry.
         let demo = "channels:\n  - name: \"Demo\"\n    url: \"demo://commentary\"\n"
