@@ -34,6 +34,8 @@ public protocol BoxFacts: AnyObject {
     var venueMember: String? { get }
     /// Sends `line` to every box of the group; nil when it is on its way, else why not.
     func sayToGroup(_ line: String) -> String?
+    /// How near the wall clock is to the room's, as last asked (a box of a group).
+    var venueClock: VenueClock { get }
     /// The group's other boxes as last heard; nil when in no group.
     func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]?
     /// The front panel's input lines; nil when it is not running.

@@ -56,6 +56,7 @@ extension ConsoleAnswers {
     /// The answer to `status`.
     func statusAnswer(_ status: EngineStatus, now: Instant) -> StatusAnswer {
         let recording = box.recording
+        let clock = config.mqtt?.group == nil ? nil : facts.venueClock
         return StatusAnswer(
             state: status.state.rawValue, streamProblem: status.streamProblem, channel: channel.name,
             delayMs: status.delayMs,
@@ -71,7 +72,8 @@ extension ConsoleAnswers {
                 state: status.state, now: now, window: config.updateWindow, minuteOfDay: facts.localMinuteOfDay()),
             lastRollback: facts.lastRollback,
             dailyUpdates: facts.requestDirectory == nil ? nil : box.dailyUpdates ? "on" : "off",
-            group: config.mqtt?.group)
+            group: config.mqtt?.group, venueClock: clock?.summary,
+            venueClockErrorMs: clock?.errorMs.map { ($0 * 100).rounded() / 100 })
     }
 
     /// A thread's scheduling as `stats` says it: `fifo 40`, or `normal`.

@@ -45,6 +45,12 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     /// The venue group this box is in (`mqtt.group`): `group delay` and `group channel`
     /// reach every box of it.
     public var group: String?
+    /// In a group: whether the wall clock is the room's to a millisecond (`within 0.04 ms of
+    /// 192.168.1.10`), or why the box does not align with the room (`not aligning: …`).
+    public var venueClock: String?
+    /// In a group: how far the wall clock may be off the room's (ms, to 0.01), as chrony
+    /// says; absent when not known.
+    public var venueClockErrorMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case state
@@ -67,6 +73,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case lastRollback = "last_rollback"
         case dailyUpdates = "daily_updates"
         case group
+        case venueClock = "venue_clock"
+        case venueClockErrorMs = "venue_clock_error_ms"
     }
 
     public init(
@@ -74,7 +82,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         availableDelayMs: Int64, volume: Int, muted: Bool, bufferMs: Int64, nowPlaying: String, uptimeS: Int,
         recording: String? = nil, buildingDelayMs: Int64? = nil, page: String? = nil, pageByNumber: String? = nil,
         release: String? = nil, stationClockPpm: Double? = nil, updateRestart: String? = nil,
-        lastRollback: String? = nil, dailyUpdates: String? = nil, group: String? = nil
+        lastRollback: String? = nil, dailyUpdates: String? = nil, group: String? = nil,
+        venueClock: String? = nil, venueClockErrorMs: Double? = nil
     ) {
         self.state = state
         self.streamProblem = streamProblem
@@ -97,5 +106,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         self.lastRollback = lastRollback
         self.dailyUpdates = dailyUpdates
         self.group = group
+        self.venueClock = venueClock
+        self.venueClockErrorMs = venueClockErrorMs
     }
 }

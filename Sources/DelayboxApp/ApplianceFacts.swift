@@ -1,4 +1,5 @@
 import DelayboxAnswers
+import DelayboxConfig
 import DelayboxControls
 import DelayboxDoors
 import DelayboxFFmpeg
@@ -30,9 +31,9 @@ final class ApplianceFacts: BoxFacts {
     let gathered = GatheredFacts()
 
     /// Reads the files once, before playout runs.
-    init(doors: Doors, wallClock: @escaping @Sendable () -> Double?) {
+    init(doors: Doors, wallClock: @escaping @Sendable () -> Double?, venueClock: VenueClockSource?) {
         (self.doors, self.wallClock) = (doors, wallClock)
-        gathered.gather(machine: true)
+        gathered.gather(machine: true, venueClock: venueClock)
     }
 
     let versions = VersionAnswer(version: DelayboxVersion.string, ffmpeg: FFmpegLibrary.version)
@@ -69,6 +70,8 @@ final class ApplianceFacts: BoxFacts {
 
     var venueMember: String? { doors.venueMember }
 
+    var venueClock: VenueClock { gathered.venueClock }
+
     func sayToGroup(_ line: String) -> String? { doors.sayToGroup(line) }
 
     func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? { doors.groupMembers() }
@@ -95,19 +98,36 @@ final class GatheredFacts: Sendable {
         var machine = SystemFigures()
         /// When `machine` was read (CLOCK_MONOTONIC).
         var machineAt = Instant.zero
+        var venueClock = VenueClock.unknown("not asked yet")
     }
     private let read = Mutex(Read())
 
-    /// Reads the release line again, and the machine's figures when `machine`.
-    func gather(machine: Bool) {
+    /// Reads the release line again, and when `machine` the machine's figures and, for a
+    /// box of a group, what `venueClock` says of its wall clock.
+    func gather(machine: Bool, venueClock: VenueClockSource?) {
         let (release, rollback) = (ReleaseStatus.read(), ReleaseStatus.lastRollback())
         let figures = machine ? SystemFigures.read() : nil
+        let clock: VenueClock? =
+            switch (machine, venueClock) {
+            case (true, .chrony): Self.askChrony()
+            case (true, .own): .own
+            default: nil
+            }
         let at = SystemClock.monotonicNow()
         read.withLock {
             ($0.release, $0.lastRollback) = (release, rollback)
             if let figures { ($0.machine, $0.machineAt) = (figures, at) }
+            if let clock { $0.venueClock = clock }
         }
     }
+
+    private static func askChrony() -> VenueClock {
+        let (output, status) = ChronyReport.read()
+        return VenueClock.chrony(output: output, status: status)
+    }
+
+    /// How near the wall clock is to the room's, as last asked.
+    var venueClock: VenueClock { read.withLock { $0.venueClock } }
 
     /// The healer's last line about this box's release; nil on a box not installed from the package.
     var release: String? { read.withLock { $0.release } }

@@ -124,6 +124,8 @@ final class Playout {
     /// says its own next.
     private var venue = VenueAlignment()
     private var nextVenueFigure = Instant.zero
+    /// Whether the wall clock was the room's when last looked at; nil: not yet.
+    private var venueClockTrusted: Bool?
     /// When the station's clock is next looked at, to be kept for its next start.
     private var nextStationClockLook = Instant.zero
     /// When the release line, and the machine's figures, are next read again (on the
@@ -173,7 +175,7 @@ final class Playout {
                 cache: ClipCache(directory: $0, capBytes: Int64(config.defaults.clipCacheMB) * 1_000_000),
                 cues: config.defaults.feedbackSounds ? setup.cues : nil)
         }
-        facts = ApplianceFacts(doors: doors, wallClock: wallClock)
+        facts = ApplianceFacts(doors: doors, wallClock: wallClock, venueClock: Self.venueClock(setup.config))
         answers = ConsoleAnswers(
             facts: facts,
             box: BoxSnapshot(
@@ -392,7 +394,10 @@ final class Playout {
             nextReleaseRead = now + ApplianceFacts.releaseInterval
             let machine = now >= nextMachineRead
             if machine { nextMachineRead = now + ApplianceFacts.machineInterval }
-            keeping.saver.perform { [gathered = facts.gathered] in gathered.gather(machine: machine) }
+            let venueClock = Self.venueClock(configuration.config)
+            keeping.saver.perform { [gathered = facts.gathered] in
+                gathered.gather(machine: machine, venueClock: venueClock)
+            }
         }
     }
 
@@ -458,16 +463,31 @@ final class Playout {
         return .done
     }
 
+    /// Whom a box asks how near its wall clock is to the room's; nil outside a group.
+    private static func venueClock(_ config: BoardConfig) -> VenueClockSource? {
+        config.mqtt.flatMap { $0.group == nil ? nil : $0.venueClock }
+    }
+
     /// A box of an MQTT group plays as one with the others in the room (issue 58): it says
     /// when it took a run of the stream to have been live, compares the others' figures for
     /// runs it holds with its own line, and moves to the room's (`VenueAlignment`). Wall
-    /// clock times, so only while the clock is believed (chrony keeps a room's within a
-    /// millisecond: docs/deploy.md).
+    /// clock times, so only while chrony says the clock is the room's to a millisecond
+    /// (`VenueClock`, issue 70): a box off by more neither moves the others nor itself.
     private func alignWithTheRoom(now: Instant) {
         let figures = doors.takeVenueFigures()
         guard let me = doors.venueMember, !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else {
             return
         }
+        let clock = facts.gathered.venueClock
+        if clock.trusted != venueClockTrusted {
+            venueClockTrusted = clock.trusted
+            if let whyNot = clock.whyNot {
+                logger.warning("the room's alignment waits: \(whyNot)")
+            } else {
+                logger.notice("the room's alignment begins: the clock is \(clock.summary)")
+            }
+        }
+        guard clock.trusted else { return }
         let engine = session.engine
         /// A time on the playout's clock as Unix time (ns).
         func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }

@@ -1,10 +1,11 @@
 extension BoardConfig {
-    /// `mqtt:` — broker URL, CA file, client id, credentials, topic prefix, group.
+    /// `mqtt:` — broker URL, CA file, client id, credentials, topic prefix, group, venue clock.
     static func readMQTT(_ mqtt: ConfigReader, log: DiagnosticLog) -> MQTTSettings? {
         defer { mqtt.finish() }
         let caFile = mqtt.string("ca_file"), clientID = mqtt.string("client_id")
         let username = mqtt.string("username"), password = mqtt.secret("password")
         let prefix = mqtt.string("topic_prefix"), group = mqtt.string("group")
+        let venueClock = mqtt.choice("venue_clock", as: VenueClockSource.self) ?? .chrony
         guard let url = mqtt.string("broker") else {
             if let location = mqtt.location {
                 log.error(location, "'mqtt.broker' is missing: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
@@ -43,6 +44,6 @@ extension BoardConfig {
         return MQTTSettings(
             host: broker.host, port: broker.port, tls: broker.tls, caFile: caFile, clientID: clientID,
             username: username,
-            password: password, topicPrefix: prefix, group: group)
+            password: password, topicPrefix: prefix, group: group, venueClock: venueClock)
     }
 }

@@ -15,11 +15,14 @@ public struct MQTTSettings: Sendable, Equatable {
     public var topicPrefix: String?
     /// A venue group whose commands (`delaybox/group/<group>/command`) the box follows too.
     public var group: String?
+    /// What says how near the box's wall clock is to the room's (`mqtt.venue_clock`).
+    public var venueClock: VenueClockSource
 
     public init(
         host: String, port: Int, tls: Bool = false, caFile: String? = nil, clientID: String? = nil,
         username: String? = nil,
-        password: Secret? = nil, topicPrefix: String? = nil, group: String? = nil
+        password: Secret? = nil, topicPrefix: String? = nil, group: String? = nil,
+        venueClock: VenueClockSource = .chrony
     ) {
         self.host = host
         self.port = port
@@ -30,6 +33,7 @@ public struct MQTTSettings: Sendable, Equatable {
         self.password = password
         self.topicPrefix = topicPrefix
         self.group = group
+        self.venueClock = venueClock
     }
 
     /// The broker as a URL: `mqtts://broker.venue.lan:8883`.
@@ -78,4 +82,14 @@ public struct MQTTSettings: Sendable, Equatable {
             && !text.split(separator: "/", omittingEmptySubsequences: false).contains("")
             && !text.unicodeScalars.contains { $0.value < 0x20 }
     }
+}
+
+/// `mqtt.venue_clock`: whom a group's box asks whether its wall clock is the room's to a
+/// millisecond before its figures count (`VenueClock`).
+public enum VenueClockSource: String, Sendable, CaseIterable {
+    /// chrony, about the server it follows (the venue's hub).
+    case chrony
+    /// Nobody: this box's clock is the room's — the hub that serves the time, or boxes
+    /// sharing one machine's clock.
+    case own
 }

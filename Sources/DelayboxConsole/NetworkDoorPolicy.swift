@@ -97,7 +97,8 @@ public enum NetworkDoorPolicy {
     /// venue's MQTT settings but its secret and its CA file, the update window — what a new
     /// card takes to be the same box (issue 70).
     public static let backupKeys: Set<String> = [
-        "mqtt.broker", "mqtt.username", "mqtt.group", "mqtt.topic_prefix", "mqtt.client_id", "update.window",
+        "mqtt.broker", "mqtt.username", "mqtt.group", "mqtt.topic_prefix", "mqtt.client_id", "mqtt.venue_clock",
+        "update.window",
     ]
 
     /// Nil when a backup restored through `door` may set `key` (a leaf's dotted path) to

@@ -19,15 +19,16 @@ public final class OnAirAppliance {
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
     /// named in `recorded` are recorded while another plays (`record: true`). `periodMs`
     /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms);
-    /// `extra` is more of the board file (top-level sections: `mqtt:`, `web:`).
+    /// `extra` is more of the board file (top-level sections: `mqtt:`, `web:`); `environment`
+    /// is added to the box's.
     public init(
         root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
-        periodMs: Int? = nil, extra: String = ""
+        periodMs: Int? = nil, extra: String = "", environment: [String: String] = [:]
     ) throws {
         self.seconds = seconds
         box = try RunningAppliance(
             executables: RunningAppliance.debugBuild(root: root), name: "on-air",
-            arguments: ["--delay", String(delay), "--seconds", String(seconds)]
+            arguments: ["--delay", String(delay), "--seconds", String(seconds)], environment: environment
         ) { directory in
             """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)

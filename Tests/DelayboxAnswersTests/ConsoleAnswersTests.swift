@@ -24,6 +24,7 @@ import Testing
         var lastRollback: String?
         var requestDirectory: String?
         var venueMember: String?
+        var venueClock = VenueClock.unknown("chrony is not installed")
         var members: [(member: GroupMember, heardSecondsAgo: Int)]?
         var said: [String] = []
         var wifi: (any WiFiControl)? { nil }

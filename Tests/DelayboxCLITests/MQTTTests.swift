@@ -305,6 +305,47 @@ struct MQTTTests {
         #expect(boxes.first?["channel"] as? String == "Second", "\(boxes)")
     }
 
+    /// Issue 70: a box of a group takes part in the room's alignment only while chrony says
+    /// its wall clock is the room's to a millisecond — a real chrony on loopback, a client
+    /// of a `local stratum 1` server. Before chrony answers, the box says why in `status`
+    /// and its log and publishes no venue figure (it would move the others by its clock's
+    /// error); once chrony follows the server it publishes; when chrony goes, it stops.
+    @Test(.enabled(if: ChronyPair.isAvailable, "needs chrony (deploy/setup-host.sh installs it)"))
+    func aBoxAlignsWithTheRoomOnlyWhileChronySaysItsClockIsTheRooms() throws {
+        let broker = try MosquittoBroker()
+        let chrony = try ChronyPair()
+        let watcher = try broker.watch("delaybox/group/bar/venue/#")
+        let box = try Box(
+            mqtt: "broker: mqtt://127.0.0.1:\(broker.port)\nclient_id: screen1\ngroup: bar",
+            environment: chrony.environment)
+        let figures = { watcher.payloads("delaybox/group/bar/venue/screen1").count }
+        func clock(within seconds: Double, _ holds: @escaping (StatusAnswer) -> Bool) -> StatusAnswer? {
+            Eventually.value(within: seconds, every: 0.2) { (try? box.status()).flatMap { holds($0) ? $0 : nil } }
+        }
+        let waiting = clock(within: 15) { $0.state == "playing" && $0.uptimeS >= 8 }
+        #expect(
+            waiting?.venueClock == "not aligning: chrony does not answer (506 Cannot talk to daemon)", "\(box.logText)")
+        #expect(waiting?.venueClockErrorMs == nil)
+        #expect(figures() == 0, "\(watcher.payloads("delaybox/group/bar/venue/screen1"))")
+        #expect(box.logText.contains("the room's alignment waits: chrony does not answer"), "\(box.logText)")
+
+        try chrony.start()
+        let agreed = clock(within: 20) { $0.venueClock?.hasPrefix("within ") == true }
+        #expect(agreed?.venueClock?.hasSuffix(" ms of 127.0.0.1") == true, "\(chrony.tracking())\n\(chrony.log)")
+        #expect(agreed?.venueClockErrorMs.map { $0 <= 1 } == true)
+        #expect(watcher.wait(for: "delaybox/group/bar/venue/screen1", seconds: 15) != nil, "\(box.logText)")
+        #expect(box.logText.contains("the room's alignment begins: the clock is within"))
+
+        chrony.stop()
+        #expect(clock(within: 15) { $0.venueClock?.hasPrefix("not aligning: chrony does not answer") == true } != nil)
+        // Figures come every 5 s while it aligns: none in 8 s once it says it does not (after
+        // a second for one already on its way).
+        Thread.sleep(forTimeInterval: 1)
+        let before = figures()
+        Thread.sleep(forTimeInterval: 8)
+        #expect(figures() == before, "\(watcher.payloads("delaybox/group/bar/venue/screen1"))")
+    }
+
     /// A venue updated in stages (`update --canary screen1` on the group's topic): screen1
     /// asks its updater at once, screen2 waits, ignores the broker's old report and
     /// screen1's progress, and asks for exactly the version screen1 plays once it plays it;

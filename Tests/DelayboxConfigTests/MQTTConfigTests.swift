@@ -32,6 +32,7 @@ import Testing
               password: s3cret
               topic_prefix: venue/bar/screen2
               group: bar
+              venue_clock: own
 
             """)
         let mqtt = try #require(result.config?.mqtt, "\(result.diagnostics)")
@@ -40,9 +41,10 @@ import Testing
                 == MQTTSettings(
                     host: "broker.venue.lan", port: 8884, tls: true, caFile: "/etc/delaybox/venue-ca.pem",
                     clientID: "bar-screen-2",
-                    username: "delaybox", password: Secret("s3cret"), topicPrefix: "venue/bar/screen2", group: "bar"))
+                    username: "delaybox", password: Secret("s3cret"), topicPrefix: "venue/bar/screen2", group: "bar",
+                    venueClock: .own))
         let plain = try #require(try load("mqtt:\n  broker: mqtt://10.0.0.2\n").config?.mqtt)
-        #expect((plain.host, plain.port, plain.tls) == ("10.0.0.2", 1883, false))
+        #expect((plain.host, plain.port, plain.tls, plain.venueClock) == ("10.0.0.2", 1883, false, .chrony))
         #expect(try load("").config?.mqtt == nil, "no section, no MQTT")
     }
 
@@ -56,6 +58,10 @@ import Testing
         ("mqtt:\n  broker: mqtt://broker\n  group: bar/#\n", "'mqtt.group' is 'bar/#'"),
         ("mqtt:\n  broker: mqtt://broker\n  topic_prefix: a//b\n", "'mqtt.topic_prefix' is 'a//b'"),
         ("mqtt:\n  broker: mqtt://broker\n  keepalive: 5\n", "mqtt.keepalive"),
+        (
+            "mqtt:\n  broker: mqtt://broker\n  venue_clock: ntp\n",
+            "'mqtt.venue_clock' cannot be 'ntp' (allowed: chrony, own)"
+        ),
     ])
     func aWrongSettingIsReportedWithItsPlace(section: String, message: String) throws {
         let result = try load(section)

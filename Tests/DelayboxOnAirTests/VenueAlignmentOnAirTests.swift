@@ -20,6 +20,10 @@ import Testing
             mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
         Thread.sleep(forTimeInterval: 6)
         let broker = try MosquittoBroker()
+        // The room's time as a venue has it: chrony, asked by both boxes (one machine's clock,
+        // so it agrees to microseconds).
+        let chrony = try ChronyPair()
+        try chrony.start()
         let proxy = try JitterProxy(targetPort: server.port, baseMs: 20, jitterMs: 10)
         let delay = 3.0
         func box(_ name: String, port: Int, seconds: Int) throws -> OnAirAppliance {
@@ -33,7 +37,7 @@ import Testing
                       broker: mqtt://127.0.0.1:\(broker.port)
                       client_id: \(name)
                       group: room
-                    """)
+                    """, environment: chrony.environment)
         }
         /// The room once: the alignment's p95 and what it was made of, and the periods the
         /// two boxes' playout threads were late for (each leaves the box late by a period, slipped
