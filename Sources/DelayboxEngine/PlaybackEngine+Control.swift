@@ -7,9 +7,12 @@ extension PlaybackEngine {
     }
 
     /// The stream client opened a connection; the packets that follow are placed anew.
-    public func connectionOpened(now: Instant) {
+    /// `segmented`: it delivers its audio a segment at a time (HLS, DASH); nil: as before.
+    public func connectionOpened(now: Instant, segmented: Bool? = nil) {
         let wasReconnecting = connection == .reconnecting
         guard connection != .stopped, connection != .failed else { return }
+        if let segmented { deliveredInSegments = segmented }
+        cadence.connectionOpened()
         connection = .connected
         connectedSince = now
         beginPlacement(now: now)

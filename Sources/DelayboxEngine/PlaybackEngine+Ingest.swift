@@ -22,6 +22,7 @@ extension PlaybackEngine {
         if origin == nil { origin = now }
         // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
+        if deliveredInSegments, let origin { cadence.arrived(at: now.frames(since: origin)) }
         if let expected = placement.expectedTimestamp,
             abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames
         {

@@ -68,6 +68,9 @@ extension PlaybackEngine {
     /// (after re-buffering or a pause), or nil for the position the set delay asks for.
     private func startPlayout(from hold: Int64?, resumed: Bool, now: Instant) {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
+        // A stream delivered in segments starts once the pause between two deliveries is
+        // known: a delay shorter than it would stop at every segment (`SegmentCadence`).
+        if deliveredInSegments, cadence.longestPauseFrames == nil, hold == nil, connection == .connected { return }
         // A delay below what the buffer and the arrival lag allow could never fill.
         let delay = max(delayFrames, minimumDelayFrames(at: now))
         var position = hold ?? self.position(forDelay: delay, at: now)
@@ -78,6 +81,13 @@ extension PlaybackEngine {
         }
         guard line.endPosition - position >= AudioFormat.frames(milliseconds: configuration.initialBufferMs) else {
             if resumed { enterWaiting(hold: position, reason: .reachedLiveEdge) }
+            return
+        }
+        // Stopped at a segment's end: resumed once the delay holds until the next delivery,
+        // so that it stops once, not at every segment while creeping up.
+        if deliveredInSegments, hold != nil, !resumed,
+            self.delay(playing: position, at: now) < minimumDelayFrames(at: now)
+        {
             return
         }
         primary.seek(to: position)

@@ -76,6 +76,10 @@ public final class PlaybackEngine {
     /// is forgotten once a connection holds `ReconnectBackoff.stableConnection`.
     var streamProblem: String?
     var connectedSince: Instant?
+    /// Whether the connection delivers its audio a segment at a time (HLS, DASH), and the
+    /// pauses between its deliveries.
+    var deliveredInSegments = false
+    var cadence = SegmentCadence()
     var transport = Transport.waiting(hold: nil)
     var placement = ConnectionPlacement()
     var receivedAudio = false
@@ -186,9 +190,13 @@ public final class PlaybackEngine {
     }
 
     /// The smallest delay that can be set at `now`: the initial buffer, plus how far the
-    /// newest audio lags the live estimate, plus the output's own delay.
+    /// newest audio lags the live estimate — for a stream delivered in segments, as far as
+    /// it will before the next delivery (`SegmentCadence`) — plus the output's own delay.
     func minimumDelayFrames(at now: Instant) -> Int64 {
-        let lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
+        var lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
+        if deliveredInSegments, let origin {
+            lag = max(lag, cadence.allowanceFrames(atLocal: now.frames(since: origin)))
+        }
         return min(
             AudioFormat.frames(milliseconds: configuration.initialBufferMs) + lag + outputDelayFrames,
             AudioFormat.frames(milliseconds: configuration.maxDelayMs))

@@ -120,6 +120,11 @@ struct StationClock {
     /// slid by 2 ms. (It was 2 minutes, and the heard delay slid by all of the station's
     /// error until then, taken back in one crossfade: issue 67.)
     static let trustedSpanFrames = Int64(AudioFormat.sampleRate) * 10
+    /// Points before a rate is fitted at all, whatever their span: a stream delivered in
+    /// 10 s segments gives one point a segment, and a line through its first two or three
+    /// has no scatter to doubt it by (an HLS station on time read as −905 ppm at 20 s and
+    /// followed: issue 67). A continuous stream has them in its first 10 s.
+    static let fewestFittedPoints = 10
     /// How well a station's rate known from an earlier run holds (ppm): a crystal's
     /// ageing and the studio's temperature move it by a few.
     static let priorErrorPpm = 3.0
@@ -241,9 +246,10 @@ struct StationClock {
 
     /// Least-squares slope of stream on local time, each group about its own means and
     /// weighed by `weights` (1 where none is given); nil while the points span less than
-    /// `trustedSpanFrames`.
+    /// `trustedSpanFrames` or are fewer than `fewestFittedPoints`.
     private static func slope(of points: [Point], weights: [Int: Double]) -> Double? {
-        guard let first = points.first?.local, let last = points.last?.local, last - first >= trustedSpanFrames
+        guard points.count >= fewestFittedPoints, let first = points.first?.local, let last = points.last?.local,
+            last - first >= trustedSpanFrames
         else { return nil }
         let means = groupMeans(points)
         var products = 0.0, squares = 0.0

@@ -11,8 +11,12 @@ import CFFmpeg
 /// (`avcodec_parameters_to_context` takes it as const), so sharing it across threads is safe.
 public final class CodecParameters: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVCodecParameters>
+    /// Whether the connection delivers the audio a segment at a time (HLS, DASH): not a
+    /// codec's, but known where the codec is (a journal's copy says false).
+    public let deliveredInSegments: Bool
 
-    init(copying source: UnsafePointer<AVCodecParameters>) throws(FFmpegError) {
+    init(copying source: UnsafePointer<AVCodecParameters>, deliveredInSegments: Bool = false) throws(FFmpegError) {
+        self.deliveredInSegments = deliveredInSegments
         guard let pointer = avcodec_parameters_alloc() else {
             throw FFmpegError(operation: "avcodec_parameters_alloc", code: dbx_averror(ENOMEM))
         }

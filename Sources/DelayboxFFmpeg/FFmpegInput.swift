@@ -112,7 +112,10 @@ public final class FFmpegInput {
             guard avcodec_find_decoder(codec) != nil else { throw FFmpegLibrary.noDecoder(for: codec) }
             streamIndex = index
             timeBase = stream.pointee.time_base
-            parameters = try CodecParameters(copying: stream.pointee.codecpar)
+            parameters = try CodecParameters(
+                copying: stream.pointee.codecpar,
+                deliveredInSegments: Self.segmentedFormats.contains(
+                    String(cString: opened!.pointee.iformat.pointee.name)))
         } catch {
             avformat_close_input(&opened)
             var owned: UnsafeMutablePointer<AVPacket>? = packet
@@ -155,7 +158,9 @@ public final class FFmpegInput {
 
     /// HLS or DASH: segments fetched apart, a playlist waited for inside a read. Known once
     /// opened (asked for every packet: not the container's name made into a String each time).
-    private lazy var readsSegments = ["hls", "dash"].contains(formatName)
+    private lazy var readsSegments = Self.segmentedFormats.contains(formatName)
+    /// The containers whose audio comes in segments fetched apart.
+    static let segmentedFormats: Set = ["hls", "dash"]
 
     /// Reads the next audio packet; nil at the end of the stream.
     /// Throws on network errors and stalls (`FFmpegError.isInterrupted`, `gate.didStall`).

@@ -228,7 +228,7 @@ public final class ChannelSession {
             refusedOnThisConnection = []
             do {
                 for decoder in decoders { try decoder.configure(parameters) }
-                engine.connectionOpened(now: time)
+                engine.connectionOpened(now: time, segmented: parameters.deliveredInSegments)
                 return [
                     "connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"
                 ]

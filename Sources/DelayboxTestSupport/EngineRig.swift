@@ -22,6 +22,10 @@ public final class EngineRig {
         }
     }
     private var backlog: [Int64] = []
+    /// Packets a segment when the stream is delivered a segment at a time (HLS): each
+    /// packet reaches the box when the packet completing its segment has been live (a
+    /// playlist reloaded at once); nil: packet by packet, as Icecast sends.
+    public let segmentPackets: Int64?
     /// Steps run so far.
     private var periods: Int64 = 0
     /// Events to stamp on packets as they are delivered: source packet index → event.
@@ -35,8 +39,9 @@ public final class EngineRig {
     /// first connection gets a burst of the newest `burstPackets`.
     public init(
         configuration: EngineConfiguration, historyPackets: Int64 = 500, burstPackets: Int64 = 200,
-        outputDelayFrames: Int = 0
+        outputDelayFrames: Int = 0, segmentPackets: Int64? = nil
     ) throws {
+        self.segmentPackets = segmentPackets
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         output = RecordingOutput(periodFrames: 960, outputDelayFrames: outputDelayFrames)
         nextPacket = historyPackets
@@ -61,9 +66,12 @@ public final class EngineRig {
     /// among them that says when it began began `startedAgoMs` before now.
     public func reconnect(burstPackets: Int64, announcing: [StreamEvent] = [], startedAgoMs: Int64? = nil) {
         connected = true
-        engine.connectionOpened(now: now)
+        engine.connectionOpened(now: now, segmented: segmentPackets != nil)
         feed.connectionFirstPacket = max(0, nextPacket - burstPackets)
-        for index in feed.connectionFirstPacket..<nextPacket { deliver(index) }
+        // Segments: only whole ones are listed yet; the one being made comes when complete.
+        let listed = segmentPackets.map { nextPacket - nextPacket % $0 } ?? nextPacket
+        for index in feed.connectionFirstPacket..<max(feed.connectionFirstPacket, listed) { deliver(index) }
+        if segmentPackets != nil { backlog = Array(max(feed.connectionFirstPacket, listed)..<nextPacket) }
         announce(announcing, startedAgoMs: startedAgoMs)
     }
 
@@ -109,7 +117,13 @@ public final class EngineRig {
         // To the next step on the 20 ms grid, wherever `endStall(lateByNanoseconds:)` left it.
         periods += 1
         clock.set(renderStart + periods * .milliseconds(20))
-        if connected { if stalled { backlog.append(nextPacket) } else { deliver(nextPacket) } }
+        if connected {
+            if stalled || segmentPackets != nil { backlog.append(nextPacket) } else { deliver(nextPacket) }
+            if !stalled, let segment = segmentPackets, (nextPacket + 1) % segment == 0 {
+                for index in backlog { deliver(index) }
+                backlog.removeAll()
+            }
+        }
         nextPacket += 1
         if playing, rendered {
             output.renderPeriod(engine, now: now)

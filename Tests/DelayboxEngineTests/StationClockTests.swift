@@ -94,6 +94,16 @@ import Testing
         #expect(abs(fit.ppm - ppm) < 1, "\(fit.ppm) ppm")
     }
 
+    /// A stream delivered in 10 s segments gives a point a segment: its first two or three
+    /// say nothing of the rate (an HLS station on time was read as −905 ppm at 20 s and
+    /// followed); ten of them give one, which knows its doubt: not followed.
+    @Test func segmentsOfTenSecondsNeedTenPointsForARate() throws {
+        let whole = { (t: Double) in ((t / 10).rounded(.up) * 10 - t) * 1000 + 300 }
+        #expect(Self.fed(ppm: 0, seconds: 35, lateMs: whole).fitted(settled: [:], leveling: []) == nil)
+        let fit = try #require(Self.fed(ppm: 0, seconds: 125, lateMs: whole).fitted(settled: [:], leveling: []))
+        #expect(!fit.isEvident, "\(fit.ppm) ± \(fit.ppmError) ppm")
+    }
+
     /// Ten seconds of points before the first word (issue 67: it was two minutes, and the
     /// heard delay slid by the station's error until then); whether the rate is followed is
     /// the fit's own uncertainty's to say (`isEvident`). A rate no crystal has is not taken.

@@ -1,3 +1,4 @@
+import DelayboxConfig
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -7,30 +8,48 @@ import Testing
     .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"),
     .timeLimit(.minutes(10)))
 struct HLSStreamTests {
+    /// ffmpeg writing a live 440 Hz tone as HLS (`segmentSeconds` segments, `listSize`
+    /// listed, older ones deleted) into a directory of its own, served over HTTP.
+    final class LiveHLS {
+        let directory: URL
+        let writer: LaunchedProgram
+        let server: StaticHTTPServer
+
+        init(segmentSeconds: Int, listSize: Int, bitrate: String) throws {
+            directory = try ExternalTool.temporaryDirectory("hls")
+            writer = try ExternalTool.spawn([
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=44100",
+                "-ac", "2", "-c:a", "aac", "-b:a", bitrate, "-f", "hls", "-hls_time", String(segmentSeconds),
+                "-hls_list_size", String(listSize), "-hls_flags", "delete_segments",
+                directory.appendingPathComponent("live.m3u8").path,
+            ])
+            server = try StaticHTTPServer(directory: directory)
+        }
+
+        deinit {
+            writer.kill()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// The segments the playlist lists now.
+        var listed: Int {
+            let playlist = directory.appendingPathComponent("live.m3u8").path
+            return
+                ((try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count
+                ?? 1) - 1
+        }
+
+        /// `delaybox play` of the playlist with `arguments` after it, to its end.
+        func play(_ arguments: [String]) throws -> (status: Int32, diedOfSignal: Bool, lines: [PlayLine]) {
+            try PlayRun(root: IcecastStreamTests.root, arguments: [server.url("live.m3u8")] + arguments).finish()
+        }
+    }
+
     @Test func aLiveHLSStreamPlaysDelayed() throws {
-        let directory = try ExternalTool.temporaryDirectory("hls")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try ExternalTool.spawn([
-            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-            "sine=frequency=440:sample_rate=44100",
-            "-ac", "2", "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
-            "-hls_flags", "delete_segments", directory.appendingPathComponent("live.m3u8").path,
-        ])
-        defer { writer.kill() }
-        let server = try StaticHTTPServer(directory: directory)
-        let playlist = directory.appendingPathComponent("live.m3u8").path
-        try Eventually.wait(for: "ffmpeg's HLS playlist", within: 10, every: 0.2) {
-            FileManager.default.fileExists(atPath: playlist)
-        }
-        let segments = {
-            (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1
-        }
-        #expect(
-            Eventually.holds(within: 15) { segments() > 3 },
-            "a few segments listed, as on a live server: \(segments() - 1)")
-        let run = try PlayRun(
-            root: IcecastStreamTests.root, arguments: [server.url("live.m3u8"), "--delay", "3", "--for", "8"])
-        let result = run.finish()
+        let stream = try LiveHLS(segmentSeconds: 1, listSize: 6, bitrate: "128k")
+        #expect(Eventually.holds(within: 15) { stream.listed > 2 }, "a few segments listed, as on a live server")
+        let result = try stream.play(["--delay", "3", "--for", "8"])
         #expect(result.status == 0)
         let states = result.lines.states
         #expect(states.prefix(3) == ["connecting", "buffering", "playing"])
@@ -40,27 +59,27 @@ struct HLSStreamTests {
     /// Issue 67: 6 s segments, whose next playlist FFmpeg waits for inside one read, play
     /// through — no reconnect, no audio lost (the 5 s deadline of a byte stream cut every one).
     @Test func longSegmentsPlayWithoutAStall() throws {
-        let directory = try ExternalTool.temporaryDirectory("hls-long")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try ExternalTool.spawn([
-            "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-            "sine=frequency=440:sample_rate=44100",
-            "-ac", "2", "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "6", "-hls_list_size", "4",
-            "-hls_flags", "delete_segments", directory.appendingPathComponent("live.m3u8").path,
-        ])
-        defer { writer.kill() }
-        let server = try StaticHTTPServer(directory: directory)
-        let playlist = directory.appendingPathComponent("live.m3u8").path
-        let segments = {
-            (try? String(contentsOfFile: playlist, encoding: .utf8))?.components(separatedBy: "#EXTINF").count ?? 1
-        }
-        #expect(Eventually.holds(within: 30) { segments() > 2 }, "two segments listed: \(segments() - 1)")
-        let run = try PlayRun(
-            root: IcecastStreamTests.root, arguments: [server.url("live.m3u8"), "--delay", "3", "--for", "24"])
-        let result = run.finish()
+        let stream = try LiveHLS(segmentSeconds: 6, listSize: 4, bitrate: "64k")
+        #expect(Eventually.holds(within: 30) { stream.listed > 1 }, "two segments listed: \(stream.listed)")
+        let result = try stream.play(["--delay", "3", "--for", "24"])
         #expect(result.status == 0)
         let states = result.lines.states
         #expect(!states.contains("reconnecting"), "\(states)")
         #expect(states.last == "playing", "\(states)")
+    }
+
+    /// Issue 67: 10 s segments asked to play 3 s behind — less than a segment, which cannot
+    /// hold: the box waits for the second delivery, says the delay it raised to, and plays
+    /// from then on without stopping (it played 3 s and stopped for 7.4 s, then again at
+    /// 20 s and 50 s, creeping up).
+    @Test func segmentsLongerThanTheDelayPlayOnceWithoutStopping() throws {
+        let stream = try LiveHLS(segmentSeconds: 10, listSize: 3, bitrate: "64k")
+        #expect(Eventually.holds(within: 30) { stream.listed > 0 }, "a segment listed")
+        let result = try stream.play(["--delay", "3", "--for", "45"])
+        #expect(result.status == 0)
+        let states = result.lines.states
+        #expect(states == ["connecting", "buffering", "playing"], "\(states)")
+        let raised = result.lines.lines("delay").compactMap(\.ms)
+        #expect(raised.count == 1 && (10_500...14_000).contains(raised.first ?? 0), "\(raised)")
     }
 }
