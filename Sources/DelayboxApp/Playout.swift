@@ -124,6 +124,9 @@ final class Playout {
     /// says its own next.
     private var venue = VenueAlignment()
     private var nextVenueFigure = Instant.zero
+    /// When this box first took part in the room (its clock trusted): settled
+    /// `VenueAlignment.settledAfter` later.
+    private var inRoomSince: Instant?
     /// Whether the wall clock was the room's when last looked at; nil: not yet.
     private var venueClockTrusted: Bool?
     /// When the station's clock is next looked at, to be kept for its next start.
@@ -488,6 +491,8 @@ final class Playout {
             }
         }
         guard clock.trusted else { return }
+        if inRoomSince == nil { inRoomSince = now }
+        let settled = now - (inRoomSince ?? now) >= VenueAlignment.settledAfter
         let engine = session.engine
         /// A time on the playout's clock as Unix time (ns).
         func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }
@@ -499,9 +504,10 @@ final class Playout {
             let (laterNs, overflow) = unix(mine).subtractingReportingOverflow(figure.liveUnixNs)
             guard !overflow, (-999_999_999...999_999_999).contains(laterNs) else { continue }
             venue.heard(
-                from: figure.box, laterFrames: laterNs * Int64(AudioFormat.sampleRate) / 1_000_000_000, at: now)
+                from: figure.box, laterFrames: laterNs * Int64(AudioFormat.sampleRate) / 1_000_000_000,
+                settled: figure.settled ?? true, at: now)
         }
-        let move = venue.move(now: now)
+        let move = venue.move(now: now, settled: settled)
         if move != 0 {
             engine.moveLive(byFrames: move)
             let ms = { (frames: Int64) in String(printf: "%+.1f", AudioFormat.exactMilliseconds(frames: frames)) }
@@ -515,7 +521,8 @@ final class Playout {
             return
         }
         nextVenueFigure = now + Self.venueFigureInterval
-        doors.venueFigure(VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt)))
+        doors.venueFigure(
+            VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt), settled: settled))
     }
 
     /// The wall clock as `source` says to believe it: always, or once synchronised.

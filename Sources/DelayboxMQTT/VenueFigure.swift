@@ -13,16 +13,21 @@ public struct VenueFigure: Codable, Sendable, Equatable {
     public let fingerprint: String
     /// Unix time (ns) at which the box takes the run's first frame to have been live.
     public let liveUnixNs: Int64
+    /// Whether the box has played in the room a while (`VenueAlignment.settledAfter`): the
+    /// room holds for a newcomer, which moves to it. Absent (an older release): settled.
+    public let settled: Bool?
 
     enum CodingKeys: String, CodingKey {
         case box, fingerprint
         case liveUnixNs = "live_unix_ns"
+        case settled
     }
 
-    public init(box: String, fingerprint: UInt64, liveUnixNs: Int64) {
+    public init(box: String, fingerprint: UInt64, liveUnixNs: Int64, settled: Bool) {
         self.box = box
         self.fingerprint = String(fingerprint, radix: 16)
         self.liveUnixNs = liveUnixNs
+        self.settled = settled
     }
 
     /// The fingerprint as a number; nil when it is not 1-16 hex digits.

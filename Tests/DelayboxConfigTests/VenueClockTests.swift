@@ -68,4 +68,13 @@ import Testing
     @Test func theRoomsOwnClockIsTrusted() {
         #expect(VenueClock.own.trusted && VenueClock.own.summary == "the room's own")
     }
+
+    /// A figure says whether its box is settled in the room; an older release's says nothing
+    /// and is taken as settled (`VenueAlignment`).
+    @Test func aFigureSaysWhetherItsBoxIsSettled() throws {
+        let new = VenueFigure(box: "b", fingerprint: 0x9c1f, liveUnixNs: 5, settled: false)
+        #expect(VenueFigure.read(Array(new.json.utf8))?.settled == false)
+        let old = try #require(VenueFigure.read(Array(#"{"box":"a","fingerprint":"9c1f","live_unix_ns":5}"#.utf8)))
+        #expect(old.settled == nil)
+    }
 }

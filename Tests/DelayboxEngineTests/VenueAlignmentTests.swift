@@ -58,6 +58,28 @@ import Testing
         #expect(room.shiftFrames == 980)
     }
 
+    /// Issue 67: a room playing as one holds when a box joins — the newcomer moves all the way
+    /// to it (the first box jumped ~45 ms to meet a second halfway) — and boxes that start
+    /// together, none settled, still meet.
+    @Test func anEstablishedRoomHoldsAndANewcomerMovesToIt() {
+        var settledBox = VenueAlignment(), newcomer = VenueAlignment()
+        // The newcomer takes the same audio live 2,160 frames (45 ms) later than the room.
+        settledBox.heard(from: "new", laterFrames: -2_160, settled: false, at: Self.at(0))
+        #expect(settledBox.move(now: Self.at(1), settled: true) == 0, "the room holds for a newcomer")
+        newcomer.heard(from: "room1", laterFrames: 2_160, settled: true, at: Self.at(0))
+        newcomer.heard(from: "room2", laterFrames: 2_200, settled: true, at: Self.at(0))
+        newcomer.heard(from: "other-new", laterFrames: -9_000, settled: false, at: Self.at(0))
+        #expect(
+            newcomer.move(now: Self.at(1), settled: false) == 2_180,
+            "all the way to the settled boxes' median, itself and other newcomers not counted")
+        // Settled boxes among themselves meet as before; so do newcomers with nobody settled.
+        settledBox.heard(from: "room2", laterFrames: 960, settled: true, at: Self.at(2))
+        #expect(settledBox.move(now: Self.at(3), settled: true) == 480)
+        var together = VenueAlignment()
+        together.heard(from: "b", laterFrames: 960, settled: false, at: Self.at(0))
+        #expect(together.move(now: Self.at(1), settled: false) == 480)
+    }
+
     @Test func theRoomMovesABoxAtMost300MsInAllAndHearsAtMost32Peers() {
         var room = VenueAlignment()
         for round in 0..<10 {
