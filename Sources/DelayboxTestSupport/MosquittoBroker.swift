@@ -13,6 +13,10 @@ public final class MosquittoBroker {
     /// The test CA's certificate, when the broker speaks TLS.
     public private(set) var caFile: String?
     private let passwords: [String: String]
+    /// mosquitto's ACL, when given.
+    private let acl: String?
+    /// The user `mosquitto_pub` and `mosquitto_sub` log in as.
+    private let clientUser: String?
     private let tls: Bool
     private var server: LaunchedProgram?
 
@@ -25,10 +29,16 @@ public final class MosquittoBroker {
     /// - Parameters:
     ///   - tls: a TLS listener, its certificate (for 127.0.0.1) signed by a CA made here.
     ///   - passwords: user → password; without, anonymous clients are allowed.
-    public init(tls: Bool = false, passwords: [String: String] = [:]) throws {
+    ///   - acl: mosquitto's ACL file's text (`acl_file`).
+    ///   - clientUser: the user the test's own clients log in as (of `passwords`; nil: any).
+    public init(
+        tls: Bool = false, passwords: [String: String] = [:], acl: String? = nil, clientUser: String? = nil
+    ) throws {
         directory = try ExternalTool.temporaryDirectory("mosquitto")
         self.tls = tls
         self.passwords = passwords
+        self.acl = acl
+        self.clientUser = clientUser
         port = try LoopbackPort.unused()
         if tls { try makeCertificates() }
         try start()
@@ -64,6 +74,11 @@ public final class MosquittoBroker {
             }
             config += "allow_anonymous false\npassword_file \(file)\n"
         }
+        if let acl {
+            let file = directory.appendingPathComponent("acl").path
+            try acl.write(toFile: file, atomically: true, encoding: .utf8)
+            config += "acl_file \(file)\n"
+        }
         let file = directory.appendingPathComponent("mosquitto.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
         if getuid() == 0 { _ = try? ExternalTool.run(["chown", "-R", "mosquitto", directory.path]) }
@@ -93,8 +108,9 @@ public final class MosquittoBroker {
 
     /// `mosquitto_pub`/`_sub`'s connection arguments for this broker.
     public var clientArguments: [String] {
-        ["-h", "127.0.0.1", "-p", String(port)] + (caFile.map { ["--cafile", $0] } ?? [])
-            + (passwords.first.map { ["-u", $0.key, "-P", $0.value] } ?? [])
+        let user: String? = clientUser ?? passwords.first?.key
+        let login: [String] = user.flatMap { name in passwords[name].map { ["-u", name, "-P", $0] } } ?? []
+        return ["-h", "127.0.0.1", "-p", String(port)] + (caFile.map { ["--cafile", $0] } ?? []) + login
     }
 
     /// Publishes one message (or, with `lines`, one per line of `payload`).

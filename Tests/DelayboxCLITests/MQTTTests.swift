@@ -1,6 +1,7 @@
 import DelayboxAnswers
 import DelayboxApp
 import DelayboxConfig
+import DelayboxMQTT
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -344,6 +345,72 @@ struct MQTTTests {
         let before = figures()
         Thread.sleep(forTimeInterval: 8)
         #expect(figures() == before, "\(watcher.payloads("delaybox/group/bar/venue/screen1"))")
+    }
+
+    /// Issue 70: the ACL docs/mqtt.md shows is the one a venue's hub writes
+    /// (`VenueBrokerFiles`, made from the box's own topics).
+    @Test func theVenueACLIsTheOneTheDocsShow() throws {
+        let doc = try String(
+            contentsOf: CommandLineTests.root.appendingPathComponent("docs/mqtt.md"), encoding: .utf8)
+        let block = try #require(
+            doc.components(separatedBy: "acl_file` in mosquitto.conf").dropFirst().first?
+                .components(separatedBy: "```").dropFirst().first)
+        #expect(block.drop { $0 == "\n" } == VenueBrokerFiles.acl(group: nil))
+    }
+
+    /// Issue 70: on a real mosquitto with the venue's ACL and a user per box, a box writes
+    /// only its own topics and figures and reads its commands and its group's; a forged
+    /// status, another box's command, a group command are dropped by the broker; only the
+    /// manager commands a box.
+    @Test func theVenueBrokerLetsEachBoxWriteOnlyItsOwn() throws {
+        let passwords = ["screen1": "one-pass", "screen2": "two-pass", VenueBrokerFiles.manager: "manager-pass"]
+        // The test's own probe topic, for the manager's watcher to know it is subscribed.
+        let broker = try MosquittoBroker(
+            passwords: passwords, acl: VenueBrokerFiles.acl(group: "bar") + "topic readwrite delaybox-test/#\n",
+            clientUser: VenueBrokerFiles.manager)
+        func publish(as user: String, _ topic: String, _ payload: String) throws {
+            try ExternalTool.run([
+                "mosquitto_pub", "-h", "127.0.0.1", "-p", String(broker.port), "-u", user, "-P", passwords[user]!,
+                "-q", "1", "-t", topic, "-m", payload,
+            ])
+        }
+        let everything = try broker.watch("#")
+        // screen2's own view: what it may read of everything.
+        let seenBy2 = broker.directory.appendingPathComponent("screen2.txt")
+        let subscriber = try LaunchedProgram(
+            URL(fileURLWithPath: "/usr/bin/mosquitto_sub"),
+            [
+                "-h", "127.0.0.1", "-p", String(broker.port), "-u", "screen2", "-P", "two-pass", "-v", "-q", "1", "-t",
+                "#",
+            ],
+            output: .file(seenBy2))
+        defer { subscriber.kill() }
+        let seen = { (try? String(contentsOf: seenBy2, encoding: .utf8)) ?? "" }
+        #expect(
+            try Eventually.value(within: 10, every: 0.3) { () -> Bool? in
+                try publish(as: VenueBrokerFiles.manager, "delaybox/screen2/command", "status")
+                return seen().contains("delaybox/screen2/command status") ? true : nil
+            } == true, "screen2 reads its commands")
+
+        try publish(as: "screen1", "delaybox/screen2/status", "forged")
+        try publish(as: "screen1", "delaybox/screen2/command", "delay 1")
+        try publish(as: "screen1", "delaybox/group/bar/command", "delay 2")
+        try publish(as: "screen1", "delaybox/group/bar/venue/screen2", "forged")
+        try publish(as: "screen1", "delaybox/group/other/venue/screen1", "another group")
+        try publish(as: "screen1", "delaybox/group/bar/venue/screen1", "figure")
+        try publish(as: "screen1", "delaybox/screen1/status", "mine")
+        #expect(everything.wait(for: "delaybox/screen1/status") == "mine")
+        #expect(everything.payloads("delaybox/group/bar/venue/screen1") == ["figure"])
+        for dropped in [
+            "delaybox/screen2/status", "delaybox/group/bar/command", "delaybox/group/bar/venue/screen2",
+            "delaybox/group/other/venue/screen1",
+        ] {
+            #expect(everything.payloads(dropped).isEmpty, "\(dropped): \(everything.lines)")
+        }
+        #expect(everything.payloads("delaybox/screen2/command").allSatisfy { $0 == "status" })
+        // screen2 hears screen1's figure, never screen1's status.
+        #expect(Eventually.holds(within: 5) { seen().contains("delaybox/group/bar/venue/screen1 figure") })
+        #expect(!seen().contains("delaybox/screen1/status"), "\(seen())")
     }
 
     /// A venue updated in stages (`update --canary screen1` on the group's topic): screen1
