@@ -70,6 +70,7 @@ enum WebPageFiles {
               <label id="group-row" class="row" hidden><input id="whole-group" type="checkbox">
                 Every box of the group <span id="group-name"></span>: delay and channel</label>
               <ul id="group-boxes" class="note" aria-label="The group's other boxes" hidden></ul>
+              <p id="room-clock" class="note" hidden></p>
               <div class="row steps">
                 <button data-line="delay -10">−10 s</button><button data-line="delay -1">−1 s</button><button data-line="delay -0.1">−0.1 s</button>
                 <button data-line="delay +0.1">+0.1 s</button><button data-line="delay +1">+1 s</button><button data-line="delay +10">+10 s</button>
@@ -470,6 +471,9 @@ enum WebPageFiles {
           $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
             : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
           show("group-row", Boolean(status.group));
+          // Whether this box plays as one with the room: only while its clock is the room's (issue 70).
+          show("room-clock", Boolean(status.group && status.venue_clock));
+          if (status.venue_clock) $("room-clock").textContent = "The room's clock: " + status.venue_clock;
           if (status.group) {
             $("group-name").textContent = status.group;
             if (groupTimer === null && csrf) { groupBoxes(); groupTimer = setInterval(groupBoxes, 5000); }

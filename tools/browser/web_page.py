@@ -156,6 +156,10 @@ def main() -> int:
         expect(page.locator("#group-boxes")).to_contain_text(f"peer: ", timeout=12000)
         expect(page.locator("#group-boxes")).to_contain_text(f"{(theirs + 1000) // 1000} s", timeout=12000)
         page.uncheck("#whole-group")
+        # Whether it plays as one with the room: what status says of its clock (no chrony
+        # here: why it does not align).
+        expect(page.locator("#room-clock")).to_be_visible(timeout=5000)
+        expect(page.locator("#room-clock")).to_contain_text("The room's clock: " + ctl("status")["venue_clock"])
 
         step("the board the HAT names is proposed, and chosen with a second tap")
         expect(page.locator("#board-hat")).to_have_text("The HAT says it is HiFiBerry DAC+ Pro.")

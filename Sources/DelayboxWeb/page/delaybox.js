@@ -236,6 +236,9 @@ function render() {
   $("station-clock").textContent = status.station_clock_ppm === undefined ? "not known yet"
     : (status.station_clock_ppm > 0 ? "+" : "") + status.station_clock_ppm + " ppm, followed";
   show("group-row", Boolean(status.group));
+  // Whether this box plays as one with the room: only while its clock is the room's (issue 70).
+  show("room-clock", Boolean(status.group && status.venue_clock));
+  if (status.venue_clock) $("room-clock").textContent = "The room's clock: " + status.venue_clock;
   if (status.group) {
     $("group-name").textContent = status.group;
     if (groupTimer === null && csrf) { groupBoxes(); groupTimer = setInterval(groupBoxes, 5000); }
