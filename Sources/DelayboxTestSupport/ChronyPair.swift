@@ -57,6 +57,9 @@ public final class ChronyPair {
             """)
     }
 
+    /// Freezes the client (SIGSTOP): a chronyd that no longer answers.
+    public func freeze() { daemons.last?.signal(SIGSTOP) }
+
     /// Stops both, as a venue's time server going away.
     public func stop() {
         daemons.forEach { $0.kill() }

@@ -310,7 +310,8 @@ struct MQTTTests {
     /// its wall clock is the room's to a millisecond — a real chrony on loopback, a client
     /// of a `local stratum 1` server. Before chrony answers, the box says why in `status`
     /// and its log and publishes no venue figure (it would move the others by its clock's
-    /// error); once chrony follows the server it publishes; when chrony goes, it stops.
+    /// error); once chrony follows the server it publishes; when chrony stops answering
+    /// (frozen) or goes, it stops.
     @Test(.enabled(if: ChronyPair.isAvailable, "needs chrony (deploy/setup-host.sh installs it)"))
     func aBoxAlignsWithTheRoomOnlyWhileChronySaysItsClockIsTheRooms() throws {
         let broker = try MosquittoBroker()
@@ -337,6 +338,11 @@ struct MQTTTests {
         #expect(watcher.wait(for: "delaybox/group/bar/venue/screen1", seconds: 15) != nil, "\(box.logText)")
         #expect(box.logText.contains("the room's alignment begins: the clock is within"))
 
+        // A chronyd that stops answering is no word that the clock is right.
+        chrony.freeze()
+        #expect(clock(within: 15) { $0.venueClock?.hasPrefix("not aligning: chrony does not answer") == true } != nil)
+        try chrony.start()
+        #expect(clock(within: 20) { $0.venueClock?.hasPrefix("within ") == true } != nil, "\(chrony.log)")
         chrony.stop()
         #expect(clock(within: 15) { $0.venueClock?.hasPrefix("not aligning: chrony does not answer") == true } != nil)
         // Figures come every 5 s while it aligns: none in 8 s once it says it does not (after
