@@ -69,8 +69,13 @@ extension PlaybackEngine {
     private func startPlayout(from hold: Int64?, resumed: Bool, now: Instant) {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
         // A stream delivered in segments starts once the pause between two deliveries is
-        // known: a delay shorter than it would stop at every segment (`SegmentCadence`).
-        if deliveredInSegments, cadence.longestPauseFrames == nil, hold == nil, connection == .connected { return }
+        // known: a delay shorter than it would stop at every segment (`SegmentCadence`) —
+        // or once it has flowed a while without one.
+        if deliveredInSegments, cadence.longestPauseFrames == nil, hold == nil, connection == .connected,
+            let connectedSince, now - connectedSince < SegmentCadence.firstPauseWait
+        {
+            return
+        }
         // A delay below what the buffer and the arrival lag allow could never fill.
         let delay = max(delayFrames, minimumDelayFrames(at: now))
         var position = hold ?? self.position(forDelay: delay, at: now)

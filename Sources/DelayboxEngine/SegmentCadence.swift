@@ -15,6 +15,10 @@ struct SegmentCadence {
     /// local time, 5 minutes): a server that once took 15 s to publish the next segment
     /// does not hold the delay up for good.
     static let memoryFrames = Int64(AudioFormat.sampleRate) * 300
+    /// How long a stream delivered in segments may flow without a pause before it is
+    /// played anyway (15 s: longer than the segments stations use): a playlist of a
+    /// recording (`EXT-X-ENDLIST`) is read back to back and never pauses.
+    static let firstPauseWait = TimeAmount.seconds(15)
     /// The margin on the longest pause (%): a playlist reload's timing moves each delivery
     /// by a few hundred ms (10.0 to 10.6 s measured with 10 s segments).
     static let marginPercent: Int64 = 10

@@ -112,10 +112,11 @@ public final class FFmpegInput {
             guard avcodec_find_decoder(codec) != nil else { throw FFmpegLibrary.noDecoder(for: codec) }
             streamIndex = index
             timeBase = stream.pointee.time_base
+            // Over the network: a playlist of files on disk is read at the pace it is played.
             parameters = try CodecParameters(
                 copying: stream.pointee.codecpar,
-                deliveredInSegments: Self.segmentedFormats.contains(
-                    String(cString: opened!.pointee.iformat.pointee.name)))
+                deliveredInSegments: access == .networkStream
+                    && Self.segmentedFormats.contains(String(cString: opened!.pointee.iformat.pointee.name)))
         } catch {
             avformat_close_input(&opened)
             var owned: UnsafeMutablePointer<AVPacket>? = packet

@@ -53,6 +53,21 @@ import Testing
         #expect(abs(heard - 20_000) < 1, "heard \(heard) ms")
     }
 
+    /// A playlist that never pauses (a recording's, read back to back) is played anyway,
+    /// at the delay set, once it has flowed `firstPauseWait`.
+    @Test func segmentsThatNeverPauseArePlayedAfterAWhile() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 3_000
+        let rig = try EngineRig(
+            configuration: configuration, historyPackets: 3_000, burstPackets: 1_000, segmentPackets: 1)
+        rig.run(milliseconds: 40_000)
+        #expect(raises(rig).isEmpty)
+        let silent = try #require(SignalChecks.silentRuns(rig.output.samples).first)
+        #expect(silent.start == 0 && (700_000...730_000).contains(silent.frames), "\(silent)")
+        let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(heard - 3_000) < 1, "heard \(heard) ms")
+    }
+
     @Test func pausesBetweenDeliveriesAreMeasuredAndForgotten() {
         var cadence = SegmentCadence()
         let second = Int64(48_000)

@@ -82,4 +82,18 @@ struct HLSStreamTests {
         let raised = result.lines.lines("delay").compactMap(\.ms)
         #expect(raised.count == 1 && (10_500...14_000).contains(raised.first ?? 0), "\(raised)")
     }
+
+    /// A playlist of files on disk (`delaybox play`, a board's formats) is read at the pace it
+    /// is played, not a segment at a time: it plays at once (waiting for a pause between
+    /// deliveries, it played nothing on the boards: issue 67's first cut).
+    @Test func aPlaylistOfFilesOnDiskPlaysAtOnce() throws {
+        let directory = try ExternalTool.temporaryDirectory("hls-files")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = try #require(FormatFixtures.all.first { $0.file == "ts.m3u8" })
+        let path = try FormatFixtures.make(fixture, in: directory)
+        let result = try PlayRun(root: IcecastStreamTests.root, arguments: [path, "--delay", "1", "--for", "3"])
+            .finish()
+        let playing = result.lines.lines("state").first { $0.to == "playing" }
+        #expect(playing?.t.map { $0 < 2.5 } == true, "\(result.lines.states)")
+    }
 }
