@@ -104,7 +104,8 @@ let package = Package(
         ),
         // The state file (atomic, durable writes); kept apart so its test helper starts fast.
         .target(
-            name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem"],
+            name: "DelayboxState",
+            dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem", "DelayboxUnits"],
             swiftSettings: strict),
         // Board configs are YAML with comments, read by libyaml's parser with every node's line and column.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),

@@ -13,15 +13,17 @@ import FoundationEssentials
 /// NetworkManager rights of its own: a polkit rule that let it do these let it also read
 /// every saved network's password, delete any connection or take the network down.
 ///
-/// The request is read as a stranger's: a regular file of the runtime directory's owner,
-/// opened without following a link or waiting on a FIFO, 1 KiB at most, each field checked
-/// again (`WiFiRequest.parse`). Passwords reach NetworkManager inside root-only keyfiles
+/// The request is read as a stranger's (`HelperMailbox`), each field checked again
+/// (`WiFiRequest.parse`). Passwords reach NetworkManager inside root-only keyfiles
 /// (`NetworkManagerKeyfile`), never on nmcli's command line.
 public struct WiFiHelper: Sendable {
     public static let requestName = "wifi-request"
     public static let answerName = "wifi-answer"
-    /// The most of a request read: its fields are at most a few hundred bytes.
-    static let requestLimit = 1024
+
+    /// Where the service asks and root answers (its fields are at most a few hundred bytes).
+    static func mailbox(_ runtimeDirectory: String) -> HelperMailbox {
+        HelperMailbox(directory: runtimeDirectory, requestName: requestName, answerName: answerName)
+    }
 
     /// The service's runtime directory, where requests and answers are (/run/delaybox).
     public let runtimeDirectory: String
@@ -42,7 +44,7 @@ public struct WiFiHelper: Sendable {
     /// the journal; nil when none waits.
     public func serve() -> String? {
         let text: String
-        switch readRequest() {
+        switch Self.mailbox(runtimeDirectory).take() {
         case nil: return nil
         case .failure(let problem)?: return "Wi-Fi request refused: \(problem)"
         case .success(let read)?: text = read
@@ -61,7 +63,9 @@ public struct WiFiHelper: Sendable {
             failure = error.description
             said = "Wi-Fi request refused: \(error)"
         }
-        if let problem = writeAnswer(WiFiAnswer(id: id, failure: failure)) { return said + "; " + problem }
+        if let problem = Self.mailbox(runtimeDirectory).answer(HelperAnswer(id: id, failure: failure)) {
+            return said + "; " + problem
+        }
         return said
     }
 
@@ -132,53 +136,5 @@ public struct WiFiHelper: Sendable {
 
     private func failure(of outcome: ChildProcess.Outcome) -> String? {
         outcome.status == 0 ? nil : NetworkManagerText.errorText(outcome.text)
-    }
-
-    /// The request's text, removed once read; nil when there is none.
-    func readRequest() -> Result<String, WiFiRequest.Problem>? {
-        let path = runtimeDirectory + "/" + Self.requestName
-        var entry = stat()
-        guard lstat(path, &entry) == 0 || errno != ENOENT else { return nil }
-        defer { unlink(path) }
-        var directory = stat()
-        guard stat(runtimeDirectory, &directory) == 0 else {
-            return .failure(.init("cannot look at \(runtimeDirectory): \(String(cString: strerror(errno)))"))
-        }
-        let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else {
-            return .failure(.init("\(path) cannot be opened as a file (\(String(cString: strerror(errno))))"))
-        }
-        defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return .failure(.init("\(path) is not a regular file"))
-        }
-        guard status.st_uid == directory.st_uid else {
-            return .failure(.init("\(path) is not the service's own file (owner \(status.st_uid))"))
-        }
-        var bytes = [UInt8](repeating: 0, count: Self.requestLimit + 1)
-        let count = read(file, &bytes, bytes.count)
-        guard count >= 0, count <= Self.requestLimit else {
-            return .failure(.init("\(path) is longer than \(Self.requestLimit) bytes, or unreadable"))
-        }
-        return .success(String(decoding: bytes[0..<count], as: UTF8.self))
-    }
-
-    /// Leaves `answer` beside the request: a file made new (never one the service left in
-    /// its place, or a link it made), renamed into place whole.
-    private func writeAnswer(_ answer: WiFiAnswer) -> String? {
-        let path = runtimeDirectory + "/" + Self.answerName
-        let temporary = path + ".new"
-        unlink(temporary)
-        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard file >= 0 else { return "cannot answer in \(temporary): \(String(cString: strerror(errno)))" }
-        let bytes = Array(answer.text.utf8)
-        let written = write(file, bytes, bytes.count)
-        close(file)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return "cannot answer in \(path): \(String(cString: strerror(errno)))"
-        }
-        return nil
     }
 }

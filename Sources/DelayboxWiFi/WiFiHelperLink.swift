@@ -2,14 +2,8 @@ import DelayboxNetwork
 import DelayboxState
 import DelayboxUnits
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The service's side of root's Wi-Fi helper (`WiFiHelper`): leaves a request in the
-/// service's runtime directory, where delaybox-wifi.path sees it, and waits for the answer
-/// beside it. The request holds a password for a moment: mode 0600, in a directory only the
-/// service and root can enter, removed by root once read.
+/// The service's side of root's Wi-Fi helper (`WiFiHelper`): asks through the runtime
+/// directory's mailbox, where delaybox-wifi.path sees the request, and waits for the answer.
 public struct WiFiHelperLink: Sendable {
     /// The service's runtime directory; nil: the box was not installed from the package,
     /// and nothing here may change its Wi-Fi.
@@ -28,31 +22,8 @@ public struct WiFiHelperLink: Sendable {
         guard let directory else {
             return "this box was not installed from the package: its Wi-Fi is NetworkManager's alone (docs/deploy.md)"
         }
-        let answerPath = directory + "/" + WiFiHelper.answerName
-        unlink(answerPath)
-        let id = UInt64.random(in: 1...UInt64.max)
-        do {
-            try DurableFile.write(
-                Array(request.text(id: id).utf8), to: directory + "/" + WiFiHelper.requestName, mode: 0o600)
-        } catch {
-            return "cannot ask root's Wi-Fi helper: \(error)"
-        }
-        let deadline = clock.now() + within
-        repeat {
-            if let text = Self.read(answerPath), let answer = WiFiAnswer(text: text), answer.id == id {
-                unlink(answerPath)
-                return answer.failure
-            }
-        } while clock.now() < deadline && pause(.milliseconds(100))
-        return "root's Wi-Fi helper did not answer within \(within.wholeSeconds) s (is delaybox-wifi.path running?)"
-    }
-
-    /// The answer file's first bytes, if it is there.
-    private static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = fread(&buffer, 1, buffer.count, file)
-        return String(decoding: buffer[0..<count], as: UTF8.self)
+        return WiFiHelper.mailbox(directory).ask(
+            within: within, clock: clock, helper: ("root's Wi-Fi helper", "delaybox-wifi.path"), pause: pause,
+            text: request.text(id:))
     }
 }

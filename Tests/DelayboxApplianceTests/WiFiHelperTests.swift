@@ -1,5 +1,6 @@
 import DelayboxNetwork
 import DelayboxPlatform
+import DelayboxState
 import DelayboxTestSupport
 import DelayboxUnits
 import Foundation
@@ -55,9 +56,9 @@ import Testing
         try text.write(to: runtime.appendingPathComponent(WiFiHelper.requestName), atomically: true, encoding: .utf8)
     }
 
-    func answer() -> WiFiAnswer? {
+    func answer() -> HelperAnswer? {
         (try? String(contentsOf: runtime.appendingPathComponent(WiFiHelper.answerName), encoding: .utf8))
-            .flatMap { WiFiAnswer(text: $0) }
+            .flatMap { HelperAnswer(text: $0) }
     }
 
     @Test func aRequestSaysWhatItSaidAndNothingElse() throws {
@@ -98,7 +99,7 @@ import Testing
                 id: 5))
         let said = helper().serve()
         #expect(said == "hotspot 'Delaybox-bar' on wlan0, channel 11: done")
-        #expect(answer() == WiFiAnswer(id: 5, failure: nil))
+        #expect(answer() == HelperAnswer(id: 5, failure: nil))
         #expect(!FileManager.default.fileExists(atPath: runtime.appendingPathComponent(WiFiHelper.requestName).path))
         let keyfile = connections.appendingPathComponent("delaybox-hotspot.nmconnection")
         let text = try String(contentsOf: keyfile, encoding: .utf8)
@@ -118,7 +119,7 @@ import Testing
         try leave(WiFiRequest.join(device: "wlan0", ssid: "club", password: "wrong password").text(id: 9))
         let said = helper().serve()
         #expect(said == "join 'club' on wlan0: Connection activation failed: Secrets were required.")
-        #expect(answer() == WiFiAnswer(id: 9, failure: "Connection activation failed: Secrets were required."))
+        #expect(answer() == HelperAnswer(id: 9, failure: "Connection activation failed: Secrets were required."))
         #expect(try FileManager.default.contentsOfDirectory(atPath: connections.path).isEmpty)
         #expect(calls.withLock { $0 }.last?.starts(with: ["connection", "delete", "uuid"]) == true)
 
@@ -148,7 +149,7 @@ import Testing
         }
         try leave(WiFiRequest.forgetNetworks.text(id: 12))
         #expect(helper().serve() == "forget the networks joined: done")
-        #expect(answer() == WiFiAnswer(id: 12, failure: nil))
+        #expect(answer() == HelperAnswer(id: 12, failure: nil))
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: connections.path)) == Set(others))
         #expect(calls.withLock { $0 } == [["connection", "reload"]])
     }
@@ -176,7 +177,7 @@ import Testing
         try leave(WiFiRequest.closeHotspot.text(id: 3))
         _ = helper().serve()
         #expect(try String(contentsOf: secret, encoding: .utf8) == "delaybox-wifi-request 1\nclose\n")
-        #expect(answer() == WiFiAnswer(id: 3, failure: nil))
+        #expect(answer() == HelperAnswer(id: 3, failure: nil))
     }
 
     /// The keeper's link and root's helper meet in the runtime directory: the link waits

@@ -50,7 +50,8 @@ let package = Package(
             dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
             swiftSettings: strict),
         .target(
-            name: "DelayboxState", dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem"],
+            name: "DelayboxState",
+            dependencies: ["DelayboxConfig", "DelayboxNetwork", "DelayboxSystem", "DelayboxUnits"],
             swiftSettings: strict),
         // The system as types: libc only (a descriptor, errno, poll, one wake-up).
         .target(name: "CSystem"),

@@ -1,6 +1,7 @@
-/// Root's Wi-Fi helper's answer to a `WiFiRequest`: done, or why not (nmcli's words, or the
-/// request's problem). A file beside the request, read and removed by the service.
-public struct WiFiAnswer: Sendable, Equatable {
+/// One of root's helpers' answer to the service's request (`HelperMailbox`): done, or why not
+/// (the tool's words, or the request's problem). A file beside the request, read and removed
+/// by the service.
+public struct HelperAnswer: Sendable, Equatable {
     /// The request's id: an answer left from an earlier request is not this one's.
     public var id: UInt64
     /// Nil: done.
