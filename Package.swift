@@ -134,7 +134,7 @@ let package = Package(
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
         .target(
             name: "DelayboxMQTT",
-            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
+            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
             swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -155,6 +155,10 @@ let package = Package(
         .target(
             name: "DelayboxWiFi",
             dependencies: ["DelayboxConfig", "DelayboxLog", "DelayboxNetwork", "DelayboxPlatform", "DelayboxState"],
+            swiftSettings: strict),
+        // Root's venue helper: the hub's broker, chrony and Avahi files, and the hub a box follows.
+        .target(
+            name: "DelayboxVenue", dependencies: ["DelayboxMQTT", "DelayboxPlatform", "DelayboxState"],
             swiftSettings: strict),
         // The ways in, each on its own thread: the front panel (GPIO), the remote (evdev), the
         // serial console, the control socket and MQTT, and the inboxes they post to.
@@ -205,7 +209,7 @@ let package = Package(
             dependencies: [
                 "DelayboxAnswers", "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig",
                 "DelayboxConfigFile", "DelayboxCtlCommands",
-                "DelayboxOutput", "DelayboxPlatform", "DelayboxService", "DelayboxWiFi",
+                "DelayboxOutput", "DelayboxPlatform", "DelayboxService", "DelayboxVenue", "DelayboxWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -319,7 +323,7 @@ let package = Package(
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
-                "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
+                "DelayboxTestSupport", "DelayboxVenue", "DelayboxWeb", "DelayboxWiFi",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -74,6 +74,7 @@ ln -s delaybox "$P/usr/bin/delayboxctl"
 install -m 644 "$ROOT/deploy/delaybox.service" "$ROOT/deploy/delaybox.socket" "$ROOT/deploy/delaybox-update.path" \
   "$ROOT/deploy/delaybox-update.service" "$ROOT/deploy/delaybox-board.path" "$ROOT/deploy/delaybox-board.service" "$ROOT/deploy/delaybox-autoupdate.timer" \
   "$ROOT/deploy/delaybox-wifi.path" "$ROOT/deploy/delaybox-wifi.service" \
+  "$ROOT/deploy/delaybox-venue.path" "$ROOT/deploy/delaybox-venue.service" \
   "$ROOT/deploy/delaybox-autoupdate.service" "$P/lib/systemd/system/"
 # Found as NAME.local's web page (avahi-daemon, on Raspberry Pi OS), and Wi-Fi that does not
 # doze (NetworkManager manages Raspberry Pi OS's Wi-Fi): docs/web.md.
@@ -153,7 +154,7 @@ Priority: optional
 Installed-Size: $SIZE
 Depends: $SHLIBS, passwd, systemd, init-system-helpers (>= 1.54~)
 Recommends: espeak-ng, alsa-utils, libpwquality1, cracklib-runtime
-Suggests: ir-keytable, network-manager
+Suggests: ir-keytable, network-manager, mosquitto, chrony
 Description: live commentary delayed to match the TV picture
  Delaybox plays a live audio stream (a sports club's live commentary)
  delayed by a knob-set amount so that it matches the TV picture, with mute

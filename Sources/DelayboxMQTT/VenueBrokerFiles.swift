@@ -6,7 +6,8 @@ import DelayboxConfig
 /// the group's; only the venue's `manager` commands the boxes. Made from `MQTTTopics`, so
 /// the broker allows exactly what a box says and hears.
 public enum VenueBrokerFiles {
-    /// The user that reads everything and commands the boxes: Home Assistant, the hub's page.
+    /// The user that reads everything and commands the boxes: the hub's own box (its page
+    /// runs the venue), Home Assistant.
     public static let manager = "manager"
 
     /// mosquitto's ACL for the boxes of `group` (nil: of any group).
@@ -26,10 +27,10 @@ public enum VenueBrokerFiles {
             \(writes.map { "pattern write " + $0 }.joined(separator: "\n"))
             \(reads.map { "pattern read " + $0 }.joined(separator: "\n"))
 
-            # Home Assistant or the venue's manager: reads everything, commands the boxes.
+            # The venue's manager (the hub's own box, Home Assistant): reads everything, commands the boxes.
             user \(manager)
             topic readwrite delaybox/#
-            topic read homeassistant/#
+            topic readwrite homeassistant/#
 
             """
     }

@@ -23,13 +23,7 @@ public enum WiFiRequest: Sendable, Equatable {
     /// that do not overlap.
     static let hotspotChannels: Set<Int> = [1, 6, 11]
 
-    /// Why a request file is not one, in words for the journal and the keeper.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public let description: String
-        /// The request's id, when its first line gave one: the refusal is answered to it.
-        public var id: UInt64?
-        public init(_ description: String) { self.description = description }
-    }
+    public typealias Problem = HelperRequestFrame.Problem
 
     /// The file's text, `id` on its first line (the answer names it: an old answer is not
     /// taken for this one's).
@@ -43,34 +37,18 @@ public enum WiFiRequest: Sendable, Equatable {
         case .join(let device, let ssid, let password): fields = ["join", device, ssid, password]
         case .forgetNetworks: fields = ["forget"]
         }
-        return (["\(Self.magic) \(id)"] + fields).map { $0 + "\n" }.joined()
+        return HelperRequestFrame.text(magic: Self.magic, id: id, fields: fields)
     }
 
     /// The request in `text` and its id, each field checked as the service's own checks do
     /// (`WiFiCredentials`), and a device's name as the kernel's.
     public static func parse(_ text: String) throws(Problem) -> (id: UInt64, request: WiFiRequest) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        let head = lines.first?.split(separator: " ", omittingEmptySubsequences: false) ?? []
-        guard head.count == 2, head[0] == magic, let id = UInt64(head[1]) else {
-            throw Problem("not a Wi-Fi request (its first line is not '\(magic) ID')")
-        }
-        do throws(Problem) {
-            return (id, try request(Array(lines.dropFirst())))
-        } catch {
-            var problem = error
-            problem.id = id
-            throw problem
-        }
+        try HelperRequestFrame.parse(text, magic: magic, what: "Wi-Fi", request: request)
     }
 
     /// The request in a file's lines after the first.
     static func request(_ fields: [String]) throws(Problem) -> WiFiRequest {
-        func count(_ wanted: Int) throws(Problem) {
-            guard fields.count == wanted else {
-                throw Problem("'\(fields.first ?? "")' takes \(wanted - 1) lines, not \(fields.count - 1)")
-            }
-        }
+        func count(_ wanted: Int) throws(Problem) { try HelperRequestFrame.count(fields, wanted) }
         switch fields.first {
         case "scan":
             try count(2)

@@ -1,3 +1,4 @@
+import DelayboxNetwork
 import DelayboxUnits
 
 #if canImport(Glibc)
@@ -29,6 +30,38 @@ public struct HelperMailbox: Sendable {
         self.requestName = requestName
         self.answerName = answerName
         self.limit = limit
+    }
+
+    /// Root's side, whole: the request that waits read by `parse`, carried out by `perform`
+    /// (nil: done, else why not) and answered beside it. What happened, in words for the
+    /// journal (`describe` says what a request asks, without its passwords); nil when none
+    /// waits. `what` names the helper's kind of request ("Wi-Fi", "venue").
+    public func serve<Request>(
+        what: String, parse: (String) throws(HelperRequestFrame.Problem) -> (id: UInt64, request: Request),
+        describe: (Request) -> String, perform: (Request) -> String?
+    ) -> String? {
+        let text: String
+        switch take() {
+        case nil: return nil
+        case .failure(let problem)?: return "\(what) request refused: \(problem)"
+        case .success(let read)?: text = read
+        }
+        let id: UInt64
+        let failure: String?
+        let said: String
+        do throws(HelperRequestFrame.Problem) {
+            let parsed = try parse(text)
+            id = parsed.id
+            failure = perform(parsed.request)
+            said = "\(describe(parsed.request)): " + (failure ?? "done")
+        } catch {
+            guard let known = error.id else { return "\(what) request refused: \(error)" }
+            id = known
+            failure = error.description
+            said = "\(what) request refused: \(error)"
+        }
+        if let problem = answer(HelperAnswer(id: id, failure: failure)) { return said + "; " + problem }
+        return said
     }
 
     /// Root's side: the request's text, removed once read; nil when none waits.

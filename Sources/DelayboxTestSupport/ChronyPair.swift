@@ -17,10 +17,13 @@ public final class ChronyPair {
     public let commandPort: Int
     private let serverPort: Int
     private let directory: URL
+    private let serverSettings: String
     private var daemons: [LaunchedProgram] = []
 
-    /// The ports chosen; nothing runs until `start`.
-    public init() throws {
+    /// The ports chosen; nothing runs until `start`. `serverSettings`: what the server serves
+    /// beside its port (a hub's own clock to loopback unless a test gives the hub's file).
+    public init(serverSettings: String = "local stratum 1\nallow 127.0.0.1") throws {
+        self.serverSettings = serverSettings
         directory = try ExternalTool.temporaryDirectory("chrony")
         // chronyd refuses a socket directory others may write to.
         chmod(directory.path, 0o700)
@@ -42,8 +45,7 @@ public final class ChronyPair {
             "server",
             """
             port \(serverPort)
-            local stratum 1
-            allow 127.0.0.1
+            \(serverSettings)
             cmdport 0
             """)
         try launch(

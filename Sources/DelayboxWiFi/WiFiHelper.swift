@@ -43,30 +43,8 @@ public struct WiFiHelper: Sendable {
     /// Serves the request that waits, answering it beside it: what happened, in words for
     /// the journal; nil when none waits.
     public func serve() -> String? {
-        let text: String
-        switch Self.mailbox(runtimeDirectory).take() {
-        case nil: return nil
-        case .failure(let problem)?: return "Wi-Fi request refused: \(problem)"
-        case .success(let read)?: text = read
-        }
-        let id: UInt64
-        let failure: String?
-        let said: String
-        do throws(WiFiRequest.Problem) {
-            let parsed = try WiFiRequest.parse(text)
-            id = parsed.id
-            failure = perform(parsed.request)
-            said = "\(Self.describe(parsed.request)): " + (failure ?? "done")
-        } catch {
-            guard let known = error.id else { return "Wi-Fi request refused: \(error)" }
-            id = known
-            failure = error.description
-            said = "Wi-Fi request refused: \(error)"
-        }
-        if let problem = Self.mailbox(runtimeDirectory).answer(HelperAnswer(id: id, failure: failure)) {
-            return said + "; " + problem
-        }
-        return said
+        Self.mailbox(runtimeDirectory).serve(
+            what: "Wi-Fi", parse: WiFiRequest.parse, describe: Self.describe, perform: perform)
     }
 
     /// What a request asks, without its password: the journal's line.

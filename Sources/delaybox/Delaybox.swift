@@ -16,7 +16,8 @@ struct Delaybox: ParsableCommand {
         version: DelayboxVersion.string,
         subcommands: [
             RunCommand.self, PlayCommand.self, SimulateCommand.self, CheckConfigCommand.self, BoardsCommand.self,
-            WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self, WiFiKeyfileCommand.self,
+            WebPasswordCommand.self, BoardCommand.self, WiFiHelperCommand.self, VenueHelperCommand.self,
+            WiFiKeyfileCommand.self,
             ImagerCloudInitCommand.self,
         ],
         defaultSubcommand: nil)

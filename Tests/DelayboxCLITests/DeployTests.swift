@@ -46,6 +46,7 @@ import Testing
             "/lib/systemd/system/delaybox-board.path", "/lib/systemd/system/delaybox-board.service",
             "/lib/udev/rules.d/60-delaybox-gpio.rules", "/lib/udev/rules.d/70-delaybox-ir.rules",
             "/lib/systemd/system/delaybox-wifi.path", "/lib/systemd/system/delaybox-wifi.service",
+            "/lib/systemd/system/delaybox-venue.path", "/lib/systemd/system/delaybox-venue.service",
             "/usr/lib/delaybox/load-keymap", "/usr/share/delaybox/rc_keymaps/car-mp3.toml",
             "/etc/delaybox/delaybox.conf",
             "/usr/share/delaybox/version",

@@ -47,7 +47,7 @@ let package = Package(
             ], swiftSettings: strict),
         .target(
             name: "DelayboxMQTT",
-            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxUnits"],
+            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
             swiftSettings: strict),
         .target(
             name: "DelayboxState",

@@ -1,0 +1,116 @@
+import DelayboxNetwork
+
+/// A change to the venue's services that the unprivileged service asks root's venue helper
+/// for (`delaybox venue-helper`, run by delaybox-venue.path; issue 70): the broker and the
+/// time server a hub runs, the boxes its broker lets in, and the hub a box takes its time
+/// from. Written by the service as a file in its runtime directory, one field a line; root
+/// reads it as a stranger's words — every field is checked again there, by `parse`.
+public enum VenueRequest: Sendable, Equatable {
+    /// This box becomes the hub of `group`: the broker (the venue's ACL, `manager`'s
+    /// password; the hub's own box logs in as the manager), the time server for the LAN,
+    /// the Avahi announcement. Boxes admitted before are dropped.
+    case serve(group: String, managerPassword: String)
+    /// A box's user let into the hub's broker (its password replaced if it was there).
+    case admit(user: String, password: String)
+    /// A box's user taken out of the hub's broker.
+    case dismiss(user: String)
+    /// This box takes its time from the hub at `hub` (an address or a name).
+    case follow(hub: String)
+    /// Neither hub nor follower: the venue's files removed, the services as before.
+    case leave
+
+    /// The first line's word: a file that does not begin with it is not a request.
+    static let magic = "delaybox-venue-request"
+
+    public typealias Problem = HelperRequestFrame.Problem
+
+    /// The file's text, `id` on its first line.
+    public func text(id: UInt64) -> String {
+        let fields: [String]
+        switch self {
+        case .serve(let group, let password): fields = ["serve", group, password]
+        case .admit(let user, let password): fields = ["admit", user, password]
+        case .dismiss(let user): fields = ["dismiss", user]
+        case .follow(let hub): fields = ["follow", hub]
+        case .leave: fields = ["leave"]
+        }
+        return HelperRequestFrame.text(magic: Self.magic, id: id, fields: fields)
+    }
+
+    /// What the request asks, without its password: the journal's line.
+    public var summary: String {
+        switch self {
+        case .serve(let group, _): "serve the venue '\(group)'"
+        case .admit(let user, _): "admit '\(user)'"
+        case .dismiss(let user): "dismiss '\(user)'"
+        case .follow(let hub): "take the time from \(hub)"
+        case .leave: "leave the venue"
+        }
+    }
+
+    /// The request in `text` and its id, each field checked.
+    public static func parse(_ text: String) throws(Problem) -> (id: UInt64, request: VenueRequest) {
+        try HelperRequestFrame.parse(text, magic: magic, what: "venue", request: request)
+    }
+
+    static func request(_ fields: [String]) throws(Problem) -> VenueRequest {
+        func count(_ wanted: Int) throws(Problem) { try HelperRequestFrame.count(fields, wanted) }
+        switch fields.first {
+        case "serve":
+            try count(3)
+            return .serve(group: try name(fields[1], "group"), managerPassword: try password(fields[2]))
+        case "admit":
+            try count(3)
+            let user = try name(fields[1], "box")
+            guard user != VenueBrokerFiles.manager else { throw Problem("'\(user)' is the hub's own user") }
+            return .admit(user: user, password: try password(fields[2]))
+        case "dismiss":
+            try count(2)
+            return .dismiss(user: try name(fields[1], "box"))
+        case "follow":
+            try count(2)
+            return .follow(hub: try hub(fields[1]))
+        case "leave":
+            try count(1)
+            return .leave
+        default:
+            throw Problem(
+                "no venue request '\(fields.first?.prefix(16) ?? "")' (serve, admit, dismiss, follow, leave)")
+        }
+    }
+
+    /// A group's or a box's name as a venue's broker takes it: one topic level, and a user
+    /// in mosquitto's password file — letters, digits, `-` and `_`, 1–64.
+    static func name(_ text: String, _ what: String) throws(Problem) -> String {
+        guard (1...64).contains(text.utf8.count),
+            text.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x2d || $0 == 0x5f })
+        else {
+            throw Problem("a \(what)'s name is 1-64 letters, digits, - and _, not '\(text.prefix(70))'")
+        }
+        return text
+    }
+
+    /// A broker password the service made: 16-128 printable ASCII characters, no space (a
+    /// line of mosquitto's password file).
+    static func password(_ text: String) throws(Problem) -> String {
+        guard (16...128).contains(text.utf8.count), text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
+            throw Problem("a venue password is 16-128 printable characters without spaces")
+        }
+        return text
+    }
+
+    /// The hub as chrony's `server` line takes it: an IPv4 or IPv6 address or a host name
+    /// (letters, digits, `.`, `-`, `:`), not beginning with `-`, 1–253.
+    static func hub(_ text: String) throws(Problem) -> String {
+        guard (1...253).contains(text.utf8.count), !text.hasPrefix("-"),
+            text.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x2e || $0 == 0x2d || $0 == 0x3a })
+        else {
+            throw Problem("'\(text.prefix(70))' is not a hub's address or name")
+        }
+        return text
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
+    }
+}

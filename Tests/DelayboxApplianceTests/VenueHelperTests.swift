@@ -1,0 +1,171 @@
+import DelayboxMQTT
+import DelayboxPlatform
+import DelayboxState
+import DelayboxTestSupport
+import DelayboxVenue
+import Foundation
+import Synchronization
+import Testing
+
+/// Issue 70: root's venue helper makes a box the venue's hub from the service's request —
+/// files a real mosquitto and a real chronyd run from here (systemd's part recorded: the
+/// broker is started by the test, and told to reload as systemd would, by SIGHUP) — lets
+/// boxes in and out, points a box's chrony at a hub, and undoes it all.
+@Suite(.timeLimit(.minutes(10))) struct VenueHelperTests {
+    let directory: URL
+    let runtime: URL
+    let paths: VenuePaths
+    let password = "hub-Manager-pass-1"
+    /// What the helper asked of the system, and the broker the test started.
+    final class System: Sendable {
+        /// systemctl's and chronyc's command lines, as the helper gave them.
+        let calls = Mutex<[[String]]>([])
+        /// The broker's process id, told to reload (SIGHUP) when the helper asks systemd to.
+        let brokerProcess = Mutex<Int32>(0)
+    }
+    let system = System()
+
+    init() throws {
+        directory = try ExternalTool.temporaryDirectory("venue-helper")
+        // mosquitto reads its files as its own user once it has started.
+        chmod(directory.path, 0o755)
+        runtime = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        paths = VenuePaths(root: directory.appendingPathComponent("root").path)
+    }
+
+    func helper(port: Int = 1883) -> VenueHelper {
+        let system = system
+        return VenueHelper(runtimeDirectory: runtime.path, files: paths, brokerPort: port) { program, arguments in
+            guard program == "/usr/bin/systemctl" || program == "/usr/bin/chronyc" else {
+                return ChildProcess.run(program, arguments)
+            }
+            system.calls.withLock { $0.append([program] + arguments) }
+            if arguments == ["reload", "mosquitto.service"] { kill(system.brokerProcess.withLock { $0 }, SIGHUP) }
+            return .init(status: 0, output: [])
+        }
+    }
+
+    /// Leaves `request` as the service would and has the helper serve it.
+    @discardableResult
+    func ask(_ request: VenueRequest, _ helper: VenueHelper) throws -> HelperAnswer? {
+        try request.text(id: 7).write(
+            to: runtime.appendingPathComponent(VenueHelper.requestName), atomically: true, encoding: .utf8)
+        _ = helper.serve()
+        return (try? String(contentsOf: runtime.appendingPathComponent(VenueHelper.answerName), encoding: .utf8))
+            .flatMap { HelperAnswer(text: $0) }
+    }
+
+    /// Whether `user` may publish on its own status topic of the broker at `port`.
+    static func logsIn(_ user: String, _ password: String, port: Int) -> Bool {
+        let outcome = try? ExternalTool.execute(
+            URL(fileURLWithPath: "/usr/bin/mosquitto_pub"),
+            [
+                "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", password, "-i", user,
+                "-t", "delaybox/\(user)/status", "-m", "{}",
+            ])
+        return outcome?.status == 0
+    }
+
+    /// The hub's broker, as Debian's mosquitto.conf runs it: our part read from conf.d.
+    func startBroker(port: Int) throws -> LaunchedProgram {
+        let log = directory.appendingPathComponent("broker.log")
+        let config = directory.appendingPathComponent("mosquitto.conf")
+        try """
+        persistence false
+        log_dest file \(log.path)
+        log_type all
+        include_dir \(paths.root)/etc/mosquitto/conf.d
+
+        """.write(to: config, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = try? ExternalTool.run(["chown", "mosquitto", log.path])
+        // Started with no signal blocked: this process's threads block some, a child inherits
+        // the mask, and mosquitto only unblocks the mask it was given — its SIGHUP would wait.
+        let unblocked =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        let process = try LaunchedProgram(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", unblocked, "/usr/sbin/mosquitto", "-c", config.path])
+        system.brokerProcess.withLock { $0 = process.identifier }
+        let listening = Eventually.holds(within: 10) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listen socket on port \(port)")
+        }
+        guard listening else {
+            throw ExternalTool.Failed(
+                description: "mosquitto did not start: " + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
+        }
+        return process
+    }
+
+    @Test func aHubsBrokerLetsInTheManagerAndTheBoxesItAdmitsOnly() throws {
+        let port = try LoopbackPort.unused()
+        let helper = helper(port: port)
+        #expect(
+            try ask(.admit(user: "screen1", password: "screen1-password"), helper)?.failure
+                == "this box is not a venue's hub")
+        #expect(try ask(.serve(group: "pub", managerPassword: password), helper) == HelperAnswer(id: 7, failure: nil))
+        #expect(
+            system.calls.withLock { $0 } == [
+                ["/usr/bin/systemctl", "enable", "mosquitto.service"],
+                ["/usr/bin/systemctl", "restart", "mosquitto.service"],
+                ["/usr/bin/systemctl", "restart", "chrony.service"],
+            ])
+        let passwords = try String(contentsOfFile: paths.passwords, encoding: .utf8)
+        #expect(passwords.hasPrefix("manager:$"), "hashed by mosquitto_passwd")
+        #expect(!passwords.contains(password))
+        var status = stat()
+        stat(paths.passwords, &status)
+        #expect(status.st_mode & 0o777 == 0o640)
+        #expect(status.st_gid == getgrnam("mosquitto")?.pointee.gr_gid, "the broker reads it as its own user")
+        #expect(try String(contentsOfFile: paths.acl, encoding: .utf8) == VenueBrokerFiles.acl(group: "pub"))
+        #expect(try String(contentsOfFile: paths.announcement, encoding: .utf8).contains("group=pub"))
+
+        let broker = try startBroker(port: port)
+        defer { broker.kill() }
+        #expect(Self.logsIn(VenueBrokerFiles.manager, password, port: port))
+        #expect(!Self.logsIn(VenueBrokerFiles.manager, "hub-Manager-pass-2", port: port))
+        #expect(!Self.logsIn("screen1", "screen1-password", port: port), "not admitted yet")
+
+        #expect(
+            try ask(.admit(user: "screen1", password: "screen1-password"), helper) == HelperAnswer(id: 7, failure: nil))
+        #expect(Eventually.holds(within: 10, every: 0.2) { Self.logsIn("screen1", "screen1-password", port: port) })
+        #expect(Self.logsIn(VenueBrokerFiles.manager, password, port: port), "the others kept")
+        #expect(
+            try ask(.admit(user: "screen1", password: "screen1-password-2"), helper)
+                == HelperAnswer(id: 7, failure: nil))
+        #expect(Eventually.holds(within: 10, every: 0.2) { Self.logsIn("screen1", "screen1-password-2", port: port) })
+        #expect(!Self.logsIn("screen1", "screen1-password", port: port), "its old password replaced")
+        #expect(try ask(.dismiss(user: "screen1"), helper) == HelperAnswer(id: 7, failure: nil))
+        #expect(Eventually.holds(within: 10, every: 0.2) { !Self.logsIn("screen1", "screen1-password-2", port: port) })
+        #expect(try ask(.follow(hub: "10.0.0.5"), helper)?.failure?.contains("this box is the venue's hub") == true)
+
+        system.calls.withLock { $0 = [] }
+        #expect(try ask(.leave, helper) == HelperAnswer(id: 7, failure: nil))
+        for path in [paths.broker, paths.passwords, paths.acl, paths.timeServer, paths.announcement] {
+            #expect(!FileManager.default.fileExists(atPath: path), "\(path) removed")
+        }
+        #expect(
+            system.calls.withLock { $0 } == [
+                ["/usr/bin/systemctl", "disable", "--now", "mosquitto.service"],
+                ["/usr/bin/systemctl", "restart", "chrony.service"],
+            ])
+    }
+
+    /// The hub's chrony part serves its own clock to the LAN when it has no source of its
+    /// own (a venue without internet): a chronyd run from it is followed by another.
+    @Test func aHubServesItsClockAndABoxFollowsIt() throws {
+        #expect(try ask(.serve(group: "pub", managerPassword: password), helper()) == HelperAnswer(id: 7, failure: nil))
+        // Loopback is not the LAN the hub serves: the test's client asks on it.
+        let pair = try ChronyPair(serverSettings: "include \(paths.timeServer)\nallow 127.0.0.1")
+        try pair.start()
+        defer { pair.stop() }
+        #expect(Eventually.holds(within: 20, every: 0.2) { pair.tracking().hasSuffix(",Normal\n") })
+
+        #expect(try ask(.leave, helper()) == HelperAnswer(id: 7, failure: nil))
+        #expect(try ask(.follow(hub: "192.168.1.10"), helper()) == HelperAnswer(id: 7, failure: nil))
+        #expect(system.calls.withLock { $0.last } == ["/usr/bin/chronyc", "reload", "sources"])
+        // chronyd reads the source as it would from /etc/chrony/sources.d.
+        let read = try ExternalTool.run(["chronyd", "-p", "-f", paths.timeSource])
+        #expect(read.contains("server 192.168.1.10 iburst prefer minpoll 4 maxpoll 6"))
+    }
+}
