@@ -192,7 +192,8 @@ let package = Package(
             name: "DelayboxFiles",
             dependencies: [
                 "DelayboxAnswers", "DelayboxConfig", "DelayboxConfigFile", "DelayboxConsole", "DelayboxDoors",
-                "DelayboxEngine", "DelayboxLog", "DelayboxPlatform", "DelayboxState", "DelayboxUnits",
+                "DelayboxEngine", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxPlatform", "DelayboxState",
+                "DelayboxUnits",
             ], swiftSettings: strict),
         .target(
             name: "DelayboxApp",

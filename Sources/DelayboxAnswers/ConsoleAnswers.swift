@@ -22,7 +22,7 @@ public struct ConsoleAnswers {
     let started: Instant
     /// Where `config save` writes (nil: nowhere), and the changes `config set` made since
     /// the last save.
-    let consoleConfigPath: String?
+    public let consoleConfigPath: String?
     var unsaved: ConfigNode?
     /// Where `update daily on|off` is kept for the package's updater (nil: nowhere).
     let dailyUpdatesPath: String?
@@ -170,6 +170,10 @@ public struct ConsoleAnswers {
         case .backup(let job):
             effects.append(.backup(job, door: request.door))
             return nil
+        case .venue:
+            return .answer(venueAnswer)
+        case .venueServe, .venueAdmit, .venueJoin, .venueLeave:
+            return venue(request.action, now: now, effects: &effects)
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)

@@ -22,6 +22,9 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// `door`: the network door it came through (a restore from it sets only what the door
     /// may: `NetworkDoorPolicy.restoreRefusal`); nil: the box's own.
     case backup(BackupJob, door: NetworkDoorPolicy.Door?)
+    /// `venue hub|add|join|leave`: root's venue helper asked and the box's MQTT settings
+    /// saved, off the playout thread; the reply waits (`ConsoleAnswers.venueDone`).
+    case venue(VenueJob)
     /// `tone on|off`: the test tone instead of the programme, or the programme again.
     case tone(on: Bool)
 }

@@ -14,6 +14,10 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public var group: String?
     public var wifi: String?
     public var reset: String?
+    /// A venue change: what the box is now.
+    public var venue: String?
+    /// A box let into a venue: its join code.
+    public var code: String?
     public var saved: String?
 
     /// What `config set` and the channel commands say of what they changed.
@@ -22,7 +26,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public init(
         key: String? = nil, value: String? = nil, channel: String? = nil, url: String? = nil, tone: String? = nil,
         update: String? = nil, board: String? = nil, group: String? = nil, wifi: String? = nil, reset: String? = nil,
-        saved: String? = nil
+        venue: String? = nil, code: String? = nil, saved: String? = nil
     ) {
         self.key = key
         self.value = value
@@ -34,6 +38,8 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
         self.group = group
         self.wifi = wifi
         self.reset = reset
+        self.venue = venue
+        self.code = code
         self.saved = saved
     }
 }

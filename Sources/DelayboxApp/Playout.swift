@@ -325,6 +325,14 @@ final class Playout {
                 case .factoryReset(let forgetWiFi): keeping.beginFactoryReset(forgetWiFi: forgetWiFi, for: pending)
                 case .backup(let job, let door):
                     keeping.beginBackup(job, door: door, current: executor.settings, for: pending)
+                case .venue(let job):
+                    guard let directory = facts.requestDirectory, let path = answers.consoleConfigPath else {
+                        pending.reply(.refusal(.unavailable, "this box cannot set up a venue"))
+                        break
+                    }
+                    keeping.files.venue(
+                        job, requestDirectory: directory, configPath: path, clock: clock, for: pending,
+                        read: configuration.read)
                 case .tone: break
                 }
             }
@@ -356,6 +364,9 @@ final class Playout {
             case .backup(let pending, let job, let outcome):
                 replies.append((pending, answers.backupDone(outcome)))
                 keeping.finishBackup(job, outcome, settings: executor.settings)
+            case .venue(let pending, let outcome, let read):
+                reading = read ?? reading
+                replies.append((pending, answers.venueDone(outcome)))
             }
         }
         if let reading {

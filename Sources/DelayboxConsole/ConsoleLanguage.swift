@@ -6,7 +6,7 @@ public enum ConsoleLanguage {
     static let all: [ConsoleCommand] = [
         .help, .status, .delay, .volume, .pause, .resume, .mute, .channel, .ads, .preset, .events, .stats, .log,
         .config, .board, .group, .gpio, .remote, .tone, .update, .system, .uptime, .version, .web, .wifi,
-        .backup, .factory,
+        .backup, .factory, .venue,
     ]
 
     /// Every command: its name, its usage and what it does (what `help` and `delayboxctl

@@ -1,4 +1,5 @@
 import DelayboxCommands
+import DelayboxNetwork
 
 /// One console line, understood: what to do and whether to answer in JSON. The serial
 /// console and the control socket (`delayboxctl`) both speak this language.
@@ -85,6 +86,17 @@ public struct ConsoleRequest: Sendable, Equatable {
         /// The box's own hotspot password from now on (kept beside the state file; a phone on
         /// the hotspot joins again with it). The page's owner or the box's, never MQTT.
         case wifiHotspotPassword(String)
+        /// This box's part in a venue: its hub, a box of one, or neither.
+        case venue
+        /// This box becomes the hub of venue `group`: its broker and time server for the
+        /// LAN, the box itself the venue's manager. The page's owner's or the box's.
+        case venueServe(group: String)
+        /// On the hub: a box named `box` let into its broker; the reply is its join code.
+        case venueAdmit(box: String)
+        /// This box joins the venue a hub's join code names: its broker, its group, its time.
+        case venueJoin(VenueJoinCode)
+        /// This box leaves its venue: a hub stops serving, a box stops following.
+        case venueLeave
     }
 
     public var action: Action

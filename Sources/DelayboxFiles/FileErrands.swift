@@ -5,6 +5,7 @@ import DelayboxConsole
 import DelayboxDoors
 import DelayboxPlatform
 import DelayboxState
+import DelayboxUnits
 import FoundationEssentials
 import Synchronization
 
@@ -25,6 +26,9 @@ public final class FileErrands: Sendable {
         case reset(ConsoleInbox.Pending?, forgetWiFi: Bool, error: String?)
         /// A `backup` errand done, for the request that asked.
         case backup(ConsoleInbox.Pending, BackupJob, BackupOutcome)
+        /// A venue change done, for the request that asked; the config files then read again
+        /// when the box's own MQTT settings changed (`reading`).
+        case venue(ConsoleInbox.Pending, VenueOutcome, reading: ConfigInForce.Reading?)
     }
 
     private let saver: SettingsSaver
@@ -71,6 +75,20 @@ public final class FileErrands: Sendable {
             }
             if job.writes { saver.discardPending() }
             return .backup(pending, job, backups.perform(job, door: door, current: current))
+        }
+    }
+
+    /// Carries out `job` for `pending` (`VenueErrand`, root asked through `requestDirectory`),
+    /// then reads the config files again with `read` when the box's settings changed.
+    public func venue(
+        _ job: VenueJob, requestDirectory: String, configPath: String, clock: any MonotonicClock,
+        for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read
+    ) {
+        run {
+            let errand = VenueErrand(requestDirectory: requestDirectory, configPath: configPath, clock: clock)
+            let outcome = errand.perform(job)
+            let reading = outcome.savedSettings ? ConfigInForce.readAgain(read) : nil
+            return .venue(pending, outcome, reading: reading)
         }
     }
 
@@ -129,6 +147,13 @@ extension FileWrite.Purpose {
         case .configSave, .dailyUpdates: true
         case .request: false
         }
+    }
+}
+
+extension VenueOutcome {
+    /// Whether the box's own settings were written (a hub made, a venue joined or left).
+    fileprivate var savedSettings: Bool {
+        if case .done = self { true } else { false }
     }
 }
 

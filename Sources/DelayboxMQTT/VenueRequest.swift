@@ -19,6 +19,9 @@ public enum VenueRequest: Sendable, Equatable {
     /// Neither hub nor follower: the venue's files removed, the services as before.
     case leave
 
+    /// The request's and the answer's files in the service's runtime directory.
+    public static let fileName = "venue-request", answerFileName = "venue-answer"
+
     /// The first line's word: a file that does not begin with it is not a request.
     static let magic = "delaybox-venue-request"
 
@@ -79,38 +82,11 @@ public enum VenueRequest: Sendable, Equatable {
         }
     }
 
-    /// A group's or a box's name as a venue's broker takes it: one topic level, and a user
-    /// in mosquitto's password file — letters, digits, `-` and `_`, 1–64.
     static func name(_ text: String, _ what: String) throws(Problem) -> String {
-        guard (1...64).contains(text.utf8.count),
-            text.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x2d || $0 == 0x5f })
-        else {
-            throw Problem("a \(what)'s name is 1-64 letters, digits, - and _, not '\(text.prefix(70))'")
-        }
-        return text
+        try VenueJoinCode.name(text, what)
     }
 
-    /// A broker password the service made: 16-128 printable ASCII characters, no space (a
-    /// line of mosquitto's password file).
-    static func password(_ text: String) throws(Problem) -> String {
-        guard (16...128).contains(text.utf8.count), text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
-            throw Problem("a venue password is 16-128 printable characters without spaces")
-        }
-        return text
-    }
+    static func password(_ text: String) throws(Problem) -> String { try VenueJoinCode.password(text) }
 
-    /// The hub as chrony's `server` line takes it: an IPv4 or IPv6 address or a host name
-    /// (letters, digits, `.`, `-`, `:`), not beginning with `-`, 1–253.
-    static func hub(_ text: String) throws(Problem) -> String {
-        guard (1...253).contains(text.utf8.count), !text.hasPrefix("-"),
-            text.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x2e || $0 == 0x2d || $0 == 0x3a })
-        else {
-            throw Problem("'\(text.prefix(70))' is not a hub's address or name")
-        }
-        return text
-    }
-
-    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
-    }
+    static func hub(_ text: String) throws(Problem) -> String { try VenueJoinCode.hubAddress(text) }
 }

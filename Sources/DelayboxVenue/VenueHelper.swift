@@ -16,8 +16,8 @@ import DelayboxState
 /// Passwords reach mosquitto hashed by its own `mosquitto_passwd -U` on a root-only file,
 /// never on a command line.
 public struct VenueHelper: Sendable {
-    public static let requestName = "venue-request"
-    public static let answerName = "venue-answer"
+    public static let requestName = VenueRequest.fileName
+    public static let answerName = VenueRequest.answerFileName
 
     /// Runs a program (its full path) with arguments: the real one is `ChildProcess.run`.
     public typealias Runner = @Sendable (String, [String]) -> ChildProcess.Outcome

@@ -1,7 +1,11 @@
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxFiles
 import DelayboxMQTT
 import DelayboxPlatform
 import DelayboxState
 import DelayboxTestSupport
+import DelayboxUnits
 import DelayboxVenue
 import Foundation
 import Synchronization
@@ -67,15 +71,18 @@ import Testing
         return outcome?.status == 0
     }
 
-    /// The hub's broker, as Debian's mosquitto.conf runs it: our part read from conf.d.
-    func startBroker(port: Int) throws -> LaunchedProgram {
+    /// The hub's broker, as Debian's mosquitto.conf runs it: our part read from conf.d under
+    /// `root`, its log in `directory`; `started` is given its process id (for SIGHUP).
+    static func startBroker(port: Int, root: String, in directory: URL, started: (Int32) -> Void) throws
+        -> LaunchedProgram
+    {
         let log = directory.appendingPathComponent("broker.log")
         let config = directory.appendingPathComponent("mosquitto.conf")
         try """
         persistence false
         log_dest file \(log.path)
         log_type all
-        include_dir \(paths.root)/etc/mosquitto/conf.d
+        include_dir \(root)/etc/mosquitto/conf.d
 
         """.write(to: config, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -86,7 +93,7 @@ import Testing
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
         let process = try LaunchedProgram(
             URL(fileURLWithPath: "/usr/bin/python3"), ["-c", unblocked, "/usr/sbin/mosquitto", "-c", config.path])
-        system.brokerProcess.withLock { $0 = process.identifier }
+        started(process.identifier)
         let listening = Eventually.holds(within: 10) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listen socket on port \(port)")
         }
@@ -120,7 +127,9 @@ import Testing
         #expect(try String(contentsOfFile: paths.acl, encoding: .utf8) == VenueBrokerFiles.acl(group: "pub"))
         #expect(try String(contentsOfFile: paths.announcement, encoding: .utf8).contains("group=pub"))
 
-        let broker = try startBroker(port: port)
+        let broker = try Self.startBroker(port: port, root: paths.root, in: directory) { pid in
+            system.brokerProcess.withLock { $0 = pid }
+        }
         defer { broker.kill() }
         #expect(Self.logsIn(VenueBrokerFiles.manager, password, port: port))
         #expect(!Self.logsIn(VenueBrokerFiles.manager, "hub-Manager-pass-2", port: port))
@@ -167,5 +176,134 @@ import Testing
         // chronyd reads the source as it would from /etc/chrony/sources.d.
         let read = try ExternalTool.run(["chronyd", "-p", "-f", paths.timeSource])
         #expect(read.contains("server 192.168.1.10 iburst prefer minpoll 4 maxpoll 6"))
+    }
+}
+
+/// Issue 70: the service's side of a venue (`VenueErrand`, as `venue hub`, `venue add` and
+/// `venue join` run it off the playout thread) meets root's helper through the runtime
+/// directory: the hub's saved config logs in to the broker root configured, and so does
+/// the box that joined with the code the hub gave.
+@Suite(.timeLimit(.minutes(10))) struct VenueErrandTests {
+    /// One box: its runtime directory, its saved config, root's files and root's helper
+    /// serving its requests on a thread of its own.
+    final class Box: Sendable {
+        let runtime: String
+        let configPath: String
+        let helper: VenueHelper
+        let system = VenueHelperTests.System()
+        private let serving = Atomic<Bool>(true)
+
+        init(_ directory: URL, port: Int) throws {
+            runtime = directory.appendingPathComponent("run").path
+            configPath = directory.appendingPathComponent("config.yaml").path
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            let system = system
+            helper = VenueHelper(
+                runtimeDirectory: runtime, files: VenuePaths(root: directory.appendingPathComponent("root").path),
+                brokerPort: port
+            ) { program, arguments in
+                guard program == "/usr/bin/systemctl" || program == "/usr/bin/chronyc" else {
+                    return ChildProcess.run(program, arguments)
+                }
+                system.calls.withLock { $0.append(arguments) }
+                if arguments == ["reload", "mosquitto.service"] { kill(system.brokerProcess.withLock { $0 }, SIGHUP) }
+                return .init(status: 0, output: [])
+            }
+        }
+
+        /// Root's helper, as the path unit starts it whenever a request appears.
+        func serve() -> Thread {
+            let thread = Thread { [self] in
+                while serving.load(ordering: .relaxed) {
+                    _ = helper.serve()
+                    usleep(20_000)
+                }
+            }
+            thread.start()
+            return thread
+        }
+
+        func stop() { serving.store(false, ordering: .relaxed) }
+
+        func errand(port: Int, patience: TimeAmount = .seconds(20)) -> VenueErrand {
+            VenueErrand(
+                requestDirectory: runtime, configPath: configPath, clock: SystemClock(), patience: patience,
+                brokerPort: port)
+        }
+
+        /// The MQTT settings the saved config gives, laid over a board as the box reads it.
+        func mqtt() throws -> MQTTSettings? {
+            let board = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../board-configs/simulated-host.yaml")
+            let loaded = ConfigFile.load(board.standardized.path, overlays: [configPath])
+            return try #require(loaded.config, "\(loaded.diagnostics)").mqtt
+        }
+    }
+
+    @Test func aHubMadeAndABoxJoinedLogInToTheBrokerRootConfigured() throws {
+        let directory = try ExternalTool.temporaryDirectory("venue-errand")
+        chmod(directory.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try LoopbackPort.unused()
+        let hub = try Box(directory.appendingPathComponent("hub"), port: port)
+        let screen = try Box(directory.appendingPathComponent("screen2"), port: port)
+        _ = [hub.serve(), screen.serve()]
+        defer { [hub, screen].forEach { $0.stop() } }
+        // What the owner saved before stays; an old broker's TLS settings do not.
+        try "defaults:\n  delay: \"30 s\"\nmqtt:\n  broker: mqtts://old.example\n  ca_file: /etc/ssl/old.pem\n".write(
+            toFile: screen.configPath, atomically: true, encoding: .utf8)
+
+        guard case .done(let made) = hub.errand(port: port).perform(.serve(group: "pub")) else {
+            Issue.record("the hub was not made")
+            return
+        }
+        #expect(made.contains("hub of venue 'pub'"))
+        let hubSettings = try #require(try hub.mqtt())
+        #expect(hubSettings.brokerURL == "mqtt://127.0.0.1:\(port)" && hubSettings.username == "manager")
+        #expect(hubSettings.group == "pub" && hubSettings.venueClock == .own)
+        var status = stat()
+        stat(hub.configPath, &status)
+        #expect(status.st_mode & 0o777 == 0o600, "it holds the broker's password")
+
+        let broker = try VenueHelperTests.startBroker(port: port, root: hub.helper.files.root, in: directory) { pid in
+            hub.system.brokerProcess.withLock { $0 = pid }
+        }
+        defer { broker.kill() }
+        let hubPassword = try #require(hubSettings.password?.revealed)
+        #expect(VenueHelperTests.logsIn("manager", hubPassword, port: port))
+
+        guard
+            case .admitted(let code) = hub.errand(port: port).perform(
+                .admit(box: "screen2", hub: "127.0.0.1", group: "pub"))
+        else {
+            Issue.record("screen2 was not let in")
+            return
+        }
+        guard case .done = screen.errand(port: port).perform(.join(code)) else {
+            Issue.record("screen2 did not join")
+            return
+        }
+        let screenSettings = try #require(try screen.mqtt())
+        #expect(screenSettings.brokerURL == "mqtt://127.0.0.1:\(port)" && screenSettings.caFile == nil)
+        #expect(screenSettings.clientID == "screen2" && screenSettings.username == "screen2")
+        #expect(screenSettings.group == "pub" && screenSettings.venueClock == .chrony)
+        let saved = try String(contentsOfFile: screen.configPath, encoding: .utf8)
+        #expect(saved.contains("\"defaults\":\n  \"delay\": \"30 s\""), "\(saved)")
+        #expect(
+            try String(contentsOfFile: screen.helper.files.timeSource, encoding: .utf8).contains("server 127.0.0.1 "))
+        let screenPassword = try #require(screenSettings.password?.revealed)
+        #expect(
+            Eventually.holds(within: 10, every: 0.2) { VenueHelperTests.logsIn("screen2", screenPassword, port: port) })
+
+        // Nobody answers: refused in words, nothing written.
+        screen.stop()
+        usleep(100_000)
+        let before = try String(contentsOfFile: screen.configPath, encoding: .utf8)
+        guard case .failed(let why) = screen.errand(port: port, patience: .milliseconds(300)).perform(.leave) else {
+            Issue.record("a leave nobody carried out was taken as done")
+            return
+        }
+        #expect(why.contains("root's venue helper did not answer"), "\(why)")
+        #expect(try String(contentsOfFile: screen.configPath, encoding: .utf8) == before)
     }
 }

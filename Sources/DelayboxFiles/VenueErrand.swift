@@ -1,0 +1,105 @@
+import DelayboxAnswers
+import DelayboxConfig
+import DelayboxConfigFile
+import DelayboxMQTT
+import DelayboxNetwork
+import DelayboxState
+import DelayboxUnits
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A venue change carried out on the saver's thread (issue 70): root's venue helper asked
+/// (`VenueRequest`) and waited for — it restarts the broker and chrony, seconds — then this
+/// box's MQTT settings written to the saved config (`config.yaml`, mode 0600: it holds the
+/// broker's password), replacing its whole `mqtt:` part, so the box reports to its venue
+/// from the config's next reading. Nothing is written when root refuses.
+public struct VenueErrand: Sendable {
+    /// The service's runtime directory, where root's helper is asked.
+    let requestDirectory: String
+    /// The saved config laid over the site file (`config save`'s).
+    let configPath: String
+    let clock: any MonotonicClock
+    /// How long root's helper may take: a broker and a time server restarted.
+    let patience: TimeAmount
+    /// The hub's broker port on the LAN (root's helper listens on the same).
+    let brokerPort: Int
+
+    public init(
+        requestDirectory: String, configPath: String, clock: any MonotonicClock, patience: TimeAmount = .seconds(90),
+        brokerPort: Int = 1883
+    ) {
+        (self.requestDirectory, self.configPath, self.clock) = (requestDirectory, configPath, clock)
+        (self.patience, self.brokerPort) = (patience, brokerPort)
+    }
+
+    public func perform(_ job: VenueJob) -> VenueOutcome {
+        switch job {
+        case .serve(let group):
+            let password = VenueJoinCode.newPassword()
+            if let refused = ask(.serve(group: group, managerPassword: password)) { return .failed(refused) }
+            return save(
+                mqtt: [
+                    ("broker", "mqtt://127.0.0.1:\(brokerPort)"), ("username", VenueBrokerFiles.manager),
+                    ("password", password), ("group", group), ("venue_clock", VenueClockSource.own.rawValue),
+                ], done: "this box is the hub of venue '\(group)': `venue add BOX` lets a box in")
+        case .admit(let box, let hub, let group):
+            let password = VenueJoinCode.newPassword()
+            if let refused = ask(.admit(user: box, password: password)) { return .failed(refused) }
+            return .admitted(
+                VenueJoinCode(hub: hub, port: brokerPort, group: group, box: box, password: password))
+        case .join(let code):
+            if let refused = ask(.follow(hub: code.hub)) { return .failed(refused) }
+            let host = code.hub.contains(":") ? "[\(code.hub)]" : code.hub
+            return save(
+                mqtt: [
+                    ("broker", "mqtt://\(host):\(code.port)"), ("client_id", code.box), ("username", code.box),
+                    ("password", code.password), ("group", code.group),
+                    ("venue_clock", VenueClockSource.chrony.rawValue),
+                ],
+                done:
+                    "this box is '\(code.box)' of venue '\(code.group)': it plays as one with the room once chrony says its clock is the hub's"
+            )
+        case .leave:
+            if let refused = ask(.leave) { return .failed(refused) }
+            return save(mqtt: nil, done: "this box is in no venue")
+        }
+    }
+
+    /// Asks root's venue helper; nil when done, else why not.
+    private func ask(_ request: VenueRequest) -> String? {
+        HelperMailbox(
+            directory: requestDirectory, requestName: VenueRequest.fileName, answerName: VenueRequest.answerFileName
+        ).ask(
+            within: patience, clock: clock, helper: ("root's venue helper", "delaybox-venue.path"),
+            pause: { pause in
+                usleep(UInt32(clamping: pause.nanoseconds / 1_000))
+                return true
+            }, text: request.text(id:))
+    }
+
+    /// The saved config with its `mqtt:` part replaced by `mqtt` (nil: none).
+    private func save(mqtt: [(String, String)]?, done: String) -> VenueOutcome {
+        let origin = SourceLocation(file: "venue", line: 1, column: 1)
+        let saved =
+            FileManager.default.fileExists(atPath: configPath)
+            ? ConfigFile.document(configPath).document : nil
+        var document = (saved ?? .mapping([], origin)).removing("mqtt")
+        if let mqtt {
+            let settings = ConfigNode.mapping(
+                mqtt.map { (ConfigNode.Key($0.0, at: origin), ConfigNode.scalar($0.1, origin)) }, origin)
+            document = document.merged(with: .mapping([(ConfigNode.Key("mqtt", at: origin), settings)], origin))
+        }
+        let text =
+            "# Written by the console's `config save` and the venue's setup; laid over the site file at start.\n"
+            + ConfigFile.yaml(document)
+        do {
+            try DurableFile.write(Array(text.utf8), to: configPath, mode: 0o600)
+        } catch {
+            return .failed("the venue is set up, but \(configPath) cannot be written: \(error)")
+        }
+        return .done(done)
+    }
+}
