@@ -324,7 +324,7 @@ let package = Package(
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
                 "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
-                "DelayboxTestSupport", "DelayboxVenue", "DelayboxWeb", "DelayboxWiFi",
+                "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -333,6 +333,7 @@ let package = Package(
                 "DelayboxTestSupport", "DelayboxAnswers", "DelayboxApp", "DelayboxAudio", "DelayboxConfig",
                 "DelayboxConsole",
                 "DelayboxState", "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
+                "DelayboxConfigFile", "DelayboxFiles", "DelayboxMQTT", "DelayboxUnits", "DelayboxVenue",
             ],
             swiftSettings: strict),
     ]

@@ -20,14 +20,7 @@ import Testing
     let runtime: URL
     let paths: VenuePaths
     let password = "hub-Manager-pass-1"
-    /// What the helper asked of the system, and the broker the test started.
-    final class System: Sendable {
-        /// systemctl's and chronyc's command lines, as the helper gave them.
-        let calls = Mutex<[[String]]>([])
-        /// The broker's process id, told to reload (SIGHUP) when the helper asks systemd to.
-        let brokerProcess = Mutex<Int32>(0)
-    }
-    let system = System()
+    let system = RootVenueHelper.System()
 
     init() throws {
         directory = try ExternalTool.temporaryDirectory("venue-helper")
@@ -60,50 +53,6 @@ import Testing
             .flatMap { HelperAnswer(text: $0) }
     }
 
-    /// Whether `user` may publish on its own status topic of the broker at `port`.
-    static func logsIn(_ user: String, _ password: String, port: Int) -> Bool {
-        let outcome = try? ExternalTool.execute(
-            URL(fileURLWithPath: "/usr/bin/mosquitto_pub"),
-            [
-                "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", password, "-i", user,
-                "-t", "delaybox/\(user)/status", "-m", "{}",
-            ])
-        return outcome?.status == 0
-    }
-
-    /// The hub's broker, as Debian's mosquitto.conf runs it: our part read from conf.d under
-    /// `root`, its log in `directory`; `started` is given its process id (for SIGHUP).
-    static func startBroker(port: Int, root: String, in directory: URL, started: (Int32) -> Void) throws
-        -> LaunchedProgram
-    {
-        let log = directory.appendingPathComponent("broker.log")
-        let config = directory.appendingPathComponent("mosquitto.conf")
-        try """
-        persistence false
-        log_dest file \(log.path)
-        log_type all
-        include_dir \(root)/etc/mosquitto/conf.d
-
-        """.write(to: config, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        _ = try? ExternalTool.run(["chown", "mosquitto", log.path])
-        // Started with no signal blocked: this process's threads block some, a child inherits
-        // the mask, and mosquitto only unblocks the mask it was given — its SIGHUP would wait.
-        let unblocked =
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        let process = try LaunchedProgram(
-            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", unblocked, "/usr/sbin/mosquitto", "-c", config.path])
-        started(process.identifier)
-        let listening = Eventually.holds(within: 10) {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listen socket on port \(port)")
-        }
-        guard listening else {
-            throw ExternalTool.Failed(
-                description: "mosquitto did not start: " + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
-        }
-        return process
-    }
-
     @Test func aHubsBrokerLetsInTheManagerAndTheBoxesItAdmitsOnly() throws {
         let port = try LoopbackPort.unused()
         let helper = helper(port: port)
@@ -127,25 +76,34 @@ import Testing
         #expect(try String(contentsOfFile: paths.acl, encoding: .utf8) == VenueBrokerFiles.acl(group: "pub"))
         #expect(try String(contentsOfFile: paths.announcement, encoding: .utf8).contains("group=pub"))
 
-        let broker = try Self.startBroker(port: port, root: paths.root, in: directory) { pid in
+        let broker = try RootVenueHelper.startBroker(port: port, root: paths.root, in: directory) { pid in
             system.brokerProcess.withLock { $0 = pid }
         }
         defer { broker.kill() }
-        #expect(Self.logsIn(VenueBrokerFiles.manager, password, port: port))
-        #expect(!Self.logsIn(VenueBrokerFiles.manager, "hub-Manager-pass-2", port: port))
-        #expect(!Self.logsIn("screen1", "screen1-password", port: port), "not admitted yet")
+        #expect(RootVenueHelper.logsIn(VenueBrokerFiles.manager, password, port: port))
+        #expect(!RootVenueHelper.logsIn(VenueBrokerFiles.manager, "hub-Manager-pass-2", port: port))
+        #expect(!RootVenueHelper.logsIn("screen1", "screen1-password", port: port), "not admitted yet")
 
         #expect(
             try ask(.admit(user: "screen1", password: "screen1-password"), helper) == HelperAnswer(id: 7, failure: nil))
-        #expect(Eventually.holds(within: 10, every: 0.2) { Self.logsIn("screen1", "screen1-password", port: port) })
-        #expect(Self.logsIn(VenueBrokerFiles.manager, password, port: port), "the others kept")
+        #expect(
+            Eventually.holds(within: 10, every: 0.2) {
+                RootVenueHelper.logsIn("screen1", "screen1-password", port: port)
+            })
+        #expect(RootVenueHelper.logsIn(VenueBrokerFiles.manager, password, port: port), "the others kept")
         #expect(
             try ask(.admit(user: "screen1", password: "screen1-password-2"), helper)
                 == HelperAnswer(id: 7, failure: nil))
-        #expect(Eventually.holds(within: 10, every: 0.2) { Self.logsIn("screen1", "screen1-password-2", port: port) })
-        #expect(!Self.logsIn("screen1", "screen1-password", port: port), "its old password replaced")
+        #expect(
+            Eventually.holds(within: 10, every: 0.2) {
+                RootVenueHelper.logsIn("screen1", "screen1-password-2", port: port)
+            })
+        #expect(!RootVenueHelper.logsIn("screen1", "screen1-password", port: port), "its old password replaced")
         #expect(try ask(.dismiss(user: "screen1"), helper) == HelperAnswer(id: 7, failure: nil))
-        #expect(Eventually.holds(within: 10, every: 0.2) { !Self.logsIn("screen1", "screen1-password-2", port: port) })
+        #expect(
+            Eventually.holds(within: 10, every: 0.2) {
+                !RootVenueHelper.logsIn("screen1", "screen1-password-2", port: port)
+            })
         #expect(try ask(.follow(hub: "10.0.0.5"), helper)?.failure?.contains("this box is the venue's hub") == true)
 
         system.calls.withLock { $0 = [] }
@@ -184,69 +142,13 @@ import Testing
 /// directory: the hub's saved config logs in to the broker root configured, and so does
 /// the box that joined with the code the hub gave.
 @Suite(.timeLimit(.minutes(10))) struct VenueErrandTests {
-    /// One box: its runtime directory, its saved config, root's files and root's helper
-    /// serving its requests on a thread of its own.
-    final class Box: Sendable {
-        let runtime: String
-        let configPath: String
-        let helper: VenueHelper
-        let system = VenueHelperTests.System()
-        private let serving = Atomic<Bool>(true)
-
-        init(_ directory: URL, port: Int) throws {
-            runtime = directory.appendingPathComponent("run").path
-            configPath = directory.appendingPathComponent("config.yaml").path
-            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-            let system = system
-            helper = VenueHelper(
-                runtimeDirectory: runtime, files: VenuePaths(root: directory.appendingPathComponent("root").path),
-                brokerPort: port
-            ) { program, arguments in
-                guard program == "/usr/bin/systemctl" || program == "/usr/bin/chronyc" else {
-                    return ChildProcess.run(program, arguments)
-                }
-                system.calls.withLock { $0.append(arguments) }
-                if arguments == ["reload", "mosquitto.service"] { kill(system.brokerProcess.withLock { $0 }, SIGHUP) }
-                return .init(status: 0, output: [])
-            }
-        }
-
-        /// Root's helper, as the path unit starts it whenever a request appears.
-        func serve() -> Thread {
-            let thread = Thread { [self] in
-                while serving.load(ordering: .relaxed) {
-                    _ = helper.serve()
-                    usleep(20_000)
-                }
-            }
-            thread.start()
-            return thread
-        }
-
-        func stop() { serving.store(false, ordering: .relaxed) }
-
-        func errand(port: Int, patience: TimeAmount = .seconds(20)) -> VenueErrand {
-            VenueErrand(
-                requestDirectory: runtime, configPath: configPath, clock: SystemClock(), patience: patience,
-                brokerPort: port)
-        }
-
-        /// The MQTT settings the saved config gives, laid over a board as the box reads it.
-        func mqtt() throws -> MQTTSettings? {
-            let board = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-                "../../board-configs/simulated-host.yaml")
-            let loaded = ConfigFile.load(board.standardized.path, overlays: [configPath])
-            return try #require(loaded.config, "\(loaded.diagnostics)").mqtt
-        }
-    }
-
     @Test func aHubMadeAndABoxJoinedLogInToTheBrokerRootConfigured() throws {
         let directory = try ExternalTool.temporaryDirectory("venue-errand")
         chmod(directory.path, 0o755)
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try LoopbackPort.unused()
-        let hub = try Box(directory.appendingPathComponent("hub"), port: port)
-        let screen = try Box(directory.appendingPathComponent("screen2"), port: port)
+        let hub = try RootVenueHelper(directory.appendingPathComponent("hub"), port: port)
+        let screen = try RootVenueHelper(directory.appendingPathComponent("screen2"), port: port)
         _ = [hub.serve(), screen.serve()]
         defer { [hub, screen].forEach { $0.stop() } }
         // What the owner saved before stays; an old broker's TLS settings do not.
@@ -265,12 +167,12 @@ import Testing
         stat(hub.configPath, &status)
         #expect(status.st_mode & 0o777 == 0o600, "it holds the broker's password")
 
-        let broker = try VenueHelperTests.startBroker(port: port, root: hub.helper.files.root, in: directory) { pid in
+        let broker = try RootVenueHelper.startBroker(port: port, root: hub.helper.files.root, in: directory) { pid in
             hub.system.brokerProcess.withLock { $0 = pid }
         }
         defer { broker.kill() }
         let hubPassword = try #require(hubSettings.password?.revealed)
-        #expect(VenueHelperTests.logsIn("manager", hubPassword, port: port))
+        #expect(RootVenueHelper.logsIn("manager", hubPassword, port: port))
 
         guard
             case .admitted(let code) = hub.errand(port: port).perform(
@@ -293,7 +195,7 @@ import Testing
             try String(contentsOfFile: screen.helper.files.timeSource, encoding: .utf8).contains("server 127.0.0.1 "))
         let screenPassword = try #require(screenSettings.password?.revealed)
         #expect(
-            Eventually.holds(within: 10, every: 0.2) { VenueHelperTests.logsIn("screen2", screenPassword, port: port) })
+            Eventually.holds(within: 10, every: 0.2) { RootVenueHelper.logsIn("screen2", screenPassword, port: port) })
 
         // Nobody answers: refused in words, nothing written.
         screen.stop()
