@@ -68,6 +68,14 @@ final class ApplianceFacts: BoxFacts {
         getenv("RUNTIME_DIRECTORY").map { String(cString: $0) }
     }
 
+    /// The port a venue's hub serves its broker on: 1883; a test's own hub says another
+    /// (`DELAYBOX_VENUE_BROKER_PORT`, as its root's helper listens there).
+    var venueBrokerPort: Int {
+        getenv("DELAYBOX_VENUE_BROKER_PORT").flatMap { Int(String(cString: $0)) }.flatMap {
+            (1...65535).contains($0) ? $0 : nil
+        } ?? 1883
+    }
+
     var venueMember: String? { doors.venueMember }
 
     var venueClock: VenueClock { gathered.venueClock }

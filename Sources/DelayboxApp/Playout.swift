@@ -331,8 +331,8 @@ final class Playout {
                         break
                     }
                     keeping.files.venue(
-                        job, requestDirectory: directory, configPath: path, clock: clock, for: pending,
-                        read: configuration.read)
+                        job, requestDirectory: directory, configPath: path, brokerPort: facts.venueBrokerPort,
+                        clock: clock, for: pending, read: configuration.read)
                 case .tone: break
                 }
             }

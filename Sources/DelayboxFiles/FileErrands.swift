@@ -81,11 +81,12 @@ public final class FileErrands: Sendable {
     /// Carries out `job` for `pending` (`VenueErrand`, root asked through `requestDirectory`),
     /// then reads the config files again with `read` when the box's settings changed.
     public func venue(
-        _ job: VenueJob, requestDirectory: String, configPath: String, clock: any MonotonicClock,
+        _ job: VenueJob, requestDirectory: String, configPath: String, brokerPort: Int, clock: any MonotonicClock,
         for pending: ConsoleInbox.Pending, read: @escaping ConfigInForce.Read
     ) {
         run {
-            let errand = VenueErrand(requestDirectory: requestDirectory, configPath: configPath, clock: clock)
+            let errand = VenueErrand(
+                requestDirectory: requestDirectory, configPath: configPath, clock: clock, brokerPort: brokerPort)
             let outcome = errand.perform(job)
             let reading = outcome.savedSettings ? ConfigInForce.readAgain(read) : nil
             return .venue(pending, outcome, reading: reading)

@@ -185,6 +185,34 @@ enum WebPageFiles {
                 </div>
                 <label class="row"><input id="update-daily" type="checkbox"> Look for a new release every night</label>
               </div>
+              <div id="venue-part" hidden>
+                <h3>Venue</h3>
+                <p id="venue-now" class="note"></p>
+                <form id="venue-hub-form" class="row" hidden>
+                  <input id="venue-group" type="text" aria-label="The venue's name" placeholder="The venue's name, e.g. pub"
+                    autocapitalize="none" autocomplete="off" spellcheck="false" maxlength="64" required>
+                  <button type="submit">Make this box the venue's hub</button>
+                </form>
+                <form id="venue-add-form" class="row" hidden>
+                  <input id="venue-box" type="text" aria-label="The other box's name" placeholder="Another box's name, e.g. screen2"
+                    autocapitalize="none" autocomplete="off" spellcheck="false" maxlength="64" required>
+                  <button type="submit">Add a box</button>
+                </form>
+                <div id="venue-code-row" hidden>
+                  <p class="note">Its join code: paste it into that box's page (Box → Venue → Join). It is that box's
+                    password; this page shows it once.</p>
+                  <div class="row">
+                    <input id="venue-code" type="text" readonly aria-label="The box's join code">
+                    <button id="venue-copy" type="button">Copy</button>
+                  </div>
+                </div>
+                <form id="venue-join-form" class="row" hidden>
+                  <input id="venue-join-code" type="text" aria-label="A hub's join code" placeholder="A join code from the hub's page"
+                    autocapitalize="none" autocomplete="off" spellcheck="false" required>
+                  <button type="submit">Join</button>
+                </form>
+                <button id="venue-leave" type="button" hidden>Leave the venue</button>
+              </div>
               <h3>Console</h3>
               <p class="note">A console command (docs/console.md), e.g. <code>events</code>, <code>ads off</code>,
                 <code>config get defaults.delay</code>; the box's devices, hosts and secrets are its console's.</p>
@@ -352,7 +380,41 @@ enum WebPageFiles {
             await machine();
             await boards();
             await wifi();
+            await venue();
           }
+        }
+
+        // Box → Venue, on a box installed from the package (issue 70): its part as `venue` says —
+        // none (make it the hub, or join with a hub's code), the hub (add a box: its code), a box.
+        let venuePart = null;
+        async function venue() {
+          // Asked quietly: the message line keeps what the last change said.
+          const { ok, answer } = await call("/api/command", { line: "venue" });
+          venuePart = ok ? answer : null;
+          showVenue();
+        }
+        function showVenue() {
+          const part = venuePart;
+          show("venue-part", Boolean(part) && typeof status.daily_updates === "string");
+          if (!part) return;
+          const words = { hub: "This box is the hub of venue " + part.group + ".",
+            box: "This box is in venue " + part.group + " (its hub: " + part.broker + ").",
+            none: "This box is in no venue: make it the hub, or join one with a code from the hub's page." };
+          $("venue-now").textContent = words[part.role] || "";
+          show("venue-hub-form", part.role === "none");
+          show("venue-join-form", part.role === "none");
+          show("venue-add-form", part.role === "hub");
+          show("venue-leave", part.role !== "none");
+          if (part.role !== "hub") show("venue-code-row", false);
+        }
+
+        // A venue change, answered once root has set the broker and the time up (seconds).
+        async function venueChange(line, waiting) {
+          say(waiting);
+          const answer = await run(line);
+          if (answer) say(answer.venue || "");
+          await venue();
+          return answer;
         }
 
         // The box's Wi-Fi, as `wifi` answers (a board that leaves its Wi-Fi alone: no part). On the
@@ -492,6 +554,7 @@ enum WebPageFiles {
           // Box → Updates, on a box installed from the package (issue 70): what the updater last
           // did, when a new release may restart it, the last rollback and why, the nightly look.
           show("updates-part", typeof status.daily_updates === "string");
+          showVenue();
           if (typeof status.daily_updates === "string") {
             $("update-release").textContent = "Release: " + (status.release || "nothing asked of the updater yet");
             $("update-restart").textContent = "A new release restarts it: " + (status.update_restart || "—");
@@ -603,6 +666,31 @@ enum WebPageFiles {
             if (!ok) { say(answer.error || "refused", true); return; }
             csrf = answer.csrf;
             say("Password changed; other phones must log in again.");
+          });
+          $("venue-hub-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            await venueChange("venue hub " + $("venue-group").value.trim(), "Setting up the venue's broker and time…");
+          });
+          $("venue-add-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const answer = await venueChange("venue add " + $("venue-box").value.trim(), "Letting the box in…");
+            if (!answer || !answer.code) return;
+            $("venue-code").value = answer.code;
+            show("venue-code-row", true);
+            $("venue-box").value = "";
+          });
+          $("venue-copy").addEventListener("click", async () => {
+            $("venue-code").select();
+            try { await navigator.clipboard.writeText($("venue-code").value); say("Copied."); } catch (e) { say("Select it and copy."); }
+          });
+          $("venue-join-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const code = $("venue-join-code").value.trim();
+            $("venue-join-code").value = "";
+            await venueChange("venue join " + code, "Joining the venue…");
+          });
+          $("venue-leave").addEventListener("click", async () => {
+            await venueChange("venue leave", "Leaving the venue…");
           });
           $("update-check").addEventListener("click", async () => {
             const answer = await run("update check");

@@ -20,20 +20,34 @@ final class RootVenueHelper: Sendable {
     let system = System()
     private let serving = Atomic<Bool>(true)
 
-    init(_ directory: URL, port: Int) throws {
+    /// - Parameter runsBroker: systemd's `restart mosquitto.service` starts a real broker
+    ///   from the files written (else the test starts it).
+    init(_ directory: URL, port: Int, runsBroker: Bool = false) throws {
         runtime = directory.appendingPathComponent("run").path
         configPath = directory.appendingPathComponent("config.yaml").path
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        let system = system
+        let system = system, root = directory.appendingPathComponent("root").path
         helper = VenueHelper(
-            runtimeDirectory: runtime, files: VenuePaths(root: directory.appendingPathComponent("root").path),
+            runtimeDirectory: runtime, files: VenuePaths(root: root),
             brokerPort: port
         ) { program, arguments in
             guard program == "/usr/bin/systemctl" || program == "/usr/bin/chronyc" else {
                 return ChildProcess.run(program, arguments)
             }
             system.calls.withLock { $0.append(arguments) }
-            if arguments == ["reload", "mosquitto.service"] { kill(system.brokerProcess.withLock { $0 }, SIGHUP) }
+            switch arguments {
+            case ["reload", "mosquitto.service"]: kill(system.brokerProcess.withLock { $0 }, SIGHUP)
+            case ["restart", "mosquitto.service"] where runsBroker:
+                // As systemd would: the broker started (again) from the files root wrote.
+                system.broker.withLock { broker in
+                    broker?.kill()
+                    broker = try? Self.startBroker(port: port, root: root, in: directory) { pid in
+                        system.brokerProcess.withLock { $0 = pid }
+                    }
+                }
+            case ["disable", "--now", "mosquitto.service"]: system.broker.withLock { $0?.kill() }
+            default: break
+            }
             return .init(status: 0, output: [])
         }
     }
@@ -50,7 +64,11 @@ final class RootVenueHelper: Sendable {
         return thread
     }
 
-    func stop() { serving.store(false, ordering: .relaxed) }
+    /// Stops serving, and the broker if it started one.
+    func stop() {
+        serving.store(false, ordering: .relaxed)
+        system.broker.withLock { $0?.kill() }
+    }
 
     func errand(port: Int, patience: TimeAmount = .seconds(20)) -> VenueErrand {
         VenueErrand(
@@ -72,6 +90,8 @@ final class RootVenueHelper: Sendable {
         let calls = Mutex<[[String]]>([])
         /// The broker's process id, told to reload (SIGHUP) when the helper asks systemd to.
         let brokerProcess = Mutex<Int32>(0)
+        /// The broker systemd's restart started (`runsBroker`).
+        let broker = Mutex<LaunchedProgram?>(nil)
     }
 
     /// Whether `user` may publish on its own status topic of the broker at `port`.

@@ -117,7 +117,41 @@ async function session() {
     await machine();
     await boards();
     await wifi();
+    await venue();
   }
+}
+
+// Box → Venue, on a box installed from the package (issue 70): its part as `venue` says —
+// none (make it the hub, or join with a hub's code), the hub (add a box: its code), a box.
+let venuePart = null;
+async function venue() {
+  // Asked quietly: the message line keeps what the last change said.
+  const { ok, answer } = await call("/api/command", { line: "venue" });
+  venuePart = ok ? answer : null;
+  showVenue();
+}
+function showVenue() {
+  const part = venuePart;
+  show("venue-part", Boolean(part) && typeof status.daily_updates === "string");
+  if (!part) return;
+  const words = { hub: "This box is the hub of venue " + part.group + ".",
+    box: "This box is in venue " + part.group + " (its hub: " + part.broker + ").",
+    none: "This box is in no venue: make it the hub, or join one with a code from the hub's page." };
+  $("venue-now").textContent = words[part.role] || "";
+  show("venue-hub-form", part.role === "none");
+  show("venue-join-form", part.role === "none");
+  show("venue-add-form", part.role === "hub");
+  show("venue-leave", part.role !== "none");
+  if (part.role !== "hub") show("venue-code-row", false);
+}
+
+// A venue change, answered once root has set the broker and the time up (seconds).
+async function venueChange(line, waiting) {
+  say(waiting);
+  const answer = await run(line);
+  if (answer) say(answer.venue || "");
+  await venue();
+  return answer;
 }
 
 // The box's Wi-Fi, as `wifi` answers (a board that leaves its Wi-Fi alone: no part). On the
@@ -257,6 +291,7 @@ function render() {
   // Box → Updates, on a box installed from the package (issue 70): what the updater last
   // did, when a new release may restart it, the last rollback and why, the nightly look.
   show("updates-part", typeof status.daily_updates === "string");
+  showVenue();
   if (typeof status.daily_updates === "string") {
     $("update-release").textContent = "Release: " + (status.release || "nothing asked of the updater yet");
     $("update-restart").textContent = "A new release restarts it: " + (status.update_restart || "—");
@@ -368,6 +403,31 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!ok) { say(answer.error || "refused", true); return; }
     csrf = answer.csrf;
     say("Password changed; other phones must log in again.");
+  });
+  $("venue-hub-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await venueChange("venue hub " + $("venue-group").value.trim(), "Setting up the venue's broker and time…");
+  });
+  $("venue-add-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await venueChange("venue add " + $("venue-box").value.trim(), "Letting the box in…");
+    if (!answer || !answer.code) return;
+    $("venue-code").value = answer.code;
+    show("venue-code-row", true);
+    $("venue-box").value = "";
+  });
+  $("venue-copy").addEventListener("click", async () => {
+    $("venue-code").select();
+    try { await navigator.clipboard.writeText($("venue-code").value); say("Copied."); } catch (e) { say("Select it and copy."); }
+  });
+  $("venue-join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const code = $("venue-join-code").value.trim();
+    $("venue-join-code").value = "";
+    await venueChange("venue join " + code, "Joining the venue…");
+  });
+  $("venue-leave").addEventListener("click", async () => {
+    await venueChange("venue leave", "Leaving the venue…");
   });
   $("update-check").addEventListener("click", async () => {
     const answer = await run("update check");

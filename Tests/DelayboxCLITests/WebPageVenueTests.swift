@@ -1,0 +1,48 @@
+import DelayboxTestSupport
+import Foundation
+import Testing
+
+/// Issue 70: a venue set up from two boxes' pages (tools/browser/web_venue.py), each box a
+/// `delaybox run` installed as the package runs it (a runtime directory where root's venue
+/// helper is asked). The test plays root for both (`RootVenueHelper`: the files under a
+/// test directory, systemd's restart of mosquitto a real broker started from them). The
+/// hub's page lists the joined box only once both log in to that broker with the
+/// credentials the pages handed over.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebPageVenueTests {
+    static let root = CommandLineTests.root
+
+    @Test func aHubIsMadeAndABoxJoinsFromTheirPages() throws {
+        _ = try PageScript.python()
+        let place = try ExternalTool.temporaryDirectory("web-venue")
+        chmod(place.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: place) }
+        let brokerPort = try LoopbackPort.unused()
+        let roots = try ["hub", "screen2"].map {
+            try RootVenueHelper(place.appendingPathComponent($0), port: brokerPort, runsBroker: $0 == "hub")
+        }
+        _ = roots.map { $0.serve() }
+        defer { roots.forEach { $0.stop() } }
+        var boxes: [RunningAppliance] = []
+        defer { boxes.forEach { $0.stop() } }
+        var pages: [Int] = []
+        for (name, root) in zip(["venue-hub", "venue-screen2"], roots) {
+            let port = try LoopbackPort.unused()
+            let box = try RunningAppliance(
+                executables: RunningAppliance.debugBuild(root: Self.root), name: name,
+                environment: ["RUNTIME_DIRECTORY": root.runtime, "DELAYBOX_VENUE_BROKER_PORT": String(brokerPort)],
+                board: PageScript.board(port: port))
+            boxes.append(box)
+            pages.append(port)
+            try #require(box.setWebPassword("correct horse battery"), "the owner's password set: \(box.log)")
+        }
+        let outcome = try PageScript.run(
+            "web_venue.py", ["--hub", "http://127.0.0.1:\(pages[0])", "--box", "http://127.0.0.1:\(pages[1])"])
+        #expect(
+            outcome.status == 0,
+            "\(outcome.output)\n\(outcome.errors)\nthe hub's log:\n\(boxes[0].log)\nthe box's log:\n\(boxes[1].log)")
+        // The box follows the hub's time: chrony's source written as root would.
+        let source = try? String(contentsOfFile: roots[1].helper.files.timeSource, encoding: .utf8)
+        #expect(source?.contains("server ") == true && source?.contains(" iburst prefer") == true)
+        #expect(try boxes[1].ctl(["status"]).output.contains("group: pub"))
+    }
+}
