@@ -502,8 +502,9 @@ final class Playout {
             }
         }
         guard clock.trusted else { return }
-        if inRoomSince == nil { inRoomSince = now }
-        let settled = now - (inRoomSince ?? now) >= VenueAlignment.settledAfter
+        let since = inRoomSince ?? now
+        inRoomSince = since
+        let settled = now - since >= VenueAlignment.settledAfter
         let engine = session.engine
         /// A time on the playout's clock as Unix time (ns).
         func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }

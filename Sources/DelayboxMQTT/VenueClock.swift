@@ -15,13 +15,16 @@ public struct VenueClock: Sendable, Equatable {
 
     /// At most this far off the room's time (ms); nil: not known.
     public let errorMs: Double?
-    /// The server the clock follows (chrony's selected source), or `own`.
+    /// The server the clock follows (chrony's selected source); nil for the room's own.
     public let source: String?
     /// Why the error is not known; nil when it is.
     public let problem: String?
+    /// Whether this box's clock is the room's (`mqtt.venue_clock: own`), not a server's
+    /// follower — a server may be named anything, "own" too.
+    public var isRoomsOwn = false
 
     /// This box's clock is the room's.
-    public static let own = VenueClock(errorMs: 0, source: "own", problem: nil)
+    public static let own = VenueClock(errorMs: 0, source: nil, problem: nil, isRoomsOwn: true)
 
     /// Not known, for `reason`.
     public static func unknown(_ reason: String) -> VenueClock {
@@ -35,7 +38,7 @@ public struct VenueClock: Sendable, Equatable {
     /// aligning: ` and `whyNot`.
     public var summary: String {
         if let whyNot { return "not aligning: \(whyNot)" }
-        return source == "own"
+        return isRoomsOwn
             ? "the room's own" : "within \(String(printf: "%.2f", errorMs ?? 0)) ms of \(source ?? "its server")"
     }
 

@@ -65,8 +65,12 @@ import Testing
         }
     }
 
+    /// The room's own clock is said as such; a server that happens to be called "own" is a
+    /// server followed.
     @Test func theRoomsOwnClockIsTrusted() {
         #expect(VenueClock.own.trusted && VenueClock.own.summary == "the room's own")
+        let named = VenueClock.chrony(output: Self.report().replacing("127.0.0.1", with: "own"), status: 0)
+        #expect(named.summary.hasPrefix("within ") && named.summary.hasSuffix(" ms of own"), "\(named.summary)")
     }
 
     /// A figure says whether its box is settled in the room; an older release's says nothing
