@@ -211,6 +211,12 @@ enum WebPageFiles {
                     autocapitalize="none" autocomplete="off" spellcheck="false" required>
                   <button type="submit">Join</button>
                 </form>
+                <form id="venue-update-form" class="row" hidden>
+                  <input id="venue-canary" type="text" aria-label="The box that updates first"
+                    placeholder="The box that updates first, e.g. screen2" autocapitalize="none" autocomplete="off"
+                    spellcheck="false" maxlength="64" required>
+                  <button type="submit">Update the venue</button>
+                </form>
                 <button id="venue-leave" type="button" hidden>Leave the venue</button>
               </div>
               <h3>Console</h3>
@@ -404,6 +410,8 @@ enum WebPageFiles {
           show("venue-hub-form", part.role === "none");
           show("venue-join-form", part.role === "none");
           show("venue-add-form", part.role === "hub");
+          // The venue's update in stages: the box named first, the others once it plays the release.
+          show("venue-update-form", part.role === "hub");
           show("venue-leave", part.role !== "none");
           if (part.role !== "hub") show("venue-code-row", false);
         }
@@ -688,6 +696,12 @@ enum WebPageFiles {
             const code = $("venue-join-code").value.trim();
             $("venue-join-code").value = "";
             await venueChange("venue join " + code, "Joining the venue…");
+          });
+          $("venue-update-form").addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const answer = await run("group update --canary " + $("venue-canary").value.trim());
+            if (answer) say("The venue updates in stages: " + $("venue-canary").value.trim()
+              + " first, the other boxes once it plays the new release (each at its next pause or in its update window).");
           });
           $("venue-leave").addEventListener("click", async () => {
             await venueChange("venue leave", "Leaving the venue…");

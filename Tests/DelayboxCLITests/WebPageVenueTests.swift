@@ -44,5 +44,11 @@ import Testing
         let source = try? String(contentsOfFile: roots[1].helper.files.timeSource, encoding: .utf8)
         #expect(source?.contains("server ") == true && source?.contains(" iburst prefer") == true)
         #expect(try boxes[1].ctl(["status"]).output.contains("group: pub"))
+        // The hub's page named screen2 the canary: it asked its own root's updater first, for
+        // its next pause or update window.
+        let request = URL(fileURLWithPath: roots[1].runtime).appendingPathComponent("update-request")
+        #expect(
+            Eventually.holds(within: 10) { (try? String(contentsOf: request, encoding: .utf8)) == "later\n" },
+            "the canary's log:\n\(boxes[1].log)")
     }
 }

@@ -80,7 +80,9 @@ import Testing
         #expect(
             parse("group")?.action == .groupMembers && parse("group delay +1.5")?.action == .toGroup("delay +1.5")
                 && parse("group channel Club Radio")?.action == .toGroup("channel Club Radio")
-                && parse("group channel next")?.action == .toGroup("channel next"))
+                && parse("group channel next")?.action == .toGroup("channel next")
+                && parse("group update --canary screen2")?.action == .toGroup("update --canary screen2")
+                && parse("group update --canary screen2 --now")?.action == .toGroup("update --canary screen2 --now"))
         #expect(
             parse("board list")?.action == .boardList
                 && parse("board use pi4-hifiberry-dacplus")?.action == .chooseBoard("pi4-hifiberry-dacplus"))
@@ -106,10 +108,16 @@ import Testing
         )
         // A group's line is one every box takes: a delay set or a channel chosen, checked here.
         #expect(error("group delay soon")?.contains("soon") == true, "the delay's own words")
-        for line in ["group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause"]
-        {
-            #expect(error(line) == "usage: group | group delay SECONDS | group channel NAME", "\(line)")
+        for line in [
+            "group volume 3", "group delay", "group channel remove Club", "group channel list", "group pause",
+            "group update 1.4", "group update check",
+        ] {
+            #expect(
+                error(line)
+                    == "usage: group | group delay SECONDS | group channel NAME | group update --canary BOX [--now]",
+                "\(line)")
         }
+        #expect(error("group update --canary a/b")?.contains("is not a box's MQTT client id") == true)
         // A board's name reaches root's helper: a shipped file's name, never a path or an option.
         for name in [
             "../../etc/shadow", "/etc/delaybox/board", "--yes", "Pi4", "a b", String(repeating: "a", count: 65),

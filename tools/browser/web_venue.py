@@ -69,6 +69,13 @@ def main() -> int:
         expect(hub.locator("#group-boxes")).to_be_visible(timeout=30000)
         expect(hub.locator("#group-boxes")).to_contain_text("screen2", timeout=30000)
         expect(box.locator("#group-name")).to_have_text("pub", timeout=30000)
+
+        step("the venue's update in stages, from the hub's page")
+        expect(hub.locator("#venue-update-form")).to_be_visible()
+        expect(box.locator("#venue-update-form")).to_be_hidden()
+        hub.fill("#venue-canary", "screen2")
+        hub.click("#venue-update-form button[type=submit]")
+        expect(hub.locator("#message")).to_contain_text("screen2 first", timeout=10000)
         step("done")
         browser.close()
     if errors:

@@ -141,6 +141,8 @@ function showVenue() {
   show("venue-hub-form", part.role === "none");
   show("venue-join-form", part.role === "none");
   show("venue-add-form", part.role === "hub");
+  // The venue's update in stages: the box named first, the others once it plays the release.
+  show("venue-update-form", part.role === "hub");
   show("venue-leave", part.role !== "none");
   if (part.role !== "hub") show("venue-code-row", false);
 }
@@ -425,6 +427,12 @@ document.addEventListener("DOMContentLoaded", () => {
     const code = $("venue-join-code").value.trim();
     $("venue-join-code").value = "";
     await venueChange("venue join " + code, "Joining the venue…");
+  });
+  $("venue-update-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await run("group update --canary " + $("venue-canary").value.trim());
+    if (answer) say("The venue updates in stages: " + $("venue-canary").value.trim()
+      + " first, the other boxes once it plays the new release (each at its next pause or in its update window).");
   });
   $("venue-leave").addEventListener("click", async () => {
     await venueChange("venue leave", "Leaving the venue…");
