@@ -138,13 +138,14 @@ extension ConsoleAnswers {
     /// file, which is laid over the site file at every start. The file is read, merged and
     /// written off the playout thread (a slow disk's fsync cost the output 95 periods:
     /// SlowDiskTests), then the files are read again; `fileWritten` answers once they are.
+    /// The service's alone (0600): it may hold the broker's password (`venue join`).
     func saveConfig(effects: inout [ConsoleEffect]) -> ConsoleReply? {
         guard let path = consoleConfigPath else {
             return .refusal(.unavailable, "no place to save to (the appliance has no state directory)")
         }
         guard let unsaved else { return .refusal(.refused, "nothing to save: `config set KEY VALUE` first") }
         effects.append(
-            .write(FileWrite(path: path, content: .configOverlay(unsaved), mode: 0o644, purpose: .configSave)))
+            .write(FileWrite(path: path, content: .configOverlay(unsaved), mode: 0o600, purpose: .configSave)))
         return nil
     }
 

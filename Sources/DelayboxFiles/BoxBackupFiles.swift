@@ -249,7 +249,7 @@ public final class BoxBackupFiles: Sendable {
     private func write(_ backup: BoxBackup, config: String?) throws {
         if let path = paths.consoleConfig {
             if let config {
-                try DurableFile.write(Array(config.utf8), to: path, mode: 0o644)
+                try DurableFile.write(Array(config.utf8), to: path, mode: 0o600)
             } else {
                 try DurableFile.remove(path)
             }

@@ -24,6 +24,9 @@ import Testing
         #expect(try box.console("preset save 2").contains("result: ok"))
         #expect(try box.console("channel add Studio https://studio.example/live.mp3").contains("result: ok"))
         #expect(try box.console("config save").contains("saved: \(file("config.yaml"))"))
+        // It may hold a venue's broker password: the service's alone.
+        var saved = stat()
+        #expect(stat(file("config.yaml"), &saved) == 0 && saved.st_mode & 0o777 == 0o600)
         #expect(box.web?.set(password: "a long owner's password") == nil)
         try box.run(seconds: 3)  // the settings saved (2 s after the last change)
         // Saved on the saver's thread, in real time: waited for.
