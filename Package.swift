@@ -333,7 +333,8 @@ let package = Package(
                 "DelayboxTestSupport", "DelayboxAnswers", "DelayboxApp", "DelayboxAudio", "DelayboxConfig",
                 "DelayboxConsole",
                 "DelayboxState", "DelayboxSimulation", "DelayboxDoors", "DelayboxPlatform",
-                "DelayboxConfigFile", "DelayboxFiles", "DelayboxMQTT", "DelayboxUnits", "DelayboxVenue",
+                "DelayboxConfigFile", "DelayboxFiles", "DelayboxMQTT", "DelayboxNetwork", "DelayboxUnits",
+                "DelayboxVenue",
             ],
             swiftSettings: strict),
     ]

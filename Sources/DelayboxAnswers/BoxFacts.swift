@@ -26,6 +26,8 @@ public protocol BoxFacts: AnyObject {
     func pageByName(port: Int) -> String
     /// The page's link by number at `now`; nil when no address on the LAN is known.
     func pageByNumber(port: Int, now: Instant) -> String?
+    /// The box's address on the LAN by number (the page's link's host); nil when none is known.
+    var lanAddress: String? { get }
     /// Where requests for root's helpers are left (the service's runtime directory); nil
     /// for a box not installed from the package.
     var requestDirectory: String? { get }

@@ -22,7 +22,7 @@ extension ConsoleAnswers {
         mqtt.host == "127.0.0.1" && mqtt.username == VenueBrokerFiles.manager && mqtt.group != nil
     }
 
-    func venue(_ action: ConsoleRequest.Action, now: Instant, effects: inout [ConsoleEffect]) -> ConsoleReply? {
+    func venue(_ action: ConsoleRequest.Action, effects: inout [ConsoleEffect]) -> ConsoleReply? {
         guard facts.requestDirectory != nil, consoleConfigPath != nil else {
             return .refusal(
                 .unavailable,
@@ -36,27 +36,18 @@ extension ConsoleAnswers {
             guard hub, let group = config.mqtt?.group else {
                 return .refusal(.refused, "this box is not a venue's hub: `venue hub GROUP` makes it one")
             }
-            guard let address = facts.pageByNumber(port: 80, now: now).flatMap(Self.host(ofLink:)) else {
+            guard let address = facts.lanAddress else {
                 return .refusal(.unavailable, "this hub has no address on the LAN yet: a box could not reach it")
             }
             effects.append(.venue(.admit(box: box, hub: address, group: group)))
-        case .venueJoin:
+        case .venueJoin(let code):
             if hub { return .refusal(.refused, "this box is the venue's hub: `venue leave` first") }
-            guard case .venueJoin(let code) = action else { return nil }
             effects.append(.venue(.join(code)))
         default:
             guard config.mqtt?.group != nil else { return .refusal(.refused, "this box is in no venue") }
             effects.append(.venue(.leave))
         }
         return nil
-    }
-
-    /// The host of a page's link by number (`http://192.168.1.23/`, `http://[fd00::5]:8080/`).
-    static func host(ofLink link: String) -> String? {
-        guard link.hasPrefix("http://") else { return nil }
-        let rest = link.dropFirst("http://".count)
-        if rest.hasPrefix("[") { return rest.dropFirst().split(separator: "]").first.map(String.init) }
-        return rest.split(whereSeparator: { $0 == ":" || $0 == "/" }).first.map(String.init)
     }
 
     /// The reply to a venue change once it is done.

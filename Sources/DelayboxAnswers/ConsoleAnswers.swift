@@ -173,7 +173,7 @@ public struct ConsoleAnswers {
         case .venue:
             return .answer(venueAnswer)
         case .venueServe, .venueAdmit, .venueJoin, .venueLeave:
-            return venue(request.action, now: now, effects: &effects)
+            return venue(request.action, effects: &effects)
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)

@@ -64,6 +64,8 @@ final class ApplianceFacts: BoxFacts {
         PageLinks.link(port: port, addresses: gathered.machine.figures.addresses)
     }
 
+    var lanAddress: String? { PageLinks.lanAddress(among: gathered.machine.figures.addresses) }
+
     var requestDirectory: String? {
         getenv("RUNTIME_DIRECTORY").map { String(cString: $0) }
     }

@@ -26,18 +26,22 @@ public final class PageLinks {
     }
 
     /// The first link by number among `addresses` (each "INTERFACE ADDRESS", as
-    /// `SystemFigures` reads them): an IPv4 address before an IPv6 one, never a
-    /// link-local one (169.254/16, fe80::/10: not what a phone on the LAN is given).
+    /// `SystemFigures` reads them), for `port`.
     public static func link(port: Int, addresses: [String]) -> String? {
+        lanAddress(among: addresses).map { address in
+            let host = address.contains(":") ? "[\(address)]" : address
+            return "http://\(host)\(port == 80 ? "/" : ":\(port)/")"
+        }
+    }
+
+    /// The box's address a phone or another box on the LAN can reach, among `addresses`:
+    /// an IPv4 address before an IPv6 one, never a link-local one (169.254/16, fe80::/10:
+    /// not what a phone on the LAN is given).
+    public static func lanAddress(among addresses: [String]) -> String? {
         let numbers = addresses.compactMap { $0.split(separator: " ").last.map(String.init) }
-        let suffix = port == 80 ? "/" : ":\(port)/"
         if let v4 = numbers.first(where: { $0.contains(".") && !$0.contains(":") && !$0.hasPrefix("169.254.") }) {
-            return "http://\(v4)\(suffix)"
+            return v4
         }
-        if let v6 = numbers.first(where: { $0.contains(":") && !$0.lowercased().hasPrefix("fe80") && !$0.contains("%") }
-        ) {
-            return "http://[\(v6)]\(suffix)"
-        }
-        return nil
+        return numbers.first { $0.contains(":") && !$0.lowercased().hasPrefix("fe80") && !$0.contains("%") }
     }
 }

@@ -124,14 +124,14 @@ public final class FileErrands: Sendable {
         }
     }
 
-    /// The bytes `write` leaves: `config save`'s changes laid over the file as it is.
-    static func bytes(of write: FileWrite) -> [UInt8] {
+    /// The bytes `write` leaves: `config save`'s changes laid over the file as it is
+    /// (refused when that file no longer reads: `SavedConfig`).
+    static func bytes(of write: FileWrite) throws -> [UInt8] {
         switch write.content {
         case .bytes(let bytes):
             return bytes
         case .configOverlay(let changes):
-            let saved =
-                FileManager.default.fileExists(atPath: write.path) ? ConfigFile.document(write.path).document : nil
+            let saved = try SavedConfig.document(at: write.path)
             let text =
                 "# Written by the console's `config save`; laid over the site file at start. Delete it to go back.\n"
                 + ConfigFile.yaml(saved.map { $0.merged(with: changes) } ?? changes)

@@ -36,11 +36,18 @@ public struct VenueErrand: Sendable {
     }
 
     public func perform(_ job: VenueJob) -> VenueOutcome {
+        // A saved config that no longer reads is refused before root changes anything:
+        // replacing it would lose the owner's other saved keys.
+        let saved: ConfigNode?
+        do { saved = try job.savesSettings ? SavedConfig.document(at: configPath) : nil } catch {
+            return .failed(error.description)
+        }
         switch job {
         case .serve(let group):
             let password = VenueJoinCode.newPassword()
             if let refused = ask(.serve(group: group, managerPassword: password)) { return .failed(refused) }
             return save(
+                over: saved,
                 mqtt: [
                     ("broker", "mqtt://127.0.0.1:\(brokerPort)"), ("username", VenueBrokerFiles.manager),
                     ("password", password), ("group", group), ("venue_clock", VenueClockSource.own.rawValue),
@@ -54,6 +61,7 @@ public struct VenueErrand: Sendable {
             if let refused = ask(.follow(hub: code.hub)) { return .failed(refused) }
             let host = code.hub.contains(":") ? "[\(code.hub)]" : code.hub
             return save(
+                over: saved,
                 mqtt: [
                     ("broker", "mqtt://\(host):\(code.port)"), ("client_id", code.box), ("username", code.box),
                     ("password", code.password), ("group", code.group),
@@ -64,7 +72,7 @@ public struct VenueErrand: Sendable {
             )
         case .leave:
             if let refused = ask(.leave) { return .failed(refused) }
-            return save(mqtt: nil, done: "this box is in no venue")
+            return save(over: saved, mqtt: nil, done: "this box is in no venue")
         }
     }
 
@@ -80,12 +88,10 @@ public struct VenueErrand: Sendable {
             }, text: request.text(id:))
     }
 
-    /// The saved config with its `mqtt:` part replaced by `mqtt` (nil: none).
-    private func save(mqtt: [(String, String)]?, done: String) -> VenueOutcome {
+    /// The saved config (`saved`, as read before root was asked) with its `mqtt:` part
+    /// replaced by `mqtt` (nil: none).
+    private func save(over saved: ConfigNode?, mqtt: [(String, String)]?, done: String) -> VenueOutcome {
         let origin = SourceLocation(file: "venue", line: 1, column: 1)
-        let saved =
-            FileManager.default.fileExists(atPath: configPath)
-            ? ConfigFile.document(configPath).document : nil
         var document = (saved ?? .mapping([], origin)).removing("mqtt")
         if let mqtt {
             let settings = ConfigNode.mapping(
@@ -101,5 +107,12 @@ public struct VenueErrand: Sendable {
             return .failed("the venue is set up, but \(configPath) cannot be written: \(error)")
         }
         return .done(done)
+    }
+}
+
+extension VenueJob {
+    /// Whether the job writes this box's own MQTT settings (letting another box in does not).
+    fileprivate var savesSettings: Bool {
+        if case .admit = self { false } else { true }
     }
 }

@@ -61,18 +61,20 @@ public enum VenueRequest: Sendable, Equatable {
         switch fields.first {
         case "serve":
             try count(3)
-            return .serve(group: try name(fields[1], "group"), managerPassword: try password(fields[2]))
+            return .serve(
+                group: try VenueJoinCode.name(fields[1], "group"),
+                managerPassword: try VenueJoinCode.password(fields[2]))
         case "admit":
             try count(3)
-            let user = try name(fields[1], "box")
+            let user = try VenueJoinCode.name(fields[1], "box")
             guard user != VenueBrokerFiles.manager else { throw Problem("'\(user)' is the hub's own user") }
-            return .admit(user: user, password: try password(fields[2]))
+            return .admit(user: user, password: try VenueJoinCode.password(fields[2]))
         case "dismiss":
             try count(2)
-            return .dismiss(user: try name(fields[1], "box"))
+            return .dismiss(user: try VenueJoinCode.name(fields[1], "box"))
         case "follow":
             try count(2)
-            return .follow(hub: try hub(fields[1]))
+            return .follow(hub: try VenueJoinCode.hubAddress(fields[1]))
         case "leave":
             try count(1)
             return .leave
@@ -81,12 +83,4 @@ public enum VenueRequest: Sendable, Equatable {
                 "no venue request '\(fields.first?.prefix(16) ?? "")' (serve, admit, dismiss, follow, leave)")
         }
     }
-
-    static func name(_ text: String, _ what: String) throws(Problem) -> String {
-        try VenueJoinCode.name(text, what)
-    }
-
-    static func password(_ text: String) throws(Problem) -> String { try VenueJoinCode.password(text) }
-
-    static func hub(_ text: String) throws(Problem) -> String { try VenueJoinCode.hubAddress(text) }
 }

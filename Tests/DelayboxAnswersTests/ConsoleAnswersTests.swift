@@ -34,6 +34,7 @@ import Testing
         func localMinuteOfDay() -> Int? { nil }
         func pageByName(port: Int) -> String { "http://pub-box.local:\(port)/" }
         func pageByNumber(port: Int, now: Instant) -> String? { "http://192.168.1.20:\(port)/" }
+        var lanAddress: String? { "192.168.1.20" }
         func sayToGroup(_ line: String) -> String? {
             said.append(line)
             return nil

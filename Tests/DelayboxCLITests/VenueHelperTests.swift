@@ -2,6 +2,7 @@ import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxFiles
 import DelayboxMQTT
+import DelayboxNetwork
 import DelayboxPlatform
 import DelayboxState
 import DelayboxTestSupport
@@ -207,5 +208,27 @@ import Testing
         }
         #expect(why.contains("root's venue helper did not answer"), "\(why)")
         #expect(try String(contentsOfFile: screen.configPath, encoding: .utf8) == before)
+    }
+
+    /// A saved config that no longer reads is refused before root is asked: joining would
+    /// otherwise replace the owner's other saved keys with the venue's settings alone.
+    @Test func aSavedConfigThatNoLongerReadsIsRefusedBeforeRootIsAsked() throws {
+        let directory = try ExternalTool.temporaryDirectory("venue-unreadable")
+        chmod(directory.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let screen = try RootVenueHelper(directory.appendingPathComponent("screen2"), port: 1883)
+        defer { screen.stop() }
+        _ = screen.serve()
+        let broken = "defaults:\n  delay: \"30 s\n  volume: [40\n"
+        try broken.write(toFile: screen.configPath, atomically: true, encoding: .utf8)
+        let code = VenueJoinCode(
+            hub: "192.0.2.7", port: 1883, group: "pub", box: "screen2", password: VenueJoinCode.newPassword())
+        guard case .failed(let why) = screen.errand(port: 1883).perform(.join(code)) else {
+            Issue.record("a join over an unreadable saved config was carried out")
+            return
+        }
+        #expect(why.contains("\(screen.configPath):") && why.contains("nothing changed"), "\(why)")
+        #expect(try String(contentsOfFile: screen.configPath, encoding: .utf8) == broken)
+        #expect(!FileManager.default.fileExists(atPath: screen.helper.files.timeSource), "root was asked")
     }
 }
