@@ -69,13 +69,19 @@ import Testing
         var directory: URL
         var sshPort: Int
         var webPort: Int
+        /// Where this machine reaches the board's MQTT broker (TCP) and time server (UDP):
+        /// a venue's hub serves both.
+        var brokerPort: Int
+        var timePort: Int
         var poweredOn = Date()
 
         init(card: URL, in directory: URL, station: Int) throws {
             (self.directory, sshPort, webPort) = (directory, try LoopbackPort.unused(), try LoopbackPort.unused())
+            (brokerPort, timePort) = (try LoopbackPort.unused(), try LoopbackPort.unused())
             machine = try LaunchedProgram(
                 VirtualBoardImageTests.root.appendingPathComponent("tools/image/boot.sh"),
                 [card.path, directory.path, String(sshPort), String(webPort), String(station)],
+                environment: ["FORWARDS": "tcp:127.0.0.1:\(brokerPort)-:1883 udp:127.0.0.1:\(timePort)-:123"],
                 errors: .file(directory.appendingPathComponent("boot.log")))
         }
 
@@ -187,7 +193,7 @@ import Testing
             [
                 Self.root.appendingPathComponent("tools/browser/first_boot.py").path,
                 "--url", "http://127.0.0.1:\(board.webPort)", "--station", "http://10.0.2.100:8000/club",
-                "--out", screenshots.path,
+                "--out", screenshots.path, "--hub", "pub", "--add", "screen2",
             ])
         #expect(phone.status == 0, "\(phone.output)\n\(phone.errors)\nthe console:\n\(board.console.suffix(3000))")
         print(phone.output)
@@ -201,6 +207,16 @@ import Testing
         }
         #expect(tone, "the club's station at the codec")
         print("image: the club's station heard at the codec \(board.elapsed) s after power-on")
+
+        // The venue's hub the page made: the card's own mosquitto lets in the box it added (with
+        // the code's password, nothing else) and its own chrony serves the room's time.
+        let code = try #require(
+            phone.output.firstMatch(of: /join code: (delaybox-venue:\S+)/).map { String($0.1) }, "\(phone.output)")
+        let password = try #require(code.split(separator: "/").last.map(String.init))
+        #expect(code.contains("/pub/screen2/"), "\(code)")
+        #expect(RootVenueHelper.logsIn("screen2", password, port: board.brokerPort), "the hub's broker")
+        #expect(!RootVenueHelper.logsIn("screen2", password + "x", port: board.brokerPort))
+        #expect(ChronyPair.answers(port: board.timePort, within: 30), "the hub's time server")
     }
 
     /// Imager's customisation, in either form, on the first boot: the name, the user with its

@@ -11,7 +11,9 @@
 # kernel's console (hvc0) goes to DIR/console.log, each power-on's after the last's. QEMU's
 # user network, restricted (the board reaches nothing else), forwards 127.0.0.1:SSH_PORT to
 # its port 22 and WEB_PORT to 80; with STATION_PORT the board reaches this machine's
-# 127.0.0.1:STATION_PORT as 10.0.2.100:8000 (a station). Its codec is an HD Audio line out
+# 127.0.0.1:STATION_PORT as 10.0.2.100:8000 (a station). FORWARDS adds forwards of its own
+# (space-separated QEMU hostfwd rules: "tcp:127.0.0.1:PORT-:1883 udp:127.0.0.1:PORT-:123",
+# a venue hub's broker and time). Its codec is an HD Audio line out
 # (a PCI sound card, with a clock of its own, as a HAT's DAC has) whose output — what the
 # board's jack would play — is written to DIR/codec.wav (48 kHz, 16-bit stereo; its header's
 # sizes are right once QEMU ends). A reboot powers on again, up to BOOTS (4) times, each
@@ -33,6 +35,7 @@ network="user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22,hostfwd=tc
 # (A guestfwd to a TCP chardev is one connection, made at QEMU's start: each of the board's
 # connections gets a relay of its own instead, bash's /dev/tcp.)
 relay="bash -c 'exec 3<>/dev/tcp/127.0.0.1/$STATION_PORT; cat <&3 & cat >&3'"
+for forward in ${FORWARDS:-}; do network+=",hostfwd=$forward"; done
 [ -z "$STATION_PORT" ] || network+=",guestfwd=tcp:10.0.2.100:8000-cmd:$relay"
 board_machine "$DIR"
 for ((boot = 1; boot <= ${BOOTS:-4}; boot++)); do

@@ -43,10 +43,12 @@ needs=$(dpkg-deb -f "$DEB" Depends Recommends | sed 's/^[A-Za-z]*: //' | tr ',' 
   | sed 's/(.*)//; s/|.*//; s/ //g' | grep -v '^$' | sort -u | paste -sd,)
 # A Pi's: the kernel and its initramfs, the Pi's boot firmware (it copies the kernel, the
 # device trees and config.txt/cmdline.txt onto the boot partition), the Wi-Fi's firmware;
-# NetworkManager (the box's Wi-Fi keeper and hotspot), Avahi (NAME.local), time, SSH (off
-# until asked), growing the root (sfdisk, resize2fs); busybox for the setup boot only.
+# NetworkManager (the box's Wi-Fi keeper and hotspot), Avahi (NAME.local), time by chrony (to
+# a millisecond of a venue's hub, which serves it to the room), mosquitto (off until the page
+# makes the box a venue's hub: issue 70), SSH (off until asked), growing the root (sfdisk,
+# resize2fs); busybox for the setup boot only.
 INCLUDE="systemd,systemd-sysv,udev,dbus,kmod,initramfs-tools,linux-image-arm64,raspi-firmware,firmware-brcm80211"
-INCLUDE+=",wireless-regdb,network-manager,wpasupplicant,avahi-daemon,libnss-mdns,systemd-timesyncd,openssh-server"
+INCLUDE+=",wireless-regdb,network-manager,wpasupplicant,avahi-daemon,libnss-mdns,chrony,mosquitto,openssh-server"
 INCLUDE+=",ca-certificates,fdisk,e2fsprogs,dosfstools,iproute2,procps,sudo,busybox-static,$needs"
 
 say "debootstrap trixie arm64 (first stage) into $FS"

@@ -82,7 +82,7 @@ cp -P /etc/resolv.conf /etc/resolv.conf.image-setup 2>/dev/null || true
 rm -f /etc/resolv.conf
 echo 'nameserver 10.0.2.3' > /etc/resolv.conf
 apt-get -q update
-apt-get -q install -y /var/cache/delaybox.deb network-manager avahi-daemon libnss-mdns openssh-server sudo
+apt-get -q install -y /var/cache/delaybox.deb network-manager avahi-daemon libnss-mdns chrony mosquitto openssh-server sudo
 rm /var/cache/delaybox.deb
 /usr/lib/delaybox-image/configure
 rm -f /etc/resolv.conf
