@@ -124,9 +124,8 @@ final class Playout {
     /// says its own next.
     private var venue = VenueAlignment()
     private var nextVenueFigure = Instant.zero
-    /// When this box first took part in the room (its clock trusted): settled
-    /// `VenueAlignment.settledAfter` later.
-    private var inRoomSince: Instant?
+    /// How long this box has taken part in the room: settled after a minute.
+    private var tenure = RoomTenure()
     /// Whether the wall clock was the room's when last looked at; nil: not yet.
     private var venueClockTrusted: Bool?
     /// When the station's clock is next looked at, to be kept for its next start.
@@ -489,10 +488,11 @@ final class Playout {
     /// (`VenueClock`, issue 70): a box off by more neither moves the others nor itself.
     private func alignWithTheRoom(now: Instant) {
         let figures = doors.takeVenueFigures()
+        let clock = facts.gathered.venueClock
+        let settled = tenure.look(member: doors.venueMember != nil, trusted: clock.trusted, now: now)
         guard let me = doors.venueMember, !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else {
             return
         }
-        let clock = facts.gathered.venueClock
         if clock.trusted != venueClockTrusted {
             venueClockTrusted = clock.trusted
             if let whyNot = clock.whyNot {
@@ -501,10 +501,7 @@ final class Playout {
                 logger.notice("the room's alignment begins: the clock is \(clock.summary)")
             }
         }
-        guard clock.trusted else { return }
-        let since = inRoomSince ?? now
-        inRoomSince = since
-        let settled = now - since >= VenueAlignment.settledAfter
+        guard let settled else { return }
         let engine = session.engine
         /// A time on the playout's clock as Unix time (ns).
         func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }
