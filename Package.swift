@@ -201,7 +201,8 @@ let package = Package(
                 "DelayboxAnswers", "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxConfig",
                 "DelayboxConfigFile", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
                 "DelayboxJSON",
-                "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMixer", "DelayboxMQTT", "DelayboxOutput",
+                "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMicroHTTPD", "DelayboxMixer",
+                "DelayboxMQTT", "DelayboxOutput",
                 "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
                 "DelayboxStream", "DelayboxWeb", "DelayboxWiFi",
             ], swiftSettings: strict),
@@ -322,7 +323,7 @@ let package = Package(
             name: "DelayboxApplianceTests",
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
-                "DelayboxEngine", "DelayboxNetwork", "DelayboxOutput",
+                "DelayboxEngine", "DelayboxMicroHTTPD", "DelayboxNetwork", "DelayboxOutput",
                 "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
                 "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
             ],

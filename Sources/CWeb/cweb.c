@@ -280,9 +280,13 @@ void dbx_web_stop(dbx_web *web, int keep_socket) {
 int dbx_web_hash_password(const char *password, char *hash, size_t size) {
   char salt[CRYPT_GENSALT_OUTPUT_SIZE];
   if (!crypt_gensalt_rn("$y$", 0, NULL, 0, salt, sizeof salt)) return -1;
+  return dbx_web_crypt(password, salt, hash, size);
+}
+
+int dbx_web_crypt(const char *password, const char *setting, char *hash, size_t size) {
   struct crypt_data *data = calloc(1, sizeof *data);
   if (!data) return -1;
-  const char *made = crypt_r(password, salt, data);
+  const char *made = crypt_r(password, setting, data);
   int result = -1;
   if (made && made[0] == '$' && strlen(made) < size) {
     strcpy(hash, made);

@@ -5,6 +5,7 @@ import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxFiles
 import DelayboxLog
+import DelayboxMicroHTTPD
 import DelayboxOutput
 import DelayboxPlatform
 import DelayboxService
@@ -184,8 +185,10 @@ public final class Appliance {
         setup.backups = BoxBackupFiles(
             paths: .init(
                 state: options.statePath, consoleConfig: options.consoleConfigPath, dailyUpdates: daily,
-                journalDirectory: setup.journalDirectory, board: options.boardPath, site: options.sitePath),
+                journalDirectory: setup.journalDirectory, board: options.boardPath, site: options.sitePath,
+                webPassword: WebPasswordFile.passwords(besideState: options.statePath).file.path),
             box: HostName.current(), release: DelayboxVersion.string,
+            sealing: .init(derive: { PasswordHashing.key(from: $0, setting: $1) }, random: PasswordHashing.randomBytes),
             nowUnixMs: { Int64(WallClock.unixTime() * 1_000) })
         // Just reset: the page's password is chosen again, for 30 minutes from now.
         setup.reset = FactoryReset.takeMark(besideState: options.statePath)

@@ -25,12 +25,15 @@ public struct BoxBackup: Sendable, Equatable, Codable {
     public var config: String
     /// Whether the box looks for a new release every night.
     public var dailyUpdates: Bool
+    /// The passwords, when the owner asked for them: sealed with their passphrase.
+    public var passwords: SealedPasswords?
 
     enum CodingKeys: String, CodingKey {
         case format = "delaybox_backup", box, release
         case takenUnixS = "taken_unix_s"
         case settings, config
         case dailyUpdates = "daily_updates"
+        case passwords
     }
 
     public init(

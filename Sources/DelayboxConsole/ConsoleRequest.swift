@@ -127,9 +127,11 @@ public struct ConsoleRequest: Sendable, Equatable {
 /// upload; no console line carries one), the last change undone. A restore and an undo
 /// write the files and restart the box.
 public enum BackupJob: Sendable, Equatable {
-    case take
+    /// The box's backup; with a passphrase, its passwords too, sealed with it.
+    case take(passphrase: String? = nil)
     case list
-    case restore(text: String)
+    /// A backup restored; a passphrase opens the passwords it holds sealed.
+    case restore(text: String, passphrase: String? = nil)
     case undo
 }
 

@@ -10,7 +10,7 @@ import DelayboxWeb
 /// The web page's password as the box keeps it: its yescrypt hash (libcrypt) in
 /// `web-password` beside the state file (`PasswordFile`).
 public struct WebPasswords: PasswordStore {
-    let file: PasswordFile
+    public let file: PasswordFile
 
     public init(path: String) { file = PasswordFile(path: path) }
 

@@ -24,18 +24,35 @@ public final class BoxBackupFiles: Sendable {
         public var journalDirectory: String?
         public var board: String
         public var site: String?
+        /// The page password's hash (`web-password`); nil: the box has no page.
+        public var webPassword: String?
 
         public init(
             state: String, consoleConfig: String?, dailyUpdates: String?, journalDirectory: String?, board: String,
-            site: String?
+            site: String?, webPassword: String? = nil
         ) {
             (self.state, self.consoleConfig, self.dailyUpdates) = (state, consoleConfig, dailyUpdates)
-            (self.journalDirectory, self.board, self.site) = (journalDirectory, board, site)
+            (self.journalDirectory, self.board, self.site, self.webPassword) = (
+                journalDirectory, board, site, webPassword
+            )
+        }
+    }
+
+    /// How a backup's passwords are sealed: the key from a passphrase (yescrypt), the
+    /// nonce's random bytes.
+    public struct Sealing: Sendable {
+        let derive: SealedPasswords.Derivation
+        let random: @Sendable (Int) -> [UInt8]
+
+        public init(derive: @escaping SealedPasswords.Derivation, random: @escaping @Sendable (Int) -> [UInt8]) {
+            (self.derive, self.random) = (derive, random)
         }
     }
 
     public let paths: Paths
     public let shelf: BackupShelf
+    /// Nil: this box takes and opens no passwords.
+    let sealing: Sealing?
     /// The box's name and release, written into each backup.
     let box: String
     let release: String
@@ -51,18 +68,46 @@ public final class BoxBackupFiles: Sendable {
     /// are restored with brings them within its own `max_delay`.
     private static let readMaxDelayMs = EngineConfiguration.maxDelayRange.upperBound
 
-    public init(paths: Paths, box: String, release: String, nowUnixMs: @escaping @Sendable () -> Int64) {
-        (self.paths, self.box, self.release, self.nowUnixMs) = (paths, box, release, nowUnixMs)
+    public init(
+        paths: Paths, box: String, release: String, sealing: Sealing? = nil,
+        nowUnixMs: @escaping @Sendable () -> Int64
+    ) {
+        (self.paths, self.box, self.release, self.nowUnixMs, self.sealing) = (paths, box, release, nowUnixMs, sealing)
         shelf = BackupShelf(
             directory: URL(fileURLWithPath: paths.state).deletingLastPathComponent().appendingPathComponent("backups")
                 .path)
     }
 
-    /// The box as one backup: `settings` with the saved config and the nightly updates.
-    public func take(_ settings: Settings) throws -> BoxBackup {
-        BoxBackup(
+    /// The box as one backup: `settings` with the saved config and the nightly updates; with
+    /// a `passphrase`, its passwords too, sealed with it.
+    public func take(_ settings: Settings, passphrase: String? = nil) throws -> BoxBackup {
+        var backup = BoxBackup(
             box: box, release: release, takenUnixS: nowUnixMs() / 1_000, settings: settings,
             config: try savedConfig(), dailyUpdates: dailyUpdatesOn())
+        if let passphrase { backup.passwords = try sealedPasswords(passphrase) }
+        return backup
+    }
+
+    /// This box's passwords sealed with `passphrase`: the saved config's secrets and the page's.
+    private func sealedPasswords(_ passphrase: String) throws -> SealedPasswords {
+        guard let sealing else { throw BackupProblem("this box cannot seal passwords") }
+        guard passphrase.count >= SealedPasswords.shortestPassphrase else {
+            throw BackupProblem(
+                "a passphrase of at least \(SealedPasswords.shortestPassphrase) characters seals the passwords")
+        }
+        var secrets: [String: String] = [:]
+        if let found = savedDocument() {
+            for key in found.secrets {
+                if case .scalar(let value, _)? = found.saved.lookup(key).node { secrets[key] = value }
+            }
+        }
+        let contents = SealedPasswords.Contents(
+            config: secrets, page: paths.webPassword.flatMap { PasswordFile(path: $0).read() })
+        guard
+            let sealed = SealedPasswords.seal(
+                contents, passphrase: passphrase, nonce: sealing.random(ChaChaPoly.nonceBytes), derive: sealing.derive)
+        else { throw BackupProblem("the passwords could not be sealed (libcrypt)") }
+        return sealed
     }
 
     /// Keeps a copy of the box with `settings` (nil: those last handed over) when an owner's
@@ -81,18 +126,23 @@ public final class BoxBackupFiles: Sendable {
     /// network `door` sets only what that door may (nil: the box's own door).
     public func perform(_ job: BackupJob, door: NetworkDoorPolicy.Door? = nil, current: Settings) -> BackupOutcome {
         switch job {
-        case .take:
-            do { return .taken(try take(current)) } catch { return .failed(.unavailable, ErrorText.of(error)) }
+        case .take(let passphrase):
+            do { return .taken(try take(current, passphrase: passphrase)) } catch let problem as BackupProblem {
+                return .failed(.refused, problem.description)
+            } catch { return .failed(.unavailable, ErrorText.of(error)) }
         case .list:
             return .listed(shelf.copies(maxDelayMs: Self.readMaxDelayMs).map { ($0.madeUnixMs, $0.backup) })
-        case .restore(let text):
+        case .restore(let text, let passphrase):
             switch BoxBackup.read(text, maxDelayMs: Self.readMaxDelayMs) {
             case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
             case .success(let backup):
                 if let door, let refusal = refusal(backup.config, door: door) {
                     return .failed(.refused, "not restored, nothing changed: \(refusal)")
                 }
-                return restore(backup, current: current, undo: nil)
+                switch opened(backup, passphrase: passphrase) {
+                case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
+                case .success(let passwords): return restore(backup, passwords: passwords, current: current, undo: nil)
+                }
             }
         case .undo:
             guard let copy = shelf.beforeLastChange(maxDelayMs: Self.readMaxDelayMs) else {
@@ -101,7 +151,7 @@ public final class BoxBackupFiles: Sendable {
             var backup = copy.backup
             // An undo takes back an owner's choice, not the volume now or what the box learned.
             (backup.settings.volume, backup.settings.stationClocks) = (current.volume, current.stationClocks)
-            return restore(backup, current: current, undo: copy)
+            return restore(backup, passwords: nil, current: current, undo: copy)
         }
     }
 
@@ -125,11 +175,28 @@ public final class BoxBackupFiles: Sendable {
         return nil
     }
 
-    /// Checks `backup` as this box would read it, then writes it; `undo`: the copy it came
-    /// from, whose newer copies go once it is written.
-    private func restore(_ backup: BoxBackup, current: Settings, undo: BackupShelf.Copy?) -> BackupOutcome {
+    /// The passwords `backup` holds, opened with `passphrase`; nil when it holds none or none
+    /// was given (this box keeps its own).
+    private func opened(_ backup: BoxBackup, passphrase: String?) -> Result<
+        SealedPasswords.Contents?, BackupProblem
+    > {
+        guard let sealed = backup.passwords, let passphrase, !passphrase.isEmpty else { return .success(nil) }
+        guard let sealing else { return .failure(BackupProblem("this box cannot open sealed passwords")) }
+        return sealed.open(passphrase: passphrase, derive: sealing.derive).flatMap { contents in
+            if let page = contents.page, !PasswordFile.isHash(page) {
+                return .failure(BackupProblem("its page password is not a password's hash"))
+            }
+            return .success(contents)
+        }
+    }
+
+    /// Checks `backup` (with its opened `passwords`) as this box would read it, then writes
+    /// it; `undo`: the copy it came from, whose newer copies go once it is written.
+    private func restore(
+        _ backup: BoxBackup, passwords: SealedPasswords.Contents?, current: Settings, undo: BackupShelf.Copy?
+    ) -> BackupOutcome {
         let checked: (settings: Settings, config: String?, notes: [String])
-        switch check(backup) {
+        switch check(backup, passwords: passwords) {
         case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
         case .success(let value): checked = value
         }
@@ -138,7 +205,7 @@ public final class BoxBackupFiles: Sendable {
         let before = try? take(current)
         do {
             if undo == nil { keepCopy(of: current, settles: false) }
-            try write(restored, config: checked.config)
+            try write(restored, config: checked.config, pageHash: passwords?.page)
             if let undo { try shelf.forget(newerThan: undo, maxDelayMs: Self.readMaxDelayMs) }
         } catch {
             return .failed(.unavailable, "the backup could not be written: \(ErrorText.of(error))")
@@ -153,13 +220,17 @@ public final class BoxBackupFiles: Sendable {
     /// The backup's settings within its config's `max_delay`, and its config as this box
     /// writes it (its own secrets kept; nil: nothing saved) — or why the box would not read
     /// it, with the line.
-    private func check(_ backup: BoxBackup) -> Result<
+    private func check(_ backup: BoxBackup, passwords: SealedPasswords.Contents?) -> Result<
         (settings: Settings, config: String?, notes: [String]), BackupProblem
     > {
         guard let consoleConfig = paths.consoleConfig else {
             return .failure(BackupProblem("this box keeps no saved config"))
         }
-        let text = configText(backup.config)
+        let text: String?
+        switch configText(backup.config, passwords: passwords?.config ?? [:]) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let value): text = value
+        }
         let trial = consoleConfig + ".restoring"
         defer { try? DurableFile.remove(trial) }
         do {
@@ -185,17 +256,27 @@ public final class BoxBackupFiles: Sendable {
         if paths.dailyUpdates == nil, !backup.dailyUpdates {
             notes.append("this box has no nightly updates to switch off")
         }
+        if backup.passwords != nil, passwords == nil {
+            notes.append("its passwords are sealed and no passphrase was given: this box keeps its own")
+        }
+        if passwords?.page != nil, let path = paths.webPassword {
+            notes.append(
+                PasswordFile(path: path).read() == nil
+                    ? "the page's password is the backup's: log in with that one"
+                    : "the page's password stays this box's (changed only with the current one)")
+        }
         return .success((settings.settings, text, notes))
     }
 
-    /// `backup`'s config with this box's own secrets laid over it (a backup holds none), as
-    /// `config.yaml` is written; nil when there is nothing to save.
-    private func configText(_ backupConfig: String) -> String? {
+    /// `backup`'s config with this box's own secrets laid over it (its text holds none), then
+    /// the backup's sealed `passwords` (dotted keys), as `config.yaml` is written; nil when
+    /// there is nothing to save. A sealed key that is no password of that config is refused.
+    private func configText(_ backupConfig: String, passwords: [String: String]) -> Result<String?, BackupProblem> {
         var diagnostics: [ConfigDiagnostic] = []
         let fromBackup =
             backupConfig.isEmpty
             ? nil : ConfigFile.parse(backupConfig, file: "backup", emptyAllowed: true, diagnostics: &diagnostics)
-        guard diagnostics.isEmpty else { return backupConfig }
+        guard diagnostics.isEmpty else { return .success(backupConfig) }
         var document = fromBackup ?? .mapping([], SourceLocation(file: "backup", line: 1, column: 1))
         if let found = savedDocument() {
             for key in found.secrets {
@@ -204,8 +285,21 @@ public final class BoxBackupFiles: Sendable {
                 }
             }
         }
-        guard case .mapping(let entries, _) = document, !entries.isEmpty else { return nil }
-        return Self.savedHeader + ConfigFile.yaml(document)
+        let origin = SourceLocation(file: "backup", line: 1, column: 1)
+        for (key, value) in passwords.sorted(by: { $0.key < $1.key }) {
+            guard let setting = document.override(setting: key, to: .scalar(value, origin)) else {
+                return .failure(BackupProblem("its passwords name \(key.prefix(80)), which is no password"))
+            }
+            document = document.merged(with: setting)
+        }
+        // Secrets as the whole config reads them: the board and site files under the backup's.
+        let under = ConfigFile.document(paths.board, overlays: [paths.site].compactMap { $0 }).document
+        let secrets = BoardConfig.secretKeys(in: under.map { $0.merged(with: document) } ?? document)
+        if let stray = passwords.keys.sorted().first(where: { !secrets.contains($0) }) {
+            return .failure(BackupProblem("its passwords name \(stray.prefix(80)), which is no password"))
+        }
+        guard case .mapping(let entries, _) = document, !entries.isEmpty else { return .success(nil) }
+        return .success(Self.savedHeader + ConfigFile.yaml(document))
     }
 
     /// What `config.yaml` starts with when a restore wrote it.
@@ -246,7 +340,7 @@ public final class BoxBackupFiles: Sendable {
     /// Writes the backup's files, durably: the saved config (or none), the nightly updates,
     /// the settings last (what the box starts from); the delay journal goes, or the restart
     /// would resume the delay it held.
-    private func write(_ backup: BoxBackup, config: String?) throws {
+    private func write(_ backup: BoxBackup, config: String?, pageHash: String?) throws {
         if let path = paths.consoleConfig {
             if let config {
                 try DurableFile.write(Array(config.utf8), to: path, mode: 0o600)
@@ -256,6 +350,11 @@ public final class BoxBackupFiles: Sendable {
         }
         if let path = paths.dailyUpdates {
             try DurableFile.write(Array((backup.dailyUpdates ? "on\n" : "off\n").utf8), to: path, mode: 0o644)
+        }
+        // A box with a page password keeps it: a session is no way round "Change password"
+        // asking for the current one. A new card (none yet) takes the backup's.
+        if let pageHash, let path = paths.webPassword, PasswordFile(path: path).read() == nil {
+            try PasswordFile(path: path).store(pageHash)
         }
         try SettingsFile(path: paths.state).save(backup.settings)
         for file in FactoryReset.journalFiles(in: paths.journalDirectory) { try DurableFile.remove(file) }

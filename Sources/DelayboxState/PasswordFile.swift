@@ -28,7 +28,7 @@ public struct PasswordFile: Sendable {
     }
 
     /// A crypt(3) hash: `$id$…`, of the characters crypt uses.
-    static func isHash(_ text: String) -> Bool {
+    public static func isHash(_ text: String) -> Bool {
         text.hasPrefix("$") && text.utf8.count < 256
             && text.utf8.allSatisfy {
                 $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/")

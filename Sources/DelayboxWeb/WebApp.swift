@@ -2,6 +2,7 @@ import DelayboxConfig
 import DelayboxConsole
 import DelayboxJSON
 import DelayboxUnits
+import FoundationEssentials
 import Synchronization
 
 /// The web door's handling of a request (docs/web.md): the page and its assets, the
@@ -84,6 +85,7 @@ public final class WebApp: Sendable {
             case "/api/logout": return logout(request, now: now)
             case "/api/reset": return factoryReset(request, now: now)
             case "/api/restore": return restore(request, now: now)
+            case "/api/backup": return sealedBackup(request, now: now)
             default: return command(request, now: now)
             }
         case (_, let path) where Self.posts.contains(path) || Self.gets.contains(path):
@@ -94,7 +96,7 @@ public final class WebApp: Sendable {
     }
 
     private static let posts: Set<String> = [
-        "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset", "/api/restore",
+        "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset", "/api/restore", "/api/backup",
     ]
     private static let gets: Set<String> = [
         "/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events",
@@ -271,10 +273,23 @@ public final class WebApp: Sendable {
         if state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) == nil {
             return WebResponse.error("log in first", status: 401)
         }
-        guard let reply = box.ask(ConsoleRequest(.backup(.take), json: true, door: .page)) else {
+        return backupFile(passphrase: nil)
+    }
+
+    /// The box's settings with its passwords sealed with the form's `passphrase` (Box → Backup,
+    /// "include passwords"): a POST with the page's token, the passphrase in no URL or log.
+    private func sealedBackup(_ request: WebRequest, now: Instant) -> WebResponse {
+        if case .failure(let refusal) = session(request, now: now) { return refusal.response }
+        return backupFile(passphrase: request.form["passphrase"] ?? "")
+    }
+
+    /// The backup as a file to download.
+    private func backupFile(passphrase: String?) -> WebResponse {
+        guard let reply = box.ask(ConsoleRequest(.backup(.take(passphrase: passphrase)), json: true, door: .page))
+        else {
             return WebResponse.error("the box did not answer within 2 s", status: 503)
         }
-        if let reason = reply.reason { return WebResponse.error(reason, status: 503) }
+        if let reason = reply.reason { return WebResponse.error(reason, status: reply.kind == .refused ? 422 : 503) }
         return WebResponse(
             status: 200,
             headers: [
@@ -305,7 +320,18 @@ public final class WebApp: Sendable {
         guard let text = String(validating: request.body, as: UTF8.self) else {
             return WebResponse.error("not restored, nothing changed: the file is not text (UTF-8)", status: 422)
         }
-        return consoleJSON(ConsoleRequest(.backup(.restore(text: text)), json: true, door: .page))
+        // The passphrase that opens its sealed passwords: base64 of its UTF-8 (a header
+        // carries no other characters), never in a URL.
+        var passphrase: String?
+        if let header = request.header(WebRequest.passphraseHeader) {
+            guard let bytes = Data(base64Encoded: header), let text = String(validating: bytes, as: UTF8.self) else {
+                return WebResponse.error(
+                    "not restored, nothing changed: the passphrase is not base64 of UTF-8", status: 400)
+            }
+            passphrase = text
+        }
+        return consoleJSON(
+            ConsoleRequest(.backup(.restore(text: text, passphrase: passphrase)), json: true, door: .page))
     }
 
     /// One console line, checked by the console's language and answered by the playout

@@ -47,7 +47,9 @@ enum WebPageFiles {
             </form>
             <p id="setup-left" class="note"></p>
             <p class="note">A new card for a box you had? <label class="button" for="setup-restore">Restore its backup…</label>
-              <input id="setup-restore" type="file" accept=".json,application/json" aria-label="A backup to restore" hidden></p>
+              <input id="setup-restore" type="file" accept=".json,application/json" aria-label="A backup to restore" hidden>
+              <input id="setup-passphrase" type="password" autocomplete="off" placeholder="Its passphrase, if it holds passwords"
+                aria-label="The passphrase of the backup's passwords"></p>
           </section>
 
           <section id="setup-closed" hidden>
@@ -235,8 +237,15 @@ enum WebPageFiles {
               </form>
               <div id="backup-part">
                 <h3>Backup</h3>
-                <p class="note">The delay, volume, presets, channels and settings saved here as one file to keep (no
-                  passwords). A new box takes it on its first page; this box keeps a copy after each change.</p>
+                <p class="note">The delay, volume, presets, channels and settings saved here as one file to keep. A new
+                  box takes it on its first page; this box keeps a copy after each change. Its passwords (this page's,
+                  the venue's MQTT one) only if you tick the box: sealed with a passphrase of 8 or more characters,
+                  which restoring them asks for again.</p>
+                <div class="row">
+                  <input id="backup-passphrase" type="password" autocomplete="off" placeholder="Passphrase"
+                    aria-label="The passphrase that seals or opens a backup's passwords">
+                  <label><input id="backup-passwords" type="checkbox"> Include the passwords</label>
+                </div>
                 <div class="row">
                   <a id="backup-download" class="button" href="/api/backup" download>Download a backup</a>
                   <label class="button" for="backup-file">Restore a backup…</label>
@@ -339,18 +348,54 @@ enum WebPageFiles {
 
         // A backup's file sent whole to the box, which checks it before it writes anything and
         // restarts on it (Box → Backup, or the first page of a new card).
-        async function restore(file) {
+        // With a passphrase, the passwords it holds sealed are restored too (the passphrase in a
+        // header, base64 of its UTF-8); without, the box keeps its own.
+        async function restore(file, passphrase) {
           if (file.size > 60000) { say("That file is too large for a backup.", true); return; }
+          const headers = { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" };
+          if (passphrase) headers["X-Delaybox-Passphrase"] = base64(passphrase);
           const response = await fetch("/api/restore", {
             method: "POST",
             credentials: "same-origin",
-            headers: { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" },
+            headers,
             body: await file.text(),
           });
           let answer = {};
           try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
           if (!response.ok) { say(answer.error || "refused", true); return; }
           restarting("Restored: " + answer.changes.join(", ") + ".", answer.notes);
+        }
+
+        function base64(text) {
+          return btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(""));
+        }
+
+        // A backup with its passwords sealed with the passphrase typed: asked for with a POST (the
+        // passphrase in no address), saved as the plain link saves one.
+        async function downloadSealed() {
+          const passphrase = $("backup-passphrase").value;
+          if (passphrase.length < 8) { say("A passphrase of at least 8 characters seals the passwords.", true); return; }
+          const response = await fetch("/api/backup", {
+            method: "POST",
+            credentials: "same-origin",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Delaybox-CSRF": csrf || "" },
+            body: new URLSearchParams({ passphrase }),
+          });
+          if (!response.ok) {
+            let answer = {};
+            try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+            say(answer.error || "refused", true);
+            return;
+          }
+          const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+          const link = document.createElement("a");
+          link.href = URL.createObjectURL(await response.blob());
+          link.download = name ? name[1] : "delaybox-backup.json";
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+          say("Downloaded, its passwords sealed: keep the passphrase apart from the file.");
         }
 
         // The box restarts on what it wrote: said, and the page asks again once it is back.
@@ -730,11 +775,16 @@ enum WebPageFiles {
             // The box is back in a few seconds, with no password: the page offers to choose one.
             setTimeout(session, 5000);
           });
-          for (const id of ["backup-file", "setup-restore"]) {
+          $("backup-download").addEventListener("click", async (event) => {
+            if (!$("backup-passwords").checked) return;
+            event.preventDefault();
+            await downloadSealed();
+          });
+          for (const [id, passphrase] of [["backup-file", "backup-passphrase"], ["setup-restore", "setup-passphrase"]]) {
             $(id).addEventListener("change", async () => {
               const file = $(id).files[0];
               $(id).value = "";
-              if (file) await restore(file);
+              if (file) await restore(file, $(passphrase).value);
             });
           }
           $("backup-undo").addEventListener("click", async () => {

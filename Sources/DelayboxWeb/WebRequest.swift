@@ -2,7 +2,11 @@
 /// at, its body (at most 8 KB: the server refuses more) and the peer's address.
 public struct WebRequest: Sendable, Equatable {
     /// The headers the door reads; the server fetches only these.
-    public static let headerNames = ["Cookie", "Origin", "Host", "Content-Type", "X-Delaybox-CSRF", "Sec-Fetch-Site"]
+    public static let headerNames = [
+        "Cookie", "Origin", "Host", "Content-Type", "X-Delaybox-CSRF", "Sec-Fetch-Site", passphraseHeader,
+    ]
+    /// The header a restore's passphrase comes in (base64 of its UTF-8), never in a URL.
+    public static let passphraseHeader = "X-Delaybox-Passphrase"
 
     public var method: String
     /// The path without its query (`/api/status`).

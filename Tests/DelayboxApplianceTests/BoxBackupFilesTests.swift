@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxFiles
+import DelayboxMicroHTTPD
 import DelayboxState
 import DelayboxTestSupport
 import Foundation
@@ -25,9 +26,13 @@ import Testing
         return BoxBackupFiles(
             paths: .init(
                 state: path("state.json"), consoleConfig: config.path, dailyUpdates: path("daily-updates"),
-                journalDirectory: path("journal"), board: board.path, site: nil),
-            box: name, release: "1.0", nowUnixMs: { 1_796_040_584_000 })
+                journalDirectory: path("journal"), board: board.path, site: nil, webPassword: path("web-password")),
+            box: name, release: "1.0", sealing: Self.sealing, nowUnixMs: { 1_796_040_584_000 })
     }
+
+    /// The box's own sealing: yescrypt by libcrypt, the kernel's random bytes.
+    static let sealing = BoxBackupFiles.Sealing(
+        derive: { PasswordHashing.key(from: $0, setting: $1) }, random: PasswordHashing.randomBytes)
 
     static let mqtt = """
         mqtt:
@@ -63,6 +68,95 @@ import Testing
         #expect(read(second, "config.yaml").contains("second-secret"), "\(read(second, "config.yaml"))")
         let state = try Settings.decode(Data(read(second, "state.json").utf8), maxDelayMs: 600_000).get()
         #expect(state == settings)
+    }
+
+    /// Issue 70: the passwords only when asked, sealed with the owner's passphrase; a new box
+    /// restored with the passphrase is the same box, passwords and all; a wrong passphrase or
+    /// a changed byte restores nothing; without a passphrase the box keeps its own.
+    @Test func passwordsTravelSealedAndOpenOnlyWithThePassphrase() throws {
+        let first = try box("sealed-a", saved: String(format: Self.mqtt, "first-secret"))
+        let pageHash = try #require(PasswordHashing.hash("the club's page"))
+        try (pageHash + "\n").write(toFile: try #require(first.paths.webPassword), atomically: true, encoding: .utf8)
+        let settings = Settings(delayMs: 7_000, volume: 40, channel: "Club Radio")
+        let backup = try first.take(settings, passphrase: "orange bicycle lamp")
+        #expect(backup.passwords != nil)
+        #expect(!backup.text.contains("first-secret") && !backup.text.contains(pageHash), "\(backup.text)")
+        guard case .failed(.refused, let short) = first.perform(.take(passphrase: "short"), current: settings) else {
+            Issue.record("a short passphrase sealed the passwords")
+            return
+        }
+        #expect(short.contains("at least 8 characters"), "\(short)")
+
+        let second = try box("sealed-b", saved: String(format: Self.mqtt, "second-secret"))
+        let secondHash = try #require(PasswordHashing.hash("another page"))
+        try (secondHash + "\n").write(toFile: try #require(second.paths.webPassword), atomically: true, encoding: .utf8)
+        let current = Settings(delayMs: 2_000, volume: 50)
+        let untouched = (read(second, "config.yaml"), read(second, "web-password"))
+        // One character of the sealed passwords changed.
+        var changed = backup, sealed = try #require(backup.passwords), characters = Array(sealed.sealed)
+        characters[10] = characters[10] == "A" ? "B" : "A"
+        sealed.sealed = String(characters)
+        changed.passwords = sealed
+        for (text, passphrase) in [(backup.text, "orange bicycle lamb"), (changed.text, "orange bicycle lamp")] {
+            guard
+                case .failed(.refused, let reason) = second.perform(
+                    .restore(text: text, passphrase: passphrase), current: current)
+            else {
+                Issue.record("restored with \(passphrase)")
+                continue
+            }
+            #expect(reason.contains("the passphrase does not open its passwords"), "\(reason)")
+            #expect((read(second, "config.yaml"), read(second, "web-password")) == untouched)
+            #expect(read(second, "state.json").isEmpty)
+        }
+
+        guard case .restored(_, _, _, let notes) = second.perform(.restore(text: backup.text), current: current) else {
+            Issue.record("not restored without a passphrase")
+            return
+        }
+        #expect(notes.contains { $0.contains("no passphrase was given: this box keeps its own") }, "\(notes)")
+        #expect(read(second, "config.yaml").contains("second-secret") && read(second, "web-password") == untouched.1)
+
+        let outcome = second.perform(.restore(text: backup.text, passphrase: "orange bicycle lamp"), current: current)
+        guard case .restored(_, _, _, let opened) = outcome else {
+            Issue.record("not restored with the passphrase: \(outcome)")
+            return
+        }
+        #expect(opened.contains { $0.contains("the page's password stays this box's") }, "\(opened)")
+        #expect(
+            read(second, "config.yaml").contains("\"password\": \"first-secret\""), "\(read(second, "config.yaml"))")
+        #expect(read(second, "web-password") == untouched.1, "a page password is changed only with the current one")
+
+        // A new card, no page password yet: it takes the backup's.
+        try FileManager.default.removeItem(atPath: try #require(second.paths.webPassword))
+        let fresh = second.perform(.restore(text: backup.text, passphrase: "orange bicycle lamp"), current: current)
+        guard case .restored(_, _, _, let freshNotes) = fresh else {
+            Issue.record("not restored on a new card: \(fresh)")
+            return
+        }
+        #expect(freshNotes.contains { $0.contains("the page's password is the backup's") }, "\(freshNotes)")
+        #expect(read(second, "web-password") == pageHash + "\n")
+        #expect(
+            PasswordHashing.matches(
+                "the club's page", hash: read(second, "web-password").trimmingCharacters(in: .newlines)))
+    }
+
+    /// Sealed with the right passphrase but naming a key that is no password: refused, as a
+    /// seal is no way to set what the config's text may not.
+    @Test func sealedKeysMustBePasswords() throws {
+        let files = try box("sealed-stray", saved: String(format: Self.mqtt, "kept"))
+        var backup = try files.take(Settings(delayMs: 5_000, volume: 50))
+        backup.passwords = SealedPasswords.seal(
+            .init(config: ["channels.0.url": "file:///etc/shadow"], page: nil), passphrase: "orange bicycle lamp",
+            nonce: PasswordHashing.randomBytes(12), derive: { PasswordHashing.key(from: $0, setting: $1) })
+        let outcome = files.perform(
+            .restore(text: backup.text, passphrase: "orange bicycle lamp"), door: .page,
+            current: Settings(delayMs: 2_000, volume: 50))
+        guard case .failed(.refused, let reason) = outcome else {
+            Issue.record("restored: \(outcome)")
+            return
+        }
+        #expect(reason.contains("its passwords name channels.0.url, which is no password"), "\(reason)")
     }
 
     @Test func aBackupTheBoardWouldRefuseChangesNothing() throws {

@@ -5,9 +5,10 @@ import Testing
 /// Backup, restore and undo from the page on two running `delaybox run`s, in Debian's
 /// chromium driven by Playwright (tools/browser/web_backup.py): a backup taken on box A's
 /// page restores onto a new box B from its first page (a corrupted copy refused first, with
-/// its line, nothing changed); B, started again on it (exit status 75, as systemd would),
-/// has A's channels, preset and delay, and "Undo the last change" puts back its delay
-/// after a change. Screenshots at phone size go to out/web/.
+/// its line, nothing changed; the copy with the passwords sealed refused with a wrong
+/// passphrase, then restored with the right one); B, started again on it (exit status 75,
+/// as systemd would), has A's channels, preset, delay and page password, and "Undo the last
+/// change" puts back its delay after a change. Screenshots at phone size go to out/web/.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct WebPageBackupTests {
     static let root = CommandLineTests.root
 
@@ -61,8 +62,12 @@ import Testing
         #expect(try second.ctl(["channel"]).output.contains("Club Radio"))
         #expect(try second.ctl(["config", "get", "channels.1.name"]).output.contains("Club Radio"))
         #expect(try String(contentsOfFile: stateB, encoding: .utf8).contains("\"3\" : 7000"), "preset 3 restored")
+        let pagePassword = { (box: RunningAppliance) in
+            try? String(contentsOf: box.directory.appendingPathComponent("web-password"), encoding: .utf8)
+        }
+        #expect(pagePassword(second) != nil && pagePassword(second) == pagePassword(first), "A's page password")
 
-        try WebDoorTests.openFirstPasswordWindow(second)
+        // B has A's page password now: the owner logs in with it.
         let undo = try page("undo", portB)
         #expect(undo.status == 0, "\(undo.output)\n\(undo.errors)\nB's log:\n\(second.log)")
         try #require(Eventually.holds(within: 20) { !second.process.isRunning }, "B stops: \(second.log.suffix(1_500))")

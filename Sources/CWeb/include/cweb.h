@@ -57,6 +57,10 @@ void dbx_web_stop(dbx_web *web, int keep_socket);
 /// Hashes `password` as /etc/shadow does (libcrypt's yescrypt, a fresh salt) into
 /// `hash` (`size` >= 128): 0 on success, -1 on failure (errno).
 int dbx_web_hash_password(const char *password, char *hash, size_t size);
+/// Hashes `password` with libcrypt under `setting` (a `$y$…` setting or hash: its method,
+/// cost and salt) into `hash` (`size` >= 128): 0 on success, -1 on failure (errno). A key
+/// derived from a passphrase is this hash's last part.
+int dbx_web_crypt(const char *password, const char *setting, char *hash, size_t size);
 /// 1 if `password` is the one `hash` was made from, in time independent of where they differ.
 int dbx_web_check_password(const char *password, const char *hash);
 

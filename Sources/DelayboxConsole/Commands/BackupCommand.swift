@@ -11,7 +11,7 @@ extension ConsoleCommand {
         doors: .pageOnly(elsewhere: "a backup is the owner's: on the box's page (Box → Backup) or at its console")
     ) { words in
         switch (words.arguments.count, words.first) {
-        case (0, _): return words.request(.backup(.take))
+        case (0, _): return words.request(.backup(.take()))
         case (1, "list"): return words.request(.backup(.list))
         case (1, "undo"): return words.request(.backup(.undo))
         default: return words.usageError

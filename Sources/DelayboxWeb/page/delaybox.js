@@ -70,18 +70,54 @@ async function run(line) {
 
 // A backup's file sent whole to the box, which checks it before it writes anything and
 // restarts on it (Box → Backup, or the first page of a new card).
-async function restore(file) {
+// With a passphrase, the passwords it holds sealed are restored too (the passphrase in a
+// header, base64 of its UTF-8); without, the box keeps its own.
+async function restore(file, passphrase) {
   if (file.size > 60000) { say("That file is too large for a backup.", true); return; }
+  const headers = { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" };
+  if (passphrase) headers["X-Delaybox-Passphrase"] = base64(passphrase);
   const response = await fetch("/api/restore", {
     method: "POST",
     credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-Delaybox-CSRF": csrf || "setup" },
+    headers,
     body: await file.text(),
   });
   let answer = {};
   try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
   if (!response.ok) { say(answer.error || "refused", true); return; }
   restarting("Restored: " + answer.changes.join(", ") + ".", answer.notes);
+}
+
+function base64(text) {
+  return btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(""));
+}
+
+// A backup with its passwords sealed with the passphrase typed: asked for with a POST (the
+// passphrase in no address), saved as the plain link saves one.
+async function downloadSealed() {
+  const passphrase = $("backup-passphrase").value;
+  if (passphrase.length < 8) { say("A passphrase of at least 8 characters seals the passwords.", true); return; }
+  const response = await fetch("/api/backup", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Delaybox-CSRF": csrf || "" },
+    body: new URLSearchParams({ passphrase }),
+  });
+  if (!response.ok) {
+    let answer = {};
+    try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+    say(answer.error || "refused", true);
+    return;
+  }
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "delaybox-backup.json";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  say("Downloaded, its passwords sealed: keep the passphrase apart from the file.");
 }
 
 // The box restarts on what it wrote: said, and the page asks again once it is back.
@@ -461,11 +497,16 @@ document.addEventListener("DOMContentLoaded", () => {
     // The box is back in a few seconds, with no password: the page offers to choose one.
     setTimeout(session, 5000);
   });
-  for (const id of ["backup-file", "setup-restore"]) {
+  $("backup-download").addEventListener("click", async (event) => {
+    if (!$("backup-passwords").checked) return;
+    event.preventDefault();
+    await downloadSealed();
+  });
+  for (const [id, passphrase] of [["backup-file", "backup-passphrase"], ["setup-restore", "setup-passphrase"]]) {
     $(id).addEventListener("change", async () => {
       const file = $(id).files[0];
       $(id).value = "";
-      if (file) await restore(file);
+      if (file) await restore(file, $(passphrase).value);
     });
   }
   $("backup-undo").addEventListener("click", async () => {
