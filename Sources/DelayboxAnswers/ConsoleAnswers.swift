@@ -113,11 +113,12 @@ public struct ConsoleAnswers {
                 boxes: members.map {
                     .init(
                         box: $0.member.box, state: $0.member.state, channel: $0.member.channel,
-                        delayMs: $0.member.delayMs, heardSAgo: $0.heardSecondsAgo)
+                        delayMs: $0.member.delayMs, release: $0.member.release, heardSAgo: $0.heardSecondsAgo)
                 })
             let lines = answer.boxes.map {
                 let delay = JSONText.trimmed(String(Double($0.delayMs) / 1000))
-                return "\($0.box)  \($0.state)  \(delay) s  \($0.channel)  (heard \($0.heardSAgo) s ago)"
+                let release = $0.release.map { "  release \($0)" } ?? ""
+                return "\($0.box)  \($0.state)  \(delay) s  \($0.channel)\(release)  (heard \($0.heardSAgo) s ago)"
             }
             return .answer(
                 answer,

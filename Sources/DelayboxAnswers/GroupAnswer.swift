@@ -7,21 +7,20 @@ public struct GroupAnswer: Codable, Equatable, Sendable {
         public var channel: String
         /// The delay set (ms).
         public var delayMs: Int64
+        /// The release it runs, as it says; nil when it does not.
+        public var release: String?
         /// Seconds since its last report (every status it publishes: at most 30 s apart).
         public var heardSAgo: Int
 
         enum CodingKeys: String, CodingKey {
-            case box, state, channel
+            case box, state, channel, release
             case delayMs = "delay_ms"
             case heardSAgo = "heard_s_ago"
         }
 
-        public init(box: String, state: String, channel: String, delayMs: Int64, heardSAgo: Int) {
-            self.box = box
-            self.state = state
-            self.channel = channel
-            self.delayMs = delayMs
-            self.heardSAgo = heardSAgo
+        public init(box: String, state: String, channel: String, delayMs: Int64, release: String?, heardSAgo: Int) {
+            (self.box, self.state, self.channel, self.delayMs) = (box, state, channel, delayMs)
+            (self.release, self.heardSAgo) = (release, heardSAgo)
         }
     }
 

@@ -351,7 +351,8 @@ final class MQTTDoor: Sendable {
         if let topic = topics.member(topics.clientID), let state = status["state"]?.string,
             let channel = status["channel"]?.string, let delay = status["delay_ms"]?.integer
         {
-            let member = GroupMember(box: topics.clientID, state: state, channel: channel, delayMs: delay)
+            let member = GroupMember(
+                box: topics.clientID, state: state, channel: channel, delayMs: delay, release: version)
             client.publish(.init(topic: topic, payload: member.json, retain: false))
         }
         let role = staging.withLock { ($0.waiting?.summary, $0.isCanary) }

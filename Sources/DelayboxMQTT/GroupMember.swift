@@ -4,22 +4,25 @@ import FoundationEssentials
 
 /// What a box of a group says of itself on `delaybox/group/<group>/member/<box>` with each
 /// status it publishes (not retained: a box gone is not heard of again), so that any box's
-/// page shows the venue's boxes (issue 60): its state, channel and delay. Read from any
-/// publisher on the broker: every value checked before it is shown.
+/// page shows the venue's boxes (issue 60): its state, channel, delay and the release it
+/// runs (issue 70: before a staged update, which box runs what). Read from any publisher on
+/// the broker: every value checked before it is shown.
 public struct GroupMember: Codable, Sendable, Equatable {
     public let box: String
     public let state: String
     public let channel: String
     /// The delay set (ms).
     public let delayMs: Int64
+    /// The firmware's version it runs; nil from a box of a release that did not say.
+    public let release: String?
 
     enum CodingKeys: String, CodingKey {
-        case box, state, channel
+        case box, state, channel, release
         case delayMs = "delay_ms"
     }
 
-    public init(box: String, state: String, channel: String, delayMs: Int64) {
-        (self.box, self.state, self.channel, self.delayMs) = (box, state, channel, delayMs)
+    public init(box: String, state: String, channel: String, delayMs: Int64, release: String? = nil) {
+        (self.box, self.state, self.channel, self.delayMs, self.release) = (box, state, channel, delayMs, release)
     }
 
     /// The longest state or channel name taken (characters).
@@ -30,7 +33,7 @@ public struct GroupMember: Codable, Sendable, Equatable {
     public static func read(_ payload: [UInt8]) -> GroupMember? {
         guard payload.count <= 512, let member = try? JSONDecoder().decode(GroupMember.self, from: Data(payload)),
             (0...86_400_000).contains(member.delayMs),
-            [member.box, member.state, member.channel].allSatisfy({ text in
+            [member.box, member.state, member.channel, member.release ?? "-"].allSatisfy({ text in
                 !text.isEmpty && text.count <= maximumText
                     && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
             })

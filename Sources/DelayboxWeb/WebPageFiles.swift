@@ -333,6 +333,7 @@ enum WebPageFiles {
           for (const box of answer.boxes || []) {
             const item = document.createElement("li");
             item.textContent = box.box + ": " + box.state + ", " + seconds(box.delay_ms) + ", " + box.channel
+              + (box.release ? ", release " + box.release : "")
               + (box.heard_s_ago > 60 ? " (not heard for " + duration(box.heard_s_ago) + ")" : "");
             list.append(item);
           }

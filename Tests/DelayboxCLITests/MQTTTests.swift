@@ -289,6 +289,8 @@ struct MQTTTests {
             return boxes.first { $0["box"] as? String == "screen2" && $0["delay_ms"] as? Int == 6_000 }
         }
         #expect(heard?["channel"] as? String == "Second", "\(String(describing: try? one.ctl(["group"])))")
+        // And the release it runs (the hub's page shows which box runs what before an update).
+        #expect(heard?["release"] as? String == DelayboxVersion.string, "\(String(describing: heard))")
         // A stranger's report on another's topic, or with a delay of a year, is not taken.
         try broker.publish(
             "delaybox/group/bar/member/screen9",

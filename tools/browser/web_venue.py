@@ -68,6 +68,7 @@ def main() -> int:
         step("the hub hears the box through its broker")
         expect(hub.locator("#group-boxes")).to_be_visible(timeout=30000)
         expect(hub.locator("#group-boxes")).to_contain_text("screen2", timeout=30000)
+        expect(hub.locator("#group-boxes")).to_contain_text("release ")
         expect(box.locator("#group-name")).to_have_text("pub", timeout=30000)
 
         step("the venue's update in stages, from the hub's page")
