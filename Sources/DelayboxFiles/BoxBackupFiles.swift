@@ -259,6 +259,11 @@ public final class BoxBackupFiles: Sendable {
         if backup.passwords != nil, passwords == nil {
             notes.append("its passwords are sealed and no passphrase was given: this box keeps its own")
         }
+        if let mqtt = config.mqtt, mqtt.username != nil, mqtt.password == nil {
+            notes.append(
+                "its broker (\(mqtt.brokerURL)) wants a password the backup does not hold: join the venue again "
+                    + "(Box → Venue), or restore a backup with its passwords")
+        }
         if passwords?.page != nil, let path = paths.webPassword {
             notes.append(
                 PasswordFile(path: path).read() == nil

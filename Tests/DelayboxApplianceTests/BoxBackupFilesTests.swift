@@ -68,6 +68,16 @@ import Testing
         #expect(read(second, "config.yaml").contains("second-secret"), "\(read(second, "config.yaml"))")
         let state = try Settings.decode(Data(read(second, "state.json").utf8), maxDelayMs: 600_000).get()
         #expect(state == settings)
+
+        // A new card has no password of its own to keep: the restore says the broker will refuse it.
+        let fresh = try box("backup-c", saved: "")
+        guard case .restored(_, _, _, let freshNotes) = fresh.perform(.restore(text: backup.text), current: settings)
+        else {
+            Issue.record("not restored on a new card")
+            return
+        }
+        #expect(
+            freshNotes.contains { $0.contains("its broker (mqtt://127.0.0.1:1883) wants a password") }, "\(freshNotes)")
     }
 
     /// Issue 70: the passwords only when asked, sealed with the owner's passphrase; a new box
@@ -115,6 +125,7 @@ import Testing
             return
         }
         #expect(notes.contains { $0.contains("no passphrase was given: this box keeps its own") }, "\(notes)")
+        #expect(!notes.contains { $0.contains("wants a password") }, "this box's own is kept: \(notes)")
         #expect(read(second, "config.yaml").contains("second-secret") && read(second, "web-password") == untouched.1)
 
         let outcome = second.perform(.restore(text: backup.text, passphrase: "orange bicycle lamp"), current: current)
