@@ -64,6 +64,12 @@ public struct SealedPasswords: Sendable, Equatable, Codable {
         return .success(contents)
     }
 
+    /// Whether `hash` (`$y$j9T$SALT$HASH`) was made at the one cost this box makes.
+    public static func isSetting(ofHash hash: String) -> Bool {
+        guard let cut = hash.lastIndex(of: "$") else { return false }
+        return isSetting(String(hash[...cut]))
+    }
+
     /// A setting of the one cost this box makes, with a salt of crypt's characters.
     static func isSetting(_ text: String) -> Bool {
         guard text.hasPrefix(settingPrefix), text.hasSuffix("$") else { return false }

@@ -183,8 +183,10 @@ public final class BoxBackupFiles: Sendable {
         guard let sealed = backup.passwords, let passphrase, !passphrase.isEmpty else { return .success(nil) }
         guard let sealing else { return .failure(BackupProblem("this box cannot open sealed passwords")) }
         return sealed.open(passphrase: passphrase, derive: sealing.derive).flatMap { contents in
-            if let page = contents.page, !PasswordFile.isHash(page) {
-                return .failure(BackupProblem("its page password is not a password's hash"))
+            // A hash of the box's own cost only: one of another would have every login spend
+            // what a stranger chose.
+            if let page = contents.page, !PasswordFile.isHash(page) || !SealedPasswords.isSetting(ofHash: page) {
+                return .failure(BackupProblem("its page password is not a password's hash as a box makes it"))
             }
             return .success(contents)
         }

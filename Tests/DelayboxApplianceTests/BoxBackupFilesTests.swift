@@ -168,6 +168,20 @@ import Testing
             return
         }
         #expect(reason.contains("its passwords name channels.0.url, which is no password"), "\(reason)")
+
+        // A page hash at a cost a stranger chose (gigabytes per login) is refused too.
+        let costly = "$y$jFT$" + String(repeating: "a", count: 22) + "$" + String(repeating: "b", count: 43)
+        backup.passwords = SealedPasswords.seal(
+            .init(config: [:], page: costly), passphrase: "orange bicycle lamp", nonce: PasswordHashing.randomBytes(12),
+            derive: { PasswordHashing.key(from: $0, setting: $1) })
+        let refused = files.perform(
+            .restore(text: backup.text, passphrase: "orange bicycle lamp"),
+            current: Settings(delayMs: 2_000, volume: 50))
+        guard case .failed(.refused, let why) = refused else {
+            Issue.record("restored: \(refused)")
+            return
+        }
+        #expect(why.contains("its page password is not a password's hash as a box makes it"), "\(why)")
     }
 
     @Test func aBackupTheBoardWouldRefuseChangesNothing() throws {
