@@ -112,6 +112,18 @@ public struct ConsoleRequest: Sendable, Equatable {
     /// and refuses a request no line asked for. Not part of equality — the action is the request.
     public internal(set) var command: String?
 
+    /// How long a door waits for the answer (s): the playout answers within its next wake,
+    /// but a venue change waits for root's helper restarting a broker and a time server (up
+    /// to 90 s: `VenueErrand`'s patience), and a backup with passwords for yescrypt on a Pi
+    /// Zero behind the saver's other errands.
+    public var patienceSeconds: Double {
+        switch action {
+        case .venueServe, .venueAdmit, .venueJoin, .venueLeave: 100
+        case .backup: 30
+        default: 2
+        }
+    }
+
     public init(_ action: Action, json: Bool = false, door: NetworkDoorPolicy.Door? = nil) {
         self.action = action
         self.json = json

@@ -163,7 +163,10 @@ struct Connection: ParsableArguments {
                     "cannot reach the appliance at \(path): \(Errno.current) (is delaybox running? `systemctl status delaybox`)"
             )
         }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // The appliance answers once the command is done: a venue change waits for root's
+        // helper (the request's patience), so the reads wait as long, and a little more.
+        let patience = (try? ConsoleLanguage.parse(line)?.get()).map { Int($0.patienceSeconds) } ?? 2
+        var timeout = timeval(tv_sec: max(5, patience + 3), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array((line + "\n").utf8)
         guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else {
@@ -171,7 +174,7 @@ struct Connection: ParsableArguments {
         }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        let deadline = time(nil) + answerSeconds
+        let deadline = time(nil) + max(answerSeconds, patience + 5)
         while answer.count < maximumAnswerBytes, time(nil) < deadline {
             let count = read(fd, &buffer, min(buffer.count, maximumAnswerBytes - answer.count))
             if count <= 0 { break }

@@ -54,13 +54,15 @@ public final class ConsoleInbox: Sendable {
     /// The answer to every request once the appliance is stopping.
     static let stopping = ConsoleReply.refusal(.unavailable, "the appliance is stopping")
 
-    /// What a door says when the playout thread did not answer in time.
-    static let notAnswered = ConsoleReply.refusal(.unavailable, "the appliance did not answer within 2 s")
+    /// What a door says when the playout thread did not answer `request` in time.
+    static func notAnswered(_ request: ConsoleRequest) -> ConsoleReply {
+        .refusal(.unavailable, "the appliance did not answer within \(Int(request.patienceSeconds)) s")
+    }
 
-    /// Asks the playout thread; nil if it did not answer within `seconds`.
-    func ask(_ request: ConsoleRequest, seconds: Double = 2) -> ConsoleReply? {
+    /// Asks the playout thread; nil if it did not answer within the request's patience.
+    func ask(_ request: ConsoleRequest) -> ConsoleReply? {
         guard let item = post(request) else { return Self.stopping }
-        return item.wait(seconds: seconds)
+        return item.wait(seconds: request.patienceSeconds)
     }
 
     /// Leaves `request` for the playout thread without waiting for its answer; nil once closed.
@@ -99,7 +101,7 @@ public final class ConsoleInbox: Sendable {
             switch request.action {
             case .help(let topic): return (ConsoleLanguage.helpReply(topic), request.json)
             case .web, .webPassword, .webReset: return (answerWeb(request), request.json)
-            default: return (ask(request) ?? Self.notAnswered, request.json)
+            default: return (ask(request) ?? Self.notAnswered(request), request.json)
             }
         }
     }

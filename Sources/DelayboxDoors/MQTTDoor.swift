@@ -309,7 +309,7 @@ final class MQTTDoor: Sendable {
     /// all of them, and the status after them, answered at its next wake-up — the answers
     /// on `reply` and the status published. True when the status was published.
     private func carryOut(_ commands: [(line: [UInt8], group: Bool)]) -> Bool {
-        var asked: [(line: String, pending: ConsoleInbox.Pending)] = []
+        var asked: [(line: String, request: ConsoleRequest, pending: ConsoleInbox.Pending)] = []
         for command in commands {
             guard let taken = request(command.line, group: command.group) else { continue }
             let line = taken.line
@@ -318,11 +318,11 @@ final class MQTTDoor: Sendable {
                 guard let own = stage(after: canary, now: now, line: line) else { continue }
                 request = own
             }
-            asked.append((line, inbox.post(request) ?? ConsoleInbox.stopped(request)))
+            asked.append((line, request, inbox.post(request) ?? ConsoleInbox.stopped(request)))
         }
         guard !asked.isEmpty, let status = inbox.post(ConsoleRequest(.status)) else { return false }
-        for (line, pending) in asked {
-            let answer = pending.wait(seconds: 2) ?? ConsoleInbox.notAnswered
+        for (line, request, pending) in asked {
+            let answer = pending.wait(seconds: request.patienceSeconds) ?? ConsoleInbox.notAnswered(request)
             // The answer's own fields, `command` added; a refusal's reason as `error`.
             let fields: JSONValue =
                 if let reason = answer.reason { .init(encoding: MQTTReply(command: line, error: reason)) } else {
@@ -428,9 +428,8 @@ final class MQTTDoor: Sendable {
             let version = StagedUpdate.release(played, forBoxRunning: self.version)
             logger.notice("MQTT: update in stages: the canary plays \(played); updating to \(version)")
             let later = !staging.withLock(\.atOnce)
-            let answer =
-                inbox.ask(ConsoleRequest(.update(version: version, later: later), door: .group))
-                ?? ConsoleInbox.notAnswered
+            let request = ConsoleRequest(.update(version: version, later: later), door: .group)
+            let answer = inbox.ask(request) ?? ConsoleInbox.notAnswered(request)
             if let reason = answer.reason { logger.error("MQTT: update in stages: \(reason)") }
         }
         return true

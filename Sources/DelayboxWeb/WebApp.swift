@@ -255,9 +255,8 @@ public final class WebApp: Sendable {
         guard state.withLock({ $0.sessions.find(token: request.cookie(Self.cookieName), now: now) }) != nil else {
             return WebResponse.error("log in first", status: 401)
         }
-        guard let reply = box.ask(ConsoleRequest(.logHour)) else {
-            return WebResponse.error("the box did not answer within 2 s", status: 503)
-        }
+        let asked = ConsoleRequest(.logHour)
+        guard let reply = box.ask(asked) else { return Self.notAnswered(asked) }
         let text = reply.rendered(json: false)
         return WebResponse(
             status: 200,
@@ -285,10 +284,8 @@ public final class WebApp: Sendable {
 
     /// The backup as a file to download.
     private func backupFile(passphrase: String?) -> WebResponse {
-        guard let reply = box.ask(ConsoleRequest(.backup(.take(passphrase: passphrase)), json: true, door: .page))
-        else {
-            return WebResponse.error("the box did not answer within 2 s", status: 503)
-        }
+        let request = ConsoleRequest(.backup(.take(passphrase: passphrase)), json: true, door: .page)
+        guard let reply = box.ask(request) else { return Self.notAnswered(request) }
         if let reason = reply.reason { return WebResponse.error(reason, status: reply.kind == .refused ? 422 : 503) }
         return WebResponse(
             status: 200,
@@ -353,14 +350,17 @@ public final class WebApp: Sendable {
     /// shows where things stand), or a refusal as `{"error": …}` with its status: 400 a bad
     /// argument, 422 refused, 503 not now.
     private func consoleJSON(_ request: ConsoleRequest) -> WebResponse {
-        guard let reply = box.ask(request) else {
-            return WebResponse.error("the box did not answer within 2 s", status: 503)
-        }
+        guard let reply = box.ask(request) else { return Self.notAnswered(request) }
         if let reason = reply.reason {
             return WebResponse.error(
                 reason, status: reply.kind == .usage ? 400 : reply.kind == .unavailable ? 503 : 422)
         }
         return WebResponse.json(JSONText.encode(reply.fields))
+    }
+
+    /// The box did not answer `request` within its patience.
+    static func notAnswered(_ request: ConsoleRequest) -> WebResponse {
+        WebResponse.error("the box did not answer within \(Int(request.patienceSeconds)) s", status: 503)
     }
 
     static func duration(_ seconds: Int64) -> String {

@@ -4,7 +4,8 @@ import DelayboxConsole
 /// thread's), and where the web password's hash is kept and how one is made (libcrypt,
 /// in the adapter).
 public protocol WebBox: Sendable {
-    /// The playout thread's reply to `request`; nil when it did not answer within 2 s.
+    /// The playout thread's reply to `request`; nil when it did not answer within its
+    /// patience (`ConsoleRequest.patienceSeconds`).
     func ask(_ request: ConsoleRequest) -> ConsoleReply?
 }
 

@@ -401,6 +401,36 @@ import Testing
         )
     }
 
+    /// A venue change is answered once root's helper is done (seconds on a slow board):
+    /// `delayboxctl` waits as long as the command's patience, not a quick command's 5 s. A
+    /// stand-in appliance answers after 6 s.
+    @Test func aVenueChangeIsWaitedForPastAQuickCommandsTimeout() throws {
+        let directory = try ExternalTool.temporaryDirectory("ctl-slow")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("control.sock").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = try #require(sockaddr_un.unix(path))
+        let length = address.length
+        let bound = withUnsafePointer(to: &address.address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
+        try #require(bound == 0 && listen(listener, 1) == 0)
+        let answering = Thread {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            _ = read(client, &buffer, buffer.count)
+            sleep(6)
+            let answer = Array("ok\nresult: ok\nvenue: this box is in no venue\n".utf8)
+            _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(client)
+        }
+        answering.start()
+        let leave = try ctl(["venue", "leave"], socket: path)
+        #expect(leave.status == 0 && leave.output.contains("this box is in no venue"), "\(leave.errors)")
+    }
+
     @Test func shellCompletionIsGenerated() throws {
         let result = try ExternalTool.execute(
             BuiltProgram.url("delayboxctl", root: Self.root),

@@ -20,9 +20,12 @@ final class RootVenueHelper: Sendable {
     let system = System()
     private let serving = Atomic<Bool>(true)
 
-    /// - Parameter runsBroker: systemd's `restart mosquitto.service` starts a real broker
-    ///   from the files written (else the test starts it).
-    init(_ directory: URL, port: Int, runsBroker: Bool = false) throws {
+    /// - Parameters:
+    ///   - runsBroker: systemd's `restart mosquitto.service` starts a real broker from the
+    ///     files written (else the test starts it).
+    ///   - restartSeconds: how long each of systemd's restarts takes (a slow board's: a
+    ///     broker and a time server restarted take seconds on a Pi Zero).
+    init(_ directory: URL, port: Int, runsBroker: Bool = false, restartSeconds: Double = 0) throws {
         runtime = directory.appendingPathComponent("run").path
         configPath = directory.appendingPathComponent("config.yaml").path
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -35,6 +38,7 @@ final class RootVenueHelper: Sendable {
                 return ChildProcess.run(program, arguments)
             }
             system.calls.withLock { $0.append(arguments) }
+            if arguments.first == "restart" { usleep(UInt32(restartSeconds * 1_000_000)) }
             switch arguments {
             case ["reload", "mosquitto.service"]: kill(system.brokerProcess.withLock { $0 }, SIGHUP)
             case ["restart", "mosquitto.service"] where runsBroker:

@@ -62,8 +62,12 @@ def main() -> int:
             page.fill("#venue-group", args.hub)
             page.click("#venue-hub-form button[type=submit]")
             # Root restarts mosquitto and chrony: seconds on a Pi, longer emulated.
-            expect(page.locator("#venue-now")).to_have_text(
-                f"This box is the hub of venue {args.hub}.", timeout=3 * SLOW)
+            try:
+                expect(page.locator("#venue-now")).to_have_text(
+                    f"This box is the hub of venue {args.hub}.", timeout=3 * SLOW)
+            except AssertionError:
+                print("the page said: " + (page.locator("#message").text_content() or ""), file=sys.stderr)
+                raise
             page.fill("#venue-box", args.add)
             page.click("#venue-add-form button[type=submit]")
             expect(page.locator("#venue-code-row")).to_be_visible(timeout=3 * SLOW)
