@@ -39,7 +39,9 @@ public struct VenueErrand: Sendable {
         // A saved config that no longer reads is refused before root changes anything:
         // replacing it would lose the owner's other saved keys.
         let saved: ConfigNode?
-        do { saved = try job.savesSettings ? SavedConfig.document(at: configPath) : nil } catch {
+        do throws(SavedConfig.Unreadable) {
+            saved = try job.savesSettings ? SavedConfig.document(at: configPath) : nil
+        } catch {
             return .failed(error.description)
         }
         switch job {
