@@ -86,26 +86,6 @@ public final class ChronyPair {
                 errors: .file(directory.appendingPathComponent("\(name).log"))))
     }
 
-    /// Whether an NTP server on 127.0.0.1 at `port` answers within `seconds` (a one-shot
-    /// `chronyd -Q`: the offset measured and printed, this machine's clock untouched).
-    public static func answers(port: Int, within seconds: Int) -> Bool {
-        guard let directory = try? ExternalTool.temporaryDirectory("chrony-query") else { return false }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        chmod(directory.path, 0o700)
-        let file = directory.appendingPathComponent("query.conf")
-        let config = """
-            server 127.0.0.1 port \(port) iburst
-            port 0
-            cmdport 0
-            pidfile \(directory.path)/query.pid
-            """
-        guard (try? config.write(to: file, atomically: true, encoding: .utf8)) != nil else { return false }
-        let user = getuid() == 0 ? ["-u", "root"] : []
-        let outcome = try? ExternalTool.execute(
-            URL(fileURLWithPath: "/usr/sbin/chronyd"), ["-Q", "-t", String(seconds), "-f", file.path] + user)
-        return outcome?.status == 0 && outcome?.errors.contains("System clock wrong by") == true
-    }
-
     /// Both daemons' logs.
     public var log: String {
         ["server", "client"].map {
