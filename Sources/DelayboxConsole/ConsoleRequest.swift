@@ -114,12 +114,13 @@ public struct ConsoleRequest: Sendable, Equatable {
 
     /// How long a door waits for the answer (s): the playout answers within its next wake,
     /// but a venue change waits for root's helper restarting a broker and a time server (up
-    /// to 90 s: `VenueErrand`'s patience), and a backup with passwords for yescrypt on a Pi
-    /// Zero behind the saver's other errands.
+    /// to 90 s: `VenueErrand`'s patience), and what is answered once written durably on the
+    /// saver's thread — a backup (with passwords: yescrypt on a Pi Zero), `config save`, a
+    /// factory reset — for an SD card's fsyncs under load, seconds each.
     public var patienceSeconds: Double {
         switch action {
         case .venueServe, .venueAdmit, .venueJoin, .venueLeave: 100
-        case .backup: 30
+        case .backup, .configSave, .factoryReset: 30
         default: 2
         }
     }
