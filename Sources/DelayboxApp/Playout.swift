@@ -488,11 +488,14 @@ final class Playout {
     /// (`VenueClock`, issue 70): a box off by more neither moves the others nor itself.
     private func alignWithTheRoom(now: Instant) {
         let figures = doors.takeVenueFigures()
-        let clock = facts.gathered.venueClock
-        let settled = tenure.look(member: doors.venueMember != nil, trusted: clock.trusted, now: now)
-        guard let me = doors.venueMember, !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else {
+        // A box in no group reads no clock: the lock is taken only by a member.
+        guard let me = doors.venueMember else {
+            _ = tenure.look(member: false, trusted: false, now: now)
             return
         }
+        let clock = facts.gathered.venueClock
+        let settled = tenure.look(member: true, trusted: clock.trusted, now: now)
+        guard !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else { return }
         if clock.trusted != venueClockTrusted {
             venueClockTrusted = clock.trusted
             if let whyNot = clock.whyNot {

@@ -74,12 +74,6 @@ public struct SealedPasswords: Sendable, Equatable, Codable {
     static func isSetting(_ text: String) -> Bool {
         guard text.hasPrefix(settingPrefix), text.hasSuffix("$") else { return false }
         let salt = text.dropFirst(settingPrefix.count).dropLast()
-        return (1...64).contains(salt.count)
-            && salt.utf8.allSatisfy {
-                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/")
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-            }
+        return (1...64).contains(salt.count) && salt.utf8.allSatisfy(CryptText.isCharacter)
     }
 }

@@ -20,10 +20,10 @@ public enum PasswordHashing {
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A 256-bit key from `passphrase` by yescrypt under `setting` (method, cost and salt:
-    /// `$y$j9T$SALT`), or a fresh setting when nil — the setting to keep beside what the key
-    /// seals, and the key (the hash's last part, crypt's base64 read back into bytes); nil if
-    /// libcrypt refused the setting.
+    /// A 256-bit key from `passphrase` by yescrypt under `setting` (method, cost and salt,
+    /// `$y$j9T$SALT$` with its trailing `$`), or a fresh setting when nil — the setting to keep
+    /// beside what the key seals, and the key (the hash's last part, crypt's base64 read back
+    /// into bytes); nil if libcrypt refused the setting.
     public static func key(from passphrase: String, setting: String?) -> (setting: String, key: [UInt8])? {
         guard !passphrase.utf8.contains(0) else { return nil }
         var out = [CChar](repeating: 0, count: 256)

@@ -1,3 +1,5 @@
+import DelayboxConfig
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -30,11 +32,6 @@ public struct PasswordFile: Sendable {
     /// A crypt(3) hash: `$id$…`, of the characters crypt uses.
     public static func isHash(_ text: String) -> Bool {
         text.hasPrefix("$") && text.utf8.count < 256
-            && text.utf8.allSatisfy {
-                $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/")
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-            }
+            && text.utf8.allSatisfy { $0 == UInt8(ascii: "$") || CryptText.isCharacter($0) }
     }
 }

@@ -24,6 +24,11 @@ function duration(s) {
   return h > 0 ? h + " h " + m + " min" : m + " min " + (s % 60) + " s";
 }
 
+// The box's JSON answer, or an error naming its status when the body is not JSON.
+async function answerOf(response) {
+  try { return await response.json(); } catch (e) { return { error: "the box answered " + response.status }; }
+}
+
 async function call(path, fields) {
   const response = await fetch(path, {
     method: "POST",
@@ -31,8 +36,7 @@ async function call(path, fields) {
     headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Delaybox-CSRF": csrf || "login" },
     body: new URLSearchParams(fields),
   });
-  let answer = {};
-  try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+  const answer = await answerOf(response);
   if (response.status === 401 && path === "/api/command") { csrf = null; await session(); }
   return { ok: response.ok, answer };
 }
@@ -83,8 +87,7 @@ async function restore(file, passphrase) {
     headers,
     body: await file.text(),
   });
-  let answer = {};
-  try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
+  const answer = await answerOf(response);
   if (!response.ok) { say(answer.error || "refused", true); return; }
   restarting("Restored: " + answer.changes.join(", ") + ".", answer.notes);
 }
@@ -104,12 +107,7 @@ async function downloadSealed() {
     headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Delaybox-CSRF": csrf || "" },
     body: new URLSearchParams({ passphrase }),
   });
-  if (!response.ok) {
-    let answer = {};
-    try { answer = await response.json(); } catch (e) { answer = { error: "the box answered " + response.status }; }
-    say(answer.error || "refused", true);
-    return;
-  }
+  if (!response.ok) { say((await answerOf(response)).error || "refused", true); return; }
   const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
   const link = document.createElement("a");
   link.href = URL.createObjectURL(await response.blob());
