@@ -143,7 +143,8 @@ let package = Package(
             swiftSettings: strict),
         // The web page: requests, sessions, the login throttle and the page itself (pure).
         .target(
-            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxUnits"],
+            name: "DelayboxWeb",
+            dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
             exclude: ["page"], swiftSettings: strict),
         // libmicrohttpd (the web door's HTTP server) and libcrypt (its password's hash), with
         // a shim for what Swift cannot call (the variadic MHD_start_daemon).
@@ -193,7 +194,7 @@ let package = Package(
             dependencies: [
                 "DelayboxAnswers", "DelayboxConfig", "DelayboxConfigFile", "DelayboxConsole", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxPlatform", "DelayboxState",
-                "DelayboxUnits",
+                "DelayboxSystem", "DelayboxUnits",
             ], swiftSettings: strict),
         .target(
             name: "DelayboxApp",
@@ -271,8 +272,7 @@ let package = Package(
             name: "DelayboxConfigTests",
             dependencies: [
                 "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
-                "DelayboxState",
-                "DelayboxSimulation",
+                "DelayboxNetwork", "DelayboxState", "DelayboxSimulation",
                 "DelayboxTestSupport", "DelayboxUnits",
             ],
             swiftSettings: strict),

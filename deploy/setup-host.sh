@@ -44,6 +44,7 @@ TEST_PACKAGES=(
   ir-keytable v4l-utils   # the virtual board's IR remote: the shipped keymap loaded, NEC codes sent (ir-ctl)
   mosquitto mosquitto-clients   # the MQTT tests run a real broker on loopback and talk to it as the outside world
   chrony            # a venue's time: the tests run a chrony pair on loopback (chronyd -x: this machine's clock untouched)
+  avahi-daemon      # a venue's hubs heard on the LAN: the tests run avahi-daemon (no D-Bus) with a hub's announcement
   libpwquality1 cracklib-runtime   # the web password checked against cracklib's dictionary (opened at run time)
   chromium python3-venv   # the page's browser tests: Debian's chromium driven by Playwright (PyPI), no browser download
   procps            # ps, pgrep: make test's background builds are found, demoted and ended by them

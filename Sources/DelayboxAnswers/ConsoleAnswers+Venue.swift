@@ -3,6 +3,7 @@ import DelayboxConsole
 import DelayboxEngine
 import DelayboxMQTT
 import DelayboxNetwork
+import DelayboxUnits
 
 /// `venue …`: a venue of boxes set up from the page (issue 70). The hub is the box whose
 /// MQTT settings name its own broker (127.0.0.1) as the venue's manager; a box of the venue
@@ -22,7 +23,8 @@ extension ConsoleAnswers {
         mqtt.host == "127.0.0.1" && mqtt.username == VenueBrokerFiles.manager && mqtt.group != nil
     }
 
-    func venue(_ action: ConsoleRequest.Action, effects: inout [ConsoleEffect]) -> ConsoleReply? {
+    mutating func venue(_ action: ConsoleRequest.Action, effects: inout [ConsoleEffect], now: Instant) -> ConsoleReply?
+    {
         guard facts.requestDirectory != nil, consoleConfigPath != nil else {
             return .refusal(
                 .unavailable,
@@ -40,9 +42,20 @@ extension ConsoleAnswers {
                 return .refusal(.unavailable, "this hub has no address on the LAN yet: a box could not reach it")
             }
             effects.append(.venue(.admit(box: box, hub: address, group: group)))
+        case .venueHubs:
+            effects.append(.venue(.hear))
         case .venueJoin(let code):
             if hub { return .refusal(.refused, "this box is the venue's hub: `venue leave` first") }
             effects.append(.venue(.join(code)))
+        case .venueClaim(let host, let port, let key):
+            if hub { return .refusal(.refused, "this box is the venue's hub: `venue leave` first") }
+            effects.append(.venue(.claim(hub: VenueHubAddress(host: host, port: port), key: key)))
+        case .venueHandOver(let key):
+            guard hub else { return .refusal(.refused, "this box is not a venue's hub") }
+            switch venueKeys.handOver(key, now: now) {
+            case .success(let code): return .answer(ResultAnswer(code: code.text))
+            case .failure(let problem): return .refusal(.refused, problem.description)
+            }
         default:
             guard config.mqtt?.group != nil else { return .refusal(.refused, "this box is in no venue") }
             effects.append(.venue(.leave))
@@ -50,15 +63,18 @@ extension ConsoleAnswers {
         return nil
     }
 
-    /// The reply to a venue change once it is done.
-    public func venueDone(_ outcome: VenueOutcome) -> ConsoleReply {
+    /// The reply to a venue change once it is done; a box let in gets a key to its code.
+    public mutating func venueDone(_ outcome: VenueOutcome, now: Instant) -> ConsoleReply {
         switch outcome {
         case .done(let words): return .answer(ResultAnswer(venue: words))
         case .admitted(let code):
+            let key = VenueJoinKeys.shown(venueKeys.mint(for: code, now: now))
             return .answer(
                 ResultAnswer(
-                    venue: "'\(code.box)' may join: paste the code into its page (Box → Venue → Join) or its console",
-                    code: code.text))
+                    venue:
+                        "'\(code.box)' may join: on its page (Box → Venue) choose this hub and type the key \(key) (good for 15 minutes, once), or paste the code",
+                    code: code.text, passkey: key))
+        case .heard(let hubs): return .answer(VenueHubsAnswer(hubs: hubs))
         case .failed(let why): return .refusal(.unavailable, why)
         }
     }

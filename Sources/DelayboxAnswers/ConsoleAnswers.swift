@@ -5,6 +5,7 @@ import DelayboxEngine
 import DelayboxJSON
 import DelayboxLog
 import DelayboxMQTT
+import DelayboxNetwork
 import DelayboxUnits
 
 /// Answers console requests on the playout thread: what each request means, from the box
@@ -31,6 +32,8 @@ public struct ConsoleAnswers {
     /// output's ring on a slow board (the files change only with a release, which restarts
     /// the box).
     let boardChoices: BoardChoices
+    /// On a hub: the keys its join codes are handed out by (`venue add`, `venue claim`).
+    var venueKeys = VenueJoinKeys()
 
     public init(
         facts: any BoxFacts, box: BoxSnapshot, started: Instant, consoleConfigPath: String?,
@@ -173,8 +176,8 @@ public struct ConsoleAnswers {
             return nil
         case .venue:
             return .answer(venueAnswer)
-        case .venueServe, .venueAdmit, .venueJoin, .venueLeave:
-            return venue(request.action, effects: &effects)
+        case .venueServe, .venueAdmit, .venueHubs, .venueJoin, .venueClaim, .venueHandOver, .venueLeave:
+            return venue(request.action, effects: &effects, now: now)
         case .help(let topic):
             // ConsoleInbox answers help without the playout thread; the same here.
             return ConsoleLanguage.helpReply(topic)

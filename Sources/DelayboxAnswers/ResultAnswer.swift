@@ -16,8 +16,10 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public var reset: String?
     /// A venue change: what the box is now.
     public var venue: String?
-    /// A box let into a venue: its join code.
+    /// A box let into a venue: its join code, and the short key its page may fetch the
+    /// code by from the hub (`VenueJoinKeys`, shown `ABCD-EFGH`).
     public var code: String?
+    public var passkey: String?
     public var saved: String?
 
     /// What `config set` and the channel commands say of what they changed.
@@ -26,7 +28,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
     public init(
         key: String? = nil, value: String? = nil, channel: String? = nil, url: String? = nil, tone: String? = nil,
         update: String? = nil, board: String? = nil, group: String? = nil, wifi: String? = nil, reset: String? = nil,
-        venue: String? = nil, code: String? = nil, saved: String? = nil
+        venue: String? = nil, code: String? = nil, passkey: String? = nil, saved: String? = nil
     ) {
         self.key = key
         self.value = value
@@ -40,6 +42,7 @@ public struct ResultAnswer: Codable, Equatable, Sendable {
         self.reset = reset
         self.venue = venue
         self.code = code
+        self.passkey = passkey
         self.saved = saved
     }
 }

@@ -1,3 +1,4 @@
+import DelayboxMQTT
 import DelayboxNetwork
 
 /// A venue change the answers ask for (`ConsoleEffect.venue`), carried out off the playout
@@ -8,8 +9,12 @@ public enum VenueJob: Equatable, Sendable {
     case serve(group: String)
     /// `box` let into this hub's broker; its join code names this hub at `hub`, in `group`.
     case admit(box: String, hub: String, group: String)
+    /// The hubs heard on the LAN (a question of a second and a half).
+    case hear
     /// This box joins the venue `code` names.
     case join(VenueJoinCode)
+    /// This box fetches its join code from the hub's page at `hub` with `key`, and joins.
+    case claim(hub: VenueHubAddress, key: String)
     /// This box leaves its venue.
     case leave
 }
@@ -20,6 +25,8 @@ public enum VenueOutcome: Equatable, Sendable {
     case done(String)
     /// A box let in: the code its page takes.
     case admitted(VenueJoinCode)
+    /// The hubs heard.
+    case heard([HeardHub])
     /// Not done, and why; nothing of the box's settings changed.
     case failed(String)
 }

@@ -365,7 +365,7 @@ final class Playout {
                 keeping.finishBackup(job, outcome, settings: executor.settings)
             case .venue(let pending, let outcome, let read):
                 reading = read ?? reading
-                replies.append((pending, answers.venueDone(outcome)))
+                replies.append((pending, answers.venueDone(outcome, now: now)))
             }
         }
         if let reading {

@@ -93,8 +93,15 @@ public struct ConsoleRequest: Sendable, Equatable {
         case venueServe(group: String)
         /// On the hub: a box named `box` let into its broker; the reply is its join code.
         case venueAdmit(box: String)
+        /// The venue hubs this box hears on its LAN (mDNS: `VenueHubSearch`).
+        case venueHubs
         /// This box joins the venue a hub's join code names: its broker, its group, its time.
         case venueJoin(VenueJoinCode)
+        /// This box fetches its join code from the hub's page at `hub`:`port` with the key
+        /// the hub's owner was shown, then joins with it.
+        case venueClaim(hub: String, port: Int, key: String)
+        /// On the hub: the join code `key` stands for, handed to the box that typed it (once).
+        case venueHandOver(key: String)
         /// This box leaves its venue: a hub stops serving, a box stops following.
         case venueLeave
     }
@@ -119,7 +126,8 @@ public struct ConsoleRequest: Sendable, Equatable {
     /// factory reset — for an SD card's fsyncs under load, seconds each.
     public var patienceSeconds: Double {
         switch action {
-        case .venueServe, .venueAdmit, .venueJoin, .venueLeave: 100
+        case .venueServe, .venueAdmit, .venueJoin, .venueClaim, .venueLeave: 100
+        case .venueHubs: 5
         case .backup, .configSave, .factoryReset: 30
         default: 2
         }

@@ -3,7 +3,9 @@ import DelayboxConfig
 import DelayboxConfigFile
 import DelayboxMQTT
 import DelayboxNetwork
+import DelayboxPlatform
 import DelayboxState
+import DelayboxSystem
 import DelayboxUnits
 import FoundationEssentials
 
@@ -59,6 +61,14 @@ public struct VenueErrand: Sendable {
             if let refused = ask(.admit(user: box, password: password)) { return .failed(refused) }
             return .admitted(
                 VenueJoinCode(hub: hub, port: brokerPort, group: group, box: box, password: password))
+        case .hear:
+            return Self.hubsHeard()
+        case .claim(let hub, let key):
+            // The saved config was found readable above, before the key is spent.
+            switch Self.joinCode(from: hub, key: key) {
+            case .success(let code): return perform(.join(code))
+            case .failure(let problem): return .failed(problem.description)
+            }
         case .join(let code):
             if let refused = ask(.follow(hub: code.hub)) { return .failed(refused) }
             let host = code.hub.contains(":") ? "[\(code.hub)]" : code.hub
@@ -76,6 +86,49 @@ public struct VenueErrand: Sendable {
             if let refused = ask(.leave) { return .failed(refused) }
             return save(over: saved, mqtt: nil, done: "this box is in no venue")
         }
+    }
+
+    /// The hubs that answer a question on the LAN within a second and a half; each once.
+    static func hubsHeard() -> VenueOutcome {
+        let id = UInt16.random(in: 1...UInt16.max)
+        let replies: [MulticastQuestion.Reply]
+        do throws(Errno) {
+            replies = try MulticastQuestion.ask(
+                VenueHubSearch.query(id: id), group: VenueHubSearch.group, port: VenueHubSearch.port,
+                listening: .milliseconds(1_500))
+        } catch {
+            return .failed("no hub can be heard: this box is on no network (\(error))")
+        }
+        var hubs: [HeardHub] = []
+        for reply in replies {
+            for hub in VenueHubSearch.hubs(in: reply.bytes, id: id, source: reply.source)
+            where !hubs.contains(where: { $0.name == hub.name && $0.group == hub.group }) {
+                hubs.append(hub)
+            }
+        }
+        return .heard(hubs)
+    }
+
+    /// The join code the hub's page hands over for `key` (its owner's consent), or why not.
+    static func joinCode(from hub: VenueHubAddress, key: String) -> Result<VenueJoinCode, HelperRequestFrame.Problem> {
+        let answer: FormPost.Answer
+        do throws(FormPost.Failure) {
+            answer = try FormPost.send(
+                "key=\(key)", to: "/api/venue/claim", host: hub.host, port: hub.port,
+                headers: [("X-Delaybox-CSRF", "venue-join")])
+        } catch {
+            return .failure(.init("the hub at \(hub.authority) could not be asked: \(error)"))
+        }
+        struct Claimed: Decodable {
+            var code: String?
+            var error: String?
+        }
+        let claimed = try? JSONDecoder().decode(Claimed.self, from: Data(answer.body))
+        guard answer.status == 200, let text = claimed?.code else {
+            let why = claimed?.error.map { String($0.prefix(200)) } ?? "it answered \(answer.status)"
+            return .failure(.init("the hub at \(hub.authority) gave no join code: \(why)"))
+        }
+        return VenueJoinCode.parse(text)
     }
 
     /// Asks root's venue helper; nil when done, else why not.

@@ -1,6 +1,7 @@
 import DelayboxConfig
 import DelayboxConsole
 import DelayboxJSON
+import DelayboxNetwork
 import DelayboxUnits
 import FoundationEssentials
 import Synchronization
@@ -86,6 +87,7 @@ public final class WebApp: Sendable {
             case "/api/reset": return factoryReset(request, now: now)
             case "/api/restore": return restore(request, now: now)
             case "/api/backup": return sealedBackup(request, now: now)
+            case "/api/venue/claim": return handOverJoinCode(request)
             default: return command(request, now: now)
             }
         case (_, let path) where Self.posts.contains(path) || Self.gets.contains(path):
@@ -97,6 +99,7 @@ public final class WebApp: Sendable {
 
     private static let posts: Set<String> = [
         "/api/login", "/api/logout", "/api/password", "/api/command", "/api/reset", "/api/restore", "/api/backup",
+        "/api/venue/claim",
     ]
     private static let gets: Set<String> = [
         "/", "/delaybox.css", "/delaybox.js", "/api/session", "/api/status", "/api/channels", "/api/events",
@@ -247,6 +250,17 @@ public final class WebApp: Sendable {
         }
         state.withLock { $0.throttle.succeeded(network: request.network) }
         return consoleJSON(ConsoleRequest(.factoryReset(forgetWiFi: form["wifi"] == "forget"), json: true, door: .page))
+    }
+
+    /// On a venue's hub: the join code the form's `key` stands for (`VenueJoinKeys`: once, for
+    /// 15 minutes, five wrong keys void them all), asked by the joining box itself — no
+    /// session (the key is the hub's owner's consent), but the CSRF header, so no page of
+    /// another site can spend the hub's keys.
+    private func handOverJoinCode(_ request: WebRequest) -> WebResponse {
+        let key = request.form["key"] ?? ""
+        guard VenueJoinKeys.isKey(key) else { return WebResponse.error("that is not a hub's key", status: 400) }
+        return consoleJSON(
+            ConsoleRequest(.venueHandOver(key: VenueJoinKeys.normalized(key)), json: true, door: .page))
     }
 
     /// The box's log of the last hour as a file to keep (`log hour`), for a session: what an

@@ -70,6 +70,15 @@ import Testing
             hub: "192.168.1.20", port: 1883, group: "pub", box: "screen2", password: "Kq7mZ2xP9rT4wLn8Hc3vBy6d")
         #expect(try ask("venue join \(code.text)", mqtt: nil).1 == [.venue(.join(code))])
         #expect(try ask("venue leave", mqtt: member).1 == [.venue(.leave)])
+        #expect(try ask("venue hubs", mqtt: nil).1 == [.venue(.hear)])
+        #expect(
+            try ask("venue join 192.168.1.20:8080 k7qf-2mxp", mqtt: nil).1 == [
+                .venue(.claim(hub: VenueHubAddress(host: "192.168.1.20", port: 8080), key: "K7QF2MXP"))
+            ])
+        #expect(
+            try ask("venue join [fd00::2] K7QF2MXP", mqtt: nil).1 == [
+                .venue(.claim(hub: VenueHubAddress(host: "fd00::2", port: 80), key: "K7QF2MXP"))
+            ])
     }
 
     @Test func whatCannotBeIsRefusedBeforeRootIsAsked() throws {
@@ -88,11 +97,33 @@ import Testing
     @Test func theOutcomeIsTheReply() throws {
         let code = VenueJoinCode(
             hub: "192.168.1.20", port: 1883, group: "pub", box: "screen2", password: "Kq7mZ2xP9rT4wLn8Hc3vBy6d")
-        let answers = try answers(mqtt: nil).0
-        let admitted = answers.venueDone(.admitted(code)).rendered(json: false)
+        var answers = try answers(mqtt: nil).0
+        let admitted = answers.venueDone(.admitted(code), now: rig.now).rendered(json: false)
         #expect(admitted.contains("code: \(code.text)"), "\(admitted)")
-        #expect(answers.venueDone(.failed("root's venue helper did not answer")).kind == .unavailable)
-        let left = answers.venueDone(.done("this box is in no venue")).rendered(json: false)
+        #expect(answers.venueDone(.failed("root's venue helper did not answer"), now: rig.now).kind == .unavailable)
+        let left = answers.venueDone(.done("this box is in no venue"), now: rig.now).rendered(json: false)
         #expect(left.contains("venue: this box is in no venue"), "\(left)")
+        let heard = HeardHub(
+            name: "Delaybox venue pub on bar", group: "pub", address: "10.0.0.2", pagePort: 80, brokerPort: 1883)
+        let hubs = answers.venueDone(.heard([heard]), now: rig.now)
+        #expect(hubs.rendered(json: true).contains("\"page_port\":80"), "\(hubs.rendered(json: true))")
+    }
+
+    /// The hub hands the code out by the key its `venue add` showed: once, to whoever has it.
+    @Test func theHubHandsTheCodeOutByItsKey() throws {
+        let code = VenueJoinCode(
+            hub: "192.168.1.20", port: 1883, group: "pub", box: "screen2", password: "Kq7mZ2xP9rT4wLn8Hc3vBy6d")
+        var (answers, box, channels) = try answers(mqtt: hub)
+        let key = try #require(answers.venueDone(.admitted(code), now: rig.now).fields["passkey"]?.string)
+        func claim(_ typed: String) throws -> ConsoleReply? {
+            var effects: [ConsoleEffect] = []
+            let request = try #require(try ConsoleLanguage.parse("venue claim \(typed)")?.get())
+            defer { #expect(effects.isEmpty) }
+            return answers.answer(request, box: box, channels: &channels, effects: &effects, now: rig.now)
+        }
+        #expect(try claim(key)?.fields["code"]?.string == code.text)
+        #expect(try claim(key)?.kind == .refused)
+        // A box that is no hub hands nothing out.
+        #expect(try ask("venue claim \(key)", mqtt: member).0?.reason == "this box is not a venue's hub")
     }
 }

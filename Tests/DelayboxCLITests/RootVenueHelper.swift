@@ -25,7 +25,12 @@ final class RootVenueHelper: Sendable {
     ///     files written (else the test starts it).
     ///   - restartSeconds: how long each of systemd's restarts takes (a slow board's: a
     ///     broker and a time server restarted take seconds on a Pi Zero).
-    init(_ directory: URL, port: Int, runsBroker: Bool = false, restartSeconds: Double = 0) throws {
+    ///   - announcing: where the hub's Avahi announcement is copied when the broker starts
+    ///     (`AvahiDaemon.serviceFile`), its page port the test box's instead of 80.
+    init(
+        _ directory: URL, port: Int, runsBroker: Bool = false, restartSeconds: Double = 0,
+        announcing: (file: URL, pagePort: Int)? = nil
+    ) throws {
         runtime = directory.appendingPathComponent("run").path
         configPath = directory.appendingPathComponent("config.yaml").path
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -48,6 +53,15 @@ final class RootVenueHelper: Sendable {
                     broker = try? Self.startBroker(port: port, root: root, in: directory) { pid in
                         system.brokerProcess.withLock { $0 = pid }
                     }
+                }
+                if let announcing,
+                    let service = try? String(
+                        contentsOfFile: VenuePaths(root: root).announcement, encoding: .utf8)
+                {
+                    try? service.replacingOccurrences(
+                        of: "<port>80</port>", with: "<port>\(announcing.pagePort)</port>"
+                    )
+                    .write(to: announcing.file, atomically: true, encoding: .utf8)
                 }
             case ["disable", "--now", "mosquitto.service"]: system.broker.withLock { $0?.kill() }
             default: break

@@ -59,7 +59,8 @@ let package = Package(
         // The web page's requests, sessions, throttle and markup (its HTTP server is
         // libmicrohttpd's, in make test).
         .target(
-            name: "DelayboxWeb", dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxUnits"],
+            name: "DelayboxWeb",
+            dependencies: ["DelayboxConfig", "DelayboxConsole", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
             exclude: ["page"], swiftSettings: strict),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(
@@ -114,7 +115,7 @@ let package = Package(
             name: "DelayboxConfigTests",
             dependencies: [
                 "DelayboxConfig", "DelayboxConfigFile", "DelayboxEngine", "DelayboxJSON", "DelayboxMQTT",
-                "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxUnits",
+                "DelayboxNetwork", "DelayboxState", "DelayboxSimulation", "DelayboxTestSupport", "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(

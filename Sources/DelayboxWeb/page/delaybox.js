@@ -174,12 +174,40 @@ function showVenue() {
     none: "This box is in no venue: make it the hub, or join one with a code from the hub's page." };
   $("venue-now").textContent = words[part.role] || "";
   show("venue-hub-form", part.role === "none");
+  show("venue-hubs-part", part.role === "none");
   show("venue-join-form", part.role === "none");
   show("venue-add-form", part.role === "hub");
   // The venue's update in stages: the box named first, the others once it plays the release.
   show("venue-update-form", part.role === "hub");
   show("venue-leave", part.role !== "none");
   if (part.role !== "hub") show("venue-code-row", false);
+}
+
+// The hubs this box hears on its LAN (`venue hubs`: a second and a half), each with a Join
+// button that asks for the key the hub's page showed when the owner added this box.
+let chosenHub = null;
+async function lookForHubs() {
+  say("Listening for hubs…");
+  const answer = await run("venue hubs");
+  if (!answer) return;
+  const list = $("venue-hubs");
+  list.replaceChildren();
+  for (const hub of answer.hubs || []) {
+    const item = document.createElement("li");
+    const join = document.createElement("button");
+    join.type = "button";
+    join.textContent = "Join " + hub.group;
+    join.addEventListener("click", () => {
+      chosenHub = hub;
+      $("venue-key-form").querySelector("button").textContent = "Join " + hub.group;
+      show("venue-key-form", true);
+      $("venue-join-key").focus();
+    });
+    item.append(hub.group + " — " + hub.name + " (" + hub.address + ") ", join);
+    list.append(item);
+  }
+  show("venue-hubs", list.children.length > 0);
+  say(list.children.length ? "" : "No hub answered: is one made, and on this network?");
 }
 
 // A venue change, answered once root has set the broker and the time up (seconds).
@@ -450,6 +478,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const answer = await venueChange("venue add " + $("venue-box").value.trim(), "Letting the box in…");
     if (!answer || !answer.code) return;
     $("venue-code").value = answer.code;
+    $("venue-key").textContent = answer.passkey || "";
     show("venue-code-row", true);
     $("venue-box").value = "";
   });
@@ -462,6 +491,16 @@ document.addEventListener("DOMContentLoaded", () => {
     const code = $("venue-join-code").value.trim();
     $("venue-join-code").value = "";
     await venueChange("venue join " + code, "Joining the venue…");
+  });
+  $("venue-look").addEventListener("click", lookForHubs);
+  $("venue-key-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!chosenHub) return;
+    const key = $("venue-join-key").value.trim();
+    $("venue-join-key").value = "";
+    const where = (chosenHub.address.includes(":") ? "[" + chosenHub.address + "]" : chosenHub.address)
+      + ":" + chosenHub.page_port;
+    await venueChange("venue join " + where + " " + key.replace(/\s+/g, ""), "Asking the hub and joining…");
   });
   $("venue-update-form").addEventListener("submit", async (event) => {
     event.preventDefault();
