@@ -33,7 +33,7 @@ extension ConsoleAnswers {
         let hub = config.mqtt.map(Self.isHub) ?? false
         switch action {
         case .venueServe(let group):
-            effects.append(.venue(.serve(group: group)))
+            effects.append(.venue(.serve(group: group, pagePort: config.web?.port ?? 80)))
         case .venueAdmit(let box):
             guard hub, let group = config.mqtt?.group else {
                 return .refusal(.refused, "this box is not a venue's hub: `venue hub GROUP` makes it one")

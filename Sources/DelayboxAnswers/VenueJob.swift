@@ -5,8 +5,9 @@ import DelayboxNetwork
 /// thread: root's venue helper asked and waited for (it restarts the broker and chrony),
 /// then the box's own MQTT settings written to its saved config and read again.
 public enum VenueJob: Equatable, Sendable {
-    /// This box becomes the hub of `group`, and its own box the venue's manager on it.
-    case serve(group: String)
+    /// This box becomes the hub of `group`, and its own box the venue's manager on it; its
+    /// page (at `pagePort`) is announced on the LAN.
+    case serve(group: String, pagePort: Int)
     /// `box` let into this hub's broker; its join code names this hub at `hub`, in `group`.
     case admit(box: String, hub: String, group: String)
     /// The hubs heard on the LAN (a question of a second and a half).

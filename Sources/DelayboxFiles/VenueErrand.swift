@@ -47,9 +47,11 @@ public struct VenueErrand: Sendable {
             return .failed(error.description)
         }
         switch job {
-        case .serve(let group):
+        case .serve(let group, let pagePort):
             let password = VenueJoinCode.newPassword()
-            if let refused = ask(.serve(group: group, managerPassword: password)) { return .failed(refused) }
+            if let refused = ask(.serve(group: group, managerPassword: password, pagePort: pagePort)) {
+                return .failed(refused)
+            }
             return save(
                 over: saved,
                 mqtt: [

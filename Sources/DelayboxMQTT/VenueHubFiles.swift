@@ -44,9 +44,9 @@ public enum VenueHubFiles {
         """
     }
 
-    /// Avahi's service file: the hub's page (where a box asks to join) and its broker's
-    /// port, with the group's name.
-    public static func announcement(group: String, brokerPort: Int) -> String {
+    /// Avahi's service file: the hub's page at `pagePort` (where a box asks to join) and its
+    /// broker's port, with the group's name.
+    public static func announcement(group: String, brokerPort: Int, pagePort: Int) -> String {
         """
         <?xml version="1.0" standalone='no'?>
         <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
@@ -55,7 +55,7 @@ public enum VenueHubFiles {
           <name replace-wildcards="yes">Delaybox venue \(group) on %h</name>
           <service>
             <type>\(serviceType)</type>
-            <port>80</port>
+            <port>\(pagePort)</port>
             <txt-record>group=\(group)</txt-record>
             <txt-record>mqtt=\(brokerPort)</txt-record>
           </service>

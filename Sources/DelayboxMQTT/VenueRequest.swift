@@ -8,8 +8,9 @@ import DelayboxNetwork
 public enum VenueRequest: Sendable, Equatable {
     /// This box becomes the hub of `group`: the broker (the venue's ACL, `manager`'s
     /// password; the hub's own box logs in as the manager), the time server for the LAN,
-    /// the Avahi announcement. Boxes admitted before are dropped.
-    case serve(group: String, managerPassword: String)
+    /// the Avahi announcement (with `pagePort`, where this box's page is, which a joining
+    /// box asks for its code). Boxes admitted before are dropped.
+    case serve(group: String, managerPassword: String, pagePort: Int)
     /// A box's user let into the hub's broker (its password replaced if it was there).
     case admit(user: String, password: String)
     /// A box's user taken out of the hub's broker.
@@ -31,7 +32,7 @@ public enum VenueRequest: Sendable, Equatable {
     public func text(id: UInt64) -> String {
         let fields: [String]
         switch self {
-        case .serve(let group, let password): fields = ["serve", group, password]
+        case .serve(let group, let password, let pagePort): fields = ["serve", group, password, String(pagePort)]
         case .admit(let user, let password): fields = ["admit", user, password]
         case .dismiss(let user): fields = ["dismiss", user]
         case .follow(let hub): fields = ["follow", hub]
@@ -43,7 +44,7 @@ public enum VenueRequest: Sendable, Equatable {
     /// What the request asks, without its password: the journal's line.
     public var summary: String {
         switch self {
-        case .serve(let group, _): "serve the venue '\(group)'"
+        case .serve(let group, _, _): "serve the venue '\(group)'"
         case .admit(let user, _): "admit '\(user)'"
         case .dismiss(let user): "dismiss '\(user)'"
         case .follow(let hub): "take the time from \(hub)"
@@ -60,10 +61,13 @@ public enum VenueRequest: Sendable, Equatable {
         func count(_ wanted: Int) throws(Problem) { try HelperRequestFrame.count(fields, wanted) }
         switch fields.first {
         case "serve":
-            try count(3)
+            try count(4)
+            guard let pagePort = Int(fields[3]), (1...65535).contains(pagePort) else {
+                throw Problem("a page's port is 1-65535, not '\(fields[3].prefix(16))'")
+            }
             return .serve(
                 group: try VenueJoinCode.name(fields[1], "group"),
-                managerPassword: try VenueJoinCode.password(fields[2]))
+                managerPassword: try VenueJoinCode.password(fields[2]), pagePort: pagePort)
         case "admit":
             try count(3)
             let user = try VenueJoinCode.name(fields[1], "box")

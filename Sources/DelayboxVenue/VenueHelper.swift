@@ -54,7 +54,7 @@ public struct VenueHelper: Sendable {
     /// Carries `request` out; nil when done, else why not.
     func perform(_ request: VenueRequest) -> String? {
         switch request {
-        case .serve(let group, let password):
+        case .serve(let group, let password, let pagePort):
             for program in ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_passwd", "/usr/sbin/chronyd"]
             where access(program, X_OK) != 0 {
                 return "\(program) is not installed: a hub needs the packages mosquitto and chrony"
@@ -68,7 +68,8 @@ public struct VenueHelper: Sendable {
                     to: files.broker, mode: 0o644)
                 ?? write(VenueHubFiles.timeServer, to: files.timeServer, mode: 0o644)
                 ?? write(
-                    VenueHubFiles.announcement(group: group, brokerPort: brokerPort), to: files.announcement,
+                    VenueHubFiles.announcement(group: group, brokerPort: brokerPort, pagePort: pagePort),
+                    to: files.announcement,
                     mode: 0o644)
             return written
                 ?? systemctl(["enable", "mosquitto.service"]) ?? systemctl(["restart", "mosquitto.service"])

@@ -60,7 +60,7 @@ import Testing
     @Test func aChangeIsAskedOfRootOffThePlayoutThread() throws {
         let (serve, served) = try ask("venue hub pub", mqtt: nil)
         #expect(serve == nil, "the reply waits")
-        #expect(served == [.venue(.serve(group: "pub"))])
+        #expect(served == [.venue(.serve(group: "pub", pagePort: 80))])
         // The hub's own address by number goes into the code a box takes.
         #expect(
             try ask("venue add screen2", mqtt: hub).1 == [

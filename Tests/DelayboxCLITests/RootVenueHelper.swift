@@ -26,10 +26,9 @@ final class RootVenueHelper: Sendable {
     ///   - restartSeconds: how long each of systemd's restarts takes (a slow board's: a
     ///     broker and a time server restarted take seconds on a Pi Zero).
     ///   - announcing: where the hub's Avahi announcement is copied when the broker starts
-    ///     (`AvahiDaemon.serviceFile`), its page port the test box's instead of 80.
+    ///     (`AvahiDaemon.serviceFile`): the system's services directory, not the test's root.
     init(
-        _ directory: URL, port: Int, runsBroker: Bool = false, restartSeconds: Double = 0,
-        announcing: (file: URL, pagePort: Int)? = nil
+        _ directory: URL, port: Int, runsBroker: Bool = false, restartSeconds: Double = 0, announcing: URL? = nil
     ) throws {
         runtime = directory.appendingPathComponent("run").path
         configPath = directory.appendingPathComponent("config.yaml").path
@@ -54,14 +53,9 @@ final class RootVenueHelper: Sendable {
                         system.brokerProcess.withLock { $0 = pid }
                     }
                 }
-                if let announcing,
-                    let service = try? String(
-                        contentsOfFile: VenuePaths(root: root).announcement, encoding: .utf8)
-                {
-                    try? service.replacingOccurrences(
-                        of: "<port>80</port>", with: "<port>\(announcing.pagePort)</port>"
-                    )
-                    .write(to: announcing.file, atomically: true, encoding: .utf8)
+                if let announcing {
+                    try? FileManager.default.copyItem(
+                        at: URL(fileURLWithPath: VenuePaths(root: root).announcement), to: announcing)
                 }
             case ["disable", "--now", "mosquitto.service"]: system.broker.withLock { $0?.kill() }
             default: break

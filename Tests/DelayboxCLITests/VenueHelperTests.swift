@@ -60,7 +60,9 @@ import Testing
         #expect(
             try ask(.admit(user: "screen1", password: "screen1-password"), helper)?.failure
                 == "this box is not a venue's hub")
-        #expect(try ask(.serve(group: "pub", managerPassword: password), helper) == HelperAnswer(id: 7, failure: nil))
+        #expect(
+            try ask(.serve(group: "pub", managerPassword: password, pagePort: 80), helper)
+                == HelperAnswer(id: 7, failure: nil))
         #expect(
             system.calls.withLock { $0 } == [
                 ["/usr/bin/systemctl", "enable", "mosquitto.service"],
@@ -122,7 +124,9 @@ import Testing
     /// The hub's chrony part serves its own clock to the LAN when it has no source of its
     /// own (a venue without internet): a chronyd run from it is followed by another.
     @Test func aHubServesItsClockAndABoxFollowsIt() throws {
-        #expect(try ask(.serve(group: "pub", managerPassword: password), helper()) == HelperAnswer(id: 7, failure: nil))
+        #expect(
+            try ask(.serve(group: "pub", managerPassword: password, pagePort: 80), helper())
+                == HelperAnswer(id: 7, failure: nil))
         // Loopback is not the LAN the hub serves: the test's client asks on it.
         let pair = try ChronyPair(serverSettings: "include \(paths.timeServer)\nallow 127.0.0.1")
         try pair.start()
@@ -156,7 +160,7 @@ import Testing
         try "defaults:\n  delay: \"30 s\"\nmqtt:\n  broker: mqtts://old.example\n  ca_file: /etc/ssl/old.pem\n".write(
             toFile: screen.configPath, atomically: true, encoding: .utf8)
 
-        guard case .done(let made) = hub.errand(port: port).perform(.serve(group: "pub")) else {
+        guard case .done(let made) = hub.errand(port: port).perform(.serve(group: "pub", pagePort: 80)) else {
             Issue.record("the hub was not made")
             return
         }

@@ -28,7 +28,7 @@ import Testing
         let roots = try ["hub", "screen2"].map {
             try RootVenueHelper(
                 place.appendingPathComponent($0), port: brokerPort, runsBroker: $0 == "hub",
-                restartSeconds: $0 == "hub" ? 3 : 0, announcing: $0 == "hub" ? (announcement, pages[0]) : nil)
+                restartSeconds: $0 == "hub" ? 3 : 0, announcing: $0 == "hub" ? announcement : nil)
         }
         _ = roots.map { $0.serve() }
         defer { roots.forEach { $0.stop() } }

@@ -9,7 +9,8 @@ import Testing
 
     @Test func everyRequestReadsBackAsWritten() throws {
         let requests: [VenueRequest] = [
-            .serve(group: "pub-east", managerPassword: password), .admit(user: "screen_2", password: password),
+            .serve(group: "pub-east", managerPassword: password, pagePort: 8080),
+            .admit(user: "screen_2", password: password),
             .dismiss(user: "screen2"), .follow(hub: "192.168.1.10"), .follow(hub: "fe80::1"),
             .follow(hub: "hub-box.local"), .leave,
         ]
@@ -18,7 +19,7 @@ import Testing
             #expect(parsed.id == UInt64(index + 1))
             #expect(parsed.request == request)
         }
-        #expect(!VenueRequest.serve(group: "pub", managerPassword: password).summary.contains(password))
+        #expect(!VenueRequest.serve(group: "pub", managerPassword: password, pagePort: 80).summary.contains(password))
     }
 
     /// Each refusal names the field, and answers the request's id when it had one.
@@ -27,9 +28,11 @@ import Testing
         ("admit\nscreen2\nshort", "16-128 printable"),
         ("admit\nscreen2\nQx7-p2Vn 9rT4kLm", "16-128 printable"),
         ("admit\nmanager\nQx7-p2Vn_9rT4kLm", "the hub's own user"),
-        ("serve\npub/east\nQx7-p2Vn_9rT4kLm", "a group's name"),
-        ("serve\n\nQx7-p2Vn_9rT4kLm", "a group's name"),
-        ("serve\npub", "takes 2 lines, not 1"),
+        ("serve\npub/east\nQx7-p2Vn_9rT4kLm\n80", "a group's name"),
+        ("serve\n\nQx7-p2Vn_9rT4kLm\n80", "a group's name"),
+        ("serve\npub\nQx7-p2Vn_9rT4kLm\n0", "a page's port is 1-65535"),
+        ("serve\npub\nQx7-p2Vn_9rT4kLm\n80 ", "a page's port is 1-65535"),
+        ("serve\npub", "takes 3 lines, not 1"),
         ("follow\n-x", "not a hub's address"),
         ("follow\nhub.local iburst", "not a hub's address"),
         ("follow\nhub.local\nserver evil", "takes 1 lines, not 2"),
@@ -62,8 +65,9 @@ import Testing
         #expect(VenueHubFiles.timeServer.contains("local stratum 10"))
         #expect(VenueHubFiles.timeServer.contains("allow 192.168.0.0/16"))
         #expect(VenueHubFiles.timeSource(hub: "10.0.0.5").contains("server 10.0.0.5 iburst prefer"))
-        let announcement = VenueHubFiles.announcement(group: "pub", brokerPort: 1884)
+        let announcement = VenueHubFiles.announcement(group: "pub", brokerPort: 1884, pagePort: 8080)
         #expect(announcement.contains("<type>_delaybox-hub._tcp</type>"))
+        #expect(announcement.contains("<port>8080</port>"))
         #expect(announcement.contains("<txt-record>group=pub</txt-record>"))
         #expect(announcement.contains("<txt-record>mqtt=1884</txt-record>"))
     }
