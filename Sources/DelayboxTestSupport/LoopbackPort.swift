@@ -30,7 +30,8 @@ public enum LoopbackPort {
         return range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
     }
 
-    private static func isFree(_ port: Int) -> Bool {
+    /// Whether nobody has `port` bound on 127.0.0.1 (a test's server is listening once not).
+    public static func isFree(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
