@@ -134,7 +134,10 @@ let package = Package(
         // MQTT's topics, Home Assistant's discovery, command payloads, when status is published.
         .target(
             name: "DelayboxMQTT",
-            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
+            dependencies: [
+                "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON", "DelayboxNetwork",
+                "DelayboxUnits",
+            ],
             swiftSettings: strict),
         // libmosquitto: the MQTT client's network loop on a thread of its own.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),

@@ -120,27 +120,13 @@ final class Playout {
     private var health: ServiceHealth
     private var volume: (level: Int, muted: Bool)
     private var testTone = TestTone()
-    /// The room's boxes playing as one (an MQTT group): their figures, and when this box
-    /// says its own next.
-    private var venue = VenueAlignment()
-    private var nextVenueFigure = Instant.zero
-    /// How long this box has taken part in the room: settled after a minute.
-    private var tenure = RoomTenure()
-    /// Whether the wall clock was the room's when last looked at; nil: not yet.
-    private var venueClockTrusted: Bool?
+    /// The room's boxes playing as one (an MQTT group).
+    private var room = RoomSync()
     /// When the station's clock is next looked at, to be kept for its next start.
     private var nextStationClockLook = Instant.zero
     /// When the release line, and the machine's figures, are next read again (on the
     /// saver's thread).
     private var nextReleaseRead = Instant.zero, nextMachineRead = Instant.zero
-    /// How often a box of a group says its venue figure.
-    static let venueFigureInterval = TimeAmount.seconds(5)
-    /// How soon a figure is tried again when the newest audio held no mark yet (at the
-    /// start, after a gap): soon, so that a room compares its lines from its first seconds
-    /// (waiting a whole interval held a joining box ~14 ms off for 10 s: stop 63's run),
-    /// but not on every wake.
-    static let venueMarkRetry = TimeAmount.milliseconds(500)
-
     /// Starts the saved (or first) channel at the saved delay, and the channels recorded
     /// in the background.
     init(
@@ -481,60 +467,19 @@ final class Playout {
         config.mqtt.flatMap { $0.group == nil ? nil : $0.venueClock }
     }
 
-    /// A box of an MQTT group plays as one with the others in the room (issue 58): it says
-    /// when it took a run of the stream to have been live, compares the others' figures for
-    /// runs it holds with its own line, and moves to the room's (`VenueAlignment`). Wall
-    /// clock times, so only while chrony says the clock is the room's to a millisecond
-    /// (`VenueClock`, issue 70): a box off by more neither moves the others nor itself.
+    /// A box of an MQTT group plays as one with the others in the room (`RoomSync`): the
+    /// others' figures and the clock's word handed in, a move and its own figure carried out.
     private func alignWithTheRoom(now: Instant) {
-        let figures = doors.takeVenueFigures()
-        // A box in no group reads no clock: the lock is taken only by a member.
-        guard let me = doors.venueMember else {
-            _ = tenure.look(member: false, trusted: false, now: now)
-            return
+        let look = room.look(
+            member: doors.venueMember, figures: doors.takeVenueFigures(), clock: { facts.gathered.venueClock },
+            unixNow: wallClock, engine: session.engine, now: now)
+        if let whyNot = look.waits { logger.warning("the room's alignment waits: \(whyNot)") }
+        if let clock = look.begins { logger.notice("the room's alignment begins: the clock is \(clock)") }
+        if let moved = look.moved {
+            let ms = { (value: Double) in String(printf: "%+.1f", value) }
+            logger.info("playing as one with the room: \(ms(moved.byMs)) ms earlier (in all \(ms(moved.inAllMs)) ms)")
         }
-        let clock = facts.gathered.venueClock
-        let settled = tenure.look(member: true, trusted: clock.trusted, now: now)
-        guard !figures.isEmpty || now >= nextVenueFigure, let unixNow = wallClock() else { return }
-        if clock.trusted != venueClockTrusted {
-            venueClockTrusted = clock.trusted
-            if let whyNot = clock.whyNot {
-                logger.warning("the room's alignment waits: \(whyNot)")
-            } else {
-                logger.notice("the room's alignment begins: the clock is \(clock.summary)")
-            }
-        }
-        guard let settled else { return }
-        let engine = session.engine
-        /// A time on the playout's clock as Unix time (ns).
-        func unix(_ instant: Instant) -> Int64 { Int64((unixNow * 1e9).rounded()) - (now - instant).nanoseconds }
-        for figure in figures {
-            // A stranger's number: checked before any arithmetic (beyond a second it is not the
-            // room's line anyway).
-            guard let fingerprint = figure.fingerprintValue, let mine = engine.liveTime(ofVenueMark: fingerprint)
-            else { continue }
-            let (laterNs, overflow) = unix(mine).subtractingReportingOverflow(figure.liveUnixNs)
-            guard !overflow, (-999_999_999...999_999_999).contains(laterNs) else { continue }
-            venue.heard(
-                from: figure.box, laterFrames: laterNs * Int64(AudioFormat.sampleRate) / 1_000_000_000,
-                settled: figure.settled ?? true, at: now)
-        }
-        let move = venue.move(now: now, settled: settled)
-        if move != 0 {
-            engine.moveLive(byFrames: move)
-            let ms = { (frames: Int64) in String(printf: "%+.1f", AudioFormat.exactMilliseconds(frames: frames)) }
-            logger.info("playing as one with the room: \(ms(move)) ms earlier (in all \(ms(venue.shiftFrames)) ms)")
-        }
-        // The next figure is due in an interval once this one is made, and soon when the
-        // newest audio held no mark: searched for twice a second, not on every wake.
-        guard now >= nextVenueFigure else { return }
-        guard let mark = engine.venueMark() else {
-            nextVenueFigure = now + Self.venueMarkRetry
-            return
-        }
-        nextVenueFigure = now + Self.venueFigureInterval
-        doors.venueFigure(
-            VenueFigure(box: me, fingerprint: mark.fingerprint, liveUnixNs: unix(mark.liveAt), settled: settled))
+        if let figure = look.figure { doors.venueFigure(figure) }
     }
 
     /// The wall clock as `source` says to believe it: always, or once synchronised.
@@ -578,7 +523,7 @@ final class Playout {
     /// frame is heard after what the ring and the device still hold of the old one.
     private func switchChannel(to channel: Channel, now: Instant) throws {
         let delayMs = session.engine.status(at: now).delayMs
-        venue = VenueAlignment()  // the room's figures were of the other channel's line
+        room.forgetFigures()  // the room's figures were of the other channel's line
         // (A channel redefined under its own name is not kept: its old stream is done with.)
         if session.channel.record, session.channel.name != channel.name {
             standby.keep(session, now: now)

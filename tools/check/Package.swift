@@ -47,7 +47,10 @@ let package = Package(
             ], swiftSettings: strict),
         .target(
             name: "DelayboxMQTT",
-            dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxJSON", "DelayboxNetwork", "DelayboxUnits"],
+            dependencies: [
+                "DelayboxCommands", "DelayboxConfig", "DelayboxEngine", "DelayboxJSON", "DelayboxNetwork",
+                "DelayboxUnits",
+            ],
             swiftSettings: strict),
         .target(
             name: "DelayboxState",
