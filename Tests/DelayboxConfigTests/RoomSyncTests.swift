@@ -60,7 +60,8 @@ import Testing
         }
         #expect(begins == 1)
         #expect(figures.count == 3, "\(figures)")
-        #expect(zip(figures, figures.dropFirst()).allSatisfy { abs($1 - $0 - 5) < 0.15 }, "\(figures)")
+        let gaps: [Double] = zip(figures, figures.dropFirst()).map { pair in pair.1 - pair.0 }
+        #expect(gaps.allSatisfy { (gap: Double) -> Bool in abs(gap - 5.0) < 0.15 }, "\(figures)")
     }
 
     /// A clock that is not the room's: the box says why it waits, once, and neither says a
