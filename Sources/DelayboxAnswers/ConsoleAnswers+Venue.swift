@@ -74,7 +74,9 @@ extension ConsoleAnswers {
                     venue:
                         "'\(code.box)' may join: on its page (Box → Venue) choose this hub and type the key \(key) (good for 15 minutes, once), or paste the code",
                     code: code.text, passkey: key))
-        case .heard(let hubs): return .answer(VenueHubsAnswer(hubs: hubs))
+        case .heard(let hubs):
+            let answer = VenueHubsAnswer(hubs: hubs)
+            return .answer(answer, text: answer.text)
         case .failed(let why): return .refusal(.unavailable, why)
         }
     }

@@ -90,7 +90,7 @@ public struct VenueErrand: Sendable {
         }
     }
 
-    /// The hubs that answer a question on the LAN within a second and a half; each once.
+    /// The hubs that answer a question on the LAN within a second and a half.
     static func hubsHeard() -> VenueOutcome {
         let id = UInt16.random(in: 1...UInt16.max)
         let replies: [MulticastQuestion.Reply]
@@ -101,14 +101,7 @@ public struct VenueErrand: Sendable {
         } catch {
             return .failed("no hub can be heard: this box is on no network (\(error))")
         }
-        var hubs: [HeardHub] = []
-        for reply in replies {
-            for hub in VenueHubSearch.hubs(in: reply.bytes, id: id, source: reply.source)
-            where !hubs.contains(where: { $0.name == hub.name && $0.group == hub.group }) {
-                hubs.append(hub)
-            }
-        }
-        return .heard(hubs)
+        return .heard(VenueHubSearch.hubs(in: replies.map { (bytes: $0.bytes, source: $0.source) }, id: id))
     }
 
     /// The join code the hub's page hands over for `key` (its owner's consent), or why not.

@@ -23,6 +23,23 @@ public enum VenueHubSearch {
         return packet
     }
 
+    /// Hubs kept from one question at most: anyone on the LAN may answer, with many.
+    public static let largestHeard = 32
+
+    /// The hubs all `answers` to the question `id` tell of, each once (by name and group),
+    /// at most `largestHeard`; `source` is the IPv4 address an answer came from.
+    public static func hubs(in answers: [(bytes: [UInt8], source: String)], id: UInt16) -> [HeardHub] {
+        var heard: [HeardHub] = []
+        for answer in answers {
+            for hub in hubs(in: answer.bytes, id: id, source: answer.source)
+            where heard.count < largestHeard && !heard.contains(where: { $0.name == hub.name && $0.group == hub.group })
+            {
+                heard.append(hub)
+            }
+        }
+        return heard
+    }
+
     /// The hubs one answer to the question `id` tells of; `source` is the IPv4 address the
     /// answer came from.
     public static func hubs(in packet: [UInt8], id: UInt16, source: String) -> [HeardHub] {

@@ -107,6 +107,8 @@ import Testing
             name: "Delaybox venue pub on bar", group: "pub", address: "10.0.0.2", pagePort: 80, brokerPort: 1883)
         let hubs = answers.venueDone(.heard([heard]), now: rig.now)
         #expect(hubs.rendered(json: true).contains("\"page_port\":80"), "\(hubs.rendered(json: true))")
+        #expect(hubs.rendered(json: false) == "pub  Delaybox venue pub on bar  page 10.0.0.2:80  broker 1883")
+        #expect(answers.venueDone(.heard([]), now: rig.now).rendered(json: false) == "no hub answered on this network")
     }
 
     /// The hub hands the code out by the key its `venue add` showed: once, to whoever has it.

@@ -39,6 +39,25 @@ import Testing
             ])
     }
 
+    /// Many answers: each hub once, however often it answers, and at most 32 of them (anyone
+    /// on the LAN may answer, with as many names as a packet holds).
+    @Test func eachHubIsHeardOnceAndAtMost32() throws {
+        let label = Array("Delaybox venue pub on vm".utf8)
+        let at = try #require(
+            (0...(Self.avahiAnswer.count - label.count)).first {
+                Array(Self.avahiAnswer[$0..<$0 + label.count]) == label
+            })
+        let answers: [(bytes: [UInt8], source: String)] = (0..<40).map { index in
+            var renamed = Self.avahiAnswer
+            renamed[at + label.count - 1] = UInt8(ascii: "A") + UInt8(index)
+            return (renamed, "192.0.2.\(index + 10)")
+        }
+        let heard = VenueHubSearch.hubs(in: answers + answers, id: 0x1234)
+        #expect(heard.count == VenueHubSearch.largestHeard)
+        #expect(Set(heard.map(\.name)).count == heard.count)
+        #expect(heard.first?.name == "Delaybox venue pub on vA" && heard.first?.address == "192.0.2.10")
+    }
+
     @Test func anotherQuestionsAnswerIsNotTaken() {
         #expect(VenueHubSearch.hubs(in: Self.avahiAnswer, id: 0x4321, source: "192.0.2.2").isEmpty)
     }
