@@ -121,7 +121,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // systemd and the journal: sd_notify, the journal's priorities, signals.
-        .target(name: "DelayboxService", dependencies: ["DelayboxLog", "DelayboxPlatform"], swiftSettings: strict),
+        .target(
+            name: "DelayboxService",
+            dependencies: ["DelayboxEngine", "DelayboxLog", "DelayboxOutput", "DelayboxPlatform", "DelayboxUnits"],
+            swiftSettings: strict),
         // Everything between the engine and the jack: the kinds of output (ALSA, a WAV file,
         // null), the ring and the real-time audio thread, volume.
         .target(
@@ -189,6 +192,15 @@ let package = Package(
             name: "DelayboxClips",
             dependencies: ["DelayboxEngine", "DelayboxFFmpeg", "DelayboxMixer", "DelayboxPlatform"],
             swiftSettings: strict),
+        // What the box plays beside the stream, on the playout thread: the programme mix's
+        // clips and read-outs, the controls' feedback sounds, the channels recorded meanwhile.
+        .target(
+            name: "DelayboxProgramme",
+            dependencies: [
+                "DelayboxAnswers", "DelayboxAudio", "DelayboxClips", "DelayboxCommands", "DelayboxEngine",
+                "DelayboxLog",
+                "DelayboxMixer", "DelayboxPlatform", "DelayboxStream", "DelayboxUnits",
+            ], swiftSettings: strict),
         // The box's files while it plays, off the playout thread: the settings saved, the
         // config read again, `config save`'s and root's requests written, backups and undo,
         // the factory reset.
@@ -197,7 +209,7 @@ let package = Package(
             dependencies: [
                 "DelayboxAnswers", "DelayboxConfig", "DelayboxConfigFile", "DelayboxConsole", "DelayboxDoors",
                 "DelayboxEngine", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxPlatform", "DelayboxState",
-                "DelayboxSystem", "DelayboxUnits",
+                "DelayboxSystem", "DelayboxUnits", "DelayboxWeb",
             ], swiftSettings: strict),
         .target(
             name: "DelayboxApp",
@@ -207,14 +219,14 @@ let package = Package(
                 "DelayboxJSON",
                 "DelayboxEngine", "DelayboxFFmpeg", "DelayboxLog", "DelayboxMicroHTTPD", "DelayboxMixer",
                 "DelayboxMQTT", "DelayboxOutput",
-                "DelayboxNetwork", "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState",
-                "DelayboxStream", "DelayboxWeb", "DelayboxWiFi",
+                "DelayboxNetwork", "DelayboxPlatform", "DelayboxProgramme", "DelayboxService", "DelayboxSimulation",
+                "DelayboxState", "DelayboxStream", "DelayboxWeb", "DelayboxWiFi",
             ], swiftSettings: strict),
         .executableTarget(
             name: "delaybox",
             dependencies: [
                 "DelayboxAnswers", "DelayboxApp", "DelayboxSimulation", "DelayboxEngine", "DelayboxConfig",
-                "DelayboxConfigFile", "DelayboxCtlCommands",
+                "DelayboxConfigFile", "DelayboxCtlCommands", "DelayboxFiles",
                 "DelayboxOutput", "DelayboxPlatform", "DelayboxService", "DelayboxVenue", "DelayboxWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -262,7 +274,7 @@ let package = Package(
             name: "DelayboxStreamTests",
             dependencies: [
                 "DelayboxApp", "DelayboxClips", "DelayboxConfig", "DelayboxMixer", "DelayboxFFmpeg", "DelayboxEngine",
-                "DelayboxOutput", "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
+                "DelayboxOutput", "DelayboxProgramme", "DelayboxSimulation", "DelayboxStream", "DelayboxTestSupport",
             ],
             swiftSettings: strict),
         // The suites that measure the box against real time to the millisecond, on air: make
@@ -290,7 +302,8 @@ let package = Package(
             name: "DelayboxAnswersTests",
             dependencies: [
                 "DelayboxAnswers", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
-                "DelayboxEngine", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport", "DelayboxUnits",
+                "DelayboxEngine", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport",
+                "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -327,8 +340,8 @@ let package = Package(
             dependencies: [
                 "DelayboxApp", "DelayboxAudio", "DelayboxConsole", "DelayboxControls", "DelayboxDoors", "DelayboxFiles",
                 "DelayboxEngine", "DelayboxMicroHTTPD", "DelayboxNetwork", "DelayboxOutput",
-                "DelayboxPlatform", "DelayboxService", "DelayboxSimulation", "DelayboxState", "DelayboxStream",
-                "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
+                "DelayboxPlatform", "DelayboxProgramme", "DelayboxService", "DelayboxSimulation", "DelayboxState",
+                "DelayboxStream", "DelayboxTestSupport", "DelayboxWeb", "DelayboxWiFi",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -8,6 +8,7 @@ import DelayboxLog
 import DelayboxMicroHTTPD
 import DelayboxOutput
 import DelayboxPlatform
+import DelayboxProgramme
 import DelayboxService
 import DelayboxState
 import DelayboxWeb

@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxEngine
 import DelayboxLog
 

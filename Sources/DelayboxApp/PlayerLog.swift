@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxConfig
 import DelayboxEngine
 import DelayboxJSON

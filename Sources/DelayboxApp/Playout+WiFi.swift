@@ -1,3 +1,4 @@
+import DelayboxAnswers
 import DelayboxDoors
 import DelayboxNetwork
 import DelayboxPlatform
@@ -37,6 +38,7 @@ extension Playout {
         let link = page.flatMap { PageLinks.link(port: $0.port, addresses: ordered) }
         let said = AddressAnnouncement(
             name: HostName.current(), link: link, hasPage: access != nil, setupOpen: setupOpen,
+            setupWindow: WebApp.setupWindow,
             hotspot: wifi?.hotspotOpen == true ? wifi?.hotspot : nil, reset: reset)
         let spoken = desk?.say(said.spoken) ?? false
         logger.notice("\(said.logLine)\(spoken ? "" : " (in the log only: no espeak-ng, or no programme mix)")")

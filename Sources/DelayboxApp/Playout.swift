@@ -13,6 +13,7 @@ import DelayboxLog
 import DelayboxMQTT
 import DelayboxOutput
 import DelayboxPlatform
+import DelayboxProgramme
 import DelayboxService
 import DelayboxState
 import DelayboxStream
@@ -272,7 +273,9 @@ final class Playout {
     private func takeTheStream(now: Instant) {
         session.journal?.keep(milliseconds: AudioFormat.milliseconds(frames: session.engine.delayInFrames))
         for line in session.applyClientMessages(now: now) { log.report(line, level: .info, at: now) }
-        standby.poll(now: now)
+        for (channel, change) in standby.poll(now: now) {
+            logger.info("recording '\(channel)': \(NotificationLog.text(change))")
+        }
     }
 
     /// The controls' commands, each answered by its feedback sound.

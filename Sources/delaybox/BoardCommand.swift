@@ -3,6 +3,7 @@ import DelayboxAnswers
 import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxFiles
 import DelayboxPlatform
 import FoundationEssentials
 

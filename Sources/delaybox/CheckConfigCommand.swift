@@ -2,6 +2,7 @@ import ArgumentParser
 import DelayboxApp
 import DelayboxConfig
 import DelayboxConfigFile
+import DelayboxFiles
 import DelayboxPlatform
 import FoundationEssentials
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DelayboxApp
+import DelayboxFiles
 import DelayboxPlatform
 import DelayboxService
 import FoundationEssentials
@@ -51,7 +52,7 @@ struct RunCommand: ParsableCommand {
                 let chosen = try AutomaticBoardFile.prepare(besideState: state)
                 options.boardPath = chosen.path
                 options.automaticBoard = "no \(board): playing with \(chosen.said)"
-            } catch let error as Appliance.StartFailed {
+            } catch let error as AutomaticBoardFile.Unavailable {
                 StandardStream.error.write("delaybox: \(error)\n")
                 throw ExitCode(1)
             }

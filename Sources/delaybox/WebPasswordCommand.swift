@@ -1,6 +1,7 @@
 import ArgumentParser
 import DelayboxApp
 import DelayboxCtlCommands
+import DelayboxFiles
 import FoundationEssentials
 
 /// `delaybox web-password`: the page's password written straight beside the state file,

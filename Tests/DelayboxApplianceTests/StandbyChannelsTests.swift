@@ -1,9 +1,8 @@
 import DelayboxEngine
+import DelayboxProgramme
 import DelayboxSimulation
 import DelayboxStream
 import Testing
-
-@testable import DelayboxApp
 
 /// Issue 44: a reload changes which channels record in the background. Before, the set
 /// was made once at the start: a channel newly marked `record` was not recorded, one

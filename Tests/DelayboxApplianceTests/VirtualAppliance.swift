@@ -2,7 +2,9 @@ import DelayboxAudio
 import DelayboxConsole
 import DelayboxDoors
 import DelayboxEngine
+import DelayboxFiles
 import DelayboxOutput
+import DelayboxProgramme
 import DelayboxService
 import DelayboxSimulation
 import DelayboxTestSupport

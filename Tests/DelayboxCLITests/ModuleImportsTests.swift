@@ -75,6 +75,18 @@ import Testing
         }
     }
 
+    /// The composition root builds, starts and wires (issue 69): what it decides lives in
+    /// the modules beside it, so its size may only fall. Its lines, blank and comment
+    /// lines too, at most `rootLines`.
+    static let rootLines = 1_500
+
+    @Test func theCompositionRootStaysSmall() throws {
+        let lines = try Self.files(of: "DelayboxApp").map {
+            $0.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(lines.reduce(0, +) <= Self.rootLines, "DelayboxApp holds \(lines.reduce(0, +)) lines")
+    }
+
     /// `make check`'s package (tools/check) links the pure modules and their suites from here:
     /// what they import must be there too, or be left out by name in its manifest — checked
     /// here, so that `make test` says when a change would break `make check`.

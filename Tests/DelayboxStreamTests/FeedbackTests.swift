@@ -4,8 +4,8 @@ import DelayboxTestSupport
 import Foundation
 import Testing
 
-@testable import DelayboxApp
 @testable import DelayboxClips
+@testable import DelayboxProgramme
 
 /// The controls' answers: distinct synthesised sounds, the delay read out by the real
 /// espeak-ng (installed by deploy/setup-host.sh) or in tones, heard through the mix.

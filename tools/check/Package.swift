@@ -92,7 +92,8 @@ let package = Package(
             name: "DelayboxAnswersTests",
             dependencies: [
                 "DelayboxAnswers", "DelayboxAudio", "DelayboxConfig", "DelayboxConsole", "DelayboxControls",
-                "DelayboxEngine", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport", "DelayboxUnits",
+                "DelayboxEngine", "DelayboxLog", "DelayboxMQTT", "DelayboxNetwork", "DelayboxTestSupport",
+                "DelayboxUnits",
             ],
             swiftSettings: strict),
         .testTarget(

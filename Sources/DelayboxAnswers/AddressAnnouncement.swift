@@ -1,28 +1,26 @@
-import DelayboxDoors
 import DelayboxNetwork
-import DelayboxPlatform
 import DelayboxUnits
-import DelayboxWeb
 
 /// Where the box is, said on its output (issue 60): at a long press or a remote's key
 /// (`say_address`), and at a start while the page waits for its first password. A box has
 /// no screen and many phones cannot open `NAME.local`, so its address is said by number,
 /// as a phone's address bar takes it. A hand on the box is also what opens the page's
 /// window for a first password (issue 56): a neighbour on the LAN cannot press the button.
-struct AddressAnnouncement: Equatable {
+public struct AddressAnnouncement: Equatable, Sendable {
     /// The words said.
-    var spoken: String
+    public var spoken: String
     /// The log's line.
-    var logLine: String
+    public var logLine: String
 
     /// What the box says of itself: `name` (its hostname), the page's link by number (nil:
     /// no address a phone could reach), whether the board has a page at all, and whether
-    /// the page now waits for its first password; `hotspot`: the box's own hotspot, when it
+    /// the page now waits for its first password (for `setupWindow`: the page's window for
+    /// one, said in whole minutes); `hotspot`: the box's own hotspot, when it
     /// is open (a phone joins it first); `reset`: the box was just reset to its factory
     /// settings.
-    init(
-        name: String, link: String?, hasPage: Bool, setupOpen: Bool, hotspot: HotspotIdentity? = nil,
-        reset: Bool = false
+    public init(
+        name: String, link: String?, hasPage: Bool, setupOpen: Bool, setupWindow: TimeAmount,
+        hotspot: HotspotIdentity? = nil, reset: Bool = false
     ) {
         var words = ["This is Delaybox \(name)."]
         var log = "said where the box is: \(name)"
@@ -41,8 +39,9 @@ struct AddressAnnouncement: Equatable {
             words.append("Its page is at \(Self.speakable(link)).")
             log += ", \(link)"
             if setupOpen {
-                words.append("Choose its password there within 30 minutes.")
-                log += "; the page's first password may be chosen for \(WebApp.setupWindow.wholeSeconds / 60) min"
+                let minutes = setupWindow.wholeSeconds / 60
+                words.append("Choose its password there within \(minutes) minutes.")
+                log += "; the page's first password may be chosen for \(minutes) min"
             }
         } else {
             words.append("It has no network address yet.")
@@ -55,7 +54,7 @@ struct AddressAnnouncement: Equatable {
     /// A link as a listener types it: `http://192.168.1.23/` → "192 dot 168 dot 1 dot 23",
     /// a port after "port". (An IPv6 address is said as it is written: the box says one only
     /// on a network without IPv4.)
-    static func speakable(_ link: String) -> String {
+    public static func speakable(_ link: String) -> String {
         var rest = Substring(link)
         if rest.hasPrefix("http://") { rest = rest.dropFirst("http://".count) }
         if rest.hasSuffix("/") { rest = rest.dropLast() }

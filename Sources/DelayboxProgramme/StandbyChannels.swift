@@ -6,7 +6,7 @@ import DelayboxStream
 /// own stream client and engine, recording its stream — held compressed, never decoded —
 /// within the maximum delay. A switch to one of them plays it at once at the delay in
 /// force (`take`); the channel switched from, when it records too, stays here (`keep`).
-final class StandbyChannels {
+public final class StandbyChannels {
     private var sessions: [String: ChannelSession] = [:]
     private let logger = Logger(label: "delaybox.appliance")
     private let configuration: EngineConfiguration
@@ -16,7 +16,7 @@ final class StandbyChannels {
     private let wallClock: @Sendable () -> Double?
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
-    init(
+    public init(
         lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
         client: StreamClient.Options, clock: any MonotonicClock, wallClock: @escaping @Sendable () -> Double?,
         now: Instant
@@ -29,7 +29,7 @@ final class StandbyChannels {
     /// `record` starts recording, one no longer marked or no longer there stops, and one
     /// whose definition changed (its URL, say) records anew from the new one — before, the
     /// set was made once, and a switch to a changed channel played its old URL (issue 44).
-    func reconcile(with lineup: ChannelLineup, playing: String, delayMs: Int64, now: Instant) throws {
+    public func reconcile(with lineup: ChannelLineup, playing: String, delayMs: Int64, now: Instant) throws {
         let wanted = Dictionary(
             uniqueKeysWithValues: lineup.channels.filter { $0.record && $0.name != playing }.map { ($0.name, $0) })
         for (name, session) in sessions where wanted[name] != session.channel {
@@ -48,34 +48,36 @@ final class StandbyChannels {
     }
 
     /// The channels recorded now, by name.
-    var names: [String] { sessions.keys.sorted() }
+    public var names: [String] { sessions.keys.sorted() }
 
     /// Once a period: hands each channel what its client received and keeps its buffer
-    /// within the maximum delay. Its state changes are logged (a background stream that
-    /// cannot connect is worth knowing before the switch), the rest of what it reports is not.
-    func poll(now: Instant) {
-        for (name, session) in sessions {
+    /// within the maximum delay. Returns its state changes, by channel name (a background
+    /// stream that cannot connect is worth knowing before the switch); the rest of what it
+    /// reports is not told.
+    @discardableResult
+    public func poll(now: Instant) -> [(channel: String, change: EngineNotification)] {
+        var changes: [(channel: String, change: EngineNotification)] = []
+        for (name, session) in sessions.sorted(by: { $0.key < $1.key }) {
             for line in session.applyClientMessages(now: now) { logger.debug("recording '\(name)': \(line)") }
             session.engine.maintain(now: now)
-            for notification in session.engine.drainNotifications() {
-                if case .stateChanged = notification {
-                    logger.info("recording '\(name)': \(NotificationLog.text(notification))")
-                }
+            for change in session.engine.drainNotifications() {
+                if case .stateChanged = change { changes.append((name, change)) }
             }
         }
+        return changes
     }
 
     /// The recorded session of `name`, no longer recorded here (it plays).
-    func take(_ name: String) -> ChannelSession? { sessions.removeValue(forKey: name) }
+    public func take(_ name: String) -> ChannelSession? { sessions.removeValue(forKey: name) }
 
     /// `session` (another channel plays now) goes on recording here; its playout fades out.
-    func keep(_ session: ChannelSession, now: Instant) {
+    public func keep(_ session: ChannelSession, now: Instant) {
         session.engine.standBy(now: now)
         sessions[session.channel.name] = session
     }
 
     /// Ends every background client's thread.
-    func stop() {
+    public func stop() {
         for session in sessions.values { session.client?.stop() }
     }
 }

@@ -2,7 +2,6 @@ import DelayboxEngine
 import DelayboxLog
 import DelayboxOutput
 import DelayboxPlatform
-import DelayboxService
 import DelayboxUnits
 
 /// What systemd hears from the box (docs/daemon.md): READY once the first period is
@@ -10,14 +9,14 @@ import DelayboxUnits
 /// output — a device that is down (a WAV file that cannot be written, a codec that
 /// vanished) leaves it unfed, so systemd restarts the service if that lasts. Also the
 /// start-up figure: when the first audio reached the output.
-struct ServiceHealth {
-    private(set) var healthy = true
+public struct ServiceHealth {
+    public private(set) var healthy = true
     /// The output's losses at the last look.
     private var deviceLosses = 0
     /// Since when the output has been up without a loss; nil while it is down.
     private var upSince: Instant?
     /// How long a failed output must work again before it counts as healthy (ms).
-    static let recoveryMs: Int64 = 5_000
+    public static let recoveryMs: Int64 = 5_000
     private var isFirstPeriod = true
     /// Whether the programme's first audio has been logged.
     private var heardFirstAudio = false
@@ -26,7 +25,7 @@ struct ServiceHealth {
     private let systemd: SystemdNotifier
     private let logger = Logger(label: "delaybox.appliance")
 
-    init(systemd: SystemdNotifier, start: Instant) {
+    public init(systemd: SystemdNotifier, start: Instant) {
         self.systemd = systemd
         lastStatus = start
         lastPing = start
@@ -34,7 +33,7 @@ struct ServiceHealth {
 
     /// After each period: READY after the first, STATUS= and the output's health once a
     /// second, the watchdog at its interval while healthy.
-    mutating func periodRendered(output: OutputPath, engine: PlaybackEngine, at now: Instant) {
+    public mutating func periodRendered(output: OutputPath, engine: PlaybackEngine, at now: Instant) {
         if isFirstPeriod {
             isFirstPeriod = false
             systemd.notify("READY=1\nSTATUS=\(engine.state.rawValue)")
@@ -48,12 +47,12 @@ struct ServiceHealth {
         }
     }
 
-    func notify(_ state: String) { systemd.notify(state) }
+    public func notify(_ state: String) { systemd.notify(state) }
 
     /// The programme starts playing, its first frame heard `frames` from now. The first
     /// time, logs when that is, counted from the process's start: the start-up figure an
     /// installer compares (docs/performance.md).
-    mutating func programmeStarted(inFrames frames: Int) {
+    public mutating func programmeStarted(inFrames frames: Int) {
         guard !heardFirstAudio else { return }
         heardFirstAudio = true
         guard let age = ProcessFigures.ageSeconds() else { return }

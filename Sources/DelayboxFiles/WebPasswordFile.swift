@@ -8,7 +8,7 @@ import FoundationEssentials
 /// file (docs/web.md).
 public enum WebPasswordFile {
     /// The password store beside `statePath`.
-    static func passwords(besideState statePath: String) -> WebPasswords {
+    public static func passwords(besideState statePath: String) -> WebPasswords {
         WebPasswords(
             path: URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("web-password")
                 .path)
@@ -18,7 +18,7 @@ public enum WebPasswordFile {
     /// board booted (CLOCK_MONOTONIC's zero) — being able to power-cycle the box is the
     /// proof of owning it. A restart of the service (an upgrade, a crash, the watchdog, a
     /// socket activation) does not open it again; `web reset` at the console does.
-    static func access(besideState statePath: String) -> WebAccess {
+    public static func access(besideState statePath: String) -> WebAccess {
         WebAccess(passwords: passwords(besideState: statePath), started: .zero)
     }
 

@@ -7,6 +7,11 @@ import Glibc
 /// (`AutomaticBoard`): `auto-board.yaml` beside the state file, made anew at every start,
 /// so that a HAT or a USB DAC plugged in since is found.
 public enum AutomaticBoardFile {
+    /// Why no board could be chosen or kept.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Where the kernel lists the sound cards; `DELAYBOX_SOUND_CARDS` names another file
     /// (a test's).
     static var cardsPath: String {
@@ -21,7 +26,7 @@ public enum AutomaticBoardFile {
     /// throws when no shipped boards are installed to choose from.
     public static func prepare(besideState statePath: String) throws -> (path: String, said: String) {
         guard let directory = BoardCatalog.directory else {
-            throw Appliance.StartFailed(
+            throw Unavailable(
                 description: "no board config and no shipped boards to choose from "
                     + "(looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
@@ -35,7 +40,7 @@ public enum AutomaticBoardFile {
             try DurableFile.write(
                 Array(AutomaticBoard.yaml(for: choice, boardsDirectory: directory).utf8), to: path, mode: 0o640)
         } catch {
-            throw Appliance.StartFailed(description: "cannot write the board it chose to \(path): \(error)")
+            throw Unavailable(description: "cannot write the board it chose to \(path): \(error)")
         }
         return (path, AutomaticBoard.describe(choice))
     }

@@ -1,4 +1,4 @@
-import DelayboxApp
+import DelayboxAnswers
 import DelayboxConfig
 import DelayboxEngine
 import DelayboxLog

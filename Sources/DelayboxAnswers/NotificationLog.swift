@@ -2,7 +2,6 @@ import DelayboxConfig
 import DelayboxEngine
 import DelayboxJSON
 import DelayboxLog
-import DelayboxPlatform
 import DelayboxUnits
 import FoundationEssentials
 import Glibc
@@ -56,7 +55,7 @@ public enum NotificationLog {
     }
 
     /// The `play --json` line of a notification.
-    static func line(_ notification: EngineNotification, atSeconds seconds: Double) -> PlayLine {
+    public static func line(_ notification: EngineNotification, atSeconds seconds: Double) -> PlayLine {
         var line = PlayLine(type: "", t: (seconds * 1000).rounded() / 1000)
         switch notification {
         case .stateChanged(let from, let to, let reason):
@@ -117,7 +116,7 @@ public enum NotificationLog {
     }
 
     /// An event that took effect, as the doors hear it (`HeardEvent`).
-    static func heard(
+    public static func heard(
         _ event: TimelineEvent, _ transition: EventTransition, elapsedFrames: Int64, heardUnixMs: Int64
     ) -> HeardEvent {
         HeardEvent(
@@ -126,7 +125,7 @@ public enum NotificationLog {
             streamS: Double(event.position) / Double(AudioFormat.sampleRate), heardUnixMs: heardUnixMs)
     }
 
-    static func describe(_ event: StreamEvent) -> String {
+    public static func describe(_ event: StreamEvent) -> String {
         switch event {
         case .streamerMuted: "streamer muted"
         case .streamerUnmuted: "streamer unmuted"

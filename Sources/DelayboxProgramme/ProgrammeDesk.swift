@@ -12,8 +12,8 @@ import FoundationEssentials
 /// delay before it plays), for its ad; hands the clips to the mix; mixes each render; and
 /// answers the controls with feedback sounds (played by the audio thread, `FeedbackCues`)
 /// and, once the knob rests, the delay read out (in the mix, as programme).
-final class ProgrammeDesk {
-    let mix = ProgrammeMix()
+public final class ProgrammeDesk {
+    public let mix = ProgrammeMix()
     private let loader: ClipLoader
     private let speech = SpeechReadout()
     /// The controls' sounds; nil when the board turned them off.
@@ -23,24 +23,24 @@ final class ProgrammeDesk {
     private var lastEventScan = Instant.zero
     /// When the delay is read out: the knob rested this long after its last turn.
     private var readoutDue: Instant?
-    static let readoutAfterRestMs: Int64 = 1_200
+    public static let readoutAfterRestMs: Int64 = 1_200
     /// Longest mute music kept (loops after): 34 MB as 16-bit stereo.
-    static let musicMaxSeconds = 180
+    public static let musicMaxSeconds = 180
     /// Longest ad audio kept (a break longer than its ad is silence after it): a spot is
     /// 15 to 60 s, and the mix holds up to `ProgrammeMix.maxAdClips` of them, 23 MB each
     /// at most as 16-bit stereo — a stream that names many long ads cannot fill a board.
-    static let adMaxSeconds = 120
+    public static let adMaxSeconds = 120
 
-    init(cache: ClipCache, cues: FeedbackCues?) {
+    public init(cache: ClipCache, cues: FeedbackCues?) {
         loader = ClipLoader(cache: cache)
         self.cues = cues
     }
 
-    func start() { loader.start() }
-    func stop() { loader.stop() }
+    public func start() { loader.start() }
+    public func stop() { loader.stop() }
 
     /// A channel starts playing (at start or after a switch).
-    func channelStarted(_ channel: Channel, adsEnabled: Bool, switched: Bool) {
+    public func channelStarted(_ channel: Channel, adsEnabled: Bool, switched: Bool) {
         if switched { mix.channelChanged() }
         musicURL = channel.muteMusicURL
         mix.setMuteMusic(nil, url: musicURL)
@@ -49,13 +49,13 @@ final class ProgrammeDesk {
     }
 
     /// Mixes what `engine` rendered into `buffer` (frame `firstFrame` on).
-    func render(_ buffer: UnsafeMutableBufferPointer<Float>, engine: PlaybackEngine, firstFrame: Int64) {
+    public func render(_ buffer: UnsafeMutableBufferPointer<Float>, engine: PlaybackEngine, firstFrame: Int64) {
         mix.mix(buffer, renderedBy: engine, firstFrame: firstFrame)
     }
 
     /// Once per playout wake-up: takes loaded clips, asks for the ads of newly recorded
     /// breaks (once a second), plays a due read-out. Returns lines for the log.
-    func poll(engine: PlaybackEngine, now: Instant) -> [String] {
+    public func poll(engine: PlaybackEngine, now: Instant) -> [String] {
         var lines = mix.drainLog()
         for result in loader.drain() {
             switch result {
@@ -82,11 +82,11 @@ final class ProgrammeDesk {
     }
 
     /// Says `text` over the programme; false when the board has no synthesiser.
-    func say(_ text: String) -> Bool { speech.say(text) }
+    public func say(_ text: String) -> Bool { speech.say(text) }
 
     /// The sound a control's command answers with.
     /// - Parameter touchedAt: when the control was touched (ns on the playout's clock).
-    func feedback(for command: Command, outcome: CommandExecutor.Outcome, touchedAt: Int64, now: Instant) {
+    public func feedback(for command: Command, outcome: CommandExecutor.Outcome, touchedAt: Int64, now: Instant) {
         guard let cues else { return }
         switch outcome {
         case .refused: cues.play(.error, touchedAt: touchedAt)
