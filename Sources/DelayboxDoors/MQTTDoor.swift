@@ -58,22 +58,8 @@ final class MQTTDoor: Sendable {
     /// The problems reported since the last connection: each is said once.
     private let reported = Mutex<Set<String>>([])
     private let broker: String
-    /// The update in stages this box takes part in, as the worker thread keeps it: waiting
-    /// for (or done waiting for) a canary, or this box's own turn as the canary.
-    private struct Staging {
-        var waiting: StagedUpdate?
-        /// The manager said `--now`: the new release starts at once, not in the window.
-        var atOnce = false
-        /// This box is the canary: its `update` follows its own release line.
-        var isCanary = false
-        /// The release last published on the group's topic.
-        var published: MemberRelease?
-        /// The last report heard from each box of the group (by topic), at most
-        /// `maxMembers`: a canary's report from before a command is known when it comes.
-        var heard: [String: MemberRelease] = [:]
-        static let maxMembers = 256
-    }
-    private let staging = Mutex(Staging())
+    /// The update in stages this box takes part in (`StagedRollout`).
+    private let staging = Mutex(StagedRollout())
     /// The door's one clock: a stage's start and the ticks that measure the canary's
     /// patience against it must be on the same one. (A stage was once started on a clock
     /// made at the command, and ticked on the thread's, made at the start: a box up for
@@ -86,10 +72,8 @@ final class MQTTDoor: Sendable {
     private let relay = Relay()
     /// The group's venue figures heard, for the playout (at most `queueLimit`).
     private let venueFigures = Mutex<[VenueFigure]>([])
-    /// The group's other boxes as last heard (`GroupMember`), by name, with when.
-    private let members = Mutex<[String: (member: GroupMember, heard: Instant)]>([:])
-    /// The most boxes of a group kept: a venue's screens, not a broker's every publisher.
-    static let maxMembers = 32
+    /// The group's other boxes as last heard.
+    private let roster = Mutex(GroupRoster())
 
     init(settings: MQTTSettings, config: BoardConfig, inbox: ConsoleInbox, version: String) throws {
         let topics = MQTTTopics(settings: settings, hostname: HostName.current())
@@ -178,7 +162,7 @@ final class MQTTDoor: Sendable {
             if let releases = topics.memberReleases { client.subscribe(releases) }
             if let venues = topics.memberVenues { client.subscribe(venues) }
             if let members = topics.members { client.subscribe(members) }
-            staging.withLock { $0.published = nil }
+            staging.withLock { $0.connected() }
         case .refused(let reason):
             report("the broker refused the connection: \(reason)", error: true)
         case .lost(let reason, let retryMs):
@@ -209,14 +193,7 @@ final class MQTTDoor: Sendable {
                 topic == topics.member(member.box)
             else { return }
             let now = clock.now()
-            members.withLock { members in
-                if members[member.box] == nil, members.count >= Self.maxMembers,
-                    let oldest = members.min(by: { $0.value.heard < $1.value.heard })?.key
-                {
-                    members[oldest] = nil
-                }
-                members[member.box] = (member, now)
-            }
+            roster.withLock { $0.heard(member, at: now) }
             return
         case .message(let topic, _, retained: true):
             // A command kept by the broker would be carried out again at every reconnect and
@@ -340,9 +317,7 @@ final class MQTTDoor: Sendable {
     func groupMembers() -> [(member: GroupMember, heardSecondsAgo: Int)]? {
         guard topics.groupPrefix != nil else { return nil }
         let now = clock.now()
-        return members.withLock { $0.values }.sorted { $0.member.box < $1.member.box }.map {
-            ($0.member, Int((now - $0.heard).wholeSeconds))
-        }
+        return roster.withLock { $0.members(at: now) }
     }
 
     /// The status, with the update in stages this box takes part in (`update`); in a group,
@@ -369,21 +344,15 @@ final class MQTTDoor: Sendable {
             return nil
         }
         if canary == topics.clientID {
-            staging.withLock { staging in (staging.waiting, staging.isCanary, staging.atOnce) = (nil, true, atOnce) }
+            staging.withLock { $0.becomeCanary(atOnce: atOnce) }
             logger.notice("MQTT: update in stages: this box is the canary, updating first")
             // Naming each box in turn must not restart a venue mid-match: the release starts
             // in the box's update window or once it is quiet, unless the manager says --now.
             return ConsoleRequest(.update(version: nil, later: !atOnce), json: true, door: .group)
         }
-        // A canary is a member whose release report this box has heard: one named out of
-        // nowhere (and its reports forged by any publisher) would update every box at once.
-        let stage = staging.withLock { staging -> StagedUpdate? in
-            guard let baseline = topics.memberRelease(of: canary).flatMap({ staging.heard[$0] }) else { return nil }
-            let stage = StagedUpdate(canary: canary, now: clock.now(), baseline: baseline)
-            (staging.waiting, staging.isCanary, staging.atOnce) = (stage, false, atOnce)
-            return stage
-        }
-        guard let stage else {
+        // A canary is a member whose release report this box has heard.
+        let topic = topics.memberRelease(of: canary), now = clock.now()
+        guard let stage = staging.withLock({ $0.wait(for: canary, reportsOn: topic, atOnce: atOnce, now: now) }) else {
             reply(
                 command: line,
                 error: "'\(canary)' is not a box of this group that this box has heard from: "
@@ -403,24 +372,11 @@ final class MQTTDoor: Sendable {
     /// waits for: once it plays a new release this box asks for exactly that version; a
     /// canary gone wrong holds it. True when the box's `update` changed.
     private func follow(_ releases: [(topic: String, payload: [UInt8])], now: Instant) -> Bool {
-        let (before, after) = staging.withLock { staging -> (StagedUpdate.Outcome?, StagedUpdate.Outcome?) in
-            for release in releases {
-                guard let report = MemberRelease.read(release.payload),
-                    staging.heard[release.topic] != nil || staging.heard.count < Staging.maxMembers
-                else { continue }
-                staging.heard[release.topic] = report
-            }
-            guard var stage = staging.waiting else { return (nil, nil) }
-            let before = stage.outcome
-            let topic = topics.memberRelease(of: stage.canary)
-            for release in releases where release.topic == topic {
-                if let report = MemberRelease.read(release.payload) { _ = stage.heard(report, now: now) }
-            }
-            _ = stage.tick(now: now)
-            staging.waiting = stage
-            return (before, stage.outcome)
-        }
-        guard let after, after != before else { return false }
+        guard
+            let (before, after) = staging.withLock({
+                $0.follow(releases, canaryTopic: { topics.memberRelease(of: $0) }, now: now)
+            }), after != before
+        else { return false }
         switch after {
         case .waiting(let last): logger.info("MQTT: update in stages: \(last)")
         case .held(let reason): logger.warning("MQTT: update in stages held, this box stays on \(version): \(reason)")
@@ -440,12 +396,7 @@ final class MQTTDoor: Sendable {
     private func publishRelease() -> Bool {
         guard let topic = topics.memberRelease(of: topics.clientID) else { return false }
         let mine = MemberRelease(box: topics.clientID, version: version, release: ReleaseStatus.read() ?? "")
-        guard
-            staging.withLock({ staging in
-                defer { staging.published = mine }
-                return staging.published != mine
-            })
-        else { return false }
+        guard staging.withLock({ $0.publishes(mine) }) else { return false }
         client.publish(.init(topic: topic, payload: mine.json, retain: true))
         return true
     }
