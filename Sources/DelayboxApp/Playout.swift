@@ -112,8 +112,8 @@ final class Playout {
     /// What the answers know of the world outside them (the doors, the journal, files read
     /// off this thread).
     private let facts: ApplianceFacts
-    /// Recent stream events as the log printed them, newest last (`events`).
-    private var recentEvents: [String] = []
+    /// The stream events heard, for `events` and the doors.
+    private var heardEvents = HeardEvents()
     /// Whether a new release may restart the box now (`status`'s `update_restart`).
     private var updateGate = UpdateRestartGate()
     /// This thread's SCHED_FIFO priority, 0 at normal priority (`stats`).
@@ -574,22 +574,16 @@ final class Playout {
     }
 
     /// The engine's notifications to the log and the console; stream events also to the
-    /// console's `events`, with the wall-clock time they are heard.
+    /// console's `events` and the doors, with the wall-clock time they are heard.
     private func report(_ notifications: [EngineNotification], now: Instant, heardAt: Instant) {
         for notification in notifications {
             log.notification(notification, heardAt: heardAt)
-            let text = NotificationLog.text(notification)
-            doors.show(text)
+            doors.show(NotificationLog.text(notification))
             switch notification {
-            case .eventTookEffect(_, .movedByJump, _, _): break  // not an event heard: playout moved within one
-            case .eventTookEffect(let event, let transition, _, let elapsed):
+            case .eventTookEffect:
                 let heard = Date().addingTimeInterval(Double(heardAt.nanoseconds - now.nanoseconds) / 1e9)
-                let entry = NotificationLog.eventEntry(text, streamFrame: event.position, heardAt: heard)
-                recentEvents = (recentEvents + [entry]).suffix(20)
-                let unixMs = Int64((heard.timeIntervalSince1970 * 1000).rounded(.down))
-                doors.eventHeard(
-                    json: JSONText.encode(
-                        answer: NotificationLog.heard(event, transition, elapsedFrames: elapsed, heardUnixMs: unixMs)))
+                guard let event = heardEvents.heard(notification, at: heard) else { break }
+                doors.eventHeard(json: JSONText.encode(answer: event))
                 doors.stateChanged()
             case .stateChanged, .delayChanged: doors.stateChanged()
             default: break
@@ -602,7 +596,8 @@ final class Playout {
         BoxSnapshot(
             engine: session.engine, executor: executor, channel: session.channel, config: configuration.config,
             document: configuration.document, output: output.statistics, playoutThreadPriority: priority,
-            recording: standby.names, recentEvents: recentEvents, updateGate: updateGate, dailyUpdates: dailyUpdates)
+            recording: standby.names, recentEvents: heardEvents.recent, updateGate: updateGate,
+            dailyUpdates: dailyUpdates)
     }
 
     private func save() { keeping.save(executor.settings) }
