@@ -23,7 +23,7 @@ public final class ProgrammeDesk {
     private var lastEventScan = Instant.zero
     /// When the delay is read out: the knob rested this long after its last turn.
     private var readoutDue: Instant?
-    public static let readoutAfterRestMs: Int64 = 1_200
+    public static let readoutAfterRest = TimeAmount.milliseconds(1_200)
     /// Longest mute music kept (loops after): 34 MB as 16-bit stereo.
     public static let musicMaxSeconds = 180
     /// Longest ad audio kept (a break longer than its ad is silence after it): a spot is
@@ -95,7 +95,7 @@ public final class ProgrammeDesk {
         }
         switch command {
         case .adjustDelay, .setDelay, .syncDelay, .recallPreset, .jumpToLive:
-            readoutDue = now.advanced(byMilliseconds: Self.readoutAfterRestMs)
+            readoutDue = now + Self.readoutAfterRest
         default: break
         }
     }

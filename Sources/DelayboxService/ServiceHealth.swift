@@ -15,8 +15,8 @@ public struct ServiceHealth {
     private var deviceLosses = 0
     /// Since when the output has been up without a loss; nil while it is down.
     private var upSince: Instant?
-    /// How long a failed output must work again before it counts as healthy (ms).
-    public static let recoveryMs: Int64 = 5_000
+    /// How long a failed output must work again before it counts as healthy.
+    public static let recovery = TimeAmount.seconds(5)
     private var isFirstPeriod = true
     /// Whether the programme's first audio has been logged.
     private var heardFirstAudio = false
@@ -64,12 +64,12 @@ public struct ServiceHealth {
         lastStatus = now
         // Up now and not lost since the last look: a device that reopens and fails again
         // at once is not working. After a failure it counts as working again once it has
-        // stayed up for `recoveryMs`.
+        // stayed up for `recovery`.
         let losses = output.deviceLosses
         let up = output.isDeviceUp && losses == deviceLosses
         deviceLosses = losses
         upSince = up ? upSince ?? now : nil
-        let working = up && (healthy || now - (upSince ?? now) >= .milliseconds(Self.recoveryMs))
+        let working = up && (healthy || now - (upSince ?? now) >= Self.recovery)
         if working, !healthy { logger.notice("output works again") }
         if !working, healthy { logger.error("output \(output.device) is down; the watchdog is no longer fed") }
         healthy = working
