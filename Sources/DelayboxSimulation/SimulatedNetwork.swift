@@ -1,4 +1,5 @@
 import DelayboxEngine
+import Glibc
 
 /// A live source behind an Icecast-like server, as one client sees it over a network.
 ///
@@ -8,7 +9,8 @@ import DelayboxEngine
 /// last `burst` (its connect burst), all at once. During an outage nothing arrives; the
 /// client learns of the loss at its start and reconnects at its end. Connection
 /// timestamps restart at each connection, as FFmpeg's do, so a client can only splice
-/// a reconnect by content.
+/// a reconnect by content. How a station is delivered beyond that — HLS segments, a path
+/// that changes, heavy-tailed jitter, a variable bitrate — is its `DeliveryModel`.
 public struct SimulatedNetwork {
     /// One thing the client sees.
     public enum Delivery: Equatable {
@@ -41,9 +43,53 @@ public struct SimulatedNetwork {
         }
     }
 
+    /// How the stream reaches the client beyond a fixed latency and uniform jitter
+    /// (issue 67: stations as they are delivered).
+    public struct DeliveryModel: Equatable, Sendable {
+        /// HLS: the stream cut into segments of this length (by stream time), each published
+        /// once whole and fetched at the client's next playlist reload (one every segment
+        /// length, from its connection on); a (re)connect starts three whole segments
+        /// behind the live end, as FFmpeg's HLS demuxer does. nil: a continuous stream
+        /// (Icecast).
+        public var hlsSegmentMs: Int64?
+        /// The path's latency from `atMs` (source time) on: a route or a CDN edge changed.
+        public var pathChanges: [PathChange] = []
+        /// Heavy-tailed extra latency per packet (a mobile or Wi-Fi path): Pareto of shape
+        /// 1.5 above this scale (ms), so most packets add little and a few a lot; capped at
+        /// 50 times it. 0: none.
+        public var jitterTailMs: Int64 = 0
+        /// A variable bitrate: the packets' sizes alternate every 10 s between speech's
+        /// (half the nominal) and music's (one and a half times it).
+        public var variableBitrate = false
+
+        public init() {}
+    }
+
+    /// From `atMs` (source time), packets take `latencyMs` to arrive.
+    public struct PathChange: Equatable, Sendable {
+        public var atMs: Int64
+        public var latencyMs: Int64
+        public init(atMs: Int64, latencyMs: Int64) { (self.atMs, self.latencyMs) = (atMs, latencyMs) }
+    }
+
+    /// The three whole segments a (re)connect to an HLS stream starts with.
+    public static let hlsStartSegments: Int64 = 3
+    /// How long a speech or music passage of a variable-bitrate stream lasts (frames).
+    static let bitratePassageFrames = AudioFormat.frames(milliseconds: 10_000)
+    /// The heavy tail's largest multiple of its scale.
+    static let jitterTailCap = 50.0
+
     public let packetFrames: Int
     public let packetBytes: Int
     let latencyNs: Int64
+    let model: DeliveryModel
+    /// The HLS segment's length in stream frames; nil: not HLS.
+    private let segmentFrames: Int64?
+    /// Where the client's playlist reloads are counted from (source time: its connection's
+    /// request; each reload's answer comes a latency later).
+    private var reloadBase = Instant.zero
+    /// The last HLS segment whose arrival was worked out, and that arrival.
+    private var arrivingSegment: (index: Int64, at: Instant)?
     /// Stream frames the station makes per frame of true time.
     let stationRate: Double
     let jitterNs: Int64
@@ -80,8 +126,10 @@ public struct SimulatedNetwork {
         packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
         connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
         silentPackets: [Range<Int64>] = [], stationPpm: Double = 0, congestions: [Congestion] = [],
-        readBatching: ReadBatching? = nil, seed: UInt64
+        readBatching: ReadBatching? = nil, model: DeliveryModel = DeliveryModel(), seed: UInt64
     ) {
+        self.model = model
+        segmentFrames = model.hlsSegmentMs.map { max(AudioFormat.frames(milliseconds: $0), Int64(packetFrames)) }
         self.readBatching = readBatching
         self.congestions = congestions
         stationRate = 1 + stationPpm / 1e6
@@ -118,8 +166,15 @@ public struct SimulatedNetwork {
     /// The payload of packet `index`.
     public func payload(of index: Int64) -> [UInt8] {
         ToneCodec.packet(
-            firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: packetBytes,
+            firstFrame: index * Int64(packetFrames), frames: packetFrames, bytes: bytes(of: index),
             silent: isSilent(index))
+    }
+
+    /// The size of packet `index`: the nominal one, or at a variable bitrate its passage's.
+    public func bytes(of index: Int64) -> Int {
+        guard model.variableBitrate else { return packetBytes }
+        let speech = (index * Int64(packetFrames) / Self.bitratePassageFrames) % 2 == 0
+        return speech ? packetBytes / 2 : packetBytes * 3 / 2
     }
 
     /// Packets that never reach the client: produced during an outage and too old for
@@ -184,7 +239,7 @@ public struct SimulatedNetwork {
             if produced < firstConnect { return }
             started = true
             connect(at: firstConnect)
-            if produced == firstConnect { return }  // the burst carried it
+            if produced == firstConnect || segmentFrames != nil { return }  // the connection carried it
         }
         if outageIndex < outages.count {
             let outage = outages[outageIndex]
@@ -198,31 +253,76 @@ public struct SimulatedNetwork {
                 if produced < end { return }
                 outageIndex += 1
                 connect(at: end)
-                if produced == end { return }  // the burst carried it
+                if produced == end || segmentFrames != nil { return }  // the connection carried it
             }
         }
         let congested = congestions.first {
             produced >= .milliseconds($0.atMs) && produced < .milliseconds($0.atMs + $0.lengthMs)
         }
         let extraNs = (congested?.extraMs ?? 0) * Instant.nanosecondsPerMillisecond
-        deliver(index, at: produced + TimeAmount(nanoseconds: latencyNs + extraNs + jitter()))
+        if segmentFrames != nil {
+            deliver(index, at: hlsArrival(of: index) + TimeAmount(nanoseconds: extraNs))
+        } else {
+            deliver(index, at: produced + TimeAmount(nanoseconds: latency(at: produced) + extraNs + jitter()))
+        }
     }
 
-    /// Opens a connection at source time `time`: the connect burst arrives at once.
+    /// The path's latency at source time `time` (ns).
+    private func latency(at time: Instant) -> Int64 {
+        let change = model.pathChanges.last { Instant.milliseconds($0.atMs) <= time }
+        return change.map { $0.latencyMs * Instant.nanosecondsPerMillisecond } ?? latencyNs
+    }
+
+    /// The HLS segment packet `index` begins in.
+    private func segment(of index: Int64, frames: Int64) -> Int64 { index * Int64(packetFrames) / frames }
+
+    /// The first packet of HLS segment `segment`.
+    private func firstPacket(ofSegment segment: Int64, frames: Int64) -> Int64 {
+        (segment * frames + Int64(packetFrames) - 1) / Int64(packetFrames)
+    }
+
+    /// When packet `index` of an HLS stream reaches the client: with its whole segment, at the
+    /// first playlist reload after the segment's last packet was made, and a download's
+    /// latency and jitter later.
+    private mutating func hlsArrival(of index: Int64) -> Instant {
+        guard let frames = segmentFrames else { preconditionFailure("not an HLS stream") }
+        let segment = segment(of: index, frames: frames)
+        if let arriving = arrivingSegment, arriving.index == segment { return arriving.at }
+        let published = productionTime(of: firstPacket(ofSegment: segment + 1, frames: frames) - 1)
+        let period = frames * Instant.nanosecondsPerSecond / Int64(AudioFormat.sampleRate)
+        let waited = max(0, published.nanoseconds - reloadBase.nanoseconds)
+        let reload = reloadBase.advanced(byNanoseconds: (waited + period - 1) / period * period)
+        let at = reload.advanced(byNanoseconds: latency(at: reload) + jitter())
+        arrivingSegment = (segment, at)
+        return at
+    }
+
+    /// Opens a connection at source time `time`: the connect burst arrives at once — the
+    /// server's last `burst`, or an HLS stream's three newest whole segments (the packets
+    /// made since, of the segment under way, come with it once it is published).
     private mutating func connect(at time: Instant) {
         connected = true
-        let arrival = time + TimeAmount(nanoseconds: latencyNs)
+        let arrival = time + TimeAmount(nanoseconds: latency(at: time))
         lastArrival = max(lastArrival, arrival)
         connectedAt = lastArrival
+        reloadBase = time
+        arrivingSegment = nil
         pauseUntil = .zero
         queue.append((lastArrival, .opened))
-        let newestDone = streamFrames(at: time) / Int64(packetFrames) - 1
-        let burstPackets = burstFrames / Int64(packetFrames)
-        let first = max(0, newestDone - burstPackets + 1)
+        var newestDone = streamFrames(at: time) / Int64(packetFrames) - 1
+        var first = max(0, newestDone - burstFrames / Int64(packetFrames) + 1)
+        if let frames = segmentFrames {
+            var newestSegment = segment(of: newestDone, frames: frames)
+            if firstPacket(ofSegment: newestSegment + 1, frames: frames) - 1 > newestDone { newestSegment -= 1 }
+            first = firstPacket(ofSegment: max(0, newestSegment - Self.hlsStartSegments + 1), frames: frames)
+            newestDone = firstPacket(ofSegment: newestSegment + 1, frames: frames) - 1
+        }
         connectionFirstFrame = first * Int64(packetFrames)
+        // An HLS connection takes every packet made so far, the one being made too.
+        let last = segmentFrames == nil ? min(newestDone, nextPacket - 1) : nextPacket - 1
         var index = first
-        while index <= newestDone, index < nextPacket {
-            deliver(index, at: arrival)
+        while index <= last {
+            deliver(index, at: index <= newestDone ? arrival : hlsArrival(of: index))
             index += 1
         }
     }
@@ -260,8 +360,16 @@ public struct SimulatedNetwork {
         }
     }
 
+    /// A packet's random extra latency (ns): uniform up to `jitterMs`, and the heavy tail.
     private mutating func jitter() -> Int64 {
-        jitterNs == 0 ? 0 : Int64(random.next() % UInt64(jitterNs + 1))
+        var extra = jitterNs == 0 ? 0 : Int64(random.next() % UInt64(jitterNs + 1))
+        if model.jitterTailMs > 0 {
+            // Pareto by inversion: u in (0, 1], the scale times u^(-1/1.5) above the scale.
+            let u = Double(random.next() >> 11 + 1) / Double(1 << 53)
+            let multiple = min(pow(u, -1 / 1.5) - 1, Self.jitterTailCap)
+            extra += Int64(multiple * Double(model.jitterTailMs * Instant.nanosecondsPerMillisecond))
+        }
+        return extra
     }
 }
 

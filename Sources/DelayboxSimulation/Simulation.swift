@@ -36,9 +36,13 @@ public final class Simulation {
         start = .milliseconds(scenario.sourceLeadMs)
         leadFrames = AudioFormat.frames(milliseconds: scenario.sourceLeadMs)
         let lead = scenario.sourceLeadMs
+        // The model's times are the box's, the network's the source's (which began `lead` earlier).
+        var delivery = scenario.delivery
+        delivery.pathChanges = delivery.pathChanges.map { .init(atMs: $0.atMs + lead, latencyMs: $0.latencyMs) }
         network = SimulatedNetwork(
             packetFrames: scenario.packetFrames, packetBytes: scenario.packetBytes,
-            latencyMs: scenario.latencyMs, jitterMs: scenario.jitterMs, burstMs: scenario.burstMs,
+            latencyMs: scenario.latencyMs, jitterMs: scenario.jitterMs,
+            burstMs: scenario.delivery.hlsSegmentMs.map { $0 * SimulatedNetwork.hlsStartSegments } ?? scenario.burstMs,
             connectAtMs: lead,
             outages: scenario.outages.map { .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs) },
             events: scenario.events.map { ($0.atMs + lead, $0.event) },
@@ -46,7 +50,8 @@ public final class Simulation {
             congestions: scenario.congestions.map {
                 .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs, extraMs: $0.extraMs)
             },
-            readBatching: scenario.readBatching, seed: scenario.seed)
+            readBatching: scenario.readBatching,
+            model: delivery, seed: scenario.seed)
         lostPackets = network.lostPackets()
         dac = SimulatedDAC(periodFrames: scenario.periodFrames, periods: scenario.periods, driftPpm: scenario.driftPpm)
         buffer = [Float](repeating: 0, count: scenario.periodFrames * AudioFormat.channelCount)

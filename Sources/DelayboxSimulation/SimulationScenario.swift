@@ -22,8 +22,11 @@ public struct SimulationScenario: Sendable {
     /// The stream client's pauses between reads, as a box on a live Icecast stream makes
     /// them; nil: every packet stamped as it arrives.
     public var readBatching: ReadBatching?
-    /// Audio the server resends on every (re)connect.
+    /// Audio the server resends on every (re)connect (an HLS stream's: its three segments).
     public var burstMs: Int64 = 4_000
+    /// How the station is delivered: HLS segments, path changes, a heavy tail of jitter, a
+    /// variable bitrate (`SimulatedNetwork.DeliveryModel`).
+    public var delivery = SimulatedNetwork.DeliveryModel()
     public var sourceLeadMs: Int64 = 10_000
     /// Packet shape: 24 ms at 48 kHz and 384 bytes is a 128 kbps stream.
     public var packetFrames = 1_152

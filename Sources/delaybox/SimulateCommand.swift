@@ -37,6 +37,21 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Random extra network latency per packet, up to this many ms.")
     var jitterMs: Int64 = 0
 
+    @Option(name: .long, help: "Network latency in ms (what a packet takes at least).")
+    var latencyMs: Int64 = 20
+
+    @Option(name: .long, help: "HLS: segments of this many seconds, each fetched whole at a playlist reload.")
+    var hlsSegment: Double?
+
+    @Option(name: .long, help: "The path's latency from AT seconds on: AT:MS (a route or CDN edge; repeatable).")
+    var pathChange: [String] = []
+
+    @Option(name: .long, help: "Heavy-tailed extra latency per packet: Pareto above this many ms.")
+    var jitterTailMs: Int64 = 0
+
+    @Flag(name: .long, help: "A variable bitrate: packet sizes alternate every 10 s (speech, music).")
+    var vbr = false
+
     @Option(name: .long, help: "Maximum delay kept, in seconds.")
     var maxDelay: Double = 300
 
@@ -48,7 +63,18 @@ struct SimulateCommand: ParsableCommand {
         scenario.durationMs = try milliseconds(duration, "--duration")
         scenario.delayMs = try milliseconds(delay, "--delay")
         scenario.driftPpm = driftPpm
+        guard (0...10_000).contains(jitterMs) else { throw ValidationError("--jitter-ms is within 0…10000") }
         scenario.jitterMs = jitterMs
+        guard (0...10_000).contains(latencyMs) else { throw ValidationError("--latency-ms is within 0…10000") }
+        scenario.latencyMs = latencyMs
+        if let hlsSegment {
+            guard (1...30).contains(hlsSegment) else { throw ValidationError("--hls-segment is within 1…30 s") }
+            scenario.delivery.hlsSegmentMs = try milliseconds(hlsSegment, "--hls-segment")
+        }
+        scenario.delivery.pathChanges = try pathChange.map(Self.parsePathChange)
+        guard (0...1_000).contains(jitterTailMs) else { throw ValidationError("--jitter-tail-ms is within 0…1000") }
+        scenario.delivery.jitterTailMs = jitterTailMs
+        scenario.delivery.variableBitrate = vbr
         guard abs(stationPpm) <= 1_000 else { throw ValidationError("--station-ppm is within ±1000") }
         scenario.stationPpm = stationPpm
         scenario.engine.maxDelayMs = try milliseconds(maxDelay, "--max-delay")
@@ -79,6 +105,17 @@ struct SimulateCommand: ParsableCommand {
                     + report.delayErrorMsByMinute.map { String(printf: "%d: %.1f…%.1f", $0.minute, $0.minMs, $0.maxMs) }
                     .joined(separator: ", "))
         }
+    }
+
+    static func parsePathChange(_ text: String) throws -> SimulatedNetwork.PathChange {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let at = Double(parts[0]), let latency = Int64(parts[1]), at >= 0,
+            (0...10_000).contains(latency)
+        else {
+            throw ValidationError(
+                "--path-change wants AT:MS, AT in seconds and MS within 0…10000, e.g. 300:120; got '\(text)'")
+        }
+        return .init(atMs: try milliseconds(at, "--path-change AT"), latencyMs: latency)
     }
 
     static func parseOutage(_ text: String) throws -> SimulatedNetwork.Outage {

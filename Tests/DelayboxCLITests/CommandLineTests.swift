@@ -180,6 +180,18 @@ import Testing
         #expect(result.errors.contains("must be 0 to 86400 seconds"), "\(result.errors)")
     }
 
+    /// The delivery models' values are checked before any arithmetic, each refusal naming
+    /// its option (issue 67).
+    @Test(arguments: [
+        ["--hls-segment", "0"], ["--hls-segment", "nan"], ["--path-change", "5:99999"], ["--path-change", "-1:20"],
+        ["--jitter-tail-ms", "5000"], ["--latency-ms", "-3"], ["--jitter-ms", "99999"],
+    ])
+    func aDeliveryModelOutOfRangeIsRefused(arguments: [String]) throws {
+        let result = try delaybox(["simulate", "--duration", "10"] + arguments)
+        #expect(result.status == 64, "a usage error: \(result.errors)")
+        #expect(result.errors.contains(arguments[0]), "\(result.errors)")
+    }
+
     @Test func aBadOutageSaysWhatItWants() throws {
         let result = try delaybox(["simulate", "--outage", "soon"])
         #expect(result.status != 0)

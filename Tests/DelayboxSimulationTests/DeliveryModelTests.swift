@@ -1,0 +1,83 @@
+import DelayboxEngine
+import DelayboxSimulation
+import Testing
+
+/// Issue 67: stations as they are delivered, in `delaybox simulate` — each model's
+/// deliveries as a client sees them, then the box on them, in virtual time.
+@Suite(.timeLimit(.minutes(10))) struct DeliveryModelTests {
+    /// A network of 24 ms packets, connected 30 s into the source, delivered as `model` says.
+    static func network(_ model: SimulatedNetwork.DeliveryModel, jitterMs: Int64 = 0) -> SimulatedNetwork {
+        SimulatedNetwork(
+            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: jitterMs, burstMs: 4_000,
+            connectAtMs: 30_000, outages: [], events: [], model: model, seed: 7)
+    }
+
+    /// Each packet as it arrives (source packet index, arrival), for `seconds` of arrivals.
+    static func arrivals(_ network: inout SimulatedNetwork, seconds: Int64) -> [(index: Int64, at: Instant)] {
+        var arrivals: [(index: Int64, at: Instant)] = []
+        while network.nextTime() < Instant.seconds(Double(30 + seconds)) {
+            let (time, delivery) = network.next()
+            if case .packet(let index, _, _) = delivery { arrivals.append((index, time)) }
+        }
+        return arrivals
+    }
+
+    /// HLS of 6 s segments: the connection brings three whole segments at once, then each
+    /// segment comes whole at a playlist reload, 6 s apart, never before it was made.
+    @Test func anHLSStreamComesASegmentAtATimeAtTheReloads() {
+        var model = SimulatedNetwork.DeliveryModel()
+        model.hlsSegmentMs = 6_000
+        var network = Self.network(model)
+        let arrivals = Self.arrivals(&network, seconds: 60)
+        let times: [Instant] = Array(Set(arrivals.map(\.at))).sorted()
+        let gaps: [Int64] = zip(times.dropFirst(), times).map { ($0 - $1).nanoseconds / 1_000_000 }
+        #expect(gaps.allSatisfy { $0 == 6_000 }, "\(gaps)")
+        let first = arrivals.filter { $0.at == times[0] }
+        // At 30 s five whole segments are made (0-30 s): the newest three, 12-30 s, come at once.
+        #expect(first.first?.index == 2 * 250 && first.count == 3 * 250, "\(first.count)")
+        for (index, at) in arrivals { #expect(at >= network.productionTime(of: index), "packet \(index) early") }
+        #expect(zip(arrivals.dropFirst(), arrivals).allSatisfy { $0.index == $1.index + 1 }, "in order, none lost")
+    }
+
+    /// A path change moves every later packet's latency, and only those.
+    @Test func aPathChangeMovesTheLatencyFromItsMoment() {
+        var model = SimulatedNetwork.DeliveryModel()
+        model.pathChanges = [.init(atMs: 40_000, latencyMs: 120)]
+        var network = Self.network(model)
+        let lags: [(made: Instant, lagMs: Int64)] = Self.arrivals(&network, seconds: 20).map {
+            (
+                network.productionTime(of: $0.index),
+                ($0.at - network.productionTime(of: $0.index)).nanoseconds / 1_000_000
+            )
+        }
+        let before = lags.filter { $0.made >= Instant.seconds(31) && $0.made < Instant.seconds(40) }
+        let after = lags.filter { $0.made >= Instant.seconds(40) }
+        #expect(!before.isEmpty && before.allSatisfy { $0.lagMs == 20 })
+        #expect(!after.isEmpty && after.allSatisfy { $0.lagMs == 120 })
+    }
+
+    /// A heavy tail: most packets a little late, a few very late (those hold back the ones
+    /// behind them: in order), none beyond the cap.
+    @Test func aHeavyTailIsMostlySmallAndSometimesLarge() {
+        var model = SimulatedNetwork.DeliveryModel()
+        model.jitterTailMs = 10
+        var network = Self.network(model)
+        let lags: [Int64] = Self.arrivals(&network, seconds: 600).dropFirst(200).map {
+            ($0.at - network.productionTime(of: $0.index)).nanoseconds / 1_000_000
+        }.sorted()
+        let median = lags[lags.count / 2], p999 = lags[lags.count * 999 / 1_000]
+        #expect(median >= 20 && median <= 40, "median \(median) ms")
+        #expect(p999 >= 150, "the tail: p99.9 \(p999) ms")
+        #expect(lags.last ?? 0 <= 20 + 10 * 50 + 50, "the cap: \(lags.last ?? 0) ms")
+    }
+
+    /// A variable bitrate: speech's packets half the nominal size, music's half as large again.
+    @Test func aVariableBitrateAlternatesPassages() {
+        var model = SimulatedNetwork.DeliveryModel()
+        model.variableBitrate = true
+        let network = Self.network(model)
+        let second = Int64(48_000 / 1_152)
+        #expect(network.payload(of: 0).count == 192 && network.payload(of: 12 * second).count == 576)
+        #expect(Self.network(SimulatedNetwork.DeliveryModel()).payload(of: 12 * second).count == 384)
+    }
+}
