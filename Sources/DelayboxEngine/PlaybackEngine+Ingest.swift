@@ -320,12 +320,14 @@ extension PlaybackEngine {
 
 extension PlaybackEngine {
     /// A placement settled: where its arrivals lie on the timeline. A splice continues the
-    /// positions of the audio before it exactly, so its arrivals join that placement's in
-    /// saying where live is; one placed by time starts afresh, its own arrivals saying it.
+    /// positions of the audio before it exactly, so its arrivals say nothing of where live
+    /// is — they may come by another path (a reconnect to another edge of a CDN) — until
+    /// their lag against the line is learnt; one placed by time starts afresh, its own
+    /// arrivals saying it.
     func keepForStationClock(spliced: Bool, settledAt: Instant? = nil) {
         let segment = placementCount
         if spliced {
-            leveling?.segments.insert(segment)
+            if leveling != nil { leveling?.segments.insert(segment) } else { learningLags.insert(segment) }
         } else if liveAboveArrivals != nil, let first = placement.firstSequence {
             leveling = Leveling(segments: [segment], firstSequence: first)
         } else {
@@ -365,6 +367,21 @@ extension PlaybackEngine {
         if fit.levelingPoints >= Leveling.donePoints { self.leveling = nil }
     }
 
+    /// Points of the line a spliced segment's lag is learnt against: while the line has
+    /// fewer (the arrivals before the splice leave the hour kept), what was learnt is kept.
+    static let lagReferencePoints = 60
+
+    /// Each spliced segment's lag against the line as its arrivals and the line's say now;
+    /// kept for good once the line's own points grow few, and its points then join the line.
+    private func learnLags(fit: StationClock.Fit) {
+        for segment in learningLags {
+            if let reference = fit.level, let own = fit.learningLevel(of: segment) {
+                segmentLags[segment] = reference - own
+            }
+            if fit.linePoints < Self.lagReferencePoints { learningLags.remove(segment) }
+        }
+    }
+
     /// A fit of the arrivals is due: live follows the station's rate from here and, while
     /// no placement is being refined, the line through the arrivals of the placements that
     /// share the current one's positions, kept as far above it as live was when it was
@@ -374,17 +391,22 @@ extension PlaybackEngine {
     /// delay does not move.
     func followStation(now: Instant) {
         guard let origin,
-            let arrivals = stationClock.fit(settled: settledPlacements, leveling: leveling?.segments ?? [])
+            let arrivals = stationClock.fit(
+                settled: settledPlacements, leveling: leveling?.segments ?? [], learning: learningLags,
+                lags: segmentLags)
         else { return }
         let fit = configuration.knownStationPpm.map { arrivals.joined(priorPpm: $0) } ?? arrivals
         statistics.stationClockPpm = fit.ppm
         statistics.stationClockPpmError = fit.ppmError
         settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
+        segmentLags = segmentLags.filter { settledPlacements[$0.key] != nil }
+        learningLags = learningLags.filter { settledPlacements[$0] != nil }
         followingStation = followingStation || fit.isEvident
         guard followingStation else { return }
         let followed = fit.followed
         let local = now.frames(since: origin)
         if let leveling { level(leveling, fit: followed) }
+        learnLags(fit: followed)
         if case .fixed = placement.phase, let level = followed.level {
             let line = level + followed.rate * Double(local)
             // Live as the first placement put it, where it put it: the drift of the minutes

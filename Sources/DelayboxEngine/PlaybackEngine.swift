@@ -54,6 +54,11 @@ public final class PlaybackEngine {
     var settledPlacements: [Int: Int64] = [:]
     /// The placement by time whose positions are being brought onto the arrivals' line.
     var leveling: Leveling?
+    /// Spliced segments whose arrivals' lag against the line is being learnt: their
+    /// positions are their content's, but their path may be another (a CDN's other edge).
+    var learningLags: Set<Int> = []
+    /// How far below the line each spliced segment's arrivals lie (frames), as learnt.
+    var segmentLags: [Int: Double] = [:]
     /// When the first placement settled (local frames since the origin): where live was
     /// as it said, before the station's rate was known.
     var firstSettledLocal: Int64?

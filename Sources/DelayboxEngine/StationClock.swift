@@ -47,6 +47,17 @@ struct StationClock {
         /// The same for the points of the segments being levelled, and how many they are.
         var levelingCentroid: Centroid?
         var levelingPoints = 0
+        /// How many points the line's centroid is of.
+        var linePoints = 0
+        /// Where the points of each spliced segment whose lag is being learnt lie on average,
+        /// and how many they are (`StationClock.fit`'s `learning`).
+        var learningCentroids: [Int: Learnt] = [:]
+
+        /// A learning segment's points: where they lie on average, and how many.
+        struct Learnt: Equatable {
+            var centroid: Centroid
+            var points: Int
+        }
 
         struct Centroid: Equatable {
             var local: Double
@@ -69,6 +80,10 @@ struct StationClock {
         var level: Double? { lineCentroid.map { $0.timeline - rate * $0.local } }
         /// Where the points being levelled lie (as `level`).
         var levelingLevel: Double? { levelingCentroid.map { $0.timeline - rate * $0.local } }
+        /// Where the points of spliced segment `segment` lie (as `level`); nil: none learnt.
+        func learningLevel(of segment: Int) -> Double? {
+            learningCentroids[segment].map { $0.centroid.timeline - rate * $0.centroid.local }
+        }
         /// The station's error (ppm; positive: it runs fast).
         var ppm: Double { (rate - 1) * 1e6 }
         /// Whether the arrivals show the error beyond their own scatter (three standard
@@ -198,12 +213,18 @@ struct StationClock {
     }
 
     /// The line through the points, once they span 10 s and the rate is plausible;
-    /// its level from the points of the settled segments not being levelled, and the
-    /// level of those being levelled apart.
+    /// its level from the points of the settled segments not being levelled nor learnt,
+    /// and the levels of those apart.
     /// - Parameters:
     ///   - settled: the timeline position of connection frame 0 of each settled segment.
     ///   - leveling: the segments whose positions are still being brought onto the line.
-    mutating func fit(settled: [Int: Int64], leveling: Set<Int>) -> Fit? {
+    ///   - learning: spliced segments whose arrivals' lag against the line is being learnt
+    ///     (another path's: their positions are right, their arrivals' level is not yet).
+    ///   - lags: how far below the line each segment's arrivals lie (frames), added to its
+    ///     points' positions for the level: a spliced segment's, once learnt.
+    mutating func fit(
+        settled: [Int: Int64], leveling: Set<Int>, learning: Set<Int> = [], lags: [Int: Double] = [:]
+    ) -> Fit? {
         let all = points
         guard var slope = Self.slope(of: all, weights: [:]) else { return nil }
         var kept = all
@@ -223,22 +244,28 @@ struct StationClock {
         let spread = Self.standardError(of: kept, slope: slope, weights: weights)
         if let step = Self.batchingStep(of: kept, slope: slope) { batchingStep = step }
         var sums = (line: Fit.Centroid.Sum(), leveling: Fit.Centroid.Sum())
+        var learnt: [Int: Fit.Centroid.Sum] = [:]
         for point in kept {
             guard let base = settled[point.segment] else { continue }
             // The level as the finer stamps put it: a batched point is raised by the step, so
             // the level does not move as one kind of point gives way to the other (a
             // connection's first two minutes, then an hour of batched seconds).
             let raised = point.beforeBatching ? 0 : Int64((batchingStep ?? 0).rounded())
+            let timeline = base + point.stream + raised
             if leveling.contains(point.segment) {
-                sums.leveling.add(local: point.local, timeline: base + point.stream + raised)
+                sums.leveling.add(local: point.local, timeline: timeline)
+            } else if learning.contains(point.segment) {
+                learnt[point.segment, default: Fit.Centroid.Sum()].add(local: point.local, timeline: timeline)
             } else {
-                sums.line.add(local: point.local, timeline: base + point.stream + raised)
+                let lag = Int64((lags[point.segment] ?? 0).rounded())
+                sums.line.add(local: point.local, timeline: timeline + lag)
             }
         }
         return Fit(
             rate: slope, ppmError: spread * 1e6, lineCentroid: sums.line.count >= 3 ? sums.line.centroid : nil,
             levelingCentroid: sums.leveling.count > 0 ? sums.leveling.centroid : nil,
-            levelingPoints: sums.leveling.count)
+            levelingPoints: sums.leveling.count, linePoints: sums.line.count,
+            learningCentroids: learnt.mapValues { Fit.Learnt(centroid: $0.centroid, points: $0.count) })
     }
 
     /// Whether any kept point belongs to `segment`.

@@ -81,3 +81,23 @@ import Testing
         #expect(Self.network(SimulatedNetwork.DeliveryModel()).payload(of: 12 * second).count == 384)
     }
 }
+
+extension DeliveryModelTests {
+    /// A reconnect to another edge of the CDN (its path 100 ms longer): the splice places
+    /// the new connection's audio by its content, so the heard delay does not move — its
+    /// arrivals' new lag is learnt, not taken for the station's (issue 67: it moved 74 ms in
+    /// 15 minutes, towards all of the path's change).
+    @Test func aReconnectToAFartherEdgeKeepsTheDelay() throws {
+        var scenario = SimulationScenario()
+        (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (1_800_000, 60_000, 200)
+        scenario.delivery.pathChanges = [.init(atMs: 300_000, latencyMs: 120)]
+        scenario.outages = [.init(atMs: 300_000, lengthMs: 2_000)]
+        scenario.measureFromMs = 60_000
+        let report = try Simulation(scenario).run()
+        #expect(report.splices == 1 && report.lostMs == 0)
+        let levels = report.delayErrorMsByMinute.filter { $0.minute >= 1 }
+        let lowest = levels.map(\.minMs).min() ?? .nan, highest = levels.map(\.maxMs).max() ?? .nan
+        #expect(highest - lowest <= 2, "the heard delay moved \(lowest)…\(highest) ms")
+        #expect(abs((report.stationPpmMeasured ?? 0) - 200) < 2, "\(report.stationPpmMeasured ?? .nan) ppm")
+    }
+}
