@@ -15,9 +15,9 @@ extension PlaybackEngine {
     /// Packets a mark spans: ~0.4 s of MP3 — long enough that a run of digital silence is
     /// told apart from the next by the audio around it, or found not unique and skipped.
     public static let venueMarkPackets = 16
-    /// How far behind the newest audio a mark is taken (ms): audio every box of the room
+    /// How far behind the newest audio a mark is taken: audio every box of the room
     /// that is on the air has received by the time its figure arrives.
-    static let venueMarkAgeMs: Int64 = 5_000
+    static let venueMarkAge = TimeAmount.seconds(5)
     /// The newest packets searched for a peer's mark: its audio is recent (~40 s of
     /// MP3, ~80 s of 20 ms Opus packets held at most behind the newest).
     static let venueSearchPackets: Int64 = 2_048
@@ -27,7 +27,7 @@ extension PlaybackEngine {
     /// is not unique among the packets searched: an encoder's silence).
     public func venueMark() -> VenueMark? {
         guard let origin, case .fixed = placement.phase, !line.isEmpty else { return nil }
-        let target = line.endPosition - AudioFormat.frames(milliseconds: Self.venueMarkAgeMs)
+        let target = line.endPosition - AudioFormat.frames(milliseconds: Self.venueMarkAge.milliseconds)
         guard let first = line.lastSequence(atOrBefore: target),
             first + Int64(Self.venueMarkPackets) <= line.endSequence,
             let fingerprint = venueFingerprint(from: first),

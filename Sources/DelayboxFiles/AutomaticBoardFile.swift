@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxState
+import DelayboxUnits
 import FoundationEssentials
 import Glibc
 
@@ -18,9 +19,9 @@ public enum AutomaticBoardFile {
         ProcessInfo.processInfo.environment["DELAYBOX_SOUND_CARDS"] ?? "/proc/asound/cards"
     }
 
-    /// How long a start that finds no sound card waits for one (ms; `AutomaticBoard.cards`):
+    /// How long a start that finds no sound card waits for one (`AutomaticBoard.cards`):
     /// a HAT's codec driver may load after the service starts.
-    static let cardWaitMs = 10_000
+    static let cardWait = TimeAmount.seconds(10)
 
     /// The board file to play with, beside `statePath`, and what was chosen and why;
     /// throws when no shipped boards are installed to choose from.
@@ -31,7 +32,8 @@ public enum AutomaticBoardFile {
                     + "(looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
         let cards = AutomaticBoard.cards(
-            waitingMs: cardWaitMs, read: { (try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "" },
+            waitingMs: Int(cardWait.milliseconds),
+            read: { (try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "" },
             pause: { usleep(UInt32($0) * 1_000) })
         let choice = AutomaticBoard.choose(proposed: BoardCatalog.choices().proposed, cards: cards)
         let path = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("auto-board.yaml")

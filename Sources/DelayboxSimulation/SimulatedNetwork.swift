@@ -51,13 +51,13 @@ public struct SimulatedNetwork {
         /// length, from its connection on); a (re)connect starts three whole segments
         /// behind the live end, as FFmpeg's HLS demuxer does. nil: a continuous stream
         /// (Icecast).
-        public var hlsSegmentMs: Int64?
-        /// The path's latency from `atMs` (source time) on: a route or a CDN edge changed.
+        public var hlsSegment: TimeAmount?
+        /// The path's latency from a moment (source time) on: a route or a CDN edge changed.
         public var pathChanges: [PathChange] = []
         /// Heavy-tailed extra latency per packet (a mobile or Wi-Fi path): Pareto of shape
-        /// 1.5 above this scale (ms), so most packets add little and a few a lot; capped at
-        /// 50 times it. 0: none.
-        public var jitterTailMs: Int64 = 0
+        /// 1.5 above this scale, so most packets add little and a few a lot; capped at 50
+        /// times it. Zero: none.
+        public var jitterTail = TimeAmount.zero
         /// A variable bitrate: the packets' sizes alternate every 10 s between speech's
         /// (half the nominal) and music's (one and a half times it).
         public var variableBitrate = false
@@ -65,11 +65,11 @@ public struct SimulatedNetwork {
         public init() {}
     }
 
-    /// From `atMs` (source time), packets take `latencyMs` to arrive.
+    /// From `at` (source time since the source began), packets take `latency` to arrive.
     public struct PathChange: Equatable, Sendable {
-        public var atMs: Int64
-        public var latencyMs: Int64
-        public init(atMs: Int64, latencyMs: Int64) { (self.atMs, self.latencyMs) = (atMs, latencyMs) }
+        public var at: TimeAmount
+        public var latency: TimeAmount
+        public init(at: TimeAmount, latency: TimeAmount) { (self.at, self.latency) = (at, latency) }
     }
 
     /// The three whole segments a (re)connect to an HLS stream starts with.
@@ -129,7 +129,9 @@ public struct SimulatedNetwork {
         readBatching: ReadBatching? = nil, model: DeliveryModel = DeliveryModel(), seed: UInt64
     ) {
         self.model = model
-        segmentFrames = model.hlsSegmentMs.map { max(AudioFormat.frames(milliseconds: $0), Int64(packetFrames)) }
+        segmentFrames = model.hlsSegment.map {
+            max(AudioFormat.frames(milliseconds: $0.milliseconds), Int64(packetFrames))
+        }
         self.readBatching = readBatching
         self.congestions = congestions
         stationRate = 1 + stationPpm / 1e6
@@ -269,8 +271,8 @@ public struct SimulatedNetwork {
 
     /// The path's latency at source time `time` (ns).
     private func latency(at time: Instant) -> Int64 {
-        let change = model.pathChanges.last { Instant.milliseconds($0.atMs) <= time }
-        return change.map { $0.latencyMs * Instant.nanosecondsPerMillisecond } ?? latencyNs
+        let change = model.pathChanges.last { Instant.zero + $0.at <= time }
+        return change?.latency.nanoseconds ?? latencyNs
     }
 
     /// The HLS segment packet `index` begins in.
@@ -363,11 +365,11 @@ public struct SimulatedNetwork {
     /// A packet's random extra latency (ns): uniform up to `jitterMs`, and the heavy tail.
     private mutating func jitter() -> Int64 {
         var extra = jitterNs == 0 ? 0 : Int64(random.next() % UInt64(jitterNs + 1))
-        if model.jitterTailMs > 0 {
+        if model.jitterTail > .zero {
             // Pareto by inversion: u in (0, 1], the scale times u^(-1/1.5) above the scale.
             let u = Double(random.next() >> 11 + 1) / Double(1 << 53)
             let multiple = min(pow(u, -1 / 1.5) - 1, Self.jitterTailCap)
-            extra += Int64(multiple * Double(model.jitterTailMs * Instant.nanosecondsPerMillisecond))
+            extra += Int64(multiple * Double(model.jitterTail.nanoseconds))
         }
         return extra
     }

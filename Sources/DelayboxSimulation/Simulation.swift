@@ -38,11 +38,12 @@ public final class Simulation {
         let lead = scenario.sourceLeadMs
         // The model's times are the box's, the network's the source's (which began `lead` earlier).
         var delivery = scenario.delivery
-        delivery.pathChanges = delivery.pathChanges.map { .init(atMs: $0.atMs + lead, latencyMs: $0.latencyMs) }
+        delivery.pathChanges = delivery.pathChanges.map { .init(at: $0.at + .milliseconds(lead), latency: $0.latency) }
         network = SimulatedNetwork(
             packetFrames: scenario.packetFrames, packetBytes: scenario.packetBytes,
             latencyMs: scenario.latencyMs, jitterMs: scenario.jitterMs,
-            burstMs: scenario.delivery.hlsSegmentMs.map { $0 * SimulatedNetwork.hlsStartSegments } ?? scenario.burstMs,
+            burstMs: (scenario.delivery.hlsSegment.map { SimulatedNetwork.hlsStartSegments * $0 })?.milliseconds
+                ?? scenario.burstMs,
             connectAtMs: lead,
             outages: scenario.outages.map { .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs) },
             events: scenario.events.map { ($0.atMs + lead, $0.event) },

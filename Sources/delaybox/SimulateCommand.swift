@@ -37,8 +37,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Random extra network latency per packet, up to this many ms.")
     var jitterMs: Int64 = 0
 
-    @Option(name: .long, help: "Network latency in ms (what a packet takes at least).")
-    var latencyMs: Int64 = 20
+    @Option(name: .customLong("latency-ms"), help: "Network latency in ms (what a packet takes at least).")
+    var latency: Int64 = 20
 
     @Option(name: .long, help: "HLS: segments of this many seconds, each fetched whole at a playlist reload.")
     var hlsSegment: Double?
@@ -46,8 +46,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "The path's latency from AT seconds on: AT:MS (a route or CDN edge; repeatable).")
     var pathChange: [String] = []
 
-    @Option(name: .long, help: "Heavy-tailed extra latency per packet: Pareto above this many ms.")
-    var jitterTailMs: Int64 = 0
+    @Option(
+        name: .customLong("jitter-tail-ms"), help: "Heavy-tailed extra latency per packet: Pareto above this many ms.")
+    var jitterTail: Int64 = 0
 
     @Flag(name: .long, help: "A variable bitrate: packet sizes alternate every 10 s (speech, music).")
     var vbr = false
@@ -65,15 +66,15 @@ struct SimulateCommand: ParsableCommand {
         scenario.driftPpm = driftPpm
         guard (0...10_000).contains(jitterMs) else { throw ValidationError("--jitter-ms is within 0…10000") }
         scenario.jitterMs = jitterMs
-        guard (0...10_000).contains(latencyMs) else { throw ValidationError("--latency-ms is within 0…10000") }
-        scenario.latencyMs = latencyMs
+        guard (0...10_000).contains(latency) else { throw ValidationError("--latency-ms is within 0…10000") }
+        scenario.latencyMs = latency
         if let hlsSegment {
             guard (1...30).contains(hlsSegment) else { throw ValidationError("--hls-segment is within 1…30 s") }
-            scenario.delivery.hlsSegmentMs = try milliseconds(hlsSegment, "--hls-segment")
+            scenario.delivery.hlsSegment = .milliseconds(try milliseconds(hlsSegment, "--hls-segment"))
         }
         scenario.delivery.pathChanges = try pathChange.map(Self.parsePathChange)
-        guard (0...1_000).contains(jitterTailMs) else { throw ValidationError("--jitter-tail-ms is within 0…1000") }
-        scenario.delivery.jitterTailMs = jitterTailMs
+        guard (0...1_000).contains(jitterTail) else { throw ValidationError("--jitter-tail-ms is within 0…1000") }
+        scenario.delivery.jitterTail = .milliseconds(jitterTail)
         scenario.delivery.variableBitrate = vbr
         guard abs(stationPpm) <= 1_000 else { throw ValidationError("--station-ppm is within ±1000") }
         scenario.stationPpm = stationPpm
@@ -115,7 +116,7 @@ struct SimulateCommand: ParsableCommand {
             throw ValidationError(
                 "--path-change wants AT:MS, AT in seconds and MS within 0…10000, e.g. 300:120; got '\(text)'")
         }
-        return .init(atMs: try milliseconds(at, "--path-change AT"), latencyMs: latency)
+        return .init(at: .milliseconds(try milliseconds(at, "--path-change AT")), latency: .milliseconds(latency))
     }
 
     static func parseOutage(_ text: String) throws -> SimulatedNetwork.Outage {

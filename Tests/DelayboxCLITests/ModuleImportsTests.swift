@@ -90,8 +90,9 @@ import Testing
     /// Durations are `TimeAmount` but on the wire and in config keys (issue 69): the
     /// identifiers that carry milliseconds in their name (`delayMs`, `timeoutMs`, …) in
     /// Sources may only become fewer — 1,017 on 2026-12-01, 1,012 once ServiceHealth and
-    /// ProgrammeDesk took `TimeAmount`; 300 the aim. Lower this as they go.
-    static let millisecondNamesAtMost = 1_012
+    /// ProgrammeDesk took `TimeAmount`, 1,011 with the delivery models; 300 the aim. Lower this
+    /// as they go.
+    static let millisecondNamesAtMost = 1_011
 
     @Test func durationsInMillisecondsOnlyBecomeFewer() throws {
         var count = 0

@@ -26,7 +26,7 @@ import Testing
     /// segment comes whole at a playlist reload, 6 s apart, never before it was made.
     @Test func anHLSStreamComesASegmentAtATimeAtTheReloads() {
         var model = SimulatedNetwork.DeliveryModel()
-        model.hlsSegmentMs = 6_000
+        model.hlsSegment = .seconds(6)
         var network = Self.network(model)
         let arrivals = Self.arrivals(&network, seconds: 60)
         let times: [Instant] = Array(Set(arrivals.map(\.at))).sorted()
@@ -42,7 +42,7 @@ import Testing
     /// A path change moves every later packet's latency, and only those.
     @Test func aPathChangeMovesTheLatencyFromItsMoment() {
         var model = SimulatedNetwork.DeliveryModel()
-        model.pathChanges = [.init(atMs: 40_000, latencyMs: 120)]
+        model.pathChanges = [.init(at: .seconds(40), latency: .milliseconds(120))]
         var network = Self.network(model)
         let lags: [(made: Instant, lagMs: Int64)] = Self.arrivals(&network, seconds: 20).map {
             (
@@ -60,7 +60,7 @@ import Testing
     /// behind them: in order), none beyond the cap.
     @Test func aHeavyTailIsMostlySmallAndSometimesLarge() {
         var model = SimulatedNetwork.DeliveryModel()
-        model.jitterTailMs = 10
+        model.jitterTail = .milliseconds(10)
         var network = Self.network(model)
         let lags: [Int64] = Self.arrivals(&network, seconds: 600).dropFirst(200).map {
             ($0.at - network.productionTime(of: $0.index)).nanoseconds / 1_000_000
@@ -90,7 +90,7 @@ extension DeliveryModelTests {
     @Test func aReconnectToAFartherEdgeKeepsTheDelay() throws {
         var scenario = SimulationScenario()
         (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (1_800_000, 60_000, 200)
-        scenario.delivery.pathChanges = [.init(atMs: 300_000, latencyMs: 120)]
+        scenario.delivery.pathChanges = [.init(at: .seconds(300), latency: .milliseconds(120))]
         scenario.outages = [.init(atMs: 300_000, lengthMs: 2_000)]
         scenario.measureFromMs = 60_000
         let report = try Simulation(scenario).run()
