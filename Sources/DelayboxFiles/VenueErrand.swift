@@ -114,13 +114,28 @@ public struct VenueErrand: Sendable {
         } catch {
             return .failure(.init("the hub at \(hub.authority) could not be asked: \(error)"))
         }
+        return claimed(status: answer.status, body: answer.body, from: hub)
+    }
+
+    /// The join code in the hub's answer (`status`, `body`), or why there is none: the
+    /// hub's own words at most 200 characters, one line, no control characters — anyone on
+    /// the LAN may answer as a hub, and its words reach the owner's console and page.
+    static func claimed(status: Int, body: [UInt8], from hub: VenueHubAddress)
+        -> Result<VenueJoinCode, HelperRequestFrame.Problem>
+    {
         struct Claimed: Decodable {
             var code: String?
             var error: String?
         }
-        let claimed = try? JSONDecoder().decode(Claimed.self, from: Data(answer.body))
-        guard answer.status == 200, let text = claimed?.code else {
-            let why = claimed?.error.map { String($0.prefix(200)) } ?? "it answered \(answer.status)"
+        let claimed = try? JSONDecoder().decode(Claimed.self, from: Data(body))
+        guard status == 200, let text = claimed?.code else {
+            var why = "it answered \(status)"
+            if let said = claimed?.error {
+                let scalars = said.unicodeScalars.filter { (scalar: Unicode.Scalar) -> Bool in
+                    scalar.value >= 0x20 && scalar.value != 0x7f
+                }
+                why = String(String.UnicodeScalarView(scalars.prefix(200)))
+            }
             return .failure(.init("the hub at \(hub.authority) gave no join code: \(why)"))
         }
         return VenueJoinCode.parse(text)

@@ -57,7 +57,7 @@ public final class StandbyChannels {
     @discardableResult
     public func poll(now: Instant) -> [(channel: String, change: EngineNotification)] {
         var changes: [(channel: String, change: EngineNotification)] = []
-        for (name, session) in sessions.sorted(by: { $0.key < $1.key }) {
+        for (name, session) in sessions {
             for line in session.applyClientMessages(now: now) { logger.debug("recording '\(name)': \(line)") }
             session.engine.maintain(now: now)
             for change in session.engine.drainNotifications() {
