@@ -8,11 +8,13 @@ extension PlaybackEngine {
 
     /// The stream client opened a connection; the packets that follow are placed anew.
     /// `segmented`: it delivers its audio a segment at a time (HLS, DASH); nil: as before.
-    public func connectionOpened(now: Instant, segmented: Bool? = nil) {
+    /// `segmentDuration`: how far apart its deliveries come, when known before the first
+    /// pause (the box fetches an HLS playlist's segments itself as they are listed).
+    public func connectionOpened(now: Instant, segmented: Bool? = nil, segmentDuration: TimeAmount? = nil) {
         let wasReconnecting = connection == .reconnecting
         guard connection != .stopped, connection != .failed else { return }
         if let segmented { deliveredInSegments = segmented }
-        cadence.connectionOpened()
+        cadence.connectionOpened(expectingPauseFrames: segmentDuration?.audioFrames)
         connection = .connected
         connectedSince = now
         beginPlacement(now: now)

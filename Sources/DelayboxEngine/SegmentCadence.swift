@@ -31,15 +31,33 @@ struct SegmentCadence {
     /// When the latest pause ended (local frames).
     private var latestPauseEnded: Int64 = 0
 
-    /// A new connection: its connect time is no pause between deliveries.
-    mutating func connectionOpened() { lastArrival = nil }
+    /// A pause known before the first one is seen (frames), taken at the connection's first
+    /// arrival.
+    private var expectedPauseFrames: Int64?
+
+    /// A new connection: its connect time is no pause between deliveries. `expectingPauseFrames`:
+    /// how far apart its deliveries come, when known (the box follows an HLS playlist
+    /// itself and knows its segments' length) — its first pause is then not waited for:
+    /// after a connect it is only what was left of the segment being made.
+    mutating func connectionOpened(expectingPauseFrames: Int64? = nil) {
+        lastArrival = nil
+        expectedPauseFrames = expectingPauseFrames
+    }
 
     /// Audio arrived at local frame `local`.
     mutating func arrived(at local: Int64) {
         defer { lastArrival = local }
+        if let expected = expectedPauseFrames {
+            expectedPauseFrames = nil
+            note(pauseFrames: expected, endedAt: local)
+        }
         guard let last = lastArrival else { return }
         let pause = local - last
         guard pause >= Self.pauseFrames else { return }
+        note(pauseFrames: pause, endedAt: local)
+    }
+
+    private mutating func note(pauseFrames pause: Int64, endedAt local: Int64) {
         latestPauseEnded = local
         if pause >= longestPauseFrames ?? 0 || local - longestEnded > Self.memoryFrames {
             (longestPauseFrames, longestEnded) = (pause, local)

@@ -35,7 +35,11 @@ public enum StationPlaylist {
     /// Reads `text` fetched from `url` (its format from its content, not its name: servers
     /// mislabel them).
     public static func read(_ text: String, from url: String) -> Reading {
-        guard text.utf8.count <= maxBytes else { return .refused("the playlist is larger than \(maxBytes / 1_024) KB") }
+        guard text.utf8.count <= maxBytes else {
+            // An HLS playlist of a long live window is larger: HLSPlaylist has its own limit.
+            return text.utf8.starts(with: "#EXTM3U".utf8) && text.contains("#EXT-X-")
+                ? .hls : .refused("the playlist is larger than \(maxBytes / 1_024) KB")
+        }
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         let start = body.drop { $0.isWhitespace }.prefix(512).lowercased()

@@ -1,5 +1,6 @@
 import CFFmpeg
 import DelayboxEngine
+import DelayboxUnits
 import Glibc
 
 /// Whole audio files through FFmpeg — mute music and ads: fetched from an http or https
@@ -8,13 +9,13 @@ public enum AudioFile {
     /// Copies `url` (http or https: `HTTPFetch`) byte for byte to `path` (created or
     /// replaced); returns the bytes copied. The limits are `HTTPFetch.read`'s.
     public static func download(
-        _ url: String, to path: String, maxBytes: Int, timeoutMs: Int64 = 10_000,
-        totalTimeoutMs: Int64 = 120_000
+        _ url: String, to path: String, maxBytes: Int, timeout: TimeAmount = .seconds(10),
+        totalTimeout: TimeAmount = .minutes(2)
     ) throws(FFmpegError) -> Int {
         let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw FFmpegError(operation: "open \(path) for writing", code: dbx_averror(errno)) }
         defer { close(file) }
-        return try HTTPFetch.read(url, maxBytes: maxBytes, timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs) {
+        return try HTTPFetch.read(url, maxBytes: maxBytes, timeout: timeout, totalTimeout: totalTimeout) {
             (chunk) throws(FFmpegError) in
             var written = 0
             while written < chunk.count {

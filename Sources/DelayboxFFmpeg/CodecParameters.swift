@@ -1,4 +1,5 @@
 import CFFmpeg
+import DelayboxUnits
 
 #if canImport(Glibc)
     import Glibc
@@ -14,9 +15,16 @@ public final class CodecParameters: @unchecked Sendable {
     /// Whether the connection delivers the audio a segment at a time (HLS, DASH): not a
     /// codec's, but known where the codec is (a journal's copy says false).
     public let deliveredInSegments: Bool
+    /// How long apart the segments come, when the box fetches them itself (a followed HLS
+    /// playlist's target duration); nil when FFmpeg's demuxer does, or for a byte stream.
+    public let segmentDuration: TimeAmount?
 
-    init(copying source: UnsafePointer<AVCodecParameters>, deliveredInSegments: Bool = false) throws(FFmpegError) {
+    init(
+        copying source: UnsafePointer<AVCodecParameters>, deliveredInSegments: Bool = false,
+        segmentDuration: TimeAmount? = nil
+    ) throws(FFmpegError) {
         self.deliveredInSegments = deliveredInSegments
+        self.segmentDuration = segmentDuration
         guard let pointer = avcodec_parameters_alloc() else {
             throw FFmpegError(operation: "avcodec_parameters_alloc", code: dbx_averror(ENOMEM))
         }

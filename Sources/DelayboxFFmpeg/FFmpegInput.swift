@@ -21,6 +21,9 @@ public final class FFmpegInput {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let gate: InterruptGate
     private let options: Options
+    /// The HLS station the box follows itself, when it does; released after the format
+    /// context that reads through it.
+    private let feed: HLSSegmentFeed?
     private let streamIndex: Int32
     private let timeBase: AVRational
     /// The audio stream's codec parameters, for the decoders at playout.
@@ -72,11 +75,30 @@ public final class FFmpegInput {
     }
 
     /// Opens `url` with what `access` allows; blocks at most the stall timeout per network step.
+    public convenience init(url: String, access: InputAccess, options: Options = Options(), gate: InterruptGate)
+        throws(FFmpegError)
+    {
+        try self.init(url: url, feed: nil, access: access, options: options, gate: gate)
+    }
+
+    /// A live HLS station's media `playlist` (fetched from `playlistURL`), its segments
+    /// fetched by the box as they are listed (`HLSSegmentFeed`) and demuxed as one MPEG-TS,
+    /// ADTS or MP3 stream. Throws when its segments are in none of these.
+    public static func followingHLS(
+        playlistURL: String, playlist: HLSPlaylist, options: Options = Options(), gate: InterruptGate
+    ) throws(FFmpegError) -> FFmpegInput {
+        let feed = try HLSSegmentFeed(playlistURL: playlistURL, playlist: playlist, gate: gate)
+        return try FFmpegInput(url: nil, feed: feed, access: .hlsSegments, options: options, gate: gate)
+    }
+
+    /// Opens `url`, or the stream `feed` hands on when given.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
-    public init(url: String, access: InputAccess, options: Options = Options(), gate: InterruptGate) throws(FFmpegError)
+    private init(url: String?, feed: HLSSegmentFeed?, access: InputAccess, options: Options, gate: InterruptGate)
+        throws(FFmpegError)
     {
         self.gate = gate
         self.options = options
+        self.feed = feed
         guard let context = avformat_alloc_context(), let packet = av_packet_alloc() else {
             throw FFmpegError(operation: "avformat_alloc_context", code: dbx_averror(ENOMEM))
         }
@@ -96,11 +118,15 @@ public final class FFmpegInput {
         // format we meet and keeps the read-ahead to about one ICY interval.
         av_dict_set(&dictionary, "formatprobesize", "16384", 0)
         defer { av_dict_free(&dictionary) }
+        if let feed {
+            context.pointee.pb = feed.io
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         gate.arm(milliseconds: options.stallTimeoutMs)
         FFmpegLog.beginCall()
         do throws(FFmpegError) {
-            try FFmpegError.check(avformat_open_input(&opened, url, nil, &dictionary), "avformat_open_input")
+            try FFmpegError.check(avformat_open_input(&opened, url ?? "", nil, &dictionary), "avformat_open_input")
             self.context = opened
             gate.arm(milliseconds: options.stallTimeoutMs)
             try FFmpegError.check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
@@ -115,8 +141,10 @@ public final class FFmpegInput {
             // Over the network: a playlist of files on disk is read at the pace it is played.
             parameters = try CodecParameters(
                 copying: stream.pointee.codecpar,
-                deliveredInSegments: access == .networkStream
-                    && Self.segmentedFormats.contains(String(cString: opened!.pointee.iformat.pointee.name)))
+                deliveredInSegments: feed != nil
+                    || access == .networkStream
+                        && Self.segmentedFormats.contains(String(cString: opened!.pointee.iformat.pointee.name)),
+                segmentDuration: feed?.targetDuration)
         } catch {
             avformat_close_input(&opened)
             var owned: UnsafeMutablePointer<AVPacket>? = packet
@@ -159,7 +187,7 @@ public final class FFmpegInput {
 
     /// HLS or DASH: segments fetched apart, a playlist waited for inside a read. Known once
     /// opened (asked for every packet: not the container's name made into a String each time).
-    private lazy var readsSegments = Self.segmentedFormats.contains(formatName)
+    private lazy var readsSegments = feed != nil || Self.segmentedFormats.contains(formatName)
     /// The containers whose audio comes in segments fetched apart.
     static let segmentedFormats: Set = ["hls", "dash"]
 
@@ -175,6 +203,9 @@ public final class FFmpegInput {
             if readBefore { longestWait = max(longestWait, InterruptGate.monotonicNanoseconds() - began) }
             readBefore = true
             if code == dbx_averror_eof() { return nil }
+            if code < 0, let failure = feed?.failure {
+                throw FFmpegError(operation: "HLS", code: code, detail: failure)
+            }
             try FFmpegError.check(code, "av_read_frame")
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }

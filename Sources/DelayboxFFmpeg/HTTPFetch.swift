@@ -1,4 +1,5 @@
 import CFFmpeg
+import DelayboxUnits
 import Glibc
 
 /// A whole resource over http or https through FFmpeg's protocols (certificates
@@ -7,13 +8,14 @@ import Glibc
 /// server is a stranger: in bytes, in time without data and in time in all.
 public enum HTTPFetch {
     /// Reads `url` to its end, handing each chunk to `consume`; returns the bytes read.
-    /// Gives up after `timeoutMs` without data, when the whole read takes longer than
-    /// `totalTimeoutMs` (a server that trickles), or beyond `maxBytes`; FFmpeg follows at
+    /// Gives up after `timeout` without data, when the whole read takes longer than
+    /// `totalTimeout` (a server that trickles), or beyond `maxBytes`; FFmpeg follows at
     /// most 8 redirects (a loop fails). `gate`, when given, also ends it on a stop request.
+    /// `landed` is told the URL the resource was found at, after redirects.
     /// The corresponding C functions are `avio_open2`, `avio_read` and `avio_closep`.
     public static func read(
-        _ url: String, maxBytes: Int, timeoutMs: Int64 = 10_000, totalTimeoutMs: Int64 = 120_000,
-        gate: InterruptGate = InterruptGate(),
+        _ url: String, maxBytes: Int, timeout: TimeAmount = .seconds(10), totalTimeout: TimeAmount = .minutes(2),
+        gate: InterruptGate = InterruptGate(), landed: ((String) -> Void)? = nil,
         consume: (UnsafeRawBufferPointer) throws(FFmpegError) -> Void
     ) throws(FFmpegError) -> Int {
         var callback = AVIOInterruptCB(
@@ -23,25 +25,26 @@ public enum HTTPFetch {
         av_dict_set(&dictionary, "tls_verify", "1", 0)
         av_dict_set(&dictionary, "protocol_whitelist", InputAccess.clipDownload.protocols, 0)
         defer { av_dict_free(&dictionary) }
-        let giveUp = InterruptGate.monotonicNanoseconds() + totalTimeoutMs * 1_000_000
+        let giveUp = InterruptGate.monotonicNanoseconds() + totalTimeout.nanoseconds
         var context: UnsafeMutablePointer<AVIOContext>?
-        gate.arm(milliseconds: timeoutMs)
+        gate.arm(milliseconds: timeout.millisecondsRoundedUp)
         FFmpegLog.beginCall()
         // The callback holds the gate unretained: it must outlive the context.
         defer { withExtendedLifetime(gate) {} }
         try FFmpegError.check(avio_open2(&context, url, AVIO_FLAG_READ, &callback, &dictionary), "avio_open2")
         defer { avio_closep(&context) }
+        landed?(option("location", of: context) ?? url)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var total = 0
         while true {
-            let left = (giveUp - InterruptGate.monotonicNanoseconds()) / 1_000_000
-            guard left > 0 else {
+            let left = TimeAmount(nanoseconds: giveUp - InterruptGate.monotonicNanoseconds())
+            guard left > .zero else {
                 throw FFmpegError(
                     operation:
-                        "download (slower than \(size(maxBytes)) in \(totalTimeoutMs / 1_000) s: \(total) bytes came)",
+                        "download (slower than \(size(maxBytes)) in \(totalTimeout.secondsRoundedUp) s: \(total) bytes came)",
                     code: dbx_averror(ETIMEDOUT))
             }
-            gate.arm(milliseconds: min(timeoutMs, left))
+            gate.arm(milliseconds: min(timeout, left).millisecondsRoundedUp)
             let read = buffer.withUnsafeMutableBufferPointer { avio_read(context, $0.baseAddress, Int32($0.count)) }
             if read == dbx_averror_eof() { break }
             try FFmpegError.check(read, "avio_read")
@@ -56,15 +59,31 @@ public enum HTTPFetch {
         return total
     }
 
-    /// The whole of `url` in memory (at most `maxBytes`): a playlist, a small document.
-    public static func bytes(_ url: String, maxBytes: Int, gate: InterruptGate = InterruptGate()) throws(FFmpegError)
-        -> [UInt8]
-    {
+    /// The whole of `url` in memory (at most `maxBytes`, within `totalTimeout`): a playlist,
+    /// a small document, an HLS segment; and its URL after redirects, which its relative
+    /// links resolve against.
+    public static func document(
+        _ url: String, maxBytes: Int, totalTimeout: TimeAmount = .seconds(20), gate: InterruptGate = InterruptGate()
+    ) throws(FFmpegError) -> (bytes: [UInt8], location: String) {
         var bytes: [UInt8] = []
-        _ = try read(url, maxBytes: maxBytes, totalTimeoutMs: 20_000, gate: gate) { chunk in
+        var location = url
+        _ = try read(
+            url, maxBytes: maxBytes, timeout: min(.seconds(10), totalTimeout), totalTimeout: totalTimeout, gate: gate,
+            landed: { location = $0 }
+        ) { chunk in
             bytes.append(contentsOf: chunk)
         }
-        return bytes
+        return (bytes, location)
+    }
+
+    /// A string option of the protocol under `context` (`location`: the URL after redirects).
+    /// The corresponding C function is `av_opt_get`.
+    private static func option(_ name: String, of context: UnsafeMutablePointer<AVIOContext>?) -> String? {
+        var value: UnsafeMutablePointer<UInt8>?
+        guard let context, av_opt_get(context, name, AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }
+        defer { av_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
     }
 
     private static func size(_ bytes: Int) -> String {

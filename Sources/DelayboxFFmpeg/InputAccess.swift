@@ -10,6 +10,9 @@ public enum InputAccess: Sendable, Equatable {
     case namedFile
     /// A clip fetched over the network (`AudioFile.download`): http and https only.
     case clipDownload
+    /// A live HLS station's segments as the box fetches them (`HLSSegmentFeed`): no
+    /// protocol of FFmpeg's own, one container.
+    case hlsSegments
     /// A clip's file on disk (the cache's copy, a mute music path): one audio file, never
     /// a playlist that would open others.
     case clipFile
@@ -30,13 +33,18 @@ public enum InputAccess: Sendable, Equatable {
         case .networkStream: "http,https,tls,tcp,hls,crypto,httpproxy"
         case .namedFile: "file,crypto"
         case .clipDownload: "http,https,tls,tcp"
+        // A name no protocol has: the feed fetches, FFmpeg only parses.
+        case .hlsSegments: "none"
         case .clipFile: "file"
         }
     }
 
     /// FFmpeg's `format_whitelist`: a playlist (HLS) for streams, one file for clips.
     public var formats: String {
-        (self == .clipFile || self == .clipDownload ? Self.audioContainers : Self.audioContainers + ["hls"]).joined(
-            separator: ",")
+        switch self {
+        case .hlsSegments: "mpegts,aac,mp3"
+        case .clipFile, .clipDownload: Self.audioContainers.joined(separator: ",")
+        case .networkStream, .namedFile: (Self.audioContainers + ["hls"]).joined(separator: ",")
+        }
     }
 }

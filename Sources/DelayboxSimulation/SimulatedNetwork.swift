@@ -47,10 +47,9 @@ public struct SimulatedNetwork {
     /// (issue 67: stations as they are delivered).
     public struct DeliveryModel: Equatable, Sendable {
         /// HLS: the stream cut into segments of this length (by stream time), each published
-        /// once whole and fetched at the client's next playlist reload (one every segment
-        /// length, from its connection on); a (re)connect starts three whole segments
-        /// behind the live end, as FFmpeg's HLS demuxer does. nil: a continuous stream
-        /// (Icecast).
+        /// once whole and fetched when the box's playlist polls (`HLSPollSchedule`, dense
+        /// around the time the next is due) see it listed; a (re)connect starts three whole
+        /// segments behind the live end. nil: a continuous stream (Icecast).
         public var hlsSegment: TimeAmount?
         /// The path's latency from a moment (source time) on: a route or a CDN edge changed.
         public var pathChanges: [PathChange] = []
@@ -85,9 +84,10 @@ public struct SimulatedNetwork {
     let model: DeliveryModel
     /// The HLS segment's length in stream frames; nil: not HLS.
     private let segmentFrames: Int64?
-    /// Where the client's playlist reloads are counted from (source time: its connection's
-    /// request; each reload's answer comes a latency later).
-    private var reloadBase = Instant.zero
+    /// When the box polls the playlist (source time: each answer comes a latency later),
+    /// and its last poll.
+    private var polls = HLSPollSchedule(targetDuration: .zero, newestDuration: .zero)
+    private var lastPoll = Instant.zero
     /// The last HLS segment whose arrival was worked out, and that arrival.
     private var arrivingSegment: (index: Int64, at: Instant)?
     /// Stream frames the station makes per frame of true time.
@@ -197,7 +197,7 @@ public struct SimulatedNetwork {
     public func apply(_ delivery: Delivery, at time: Instant, to engine: PlaybackEngine) {
         switch delivery {
         case .opened:
-            engine.connectionOpened(now: time)
+            engine.connectionOpened(now: time, segmented: model.hlsSegment != nil, segmentDuration: model.hlsSegment)
         case .lost:
             engine.connectionLost(reason: "simulated outage", now: time)
         case .packet(let index, let timestamp, let readBeforeBatching):
@@ -284,16 +284,23 @@ public struct SimulatedNetwork {
     }
 
     /// When packet `index` of an HLS stream reaches the client: with its whole segment, at the
-    /// first playlist reload after the segment's last packet was made, and a download's
+    /// first playlist poll after the segment's last packet was made, and a download's
     /// latency and jitter later.
     private mutating func hlsArrival(of index: Int64) -> Instant {
         guard let frames = segmentFrames else { preconditionFailure("not an HLS stream") }
         let segment = segment(of: index, frames: frames)
         if let arriving = arrivingSegment, arriving.index == segment { return arriving.at }
         let published = productionTime(of: firstPacket(ofSegment: segment + 1, frames: frames) - 1)
-        let period = frames * Instant.nanosecondsPerSecond / Int64(AudioFormat.sampleRate)
-        let waited = max(0, published.nanoseconds - reloadBase.nanoseconds)
-        let reload = reloadBase.advanced(byNanoseconds: (waited + period - 1) / period * period)
+        var reload = lastPoll
+        while reload < published {
+            polls.polled(at: reload, newSegmentLasting: nil)
+            reload = polls.nextPoll(after: reload, draw: Double.random(in: 0..<1, using: &random))
+        }
+        polls.polled(
+            at: reload,
+            newSegmentLasting: TimeAmount(
+                nanoseconds: frames * Instant.nanosecondsPerSecond / Int64(AudioFormat.sampleRate)))
+        lastPoll = reload
         let at = reload.advanced(byNanoseconds: latency(at: reload) + jitter())
         arrivingSegment = (segment, at)
         return at
@@ -307,7 +314,11 @@ public struct SimulatedNetwork {
         let arrival = time + TimeAmount(nanoseconds: latency(at: time))
         lastArrival = max(lastArrival, arrival)
         connectedAt = lastArrival
-        reloadBase = time
+        if let frames = segmentFrames {
+            let length = TimeAmount(nanoseconds: frames * Instant.nanosecondsPerSecond / Int64(AudioFormat.sampleRate))
+            polls = HLSPollSchedule(targetDuration: length, newestDuration: length)
+        }
+        lastPoll = time
         arrivingSegment = nil
         pauseUntil = .zero
         queue.append((lastArrival, .opened))

@@ -36,15 +36,17 @@ public enum ChannelInput {
             }
         }
         let reading: StationPlaylist.Reading
+        let document: (bytes: [UInt8], location: String)
         do throws(FFmpegError) {
-            let bytes = try HTTPFetch.bytes(url, maxBytes: StationPlaylist.maxBytes, gate: gate)
-            reading = StationPlaylist.read(String(decoding: bytes, as: UTF8.self), from: url)
+            // As large as an HLS playlist may be: a station link's own limit is read's.
+            document = try HTTPFetch.document(url, maxBytes: HLSPlaylist.maxBytes, gate: gate)
+            reading = StationPlaylist.read(String(decoding: document.bytes, as: UTF8.self), from: document.location)
         } catch {
             throw Failure(description: "cannot read the station link \(url): \(error)")
         }
         switch reading {
         case .hls:
-            return try openStream(url, options: options, gate: gate, note: nil)
+            return try openHLS(url, document: document, options: options, gate: gate)
         case .refused(let reason):
             throw Failure(description: "station link \(url): \(reason)")
         case .streams(let streams):
@@ -88,7 +90,7 @@ public enum ChannelInput {
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !gate.isStopRequested else { return nil }
         var bytes: [UInt8] = []
         do throws(FFmpegError) {
-            _ = try HTTPFetch.read(url, maxBytes: StationPage.maxBytes, totalTimeoutMs: 20_000, gate: gate) {
+            _ = try HTTPFetch.read(url, maxBytes: StationPage.maxBytes, totalTimeout: .seconds(20), gate: gate) {
                 (chunk) throws(FFmpegError) in
                 bytes.append(contentsOf: chunk)
                 if bytes.count >= 1_024, !StationPage.isPage(bytes) {
@@ -99,6 +101,48 @@ public enum ChannelInput {
             return nil
         }
         return StationPage.isPage(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// A live HLS station, followed by the box itself (`FFmpegInput.followingHLS`: its
+    /// segments fetched as they are listed, so the station's clock shows) — through a
+    /// master playlist's variant when it is one; what the box does not follow (and a
+    /// segment format its demuxers do not read) is opened by FFmpeg's HLS demuxer, as before.
+    private static func openHLS(
+        _ url: String, document: (bytes: [UInt8], location: String), options: FFmpegInput.Options, gate: InterruptGate
+    ) throws(Failure) -> Opened {
+        var reading = HLSPlaylist.read(String(decoding: document.bytes, as: UTF8.self), from: document.location)
+        var playlistURL = document.location
+        if case .variant(let variant) = reading {
+            do throws(FFmpegError) {
+                let fetched = try HTTPFetch.document(variant, maxBytes: HLSPlaylist.maxBytes, gate: gate)
+                playlistURL = fetched.location
+                reading = HLSPlaylist.read(String(decoding: fetched.bytes, as: UTF8.self), from: fetched.location)
+            } catch {
+                throw Failure(description: "cannot read the HLS variant \(variant): \(error)")
+            }
+        }
+        let leftToFFmpeg: String
+        switch reading {
+        case .media(let playlist):
+            gate.beginConnection()
+            do throws(FFmpegError) {
+                let input = try FFmpegInput.followingHLS(
+                    playlistURL: playlistURL, playlist: playlist, options: options, gate: gate)
+                return Opened(input: input, streamURL: url, note: nil)
+            } catch {
+                guard !gate.isStopRequested else { throw Failure(description: "\(error)") }
+                leftToFFmpeg = "its segments (\(error))"
+            }
+        case .leftToFFmpeg(let reason):
+            leftToFFmpeg = reason
+        case .variant:
+            leftToFFmpeg = "a master playlist naming another"
+        case .refused(let reason):
+            throw Failure(description: "HLS playlist \(url): \(reason)")
+        }
+        return try openStream(
+            url, options: options, gate: gate,
+            note: "HLS read by FFmpeg's demuxer (\(leftToFFmpeg)): the station's clock shows only over hours")
     }
 
     private static func openStream(_ url: String, options: FFmpegInput.Options, gate: InterruptGate, note: String?)

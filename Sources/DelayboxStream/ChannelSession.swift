@@ -228,7 +228,8 @@ public final class ChannelSession {
             refusedOnThisConnection = []
             do {
                 for decoder in decoders { try decoder.configure(parameters) }
-                engine.connectionOpened(now: time, segmented: parameters.deliveredInSegments)
+                engine.connectionOpened(
+                    now: time, segmented: parameters.deliveredInSegments, segmentDuration: parameters.segmentDuration)
                 return [
                     "connected: \(parameters.codecName), \(parameters.sampleRate) Hz, \(parameters.channelCount) ch"
                 ]

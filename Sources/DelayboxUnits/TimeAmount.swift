@@ -38,6 +38,8 @@ public struct TimeAmount: Comparable, Hashable, Sendable, CustomStringConvertibl
     public var secondsRoundedUp: Int64 {
         nanoseconds <= 0 ? wholeSeconds : (nanoseconds - 1) / Instant.nanosecondsPerSecond + 1
     }
+    /// Frames of the internal format in this amount, rounded towards zero.
+    public var audioFrames: Int64 { Instant.zero.advanced(byNanoseconds: nanoseconds).frames(since: .zero) }
     /// Seconds with their fraction.
     public var seconds: Double { Double(nanoseconds) / Double(Instant.nanosecondsPerSecond) }
 

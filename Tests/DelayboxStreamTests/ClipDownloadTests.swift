@@ -1,5 +1,6 @@
 import DelayboxFFmpeg
 import DelayboxTestSupport
+import DelayboxUnits
 import Foundation
 import Testing
 
@@ -14,10 +15,10 @@ import Testing
         let target = directory.appendingPathComponent("clip.part").path
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try StaticHTTPServer(directory: directory, misbehaving: true)
-        func failure(_ path: String, maxBytes: Int = 1_000_000, totalTimeoutMs: Int64 = 120_000) -> String {
+        func failure(_ path: String, maxBytes: Int = 1_000_000, totalTimeout: TimeAmount = .minutes(2)) -> String {
             do throws(FFmpegError) {
                 let bytes = try AudioFile.download(
-                    server.url(path), to: target, maxBytes: maxBytes, timeoutMs: 2_000, totalTimeoutMs: totalTimeoutMs)
+                    server.url(path), to: target, maxBytes: maxBytes, timeout: .seconds(2), totalTimeout: totalTimeout)
                 return "downloaded \(bytes) bytes"
             } catch {
                 return error.description
@@ -29,7 +30,7 @@ import Testing
         #expect(endless.contains("larger than 1 MB"), "\(endless)")
         let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         #expect(size <= 1_100_000, "at most the limit and a read written: \(size)")
-        let trickle = failure("trickle", totalTimeoutMs: 1_500)
+        let trickle = failure("trickle", totalTimeout: .milliseconds(1_500))
         #expect(trickle.contains("slower than"), "\(trickle)")
         let local = (try? AudioFile.download("file:///etc/hostname", to: target, maxBytes: 1_000)).map {
             "downloaded \($0)"

@@ -1,4 +1,6 @@
 import DelayboxConfig
+import DelayboxFFmpeg
+import DelayboxStream
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -15,15 +17,18 @@ struct HLSStreamTests {
         let writer: LaunchedProgram
         let server: StaticHTTPServer
 
-        init(segmentSeconds: Int, listSize: Int, bitrate: String) throws {
+        /// `keepSegments`: the files stay on disk (their times say when each was listed).
+        init(segmentSeconds: Int, listSize: Int, bitrate: String, keepSegments: Bool = false) throws {
             directory = try ExternalTool.temporaryDirectory("hls")
-            writer = try ExternalTool.spawn([
-                "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-                "sine=frequency=440:sample_rate=44100",
-                "-ac", "2", "-c:a", "aac", "-b:a", bitrate, "-f", "hls", "-hls_time", String(segmentSeconds),
-                "-hls_list_size", String(listSize), "-hls_flags", "delete_segments",
-                directory.appendingPathComponent("live.m3u8").path,
-            ])
+            writer = try ExternalTool.spawn(
+                [
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+                    "sine=frequency=440:sample_rate=44100",
+                    "-ac", "2", "-c:a", "aac", "-b:a", bitrate, "-f", "hls", "-hls_time", String(segmentSeconds),
+                    "-hls_list_size", String(listSize),
+                ] + (keepSegments ? [] : ["-hls_flags", "delete_segments"]) + [
+                    directory.appendingPathComponent("live.m3u8").path
+                ])
             server = try StaticHTTPServer(directory: directory)
         }
 
@@ -44,6 +49,41 @@ struct HLSStreamTests {
         func play(_ arguments: [String]) throws -> (status: Int32, diedOfSignal: Bool, lines: [PlayLine]) {
             try PlayRun(root: IcecastStreamTests.root, arguments: [server.url("live.m3u8")] + arguments).finish()
         }
+    }
+
+    /// Issue 67: the box fetches each segment the moment the playlist lists it, so its
+    /// arrivals follow the station's clock (FFmpeg's demuxer fetched it at its own next
+    /// reload, up to a segment later, and the station's rate never showed). Each delivery
+    /// after the first two, against the time ffmpeg closed the segment file, on one clock.
+    @Test func eachSegmentArrivesAsSoonAsItIsListed() throws {
+        let stream = try LiveHLS(segmentSeconds: 2, listSize: 0, bitrate: "64k", keepSegments: true)
+        #expect(Eventually.holds(within: 15) { stream.listed > 2 }, "a few segments listed")
+        let gate = InterruptGate()
+        let opened = try ChannelInput.open(stream.server.url("live.m3u8"), options: .init(), gate: gate)
+        #expect(opened.input.formatName == "mpegts", "followed by the box, not FFmpeg's hls demuxer")
+        var deliveries: [Date] = []
+        var last = Date.distantPast
+        let end = Date().addingTimeInterval(17)
+        while Date() < end, try opened.input.readPacket() != nil {
+            let now = Date()
+            if now.timeIntervalSince(last) > 0.5 { deliveries.append(now) }
+            last = now
+        }
+        let listed: [Date] = try FileManager.default.contentsOfDirectory(
+            at: stream.directory, includingPropertiesForKeys: [.contentModificationDateKey]
+        ).filter { $0.pathExtension == "ts" }.compactMap {
+            try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+        }.sorted()
+        let lateness: [Int] = deliveries.dropFirst(2).map { delivery in
+            let made = listed.last { $0 <= delivery } ?? .distantPast
+            return Int((delivery.timeIntervalSince(made) * 1_000).rounded())
+        }
+        #expect(lateness.count >= 6, "a delivery every 2 s: \(lateness)")
+        // Under load (make test's parallel suites) a poll or the server may lag a little;
+        // FFmpeg's reloads lagged by seconds.
+        let median = lateness.sorted()[lateness.count / 2]
+        #expect((0...50).contains(median), "ms after the segment was listed: \(lateness)")
+        #expect(lateness.allSatisfy { (0...500).contains($0) }, "ms after the segment was listed: \(lateness)")
     }
 
     @Test func aLiveHLSStreamPlaysDelayed() throws {
