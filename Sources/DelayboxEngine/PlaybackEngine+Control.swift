@@ -15,6 +15,7 @@ extension PlaybackEngine {
         guard connection != .stopped, connection != .failed else { return }
         if let segmented { deliveredInSegments = segmented }
         cadence.connectionOpened(expectingPauseFrames: segmentDuration?.audioFrames)
+        self.segmentDuration = segmentDuration
         connection = .connected
         connectedSince = now
         beginPlacement(now: now)

@@ -227,12 +227,22 @@ extension PlaybackEngine {
         } else {
             placement.firstTimestamp = packet.connectionTimestamp
             placement.base = max(bound, placement.lowestBase)
-            placement.phase = .timed(
-                settlesAt: arrival.advanced(byMilliseconds: configuration.placementWindowMs))
+            placement.phase = .timed(settlesAt: arrival + placementWindow)
             statistics.timedPlacements += 1
             placePendingEvents()
         }
         append(packet, base: placement.base!)
+    }
+
+    /// How long a placement by arrival time is refined. A live HLS connection's first
+    /// delivery is the newest segments listed when it connected — listed up to a segment
+    /// before — and the next is found while the box is still learning when segments
+    /// appear; only the one after comes within milliseconds of being listed, and its bound
+    /// decides (a placement settled on the first two was up to 0.6 s off, for good).
+    private var placementWindow: TimeAmount {
+        let window = TimeAmount.milliseconds(configuration.placementWindowMs)
+        guard let segmentDuration else { return window }
+        return max(window, 2 * segmentDuration + .seconds(1))
     }
 
     /// Moves everything of the current placement by `delta` frames: packets,

@@ -84,6 +84,9 @@ public final class PlaybackEngine {
     /// Whether the connection delivers its audio a segment at a time (HLS, DASH), and the
     /// pauses between its deliveries.
     var deliveredInSegments = false
+    /// How far apart the connection's segments come, when the box fetches them itself as
+    /// they are listed (`connectionOpened`); nil otherwise.
+    var segmentDuration: TimeAmount?
     var cadence = SegmentCadence()
     var transport = Transport.waiting(hold: nil)
     var placement = ConnectionPlacement()
