@@ -56,6 +56,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var silentFrames: Int64 = 0
     /// Reconnects whose resent audio was spliced in place.
     public var splices = 0
+    /// Steps in a connection's arrival lag taken for a change of its path (`LagStep`).
+    public var lagSteps = 0
     /// Content matches that the arrival times refuted (a restarted encoder sending
     /// identical packets); re-placed by time.
     public var falseSplices = 0

@@ -377,6 +377,24 @@ extension PlaybackEngine {
         if fit.levelingPoints >= Leveling.donePoints { self.leveling = nil }
     }
 
+    /// When the current connection's arrivals moved to a new lag (its path changed: `LagStep`),
+    /// its points from there on become a segment of their own whose lag is learnt, as a
+    /// splice's is: the line keeps the level of those before. Only for a connection that is
+    /// part of the line (settled, not being levelled nor learnt).
+    private func splitAtLagStep(slope: Double) {
+        let current = placementCount
+        guard case .fixed = placement.phase, leveling == nil, !learningLags.contains(current),
+            let base = settledPlacements[current],
+            let begun = LagStep.begins(
+                in: stationClock.points, segment: current, slope: slope, batchingStep: stationClock.batchingStep)
+        else { return }
+        placementCount += 1
+        settledPlacements[placementCount] = base
+        learningLags.insert(placementCount)
+        stationClock.split(segment: current, from: begun, into: placementCount)
+        statistics.lagSteps += 1
+    }
+
     /// Points of the line a spliced segment's lag is learnt against: while the line has
     /// fewer (the arrivals before the splice leave the hour kept), what was learnt is kept.
     static let lagReferencePoints = 60
@@ -412,6 +430,7 @@ extension PlaybackEngine {
         segmentLags = segmentLags.filter { settledPlacements[$0.key] != nil }
         learningLags = learningLags.filter { settledPlacements[$0] != nil }
         followingStation = followingStation || fit.isEvident
+        splitAtLagStep(slope: arrivals.rate)
         guard followingStation else { return }
         let followed = fit.followed
         let local = now.frames(since: origin)

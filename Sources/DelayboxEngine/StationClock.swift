@@ -268,6 +268,15 @@ struct StationClock {
             learningCentroids: learnt.mapValues { Fit.Learnt(centroid: $0.centroid, points: $0.count) })
     }
 
+    /// Moves `segment`'s points from local frame `local` on (and the bin being filled) to
+    /// `newSegment`: its lag changed there (`LagStep`).
+    mutating func split(segment: Int, from local: Int64, into newSegment: Int) {
+        for index in ring.indices where ring[index].segment == segment && ring[index].local >= local {
+            ring[index].segment = newSegment
+        }
+        if filling?.segment == segment, let start = filling?.local, start >= local { filling?.segment = newSegment }
+    }
+
     /// Whether any kept point belongs to `segment`.
     func holds(segment: Int) -> Bool { ring.contains { $0.segment == segment } }
 

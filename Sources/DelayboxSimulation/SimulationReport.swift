@@ -27,6 +27,8 @@ public struct SimulationReport: Codable, Sendable {
     /// Silence heard while playing that is not lost audio.
     public var gapsMs: Double
     public var splices: Int
+    /// Steps in a connection's lag taken for a change of its path (`EngineStatistics.lagSteps`).
+    public var lagSteps = 0
     public var resyncs: Int
     /// Single frames slipped to follow the DAC's clock.
     public var driftSlips: Int

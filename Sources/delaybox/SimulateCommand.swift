@@ -95,7 +95,7 @@ struct SimulateCommand: ParsableCommand {
                 "underruns: \(report.underruns)  lost: \(report.lostMs) ms (server: \(report.lostMsExpected) ms)  gaps: \(report.gapsMs) ms"
             )
             print(
-                "splices: \(report.splices)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms"
+                "splices: \(report.splices)  path steps: \(report.lagSteps)  resyncs: \(report.resyncs)  drift: \(report.driftPpmMeasured) ppm measured, \(report.driftSlips) frames slipped  final: \(report.finalState), delay \(report.finalDelayMs) ms"
             )
             let station = report.stationPpmMeasured.map { String(printf: "%.1f ppm followed", $0) } ?? "not followed"
             print(

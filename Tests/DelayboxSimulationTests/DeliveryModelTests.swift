@@ -132,3 +132,23 @@ extension DeliveryModelTests {
         }
     }
 }
+
+extension DeliveryModelTests {
+    /// A route 100 ms longer from minute 5, inside one connection (issue 67: read as the
+    /// station's rate, it moved the heard delay 150 ms over ten minutes, then back): the
+    /// step is found after it has held half a minute, the points after it learn their lag
+    /// apart, and the heard delay holds.
+    @Test func aRouteChangeInsideAConnectionKeepsTheDelay() throws {
+        var scenario = SimulationScenario()
+        (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (900_000, 60_000, 200)
+        scenario.delivery.pathChanges = [.init(at: .seconds(300), latency: .milliseconds(120))]
+        scenario.measureFromMs = 60_000
+        let report = try Simulation(scenario).run()
+        #expect(report.lostMs == 0 && report.splices == 0)
+        #expect(report.lagSteps == 1, "one step found: \(report.lagSteps)")
+        let levels = report.delayErrorMsByMinute.filter { $0.minute >= 1 }
+        let lowest = levels.map(\.minMs).min() ?? .nan, highest = levels.map(\.maxMs).max() ?? .nan
+        #expect(highest - lowest <= 2, "the heard delay moved \(lowest)…\(highest) ms")
+        #expect(abs((report.stationPpmMeasured ?? 0) - 200) < 2, "\(report.stationPpmMeasured ?? .nan) ppm")
+    }
+}
