@@ -27,9 +27,13 @@ import Testing
         // Right after an appearance: nothing until 150 ms (and the 40 ms it may have been
         // listed before it was seen) before the next is due.
         let first = schedule.nextPoll(after: appeared + .milliseconds(50), draw: 0)
-        #expect(first == due - .milliseconds(190))
+        // (Typed: Swift 6.0 reads `due - .milliseconds(190)` in #expect as Instant − Instant,
+        // a TimeAmount, and compares the two as AnyHashable.)
+        let opens: Instant = due - TimeAmount.milliseconds(190)
+        #expect(first == opens)
         // Then 20 to 40 ms apart, and from 40 ms before it is due 5 to 15.
-        #expect(schedule.nextPoll(after: due - .milliseconds(100), draw: 0.5) == due - .milliseconds(70))
+        let early: Instant = due - TimeAmount.milliseconds(70)
+        #expect(schedule.nextPoll(after: due - TimeAmount.milliseconds(100), draw: 0.5) == early)
         #expect(schedule.nextPoll(after: due, draw: 0) == due + .milliseconds(5))
         #expect(schedule.nextPoll(after: due, draw: 0.5) == due + .milliseconds(10))
         // Long past due (a pause at the station): the spec's half target.
