@@ -213,8 +213,14 @@ public final class FFmpegInput {
             largestPacketBytes = max(largestPacketBytes, Int(packet.pointee.size))
             if packet.pointee.pos >= 0 {
                 let start = packetBytes.place(offset: packet.pointee.pos, size: Int(packet.pointee.size))
-                stamped.receivedAheadFrames = receivedAhead(
-                    byteCount: packet.pointee.size, frames: stamped.durationFrames)
+                // A followed HLS segment is read whole before any of it is parsed: its last
+                // packet says where its audio ends, exactly. (Counted from the bytes read
+                // ahead at the payload's frames per byte, MPEG-TS's packet headers made each
+                // delivery's end scatter by tens of ms, and the station's rate hid in them.)
+                if feed == nil {
+                    stamped.receivedAheadFrames = receivedAhead(
+                        byteCount: packet.pointee.size, frames: stamped.durationFrames)
+                }
                 byteMap.record(
                     byte: start, byteCount: Int(packet.pointee.size),
                     timestamp: stamped.connectionTimestamp, durationFrames: stamped.durationFrames)

@@ -78,20 +78,22 @@ import Testing
     /// t0 + (s + 1) / (48 000 · (1 + ppm/10⁶))): seconds after the output's first frame, and
     /// the heard delay minus `delay` (ms). A heard mark is the stream's nearest to where
     /// `delay` puts it, and must name the same second.
+    /// `from`: marks heard before this (s into the output) are left out.
     static func heardErrors(
-        of lines: [PlayLine], wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0
+        of lines: [PlayLine], wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0, from: Double = 0
     ) throws -> [(at: Double, ms: Double)] {
-        try heardErrors(anchor: anchor(of: lines), wav: wav, marks: marks, t0: t0, delay: delay, ppm: ppm)
+        try heardErrors(
+            anchor: anchor(of: lines), wav: wav, marks: marks, t0: t0, delay: delay, ppm: ppm, from: from)
     }
 
     /// The same for an output whose first frame was heard at `anchor` (CLOCK_MONOTONIC, s).
     static func heardErrors(
-        anchor: Double, wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0
+        anchor: Double, wav: String, marks: [Int], t0: Double, delay: Double, ppm: Double = 0, from: Double = 0
     ) throws -> [(at: Double, ms: Double)] {
         let samples = try WavCapture.stereoSamples(path: wav)
         let left = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32_767 }
         let streamRate = 48_000 * (1 + ppm / 1e6)
-        return try onsets(left).map { frame in
+        return try onsets(left).filter { Double($0) / 48_000 >= from }.map { frame in
             let heard = anchor + Double(frame) / 48_000
             let expected = (heard - delay - t0) * streamRate
             let mark = try #require(marks.min { abs(Double($0) - expected) < abs(Double($1) - expected) })
