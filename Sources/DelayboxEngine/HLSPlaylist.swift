@@ -119,10 +119,12 @@ public struct HLSPlaylist: Sendable, Equatable {
     }
 
     /// The master playlist's variant to play: audio-only ones (`CODECS` of `mp4a`, `mp3`,
-    /// `opus`, `ac-3`… only) before the others, the highest `BANDWIDTH` of them first. Those
-    /// with alternate audio (`AUDIO=` a group) are left to FFmpeg, which plays renditions.
+    /// `opus`, `ac-3`… only) first, then those that do not say, each the highest `BANDWIDTH`
+    /// first; then those with video, the lowest first (their sound is alike, their pictures
+    /// are fetched for nothing). Those with alternate audio (`AUDIO=` a group) are left to
+    /// FFmpeg, which plays renditions.
     private static func variant(_ lines: [String], from url: String) -> Reading {
-        var best: (audioOnly: Bool, bandwidth: Int, url: String)?
+        var best: (rank: Int, url: String)?
         var attributes: Substring?
         for line in lines {
             if line.hasPrefix("#EXT-X-STREAM-INF:") {
@@ -135,17 +137,13 @@ public struct HLSPlaylist: Sendable, Equatable {
             let bandwidth = attribute("BANDWIDTH", in: current).flatMap { Int($0) } ?? 0
             let codecs = attribute("CODECS", in: current)?.lowercased().split(separator: ",") ?? []
             let videoCodecs = ["avc", "hvc", "hev", "vp0", "av01", "mp4v"]
-            let audioOnly =
-                !codecs.isEmpty
-                && !codecs.contains { codec in videoCodecs.contains { codec.trimmingSpaces().hasPrefix($0) } }
+            let video = codecs.contains { codec in videoCodecs.contains { codec.trimmingSpaces().hasPrefix($0) } }
+            // Bandwidths are capped far above any stream's, so that the ranks never overlap.
+            let capped = min(max(bandwidth, 0), 1 << 40)
+            let rank = video ? -capped : (codecs.isEmpty ? 1 << 41 : 1 << 42) + capped
             let resolved = StationPlaylist.resolve(line, against: url)
-            guard ClipURL.problem(resolved) == nil else { continue }
-            if let chosen = best,
-                chosen.audioOnly && !audioOnly || chosen.audioOnly == audioOnly && chosen.bandwidth >= bandwidth
-            {
-                continue
-            }
-            best = (audioOnly, bandwidth, resolved)
+            guard ClipURL.problem(resolved) == nil, rank > best?.rank ?? .min else { continue }
+            best = (rank, resolved)
         }
         return best.map { .variant($0.url) } ?? .refused("the master playlist names no http or https variant")
     }

@@ -91,6 +91,18 @@ import Testing
             file:///etc/passwd
             """
         #expect(HLSPlaylist.read(master, from: Self.base) == .variant("https://cdn.example/radio/high/audio.m3u8"))
+        let videoOnly = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.4d401f,mp4a.40.2"
+            hd.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.42c00d,mp4a.40.2"
+            sd.m3u8
+            """
+        #expect(
+            HLSPlaylist.read(videoOnly, from: Self.base) == .variant("https://cdn.example/radio/sd.m3u8"),
+            "with video in every variant: the smallest picture")
+        let unsaid = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=96000\nb.m3u8\n"
+        #expect(HLSPlaylist.read(unsaid, from: Self.base) == .variant("https://cdn.example/radio/b.m3u8"))
         let renditions = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"aud\"\nv.m3u8\n"
         guard case .leftToFFmpeg = HLSPlaylist.read(renditions, from: Self.base) else {
             Issue.record("alternate audio is FFmpeg's")
