@@ -23,10 +23,13 @@ extension PlaybackEngine {
         // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
         if deliveredInSegments, let origin { cadence.arrived(at: now.frames(since: origin)) }
-        if let expected = placement.expectedTimestamp,
-            abs(packet.connectionTimestamp - expected) > Self.discontinuityFrames
-        {
-            beginPlacement(now: now)
+        if let expected = placement.expectedTimestamp {
+            let jump = packet.connectionTimestamp - expected
+            if packet.followsLostAudio, jump > 0, let base = placement.base, !isMatching {
+                reportLost(atPosition: base + expected, frames: jump)
+            } else if abs(jump) > Self.discontinuityFrames {
+                beginPlacement(now: now)
+            }
         }
         placement.expectedTimestamp = packet.connectionTimestamp + Int64(packet.durationFrames)
         let bound = Self.timeBound(of: packet, live: livePosition(at: now))
@@ -300,11 +303,15 @@ extension PlaybackEngine {
         guard let previousEnd = placement.previousEnd, let first = placement.firstSequence,
             first >= line.firstSequence, first < line.endSequence
         else { return }
-        let lost = line[first].position - previousEnd
-        if lost > DelayLine.contiguityToleranceFrames {
-            statistics.lostFrames += lost
-            notifications.append(.audioLost(atPosition: previousEnd, frames: lost))
-        }
+        reportLost(atPosition: previousEnd, frames: line[first].position - previousEnd)
+    }
+
+    /// Counts and tells `frames` of audio lost from timeline position `position` on, when
+    /// more than a gap the line takes for contiguous.
+    private func reportLost(atPosition position: Int64, frames: Int64) {
+        guard frames > DelayLine.contiguityToleranceFrames else { return }
+        statistics.lostFrames += frames
+        notifications.append(.audioLost(atPosition: position, frames: frames))
     }
 
     private func placePendingEvents() {

@@ -20,6 +20,11 @@ public struct StreamPacket: Sendable, Equatable {
     /// read as a rate (a step of a few ms at the tenth second fitted as −400 ppm on a
     /// loopback Icecast, issue 67).
     public var readBeforeBatching = false
+    /// Audio before this packet was lost on the way, on the station's own clock: a live
+    /// HLS segment left the playlist before it was fetched. The timestamp's jump from the
+    /// packet before is that lost audio — a gap where the engine keeps its placement and
+    /// says what was lost — not a new origin (an encoder restart's), which is placed anew.
+    public var followsLostAudio = false
 
     public init(payload: [UInt8], connectionTimestamp: Int64, durationFrames: Int, receivedAheadFrames: Int64 = 0) {
         self.payload = payload

@@ -254,17 +254,21 @@ public final class FFmpegInput {
         let payload = [UInt8](UnsafeBufferPointer(start: packet.data, count: Int(packet.size)))
         let target = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
         var start = nextTimestamp
+        var lostBefore = false
         var end =
             packet.duration > 0 ? Checked.sum(start, av_rescale_q(packet.duration, timeBase, target)) ?? start : start
         if packet.pts != dbx_nopts_value() {
             var first = firstTimestamp ?? packet.pts
             // A new Ogg chain link, an MPEG-TS wrap or an encoder restart behind an HLS
             // playlist starts its timestamps anew: the audio itself continues, so the
-            // timeline does too.
+            // timeline does too. Segments a followed HLS playlist dropped before they were
+            // fetched are audio lost: their gap is kept (`StreamPacket.followsLostAudio`).
             let jump = Checked.difference(packet.pts, first).flatMap {
                 Checked.difference(av_rescale_q($0, timeBase, target), nextTimestamp)
             }
-            if firstTimestamp != nil,
+            if let jump, let feed, feed.isLostAudio(jumpFrames: jump) {
+                lostBefore = true
+            } else if firstTimestamp != nil,
                 !(jump.map { (-Self.discontinuityFrames...Self.discontinuityFrames).contains($0) } ?? false)
             {
                 first = Checked.difference(packet.pts, av_rescale_q(nextTimestamp, target, timeBase)) ?? first
@@ -279,7 +283,9 @@ public final class FFmpegInput {
         let duration =
             end > start && end - start <= Self.longestPacketFrames ? end - start : Int64(fallbackDurationFrames)
         nextTimestamp = Checked.sum(start, duration) ?? start
-        return StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
+        var stamped = StreamPacket(payload: payload, connectionTimestamp: start, durationFrames: Int(duration))
+        stamped.followsLostAudio = lostBefore
+        return stamped
     }
 
     /// A packet said to last longer than this (frames, 10 s) is taken as one codec frame:

@@ -29,8 +29,9 @@ final class HLSSegmentFeed {
     var targetDuration: TimeAmount { playlist.targetDuration }
     /// Why the feed gave up, for the connection's error.
     private(set) var failure: String?
-    /// Segments that left the playlist before they could be fetched (their audio is lost).
-    private(set) var missedSegments = 0
+    /// At most how much audio was lost since the stream last said so: segments that left
+    /// the playlist before they could be fetched, a target duration each at most.
+    private var unreportedLoss = TimeAmount.zero
     /// The I/O context FFmpeg reads through; freed with the feed.
     private(set) var io: UnsafeMutablePointer<AVIOContext>?
 
@@ -99,7 +100,9 @@ final class HLSSegmentFeed {
     /// ready (or the playlist moved on), an FFmpeg error code when the feed ends.
     private func advance() -> Int32? {
         if let next = playlist.segments(after: fetched).first {
-            if fetched >= 0, next.sequence > fetched + 1 { missedSegments += next.sequence - fetched - 1 }
+            if fetched >= 0, next.sequence > fetched + 1 {
+                unreportedLoss = unreportedLoss + Int64(next.sequence - fetched - 1) * playlist.targetDuration
+            }
             fetched = next.sequence
             do throws(FFmpegError) {
                 let total = max(.seconds(20), 3 * playlist.targetDuration)
@@ -160,6 +163,21 @@ final class HLSSegmentFeed {
             }
         }
     }
+
+    /// Whether a forward jump of `frames` in the stream's timestamps is the audio of the
+    /// segments missed since the last such jump (at most theirs and a target duration more,
+    /// the segments' own lengths being unknown once they left the playlist); the loss is
+    /// then told. Another jump is the station's own (an encoder restarted).
+    func isLostAudio(jumpFrames frames: Int64) -> Bool {
+        guard unreportedLoss > .zero, frames > Self.leastLostFrames,
+            frames <= (unreportedLoss + playlist.targetDuration).audioFrames
+        else { return false }
+        unreportedLoss = .zero
+        return true
+    }
+
+    /// A jump this small (frames, 1 ms) is a timestamp's rounding, not a segment.
+    static let leastLostFrames = Int64(AudioFormat.framesPerMillisecond)
 
     private func give(up reason: String, code: Int32) -> Int32 {
         failure = reason

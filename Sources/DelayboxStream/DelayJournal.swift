@@ -301,7 +301,7 @@ struct JournalWriter {
             start(1, at)
             codecValues(parameters.record)
         case .packet(let packet, let at):
-            start(2, at)
+            start(packet.followsLostAudio ? 7 : 2, at)
             integer(packet.connectionTimestamp)
             integer(Int64(packet.durationFrames))
             integer(packet.receivedAheadFrames)
@@ -418,14 +418,14 @@ struct JournalReader {
                 blockAlign: values[4], frameSize: values[5], extradata: extradata)
             guard let parameters = try? CodecParameters(record: record) else { return nil }
             return .opened(parameters, at: at)
-        case 2:
+        case 2, 7:
             guard let timestamp = integer(), let duration = integer(), let ahead = integer(), let payload = data(),
                 let frames = Int(exactly: duration)
             else { return nil }
-            return .packet(
-                StreamPacket(
-                    payload: payload, connectionTimestamp: timestamp, durationFrames: frames,
-                    receivedAheadFrames: ahead), at: at)
+            var packet = StreamPacket(
+                payload: payload, connectionTimestamp: timestamp, durationFrames: frames, receivedAheadFrames: ahead)
+            packet.followsLostAudio = kind == 7
+            return .packet(packet, at: at)
         case 3:
             guard let timestamp = integer(), let title = text() else { return nil }
             return .title(title, connectionTimestamp: timestamp, at: at)

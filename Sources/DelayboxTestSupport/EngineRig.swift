@@ -28,6 +28,9 @@ public final class EngineRig {
     public let segmentPackets: Int64?
     /// Steps run so far.
     private var periods: Int64 = 0
+    /// Packets the source made that never reach the box: the next one says audio was lost
+    /// before it (an HLS segment that left the playlist before it was fetched).
+    public var lostOnTheWay: Range<Int64> = 0..<0
     /// Events to stamp on packets as they are delivered: source packet index → event.
     public var events: [Int64: StreamEvent] = [:]
 
@@ -91,7 +94,10 @@ public final class EngineRig {
     }
 
     private func deliver(_ index: Int64) {
-        engine.ingest(feed.packet(index), now: now)
+        guard !lostOnTheWay.contains(index) else { return }
+        var packet = feed.packet(index)
+        packet.followsLostAudio = !lostOnTheWay.isEmpty && index == lostOnTheWay.upperBound
+        engine.ingest(packet, now: now)
         if let event = events[index] {
             engine.ingest(
                 event: event, connectionTimestamp: (index - feed.connectionFirstPacket) * Int64(feed.packetFrames),

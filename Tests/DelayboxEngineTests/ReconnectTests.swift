@@ -52,6 +52,34 @@ import Testing
         #expect(abs(heard - 20_000) < 1)
     }
 
+    /// A live HLS segment that left the playlist before the box fetched it (issue 67): its
+    /// audio is lost on the station's own clock, so the connection keeps its placement —
+    /// the gap is exactly that audio, said once, and the delay after it is the delay before
+    /// (taken for a new origin, it was placed anew by arrival and moved the delay).
+    @Test func aSegmentMissedOnTheWayIsAGapOfItsAudioInThePlacement() throws {
+        var configuration = EngineConfiguration()
+        configuration.initialDelayMs = 20_000
+        let rig = try EngineRig(configuration: configuration, burstPackets: 600, segmentPackets: 300)
+        rig.run(milliseconds: 30_000)
+        let before = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        let missed = (rig.nextPacket / 300 + 1) * 300
+        rig.lostOnTheWay = missed..<(missed + 300)
+        rig.run(milliseconds: 40_000)
+
+        let statistics = rig.engine.status(at: rig.now).statistics
+        #expect(statistics.lostFrames == 300 * 960)
+        #expect(statistics.timedPlacements == 1, "kept its placement")
+        let lost = rig.notifications { notification -> Int64? in
+            if case .audioLost(_, let frames) = notification { frames } else { nil }
+        }
+        #expect(lost == [300 * 960])
+        let gaps = SignalChecks.silentRuns(rig.output.samples).filter { $0.start > 0 && $0.frames > 960 }
+        try #require(gaps.count == 1)
+        #expect(abs(gaps[0].frames - 300 * 960) <= 2)
+        let after = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
+        #expect(abs(after - before) < 1, "heard \(before) ms before the gap, \(after) after")
+    }
+
     /// A session stopped inside the new connection's placement window (5 s) still says
     /// what the drop lost: `play --for` ending then printed no `audio_lost` at all.
     @Test func aStopInsideThePlacementWindowStillReportsTheLoss() throws {

@@ -17,12 +17,12 @@ import Testing
         var list: [StreamClient.Message] = [.opened(try CodecParameters(record: mp3), at: Instant(nanoseconds: start))]
         for index in 0..<count {
             let at = Instant(nanoseconds: start + Int64(index + 1) * 24_000_000)
-            list.append(
-                .packet(
-                    StreamPacket(
-                        payload: [UInt8](repeating: UInt8(index % 251), count: 384),
-                        connectionTimestamp: Int64(index) * 1_152, durationFrames: 1_152, receivedAheadFrames: 7),
-                    at: at))
+            var packet = StreamPacket(
+                payload: [UInt8](repeating: UInt8(index % 251), count: 384),
+                connectionTimestamp: Int64(index) * 1_152, durationFrames: 1_152, receivedAheadFrames: 7)
+            // One after audio lost on the way (an HLS segment dropped before it was fetched).
+            packet.followsLostAudio = index == 50
+            list.append(.packet(packet, at: at))
             if index == 10 { list.append(.title("Kick-off [delaybox:unmuted]", connectionTimestamp: 12_000, at: at)) }
         }
         return list

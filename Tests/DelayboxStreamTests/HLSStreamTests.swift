@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxEngine
 import DelayboxFFmpeg
 import DelayboxStream
 import DelayboxTestSupport
@@ -84,6 +85,64 @@ struct HLSStreamTests {
         let median = lateness.sorted()[lateness.count / 2]
         #expect((0...50).contains(median), "ms after the segment was listed: \(lateness)")
         #expect(lateness.allSatisfy { (0...500).contains($0) }, "ms after the segment was listed: \(lateness)")
+    }
+
+    /// Issue 67: segments that left the playlist before the box fetched them (a box that
+    /// fell behind, a server that drops them fast) are audio lost on the station's clock:
+    /// the packet after them says so, and its timestamp keeps their gap (it was taken for
+    /// an encoder's new origin and closed, the loss unsaid and the delay shifted by it).
+    /// A live playlist written by hand over 1 s segments ffmpeg cut from one tone.
+    @Test func segmentsDroppedBeforeTheyWereFetchedAreAGapOfLostAudio() throws {
+        let directory = try ExternalTool.temporaryDirectory("hls-dropped")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.run([
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=44100:duration=8", "-ac", "2", "-c:a", "aac", "-b:a", "64k", "-f", "hls",
+            "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_filename",
+            directory.appendingPathComponent("seg%d.ts").path, directory.appendingPathComponent("vod.m3u8").path,
+        ])
+        let vod = try String(contentsOf: directory.appendingPathComponent("vod.m3u8"), encoding: .utf8)
+        let lengths = vod.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap {
+            Double($0.dropFirst("#EXTINF:".count).split(separator: ",")[0])
+        }
+        try #require(lengths.count >= 8, Comment(rawValue: vod))
+        @Sendable func list(_ segments: Range<Int>) throws {
+            let entries = segments.map { "#EXTINF:\(lengths[$0]),\nseg\($0).ts\n" }.joined()
+            let text =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(segments.lowerBound)\n"
+            let staged = directory.appendingPathComponent("staged.m3u8")
+            try (text + entries).write(to: staged, atomically: true, encoding: .utf8)
+            // Renamed into place: the box never reads a half-written playlist.
+            guard rename(staged.path, directory.appendingPathComponent("live.m3u8").path) == 0 else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+        }
+        try list(0..<3)
+        let server = try StaticHTTPServer(directory: directory)
+        let opened = try ChannelInput.open(server.url("live.m3u8"), options: .init(), gate: InterruptGate())
+        #expect(opened.input.formatName == "mpegts", "followed by the box")
+        // Segments 3 and 4 are listed and gone while the box waits: 5-7 are what it sees next.
+        let dropped = Thread { try? list(5..<8) }
+        Thread.sleep(forTimeInterval: 1.5)
+        dropped.start()
+        // Read into segment 7: the audio of 0-2, 5 and 6 (the last packets of a segment may
+        // wait for the next one's bytes).
+        let heard = Int64((lengths[0..<3].reduce(0, +) + lengths[5] + lengths[6]) * 48_000)
+        var packets: [StreamPacket] = []
+        while packets.reduce(0, { $0 + Int64($1.durationFrames) }) < heard, let packet = try opened.input.readPacket() {
+            packets.append(packet)
+        }
+        let jumps = zip(packets, packets.dropFirst()).map { before, after in
+            (
+                frames: after.connectionTimestamp - before.connectionTimestamp - Int64(before.durationFrames),
+                told: after.followsLostAudio
+            )
+        }
+        let told = jumps.filter { $0.told }
+        try #require(told.count == 1, "one packet says audio was lost before it: \(jumps.filter { $0.frames != 0 })")
+        let lost = Double(told[0].frames) / 48_000
+        #expect(abs(lost - (lengths[3] + lengths[4])) < 0.05, "lost \(lost) s of segments 3 and 4: \(lengths)")
+        #expect(jumps.filter { !$0.told }.allSatisfy { abs($0.frames) <= 48 }, "the rest contiguous")
     }
 
     @Test func aLiveHLSStreamPlaysDelayed() throws {
