@@ -388,12 +388,12 @@ extension PlaybackEngine {
     /// its points from there on become a segment of their own whose lag is learnt, as a
     /// splice's is: the line keeps the level of those before. Only for a connection that is
     /// part of the line (settled, not being levelled nor learnt).
-    private func splitAtLagStep(slope: Double) {
+    private func splitAtLagStep(in points: [StationClock.Point], slope: Double) {
         let current = placementCount
         guard case .fixed = placement.phase, leveling == nil, !learningLags.contains(current),
             let base = settledPlacements[current],
             let begun = LagStep.begins(
-                in: stationClock.points, segment: current, slope: slope, batchingStep: stationClock.batchingStep)
+                in: points, segment: current, slope: slope, batchingStep: stationClock.batchingStep)
         else { return }
         placementCount += 1
         settledPlacements[placementCount] = base
@@ -425,9 +425,10 @@ extension PlaybackEngine {
     /// jitter; its own arrivals are off by as much, so live follows them and the heard
     /// delay does not move.
     func followStation(now: Instant) {
+        let points = stationClock.points
         guard let origin,
             let arrivals = stationClock.fit(
-                settled: settledPlacements, leveling: leveling?.segments ?? [], learning: learningLags,
+                points, settled: settledPlacements, leveling: leveling?.segments ?? [], learning: learningLags,
                 lags: segmentLags)
         else { return }
         let fit = configuration.knownStationPpm.map { arrivals.joined(priorPpm: $0) } ?? arrivals
@@ -437,7 +438,7 @@ extension PlaybackEngine {
         segmentLags = segmentLags.filter { settledPlacements[$0.key] != nil }
         learningLags = learningLags.filter { settledPlacements[$0] != nil }
         followingStation = followingStation || fit.isEvident
-        splitAtLagStep(slope: arrivals.rate)
+        splitAtLagStep(in: points, slope: arrivals.rate)
         guard followingStation else { return }
         let followed = fit.followed
         let local = now.frames(since: origin)

@@ -175,6 +175,9 @@ struct StationClock {
     /// How far a connection's batched seconds lie below its first ones, read as the bytes
     /// came (frames, on the fitted line): the latest a connection with both showed.
     private(set) var batchingStep: Double?
+    /// The last plausible fit's slope: where the next fit starts looking for the points that
+    /// lie too far below the line.
+    private var lastSlope: Double?
 
     init() { ring.reserveCapacity(Self.keptPoints) }
 
@@ -222,11 +225,17 @@ struct StationClock {
     ///     (another path's: their positions are right, their arrivals' level is not yet).
     ///   - lags: how far below the line each segment's arrivals lie (frames), added to its
     ///     points' positions for the level: a spliced segment's, once learnt.
+    ///   - all: the points kept (`points`), taken once by the caller, who may look at them
+    ///     again (`LagStep`) without another copy on the playout thread.
     mutating func fit(
-        settled: [Int: Int64], leveling: Set<Int>, learning: Set<Int> = [], lags: [Int: Double] = [:]
+        _ all: [Point], settled: [Int: Int64], leveling: Set<Int>, learning: Set<Int> = [], lags: [Int: Double] = [:]
     ) -> Fit? {
-        let all = points
-        guard var slope = Self.slope(of: all, weights: [:]) else { return nil }
+        guard Self.slope(of: all, weights: [:]) != nil else { return nil }
+        // The points too far below are found about the last fit's line (at first, the nominal
+        // rate's), not about a line through all of them: a few deliveries 25-370 ms late among a
+        // few dozen (an HLS connection's first segments, fetched as they were found) tilted it
+        // by hundreds of ppm, and the late points were then judged against the tilt and kept.
+        var slope = lastSlope ?? 1
         var kept = all
         var weights: [Int: Double] = [:]
         for _ in 0..<2 {
@@ -241,6 +250,7 @@ struct StationClock {
             slope = refitted
         }
         guard abs(slope - 1) * 1e6 <= Self.plausiblePpm else { return nil }
+        lastSlope = slope
         let spread = Self.standardError(of: kept, slope: slope, weights: weights)
         if let step = Self.batchingStep(of: kept, slope: slope) { batchingStep = step }
         var sums = (line: Fit.Centroid.Sum(), leveling: Fit.Centroid.Sum())
