@@ -426,10 +426,11 @@ extension PlaybackEngine {
     /// delay does not move.
     func followStation(now: Instant) {
         let points = stationClock.points
+        let sparse = segmentDuration != nil
         guard let origin,
             let arrivals = stationClock.fit(
                 points, settled: settledPlacements, leveling: leveling?.segments ?? [], learning: learningLags,
-                lags: segmentLags)
+                lags: segmentLags, sparse: sparse)
         else { return }
         let fit = configuration.knownStationPpm.map { arrivals.joined(priorPpm: $0) } ?? arrivals
         statistics.stationClockPpm = fit.ppm
@@ -437,10 +438,10 @@ extension PlaybackEngine {
         settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
         segmentLags = segmentLags.filter { settledPlacements[$0.key] != nil }
         learningLags = learningLags.filter { settledPlacements[$0] != nil }
-        followingStation = followingStation || fit.isEvident
+        followingStation = followingStation || fit.isEvident || sparse
         splitAtLagStep(in: points, slope: arrivals.rate)
         guard followingStation else { return }
-        let followed = fit.followed
+        let followed = sparse ? fit.weighed : fit.followed
         let local = now.frames(since: origin)
         if let leveling { level(leveling, fit: followed) }
         learnLags(fit: followed)

@@ -106,6 +106,25 @@ struct StationClock {
             return followed
         }
 
+        /// This fit's rate as the points and what stations are like say together: the rate
+        /// weighed against none by how sure each is — ppm · τ² / (τ² + σ²), τ the spread of
+        /// stations' errors (`stationSpreadPpm`), σ this fit's standard error. What is followed
+        /// where points come a segment apart (HLS): waiting until the rate is evident beyond
+        /// three σ let a station 200 ppm fast slide 24 ms in 10 s segments' first two minutes;
+        /// this follows most of it from the first fit and a station on time by a little.
+        var weighed: Fit {
+            let spread = StationClock.stationSpreadPpm * StationClock.stationSpreadPpm
+            let variance = ppmError * ppmError
+            guard variance.isFinite else {
+                var none = self
+                none.rate = 1
+                return none
+            }
+            var weighed = self
+            weighed.rate = 1 + ppm * spread / (spread + variance) / 1e6
+            return weighed
+        }
+
         /// This fit joined with a rate known before (`priorPpm`, to within
         /// `priorErrorPpm`), each weighed by how sure it is — the fit's standard error
         /// taken three times, as arrivals a second apart share their jitter: the first
@@ -140,6 +159,15 @@ struct StationClock {
     /// has no scatter to doubt it by (an HLS station on time read as −905 ppm at 20 s and
     /// followed: issue 67). A continuous stream has them in its first 10 s.
     static let fewestFittedPoints = 10
+    /// How far stations' clocks are typically off (ppm): crystals within tens, 100 not rare
+    /// (`Fit.weighed`).
+    static let stationSpreadPpm = 150.0
+    /// Points a segment apart (HLS): fitted from six (a minute of 10 s segments; each known
+    /// to a few ms, where a second's least lag on Icecast wanders by more), each taken as
+    /// scattered by at least `sparseScatterFrames` — the polls' own spacing near a segment's
+    /// due time — so that a few lucky points are not taken for a sure rate.
+    static let fewestSparsePoints = 6
+    static let sparseScatterFrames = 3.0 * Double(AudioFormat.framesPerMillisecond)
     /// How well a station's rate known from an earlier run holds (ppm): a crystal's
     /// ageing and the studio's temperature move it by a few.
     static let priorErrorPpm = 3.0
@@ -227,10 +255,13 @@ struct StationClock {
     ///     points' positions for the level: a spliced segment's, once learnt.
     ///   - all: the points kept (`points`), taken once by the caller, who may look at them
     ///     again (`LagStep`) without another copy on the playout thread.
+    ///   - sparse: the points come a segment apart (`fewestSparsePoints`).
     mutating func fit(
-        _ all: [Point], settled: [Int: Int64], leveling: Set<Int>, learning: Set<Int> = [], lags: [Int: Double] = [:]
+        _ all: [Point], settled: [Int: Int64], leveling: Set<Int>, learning: Set<Int> = [], lags: [Int: Double] = [:],
+        sparse: Bool = false
     ) -> Fit? {
-        guard Self.slope(of: all, weights: [:]) != nil else { return nil }
+        let fewest = sparse ? Self.fewestSparsePoints : Self.fewestFittedPoints
+        guard Self.slope(of: all, weights: [:], fewest: fewest) != nil else { return nil }
         // The points too far below are found about the last fit's line (at first, the nominal
         // rate's), not about a line through all of them: a few deliveries 25-370 ms late among a
         // few dozen (an HLS connection's first segments, fetched as they were found) tilted it
@@ -246,12 +277,13 @@ struct StationClock {
             let floor = median - 3 * 1.4826 * deviations[deviations.count / 2]
             kept = zip(all, residuals).filter { $0.1 >= floor }.map(\.0)
             weights = Self.weights(of: kept, slope: slope)
-            guard let refitted = Self.slope(of: kept, weights: weights) else { break }
+            guard let refitted = Self.slope(of: kept, weights: weights, fewest: fewest) else { break }
             slope = refitted
         }
         guard abs(slope - 1) * 1e6 <= Self.plausiblePpm else { return nil }
         lastSlope = slope
-        let spread = Self.standardError(of: kept, slope: slope, weights: weights)
+        var spread = Self.standardError(of: kept, slope: slope, weights: weights)
+        if sparse { spread = max(spread, Self.sparseScatterFrames / Self.localSpread(of: kept)) }
         if let step = Self.batchingStep(of: kept, slope: slope) { batchingStep = step }
         var sums = (line: Fit.Centroid.Sum(), leveling: Fit.Centroid.Sum())
         var learnt: [Int: Fit.Centroid.Sum] = [:]
@@ -292,9 +324,9 @@ struct StationClock {
 
     /// Least-squares slope of stream on local time, each group about its own means and
     /// weighed by `weights` (1 where none is given); nil while the points span less than
-    /// `trustedSpanFrames` or are fewer than `fewestFittedPoints`.
-    private static func slope(of points: [Point], weights: [Int: Double]) -> Double? {
-        guard points.count >= fewestFittedPoints, let first = points.first?.local, let last = points.last?.local,
+    /// `trustedSpanFrames` or are fewer than `fewest`.
+    private static func slope(of points: [Point], weights: [Int: Double], fewest: Int) -> Double? {
+        guard points.count >= fewest, let first = points.first?.local, let last = points.last?.local,
             last - first >= trustedSpanFrames
         else { return nil }
         let means = groupMeans(points)
@@ -380,6 +412,17 @@ struct StationClock {
         let rho = sumOfSquares > 0 ? min(max(neighbours / sumOfSquares, 0), maximumAutocorrelation) : 0
         let variance = sumOfSquares / freedom * (1 + rho) / (1 - rho)
         return squares > 0 ? (variance / squares).squareRoot() : .infinity
+    }
+
+    /// How widely the points' local times spread about their groups' means (frames: the root
+    /// of the sum of squares): a slope through points scattered by s is known to s / this.
+    private static func localSpread(of points: [Point]) -> Double {
+        let means = groupMeans(points)
+        let squares = points.reduce(0.0) { sum, point in
+            let x = Double(point.local) - (means[point.group]?.local ?? 0)
+            return sum + x * x
+        }
+        return squares > 0 ? squares.squareRoot() : .infinity
     }
 
     /// The most neighbouring residuals are taken to share (ρ): a line of points that all

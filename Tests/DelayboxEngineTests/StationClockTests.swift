@@ -114,6 +114,31 @@ import Testing
         #expect(abs(fit.ppm - ppm) < 60, "\(fit.ppm) ± \(fit.ppmError) ppm")
     }
 
+    /// Points a segment apart are fitted from six (a minute of 10 s segments), and the rate
+    /// followed is the fit's weighed by its doubt against how far stations are off: most of
+    /// a station 200 ppm fast from the first fit, where waiting for three standard errors
+    /// let the heard delay slide for two minutes. Each point counts as scattered by 3 ms at
+    /// least, so a lucky few do not make a sure rate.
+    @Test func aPointASegmentIsFollowedFromTheFirstFitWeighedByItsDoubt() throws {
+        let ppm = 200.0
+        let scatter: [Double] = [0, 2, -1, 3, -2, 1]
+        let clock = Self.fed(ppm: ppm, seconds: 65) { t in
+            let segment = ((t * (1 + ppm / 1e6)) / 10).rounded(.up)
+            let lastPacketEnd = (segment * 10 / (1 + ppm / 1e6) / 0.024).rounded(.down) * 0.024
+            return (lastPacketEnd - t) * 1000 + 30 + scatter[Int(segment) % scatter.count]
+        }
+        #expect(clock.fitted(settled: [:], leveling: []) == nil, "ten points for a byte stream's")
+        let fit = try #require(clock.fitted(settled: [:], leveling: [], sparse: true))
+        // Six points 10 s apart spread ±25 s about their mean: Σx² = 1,750 s².
+        let floor = StationClock.sparseScatterFrames / (Self.rate * (1_750.0).squareRoot()) * 1e6
+        #expect(fit.ppmError >= floor * 0.99, "\(fit.ppmError) ppm, at least the floor's \(floor)")
+        #expect(
+            (140...230).contains(fit.weighed.ppm), "\(fit.ppm) ± \(fit.ppmError) ppm followed as \(fit.weighed.ppm)")
+        // The weighing itself: a fit as doubtful as stations are spread is followed halfway.
+        let even = StationClock.Fit(rate: 1 + 200e-6, ppmError: StationClock.stationSpreadPpm)
+        #expect(abs(even.weighed.ppm - 100) < 1e-6)
+    }
+
     /// A stream delivered in 10 s segments gives a point a segment: its first two or three
     /// say nothing of the rate (an HLS station on time was read as −905 ppm at 20 s and
     /// followed); ten of them give one, which knows its doubt: not followed.
@@ -157,8 +182,8 @@ import Testing
 
 extension StationClock {
     /// A fit of a copy: the tests' clocks are values they only look at.
-    func fitted(settled: [Int: Int64], leveling: Set<Int>) -> Fit? {
+    func fitted(settled: [Int: Int64], leveling: Set<Int>, sparse: Bool = false) -> Fit? {
         var copy = self
-        return copy.fit(copy.points, settled: settled, leveling: leveling)
+        return copy.fit(copy.points, settled: settled, leveling: leveling, sparse: sparse)
     }
 }

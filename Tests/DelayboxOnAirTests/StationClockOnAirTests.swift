@@ -11,10 +11,11 @@ import Testing
 /// station's clock, the heard delay slid by all of it: 29.9 ms a minute (as the issue
 /// measured with `ffmpeg -readrate 1.0005`), 100 ms by the third minute.
 ///
-/// The fast station is also played as HLS (issue 67): ffmpeg cuts its Icecast stream into
-/// 6 s segments served over HTTP, and the box, fetching each as it is listed, follows the
-/// station's clock through them (FFmpeg's demuxer, reloading on its own schedule, hid it:
-/// the delay slid 30 ms a minute).
+/// The fast station is also played as HLS (issue 67): ffmpeg, reading the marks 500 ppm fast
+/// (`-readrate`), cuts them into 6 s segments served over HTTP — a packager fed by its
+/// encoder — and the box, fetching each as it is listed, follows the station's clock through
+/// them (FFmpeg's demuxer, reloading on its own schedule, hid it: the delay slid 30 ms a
+/// minute).
 @Suite(.serialized, .timeLimit(.minutes(10))) struct StationClockOnAirTests {
     static let root = HeardDelayTests.root
 
@@ -32,9 +33,14 @@ import Testing
         }
         let segments = directory.appendingPathComponent("hls")
         try FileManager.default.createDirectory(at: segments, withIntermediateDirectories: true)
+        // Not cut from the Icecast stream: a listener of Icecast gets the source's bytes in
+        // bursts, and the segments were then listed up to 180 ms apart from their audio's
+        // pace — a path's jitter, not the station's clock, which a point a segment cannot
+        // see through in minutes.
+        let packagerStart = ProcessInfo.processInfo.systemUptime
         let packager = try ExternalTool.spawn([
-            "ffmpeg", "-nostdin", "-loglevel", "error", "-i", server.url(mount: "/500.mp3"), "-c", "copy", "-f", "hls",
-            "-hls_time", "6", "-hls_list_size", "6", "-hls_flags", "delete_segments",
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-readrate", "1.0005", "-i", marks.path, "-c", "copy", "-f",
+            "hls", "-hls_time", "6", "-hls_list_size", "6", "-hls_flags", "delete_segments",
             segments.appendingPathComponent("live.m3u8").path,
         ])
         defer { packager.kill() }
@@ -83,16 +89,17 @@ import Testing
             #expect(late.allSatisfy { abs($0.ms) <= 8 }, "\(listed)")
         }
         try expectHLSFollowed(
-            hls, wav: directory.appendingPathComponent("\(stations.count).wav").path, marks: marks.starts, t0: starts[0]
-        )
+            hls, wav: directory.appendingPathComponent("\(stations.count).wav").path, marks: marks.starts,
+            t0: packagerStart)
     }
 
     /// The HLS run's delay: more than a 6 s segment and its margin, so it is not raised.
     static let hlsDelay = 10.0
 
-    /// The fast station as HLS: followed (the heard delay holds within tens of ms) and
-    /// placed by its prompt deliveries, a few hundred ms at most off the set delay (a
-    /// segment's newest audio is made just before it is listed), not a segment off.
+    /// The fast station as HLS: followed — from the second minute the heard delay holds
+    /// within ±20 ms of where it ends — and placed by its prompt deliveries, a few hundred ms
+    /// at most off the set delay (a segment's newest audio is made just before it is listed),
+    /// not a segment off.
     func expectHLSFollowed(
         _ outcome: (status: Int32, diedOfSignal: Bool, lines: [PlayLine]), wav: String, marks: [Int], t0: Double
     ) throws {
@@ -109,11 +116,15 @@ import Testing
         print("HLS of the station at 500 ppm: heard delay minus set (ms) \(listed)")
         try #require(errors.count >= 250, "HLS: \(errors.count) marks heard; \(listed)")
         let heard = errors.map(\.ms).sorted()
-        // Followed, though not yet to the Icecast runs' milliseconds: a point a segment, each
-        // scattered by ±8 ms here, shows the rate only after a minute or two, and the level
-        // wanders meanwhile (2026-12-01: within 42 and 54 ms over these five minutes in two
-        // runs, most of it the first 100 s). Unfollowed it slid 30 ms a minute: 150 ms.
-        #expect(heard[heard.count - 1] - heard[0] <= 90, "HLS: the heard delay moved; \(listed)")
+        let last = errors.suffix(60).map(\.ms).sorted()
+        let final = last[last.count / 2]
+        // A point a segment, each within ±6 ms here: followed from the first fit (six points),
+        // weighed by its doubt, the heard delay slid 19 ms in the first minute, then from
+        // minute 2 stayed within 11.2 ms of where it ended (2026-12-01; waiting for the rate
+        // to be evident, within 21, the first minute 25). Issue 67 asks ±10: not yet on air.
+        // Unfollowed it slid 30 ms a minute: 150 ms.
+        let moved = errors.filter { $0.at >= 120 }.map { $0.ms - final }
+        #expect(moved.allSatisfy { abs($0) <= 20 }, "HLS: the heard delay moved from the second minute; \(listed)")
         #expect(abs(heard[heard.count / 2]) <= 250, "HLS: placed by its prompt deliveries; \(listed)")
     }
 
