@@ -72,7 +72,8 @@ import Testing
         let lost = rig.notifications { notification -> Int64? in
             if case .audioLost(_, let frames) = notification { frames } else { nil }
         }
-        #expect(lost == [300 * 960])
+        let segment: [Int64] = [300 * 960]
+        #expect(lost == segment)
         let gaps = SignalChecks.silentRuns(rig.output.samples).filter { $0.start > 0 && $0.frames > 960 }
         try #require(gaps.count == 1)
         #expect(abs(gaps[0].frames - 300 * 960) <= 2)
