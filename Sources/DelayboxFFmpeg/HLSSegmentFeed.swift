@@ -101,7 +101,9 @@ final class HLSSegmentFeed {
     private func advance() -> Int32? {
         if let next = playlist.segments(after: fetched).first {
             if fetched >= 0, next.sequence > fetched + 1 {
-                unreportedLoss = unreportedLoss + Int64(next.sequence - fetched - 1) * playlist.targetDuration
+                // The station's numbers: a jump by 2^52 is a count, not seconds to multiply.
+                let missed = Int64(min(next.sequence - fetched - 1, HLSPlaylist.maxSegments))
+                unreportedLoss = min(unreportedLoss + missed * playlist.targetDuration, Self.longestLoss)
             }
             fetched = next.sequence
             do throws(FFmpegError) {
@@ -175,6 +177,9 @@ final class HLSSegmentFeed {
         unreportedLoss = .zero
         return true
     }
+
+    /// The most audio a jump may be told lost for: an hour (the longest delay held).
+    static let longestLoss = TimeAmount.seconds(3_600)
 
     /// A jump this small (frames, 1 ms) is a timestamp's rounding, not a segment.
     static let leastLostFrames = Int64(AudioFormat.framesPerMillisecond)

@@ -91,8 +91,11 @@ struct HLSStreamTests {
     /// fell behind, a server that drops them fast) are audio lost on the station's clock:
     /// the packet after them says so, and its timestamp keeps their gap (it was taken for
     /// an encoder's new origin and closed, the loss unsaid and the delay shifted by it).
-    /// A live playlist written by hand over 1 s segments ffmpeg cut from one tone.
-    @Test func segmentsDroppedBeforeTheyWereFetchedAreAGapOfLostAudio() throws {
+    /// A live playlist written by hand over 1 s segments ffmpeg cut from one tone; the later
+    /// listing numbered on, or by a stranger's jump to the largest number read (a count of
+    /// missed segments times their length overflowed: the box trapped).
+    @Test(arguments: [5, (1 << 52) - 10])
+    func segmentsDroppedBeforeTheyWereFetchedAreAGapOfLostAudio(numberedFrom: Int) throws {
         let directory = try ExternalTool.temporaryDirectory("hls-dropped")
         defer { try? FileManager.default.removeItem(at: directory) }
         try ExternalTool.run([
@@ -106,10 +109,9 @@ struct HLSStreamTests {
             Double($0.dropFirst("#EXTINF:".count).split(separator: ",")[0])
         }
         try #require(lengths.count >= 8, Comment(rawValue: vod))
-        @Sendable func list(_ segments: Range<Int>) throws {
+        @Sendable func list(_ segments: Range<Int>, numberedFrom first: Int) throws {
             let entries = segments.map { "#EXTINF:\(lengths[$0]),\nseg\($0).ts\n" }.joined()
-            let text =
-                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(segments.lowerBound)\n"
+            let text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
             let staged = directory.appendingPathComponent("staged.m3u8")
             try (text + entries).write(to: staged, atomically: true, encoding: .utf8)
             // Renamed into place: the box never reads a half-written playlist.
@@ -117,12 +119,12 @@ struct HLSStreamTests {
                 throw CocoaError(.fileWriteUnknown)
             }
         }
-        try list(0..<3)
+        try list(0..<3, numberedFrom: 0)
         let server = try StaticHTTPServer(directory: directory)
         let opened = try ChannelInput.open(server.url("live.m3u8"), options: .init(), gate: InterruptGate())
         #expect(opened.input.formatName == "mpegts", "followed by the box")
         // Segments 3 and 4 are listed and gone while the box waits: 5-7 are what it sees next.
-        let dropped = Thread { try? list(5..<8) }
+        let dropped = Thread { try? list(5..<8, numberedFrom: numberedFrom) }
         Thread.sleep(forTimeInterval: 1.5)
         dropped.start()
         // Read into segment 7: the audio of 0-2, 5 and 6 (the last packets of a segment may
