@@ -452,7 +452,11 @@ extension PlaybackEngine {
             let anchor = firstSettledLocal ?? local
             let live = liveAtAnchor ?? liveLine.position(atLocal: anchor)
             liveAtAnchor = live
-            if liveAboveArrivals == nil || stationClock.pointCount < StationClock.levelKnownPoints {
+            // Points a segment apart fix it at the first fit: redrawn through the anchor, each
+            // fit's rate error moved live by that error times the minutes since the placement
+            // (on air, 10 s segments: 13 ms over two minutes, then an 11 ms step back), where
+            // fixed, live moves only by the line's error now — a few ms, shrinking.
+            if liveAboveArrivals == nil || !sparse && stationClock.pointCount < StationClock.levelKnownPoints {
                 liveAboveArrivals = Double(live) - (level + followed.rate * Double(anchor))
             }
             let offset = liveAboveArrivals ?? 0

@@ -182,7 +182,7 @@ struct StationClock {
     /// before, each fit draws the line through where the first placement put live. Not
     /// later: until then each better rate moves live by its change times the time since
     /// the placement (a CI-style run with 300: the heard delay still settling by 1.3 ms a
-    /// minute at 3-5 minutes on air).
+    /// minute at 3-5 minutes on air). Points a segment apart: the first fit's (`followStation`).
     static let levelKnownPoints = 120
     /// Points closed between two fits: every 10 s — every second while fewer than
     /// `earlyPoints` are kept, so that a station's rate is followed as soon as it shows, and
