@@ -1,4 +1,5 @@
-/// Settings of the playback engine; all durations in milliseconds.
+/// Settings of the playback engine (the delays and buffer in milliseconds, as the config
+/// file and the console give them).
 public struct EngineConfiguration: Sendable, Equatable {
     /// Audio that must be held ahead of playout before playing starts (1-5 s).
     public var initialBufferMs: Int64 = 1_000
@@ -8,27 +9,27 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// it is not clamped to what is available: the engine waits until it is.
     public var initialDelayMs: Int64 = 1_000
     /// Length of the crossfade for a delay change or a resynchronisation.
-    public var crossfadeMs: Int64 = 50
+    public var crossfade = TimeAmount.milliseconds(50)
     /// Length of the fade at the edges of lost audio, pause and re-buffering.
-    public var fadeMs: Int64 = 5
+    public var fade = TimeAmount.milliseconds(5)
     /// How long after a connection's first packet its placement on the timeline is still
     /// refined from arrival times (when no splice was found).
-    public var placementWindowMs: Int64 = 5_000
+    public var placementWindow = TimeAmount.seconds(5)
     /// A delay error beyond this is corrected by a crossfaded jump.
-    public var resyncThresholdMs: Int64 = 50
-    /// When a placement by arrival time settles, an error beyond this (ms) is corrected by
-    /// a crossfaded jump; smaller ones are left to the drift corrector's slips.
-    public var settleErrorMs: Int64 = 2
-    /// While it is still being refined, an error beyond this (ms) is corrected at once.
-    public var placementErrorMs: Int64 = 10
+    public var resyncThreshold = TimeAmount.milliseconds(50)
+    /// When a placement by arrival time settles, an error beyond this is corrected by a
+    /// crossfaded jump; smaller ones are left to the drift corrector's slips.
+    public var settleError = TimeAmount.milliseconds(2)
+    /// While it is still being refined, an error beyond this is corrected at once.
+    public var placementError = TimeAmount.milliseconds(10)
     /// How long a reconnect's packets may wait for the content match to decide. A resend
     /// arrives as a burst, far faster than real time; packets still matching old audio
     /// when this has passed are arriving live, so arrival times decide.
-    public var spliceDecisionMs: Int64 = 2_000
+    public var spliceDecision = TimeAmount.seconds(2)
     /// How far back a reconnect's first packets are searched for in what was received.
-    public var spliceSearchMs: Int64 = 60_000
+    public var spliceSearch = TimeAmount.seconds(60)
     /// Smallest change of the available delay that is reported.
-    public var availableDelayReportStepMs: Int64 = 1_000
+    public var availableDelayReportStep = TimeAmount.seconds(1)
 
     /// The rate this station's clock was followed at before (ppm; kept per station by the
     /// box, issue 67): live runs at it from the first packet, so a station played before
@@ -51,15 +52,18 @@ public struct EngineConfiguration: Sendable, Equatable {
                 problems.append("\(name) is \(value) ms; allowed \(range.lowerBound)-\(range.upperBound) ms")
             }
         }
+        func check(_ value: TimeAmount, _ range: ClosedRange<Int64>, _ name: String) {
+            check(value.milliseconds, range, name)
+        }
         check(initialBufferMs, Self.initialBufferRange, "initial buffer")
         check(maxDelayMs, Self.maxDelayRange, "maximum delay")
         check(initialDelayMs, 0...maxDelayMs, "initial delay")
-        check(crossfadeMs, 1...1_000, "crossfade")
-        check(fadeMs, 1...100, "fade")
-        check(placementWindowMs, 0...60_000, "placement window")
-        check(resyncThresholdMs, 1...10_000, "resync threshold")
-        check(spliceDecisionMs, 100...60_000, "splice decision time")
-        check(spliceSearchMs, 1_000...600_000, "splice search window")
+        check(crossfade, 1...1_000, "crossfade")
+        check(fade, 1...100, "fade")
+        check(placementWindow, 0...60_000, "placement window")
+        check(resyncThreshold, 1...10_000, "resync threshold")
+        check(spliceDecision, 100...60_000, "splice decision time")
+        check(spliceSearch, 1_000...600_000, "splice search window")
         if let ppm = knownStationPpm, !(abs(ppm) <= StationClock.plausiblePpm) {
             problems.append("a station's known clock error is \(ppm) ppm; allowed within ±1000")
         }

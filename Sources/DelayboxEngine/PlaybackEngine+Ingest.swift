@@ -41,7 +41,7 @@ extension PlaybackEngine {
             placement.phase = .matching(matcher)
             switch verdict {
             case .undecided:
-                if now - placement.pending[0].arrival >= .milliseconds(configuration.spliceDecisionMs) {
+                if now - placement.pending[0].arrival >= configuration.spliceDecision {
                     resolveByTime(among: matcher.candidates, now: now)
                 }
             case .noOverlap: placePendingByTime()
@@ -74,11 +74,11 @@ extension PlaybackEngine {
     ///     usual; an ad break already placed is not placed again, and one whose start was
     ///     not heard is placed where its tag says it began, or, if it does not say, not
     ///     played (docs/stream-events.md, "Exactly once").
-    ///   - startedAgoMs: for an ad break whose tag says when it began, how long before
+    ///   - startedAgo: for an ad break whose tag says when it began, how long before
     ///     `now` that was by this box's clock.
     public func ingest(
         event: StreamEvent, connectionTimestamp: Int64, now: Instant, announcedAtConnect: Bool = false,
-        startedAgoMs: Int64? = nil
+        startedAgo: TimeAmount? = nil
     ) {
         if case .adBreak(let ad) = event {
             // A break that says when it began is that break wherever its tag comes again.
@@ -92,7 +92,7 @@ extension PlaybackEngine {
                 return
             }
             if announcedAtConnect {
-                guard let startedAgoMs else {
+                guard let startedAgo else {
                     notifications.append(
                         .eventNotTriggered(
                             event, reason: "on air when the connection opened: its start was not heard here"))
@@ -103,7 +103,7 @@ extension PlaybackEngine {
                 // oldest audio held, where playout can never be.
                 let placed = TimelineEvent(
                     event: event,
-                    position: livePosition(at: now) - AudioFormat.frames(milliseconds: max(0, startedAgoMs)))
+                    position: livePosition(at: now) - max(.zero, startedAgo).audioFrames)
                 let playableFrom = eventCursor != .min ? eventCursor : line.isEmpty ? nil : line.startPosition
                 if let playableFrom, placed.hasEnded(by: playableFrom) {
                     notifications.append(
@@ -156,7 +156,7 @@ extension PlaybackEngine {
         placementCount += 1
         if !line.isEmpty {
             next.previousEnd = line.endPosition
-            let searchFrom = line.endPosition - AudioFormat.frames(milliseconds: configuration.spliceSearchMs)
+            let searchFrom = line.endPosition - configuration.spliceSearch.audioFrames
             next.phase = .matching(
                 SpliceMatcher(
                     searchStart: line.lastSequence(atOrBefore: searchFrom) ?? line.firstSequence))
@@ -184,7 +184,7 @@ extension PlaybackEngine {
         placement.firstTimestamp = first.connectionTimestamp
         for (packet, _) in placement.pending { append(packet, base: base) }
         placement.pending.removeAll()
-        placement.phase = .spliced(verifyAt: now.advanced(byMilliseconds: configuration.placementWindowMs))
+        placement.phase = .spliced(verifyAt: now + configuration.placementWindow)
         statistics.splices += 1
         notifications.append(.spliced(overlapFrames: overlap))
         placePendingEvents()
@@ -243,7 +243,7 @@ extension PlaybackEngine {
     /// appear; only the one after comes within milliseconds of being listed, and its bound
     /// decides (a placement settled on the first two was up to 0.6 s off, for good).
     private var placementWindow: TimeAmount {
-        let window = TimeAmount.milliseconds(configuration.placementWindowMs)
+        let window = configuration.placementWindow
         guard let segmentDuration else { return window }
         return max(window, 2 * segmentDuration + .seconds(1))
     }

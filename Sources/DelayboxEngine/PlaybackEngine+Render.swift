@@ -39,7 +39,7 @@ extension PlaybackEngine {
     /// Before a chunk: re-buffer when playout would reach the newest audio, carry out a
     /// pending delay change, or correct a delay error beyond the threshold.
     private func steer(frames: Int, now: Instant) {
-        let needed = Int64(frames) + AudioFormat.frames(milliseconds: configuration.fadeMs)
+        let needed = Int64(frames) + configuration.fade.audioFrames
         if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < needed {
             // The new connection's audio may be waiting for the splice matcher's verdict:
             // playout needs it now, so the verdict cannot wait.
@@ -54,7 +54,7 @@ extension PlaybackEngine {
         let error = primary.position - targetPosition(at: now)
         if let pending = jumpPending {
             jump(to: targetPosition(at: now), aligned: pending == .correction)
-        } else if abs(error) > AudioFormat.frames(milliseconds: resyncThresholdMs) {
+        } else if abs(error) > resyncThreshold.audioFrames {
             statistics.resyncs += 1
             jump(to: targetPosition(at: now), aligned: true)
         } else {
@@ -131,22 +131,22 @@ extension PlaybackEngine {
     /// at 1 ms a second, which left the box tens of ms off its delay for half a minute.
     private func noteOutputTimeline(firstFrameHeard heard: Instant, frames: Int) {
         if transport == .playing, let expected = nextFrameHeard,
-            heard.frames(since: expected) > AudioFormat.frames(milliseconds: configuration.placementErrorMs) / 2
+            heard.frames(since: expected) > configuration.placementError.audioFrames / 2
         {
             playingSinceFrame = statistics.renderedFrames
         }
         nextFrameHeard = heard.advanced(byFrames: Int64(frames))
     }
 
-    /// The error (ms) beyond which steering jumps instead of slipping: in playout's first
+    /// The error beyond which steering jumps instead of slipping: in playout's first
     /// second (and the second after the output lost time) the settled placement's bound —
     /// an output still settling its delay when playout begins (a restart resumes at once,
     /// before the output has run a period) is put right with one crossfade, not seconds of
     /// slips (at 10 ms, a restart's 5.7 ms was slipped away over 5 s: issue 67) — then
     /// the resync threshold.
-    private var resyncThresholdMs: Int64 {
+    private var resyncThreshold: TimeAmount {
         statistics.renderedFrames - playingSinceFrame < Int64(AudioFormat.sampleRate)
-            ? configuration.settleErrorMs : configuration.resyncThresholdMs
+            ? configuration.settleError : configuration.resyncThreshold
     }
 
     /// Crossfades from the current head to a head at `position`; an `aligned` jump lands
@@ -295,13 +295,13 @@ extension PlaybackEngine {
     /// A placement by arrival time sharpens while its window is open: the first packets
     /// (a server's burst, read through FFmpeg in 1 KB chunks) can place the live edge tens
     /// of ms late, and later packets that arrive on time move it. Playout started on the
-    /// early estimate; an error beyond `placementErrorMs` while the window is open, and
-    /// beyond `settleErrorMs` when it closes, is put right at once with a crossfaded jump
+    /// early estimate; an error beyond `placementError` while the window is open, and
+    /// beyond `settleError` when it closes, is put right at once with a crossfaded jump
     /// instead of minutes of frame slips.
-    private func correctPlacementError(beyondMs limit: Int64, now: Instant) {
+    private func correctPlacementError(beyond limit: TimeAmount, now: Instant) {
         guard transport == .playing, crossfade.isFinished, jumpPending == nil else { return }
         let error = primary.position - targetPosition(at: now)
-        guard abs(error) > AudioFormat.frames(milliseconds: limit) else { return }
+        guard abs(error) > limit.audioFrames else { return }
         statistics.resyncs += 1
         jumpPending = .correction
     }
@@ -316,9 +316,9 @@ extension PlaybackEngine {
         switch placement.phase {
         case .timed(let settlesAt?) where now >= settlesAt:
             settlePlacement()
-            correctPlacementError(beyondMs: configuration.settleErrorMs, now: now)
+            correctPlacementError(beyond: configuration.settleError, now: now)
         case .timed(_?):
-            correctPlacementError(beyondMs: configuration.placementErrorMs, now: now)
+            correctPlacementError(beyond: configuration.placementError, now: now)
         case .spliced(let verifyAt) where now >= verifyAt: settlePlacement()
         default: break
         }
@@ -335,11 +335,12 @@ extension PlaybackEngine {
             notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
             transport = .paused(at: oldestAllowed)
         }
-        let available = AudioFormat.milliseconds(frames: availableDelayFrames(at: now))
-        let reachedMaximum = available == configuration.maxDelayMs && lastReportedAvailableMs != available
-        if abs(available - lastReportedAvailableMs) >= configuration.availableDelayReportStepMs || reachedMaximum {
-            lastReportedAvailableMs = available
-            notifications.append(.availableDelayChanged(milliseconds: available))
+        let available = TimeAmount.milliseconds(AudioFormat.milliseconds(frames: availableDelayFrames(at: now)))
+        let reachedMaximum = available.milliseconds == configuration.maxDelayMs && lastReportedAvailable != available
+        let moved = TimeAmount(nanoseconds: abs((available - lastReportedAvailable).nanoseconds))
+        if moved >= configuration.availableDelayReportStep || reachedMaximum {
+            lastReportedAvailable = available
+            notifications.append(.availableDelayChanged(milliseconds: available.milliseconds))
         }
     }
 }

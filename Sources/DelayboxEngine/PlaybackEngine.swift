@@ -110,7 +110,7 @@ public final class PlaybackEngine {
     /// nil before the first render.
     var nextFrameHeard: Instant?
     var reportedState = SessionState.idle
-    var lastReportedAvailableMs: Int64 = 0
+    var lastReportedAvailable = TimeAmount.zero
     var notifications: [EngineNotification] = []
     public internal(set) var statistics = EngineStatistics()
 
@@ -143,12 +143,12 @@ public final class PlaybackEngine {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        let fade = AudioFormat.frames(milliseconds: configuration.fadeMs)
+        let fade = configuration.fade.audioFrames
         primary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
         secondary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
-        crossfade = Crossfade(lengthFrames: Int(AudioFormat.frames(milliseconds: configuration.crossfadeMs)))
+        crossfade = Crossfade(lengthFrames: Int(configuration.crossfade.audioFrames))
         alignment = JumpAlignment(
-            maximumLagFrames: Int(AudioFormat.frames(milliseconds: configuration.settleErrorMs)),
+            maximumLagFrames: Int(configuration.settleError.audioFrames),
             crossfadeFrames: crossfade.lengthFrames)
         transportRamp = GainRamp(gain: 0, lengthFrames: fade)
         outgoingBuffer = .allocate(capacity: Self.renderChunkFrames * AudioFormat.channelCount)

@@ -7,7 +7,7 @@
 /// read takes what the kernel queued meanwhile (its packets are stamped late, which only
 /// loosens their placement bounds), and the read after that waits for the next segment,
 /// so its packet is stamped on the moment it arrived. A new connection is not paused
-/// until `settleMs` has passed: its placement by arrival time and a reconnect's splice
+/// until `settle` has passed: its placement by arrival time and a reconnect's splice
 /// are decided from the arrival times of its first seconds, and the station's rate from
 /// those of its first two minutes. A second of batched reads has two stamps on the moment
 /// where one read as the bytes come has fifteen: their least lag lies higher and scatters
@@ -22,34 +22,36 @@
 /// which the least lag of each second wandered by milliseconds over minutes on a loopback
 /// Icecast, and the station's rate was fitted hundreds of ppm off (issue 67).
 public struct ReadBatching: Sendable, Equatable {
-    /// The pause (ms): what the kernel queues meanwhile (at 320 kbps, 16 KB in 400 ms)
-    /// fits its socket buffer and one read. It is less than half the shortest initial
-    /// buffer (1 s), so playout at the smallest delay still never reaches a gap.
-    public var pauseMs: Int64
-    /// How long after connecting reads are never paused (ms).
-    public var settleMs: Int64
+    /// The pause: what the kernel queues meanwhile (at 320 kbps, 16 KB in 400 ms) fits its
+    /// socket buffer and one read. It is less than half the shortest initial buffer (1 s),
+    /// so playout at the smallest delay still never reaches a gap. Zero: reads never pause.
+    public var pause: TimeAmount
+    /// How long after connecting reads are never paused.
+    public var settle: TimeAmount
     /// Whether the next pause is due (false: the next low buffer waits on the network).
     private var pauseDue = true
     /// The pauses' random state (a 64-bit LCG: no cryptography, only no fixed period).
     private var random: UInt64
 
-    public init(pauseMs: Int64 = 400, settleMs: Int64 = 120_000, seed: UInt64 = 0x9e37_79b9_7f4a_7c15) {
-        self.pauseMs = pauseMs
-        self.settleMs = settleMs
+    public init(
+        pause: TimeAmount = .milliseconds(400), settle: TimeAmount = .minutes(2), seed: UInt64 = 0x9e37_79b9_7f4a_7c15
+    ) {
+        self.pause = pause
+        self.settle = settle
         random = seed
     }
 
-    /// The next pause (ns): `pauseMs` ± 25 %, at random.
+    /// The next pause (ns): `pause` ± 25 %, at random.
     public mutating func nextPause() -> Int64 {
         random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let unit = Double(random >> 11) / Double(UInt64(1) << 53)
-        return Int64(Double(pauseMs) * (0.75 + 0.5 * unit) * 1e6)
+        return Int64(Double(pause.nanoseconds) * (0.75 + 0.5 * unit))
     }
 
     /// Whether a packet read at `now` comes before reads are batched on a connection that
     /// will batch them: stamped more finely than the connection's later packets.
     public func isBeforeBatching(now: Instant, connected: Instant) -> Bool {
-        pauseMs > 0 && now - connected < .milliseconds(settleMs)
+        pause > .zero && now - connected < settle
     }
 
     /// After a packet was read at `now` on a connection opened at `connected`: how long
@@ -57,7 +59,7 @@ public struct ReadBatching: Sendable, Equatable {
     /// reader still holds unparsed, `packetBytes` the largest packet so far: while the
     /// next packet is surely buffered, a read costs no wake-up and nothing pauses.
     public mutating func pause(now: Instant, connected: Instant, bufferedBytes: Int, packetBytes: Int) -> Int64 {
-        guard pauseMs > 0, bufferedBytes < packetBytes, !isBeforeBatching(now: now, connected: connected) else {
+        guard pause > .zero, bufferedBytes < packetBytes, !isBeforeBatching(now: now, connected: connected) else {
             return 0
         }
         defer { pauseDue.toggle() }

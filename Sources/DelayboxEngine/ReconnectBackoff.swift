@@ -21,11 +21,11 @@ public struct ReconnectBackoff: Sendable {
     public mutating func nextDelay(using random: inout some RandomNumberGenerator) -> TimeAmount {
         let exponent = min(attempts, 30)
         attempts += 1
-        let capMs = Double(cap.milliseconds)
-        let base = min(capMs, Double(initial.milliseconds) * Double(1 << exponent))
+        let ceiling = Double(cap.milliseconds)
+        let base = min(ceiling, Double(initial.milliseconds) * Double(1 << exponent))
         let spread = base * jitter
         let delay = base + Double.random(in: -spread...spread, using: &random)
-        return .milliseconds(Int64(min(capMs, max(0, delay)).rounded()))
+        return .milliseconds(Int64(min(ceiling, max(0, delay)).rounded()))
     }
 
     /// A connection succeeded: the next failure starts from the initial wait again.

@@ -12,7 +12,7 @@
 /// all start together (none settled) meet as before. Pure; the caller's clock.
 public struct VenueAlignment: Sendable {
     /// A peer's figure is forgotten after this (ms): a box that left the room.
-    static let forgetAfterMs: Int64 = 30_000
+    static let forgetAfter = TimeAmount.seconds(30)
     /// A median within this is left alone (frames): half a millisecond, so that two boxes,
     /// each moving half their difference, stop within a millisecond of each other.
     static let deadbandFrames: Int64 = 24
@@ -48,7 +48,7 @@ public struct VenueAlignment: Sendable {
     /// box is. The figures it was made from are spent: they were measured against the line
     /// before the move.
     public mutating func move(now: Instant, settled: Bool = true) -> Int64 {
-        figures = figures.filter { now - $0.value.at < .milliseconds(Self.forgetAfterMs) }
+        figures = figures.filter { now - $0.value.at < Self.forgetAfter }
         let settledPeers = figures.values.filter(\.settled).map(\.laterFrames)
         // Settled: the settled room (newcomers move to it). A newcomer: the settled room
         // without itself, or, when nobody is settled yet, everyone with itself.

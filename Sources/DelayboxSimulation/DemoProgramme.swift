@@ -8,34 +8,42 @@ import Glibc
 /// events come on a 90 s cycle: muted at 20 s (mute music), unmuted at 35 s, a 10 s ad
 /// break at 60 s. Its mute music and ad are built in (`demo://music`, `demo://ad`).
 public enum DemoProgramme {
-    /// The event cycle, ms.
-    public static let cycleMs: Int64 = 90_000
+    /// The event cycle.
+    public static let cycle = TimeAmount.seconds(90)
     public static let musicURL = "demo://music"
     public static let adURL = "demo://ad"
-    /// The ad break's length, ms.
-    public static let adBreakMs: Int64 = 10_000
+    /// The ad break's length.
+    static let adBreak = TimeAmount.seconds(10)
 
-    /// The events of the first `durationMs` of the programme, by stream time, on a cycle
-    /// of `cycleMs` (the times above scale with it: `demo://commentary?cycle=9` runs the
-    /// whole cycle in 9 s, for a quick look and for tests).
-    public static func events(durationMs: Int64, cycleMs: Int64 = cycleMs) -> [(atMs: Int64, event: StreamEvent)] {
-        let scale = { (ms: Int64) in ms * cycleMs / Self.cycleMs }
-        return stride(from: 0, to: durationMs, by: Int(cycleMs)).flatMap {
-            start -> [(atMs: Int64, event: StreamEvent)] in
-            [
-                (start + scale(20_000), .streamerMuted), (start + scale(35_000), .streamerUnmuted),
-                (start + scale(60_000), .adBreak(AdBreak(audioURL: adURL, durationMs: scale(adBreakMs)))),
+    /// The events of the first `duration` of the programme, by stream time, on a cycle of
+    /// `cycle` (the times above scale with it: `demo://commentary?cycle=9` runs the whole
+    /// cycle in 9 s, for a quick look and for tests).
+    public static func events(lasting duration: TimeAmount, cycle: TimeAmount = cycle)
+        -> [(at: TimeAmount, event: StreamEvent)]
+    {
+        let scale = { (amount: TimeAmount) in
+            TimeAmount(nanoseconds: amount.nanoseconds * cycle.milliseconds / Self.cycle.milliseconds)
+        }
+        return stride(from: 0, to: duration.nanoseconds, by: Int(cycle.nanoseconds)).flatMap {
+            nanoseconds -> [(at: TimeAmount, event: StreamEvent)] in
+            let start = TimeAmount(nanoseconds: nanoseconds)
+            return [
+                (start + scale(.seconds(20)), .streamerMuted), (start + scale(.seconds(35)), .streamerUnmuted),
+                (
+                    start + scale(.seconds(60)),
+                    .adBreak(AdBreak(audioURL: adURL, durationMs: scale(adBreak).milliseconds))
+                ),
             ]
         }
     }
 
-    /// The cycle a demo URL asks for (`?cycle=SECONDS`, 3 s to 1 h), ms; the default otherwise.
-    public static func cycleMs(of url: String) -> Int64 {
+    /// The cycle a demo URL asks for (`?cycle=SECONDS`, 3 s to 1 h); the default otherwise.
+    public static func cycle(of url: String) -> TimeAmount {
         guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first,
             let value = query.split(separator: "&").first(where: { $0.hasPrefix("cycle=") })?.dropFirst(6),
             let seconds = Double(value), (3...3_600).contains(seconds)
-        else { return cycleMs }
-        return Int64(seconds * 1_000)
+        else { return cycle }
+        return .milliseconds(Int64(seconds * 1_000))
     }
 
     /// Both sides of stream frame `frame` (the same: the programme is mono).

@@ -21,25 +21,20 @@ public struct SimulatedNetwork {
     }
 
     public struct Outage: Equatable, Sendable {
-        /// Start, in ms of source time.
-        public var atMs: Int64
-        public var lengthMs: Int64
-        public init(atMs: Int64, lengthMs: Int64) {
-            self.atMs = atMs
-            self.lengthMs = lengthMs
-        }
+        /// Start, in source time.
+        public var at: TimeAmount
+        public var length: TimeAmount
+        public init(at: TimeAmount, length: TimeAmount) { (self.at, self.length) = (at, length) }
     }
 
-    /// A congested path: packets produced from `atMs` for `lengthMs` (source time) take
-    /// `extraMs` longer to arrive.
+    /// A congested path: packets produced from `at` for `length` (source time) take
+    /// `extra` longer to arrive.
     public struct Congestion: Equatable, Sendable {
-        public var atMs: Int64
-        public var lengthMs: Int64
-        public var extraMs: Int64
-        public init(atMs: Int64, lengthMs: Int64, extraMs: Int64) {
-            self.atMs = atMs
-            self.lengthMs = lengthMs
-            self.extraMs = extraMs
+        public var at: TimeAmount
+        public var length: TimeAmount
+        public var extra: TimeAmount
+        public init(at: TimeAmount, length: TimeAmount, extra: TimeAmount) {
+            (self.at, self.length, self.extra) = (at, length, extra)
         }
     }
 
@@ -123,8 +118,8 @@ public struct SimulatedNetwork {
     private var outageIndex = 0
 
     public init(
-        packetFrames: Int, packetBytes: Int, latencyMs: Int64, jitterMs: Int64, burstMs: Int64,
-        connectAtMs: Int64, outages: [Outage], events: [(atMs: Int64, event: StreamEvent)],
+        packetFrames: Int, packetBytes: Int, latency: TimeAmount, jitter: TimeAmount, burst: TimeAmount,
+        connectAt: Instant, outages: [Outage], events: [(at: TimeAmount, event: StreamEvent)],
         silentPackets: [Range<Int64>] = [], stationPpm: Double = 0, congestions: [Congestion] = [],
         readBatching: ReadBatching? = nil, model: DeliveryModel = DeliveryModel(), seed: UInt64
     ) {
@@ -137,16 +132,16 @@ public struct SimulatedNetwork {
         stationRate = 1 + stationPpm / 1e6
         self.packetFrames = packetFrames
         self.packetBytes = packetBytes
-        latencyNs = latencyMs * Instant.nanosecondsPerMillisecond
-        jitterNs = jitterMs * Instant.nanosecondsPerMillisecond
-        burstFrames = AudioFormat.frames(milliseconds: burstMs)
-        self.outages = outages.sorted { $0.atMs < $1.atMs }
-        self.events = events.map { (AudioFormat.frames(milliseconds: $0.atMs), $0.event) }.sorted {
+        latencyNs = latency.nanoseconds
+        jitterNs = jitter.nanoseconds
+        burstFrames = burst.audioFrames
+        self.outages = outages.sorted { $0.at < $1.at }
+        self.events = events.map { ($0.at.audioFrames, $0.event) }.sorted {
             $0.frame < $1.frame
         }
         self.silentPackets = silentPackets
         random = SplitMix64(seed: seed)
-        firstConnect = Instant.milliseconds(connectAtMs)
+        firstConnect = connectAt
     }
 
     /// Source time at which packet `index` is complete.
@@ -184,8 +179,8 @@ public struct SimulatedNetwork {
     public func lostPackets() -> [Range<Int64>] {
         let frames = Int64(packetFrames)
         return outages.compactMap { outage in
-            let start = streamFrames(at: .milliseconds(outage.atMs))
-            let end = streamFrames(at: .milliseconds(outage.atMs + outage.lengthMs))
+            let start = streamFrames(at: Instant.zero + outage.at)
+            let end = streamFrames(at: Instant.zero + outage.at + outage.length)
             let firstDropped = (start + frames - 1) / frames - 1  // first packet completed at or after start
             let newestInBurst = end / frames - 1
             let lastLost = newestInBurst - burstFrames / frames
@@ -245,7 +240,7 @@ public struct SimulatedNetwork {
         }
         if outageIndex < outages.count {
             let outage = outages[outageIndex]
-            let start = Instant.milliseconds(outage.atMs), end = Instant.milliseconds(outage.atMs + outage.lengthMs)
+            let start = Instant.zero + outage.at, end = start + outage.length
             if connected, produced >= start {
                 connected = false
                 lastArrival = max(lastArrival, start)
@@ -259,9 +254,9 @@ public struct SimulatedNetwork {
             }
         }
         let congested = congestions.first {
-            produced >= .milliseconds($0.atMs) && produced < .milliseconds($0.atMs + $0.lengthMs)
+            produced >= Instant.zero + $0.at && produced < Instant.zero + $0.at + $0.length
         }
-        let extraNs = (congested?.extraMs ?? 0) * Instant.nanosecondsPerMillisecond
+        let extraNs = (congested?.extra ?? .zero).nanoseconds
         if segmentFrames != nil {
             deliver(index, at: hlsArrival(of: index) + TimeAmount(nanoseconds: extraNs))
         } else {
@@ -348,7 +343,7 @@ public struct SimulatedNetwork {
             // Packets come in order: this one no earlier than the one before it came.
             lastCame = max(lastCame, time)
             beforeBatching = readBatching.isBeforeBatching(now: lastCame, connected: connectedAt)
-            if !beforeBatching, readBatching.pauseMs > 0 {
+            if !beforeBatching, readBatching.pause > .zero {
                 if lastCame < pauseUntil {
                     lastArrival = max(lastArrival, pauseUntil)
                 } else {
@@ -373,7 +368,7 @@ public struct SimulatedNetwork {
         }
     }
 
-    /// A packet's random extra latency (ns): uniform up to `jitterMs`, and the heavy tail.
+    /// A packet's random extra latency (ns): uniform up to `jitter`, and the heavy tail.
     private mutating func jitter() -> Int64 {
         var extra = jitterNs == 0 ? 0 : Int64(random.next() % UInt64(jitterNs + 1))
         if model.jitterTail > .zero {

@@ -22,8 +22,8 @@ public final class Simulation {
     public private(set) var output: [Float] = []
     /// Every notification the engine made, with the true time of the render that made it.
     public private(set) var notifications: [(time: Instant, notification: EngineNotification)] = []
-    private var delayErrorsMs: [Double] = []
-    /// When each of `delayErrorsMs` was heard (seconds since the start).
+    private var delayErrors: [Double] = []
+    /// When each of `delayErrors` was heard (seconds since the start).
     private var delayErrorTimes: [Double] = []
     private var gapFrames: Int64 = 0
     private let lostPackets: [Range<Int64>]
@@ -31,25 +31,24 @@ public final class Simulation {
     public init(_ scenario: SimulationScenario) throws {
         self.scenario = scenario
         var configuration = scenario.engine
-        configuration.initialDelayMs = scenario.delayMs
+        configuration.initialDelayMs = scenario.delay.milliseconds
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
-        start = .milliseconds(scenario.sourceLeadMs)
-        leadFrames = AudioFormat.frames(milliseconds: scenario.sourceLeadMs)
-        let lead = scenario.sourceLeadMs
+        start = .zero + scenario.sourceLead
+        leadFrames = scenario.sourceLead.audioFrames
+        let lead = scenario.sourceLead
         // The model's times are the box's, the network's the source's (which began `lead` earlier).
         var delivery = scenario.delivery
-        delivery.pathChanges = delivery.pathChanges.map { .init(at: $0.at + .milliseconds(lead), latency: $0.latency) }
+        delivery.pathChanges = delivery.pathChanges.map { .init(at: $0.at + lead, latency: $0.latency) }
         network = SimulatedNetwork(
             packetFrames: scenario.packetFrames, packetBytes: scenario.packetBytes,
-            latencyMs: scenario.latencyMs, jitterMs: scenario.jitterMs,
-            burstMs: (scenario.delivery.hlsSegment.map { SimulatedNetwork.hlsStartSegments * $0 })?.milliseconds
-                ?? scenario.burstMs,
-            connectAtMs: lead,
-            outages: scenario.outages.map { .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs) },
-            events: scenario.events.map { ($0.atMs + lead, $0.event) },
+            latency: scenario.latency, jitter: scenario.jitter,
+            burst: scenario.delivery.hlsSegment.map { SimulatedNetwork.hlsStartSegments * $0 } ?? scenario.burst,
+            connectAt: start,
+            outages: scenario.outages.map { .init(at: $0.at + lead, length: $0.length) },
+            events: scenario.events.map { ($0.at + lead, $0.event) },
             silentPackets: scenario.silentPackets, stationPpm: scenario.stationPpm,
             congestions: scenario.congestions.map {
-                .init(atMs: $0.atMs + lead, lengthMs: $0.lengthMs, extraMs: $0.extraMs)
+                .init(at: $0.at + lead, length: $0.length, extra: $0.extra)
             },
             readBatching: scenario.readBatching,
             model: delivery, seed: scenario.seed)
@@ -63,11 +62,11 @@ public final class Simulation {
     public func run() -> SimulationReport {
         if scenario.recordOutput {
             output.reserveCapacity(
-                Int(AudioFormat.frames(milliseconds: scenario.durationMs)) * AudioFormat.channelCount)
+                Int(scenario.duration.audioFrames) * AudioFormat.channelCount)
         }
         engine.start(now: start)
         var actions = controlActions()
-        let end = start.advanced(byMilliseconds: scenario.durationMs)
+        let end = start + scenario.duration
         var request: Int64 = 0
         while true {
             let renderTime = dac.requestTime(request, start: start)
@@ -98,16 +97,13 @@ public final class Simulation {
     private func controlActions() -> [Action] {
         var actions: [Action] = []
         for pause in scenario.pauses {
-            actions.append(Action(time: start.advanced(byMilliseconds: pause.atMs)) { $0.pause(now: $1) })
-            actions.append(
-                Action(time: start.advanced(byMilliseconds: pause.atMs + pause.lengthMs)) {
-                    $0.resume(now: $1)
-                })
+            actions.append(Action(time: start + pause.at) { $0.pause(now: $1) })
+            actions.append(Action(time: start + pause.at + pause.length) { $0.resume(now: $1) })
         }
         for change in scenario.delayChanges {
             actions.append(
-                Action(time: start.advanced(byMilliseconds: change.atMs)) {
-                    $0.setDelay(milliseconds: change.delayMs, now: $1)
+                Action(time: start + change.at) {
+                    $0.setDelay(milliseconds: change.delay.milliseconds, now: $1)
                 })
         }
         return actions.sorted { $0.time < $1.time }
@@ -120,11 +116,11 @@ public final class Simulation {
         for notification in engine.drainNotifications() { notifications.append((time, notification)) }
         if scenario.recordOutput { output.append(contentsOf: buffer) }
         guard engine.state == .playing || engine.state == .reconnecting else { return }
-        let measured = time >= start.advanced(byMilliseconds: scenario.measureFromMs)
+        let measured = time >= start + scenario.measureFrom
         // Stream frames per second of true time: the station's clock.
         let streamRate = Double(AudioFormat.sampleRate) * (1 + scenario.stationPpm / 1e6)
         let delaySeconds = Double(engine.delayInFrames) / Double(AudioFormat.sampleRate)
-        let latencySeconds = Double(scenario.latencyMs) / 1000
+        let latencySeconds = scenario.latency.seconds
         buffer.withUnsafeBufferPointer { samples in
             for frame in 0..<scenario.periodFrames where samples[2 * frame] == 0 && samples[2 * frame + 1] == 0 {
                 let heard = dac.jackTime(ofFrame: frame, requestedAt: time)
@@ -139,7 +135,7 @@ public final class Simulation {
             let expected = (heard - latencySeconds - delaySeconds) * streamRate
             let frame = unwrap(code: first, near: expected)
             let heardDelay = heard - (Double(frame) / streamRate + latencySeconds)
-            delayErrorsMs.append((heardDelay - delaySeconds) * 1000)
+            delayErrors.append((heardDelay - delaySeconds) * 1000)
             delayErrorTimes.append(time.seconds - start.seconds)
         }
     }
@@ -158,20 +154,20 @@ public final class Simulation {
 
     private func report(at end: Instant) -> SimulationReport {
         let status = engine.status(at: end)
-        let sorted = delayErrorsMs.map(abs).sorted()
+        let sorted = delayErrors.map(abs).sorted()
         func p99(_ sorted: [Double]) -> Double {
             sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
         }
-        let signed = delayErrorsMs.sorted()
+        let signed = delayErrors.sorted()
         let median = signed.isEmpty ? 0 : signed[signed.count / 2]
-        let wander = delayErrorsMs.map { abs($0 - median) }.sorted()
+        let wander = delayErrors.map { abs($0 - median) }.sorted()
         let lostExpected = lostPackets.reduce(0) { $0 + $1.count } * scenario.packetFrames
         return SimulationReport(
-            durationS: Double(scenario.durationMs) / 1000, delayS: Double(scenario.delayMs) / 1000,
+            durationS: scenario.duration.seconds, delayS: scenario.delay.seconds,
             driftPpm: scenario.driftPpm,
-            outages: scenario.outages.map { "\(Double($0.atMs) / 1000):\(Double($0.lengthMs) / 1000)" },
+            outages: scenario.outages.map { "\($0.at.seconds):\($0.length.seconds)" },
             delayErrorMsMax: sorted.last ?? 0, delayErrorMsP99: p99(sorted),
-            delayErrorMsMean: sorted.isEmpty ? 0 : delayErrorsMs.reduce(0, +) / Double(sorted.count),
+            delayErrorMsMean: sorted.isEmpty ? 0 : delayErrors.reduce(0, +) / Double(sorted.count),
             delayErrorMsMedian: median, delayWanderMsP99: p99(wander), delayWanderMsMax: wander.last ?? 0,
             delayChecks: sorted.count,
             underruns: status.statistics.underruns,
@@ -188,13 +184,13 @@ public final class Simulation {
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
             finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
             events: eventReports(), stateChanges: stateChangeReports(), delayErrorMsByMinute: minutes(),
-            delayStepMsMax: zip(delayErrorsMs, delayErrorsMs.dropFirst()).map { abs($1 - $0) }.max() ?? 0)
+            delayStepMsMax: zip(delayErrors, delayErrors.dropFirst()).map { abs($1 - $0) }.max() ?? 0)
     }
 
     /// The heard delay's error minute by minute of the run (those measured).
     private func minutes() -> [SimulationReport.Minute] {
         var byMinute: [Int: [Double]] = [:]
-        for (error, time) in zip(delayErrorsMs, delayErrorTimes) { byMinute[Int(time / 60), default: []].append(error) }
+        for (error, time) in zip(delayErrors, delayErrorTimes) { byMinute[Int(time / 60), default: []].append(error) }
         return byMinute.keys.sorted().map { minute in
             let sorted = byMinute[minute, default: []].sorted()
             return SimulationReport.Minute(
@@ -214,24 +210,25 @@ public final class Simulation {
             return (event, transition, frame)
         }
         return scenario.events.map { scheduled in
-            let streamFrame = AudioFormat.frames(milliseconds: scheduled.atMs)
+            let streamFrame = scheduled.at.audioFrames
             let match = effects.first { effect in
                 effect.0.event == scheduled.event
                     && abs(effect.0.position - streamFrame) < Int64(AudioFormat.sampleRate)
             }
             guard let (_, transition, frame) = match else {
                 return .init(
-                    kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: "never", firedErrorMs: nil)
+                    kind: scheduled.event.kind, streamMs: scheduled.at.milliseconds, transition: "never",
+                    firedErrorMs: nil)
             }
             var error: Double?
             if transition == .reached {
                 let due =
-                    Double(scheduled.atMs + scenario.sourceLeadMs + scenario.latencyMs) / 1000
+                    (scheduled.at + scenario.sourceLead + scenario.latency).seconds
                     + Double(delayAt(outputFrame: frame)) / Double(AudioFormat.sampleRate)
                 error = (jackTime(ofOutputFrame: frame) - due) * 1000
             }
             return .init(
-                kind: scheduled.event.kind, streamMs: scheduled.atMs, transition: transition.rawValue,
+                kind: scheduled.event.kind, streamMs: scheduled.at.milliseconds, transition: transition.rawValue,
                 firedErrorMs: error)
         }
     }
@@ -239,7 +236,7 @@ public final class Simulation {
     /// The delay in force when output frame `frame` was rendered, from the notifications.
     private func delayAt(outputFrame frame: Int64) -> Int64 {
         let renderTime = dac.requestTime(frame / Int64(scenario.periodFrames), start: start)
-        var delay = AudioFormat.frames(milliseconds: scenario.delayMs)
+        var delay = scenario.delay.audioFrames
         for (time, notification) in notifications where time <= renderTime {
             if case .delayChanged(let ms, _) = notification { delay = AudioFormat.frames(milliseconds: ms) }
         }

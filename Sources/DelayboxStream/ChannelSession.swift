@@ -71,10 +71,9 @@ public final class ChannelSession {
                 configuration: configuration, decoderFactory: { ToneDecoder(synthesis: DemoProgramme.sample) })
             // A day of events ahead (a few thousand; the engine keeps only the buffer's).
             demo = SimulatedNetwork(
-                packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 5, burstMs: 4_000,
-                connectAtMs: 0, outages: [],
-                events: DemoProgramme.events(
-                    durationMs: 86_400_000, cycleMs: DemoProgramme.cycleMs(of: channel.streamURL)),
+                packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: .milliseconds(5),
+                burst: .seconds(4), connectAt: .zero, outages: [],
+                events: DemoProgramme.events(lasting: .days(1), cycle: DemoProgramme.cycle(of: channel.streamURL)),
                 seed: 7)
             client = nil
             return
@@ -249,7 +248,7 @@ public final class ChannelSession {
             let reading = StreamEventConvention.read(title: title)
             var refusals = reading.refusals
             for event in reading.events {
-                var startedAgoMs: Int64?
+                var beganAgo: TimeAmount?
                 if case .adBreak(let ad) = event {
                     if let problem = adURLProblem(ad.audioURL) {
                         refusals.append(.init(tag: StreamEventConvention.title(for: event, text: ""), reason: problem))
@@ -257,7 +256,7 @@ public final class ChannelSession {
                     }
                     if announcedAtConnect, let startedAt = ad.startedAt {
                         switch startedAgo(startedAt, durationMs: ad.durationMs, arrival: time) {
-                        case .success(let ago): startedAgoMs = ago
+                        case .success(let ago): beganAgo = .milliseconds(ago)
                         case .failure(let refusal):
                             refusals.append(
                                 .init(tag: StreamEventConvention.title(for: event, text: ""), reason: refusal.reason))
@@ -267,7 +266,7 @@ public final class ChannelSession {
                 }
                 engine.ingest(
                     event: event, connectionTimestamp: timestamp, now: time, announcedAtConnect: announcedAtConnect,
-                    startedAgoMs: startedAgoMs)
+                    startedAgo: beganAgo)
             }
             return refusals.filter { refusedOnThisConnection.insert($0.description).inserted }
                 .map { "refused from the stream's title: \($0) (the rest of the title counts)" }

@@ -102,7 +102,7 @@ public final class StreamClient: ChannelFeed {
         var audioFrames: Int64 = 0
         var delivered: TimeAmount? = nil
         var batching = options.batching
-        if options.paceAtRealTime || !input.readsOneByteStream { batching.pauseMs = 0 }
+        if options.paceAtRealTime || !input.readsOneByteStream { batching.pause = .zero }
         do {
             while var packet = try input.readPacket() {
                 audioFrames = max(audioFrames, packet.connectionTimestamp)

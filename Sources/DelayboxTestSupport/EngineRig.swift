@@ -57,17 +57,17 @@ public final class EngineRig {
     /// The same, with the first connection's `announcing` events (see `reconnect`).
     public convenience init(
         configuration: EngineConfiguration, burstPackets: Int64, announcing: [StreamEvent],
-        startedAgoMs: Int64?
+        startedAgo: TimeAmount?
     ) throws {
         try self.init(configuration: configuration, burstPackets: burstPackets)
-        announce(announcing, startedAgoMs: startedAgoMs)
+        announce(announcing, startedAgo: startedAgo)
     }
 
     /// Opens a connection now; the server resends its newest `burstPackets` at once, and
     /// with them, as Icecast does for every new listener, its current title's `announcing`
     /// events, at the connection's first metadata block (1 s in at 128 kbps). An ad break
-    /// among them that says when it began began `startedAgoMs` before now.
-    public func reconnect(burstPackets: Int64, announcing: [StreamEvent] = [], startedAgoMs: Int64? = nil) {
+    /// among them that says when it began began `startedAgo` before now.
+    public func reconnect(burstPackets: Int64, announcing: [StreamEvent] = [], startedAgo: TimeAmount? = nil) {
         connected = true
         engine.connectionOpened(now: now, segmented: segmentPackets != nil)
         feed.connectionFirstPacket = max(0, nextPacket - burstPackets)
@@ -75,15 +75,15 @@ public final class EngineRig {
         let listed = segmentPackets.map { nextPacket - nextPacket % $0 } ?? nextPacket
         for index in feed.connectionFirstPacket..<max(feed.connectionFirstPacket, listed) { deliver(index) }
         if segmentPackets != nil { backlog = Array(max(feed.connectionFirstPacket, listed)..<nextPacket) }
-        announce(announcing, startedAgoMs: startedAgoMs)
+        announce(announcing, startedAgo: startedAgo)
     }
 
     /// The connection's current title's events, at its first metadata block (1 s in).
-    private func announce(_ events: [StreamEvent], startedAgoMs: Int64?) {
+    private func announce(_ events: [StreamEvent], startedAgo: TimeAmount?) {
         for event in events {
             engine.ingest(
                 event: event, connectionTimestamp: Int64(AudioFormat.sampleRate), now: now, announcedAtConnect: true,
-                startedAgoMs: startedAgoMs)
+                startedAgo: startedAgo)
         }
     }
 

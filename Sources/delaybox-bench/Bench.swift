@@ -71,9 +71,11 @@ enum Bench {
         print("delay_memory_ratio_vs_pcm_ring: \(format(memory.allocated / pcm))")
 
         var scenario = SimulationScenario()
-        scenario.durationMs = 3_600_000
-        scenario.delayMs = 60_000
-        scenario.outages = [.init(atMs: 600_000, lengthMs: 3_000), .init(atMs: 1_200_000, lengthMs: 10_000)]
+        scenario.duration = .hours(1)
+        scenario.delay = .seconds(60)
+        scenario.outages = [
+            .init(at: .minutes(10), length: .seconds(3)), .init(at: .minutes(20), length: .seconds(10)),
+        ]
         let started = cpuSeconds()
         let report = try Simulation(scenario).run()
         let simulated = cpuSeconds() - started
@@ -84,8 +86,8 @@ enum Bench {
         print("sim_1h_underruns: \(report.underruns)")
 
         scenario.driftPpm = 100
-        scenario.durationMs = 10_800_000
-        scenario.delayMs = 45_000
+        scenario.duration = .hours(3)
+        scenario.delay = .seconds(45)
         let drifting = try Simulation(scenario).run()
         print("delay_error_ms_p99_3h_100ppm: \(format(drifting.delayErrorMsP99))")
         print("delay_error_ms_max_3h_100ppm: \(format(drifting.delayErrorMsMax))")
@@ -93,8 +95,8 @@ enum Bench {
         // Issue 58: the station's clock 200 ppm fast, the DAC 100 slow, arrivals 0-500 ms late.
         scenario.stationPpm = 200
         scenario.driftPpm = -100
-        scenario.jitterMs = 500
-        scenario.measureFromMs = 600_000
+        scenario.jitter = .milliseconds(500)
+        scenario.measureFrom = .minutes(10)
         let station = try Simulation(scenario).run()
         print("station_drift_error_ms_p99_3h: \(format(station.delayWanderMsP99))")
         print("station_drift_error_ms_max_3h: \(format(station.delayWanderMsMax))")
@@ -184,8 +186,8 @@ enum Bench {
         configuration.initialDelayMs = 60_000
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         var network = SimulatedNetwork(
-            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
-            connectAtMs: 10_000, outages: [], events: [], seed: 1)
+            packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: .zero, burst: .seconds(4),
+            connectAt: .seconds(10), outages: [], events: [], seed: 1)
         var period = [Float](repeating: 0, count: 960 * AudioFormat.channelCount)
         let start = Instant.milliseconds(10_000)
         engine.start(now: start)

@@ -34,8 +34,8 @@ struct SimulateCommand: ParsableCommand {
         help: "The station's clock error in ppm (its encoder's crystal; negative: it runs slow).")
     var stationPpm: Double = 0
 
-    @Option(name: .long, help: "Random extra network latency per packet, up to this many ms.")
-    var jitterMs: Int64 = 0
+    @Option(name: .customLong("jitter-ms"), help: "Random extra network latency per packet, up to this many ms.")
+    var jitter: Int64 = 0
 
     @Option(name: .customLong("latency-ms"), help: "Network latency in ms (what a packet takes at least).")
     var latency: Int64 = 20
@@ -61,13 +61,13 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         var scenario = SimulationScenario()
-        scenario.durationMs = try milliseconds(duration, "--duration")
-        scenario.delayMs = try milliseconds(delay, "--delay")
+        scenario.duration = .milliseconds(try milliseconds(duration, "--duration"))
+        scenario.delay = .milliseconds(try milliseconds(delay, "--delay"))
         scenario.driftPpm = driftPpm
-        guard (0...10_000).contains(jitterMs) else { throw ValidationError("--jitter-ms is within 0…10000") }
-        scenario.jitterMs = jitterMs
+        guard (0...10_000).contains(jitter) else { throw ValidationError("--jitter-ms is within 0…10000") }
+        scenario.jitter = .milliseconds(jitter)
         guard (0...10_000).contains(latency) else { throw ValidationError("--latency-ms is within 0…10000") }
-        scenario.latencyMs = latency
+        scenario.latency = .milliseconds(latency)
         if let hlsSegment {
             guard (1...30).contains(hlsSegment) else { throw ValidationError("--hls-segment is within 1…30 s") }
             scenario.delivery.hlsSegment = .milliseconds(try milliseconds(hlsSegment, "--hls-segment"))
@@ -80,7 +80,7 @@ struct SimulateCommand: ParsableCommand {
         scenario.stationPpm = stationPpm
         scenario.engine.maxDelayMs = try milliseconds(maxDelay, "--max-delay")
         scenario.outages = try outage.map(Self.parseOutage)
-        guard scenario.delayMs <= scenario.engine.maxDelayMs else {
+        guard scenario.delay.milliseconds <= scenario.engine.maxDelayMs else {
             throw ValidationError("--delay \(delay) exceeds --max-delay \(maxDelay)")
         }
         let report = try Simulation(scenario).run()
@@ -124,6 +124,8 @@ struct SimulateCommand: ParsableCommand {
         guard parts.count == 2, let at = Double(parts[0]), let length = Double(parts[1]), at >= 0, length > 0 else {
             throw ValidationError("--outage wants AT:LEN in seconds, e.g. 600:3; got '\(text)'")
         }
-        return .init(atMs: try milliseconds(at, "--outage AT"), lengthMs: try milliseconds(length, "--outage LEN"))
+        return .init(
+            at: .milliseconds(try milliseconds(at, "--outage AT")),
+            length: .milliseconds(try milliseconds(length, "--outage LEN")))
     }
 }

@@ -30,8 +30,8 @@ final class FileCaptureRig {
         delayFrames = delayMs * 48
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         network = SimulatedNetwork(
-            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 0,
-            connectAtMs: 0, outages: [], events: [], seed: 3)
+            packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: .zero, burst: .zero,
+            connectAt: .zero, outages: [], events: [], seed: 3)
         output = try ALSAOutput(
             .init(device: "file:FILE=\(path),FORMAT=raw", sampleFormat: .s32, periodFrames: 960, periods: 4),
             clock: clock, sleeper: sleeper)

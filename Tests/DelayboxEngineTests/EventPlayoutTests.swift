@@ -131,11 +131,12 @@ import Testing
         let rig = try Self.rigAfterAnOutage()
         let ad = StreamEvent.adBreak(
             AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
-        rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgoMs: startedAgoMs)
+        rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgo: .milliseconds(startedAgoMs))
         rig.run(milliseconds: 5_000)
         rig.disconnect()
         rig.run(milliseconds: 500)
-        rig.reconnect(burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgoMs: startedAgoMs + 5_500)
+        rig.reconnect(
+            burstPackets: 200, announcing: [.title("Ad break"), ad], startedAgo: .milliseconds(startedAgoMs + 5_500))
         rig.run(milliseconds: 12_000)
         let heard = effects(rig).filter { $0.0 == ad }
         let over = "on air when the connection opened: over where playout is"
@@ -159,7 +160,8 @@ import Testing
         configuration.initialDelayMs = 5_000
         let ad = StreamEvent.adBreak(
             AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
-        let rig = try EngineRig(configuration: configuration, burstPackets: 300, announcing: [ad], startedAgoMs: 9_000)
+        let rig = try EngineRig(
+            configuration: configuration, burstPackets: 300, announcing: [ad], startedAgo: .seconds(9))
         rig.run(milliseconds: 3_000)
         let heard = effects(rig).filter { $0.0 == ad }
         #expect(heard.count == 1, "\(heard)")

@@ -16,7 +16,7 @@ import Testing
     /// Reads `seconds` of the stream; returns each packet's read and the thread's wake-ups.
     static func simulate(seconds: Int64, batching: ReadBatching?) -> (reads: [Read], wakeups: Int) {
         let segmentBytes = 1_120, segmentNs: Int64 = 70_000_000, packetBytes = 418
-        var batching = batching ?? ReadBatching(pauseMs: 0)
+        var batching = batching ?? ReadBatching(pause: .zero)
         var now: Int64 = 0, wakeups = 0
         var received = 0, parsed = 0  // bytes taken from the kernel, bytes parsed into packets
         var reads: [Read] = []
@@ -48,7 +48,8 @@ import Testing
 
     @Test func aLiveStreamIsReadInBatchesAFewTimesASecond() {
         let plain = Self.simulate(seconds: 70, batching: nil)
-        let batched = Self.simulate(seconds: 70, batching: ReadBatching(pauseMs: 400, settleMs: 10_000))
+        let batched = Self.simulate(
+            seconds: 70, batching: ReadBatching(pause: .milliseconds(400), settle: .seconds(10)))
         // Per second over the last minute (the first 10 s are not paused).
         let plainRate = Double(plain.wakeups) / 70
         let wakeupsAfterSettling = batched.wakeups - plain.wakeups * 10 / 70
@@ -59,7 +60,8 @@ import Testing
     }
 
     @Test func packetsAreStampedNoEarlierThanTheyArrivedAndSomeOnTheMoment() {
-        let batched = Self.simulate(seconds: 70, batching: ReadBatching(pauseMs: 400, settleMs: 10_000))
+        let batched = Self.simulate(
+            seconds: 70, batching: ReadBatching(pause: .milliseconds(400), settle: .seconds(10)))
         let lateness = batched.reads.map { $0.at - $0.lastByteArrived }
         #expect(lateness.allSatisfy { $0 >= 0 })
         #expect(lateness.max()! <= 570_000_000, "at most the longest pause and a segment late")
@@ -75,7 +77,7 @@ import Testing
     }
 
     @Test func aBufferedPacketIsReadWithoutAPause() {
-        var batching = ReadBatching(pauseMs: 400, settleMs: 0)
+        var batching = ReadBatching(pause: .milliseconds(400), settle: .zero)
         let now = Instant(nanoseconds: 20_000_000_000)
         #expect(batching.pause(now: now, connected: .zero, bufferedBytes: 900, packetBytes: 418) == 0)
         let pauses = 300_000_000...500_000_000 as ClosedRange<Int64>
@@ -90,7 +92,7 @@ import Testing
     /// source that sends at a fixed period at a slowly drifting phase, and the station's
     /// clock, fitted from those reads, saw the beat as a rate (issue 67).
     @Test func pausesVaryAtRandomSoThatNoBeatIsSampled() {
-        var batching = ReadBatching(pauseMs: 400, settleMs: 0)
+        var batching = ReadBatching(pause: .milliseconds(400), settle: .zero)
         let pauses = (0..<1_000).map { _ in batching.nextPause() }
         #expect(pauses.min()! >= 300_000_000 && pauses.max()! <= 500_000_000)
         #expect(Set(pauses).count > 900, "\(Set(pauses).count) different pauses")

@@ -54,7 +54,8 @@ import Testing
         room.heard(from: "a", laterFrames: 40, at: Self.at(5))
         #expect(room.move(now: Self.at(6)) == 0, "half of 0.8 ms: left alone")
         room.heard(from: "a", laterFrames: -4_800, at: Self.at(7))
-        #expect(room.move(now: Self.at(7 + VenueAlignment.forgetAfterMs)) == 0, "a figure that old is forgotten")
+        #expect(
+            room.move(now: Self.at(7 + VenueAlignment.forgetAfter.milliseconds)) == 0, "a figure that old is forgotten")
         #expect(room.shiftFrames == 980)
     }
 

@@ -6,10 +6,10 @@ import Testing
 /// deliveries as a client sees them, then the box on them, in virtual time.
 @Suite(.timeLimit(.minutes(10))) struct DeliveryModelTests {
     /// A network of 24 ms packets, connected 30 s into the source, delivered as `model` says.
-    static func network(_ model: SimulatedNetwork.DeliveryModel, jitterMs: Int64 = 0) -> SimulatedNetwork {
+    static func network(_ model: SimulatedNetwork.DeliveryModel, jitter: TimeAmount = .zero) -> SimulatedNetwork {
         SimulatedNetwork(
-            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: jitterMs, burstMs: 4_000,
-            connectAtMs: 30_000, outages: [], events: [], model: model, seed: 7)
+            packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: jitter, burst: .seconds(4),
+            connectAt: .seconds(30), outages: [], events: [], model: model, seed: 7)
     }
 
     /// Each packet as it arrives (source packet index, arrival), for `seconds` of arrivals.
@@ -95,10 +95,10 @@ extension DeliveryModelTests {
     /// 15 minutes, towards all of the path's change).
     @Test func aReconnectToAFartherEdgeKeepsTheDelay() throws {
         var scenario = SimulationScenario()
-        (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (1_800_000, 60_000, 200)
+        (scenario.duration, scenario.delay, scenario.stationPpm) = (.minutes(30), .minutes(1), 200)
         scenario.delivery.pathChanges = [.init(at: .seconds(300), latency: .milliseconds(120))]
-        scenario.outages = [.init(atMs: 300_000, lengthMs: 2_000)]
-        scenario.measureFromMs = 60_000
+        scenario.outages = [.init(at: .minutes(5), length: .seconds(2))]
+        scenario.measureFrom = .minutes(1)
         let report = try Simulation(scenario).run()
         #expect(report.splices == 1 && report.lostMs == 0)
         let levels = report.delayErrorMsByMinute.filter { $0.minute >= 1 }
@@ -127,8 +127,10 @@ extension DeliveryModelTests {
         throws
     {
         var scenario = SimulationScenario()
-        (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (600_000, 60_000, ppm)
-        (scenario.jitterMs, scenario.sourceLeadMs) = (3, 10_000 + 4_000 * (segmentSeconds / 6 - 1))
+        (scenario.duration, scenario.delay, scenario.stationPpm) = (.minutes(10), .minutes(1), ppm)
+        (scenario.jitter, scenario.sourceLead) = (
+            .milliseconds(3), .milliseconds(10_000 + 4_000 * (segmentSeconds / 6 - 1))
+        )
         scenario.delivery.hlsSegment = .seconds(segmentSeconds)
         let report = try Simulation(scenario).run()
         #expect(report.lostMs == 0 && report.underruns == 0)
@@ -150,9 +152,9 @@ extension DeliveryModelTests {
     /// apart, and the heard delay holds.
     @Test func aRouteChangeInsideAConnectionKeepsTheDelay() throws {
         var scenario = SimulationScenario()
-        (scenario.durationMs, scenario.delayMs, scenario.stationPpm) = (900_000, 60_000, 200)
+        (scenario.duration, scenario.delay, scenario.stationPpm) = (.minutes(15), .minutes(1), 200)
         scenario.delivery.pathChanges = [.init(at: .seconds(300), latency: .milliseconds(120))]
-        scenario.measureFromMs = 60_000
+        scenario.measureFrom = .minutes(1)
         let report = try Simulation(scenario).run()
         #expect(report.lostMs == 0 && report.splices == 0)
         #expect(report.lagSteps == 1, "one step found: \(report.lagSteps)")

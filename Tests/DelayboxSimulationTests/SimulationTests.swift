@@ -6,14 +6,14 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct SimulationTests {
     func scenario(minutes: Int64, delayS: Int64 = 60) -> SimulationScenario {
         var scenario = SimulationScenario()
-        scenario.durationMs = minutes * 60_000
-        scenario.delayMs = delayS * 1000
+        scenario.duration = .milliseconds(minutes * 60_000)
+        scenario.delay = .milliseconds(delayS * 1000)
         return scenario
     }
 
     @Test func outagesLoseOnlyWhatTheServerNeverResent() throws {
         var scenario = scenario(minutes: 8)
-        scenario.outages = [.init(atMs: 120_000, lengthMs: 3_000), .init(atMs: 240_000, lengthMs: 10_000)]
+        scenario.outages = [.init(at: .minutes(2), length: .seconds(3)), .init(at: .minutes(4), length: .seconds(10))]
         let report = try Simulation(scenario).run()
         #expect(abs(report.lostMs - 6_000) <= 24, "the 10 s outage minus the 4 s burst, within a packet")
         #expect(report.lostMs == report.lostMsExpected, "exactly what the server never delivered")
@@ -29,7 +29,7 @@ import Testing
         var clean = scenario(minutes: 2)
         clean.recordOutput = true
         var interrupted = clean
-        interrupted.outages = [.init(atMs: 65_000, lengthMs: 3_000)]
+        interrupted.outages = [.init(at: .seconds(65), length: .seconds(3))]
         let reference = try Simulation(clean)
         _ = reference.run()
         let dropped = try Simulation(interrupted)
@@ -42,12 +42,13 @@ import Testing
     @Test func eventsTakeEffectAtTheJackWithinAMillisecondOfTheirDelayedTime() throws {
         var scenario = scenario(minutes: 5)
         scenario.events = [
-            .init(atMs: 90_000, event: .streamerMuted),
-            .init(atMs: 120_000, event: .streamerUnmuted),
-            .init(atMs: 150_000, event: .adBreak(AdBreak(audioURL: "file:///ads/half-time.mp3", durationMs: 30_000))),
-            .init(atMs: 200_000, event: .title("Second half")),
+            .init(at: .seconds(90), event: .streamerMuted),
+            .init(at: .minutes(2), event: .streamerUnmuted),
+            .init(
+                at: .seconds(150), event: .adBreak(AdBreak(audioURL: "file:///ads/half-time.mp3", durationMs: 30_000))),
+            .init(at: .seconds(200), event: .title("Second half")),
         ]
-        scenario.outages = [.init(atMs: 100_000, lengthMs: 2_000)]  // resends the mute: it must fire once
+        scenario.outages = [.init(at: .seconds(100), length: .seconds(2))]  // resends the mute: it must fire once
         let report = try Simulation(scenario).run()
         #expect(report.events.count == 4)
         for event in report.events {
@@ -59,8 +60,8 @@ import Testing
 
     @Test func networkJitterDoesNotMoveTheDelay() throws {
         var scenario = scenario(minutes: 5, delayS: 10)
-        scenario.jitterMs = 80
-        scenario.outages = [.init(atMs: 100_000, lengthMs: 2_000)]
+        scenario.jitter = .milliseconds(80)
+        scenario.outages = [.init(at: .seconds(100), length: .seconds(2))]
         let report = try Simulation(scenario).run()
         #expect(report.underruns == 0)
         #expect(report.gapsMs == 0)
@@ -74,7 +75,7 @@ import Testing
     func dacDriftIsCorrectedContinuously(driftPpm: Double, jitterMs: Int64) throws {
         var scenario = scenario(minutes: 20)
         scenario.driftPpm = driftPpm
-        scenario.jitterMs = jitterMs
+        scenario.jitter = .milliseconds(jitterMs)
         let report = try Simulation(scenario).run()
         #expect(report.resyncs == 0)
         #expect(report.delayErrorMsMax < 2, "max \(report.delayErrorMsMax) ms")
@@ -94,9 +95,9 @@ import Testing
 
     @Test func listenerPausesAndDelayChangesRunThroughTheSameEngine() throws {
         var scenario = scenario(minutes: 6, delayS: 10)
-        scenario.events = [.init(atMs: 200_000, event: .streamerMuted)]
-        scenario.pauses = [(atMs: 60_000, lengthMs: 120_000)]  // delay grows to 130 s
-        scenario.delayChanges = [(atMs: 300_000, delayMs: 20_000)]  // jumps over the mute
+        scenario.events = [.init(at: .seconds(200), event: .streamerMuted)]
+        scenario.pauses = [(at: .minutes(1), length: .minutes(2))]  // delay grows to 130 s
+        scenario.delayChanges = [(at: .minutes(5), delay: .seconds(20))]  // jumps over the mute
         let report = try Simulation(scenario).run()
         #expect(report.finalDelayMs == 20_000)
         #expect(report.events.first?.transition == "executedByJump")
@@ -108,8 +109,8 @@ import Testing
 
     @Test func runsAreDeterministic() throws {
         var scenario = scenario(minutes: 3, delayS: 5)
-        scenario.jitterMs = 30
-        scenario.outages = [.init(atMs: 60_000, lengthMs: 7_000)]
+        scenario.jitter = .milliseconds(30)
+        scenario.outages = [.init(at: .minutes(1), length: .seconds(7))]
         let first = try Simulation(scenario).run().jsonString()
         let second = try Simulation(scenario).run().jsonString()
         #expect(first == second)
@@ -117,8 +118,8 @@ import Testing
 
     @Test func theSimulatedServerKnowsWhatItNeverResent() {
         let network = SimulatedNetwork(
-            packetFrames: 1_152, packetBytes: 384, latencyMs: 20, jitterMs: 0, burstMs: 4_000,
-            connectAtMs: 10_000, outages: [.init(atMs: 100_000, lengthMs: 10_000)],
+            packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: .zero, burst: .seconds(4),
+            connectAt: .seconds(10), outages: [.init(at: .seconds(100), length: .seconds(10))],
             events: [], seed: 1)
         let lost = network.lostPackets()
         #expect(lost.count == 1)

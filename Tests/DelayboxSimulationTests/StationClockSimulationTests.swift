@@ -12,14 +12,14 @@ import Testing
 /// (0 on a steady network; 19-25 ms with 0-500 ms of it) — a constant of the path, the
 /// same for the whole run. What must not move is the delay.
 @Suite(.timeLimit(.minutes(10))) struct StationClockSimulationTests {
-    /// A scenario of `minutes` at `delayMs` against a station `stationPpm` off, its
-    /// arrivals up to `jitterMs` late.
+    /// A scenario of `minutes` at `delay` against a station `stationPpm` off, its
+    /// arrivals up to `jitter` late.
     static func scenario(
-        minutes: Int64, delayMs: Int64 = SimulationScenario().delayMs, stationPpm: Double = 0, jitterMs: Int64
+        minutes: Int64, delay: TimeAmount = SimulationScenario().delay, stationPpm: Double = 0, jitter: TimeAmount
     ) -> SimulationScenario {
         var scenario = SimulationScenario()
-        (scenario.durationMs, scenario.delayMs) = (minutes * 60_000, delayMs)
-        (scenario.stationPpm, scenario.jitterMs) = (stationPpm, jitterMs)
+        (scenario.duration, scenario.delay) = (.minutes(minutes), delay)
+        (scenario.stationPpm, scenario.jitter) = (stationPpm, jitter)
         return scenario
     }
 
@@ -28,10 +28,12 @@ import Testing
     /// outages that lose audio (each placed by time again); measured from the 10th minute.
     @Test(arguments: [(200.0, -100.0), (-200.0, 100.0)])
     func theHeardDelayHoldsAgainstTheStationsClockForThreeHours(stationPpm: Double, dacPpm: Double) throws {
-        var scenario = Self.scenario(minutes: 180, stationPpm: stationPpm, jitterMs: 500)
+        var scenario = Self.scenario(minutes: 180, stationPpm: stationPpm, jitter: .milliseconds(500))
         scenario.driftPpm = dacPpm
-        scenario.outages = [.init(atMs: 2_400_000, lengthMs: 5_000), .init(atMs: 6_000_000, lengthMs: 20_000)]
-        scenario.measureFromMs = 600_000
+        scenario.outages = [
+            .init(at: .minutes(40), length: .seconds(5)), .init(at: .minutes(100), length: .seconds(20)),
+        ]
+        scenario.measureFrom = .minutes(10)
         let report = try Simulation(scenario).run()
         #expect(report.delayWanderMsP99 <= 5, "p99 \(report.delayWanderMsP99) ms")
         #expect(report.delayWanderMsMax <= 20, "max \(report.delayWanderMsMax) ms")
@@ -47,9 +49,9 @@ import Testing
     /// A congested path (+300 ms for 30 s, then back) says nothing of the station's clock:
     /// the delay does not follow it.
     @Test func aCongestedMinuteDoesNotMoveTheDelay() throws {
-        var scenario = Self.scenario(minutes: 30, delayMs: 30_000, stationPpm: 100, jitterMs: 20)
-        scenario.congestions = [.init(atMs: 900_000, lengthMs: 30_000, extraMs: 300)]
-        scenario.measureFromMs = 600_000
+        var scenario = Self.scenario(minutes: 30, delay: .seconds(30), stationPpm: 100, jitter: .milliseconds(20))
+        scenario.congestions = [.init(at: .minutes(15), length: .seconds(30), extra: .milliseconds(300))]
+        scenario.measureFrom = .minutes(10)
         let report = try Simulation(scenario).run()
         #expect(report.delayWanderMsMax <= 5, "max \(report.delayWanderMsMax) ms about \(report.delayErrorMsMedian)")
         #expect(report.resyncs == 0 && report.underruns == 0 && report.gapsMs == 0)
@@ -57,7 +59,7 @@ import Testing
 
     /// A station on this box's clock is left alone.
     @Test func aStationOnTimeIsNotSlipped() throws {
-        let scenario = Self.scenario(minutes: 20, jitterMs: 40)
+        let scenario = Self.scenario(minutes: 20, jitter: .milliseconds(40))
         let report = try Simulation(scenario).run()
         let followed = try #require(report.stationPpmMeasured)
         #expect(abs(followed) < 1, "followed \(followed) ppm")
@@ -76,7 +78,7 @@ import Testing
     @Test(arguments: [500.0, -500.0, 200.0, -50.0])
     func theDelayLocksWithinSecondsWithoutAStep(stationPpm: Double) throws {
         let scenario = StationClockSimulationTests.scenario(
-            minutes: 30, delayMs: 20_000, stationPpm: stationPpm, jitterMs: 40)
+            minutes: 30, delay: .seconds(20), stationPpm: stationPpm, jitter: .milliseconds(40))
         let report = try Simulation(scenario).run()
         let minutes = report.delayErrorMsByMinute
         let final = try #require(minutes.last).medianMs
@@ -102,7 +104,7 @@ import Testing
     func aBoxReadingInBatchesKeepsItsDelay(stationPpm: Double) throws {
         for seed in UInt64(1)...3 {
             var scenario = StationClockSimulationTests.scenario(
-                minutes: 5, delayMs: 3_000, stationPpm: stationPpm, jitterMs: 20)
+                minutes: 5, delay: .seconds(3), stationPpm: stationPpm, jitter: .milliseconds(20))
             scenario.readBatching = ReadBatching()
             scenario.seed = seed
             let report = try Simulation(scenario).run()
@@ -119,7 +121,8 @@ import Testing
     /// final level from the first heard second, at a 3 s delay. Without it the first
     /// seconds slide until the arrivals show the rate (+500 ppm: 2.6 ms off).
     @Test func aStationPlayedBeforeStartsLocked() throws {
-        var scenario = StationClockSimulationTests.scenario(minutes: 5, delayMs: 3_000, stationPpm: 500, jitterMs: 40)
+        var scenario = StationClockSimulationTests.scenario(
+            minutes: 5, delay: .seconds(3), stationPpm: 500, jitter: .milliseconds(40))
         func worst(_ report: SimulationReport) throws -> Double {
             let final = try #require(report.delayErrorMsByMinute.last).medianMs
             return report.delayErrorMsByMinute.map { max(abs($0.minMs - final), abs($0.maxMs - final)) }.max() ?? 0
