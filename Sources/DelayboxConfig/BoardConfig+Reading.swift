@@ -113,7 +113,7 @@ extension BoardConfig {
                 name: name, line: line,
                 bias: reader.choice("bias", as: LineBias.self) ?? .pullUp,
                 activeLow: reader.bool("active_low") ?? true,
-                debounceMs: reader.milliseconds("debounce", in: 1...200) ?? 10,
+                debounce: .milliseconds(reader.milliseconds("debounce", in: 1...200) ?? 10),
                 press: reader.choice("press", as: ControlAction.self),
                 longPress: reader.choice("long_press", as: ControlAction.self),
                 doublePress: reader.choice("double_press", as: ControlAction.self),

@@ -78,7 +78,8 @@ public struct ButtonSettings: Sendable, Equatable {
     public var line: Int
     public var bias: LineBias
     public var activeLow: Bool
-    public var debounceMs: Int64
+    /// Edges closer than this to the one before are bounce (`debounce`).
+    public var debounce: TimeAmount
     public var press: ControlAction?
     public var longPress: ControlAction?
     public var doublePress: ControlAction?
@@ -86,7 +87,8 @@ public struct ButtonSettings: Sendable, Equatable {
     public var hold: ControlAction?
 
     public init(
-        name: String, line: Int, bias: LineBias = .pullUp, activeLow: Bool = true, debounceMs: Int64 = 10,
+        name: String, line: Int, bias: LineBias = .pullUp, activeLow: Bool = true,
+        debounce: TimeAmount = .milliseconds(10),
         press: ControlAction? = nil, longPress: ControlAction? = nil, doublePress: ControlAction? = nil,
         hold: ControlAction? = nil
     ) {
@@ -94,7 +96,7 @@ public struct ButtonSettings: Sendable, Equatable {
         self.line = line
         self.bias = bias
         self.activeLow = activeLow
-        self.debounceMs = debounceMs
+        self.debounce = debounce
         self.press = press
         self.longPress = longPress
         self.doublePress = doublePress

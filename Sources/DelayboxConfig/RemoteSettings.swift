@@ -1,3 +1,5 @@
+import DelayboxEngine
+
 /// A remote control through the kernel's input layer (docs/controls.md): an IR receiver
 /// that the kernel decodes (the `gpio-ir` overlay, rc-core and a keymap), a USB remote or
 /// a keyboard. Its keys, by the kernel's names, do what the front panel's buttons do.
@@ -33,11 +35,11 @@ public struct RemoteKey: Sendable, Equatable {
     public var name: String
     public var code: Int
     public var press: ControlBinding?
-    /// Held for `RemoteKey.longPressMs`: e.g. a number key saves the delay in its preset.
+    /// Held for `RemoteKey.longPressHold`: e.g. a number key saves the delay in its preset.
     public var longPress: ControlBinding?
 
-    /// How long a key is held for its long press (ms).
-    public static let longPressMs: Int64 = 1_000
+    /// How long a key is held for its long press.
+    public static let longPressHold = TimeAmount.seconds(1)
 
     public init(name: String, code: Int, press: ControlBinding?, longPress: ControlBinding? = nil) {
         self.name = name

@@ -12,8 +12,8 @@ public struct ControlActions: Sendable {
 
     /// Delay change per press, or per slow detent (ms).
     public let delayStepMs: Int64
-    /// The most one detent or one repeat may change the delay, however fast (ms).
-    public static let maxDelayStepMs: Int64 = 1_000
+    /// The most one detent or one repeat may change the delay, however fast.
+    public static let largestDelayStep = TimeAmount.seconds(1)
     /// Volume change per press (steps of the 0-100 scale).
     public static let volumeStep = 2
     public private(set) var knobMode = KnobMode.delay
@@ -48,8 +48,8 @@ public struct ControlActions: Sendable {
     }
 
     /// One step of the delay at `multiplier` times the base step (the knob spinning, a
-    /// remote's key held): rounded to 10 ms, at most `maxDelayStepMs` (ms).
+    /// remote's key held): rounded to 10 ms, at most `largestDelayStep` (ms).
     public func delayStep(multiplier: Double) -> Int64 {
-        min(Self.maxDelayStepMs, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
+        min(Self.largestDelayStep.milliseconds, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
     }
 }

@@ -17,8 +17,8 @@ public struct TimedCommand: Sendable, Equatable {
 /// toggle, the volume), accelerated by how fast it spins; tap-to-sync measures two taps.
 /// Pure: time is the edges' own, and `advance(to:)` when nothing happens.
 public struct ControlSurface: Sendable {
-    /// The encoder's push switch's debounce (ms): a button's default.
-    public static let pushDebounceMs = 10
+    /// The encoder's push switch's debounce: a button's default.
+    public static let pushDebounce = TimeAmount.milliseconds(10)
 
     struct Button: Sendable {
         var settings: ButtonSettings
@@ -64,7 +64,7 @@ public struct ControlSurface: Sendable {
                 buttons[push] = Self.button(
                     ButtonSettings(
                         name: "encoder push", line: push, bias: encoder.bias, activeLow: true,
-                        debounceMs: Int64(Self.pushDebounceMs), press: encoder.pushAction,
+                        debounce: Self.pushDebounce, press: encoder.pushAction,
                         longPress: encoder.pushLongAction, doublePress: nil, hold: nil))
             }
         }
@@ -74,7 +74,7 @@ public struct ControlSurface: Sendable {
 
     private static func button(_ settings: ButtonSettings) -> Button {
         var timing = ButtonDecoder.Timing()
-        timing.debounce = .milliseconds(settings.debounceMs)
+        timing.debounce = settings.debounce
         return Button(
             settings: settings,
             decoder: ButtonDecoder(

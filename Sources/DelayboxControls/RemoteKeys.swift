@@ -4,7 +4,7 @@ import DelayboxUnits
 
 /// A remote control's keys as the board config maps them: key events in, commands out.
 /// A press does its action at once; a key that also has a long press does its press when
-/// it comes up early, its long press once held for `RemoteKey.longPressMs`. A held delay
+/// it comes up early, its long press once held for `RemoteKey.longPressHold`. A held delay
 /// or volume key repeats with the kernel's autorepeat, and the delay's steps grow the
 /// longer it is held, as the knob's do the faster it spins: from the base step after
 /// `accelerationStart` to ten times it (at most 1 s a step) at `accelerationFull`.
@@ -15,7 +15,7 @@ public struct RemoteKeys: Sendable {
     /// Held this long, it moves by ten steps.
     public static let accelerationFull = TimeAmount.seconds(3)
     /// Held this long, a key with a long press does it.
-    static let longPress = TimeAmount.milliseconds(RemoteKey.longPressMs)
+    static let longPress = RemoteKey.longPressHold
     /// Held this long, the key whose long press says where the box is (`say_address`, the
     /// owner's "hand on the box") resets it to its factory settings: it said the box's
     /// address at a second, and goes on to the reset only for a hand that keeps holding.

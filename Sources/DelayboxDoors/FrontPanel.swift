@@ -43,7 +43,7 @@ public final class FrontPanel: Sendable {
             try chip.watch(
                 GPIOChip.Input(
                     line: button.line, pull: Self.pull(button.bias),
-                    debounceMicroseconds: Int(button.debounceMs) * 1_000))
+                    debounceMicroseconds: Int(button.debounce.nanoseconds / 1_000)))
         }
         if let encoder = gpio.encoder {
             for line in [encoder.a, encoder.b] {
@@ -53,7 +53,7 @@ public final class FrontPanel: Sendable {
                 try chip.watch(
                     GPIOChip.Input(
                         line: push, pull: Self.pull(encoder.bias),
-                        debounceMicroseconds: ControlSurface.pushDebounceMs * 1_000))
+                        debounceMicroseconds: Int(ControlSurface.pushDebounce.nanoseconds / 1_000)))
             }
         }
         for led in gpio.leds { try chip.drive(line: led.line) }

@@ -165,8 +165,8 @@ final class MQTTDoor: Sendable {
             staging.withLock { $0.connected() }
         case .refused(let reason):
             report("the broker refused the connection: \(reason)", error: true)
-        case .lost(let reason, let retryMs):
-            report(reason, then: "; trying again in \(retryMs) ms (then up to every 30 s)", error: false)
+        case .lost(let reason, let retry):
+            report(reason, then: "; trying again in \(retry.milliseconds) ms (then up to every 30 s)", error: false)
         case .oversized(let topic, let bytes):
             report("a message of \(bytes) bytes on \(topic) was dropped unread: a command is a line", error: false)
             return

@@ -12,8 +12,8 @@ import DelayboxEngine
 /// blocking call through the shared `InterruptGate`.
 public final class FFmpegInput {
     public struct Options: Sendable {
-        /// No data for this long counts as a stall (ms).
-        public var stallTimeoutMs: Int64 = 5_000
+        /// No data for this long counts as a stall.
+        public var stallTimeout = TimeAmount.seconds(5)
         public var userAgent = "Delaybox"
         public init() {}
     }
@@ -58,20 +58,20 @@ public final class FFmpegInput {
     private var longestWait: Int64 = 0
     private var readBefore = false
 
-    /// The least a read of HLS or DASH may wait (ms): FFmpeg's demuxer waits for the next
+    /// The least a read of HLS or DASH may wait: FFmpeg's demuxer waits for the next
     /// playlist inside one read — up to a segment's length (10 s is common), then fetches
     /// it. Cutting that at the 5 s of a byte stream lost 6 s segments' audio (issue 67).
-    public static let segmentedStallMs: Int64 = 30_000
+    public static let segmentedStall = TimeAmount.seconds(30)
     /// The most: a station whose segments are longer still is followed up to this.
-    public static let segmentedStallMaxMs: Int64 = 120_000
+    public static let segmentedStallMax = TimeAmount.minutes(2)
 
-    /// How long the next read may wait before it counts as a stall (ms): the option for a
-    /// byte stream; for segments the longer of `segmentedStallMs` and three times the
-    /// longest wait seen on this connection, at most `segmentedStallMaxMs`.
-    var readStallMs: Int64 {
-        guard !readsOneByteStream else { return options.stallTimeoutMs }
-        let seen = 3 * longestWait / 1_000_000
-        return min(Self.segmentedStallMaxMs, max(options.stallTimeoutMs, Self.segmentedStallMs, seen))
+    /// How long the next read may wait before it counts as a stall: the option for a byte
+    /// stream; for segments the longer of `segmentedStall` and three times the longest wait
+    /// seen on this connection, at most `segmentedStallMax`.
+    var readStall: TimeAmount {
+        guard !readsOneByteStream else { return options.stallTimeout }
+        let seen = TimeAmount(nanoseconds: 3 * longestWait)
+        return min(Self.segmentedStallMax, max(options.stallTimeout, Self.segmentedStall, seen))
     }
 
     /// Opens `url` with what `access` allows; blocks at most the stall timeout per network step.
@@ -123,12 +123,12 @@ public final class FFmpegInput {
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        gate.arm(milliseconds: options.stallTimeoutMs)
+        gate.arm(for: options.stallTimeout)
         FFmpegLog.beginCall()
         do throws(FFmpegError) {
             try FFmpegError.check(avformat_open_input(&opened, url ?? "", nil, &dictionary), "avformat_open_input")
             self.context = opened
-            gate.arm(milliseconds: options.stallTimeoutMs)
+            gate.arm(for: options.stallTimeout)
             try FFmpegError.check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
             let index = try FFmpegError.check(
                 av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0), "av_find_best_stream")
@@ -196,7 +196,7 @@ public final class FFmpegInput {
     /// The corresponding C function is `av_read_frame`.
     public func readPacket() throws(FFmpegError) -> StreamPacket? {
         while true {
-            gate.arm(milliseconds: readStallMs)
+            gate.arm(for: readStall)
             FFmpegLog.beginCall()
             let began = InterruptGate.monotonicNanoseconds()
             let code = av_read_frame(context, packet)

@@ -1,4 +1,5 @@
 import CFFmpeg
+import DelayboxUnits
 import Synchronization
 
 #if canImport(Glibc)
@@ -32,8 +33,8 @@ public final class InterruptGate: Sendable {
     public func beginConnection() { stalled.store(false, ordering: .relaxed) }
 
     /// Allows the next blocking call `milliseconds` before it counts as a stall.
-    public func arm(milliseconds: Int64) {
-        deadline.store(Self.monotonicNanoseconds() + milliseconds * 1_000_000, ordering: .relaxed)
+    public func arm(for wait: TimeAmount) {
+        deadline.store(Self.monotonicNanoseconds() + wait.nanoseconds, ordering: .relaxed)
     }
 
     /// The callback's answer: non-zero interrupts the blocking call.

@@ -4,12 +4,12 @@ import DelayboxUnits
 /// may count (issue 70). A room's boxes compare when each took the stream to be live on its
 /// own wall clock (`VenueFigure`): a box whose clock is 80 ms off would move every other
 /// box by 80 ms. So a box takes part only while chrony says its clock is within
-/// `trustedErrorMs` of the server it follows (the venue's hub), or when its clock *is* the
+/// `trustedError` of the server it follows (the venue's hub), or when its clock *is* the
 /// room's (`mqtt.venue_clock: own`: the hub itself, or boxes sharing one machine).
 public struct VenueClock: Sendable, Equatable {
     /// The most a wall clock may be off the room's for the box to take part (ms): the room
     /// plays as one within 5 ms (docs/mqtt.md), and each box's placement has its own share.
-    public static let trustedErrorMs = 1.0
+    public static let trustedError = TimeAmount.milliseconds(1)
     /// Fewest samples of the server chrony has before its spread is believed.
     static let fewestSamples = 4
 
@@ -32,7 +32,7 @@ public struct VenueClock: Sendable, Equatable {
     }
 
     /// Whether the box takes part in the room's alignment.
-    public var trusted: Bool { errorMs.map { $0 <= Self.trustedErrorMs } ?? false }
+    public var trusted: Bool { errorMs.map { $0 <= Self.trustedError.seconds * 1_000 } ?? false }
 
     /// What `status` says: `within 0.04 ms of 192.168.1.10`, `the room's own`, or `not
     /// aligning: ` and `whyNot`.
@@ -48,7 +48,7 @@ public struct VenueClock: Sendable, Equatable {
         guard let errorMs else { return problem ?? "the clock is not known" }
         guard !trusted else { return nil }
         return
-            "\(String(printf: "%.2f", errorMs)) ms off \(source ?? "its server") (\(Int(Self.trustedErrorMs)) ms needed)"
+            "\(String(printf: "%.2f", errorMs)) ms off \(source ?? "its server") (\(Self.trustedError.milliseconds) ms needed)"
     }
 
     /// The clock as `chronyc -c -n -m tracking sources sourcestats` reports it (`output`,

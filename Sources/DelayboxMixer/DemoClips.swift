@@ -16,13 +16,13 @@ public enum DemoClips {
 
     /// C major arpeggio (C4 E4 G4 C5 G4 E4…), 250 ms notes with soft attack and decay.
     static let music: AudioClip = notes(
-        [261.63, 329.63, 392.00, 523.25, 392.00, 329.63, 261.63, 196.00], noteMs: 250,
+        [261.63, 329.63, 392.00, 523.25, 392.00, 329.63, 261.63, 196.00], note: .milliseconds(250),
         repeats: 4, level: 0.15)
     /// A bright two-tone "ding-dong" chime, repeated.
-    static let ad: AudioClip = notes([1_046.5, 783.99, 0, 0], noteMs: 500, repeats: 5, level: 0.25)
+    static let ad: AudioClip = notes([1_046.5, 783.99, 0, 0], note: .milliseconds(500), repeats: 5, level: 0.25)
 
-    private static func notes(_ pitches: [Double], noteMs: Int64, repeats: Int, level: Double) -> AudioClip {
-        let length = Int(AudioFormat.frames(milliseconds: noteMs))
+    private static func notes(_ pitches: [Double], note: TimeAmount, repeats: Int, level: Double) -> AudioClip {
+        let length = Int(note.audioFrames)
         let attack = Double(AudioFormat.frames(milliseconds: 10))
         var mono: [Float] = []
         mono.reserveCapacity(length * pitches.count * repeats)
@@ -31,7 +31,7 @@ public enum DemoClips {
                 for frame in 0..<length {
                     let time = Double(frame) / Double(AudioFormat.sampleRate)
                     let envelope =
-                        min(1, Double(frame) / attack) * exp(-3 * time / (Double(noteMs) / 1_000))
+                        min(1, Double(frame) / attack) * exp(-3 * time / note.seconds)
                         * min(1, Double(length - 1 - frame) / attack)
                     let tone = sin(2 * Double.pi * hertz * time) + 0.3 * sin(4 * Double.pi * hertz * time)
                     mono.append(hertz == 0 ? 0 : Float(level * envelope * tone))

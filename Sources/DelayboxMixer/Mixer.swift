@@ -21,13 +21,16 @@ public final class Mixer {
     /// - Parameters:
     ///   - sources: how many inputs (addressed 0..<sources).
     ///   - capacityFrames: audio each source can hold ahead of the mix position.
-    ///   - idleAfterMs: silence after which a source counts as idle.
+    ///   - idleAfter: silence after which a source counts as idle.
     ///   - position: the timeline frame to start mixing at.
-    public init(sources count: Int, capacityFrames: Int = 48_000, idleAfterMs: Int64 = 200, position: Int64 = 0) {
+    public init(
+        sources count: Int, capacityFrames: Int = 48_000, idleAfter: TimeAmount = .milliseconds(200),
+        position: Int64 = 0
+    ) {
         self.position = position
         sources = (0..<count).map { _ in
             MixerSource(
-                capacityFrames: capacityFrames, level: 1, idleAfterFrames: AudioFormat.frames(milliseconds: idleAfterMs)
+                capacityFrames: capacityFrames, level: 1, idleAfterFrames: idleAfter.audioFrames
             )
         }
     }
@@ -73,9 +76,9 @@ public final class Mixer {
 
     // MARK: Settings
 
-    /// Ramps a source's level (linear amplitude 0...1) to `level` over `rampMs`.
-    public func setLevel(_ source: Int, _ level: Float, rampMs: Int64) {
-        sources[source].level.ramp(to: level, lengthFrames: Int(AudioFormat.frames(milliseconds: rampMs)))
+    /// Ramps a source's level (linear amplitude 0...1) to `level` over `ramp`.
+    public func setLevel(_ source: Int, _ level: Float, over ramp: TimeAmount) {
+        sources[source].level.ramp(to: level, lengthFrames: Int(ramp.audioFrames))
     }
 
     /// A source's level now, and where it is heading.

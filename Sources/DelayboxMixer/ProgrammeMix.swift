@@ -28,11 +28,11 @@ public final class ProgrammeMix {
 
     /// Level changes, in ms.
     public enum Ramp {
-        public static let mute: Int64 = 800
-        public static let duck: Int64 = 300
-        public static let adIn: Int64 = 10
-        public static let adOut: Int64 = 50
-        public static let pause: Int64 = 20
+        public static let mute = TimeAmount.milliseconds(800)
+        public static let duck = TimeAmount.milliseconds(300)
+        public static let adIn = TimeAmount.milliseconds(10)
+        public static let adOut = TimeAmount.milliseconds(50)
+        public static let pause = TimeAmount.milliseconds(20)
     }
 
     /// Whether ad breaks play their ads (the channel's and the listener's setting).
@@ -62,8 +62,8 @@ public final class ProgrammeMix {
 
     public init() {
         mixer = Mixer(sources: Input.allCases.count, capacityFrames: Self.queueFrames)
-        mixer.setLevel(Input.muteMusic.rawValue, 0, rampMs: 0)
-        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
+        mixer.setLevel(Input.muteMusic.rawValue, 0, over: .zero)
+        mixer.setLevel(Input.ad.rawValue, 0, over: .zero)
     }
 
     // MARK: Clips
@@ -111,7 +111,7 @@ public final class ProgrammeMix {
     public func channelChanged() {
         isMuted = false
         if playingAd != nil { stopAd() }
-        retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
+        retarget(stream: Ramp.mute, music: Ramp.mute, ad: Ramp.adOut)
     }
 
     /// What happened worth a log line since the last call.
@@ -133,7 +133,7 @@ public final class ProgrammeMix {
         if UnsafePointer(out) != programme { out.update(from: programme, count: frames * AudioFormat.channelCount) }
         if playing != self.playing {
             self.playing = playing
-            retarget(streamMs: Ramp.pause, musicMs: Ramp.pause, adMs: Ramp.pause)
+            retarget(stream: Ramp.pause, music: Ramp.pause, ad: Ramp.pause)
         }
         var done = 0
         var next = 0
@@ -262,7 +262,7 @@ public final class ProgrammeMix {
                 )
             }
         }
-        retarget(streamMs: Ramp.mute, musicMs: Ramp.mute, adMs: Ramp.adOut)
+        retarget(stream: Ramp.mute, music: Ramp.mute, ad: Ramp.adOut)
     }
 
     /// Starts `ad`'s break `elapsedFrames` into it: the ad from that frame, for the rest
@@ -287,35 +287,35 @@ public final class ProgrammeMix {
     private func playAdFromWhereTheBreakIs(_ clip: AudioClip?) -> Int64 {
         let elapsed = AudioFormat.frames(milliseconds: playingAd?.durationMs ?? 0) - adRemaining
         adPlayer = ClipPlayer(
-            clip: clip, loops: false, lengthFrames: adRemaining + AudioFormat.frames(milliseconds: Ramp.adOut),
+            clip: clip, loops: false, lengthFrames: adRemaining + Ramp.adOut.audioFrames,
             startFrame: Int(elapsed))
-        mixer.setLevel(Input.ad.rawValue, 0, rampMs: 0)
-        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adIn)
+        mixer.setLevel(Input.ad.rawValue, 0, over: .zero)
+        retarget(stream: Ramp.duck, music: Ramp.duck, ad: Ramp.adIn)
         return elapsed
     }
 
     private func endAd() {
         playingAd = nil
-        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adOut)
+        retarget(stream: Ramp.duck, music: Ramp.duck, ad: Ramp.adOut)
     }
 
     private func stopAd() {
         playingAd = nil
         adRemaining = 0
-        retarget(streamMs: Ramp.duck, musicMs: Ramp.duck, adMs: Ramp.adOut)
+        retarget(stream: Ramp.duck, music: Ramp.duck, ad: Ramp.adOut)
     }
 
     /// Sets each source's level for the state, ramping over the given lengths; a level
     /// already heading there keeps its ramp.
-    private func retarget(streamMs: Int64, musicMs: Int64, adMs: Int64) {
+    private func retarget(stream: TimeAmount, music: TimeAmount, ad adRamp: TimeAmount) {
         let ad = playingAd != nil
-        set(.stream, isMuted || ad ? 0 : 1, streamMs)
-        set(.muteMusic, isMuted && !ad && playing ? 1 : 0, musicMs)
-        set(.ad, ad && playing ? 1 : 0, adMs)
+        set(.stream, isMuted || ad ? 0 : 1, stream)
+        set(.muteMusic, isMuted && !ad && playing ? 1 : 0, music)
+        set(.ad, ad && playing ? 1 : 0, adRamp)
     }
 
-    private func set(_ input: Input, _ level: Float, _ rampMs: Int64) {
+    private func set(_ input: Input, _ level: Float, _ ramp: TimeAmount) {
         guard mixer.level(input.rawValue).target != level else { return }
-        mixer.setLevel(input.rawValue, level, rampMs: rampMs)
+        mixer.setLevel(input.rawValue, level, over: ramp)
     }
 }

@@ -59,8 +59,8 @@ public final class MosquittoClient: @unchecked Sendable {
         case connected
         /// The broker answered the connect with a refusal (credentials, client id).
         case refused(String)
-        /// Not connected: could not connect, or the connection was lost; retried in `retryMs`.
-        case lost(String, retryMs: Int64)
+        /// Not connected: could not connect, or the connection was lost; retried in `retry`.
+        case lost(String, retry: TimeAmount)
         /// A message on a subscribed topic; `retained`: the broker kept it from before this
         /// connection's subscription (a replay, not news).
         case message(topic: String, payload: [UInt8], retained: Bool)
@@ -198,7 +198,7 @@ public final class MosquittoClient: @unchecked Sendable {
                 connected.store(false, ordering: .releasing)
             }
             let wait = backoff.nextDelay(using: &random)
-            onEvent(.lost(failure, retryMs: wait.milliseconds))
+            onEvent(.lost(failure, retry: wait))
             thread.wait(for: wait)
         }
     }

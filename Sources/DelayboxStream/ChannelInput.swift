@@ -154,7 +154,8 @@ public enum ChannelInput {
                 input: try FFmpegInput(url: url, access: .channel(url), options: options, gate: gate), streamURL: url,
                 note: note)
         } catch {
-            throw Failure(description: gate.didStall ? "no answer within \(options.stallTimeoutMs) ms" : "\(error)")
+            throw Failure(
+                description: gate.didStall ? "no answer within \(options.stallTimeout.milliseconds) ms" : "\(error)")
         }
     }
 }

@@ -132,7 +132,10 @@ public final class StreamClient: ChannelFeed {
                 Self.isRecording(audioFrames: audioFrames, after: wall)
             )
         } catch {
-            return (gate.didStall ? "no data for \(options.input.stallTimeoutMs) ms" : "\(error)", delivered, false)
+            return (
+                gate.didStall ? "no data for \(options.input.stallTimeout.milliseconds) ms" : "\(error)", delivered,
+                false
+            )
         }
     }
 

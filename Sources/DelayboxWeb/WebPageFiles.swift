@@ -684,12 +684,12 @@ enum WebPageFiles {
           }
           // Heard before seen: the sound is early by the difference, so the delay grows; seen
           // before heard: it shrinks.
-          const changeMs = Math.round(seenAt - heardAt);
+          const change = Math.round(seenAt - heardAt);
           seenAt = heardAt = null;
-          if (Math.abs(changeMs) > 600000) { say("Those taps were too far apart: try again.", true); return; }
-          const sign = changeMs >= 0 ? "+" : "-";
-          run(forAll("delay " + sign + Math.abs(changeMs) + " ms")).then((answer) => {
-            if (answer) say("Delay " + (changeMs >= 0 ? "raised" : "lowered") + " by " + seconds(Math.abs(changeMs)) + ".");
+          if (Math.abs(change) > 600000) { say("Those taps were too far apart: try again.", true); return; }
+          const sign = change >= 0 ? "+" : "-";
+          run(forAll("delay " + sign + Math.abs(change) + " ms")).then((answer) => {
+            if (answer) say("Delay " + (change >= 0 ? "raised" : "lowered") + " by " + seconds(Math.abs(change)) + ".");
           });
         }
 

@@ -51,7 +51,7 @@ enum MixCost {
                     buffer.baseAddress!.update(from: samples.baseAddress!, count: samples.count)
                     for source in 1..<4 { mixer.enqueue(source, samples: samples, at: mixer.position) }
                     if index % 50 == 0 {
-                        mixer.setLevel(index % 100 == 0 ? 1 : 2, index % 100 == 0 ? 0.3 : 1, rampMs: 500)
+                        mixer.setLevel(index % 100 == 0 ? 1 : 2, index % 100 == 0 ? 0.3 : 1, over: .milliseconds(500))
                     }
                     mixer.mix(into: buffer.baseAddress!, frames: period, inPlace: 0)
                 }

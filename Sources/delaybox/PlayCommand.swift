@@ -69,7 +69,7 @@ struct PlayCommand: ParsableCommand {
         guard options.outputLatencyMs <= AudioSettings.maximumOutputLatencyMs else {
             throw ValidationError("--output-latency is at most \(AudioSettings.maximumOutputLatencyMs / 1000) s")
         }
-        options.client.input.stallTimeoutMs = try milliseconds(stallTimeout, "--stall-timeout")
+        options.client.input.stallTimeout = .milliseconds(try milliseconds(stallTimeout, "--stall-timeout"))
         options.client.backoff.cap = .milliseconds(try milliseconds(backoffCap, "--backoff-cap"))
         let status = try StreamPlayer(options: options) { line in
             StandardStream.output.write(line + "\n")

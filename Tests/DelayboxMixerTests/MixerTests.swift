@@ -47,7 +47,7 @@ import Testing
         let mixer = Mixer(sources: 1)
         Self.constant(0.5, frames: 1_000).withUnsafeBufferPointer { _ = mixer.enqueue(0, samples: $0, at: 0) }
         _ = Self.mix(mixer, frames: 100)
-        mixer.setLevel(0, 0, rampMs: 10)  // 480 frames
+        mixer.setLevel(0, 0, over: .milliseconds(10))  // 480 frames
         let out = Self.mix(mixer, frames: 600)
         for frame in [0, 1, 239, 478] {
             let expected = 0.5 * (1 - Float(frame + 1) / 480)
@@ -61,7 +61,7 @@ import Testing
     /// A source that stops delivering plays silence, never holds the mix back, turns idle
     /// after the threshold, and plays again when audio comes.
     @Test func aSourceThatStopsTurnsIdleAndComesBack() {
-        let mixer = Mixer(sources: 2, idleAfterMs: 100)
+        let mixer = Mixer(sources: 2, idleAfter: .milliseconds(100))
         #expect(mixer.isIdle(0), "never fed")
         Self.constant(0.5, frames: 480).withUnsafeBufferPointer { _ = mixer.enqueue(0, samples: $0, at: 0) }
         Self.constant(0.25, frames: 48_000).withUnsafeBufferPointer { _ = mixer.enqueue(1, samples: $0, at: 0) }

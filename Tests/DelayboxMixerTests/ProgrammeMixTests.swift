@@ -53,7 +53,7 @@ import Testing
         let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .streamerUnmuted])
         rig.run(milliseconds: 18_000)
         let muted = try Self.effectFrame(rig)
-        let ramp = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.mute))
+        let ramp = Int(ProgrammeMix.Ramp.mute.audioFrames)
         #expect(Self.left(rig, muted - 1) == 0)
         for k in [0, 1, 100, 239, 240, 19_200, ramp - 2] {
             let expected = Self.clipSample(3_277, k) * Float(k + 1) / Float(ramp)
@@ -74,7 +74,7 @@ import Testing
         let (rig, _) = try Self.rig(silent: false, events: [600: .streamerMuted])
         rig.run(milliseconds: 16_000)
         let muted = try Self.effectFrame(rig)
-        let ramp = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.mute))
+        let ramp = Int(ProgrammeMix.Ramp.mute.audioFrames)
         for k in stride(from: 0, to: ramp, by: 4_800) {
             let cycle = (muted + k..<muted + k + 48).map { Self.left(rig, $0) }
             let amplitude = ((cycle.max() ?? 0) - (cycle.min() ?? 0)) / 2
@@ -93,8 +93,8 @@ import Testing
         let (rig, mix) = try Self.rig(silent: true, events: [600: .streamerMuted, 700: .adBreak(ad)])
         rig.run(milliseconds: 20_000)
         let start = try Self.effectFrame(rig, 1)
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
-        let adIn = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
+        let adIn = Int(ProgrammeMix.Ramp.adIn.audioFrames)
         for k in [0, 1, 239, 240, adIn - 1, adIn, 7_200, duck - 1] {
             let expected =
                 Self.musicLevel * (1 - Float(k + 1) / Float(duck)) + Self.clipSample(6_554, k)
@@ -104,7 +104,7 @@ import Testing
         let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
         #expect(Self.left(rig, start + duck) == Self.adLevel)
         #expect(Self.left(rig, start + length - 1) == Self.adLevel)
-        let out = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adOut))
+        let out = Int(ProgrammeMix.Ramp.adOut.audioFrames)
         let k = out / 2 - 1
         let expected = Self.adLevel * (1 - Float(k + 1) / Float(out)) + Self.musicLevel * Float(k + 1) / Float(duck)
         #expect(abs(Self.left(rig, start + length + k) - expected) < 1e-5, "ad going out, music coming back")
@@ -130,7 +130,7 @@ import Testing
         let (rig, mix) = try Self.rig(silent: false, events: [600: .adBreak(missing)])
         rig.run(milliseconds: 16_000)
         let start = try Self.effectFrame(rig)
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         #expect(
             (start + duck..<start + 48_000).allSatisfy {
                 rig.output.samples[2 * $0] == 0 && rig.output.samples[2 * $0 + 1] == 0
@@ -191,7 +191,7 @@ import Testing
         let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
         #expect(elapsed > 48_000 && elapsed < length - 48_000, "landed well inside the break: \(elapsed) frames in")
         let rest = length - Int(elapsed)
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         for k in [duck, duck + 1, rest / 2, rest - 1] {
             #expect(Self.adFrame(rig, start + k) == Int(elapsed) + k, "\(k) frames after the jump")
         }
@@ -252,7 +252,7 @@ import Testing
             #expect(Self.adFrame(rig, start + k) == before + 1 + k, "the ad goes on, \(k) frames after the jump")
         }
         #expect(mix.playingAd == nil, "over at the break's end")
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         let after = start + rest + duck + 480
         let code = try #require(SignalChecks.code(rig.output.samples, frame: after), "the stream alone, at full level")
         let breakEnd = Int64(681_600 + length) % ToneCodec.codePeriod
@@ -273,7 +273,7 @@ import Testing
         #expect(mix.playingAd == nil)
         #expect(mix.drainLog().contains("ad ended: a jump past its break's end"))
         rig.run(milliseconds: 1_000)
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         #expect(
             (start + duck + 480..<start + duck + 9_600).allSatisfy {
                 SignalChecks.code(rig.output.samples, frame: $0) != nil
@@ -302,7 +302,7 @@ import Testing
         }
         let again = try #require(reached.last)
         rig.run(milliseconds: 1_000)
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         #expect(Self.adFrame(rig, again + duck + 100) == duck + 100, "from its start")
     }
 
@@ -323,7 +323,7 @@ import Testing
         rig.reconnect(burstPackets: 200)
         rig.run(milliseconds: 4_000)
         let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
-        let duck = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.duck))
+        let duck = Int(ProgrammeMix.Ramp.duck.audioFrames)
         for k in [duck, 48_000 + 960, 96_000, 120_000, length - 1] {
             #expect(Self.adFrame(rig, start + k) == k, "\(k) frames into the break")
         }
@@ -346,7 +346,7 @@ import Testing
         #expect(arrived - start > 9_600, "the break began before its audio came")
         mix.provideAd(Self.numberedAd, url: ad.audioURL)
         rig.run(milliseconds: 2_000)
-        let adIn = Int(AudioFormat.frames(milliseconds: ProgrammeMix.Ramp.adIn))
+        let adIn = Int(ProgrammeMix.Ramp.adIn.audioFrames)
         #expect(Self.left(rig, arrived - 1) == 0, "silence until then")
         for k in [adIn, adIn + 1, 24_000] {
             #expect(Self.adFrame(rig, arrived + k) == arrived - start + k, "\(k) frames after it came")
