@@ -86,10 +86,12 @@ let package = Package(
         // The system as types (what swift-system gives; it needs tools 6.1): a descriptor that
         // closes once, errno, EINTR retried in one place, poll's result checked, one wake-up.
         .target(name: "CSystem"),
-        .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),
+        .target(name: "DelayboxSystem", dependencies: ["CSystem", "DelayboxUnits"], swiftSettings: strict),
         // termios: the console's serial line or pseudo-terminal.
         .target(name: "CTermios"),
-        .target(name: "DelayboxSerial", dependencies: ["CTermios", "DelayboxSystem"], swiftSettings: strict),
+        .target(
+            name: "DelayboxSerial", dependencies: ["CTermios", "DelayboxSystem", "DelayboxUnits"], swiftSettings: strict
+        ),
         .target(
             name: "DelayboxControls", dependencies: ["DelayboxCommands", "DelayboxConfig", "DelayboxUnits"],
             swiftSettings: strict),

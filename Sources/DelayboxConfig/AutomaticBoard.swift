@@ -1,3 +1,5 @@
+import DelayboxEngine
+
 /// The board a box plays on before anyone chose one (issue 68: an image flashed, booted,
 /// nobody at a terminal): the shipped board its HAT's EEPROM names; else the first sound
 /// card that is neither HDMI nor the Pi's own jack (a DAC HAT without an EEPROM, a USB
@@ -14,20 +16,22 @@ public enum AutomaticBoard {
         case noCard
     }
 
-    /// The sound cards listed by `read` (`/proc/asound/cards`), waiting up to `waitMs` for a
-    /// first one, `pause(ms)` between looks: at boot a HAT's driver (a deferred probe), or a
+    /// The sound cards listed by `read` (`/proc/asound/cards`), waiting up to `wait` for a
+    /// first one, `pause` between looks (a quarter second each): at boot a HAT's driver (a deferred probe), or a
     /// PCI or USB card's, may register after the box's service starts — on the emulated
     /// board the card came ~2 s after a start that had chosen "no card", and played on
     /// ALSA's default device with a board saying it had none. A box with no card at all
-    /// starts `waitMs` later.
-    public static func cards(waitingMs waitMs: Int, read: () -> String, pause: (Int) -> Void) -> [SoundCard] {
-        let step = 250
-        var waited = 0
+    /// starts `wait` later.
+    public static func cards(waitingUpTo wait: TimeAmount, read: () -> String, pause: (TimeAmount) -> Void)
+        -> [SoundCard]
+    {
+        let step = TimeAmount.milliseconds(250)
+        var waited = TimeAmount.zero
         while true {
             let cards = SoundCard.parse(read())
-            if !cards.isEmpty || waited >= waitMs { return cards }
+            if !cards.isEmpty || waited >= wait { return cards }
             pause(step)
-            waited += step
+            waited = waited + step
         }
     }
 

@@ -4,14 +4,14 @@ import DelayboxEngine
 /// card once, not once per detent; and at most 30 s after the first unsaved change, so
 /// a knob that never rests is still saved. Time comes from the caller.
 public struct SaveDebouncer: Sendable {
-    public var quietMs: Int64
-    public var maxWaitMs: Int64
+    public var quiet: TimeAmount
+    public var maxWait: TimeAmount
     private var firstChange: Instant?
     private var lastChange: Instant?
 
-    public init(quietMs: Int64 = 2_000, maxWaitMs: Int64 = 30_000) {
-        self.quietMs = quietMs
-        self.maxWaitMs = maxWaitMs
+    public init(quiet: TimeAmount = .seconds(2), maxWait: TimeAmount = .seconds(30)) {
+        self.quiet = quiet
+        self.maxWait = maxWait
     }
 
     /// Something changed at `now`.
@@ -25,9 +25,7 @@ public struct SaveDebouncer: Sendable {
     /// Whether to save at `now`; if so, the changes count as saved.
     public mutating func shouldSave(at now: Instant) -> Bool {
         guard let first = firstChange, let last = lastChange else { return false }
-        let quiet = now.nanoseconds - last.nanoseconds >= quietMs * Instant.nanosecondsPerMillisecond
-        let overdue = now.nanoseconds - first.nanoseconds >= maxWaitMs * Instant.nanosecondsPerMillisecond
-        guard quiet || overdue else { return false }
+        guard now - last >= quiet || now - first >= maxWait else { return false }
         firstChange = nil
         lastChange = nil
         return true

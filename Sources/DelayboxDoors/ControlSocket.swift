@@ -99,7 +99,7 @@ final class ControlSocket: Sendable {
         while !request.contains(UInt8(ascii: "\n")), request.count < Self.maxRequestBytes {
             let left = deadline - SystemClock.monotonicNow()
             guard left > .zero,
-                let ready = try? client.wait(for: Int16(POLLIN), timeoutMs: Int32(left.millisecondsRoundedUp))
+                let ready = try? client.wait(for: Int16(POLLIN), .atMost(left))
             else { break }
             guard !ready.isEmpty, let count = try? client.read(into: &buffer), count > 0 else { break }
             request += buffer.prefix(count)

@@ -97,8 +97,8 @@ public final class RemoteReceiver: Sendable {
     private func listen(_ device: InputDevice, keys: inout RemoteKeys) throws(InputError) {
         while !worker.isStopRequested {
             let now = SystemClock.monotonicNow()
-            let timeout = keys.nextDeadline.map { Int32(clamping: max(.zero, $0 - now).millisecondsRoundedUp) } ?? -1
-            let events = try device.waitForKeys(timeoutMs: timeout, waking: wake)
+            let wait = keys.nextDeadline.map { Poll.Wait.atMost($0 - now) } ?? .forever
+            let events = try device.waitForKeys(wait, waking: wake)
             for event in events { inbox.post(keys.handle(event)) }
             let presses = events.filter { $0.change == .press }
             if !presses.isEmpty {

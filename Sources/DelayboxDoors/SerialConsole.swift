@@ -41,7 +41,7 @@ final class SerialConsole: Sendable {
         port.write(Array("Delaybox \(version) console; 'help' lists the commands.\r\n".utf8) + editor.promptBytes())
         while !worker.isStopRequested {
             // Bytes, a log line to show or a stop end the wait: no polling while idle.
-            let bytes = port.read(timeoutMs: -1)
+            let bytes = port.read(.forever)
             for line in logLines.withLock({ lines in
                 defer { lines.removeAll() }; return lines
             }) {
@@ -72,7 +72,7 @@ final class SerialConsole: Sendable {
     private func watchStatistics() {
         port.write(Array("buffer fill and delay error, once a second; any key stops\r\n".utf8))
         var buffer: [Double] = [], errors: [Double] = []
-        while !worker.isStopRequested, port.read(timeoutMs: 1_000).isEmpty {
+        while !worker.isStopRequested, port.read(.atMost(.seconds(1))).isEmpty {
             guard let reply = inbox.ask(ConsoleRequest(.stats(watch: false))),
                 let fill = reply.fields["buffer_ms"]?.number, let error = reply.fields["delay_error_ms"]?.number
             else { continue }

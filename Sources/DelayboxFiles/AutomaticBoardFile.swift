@@ -32,9 +32,9 @@ public enum AutomaticBoardFile {
                     + "(looked in \(BoardCatalog.directories.joined(separator: ", ")))")
         }
         let cards = AutomaticBoard.cards(
-            waitingMs: Int(cardWait.milliseconds),
+            waitingUpTo: cardWait,
             read: { (try? String(contentsOfFile: cardsPath, encoding: .utf8)) ?? "" },
-            pause: { usleep(UInt32($0) * 1_000) })
+            pause: { usleep(UInt32($0.nanoseconds / 1_000)) })
         let choice = AutomaticBoard.choose(proposed: BoardCatalog.choices().proposed, cards: cards)
         let path = URL(fileURLWithPath: statePath).deletingLastPathComponent().appendingPathComponent("auto-board.yaml")
             .path

@@ -92,8 +92,7 @@ public final class GPIOChip {
     /// The corresponding C function is `poll`.
     public func waitForEdges(timeout: TimeAmount) throws(GPIOError) -> [EdgeEvent] {
         var descriptors = lines.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN | POLLPRI), revents: 0) }
-        let timeoutMs = Int32(clamping: max(.zero, timeout).millisecondsRoundedUp)
-        do { _ = try Poll.wait(&descriptors, timeoutMs: timeoutMs) } catch {
+        do { _ = try Poll.wait(&descriptors, .atMost(timeout)) } catch {
             throw GPIOError.from(errno: error.code, chip: name, what: "waiting for edges")
         }
         var edges: [EdgeEvent] = []

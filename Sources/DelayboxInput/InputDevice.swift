@@ -67,14 +67,14 @@ public final class InputDevice {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Waits up to `timeoutMs` (-1: no limit) for keys or `waking`'s wake-up; returns the
+    /// Waits `wait` for keys or `waking`'s wake-up; returns the
     /// keys read. Throws when the device went away, or the wait itself failed.
-    public func waitForKeys(timeoutMs: Int32, waking: Wakeup) throws(InputError) -> [KeyEvent] {
+    public func waitForKeys(_ wait: Poll.Wait, waking: Wakeup) throws(InputError) -> [KeyEvent] {
         var descriptors = [
             pollfd(fd: file.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: waking.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        do { _ = try Poll.wait(&descriptors, timeoutMs: timeoutMs) } catch {
+        do { _ = try Poll.wait(&descriptors, wait) } catch {
             throw InputError.from(errno: error.code, path: path)
         }
         if descriptors[1].revents != 0 { waking.drain() }

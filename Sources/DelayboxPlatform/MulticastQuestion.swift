@@ -48,7 +48,7 @@ public enum MulticastQuestion {
             let left = deadline - SystemClock.monotonicNanoseconds()
             guard left > 0 else { break }
             guard
-                try socket.wait(for: Int16(POLLIN), timeoutMs: Int32(clamping: (left + 999_999) / 1_000_000))
+                try socket.wait(for: Int16(POLLIN), .atMost(TimeAmount(nanoseconds: left)))
                     .contains(.readable)
             else { continue }
             var from = sockaddr_in()

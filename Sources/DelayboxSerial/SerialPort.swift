@@ -1,5 +1,6 @@
 import CTermios
 import DelayboxSystem
+import DelayboxUnits
 
 #if canImport(Glibc)
     import Glibc
@@ -75,24 +76,24 @@ public final class SerialPort: @unchecked Sendable {
     /// Ends a `read` that is waiting (from another thread), or the next one.
     public func wake() { wakeup.wake() }
 
-    /// Waits up to `timeoutMs` (-1: until bytes come or `wake()`) for bytes; returns what
+    /// Waits `wait` (`.forever`: until bytes come or `wake()`) for bytes; returns what
     /// arrived, empty on timeout or wake. A hung-up other side (no terminal program
     /// attached yet) reads as nothing; the pseudo-terminal cannot say when one attaches,
     /// so then the wait is at most a second.
     /// A failed wait (not one a signal interrupted) is a line that cannot be read any
     /// more: it reads as nothing, after the same wait, so the console's loop never spins.
-    public func read(timeoutMs: Int32) -> [UInt8] {
+    public func read(_ wait: Poll.Wait) -> [UInt8] {
         var descriptors = [
             pollfd(fd: line.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        guard (try? Poll.wait(&descriptors, timeoutMs: timeoutMs)) != nil else {
-            return idle(timeoutMs)
+        guard (try? Poll.wait(&descriptors, wait)) != nil else {
+            return idle(wait)
         }
         if Poll.Events(rawValue: descriptors[0].revents).contains(.hungUp), descriptors[1].revents == 0 {
             // Waits for the wake-up alone: a hung-up line is ready at once, for ever.
             var wake = [descriptors[1]]
-            _ = try? Poll.wait(&wake, timeoutMs: timeoutMs < 0 ? 1_000 : timeoutMs)
+            _ = try? Poll.wait(&wake, Self.bounded(wait))
             descriptors[1] = wake[0]
         }
         if Poll.Events(rawValue: descriptors[1].revents).contains(.readable) {
@@ -105,19 +106,24 @@ public final class SerialPort: @unchecked Sendable {
         return Array(buffer.prefix(count))
     }
 
-    /// Waits for the wake-up alone, at most `timeoutMs` (a second when unlimited).
-    private func idle(_ timeoutMs: Int32) -> [UInt8] {
+    /// Waits for the wake-up alone, at most `wait` (a second when unlimited).
+    private func idle(_ wait: Poll.Wait) -> [UInt8] {
         var wake = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
-        if (try? Poll.wait(&wake, timeoutMs: timeoutMs < 0 ? 1_000 : timeoutMs)) ?? 0 > 0 { wakeup.drain() }
+        if (try? Poll.wait(&wake, Self.bounded(wait))) ?? 0 > 0 { wakeup.drain() }
         return []
     }
 
-    /// Writes what the line takes within `timeoutMs`; the rest is dropped. A terminal that
+    /// `wait`, a second when it is unlimited: what nothing but a wake-up can end.
+    private static func bounded(_ wait: Poll.Wait) -> Poll.Wait {
+        wait == .forever ? .atMost(.seconds(1)) : wait
+    }
+
+    /// Writes what the line takes within `wait`; the rest is dropped. A terminal that
     /// stops reading (detached, flow-controlled) must not block the console for ever, nor
     /// the appliance that waits for it to stop.
-    public func write(_ bytes: [UInt8], timeoutMs: Int32 = 200) {
+    public func write(_ bytes: [UInt8], within wait: Poll.Wait = .atMost(.milliseconds(200))) {
         if congested {
-            guard (try? line.wait(for: Int16(POLLOUT), timeoutMs: 0))?.contains(.writable) == true else { return }
+            guard (try? line.wait(for: Int16(POLLOUT), .none))?.contains(.writable) == true else { return }
             congested = false
         }
         var offset = 0
@@ -132,7 +138,7 @@ public final class SerialPort: @unchecked Sendable {
             } catch {
                 return
             }
-            guard (try? line.wait(for: Int16(POLLOUT), timeoutMs: timeoutMs))?.contains(.writable) == true else {
+            guard (try? line.wait(for: Int16(POLLOUT), wait))?.contains(.writable) == true else {
                 congested = true
                 return
             }

@@ -151,10 +151,10 @@ public final class FileDescriptor: Sendable {
         _ = try Errno.retryingInterrupts { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    /// What `poll` says of `events` (POLLIN, POLLOUT) within `timeoutMs` (-1: no limit):
-    /// the events that came, empty on timeout.
-    public func wait(for events: Int16, timeoutMs: Int32) throws(Errno) -> Poll.Events {
+    /// What `poll` says of `events` (POLLIN, POLLOUT) within `wait`: the events that came,
+    /// empty on timeout.
+    public func wait(for events: Int16, _ wait: Poll.Wait) throws(Errno) -> Poll.Events {
         var descriptor = [pollfd(fd: try liveNumber(), events: events, revents: 0)]
-        return try Poll.wait(&descriptor, timeoutMs: timeoutMs) > 0 ? Poll.Events(descriptor[0].revents) : []
+        return try Poll.wait(&descriptor, wait) > 0 ? Poll.Events(descriptor[0].revents) : []
     }
 }

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -22,10 +24,28 @@ public enum Poll {
         public static let notOpen = Events(rawValue: Int16(POLLNVAL))
     }
 
-    /// Waits up to `timeoutMs` (-1: no limit) for the events each of `descriptors` asks
-    /// for; returns how many have some (their `revents`), 0 on timeout or a signal.
-    public static func wait(_ descriptors: inout [pollfd], timeoutMs: Int32) throws(Errno) -> Int {
-        let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutMs)
+    /// How long a wait may last: until something comes, or at most an amount — to the
+    /// next millisecond (poll's unit: the wait never ends before it), none when negative.
+    public enum Wait: Sendable, Equatable {
+        case forever
+        case atMost(TimeAmount)
+
+        /// Not at all: what is ready now.
+        public static let none = Wait.atMost(.zero)
+
+        /// poll(2)'s timeout: milliseconds, -1 for none.
+        var milliseconds: Int32 {
+            switch self {
+            case .forever: -1
+            case .atMost(let amount): Int32(clamping: max(.zero, amount).millisecondsRoundedUp)
+            }
+        }
+    }
+
+    /// Waits `wait` for the events each of `descriptors` asks for; returns how many have
+    /// some (their `revents`), 0 on timeout or a signal.
+    public static func wait(_ descriptors: inout [pollfd], _ wait: Wait) throws(Errno) -> Int {
+        let ready = poll(&descriptors, nfds_t(descriptors.count), wait.milliseconds)
         if ready >= 0 { return Int(ready) }
         let failure = Errno.current
         if failure == .interrupted { return 0 }

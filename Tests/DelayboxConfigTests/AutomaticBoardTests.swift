@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxUnits
 import Testing
 
 /// Issue 68: a box flashed and booted with no board file plays on one it chooses — the
@@ -27,20 +28,22 @@ import Testing
     /// driver loading) is waited for, in virtual time: found at the fourth look; with none at
     /// all the box gives up after the wait and plays on ALSA's default device.
     @Test func aCardThatRegistersAfterTheStartIsWaitedFor() {
-        var looks = 0, paused = 0
+        var looks = 0, paused = TimeAmount.zero
         let late = AutomaticBoard.cards(
-            waitingMs: 10_000,
+            waitingUpTo: .seconds(10),
             read: {
                 looks += 1; return looks < 4 ? "--- no soundcards ---" : Self.pi4
             },
-            pause: { paused += $0 })
-        #expect(late.map(\.id) == ["Headphones", "vc4hdmi0", "vc4hdmi1"] && looks == 4 && paused == 750)
-        paused = 0
-        let none = AutomaticBoard.cards(waitingMs: 10_000, read: { "" }, pause: { paused += $0 })
-        #expect(none.isEmpty && paused == 10_000)
-        paused = 0
-        #expect(AutomaticBoard.cards(waitingMs: 10_000, read: { Self.pi4 }, pause: { paused += $0 }).count == 3)
-        #expect(paused == 0, "a card at the first look: no wait")
+            pause: { paused = paused + $0 })
+        #expect(late.map(\.id) == ["Headphones", "vc4hdmi0", "vc4hdmi1"] && looks == 4 && paused == .milliseconds(750))
+        paused = .zero
+        let none = AutomaticBoard.cards(waitingUpTo: .seconds(10), read: { "" }, pause: { paused = paused + $0 })
+        #expect(none.isEmpty && paused == .seconds(10))
+        paused = .zero
+        #expect(
+            AutomaticBoard.cards(waitingUpTo: .seconds(10), read: { Self.pi4 }, pause: { paused = paused + $0 }).count
+                == 3)
+        #expect(paused == .zero, "a card at the first look: no wait")
     }
 
     @Test func theHatsBoardThenADacThenTheJackThenHDMI() {

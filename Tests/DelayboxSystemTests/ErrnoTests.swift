@@ -37,9 +37,9 @@ import Testing
     /// failed wait; a wait that nothing ends times out with 0.
     @Test func pollSaysWhatCameOnEachDescriptor() throws {
         var descriptors = [pollfd(fd: 987_654, events: Int16(POLLIN), revents: 0)]
-        #expect(try Poll.wait(&descriptors, timeoutMs: 0) == 1)
+        #expect(try Poll.wait(&descriptors, .none) == 1)
         #expect(Poll.Events(rawValue: descriptors[0].revents).contains(.notOpen))
         var none: [pollfd] = []
-        #expect(try Poll.wait(&none, timeoutMs: 10) == 0)
+        #expect(try Poll.wait(&none, .atMost(.milliseconds(10))) == 0)
     }
 }

@@ -102,7 +102,7 @@ import Testing
         do { _ = try reading.read(into: &buffer) } catch { failure = error }
         #expect(failure == .wouldBlock)
         #expect(try writing.write([1, 2, 3][...]) == 3)
-        #expect(try reading.wait(for: Int16(POLLIN), timeoutMs: 1_000).contains(.readable))
+        #expect(try reading.wait(for: Int16(POLLIN), .atMost(.seconds(1))).contains(.readable))
         #expect(try reading.read(into: &buffer) == 3)
     }
 }

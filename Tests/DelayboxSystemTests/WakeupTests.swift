@@ -8,9 +8,9 @@ import Testing
 #endif
 
 @Suite(.timeLimit(.minutes(10))) struct WakeupTests {
-    static func isReady(_ wakeup: Wakeup, timeoutMs: Int32) throws -> Bool {
+    static func isReady(_ wakeup: Wakeup, _ wait: Poll.Wait) throws -> Bool {
         var descriptors = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
-        return try Poll.wait(&descriptors, timeoutMs: timeoutMs) == 1
+        return try Poll.wait(&descriptors, wait) == 1
     }
 
     /// A thread waiting without a time limit returns when another wakes it.
@@ -19,7 +19,7 @@ import Testing
         let ready = Atomic<Bool>(false)
         let returned = DispatchSemaphore(value: 0)
         let thread = Thread {
-            ready.store((try? Self.isReady(wakeup, timeoutMs: -1)) ?? false, ordering: .sequentiallyConsistent)
+            ready.store((try? Self.isReady(wakeup, .forever)) ?? false, ordering: .sequentiallyConsistent)
             returned.signal()
         }
         thread.start()
@@ -33,10 +33,10 @@ import Testing
     /// Wakes before the wait count as one, and a drained wake-up is gone: the next wait waits.
     @Test func manyWakesAreOneAndADrainTakesIt() throws {
         let wakeup = try Wakeup()
-        #expect(try !Self.isReady(wakeup, timeoutMs: 0))
+        #expect(try !Self.isReady(wakeup, .none))
         for _ in 0..<1_000 { wakeup.wake() }
-        #expect(try Self.isReady(wakeup, timeoutMs: 0))
+        #expect(try Self.isReady(wakeup, .none))
         wakeup.drain()
-        #expect(try !Self.isReady(wakeup, timeoutMs: 0))
+        #expect(try !Self.isReady(wakeup, .none))
     }
 }

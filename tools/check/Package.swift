@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: strict),
         // The system as types: libc only (a descriptor, errno, poll, one wake-up).
         .target(name: "CSystem"),
-        .target(name: "DelayboxSystem", dependencies: ["CSystem"], swiftSettings: strict),
+        .target(name: "DelayboxSystem", dependencies: ["CSystem", "DelayboxUnits"], swiftSettings: strict),
         // The web page's requests, sessions, throttle and markup (its HTTP server is
         // libmicrohttpd's, in make test).
         .target(
