@@ -131,7 +131,7 @@ extension ConsoleAnswers {
             periodMs: config.audio.periodMs, periods: config.audio.periods,
             channels: config.channels.channels.map(\.name).joined(separator: ", "),
             initialBufferMs: config.defaults.initialBufferMs, maxDelayMs: config.defaults.maxDelayMs,
-            delayStepMs: config.defaults.delayStepMs,
+            delayStepMs: config.defaults.delayStep.milliseconds,
             console: config.console.map { "\($0.device) \($0.baud)" } ?? "none",
             mqtt: config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")
     }

@@ -15,6 +15,6 @@ extension BoardConfig {
             gpio: nil, console: nil, remote: nil, channels: channels,
             defaults: Defaults(
                 initialBufferMs: engine.initialBufferMs, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,
-                delayStepMs: 100, volume: 100, clipCacheMB: 0, feedbackSounds: false))
+                delayStep: .milliseconds(100), volume: 100, clipCacheMB: 0, feedbackSounds: false))
     }
 }

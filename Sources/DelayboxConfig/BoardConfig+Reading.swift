@@ -247,7 +247,7 @@ extension BoardConfig {
                 ?? engine.initialBufferMs,
             maxDelayMs: maxDelay,
             delayMs: defaults.milliseconds("delay", in: 0...maxDelay) ?? 5_000,
-            delayStepMs: defaults.milliseconds("delay_step", in: 10...10_000) ?? 100,
+            delayStep: .milliseconds(defaults.milliseconds("delay_step", in: 10...10_000) ?? 100),
             volume: defaults.int("volume", in: 0...100) ?? 50,
             clipCacheMB: defaults.int("clip_cache_mb", in: 1...4_096) ?? 64,
             feedbackSounds: defaults.bool("feedback_sounds") ?? true,

@@ -161,7 +161,7 @@ public struct Defaults: Sendable, Equatable {
     /// The delay at first start (later starts use the saved one).
     public var delayMs: Int64
     /// What one encoder detent or button press changes the delay by.
-    public var delayStepMs: Int64
+    public var delayStep: TimeAmount
     /// 0-100 on the perceptual curve.
     public var volume: Int
     /// Megabytes the fetched mute music and ad files may take on disk.

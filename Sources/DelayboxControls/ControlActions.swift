@@ -11,7 +11,7 @@ public struct ControlActions: Sendable {
     }
 
     /// Delay change per press, or per slow detent (ms).
-    public let delayStepMs: Int64
+    public let delayStep: TimeAmount
     /// The most one detent or one repeat may change the delay, however fast.
     public static let largestDelayStep = TimeAmount.seconds(1)
     /// Volume change per press (steps of the 0-100 scale).
@@ -19,16 +19,16 @@ public struct ControlActions: Sendable {
     public private(set) var knobMode = KnobMode.delay
     private let taps: TapPairing
 
-    public init(delayStepMs: Int64, taps: TapPairing = TapPairing()) {
-        self.delayStepMs = delayStepMs
+    public init(delayStep: TimeAmount, taps: TapPairing = TapPairing()) {
+        self.delayStep = delayStep
         self.taps = taps
     }
 
     /// The command `binding` fires at `time` (nil: a tap that waits for its pair).
     public mutating func command(for binding: ControlBinding, at time: Instant) -> Command? {
         switch binding.action {
-        case .delayUp: return .adjustDelay(milliseconds: delayStepMs)
-        case .delayDown: return .adjustDelay(milliseconds: -delayStepMs)
+        case .delayUp: return .adjustDelay(milliseconds: delayStep.milliseconds)
+        case .delayDown: return .adjustDelay(milliseconds: -delayStep.milliseconds)
         case .volumeUp: return .adjustVolume(steps: Self.volumeStep)
         case .volumeDown: return .adjustVolume(steps: -Self.volumeStep)
         case .modeToggle:
@@ -50,6 +50,8 @@ public struct ControlActions: Sendable {
     /// One step of the delay at `multiplier` times the base step (the knob spinning, a
     /// remote's key held): rounded to 10 ms, at most `largestDelayStep` (ms).
     public func delayStep(multiplier: Double) -> Int64 {
-        min(Self.largestDelayStep.milliseconds, Int64((Double(delayStepMs) * multiplier / 10).rounded()) * 10)
+        min(
+            Self.largestDelayStep.milliseconds, Int64((Double(delayStep.milliseconds) * multiplier / 10).rounded()) * 10
+        )
     }
 }

@@ -47,10 +47,10 @@ public struct ControlSurface: Sendable {
     /// - Parameter start: when the panel started (its lines' levels read): a button held
     ///   then and for `resetHold` after is a factory reset.
     public init(
-        gpio: GPIOSettings, delayStepMs: Int64, initialLevels: [Int: Bool], taps: TapPairing = TapPairing(),
+        gpio: GPIOSettings, delayStep: TimeAmount, initialLevels: [Int: Bool], taps: TapPairing = TapPairing(),
         start: Instant = .zero
     ) {
-        actions = ControlActions(delayStepMs: delayStepMs, taps: taps)
+        actions = ControlActions(delayStep: delayStep, taps: taps)
         levels = initialLevels
         for settings in gpio.buttons {
             buttons[settings.line] = Self.button(settings)

@@ -38,9 +38,9 @@ public struct RemoteKeys: Sendable {
     private var held: [Int: Held] = [:]
 
     /// - Parameter taps: tap-to-sync's first tap, shared with the front panel.
-    public init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing = TapPairing()) {
+    public init(remote: RemoteSettings, delayStep: TimeAmount, taps: TapPairing = TapPairing()) {
         keys = Dictionary(remote.keys.map { ($0.code, $0) }) { first, _ in first }
-        actions = ControlActions(delayStepMs: delayStepMs, taps: taps)
+        actions = ControlActions(delayStep: delayStep, taps: taps)
     }
 
     /// The codes the remote acts on.

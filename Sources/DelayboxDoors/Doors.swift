@@ -101,11 +101,11 @@ public final class Doors {
     /// A config replaced `before`: the panel's and the remote's lines are requested again
     /// when theirs or the delay step changed.
     public func configChanged(from before: BoardConfig, to config: BoardConfig) {
-        if (before.gpio, before.defaults.delayStepMs) != (config.gpio, config.defaults.delayStepMs) {
+        if (before.gpio, before.defaults.delayStep) != (config.gpio, config.defaults.delayStep) {
             panel?.stop()
             panel = startFrontPanel(config)
         }
-        if before.remote != config.remote || before.defaults.delayStepMs != config.defaults.delayStepMs {
+        if before.remote != config.remote || before.defaults.delayStep != config.defaults.delayStep {
             remote?.stop()
             remote = startRemote(config)
         }
@@ -137,7 +137,7 @@ public final class Doors {
 
     private func startFrontPanel(_ config: BoardConfig) -> FrontPanel? {
         guard let gpio = config.gpio else { return nil }
-        let panel = FrontPanel(gpio: gpio, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
+        let panel = FrontPanel(gpio: gpio, delayStep: config.defaults.delayStep, taps: taps, ring: inbox.ring)
         do {
             try panel.start()
             return panel
@@ -152,7 +152,7 @@ public final class Doors {
         guard let settings = config.remote else { return nil }
         do {
             let remote = try RemoteReceiver(
-                remote: settings, delayStepMs: config.defaults.delayStepMs, taps: taps, ring: inbox.ring)
+                remote: settings, delayStep: config.defaults.delayStep, taps: taps, ring: inbox.ring)
             remote.start()
             return remote
         } catch {

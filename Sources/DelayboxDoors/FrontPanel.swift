@@ -14,7 +14,7 @@ import Synchronization
 /// each period; the playout thread tells which LED pattern to show.
 public final class FrontPanel: Sendable {
     private let gpio: GPIOSettings
-    private let delayStepMs: Int64
+    private let delayStep: TimeAmount
     /// Tap-to-sync's first tap, shared with the remote.
     private let taps: TapPairing
     private let inbox: CommandInbox
@@ -25,9 +25,9 @@ public final class FrontPanel: Sendable {
     private let logger = Logger(label: "delaybox.controls")
 
     /// - Parameter ring: wakes the playout thread when a command is posted.
-    init(gpio: GPIOSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void) {
+    init(gpio: GPIOSettings, delayStep: TimeAmount, taps: TapPairing, ring: @escaping @Sendable () -> Void) {
         self.gpio = gpio
-        self.delayStepMs = delayStepMs
+        self.delayStep = delayStep
         self.taps = taps
         inbox = CommandInbox(ring: ring)
     }
@@ -60,7 +60,7 @@ public final class FrontPanel: Sendable {
         let initial = chip.levels()
         seen.withLock { $0.levels = initial }
         let surface = ControlSurface(
-            gpio: gpio, delayStepMs: delayStepMs, initialLevels: initial, taps: taps, start: SystemClock.monotonicNow())
+            gpio: gpio, delayStep: delayStep, initialLevels: initial, taps: taps, start: SystemClock.monotonicNow())
         nonisolated(unsafe) let owned = (chip, surface)
         worker.start { [self] in
             var (chip, surface) = owned

@@ -18,7 +18,7 @@ public final class RemoteReceiver: Sendable {
     static let retry = TimeAmount.seconds(5)
 
     private let remote: RemoteSettings
-    private let delayStepMs: Int64
+    private let delayStep: TimeAmount
     /// Tap-to-sync's first tap, shared with the front panel.
     private let taps: TapPairing
     private let inbox: CommandInbox
@@ -28,12 +28,12 @@ public final class RemoteReceiver: Sendable {
     private let logger = Logger(label: "delaybox.controls")
 
     /// - Parameter ring: wakes the playout thread when a command is posted.
-    init(remote: RemoteSettings, delayStepMs: Int64, taps: TapPairing, ring: @escaping @Sendable () -> Void)
+    init(remote: RemoteSettings, delayStep: TimeAmount, taps: TapPairing, ring: @escaping @Sendable () -> Void)
         throws(InputError)
     {
         self.taps = taps
         self.remote = remote
-        self.delayStepMs = delayStepMs
+        self.delayStep = delayStep
         inbox = CommandInbox(ring: ring)
         do { wake = try Wakeup() } catch { throw InputError.noWakeup(error) }
         seen = Mutex(RemoteView(device: remote.device))
@@ -73,7 +73,7 @@ public final class RemoteReceiver: Sendable {
                 $0.open = (device.name, device.path); $0.problem = nil
             }
             logger.info("remote: '\(device.name)' (\(device.path)), \(remote.keys.count) keys")
-            var keys = RemoteKeys(remote: remote, delayStepMs: delayStepMs, taps: taps)
+            var keys = RemoteKeys(remote: remote, delayStep: delayStep, taps: taps)
             do {
                 try listen(device, keys: &keys)
             } catch {

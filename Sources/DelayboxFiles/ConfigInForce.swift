@@ -73,7 +73,7 @@ public struct ConfigInForce {
             let changed = fresh != config
             (config, document) = (fresh, freshDocument)
             logger.info(
-                "config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStepMs) ms"
+                "config reloaded\(changed ? "" : " (unchanged)"): \(config.channels.channels.count) channel(s), delay step \(config.defaults.delayStep.milliseconds) ms"
             )
         }
     }

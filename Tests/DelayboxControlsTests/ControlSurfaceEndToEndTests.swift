@@ -101,7 +101,8 @@ extension ControlSurfaceTests {
     @Test func tapToSyncBothWaysSetsTheDelayOrSaysWhyNot() throws {
         let rig = try playingRig()
         let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
-        var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
+        var controls = ControlSurface(
+            gpio: Self.twoTapPanel, delayStep: .milliseconds(100), initialLevels: [23: true, 24: true])
         let start = rig.now.milliseconds(since: .zero)
         for command in run(
             &controls, press(24, at: start + 100, for: 80) + press(23, at: start + 3_100, for: 80), until: start + 3_500

@@ -20,7 +20,7 @@ import Testing
 
     func surface() -> ControlSurface {
         ControlSurface(
-            gpio: Self.panel, delayStepMs: 100,
+            gpio: Self.panel, delayStep: .milliseconds(100),
             initialLevels: [5: true, 6: true, 13: true, 17: true, 22: true, 27: true])
     }
 
@@ -103,7 +103,8 @@ import Testing
             "a tap left a minute is forgotten")
         #expect(sync.seen(at: .milliseconds(81_400)) == 400)
 
-        var controls = ControlSurface(gpio: Self.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true])
+        var controls = ControlSurface(
+            gpio: Self.twoTapPanel, delayStep: .milliseconds(100), initialLevels: [23: true, 24: true])
         let commands = run(&controls, press(24, at: 1_000, for: 80) + press(23, at: 1_900, for: 80), until: 3_000)
         #expect(commands.map(\.command) == [.syncDelay(milliseconds: -900)])
     }
@@ -123,21 +124,21 @@ import Testing
     @Test func aButtonHeldThroughPowerOnIsAFactoryResetOnlyWhenHeldOn() {
         let start = Instant.milliseconds(2_000)
         let held = [5: true, 6: true, 13: true, 17: false, 22: true, 27: true]  // "play" held down
-        var kept = ControlSurface(gpio: Self.panel, delayStepMs: 100, initialLevels: held, start: start)
+        var kept = ControlSurface(gpio: Self.panel, delayStep: .milliseconds(100), initialLevels: held, start: start)
         #expect(kept.nextDeadline == start + ControlSurface.resetHold, "the panel wakes for it")
         #expect(kept.advance(to: .milliseconds(6_999)).isEmpty)
         let reset = kept.advance(to: .milliseconds(7_500))
         #expect(reset == [TimedCommand(.factoryReset, at: .milliseconds(7_000))])
         #expect(kept.advance(to: .milliseconds(20_000)).isEmpty, "once")
 
-        var letGo = ControlSurface(gpio: Self.panel, delayStepMs: 100, initialLevels: held, start: start)
+        var letGo = ControlSurface(gpio: Self.panel, delayStep: .milliseconds(100), initialLevels: held, start: start)
         let released = letGo.handle(EdgeEvent(line: 17, high: true, at: .milliseconds(4_000)))
         #expect(released.isEmpty && letGo.advance(to: .milliseconds(20_000)).isEmpty, "let go at 2 s: no reset")
         // The panel works as ever after it.
         #expect(run(&letGo, press(17, at: 21_000, for: 100), until: 22_000).map(\.command) == [.playPause])
 
         var untouched = ControlSurface(
-            gpio: Self.panel, delayStepMs: 100,
+            gpio: Self.panel, delayStep: .milliseconds(100),
             initialLevels: [5: true, 6: true, 13: true, 17: true, 22: true, 27: true],
             start: start)
         #expect(untouched.nextDeadline == nil && untouched.advance(to: .milliseconds(60_000)).isEmpty)

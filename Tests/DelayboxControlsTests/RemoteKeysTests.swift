@@ -28,7 +28,7 @@ import Testing
                     RemoteKey(
                         name: "KEY_MUTE", code: Self.mute, press: ControlBinding(.mute),
                         longPress: ControlBinding(.sayAddress)),
-                ]), delayStepMs: 100)
+                ]), delayStep: .milliseconds(100))
     }
 
     /// A key held from `down` ms for `length` ms, as rc-core reports it.
@@ -144,14 +144,15 @@ import Testing
     @Test func aTapOnThePanelAndOneOnTheRemotePair() {
         let taps = TapPairing()
         var panel = ControlSurface(
-            gpio: ControlSurfaceTests.twoTapPanel, delayStepMs: 100, initialLevels: [23: true, 24: true], taps: taps)
+            gpio: ControlSurfaceTests.twoTapPanel, delayStep: .milliseconds(100), initialLevels: [23: true, 24: true],
+            taps: taps)
         var remote = RemoteKeys(
             remote: RemoteSettings(
                 device: "gpio_ir_recv",
                 keys: [
                     RemoteKey(name: "KEY_GREEN", code: Self.green, press: ControlBinding(.tapSeen)),
                     RemoteKey(name: "KEY_RED", code: Self.red, press: ControlBinding(.tapHeard)),
-                ]), delayStepMs: 100, taps: taps)
+                ]), delayStep: .milliseconds(100), taps: taps)
         let heardOnPanel = ControlSurfaceTests().run(
             &panel, ControlSurfaceTests().press(23, at: 1_000, for: 80), until: 1_200)
         #expect(heardOnPanel.isEmpty, "the first tap waits for its pair")
