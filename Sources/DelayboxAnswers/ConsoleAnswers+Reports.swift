@@ -128,9 +128,9 @@ extension ConsoleAnswers {
     func configShowAnswer() -> ConfigShowAnswer {
         return ConfigShowAnswer(
             board: config.name, hat: config.hat.rawValue, audioDevice: config.audio.device,
-            periodMs: config.audio.periodMs, periods: config.audio.periods,
+            periodMs: config.audio.period.milliseconds, periods: config.audio.periods,
             channels: config.channels.channels.map(\.name).joined(separator: ", "),
-            initialBufferMs: config.defaults.initialBufferMs, maxDelayMs: config.defaults.maxDelayMs,
+            initialBufferMs: config.defaults.initialBuffer.milliseconds, maxDelayMs: config.defaults.maxDelayMs,
             delayStepMs: config.defaults.delayStep.milliseconds,
             console: config.console.map { "\($0.device) \($0.baud)" } ?? "none",
             mqtt: config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")

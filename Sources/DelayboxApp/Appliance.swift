@@ -218,7 +218,7 @@ public final class Appliance {
     private func openOutput(clock: SystemClock, sleeper: SystemSleeper, cues: FeedbackCues) -> OutputPath {
         var request = OutputDevice.Request()
         request.sampleFormat = config.audio.format
-        request.periodFrames = Int(AudioFormat.frames(milliseconds: config.audio.periodMs))
+        request.periodFrames = Int(config.audio.period.audioFrames)
         request.periods = config.audio.periods
         func path(_ device: OutputDevice, mixer: String?) -> OutputPath {
             OutputPath(

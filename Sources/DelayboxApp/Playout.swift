@@ -149,7 +149,7 @@ final class Playout {
         channels = ChannelChoice(lineup: lineup)
         let delayMs = min(settings.delayMs, config.defaults.maxDelayMs)
         var engine = EngineConfiguration()
-        engine.initialBufferMs = config.defaults.initialBufferMs
+        engine.initialBuffer = config.defaults.initialBuffer
         engine.maxDelayMs = config.defaults.maxDelayMs
         session = try ChannelSession(
             channel: lineup.selected, configuration: engine, delayMs: delayMs,

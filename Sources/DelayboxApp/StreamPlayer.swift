@@ -81,7 +81,7 @@ public final class StreamPlayer {
         log.receiveFFmpegMessages()
         let board = BoardConfig.player(
             channels: options.lineup, device: options.output.description,
-            periodMs: AudioFormat.milliseconds(frames: Int64(periodFrames)), delayMs: options.delayMs,
+            period: .milliseconds(AudioFormat.milliseconds(frames: Int64(periodFrames))), delayMs: options.delayMs,
             outputLatencyMs: options.outputLatencyMs)
         let setup = Playout.Setup(
             config: board,

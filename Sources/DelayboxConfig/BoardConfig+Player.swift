@@ -4,17 +4,17 @@ extension BoardConfig {
     /// The board `delaybox play` is: `channels` played to `device` at `delayMs`, with no
     /// controls, no console and no programme mix; the engine's buffer and maximum delay.
     public static func player(
-        channels: ChannelLineup, device: String, periodMs: Int64, delayMs: Int64, outputLatencyMs: Int64 = 0
+        channels: ChannelLineup, device: String, period: TimeAmount, delayMs: Int64, outputLatencyMs: Int64 = 0
     ) -> BoardConfig {
         let engine = EngineConfiguration()
         return BoardConfig(
             name: "delaybox play", hat: .none, configTxt: [],
             audio: AudioSettings(
                 device: device, fallback: nil, mixer: nil, rate: AudioSettings.engineRate, format: .s16,
-                periodMs: periodMs, periods: 4, outputLatencyMs: outputLatencyMs),
+                period: period, periods: 4, outputLatencyMs: outputLatencyMs),
             gpio: nil, console: nil, remote: nil, channels: channels,
             defaults: Defaults(
-                initialBufferMs: engine.initialBufferMs, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,
+                initialBuffer: engine.initialBuffer, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,
                 delayStep: .milliseconds(100), volume: 100, clipCacheMB: 0, feedbackSounds: false))
     }
 }

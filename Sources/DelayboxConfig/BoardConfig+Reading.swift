@@ -90,7 +90,7 @@ extension BoardConfig {
             mixer: audio.string("mixer"),
             rate: rate,
             format: audio.choice("format", as: SampleFormat.self) ?? .s16,
-            periodMs: audio.milliseconds("period", in: 5...200) ?? 20,
+            period: .milliseconds(audio.milliseconds("period", in: 5...200) ?? 20),
             periods: audio.int("periods", in: 2...16) ?? 4,
             outputLatencyMs: audio.milliseconds(
                 "output_latency", orNumberUnder: "output_latency_ms", in: 0...AudioSettings.maximumOutputLatencyMs) ?? 0
@@ -243,8 +243,8 @@ extension BoardConfig {
         let engine = EngineConfiguration()
         let maxDelay = defaults.milliseconds("max_delay", in: EngineConfiguration.maxDelayRange) ?? engine.maxDelayMs
         let settings = Defaults(
-            initialBufferMs: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange)
-                ?? engine.initialBufferMs,
+            initialBuffer: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange)
+                .map(TimeAmount.milliseconds) ?? engine.initialBuffer,
             maxDelayMs: maxDelay,
             delayMs: defaults.milliseconds("delay", in: 0...maxDelay) ?? 5_000,
             delayStep: .milliseconds(defaults.milliseconds("delay_step", in: 10...10_000) ?? 100),

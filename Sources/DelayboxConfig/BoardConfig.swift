@@ -61,7 +61,7 @@ public struct AudioSettings: Sendable, Equatable {
     public var mixer: String?
     public var rate: Int
     public var format: SampleFormat
-    public var periodMs: Int64
+    public var period: TimeAmount
     public var periods: Int
     /// What the output adds after ALSA that `snd_pcm_delay` cannot see (ms): a Bluetooth
     /// speaker's A2DP buffer (150-250), an HDMI receiver's processing, a USB DAC's FIFO.
@@ -156,7 +156,7 @@ public struct ConsoleSettings: Sendable, Equatable {
 }
 
 public struct Defaults: Sendable, Equatable {
-    public var initialBufferMs: Int64
+    public var initialBuffer: TimeAmount
     public var maxDelayMs: Int64
     /// The delay at first start (later starts use the saved one).
     public var delayMs: Int64

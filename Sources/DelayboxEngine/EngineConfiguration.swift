@@ -2,7 +2,7 @@
 /// file and the console give them).
 public struct EngineConfiguration: Sendable, Equatable {
     /// Audio that must be held ahead of playout before playing starts (1-5 s).
-    public var initialBufferMs: Int64 = 1_000
+    public var initialBuffer = TimeAmount.seconds(1)
     /// The longest delay kept (default 5 min, up to 60 min).
     public var maxDelayMs: Int64 = 300_000
     /// The delay to hold at start (e.g. remembered from the last run). Unlike `setDelay`,
@@ -39,7 +39,7 @@ public struct EngineConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// Allowed range of `initialBufferMs`.
+    /// Allowed range of `initialBuffer` (ms).
     public static let initialBufferRange: ClosedRange<Int64> = 1_000...5_000
     /// Allowed range of `maxDelayMs`.
     public static let maxDelayRange: ClosedRange<Int64> = 10_000...3_600_000
@@ -55,7 +55,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         func check(_ value: TimeAmount, _ range: ClosedRange<Int64>, _ name: String) {
             check(value.milliseconds, range, name)
         }
-        check(initialBufferMs, Self.initialBufferRange, "initial buffer")
+        check(initialBuffer, Self.initialBufferRange, "initial buffer")
         check(maxDelayMs, Self.maxDelayRange, "maximum delay")
         check(initialDelayMs, 0...maxDelayMs, "initial delay")
         check(crossfade, 1...1_000, "crossfade")

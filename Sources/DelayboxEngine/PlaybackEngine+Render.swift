@@ -84,7 +84,7 @@ extension PlaybackEngine {
             guard hold != nil else { return }
             position = oldest
         }
-        guard line.endPosition - position >= AudioFormat.frames(milliseconds: configuration.initialBufferMs) else {
+        guard line.endPosition - position >= configuration.initialBuffer.audioFrames else {
             if resumed { enterWaiting(hold: position, reason: .reachedLiveEdge) }
             return
         }

@@ -206,7 +206,7 @@ public final class PlaybackEngine {
             lag = max(lag, cadence.allowanceFrames(atLocal: now.frames(since: origin)))
         }
         return min(
-            AudioFormat.frames(milliseconds: configuration.initialBufferMs) + lag + outputDelayFrames,
+            configuration.initialBuffer.audioFrames + lag + outputDelayFrames,
             AudioFormat.frames(milliseconds: configuration.maxDelayMs))
     }
 

@@ -1,3 +1,4 @@
+import DelayboxEngine
 import Foundation
 
 #if canImport(Glibc)
@@ -17,13 +18,13 @@ public final class OnAirAppliance {
 
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
-    /// named in `recorded` are recorded while another plays (`record: true`). `periodMs`
+    /// named in `recorded` are recorded while another plays (`record: true`). `period`
     /// sets the output's period (4 of them in its ring; default: the simulated host's 20 ms);
     /// `extra` is more of the board file (top-level sections: `mqtt:`, `web:`); `environment`
     /// is added to the box's.
     public init(
         root: URL, channels: [(name: String, url: String)], recorded: Set<String> = [], delay: Double, seconds: Int,
-        periodMs: Int? = nil, extra: String = "", environment: [String: String] = [:]
+        period: TimeAmount? = nil, extra: String = "", environment: [String: String] = [:]
     ) throws {
         self.seconds = seconds
         box = try RunningAppliance(
@@ -33,7 +34,7 @@ public final class OnAirAppliance {
             """
             extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
             audio:
-              device: wav:\(directory.appendingPathComponent("out.wav").path)\(periodMs.map { "\n  period: \($0) ms" } ?? "")
+              device: wav:\(directory.appendingPathComponent("out.wav").path)\(period.map { "\n  period: \($0.milliseconds) ms" } ?? "")
             channels:
             \(channels.map { "  - name: \($0.name)\n    url: \($0.url)" + (recorded.contains($0.name) ? "\n    record: true" : "") }.joined(separator: "\n"))
             defaults:

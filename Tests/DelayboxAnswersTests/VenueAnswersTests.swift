@@ -21,7 +21,7 @@ import Testing
     /// `packaged` is false.
     func answers(mqtt: MQTTSettings?, packaged: Bool = true) throws -> (ConsoleAnswers, BoxSnapshot, ChannelChoice) {
         let lineup = try ChannelLineup([Channel(name: "Club", streamURL: "http://club.example/live")])
-        var config = BoardConfig.player(channels: lineup, device: "null", periodMs: 20, delayMs: 5_000)
+        var config = BoardConfig.player(channels: lineup, device: "null", period: .milliseconds(20), delayMs: 5_000)
         config.mqtt = mqtt
         let box = BoxSnapshot(
             engine: rig.engine,

@@ -82,7 +82,7 @@ import Testing
             site: directory.appendingPathComponent("site.conf").path)
         let config = try #require(result.config, "\(result.diagnostics)")
         #expect(config.defaults.delayMs == 45_000)
-        #expect(config.audio.periodMs == 40 && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
+        #expect(config.audio.period == .milliseconds(40) && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
     }
 
     /// Issue 58: what the output adds after the device (a Bluetooth speaker) is the owner's

@@ -17,7 +17,7 @@ import Testing
 
     @Test func aLongerInitialBufferWaitsUntilItIsFilled() throws {
         var configuration = EngineConfiguration()
-        configuration.initialBufferMs = 3_000
+        configuration.initialBuffer = .seconds(3)
         configuration.initialDelayMs = 3_000
         // Only 1 s of burst: 2 more seconds must be recorded before playing.
         let rig = try EngineRig(configuration: configuration, burstPackets: 50)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func refusesAnInvalidConfigurationWithEveryProblem() {
         var configuration = EngineConfiguration()
-        configuration.initialBufferMs = 500
+        configuration.initialBuffer = .milliseconds(500)
         configuration.maxDelayMs = 1
         #expect(throws: InvalidConfiguration.self) {
             try PlaybackEngine(configuration: configuration, decoderFactory: { fatalError("not reached") })

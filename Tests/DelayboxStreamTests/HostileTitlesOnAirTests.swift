@@ -1,3 +1,4 @@
+import DelayboxEngine
 import DelayboxTestSupport
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ struct HostileTitlesOnAirTests {
     /// started under load places the burst late and corrects it with a jump, whose
     /// crossfade cancelled the tone in opposite phase — such jumps land in phase now
     /// (`JumpAlignment`, `CorrectionJumpTests`).
-    static let periodMs = 100
+    static let period = TimeAmount.milliseconds(100)
 
     /// The titles, each with what its refusal says. The first three trapped the box (an
     /// integer conversion of 1e19 ms, of 1e300 s, and 2e17 ms in frames); the next ones
@@ -61,7 +62,7 @@ struct HostileTitlesOnAirTests {
         let titles = Self.titles(clipHost: "127.0.0.1:\(server.port)")
         let box = try OnAirAppliance(
             root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 16,
-            periodMs: Self.periodMs)
+            period: Self.period)
         #expect(box.waitForLog(containing: "connected: mp3"), "the box connected")
         let connected = Date().timeIntervalSince(box.started)
         // Icecast sends a listener the title current at each metadata block (a second of
@@ -82,7 +83,7 @@ struct HostileTitlesOnAirTests {
         try server.waitForTitle(containing: "file:///etc/shadow", mount: "/live.mp3")
         let restarted = try OnAirAppliance(
             root: Self.root, channels: [("Live", server.url(mount: "/live.mp3"))], delay: 1, seconds: 6,
-            periodMs: Self.periodMs)
+            period: Self.period)
         let second = restarted.finish()
         #expect(second.status == 0, "a box started under the title runs: \(second.log.suffix(3_000))")
         #expect(second.log.contains("title 'Under attack'"), "\(second.log.suffix(3_000))")
