@@ -16,12 +16,12 @@ public struct UpdateRestartGate: Sendable {
 
     public init() {}
 
-    /// One playout wake-up's state; `heldMs`: the audio held ahead of playout.
-    public mutating func observe(state: SessionState, heldMs: Int64, now: Instant) {
+    /// One playout wake-up's state; `held`: the audio held ahead of playout.
+    public mutating func observe(state: SessionState, held: TimeAmount, now: Instant) {
         let quiet =
             switch state {
             case .playing: false
-            case .reconnecting: heldMs <= 0
+            case .reconnecting: held <= .zero
             case .idle, .connecting, .buffering, .paused, .stopped, .failed: true
             }
         if !quiet {

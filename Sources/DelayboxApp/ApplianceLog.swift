@@ -21,13 +21,13 @@ final class ApplianceLog: PlayoutLog {
         logger.log(NotificationLog.level(of: notification), NotificationLog.text(notification))
     }
 
-    func channelStarted(_ channel: Channel, delayMs: Int64, heldMs: Int64?, heardAt: Instant, switched: Bool) {
+    func channelStarted(_ channel: Channel, delayMs: Int64, held: TimeAmount?, heardAt: Instant, switched: Bool) {
         guard switched else {
             return logger.info(
                 "delaybox \(DelayboxVersion.string) on \(board): channel '\(channel.name)', delay \(delayMs) ms, output \(output)"
             )
         }
-        let held = heldMs.map { ", recorded in the background: \($0) ms held" } ?? ""
+        let held = held.map { ", recorded in the background: \($0.milliseconds) ms held" } ?? ""
         logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms\(held)")
     }
 

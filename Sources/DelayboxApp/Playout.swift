@@ -178,7 +178,7 @@ final class Playout {
         output.setVolume(settings.volume, muted: false)
         desk?.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
         desk?.start()
-        log.channelStarted(session.channel, delayMs: delayMs, heldMs: nil, heardAt: now, switched: false)
+        log.channelStarted(session.channel, delayMs: delayMs, held: nil, heardAt: now, switched: false)
         journalDirectory = setup.journalDirectory
         for line in session.start(now: now, journal: journal(for: session.channel, delayMs: delayMs)) {
             log.report(line, level: .notice, at: now)
@@ -388,7 +388,9 @@ final class Playout {
     private func keepWatch(now: Instant) {
         let state = session.engine.state
         updateGate.observe(
-            state: state, heldMs: state == .reconnecting ? session.engine.status(at: now).bufferedAheadMs : 0, now: now)
+            state: state,
+            held: state == .reconnecting ? .milliseconds(session.engine.status(at: now).bufferedAheadMs) : .zero,
+            now: now)
         doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
         if executor.settingsDueForSave(at: now) { save() }
@@ -538,7 +540,8 @@ final class Playout {
         if let kept = standby.take(channel.name) {
             kept.engine.setDelay(milliseconds: delayMs, now: now)
             log.channelStarted(
-                channel, delayMs: delayMs, heldMs: kept.engine.status(at: now).availableDelayMs, heardAt: heard,
+                channel, delayMs: delayMs, held: .milliseconds(kept.engine.status(at: now).availableDelayMs),
+                heardAt: heard,
                 switched: true)
             session = kept
         } else {
@@ -546,7 +549,7 @@ final class Playout {
                 channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
                 knownStationPpm: executor.settings.stationClocks?[channel.streamURL], client: client, clock: clock,
                 unixTime: wallClock)
-            log.channelStarted(channel, delayMs: delayMs, heldMs: nil, heardAt: heard, switched: true)
+            log.channelStarted(channel, delayMs: delayMs, held: nil, heardAt: heard, switched: true)
             _ = session.start(now: now, journal: journal(for: channel, delayMs: delayMs), resume: false)
         }
         desk?.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
@@ -558,7 +561,7 @@ final class Playout {
     /// happened, the engine's notifications dated when their period is heard.
     private func render(_ engine: PlaybackEngine, now: Instant, minimumPeriods: Int = 0) {
         // What the device's delay cannot see (a Bluetooth speaker's buffer) is heard later still.
-        let beyond = Int(AudioFormat.frames(milliseconds: configuration.config.audio.outputLatencyMs))
+        let beyond = Int(configuration.config.audio.outputLatency.audioFrames)
         output.feed(now: now, minimumPeriods: minimumPeriods) { buffer, device in
             let delay = device + beyond
             let wasPlaying = engine.state == .playing

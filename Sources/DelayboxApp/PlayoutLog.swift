@@ -12,8 +12,8 @@ protocol PlayoutLog: AnyObject, Sendable {
     /// An engine notification (a state change, an event taking effect), heard at `heardAt`.
     func notification(_ notification: EngineNotification, heardAt: Instant)
     /// A channel starts to play (`switched`: after another) at `delayMs`, its first frame
-    /// heard at `heardAt`; `heldMs`: what it had recorded in the background.
-    func channelStarted(_ channel: Channel, delayMs: Int64, heldMs: Int64?, heardAt: Instant, switched: Bool)
+    /// heard at `heardAt`; `held`: what it had recorded in the background.
+    func channelStarted(_ channel: Channel, delayMs: Int64, held: TimeAmount?, heardAt: Instant, switched: Bool)
     /// A message of FFmpeg's own (a certificate refused, a malformed frame).
     func ffmpeg(_ line: String)
 }

@@ -29,7 +29,7 @@ public final class StreamPlayer {
         public var seconds: Double = 0
         public var output = OutputDevice.null
         /// What the output adds after the device (ms): `audio.output_latency`.
-        public var outputLatencyMs: Int64 = 0
+        public var outputLatency = TimeAmount.zero
         public var fast = false
         public var json = false
         public var engine = EngineConfiguration()
@@ -82,7 +82,7 @@ public final class StreamPlayer {
         let board = BoardConfig.player(
             channels: options.lineup, device: options.output.description,
             period: .milliseconds(AudioFormat.milliseconds(frames: Int64(periodFrames))), delayMs: options.delayMs,
-            outputLatencyMs: options.outputLatencyMs)
+            outputLatency: options.outputLatency)
         let setup = Playout.Setup(
             config: board,
             settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
@@ -121,7 +121,7 @@ public final class StreamPlayer {
             channel: channel, configuration: options.engine, delayMs: options.delayMs,
             client: nil, clock: clock)
         let engine = session.engine
-        log.channelStarted(channel, delayMs: options.delayMs, heldMs: nil, heardAt: start, switched: false)
+        log.channelStarted(channel, delayMs: options.delayMs, held: nil, heardAt: start, switched: false)
         session.start(now: start)
         let found = try ChannelInput.open(channel.streamURL, options: options.client.input, gate: InterruptGate())
         let input = found.input

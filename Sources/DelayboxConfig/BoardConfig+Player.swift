@@ -4,14 +4,14 @@ extension BoardConfig {
     /// The board `delaybox play` is: `channels` played to `device` at `delayMs`, with no
     /// controls, no console and no programme mix; the engine's buffer and maximum delay.
     public static func player(
-        channels: ChannelLineup, device: String, period: TimeAmount, delayMs: Int64, outputLatencyMs: Int64 = 0
+        channels: ChannelLineup, device: String, period: TimeAmount, delayMs: Int64, outputLatency: TimeAmount = .zero
     ) -> BoardConfig {
         let engine = EngineConfiguration()
         return BoardConfig(
             name: "delaybox play", hat: .none, configTxt: [],
             audio: AudioSettings(
                 device: device, fallback: nil, mixer: nil, rate: AudioSettings.engineRate, format: .s16,
-                period: period, periods: 4, outputLatencyMs: outputLatencyMs),
+                period: period, periods: 4, outputLatency: outputLatency),
             gpio: nil, console: nil, remote: nil, channels: channels,
             defaults: Defaults(
                 initialBuffer: engine.initialBuffer, maxDelayMs: engine.maxDelayMs, delayMs: delayMs,

@@ -92,8 +92,10 @@ extension BoardConfig {
             format: audio.choice("format", as: SampleFormat.self) ?? .s16,
             period: .milliseconds(audio.milliseconds("period", in: 5...200) ?? 20),
             periods: audio.int("periods", in: 2...16) ?? 4,
-            outputLatencyMs: audio.milliseconds(
-                "output_latency", orNumberUnder: "output_latency_ms", in: 0...AudioSettings.maximumOutputLatencyMs) ?? 0
+            outputLatency: .milliseconds(
+                audio.milliseconds(
+                    "output_latency", orNumberUnder: "output_latency_ms",
+                    in: 0...AudioSettings.maximumOutputLatency.milliseconds) ?? 0)
         )
         return device == nil ? nil : settings
     }

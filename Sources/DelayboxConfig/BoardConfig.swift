@@ -50,7 +50,7 @@ public struct AudioSettings: Sendable, Equatable {
     /// The one rate the engine plays (Hz); the config refuses others with the way out.
     public static let engineRate = 48_000
     /// The most `output_latency` may say (ms): beyond any speaker's buffer.
-    public static let maximumOutputLatencyMs: Int64 = 2_000
+    public static let maximumOutputLatency = TimeAmount.seconds(2)
     /// An ALSA device name (`hw:CARD=sndrpihifiberry,DEV=0`, `default`, a plugin), or
     /// `wav:PATH` / `null` for hosts without a sound card.
     public var device: String
@@ -66,7 +66,7 @@ public struct AudioSettings: Sendable, Equatable {
     /// What the output adds after ALSA that `snd_pcm_delay` cannot see (ms): a Bluetooth
     /// speaker's A2DP buffer (150-250), an HDMI receiver's processing, a USB DAC's FIFO.
     /// Counted in the heard delay: playout runs that much earlier.
-    public var outputLatencyMs: Int64 = 0
+    public var outputLatency = TimeAmount.zero
 }
 
 public enum LineBias: String, Sendable, CaseIterable {

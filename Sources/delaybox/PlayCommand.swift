@@ -65,9 +65,9 @@ struct PlayCommand: ParsableCommand {
         options.output = output
         options.fast = fast
         options.json = json
-        options.outputLatencyMs = try milliseconds(outputLatency, "--output-latency")
-        guard options.outputLatencyMs <= AudioSettings.maximumOutputLatencyMs else {
-            throw ValidationError("--output-latency is at most \(AudioSettings.maximumOutputLatencyMs / 1000) s")
+        options.outputLatency = .milliseconds(try milliseconds(outputLatency, "--output-latency"))
+        guard options.outputLatency <= AudioSettings.maximumOutputLatency else {
+            throw ValidationError("--output-latency is at most \(AudioSettings.maximumOutputLatency.wholeSeconds) s")
         }
         options.client.input.stallTimeout = .milliseconds(try milliseconds(stallTimeout, "--stall-timeout"))
         options.client.backoff.cap = .milliseconds(try milliseconds(backoffCap, "--backoff-cap"))

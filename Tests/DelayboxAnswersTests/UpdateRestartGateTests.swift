@@ -12,32 +12,32 @@ import Testing
     @Test func aPlayingBoxWaitsAndAQuietOneIsRestartedAfterTenSeconds() {
         var gate = UpdateRestartGate()
         let window = UpdateWindow.standard, noon = 12 * 60
-        gate.observe(state: .playing, heldMs: 0, now: Self.at(0))
+        gate.observe(state: .playing, held: .zero, now: Self.at(0))
         #expect(gate.verdict(state: .playing, now: Self.at(0), window: window, minuteOfDay: noon).hasPrefix("waits"))
-        gate.observe(state: .paused, heldMs: 30_000, now: Self.at(5))
+        gate.observe(state: .paused, held: .seconds(30), now: Self.at(5))
         #expect(gate.verdict(state: .paused, now: Self.at(14), window: window, minuteOfDay: noon).hasPrefix("waits"))
         #expect(gate.verdict(state: .paused, now: Self.at(15), window: window, minuteOfDay: noon) == "now: paused")
         // Playing again closes it; a reconnect that the held audio bridges is playing.
-        gate.observe(state: .playing, heldMs: 0, now: Self.at(16))
-        gate.observe(state: .reconnecting, heldMs: 4_000, now: Self.at(17))
+        gate.observe(state: .playing, held: .zero, now: Self.at(16))
+        gate.observe(state: .reconnecting, held: .seconds(4), now: Self.at(17))
         #expect(
             gate.verdict(state: .reconnecting, now: Self.at(60), window: window, minuteOfDay: noon)
                 == "waits: reconnecting (the update window: 04:00-05:00)")
         // Off the air: the held audio has played out.
-        gate.observe(state: .reconnecting, heldMs: 0, now: Self.at(61))
+        gate.observe(state: .reconnecting, held: .zero, now: Self.at(61))
         #expect(
             gate.verdict(state: .reconnecting, now: Self.at(71), window: window, minuteOfDay: noon)
                 == "now: reconnecting")
         // A box building its delay is silent: quiet too.
         var building = UpdateRestartGate()
-        building.observe(state: .buffering, heldMs: 0, now: Self.at(0))
+        building.observe(state: .buffering, held: .zero, now: Self.at(0))
         #expect(
             building.verdict(state: .buffering, now: Self.at(10), window: .none, minuteOfDay: nil) == "now: buffering")
     }
 
     @Test func theWindowLetsAPlayingBoxRestartOnlyByABelievedClock() {
         var gate = UpdateRestartGate()
-        gate.observe(state: .playing, heldMs: 0, now: Self.at(0))
+        gate.observe(state: .playing, held: .zero, now: Self.at(0))
         let window = UpdateWindow(parsing: "23:30-01:00")!
         #expect(
             gate.verdict(state: .playing, now: Self.at(1), window: window, minuteOfDay: 23 * 60 + 45)

@@ -93,8 +93,8 @@ import Testing
         let board = Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path
         let config = try #require(
             ConfigFile.load(board, site: directory.appendingPathComponent("site.conf").path).config)
-        #expect(config.audio.outputLatencyMs == 180)
-        #expect(ConfigFile.load(board).config?.audio.outputLatencyMs == 0)
+        #expect(config.audio.outputLatency == .milliseconds(180))
+        #expect(ConfigFile.load(board).config?.audio.outputLatency == .milliseconds(0))
         let found = try diagnostics(
             Self.minimal.replacingOccurrences(of: "device: default", with: "device: default\n  output_latency: 3 s"))
         #expect(found.contains { $0.contains("'audio.output_latency' is 3 s; allowed 0 ms to 2 s") }, "\(found)")
@@ -122,7 +122,7 @@ import Testing
         let directory = try directory(["board.yaml": withNumber])
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = try #require(ConfigFile.load(directory.appendingPathComponent("board.yaml").path).config)
-        #expect(config.audio.outputLatencyMs == 200)
+        #expect(config.audio.outputLatency == .milliseconds(200))
         let both = try diagnostics(
             withNumber.replacingOccurrences(of: "device: default", with: "device: default\n  output_latency: 1 s"))
         #expect(both.contains { $0.contains("are one setting") }, "\(both)")
