@@ -220,11 +220,13 @@ public final class Doors {
         guard let settings = config.web, let access = inbox.web else { return nil }
         do {
             let door = try WebDoor(port: settings.port, inbox: inbox, access: access)
-            door.start()
             let byNumber = PageLinks.link(port: door.port, addresses: SystemFigures.read().addresses)
             logger.notice(
                 "web page on \(PageLinks.byName(port: door.port))\(byNumber.map { " and \($0)" } ?? "") (port \(door.port))"
             )
+            // Served once said: a page that answered before the log said where it is (the
+            // addresses read under load) left the journal behind what a phone already saw.
+            door.start()
             return door
         } catch {
             logger.error("web page: \(error); playing without it")
