@@ -17,11 +17,11 @@ public enum AutomaticBoard {
     }
 
     /// The sound cards listed by `read` (`/proc/asound/cards`), waiting up to `wait` for a
-    /// first one, `pause` between looks (a quarter second each): at boot a HAT's driver (a deferred probe), or a
-    /// PCI or USB card's, may register after the box's service starts — on the emulated
-    /// board the card came ~2 s after a start that had chosen "no card", and played on
-    /// ALSA's default device with a board saying it had none. A box with no card at all
-    /// starts `wait` later.
+    /// first one, `pause` between looks (a quarter second each): at boot a HAT's driver (a
+    /// deferred probe), or a PCI or USB card's, may register after the box's service starts
+    /// — on the emulated board the card came ~2 s after a start that had chosen "no card",
+    /// and played on ALSA's default device with a board saying it had none. A box with no
+    /// card at all starts `wait` later.
     public static func cards(waitingUpTo wait: TimeAmount, read: () -> String, pause: (TimeAmount) -> Void)
         -> [SoundCard]
     {

@@ -27,7 +27,7 @@ public enum HTTPFetch {
         defer { av_dict_free(&dictionary) }
         let giveUp = InterruptGate.monotonicNanoseconds() + totalTimeout.nanoseconds
         var context: UnsafeMutablePointer<AVIOContext>?
-        gate.arm(for: .milliseconds(timeout.millisecondsRoundedUp))
+        gate.arm(for: timeout)
         FFmpegLog.beginCall()
         // The callback holds the gate unretained: it must outlive the context.
         defer { withExtendedLifetime(gate) {} }
@@ -44,7 +44,7 @@ public enum HTTPFetch {
                         "download (slower than \(size(maxBytes)) in \(totalTimeout.secondsRoundedUp) s: \(total) bytes came)",
                     code: dbx_averror(ETIMEDOUT))
             }
-            gate.arm(for: .milliseconds(min(timeout, left).millisecondsRoundedUp))
+            gate.arm(for: min(timeout, left))
             let read = buffer.withUnsafeMutableBufferPointer { avio_read(context, $0.baseAddress, Int32($0.count)) }
             if read == dbx_averror_eof() { break }
             try FFmpegError.check(read, "avio_read")
