@@ -66,7 +66,10 @@ let package = Package(
         .target(name: "DelayboxCommands", swiftSettings: strict),
         .target(
             name: "DelayboxConfig",
-            dependencies: ["DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork"],
+            dependencies: [
+                "DelayboxChecked", "DelayboxEngine", "DelayboxCommands", "DelayboxJSON", "DelayboxNetwork",
+                "DelayboxUnits",
+            ],
             swiftSettings: strict),
         // JSON as the box writes it: a Codable value's fields in their order, one writer.
         .target(name: "DelayboxJSON", swiftSettings: strict),

@@ -62,7 +62,7 @@ extension ConsoleAnswers {
                 let older = copies.indices.contains(index + 1) ? copies[index + 1].backup : nil
                 listed.append(
                     .init(
-                        madeUnixS: copy.madeUnixMs / 1_000, delayMs: copy.backup.settings.delayMs,
+                        madeUnixS: copy.madeUnixMs / 1_000, delayMs: copy.backup.settings.delay.milliseconds,
                         channel: copy.backup.settings.channel,
                         changes: older.map { copy.backup.changes(from: $0) } ?? ["as the box started"]))
             }

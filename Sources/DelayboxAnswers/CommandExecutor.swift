@@ -10,9 +10,9 @@ public final class CommandExecutor {
         case done
         /// Done, but held at a limit (delay at the maximum, volume at `max_volume`).
         case limitReached
-        /// Done: the delay set is longer than the audio held, and is reached in `inMs`
+        /// Done: the delay set is longer than the audio held, and is reached in `in`
         /// (playout waits; recording goes on).
-        case reaching(delayMs: Int64, inMs: Int64)
+        case reaching(TimeAmount, in: TimeAmount)
         case refused(String)
     }
 
@@ -44,11 +44,11 @@ public final class CommandExecutor {
     public func execute(_ command: Command, now: Instant) -> Outcome {
         switch command {
         case .adjustDelay(let milliseconds):
-            return setDelay(engine.status(at: now).delayMs + milliseconds, now: now)
+            return setDelay(engine.status(at: now).delay + .milliseconds(milliseconds), now: now)
         case .setDelay(let milliseconds):
-            return setDelay(milliseconds, now: now)
+            return setDelay(.milliseconds(milliseconds), now: now)
         case .syncDelay(let milliseconds):
-            return syncDelay(by: milliseconds, now: now)
+            return syncDelay(by: .milliseconds(milliseconds), now: now)
         case .jumpToLive:
             remember(delay: engine.jumpToLive(now: now), now: now)
             return .done
@@ -73,9 +73,9 @@ public final class CommandExecutor {
             return .done
         case .recallPreset(let slot):
             guard let delay = settings.presets[slot] else { return .refused("preset \(slot) is empty") }
-            return setDelay(delay, now: now)
+            return setDelay(.milliseconds(delay), now: now)
         case .savePreset(let slot):
-            settings.presets[slot] = engine.status(at: now).delayMs
+            settings.presets[slot] = engine.status(at: now).delay.milliseconds
             saver.changed(at: now)
             return .done
         case .setAds(let enabled):
@@ -111,28 +111,28 @@ public final class CommandExecutor {
     /// Whether the settings are due to be saved at `now` (then they count as saved).
     public func settingsDueForSave(at now: Instant) -> Bool { saver.shouldSave(at: now) }
 
-    private func setDelay(_ milliseconds: Int64, now: Instant) -> Outcome {
-        let set = engine.setDelay(milliseconds: milliseconds, now: now)
+    private func setDelay(_ delay: TimeAmount, now: Instant) -> Outcome {
+        let set = engine.setDelay(delay, now: now)
         remember(delay: set, now: now)
-        if let wait = engine.status(at: now).delayToBuildMs { return .reaching(delayMs: set, inMs: wait) }
-        return set == milliseconds ? .done : .limitReached
+        if let wait = engine.status(at: now).delayToBuild { return .reaching(set, in: wait) }
+        return set == delay ? .done : .limitReached
     }
 
     /// Tap-to-sync's measurement: the delay moves by it, unless that is out of range — a
     /// mistaken tap must not throw the delay to a limit.
-    private func syncDelay(by milliseconds: Int64, now: Instant) -> Outcome {
+    private func syncDelay(by measured: TimeAmount, now: Instant) -> Outcome {
         let status = engine.status(at: now)
-        let target = status.delayMs + milliseconds
-        let maximum = engine.configuration.maxDelayMs
-        let seconds = { (ms: Int64) in String(Double(ms) / 1_000) + " s" }
-        if target < status.minimumDelayMs {
+        let target = status.delay + measured
+        let maximum = engine.configuration.maxDelay
+        let seconds = { (amount: TimeAmount) in String(amount.seconds) + " s" }
+        if target < status.minimumDelay {
             return .refused(
-                "tap-to-sync: the TV was \(seconds(-milliseconds)) ahead; the delay (\(seconds(status.delayMs))) cannot go below \(seconds(status.minimumDelayMs))"
+                "tap-to-sync: the TV was \(seconds(.zero - measured)) ahead; the delay (\(seconds(status.delay))) cannot go below \(seconds(status.minimumDelay))"
             )
         }
         if target > maximum {
             return .refused(
-                "tap-to-sync: the TV was \(seconds(milliseconds)) behind; the delay (\(seconds(status.delayMs))) cannot go above \(seconds(maximum))"
+                "tap-to-sync: the TV was \(seconds(measured)) behind; the delay (\(seconds(status.delay))) cannot go above \(seconds(maximum))"
             )
         }
         return setDelay(target, now: now)
@@ -145,8 +145,8 @@ public final class CommandExecutor {
         return clamped == volume ? .done : .limitReached
     }
 
-    private func remember(delay: Int64, now: Instant) {
-        settings.delayMs = delay
+    private func remember(delay: TimeAmount, now: Instant) {
+        settings.delay = delay
         saver.changed(at: now)
     }
 }

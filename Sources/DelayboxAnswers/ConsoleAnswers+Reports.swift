@@ -59,12 +59,12 @@ extension ConsoleAnswers {
         let clock = config.mqtt?.group == nil ? nil : facts.venueClock
         return StatusAnswer(
             state: status.state.rawValue, streamProblem: status.streamProblem, channel: channel.name,
-            delayMs: status.delayMs,
-            heardDelayMs: (status.heardDelayMs * 10).rounded() / 10, availableDelayMs: status.availableDelayMs,
-            volume: executor.settings.volume, muted: executor.muted, bufferMs: status.bufferedAheadMs,
+            delay: status.delay,
+            heardDelayMs: (status.heardDelayMs * 10).rounded() / 10, availableDelay: status.availableDelay,
+            volume: executor.settings.volume, muted: executor.muted, bufferMs: status.bufferedAhead.milliseconds,
             nowPlaying: status.programme.title ?? "", uptimeS: Int(now.seconds - started.seconds),
             recording: recording.isEmpty ? nil : recording.joined(separator: ", "),
-            buildingDelayMs: status.delayToBuildMs,
+            buildingDelayMs: status.delayToBuild?.milliseconds,
             page: config.web.map { facts.pageByName(port: $0.port) },
             pageByNumber: config.web.flatMap { facts.pageByNumber(port: $0.port, now: now) },
             release: facts.release, stationClockPpm: status.statistics.stationClockPpm.map(Self.tenths),
@@ -97,8 +97,8 @@ extension ConsoleAnswers {
         let clicks = output.touchToSound.summary
         let process = facts.processFigures()
         return StatsAnswer(
-            bufferMs: status.bufferedAheadMs,
-            delayErrorMs: ((status.heardDelayMs - Double(status.delayMs)) * 10).rounded() / 10,
+            bufferMs: status.bufferedAhead.milliseconds,
+            delayErrorMs: ((status.heardDelayMs - Double(status.delay.milliseconds)) * 10).rounded() / 10,
             underruns: statistics.underruns, reconnectsFailed: statistics.failedReconnects,
             splices: statistics.splices, lostMs: AudioFormat.milliseconds(frames: statistics.lostFrames),
             resyncs: statistics.resyncs, driftPpm: (statistics.driftPpm * 10).rounded() / 10,
@@ -130,7 +130,8 @@ extension ConsoleAnswers {
             board: config.name, hat: config.hat.rawValue, audioDevice: config.audio.device,
             periodMs: config.audio.period.milliseconds, periods: config.audio.periods,
             channels: config.channels.channels.map(\.name).joined(separator: ", "),
-            initialBufferMs: config.defaults.initialBuffer.milliseconds, maxDelayMs: config.defaults.maxDelayMs,
+            initialBufferMs: config.defaults.initialBuffer.milliseconds,
+            maxDelayMs: config.defaults.maxDelay.milliseconds,
             delayStepMs: config.defaults.delayStep.milliseconds,
             console: config.console.map { "\($0.device) \($0.baud)" } ?? "none",
             mqtt: config.mqtt.map { $0.brokerURL + ($0.group.map { " group \($0)" } ?? "") } ?? "none")

@@ -87,15 +87,14 @@ public struct ConsoleAnswers {
             let outcome = executor.execute(command, now: now)
             let after = engine.status(at: now)
             let answer = CommandAnswer(
-                result: Self.describe(outcome), delayMs: after.delayMs, volume: executor.settings.volume,
-                state: after.state.rawValue, buildingDelayMs: after.delayToBuildMs)
+                result: Self.describe(outcome), delay: after.delay, volume: executor.settings.volume,
+                state: after.state.rawValue, buildingDelayMs: after.delayToBuild?.milliseconds)
             if case .refused = outcome { return .refused(answer) }
             return .answer(answer)
         case .showDelay:
             return .answer(
                 DelayAnswer(
-                    delayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
-                    minimumDelayMs: status.minimumDelayMs))
+                    delay: status.delay, availableDelay: status.availableDelay, minimumDelay: status.minimumDelay))
         case .showVolume:
             return .answer(VolumeAnswer(volume: executor.settings.volume, muted: executor.muted))
         case .listChannels:
@@ -116,10 +115,10 @@ public struct ConsoleAnswers {
                 boxes: members.map {
                     .init(
                         box: $0.member.box, state: $0.member.state, channel: $0.member.channel,
-                        delayMs: $0.member.delayMs, release: $0.member.release, heardSAgo: $0.heardSecondsAgo)
+                        delay: $0.member.delay, release: $0.member.release, heardSAgo: $0.heardSecondsAgo)
                 })
             let lines = answer.boxes.map {
-                let delay = JSONText.trimmed(String(Double($0.delayMs) / 1000))
+                let delay = JSONText.trimmed(String($0.delay.seconds))
                 let release = $0.release.map { "  release \($0)" } ?? ""
                 return "\($0.box)  \($0.state)  \(delay) s  \($0.channel)\(release)  (heard \($0.heardSAgo) s ago)"
             }
@@ -201,7 +200,7 @@ public struct ConsoleAnswers {
         case .done: "ok"
         case .limitReached: "limit reached"
         case .reaching(let delay, let wait):
-            String(printf: "reaching %.1f s in %.1f s", Double(delay) / 1_000, Double(wait) / 1_000)
+            String(printf: "reaching %.1f s in %.1f s", delay.seconds, wait.seconds)
         case .refused(let why): "refused: \(why)"
         }
     }

@@ -1,20 +1,22 @@
+import DelayboxUnits
+
 /// What `delay` without an argument answers: the delay set, and the range that can be set
-/// now (ms).
+/// now (in ms on the wire).
 /// A Codable answer: the console's lines in this order, or its JSON (`JSONValue`).
 public struct DelayAnswer: Codable, Equatable, Sendable {
-    public var delayMs: Int64
-    public var availableDelayMs: Int64
-    public var minimumDelayMs: Int64
+    @InMilliseconds public var delay: TimeAmount
+    @InMilliseconds public var availableDelay: TimeAmount
+    @InMilliseconds public var minimumDelay: TimeAmount
 
     enum CodingKeys: String, CodingKey {
-        case delayMs = "delay_ms"
-        case availableDelayMs = "available_delay_ms"
-        case minimumDelayMs = "minimum_delay_ms"
+        case delay = "delay_ms"
+        case availableDelay = "available_delay_ms"
+        case minimumDelay = "minimum_delay_ms"
     }
 
-    public init(delayMs: Int64, availableDelayMs: Int64, minimumDelayMs: Int64) {
-        self.delayMs = delayMs
-        self.availableDelayMs = availableDelayMs
-        self.minimumDelayMs = minimumDelayMs
+    public init(delay: TimeAmount, availableDelay: TimeAmount, minimumDelay: TimeAmount) {
+        self.delay = delay
+        self.availableDelay = availableDelay
+        self.minimumDelay = minimumDelay
     }
 }

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// What `group` answers: the venue group's other boxes as this box last heard them (their
 /// `GroupMember` reports). A Codable answer (`JSONValue`); the console's text is a box a line.
 public struct GroupAnswer: Codable, Equatable, Sendable {
@@ -5,8 +7,8 @@ public struct GroupAnswer: Codable, Equatable, Sendable {
         public var box: String
         public var state: String
         public var channel: String
-        /// The delay set (ms).
-        public var delayMs: Int64
+        /// The delay set (`delay_ms`).
+        @InMilliseconds public var delay: TimeAmount
         /// The release it runs, as it says; nil when it does not.
         public var release: String?
         /// Seconds since its last report (every status it publishes: at most 30 s apart).
@@ -14,12 +16,12 @@ public struct GroupAnswer: Codable, Equatable, Sendable {
 
         enum CodingKeys: String, CodingKey {
             case box, state, channel, release
-            case delayMs = "delay_ms"
+            case delay = "delay_ms"
             case heardSAgo = "heard_s_ago"
         }
 
-        public init(box: String, state: String, channel: String, delayMs: Int64, release: String?, heardSAgo: Int) {
-            (self.box, self.state, self.channel, self.delayMs) = (box, state, channel, delayMs)
+        public init(box: String, state: String, channel: String, delay: TimeAmount, release: String?, heardSAgo: Int) {
+            (self.box, self.state, self.channel, self.delay) = (box, state, channel, delay)
             (self.release, self.heardSAgo) = (release, heardSAgo)
         }
     }

@@ -1,3 +1,5 @@
+import DelayboxUnits
+
 /// What `status` answers (docs/console.md): the console's `key: value` lines in this order,
 /// and the one JSON object that `status --json`, `delayboxctl status --json`, the page and
 /// Home Assistant read — and that the tests decode into this type.
@@ -8,11 +10,12 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     /// refusal, a recording read to its end, a stall), until a connection holds 10 s.
     public var streamProblem: String?
     public var channel: String
-    /// The delay set (ms).
-    public var delayMs: Int64
+    /// The delay set (`delay_ms`).
+    @InMilliseconds public var delay: TimeAmount
     /// The delay the jack is hearing now (ms, to 0.1).
     public var heardDelayMs: Double
-    public var availableDelayMs: Int64
+    /// The longest delay that can be set now (`available_delay_ms`).
+    @InMilliseconds public var availableDelay: TimeAmount
     /// 0-100.
     public var volume: Int
     public var muted: Bool
@@ -56,9 +59,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         case state
         case streamProblem = "stream_problem"
         case channel
-        case delayMs = "delay_ms"
+        case delay = "delay_ms"
         case heardDelayMs = "heard_delay_ms"
-        case availableDelayMs = "available_delay_ms"
+        case availableDelay = "available_delay_ms"
         case volume, muted
         case bufferMs = "buffer_ms"
         case nowPlaying = "now_playing"
@@ -78,8 +81,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     }
 
     public init(
-        state: String, streamProblem: String? = nil, channel: String, delayMs: Int64, heardDelayMs: Double,
-        availableDelayMs: Int64, volume: Int, muted: Bool, bufferMs: Int64, nowPlaying: String, uptimeS: Int,
+        state: String, streamProblem: String? = nil, channel: String, delay: TimeAmount, heardDelayMs: Double,
+        availableDelay: TimeAmount, volume: Int, muted: Bool, bufferMs: Int64, nowPlaying: String, uptimeS: Int,
         recording: String? = nil, buildingDelayMs: Int64? = nil, page: String? = nil, pageByNumber: String? = nil,
         release: String? = nil, stationClockPpm: Double? = nil, updateRestart: String? = nil,
         lastRollback: String? = nil, dailyUpdates: String? = nil, group: String? = nil,
@@ -88,9 +91,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
         self.state = state
         self.streamProblem = streamProblem
         self.channel = channel
-        self.delayMs = delayMs
+        self.delay = delay
         self.heardDelayMs = heardDelayMs
-        self.availableDelayMs = availableDelayMs
+        self.availableDelay = availableDelay
         self.volume = volume
         self.muted = muted
         self.bufferMs = bufferMs

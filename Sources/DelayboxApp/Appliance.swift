@@ -34,8 +34,8 @@ public final class Appliance {
         public var consoleConfigPath: String?
         /// The control socket for `delayboxctl`; nil: none.
         public var socketPath: String?
-        /// Overrides the saved delay (ms).
-        public var delayMs: Int64?
+        /// Overrides the saved delay.
+        public var delay: TimeAmount?
         /// Stop after this long (0: run until stopped).
         public var seconds: Double = 0
         /// Why `boardPath` is a board the box chose itself (`AutomaticBoardFile`); nil: given.
@@ -76,11 +76,11 @@ public final class Appliance {
         }
         settingsFile = SettingsFile(path: options.statePath)
         let loaded = settingsFile.load(
-            fallback: Settings(defaults: config.defaults), maxDelayMs: config.defaults.maxDelayMs)
+            fallback: Settings(defaults: config.defaults), maxDelay: config.defaults.maxDelay)
         if let problem = loaded.problem { stateLogger.notice("\(problem)") }
         var (settings, lowered) = loaded.settings.forStart(config.defaults)
         if let lowered { stateLogger.notice("\(lowered)") }
-        if let delay = options.delayMs { settings.delayMs = delay }
+        if let delay = options.delay { settings.delay = delay }
         loadedSettings = settings
     }
 

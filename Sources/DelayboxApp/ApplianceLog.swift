@@ -21,14 +21,14 @@ final class ApplianceLog: PlayoutLog {
         logger.log(NotificationLog.level(of: notification), NotificationLog.text(notification))
     }
 
-    func channelStarted(_ channel: Channel, delayMs: Int64, held: TimeAmount?, heardAt: Instant, switched: Bool) {
+    func channelStarted(_ channel: Channel, delay: TimeAmount, held: TimeAmount?, heardAt: Instant, switched: Bool) {
         guard switched else {
             return logger.info(
-                "delaybox \(DelayboxVersion.string) on \(board): channel '\(channel.name)', delay \(delayMs) ms, output \(output)"
+                "delaybox \(DelayboxVersion.string) on \(board): channel '\(channel.name)', delay \(delay.milliseconds) ms, output \(output)"
             )
         }
         let held = held.map { ", recorded in the background: \($0.milliseconds) ms held" } ?? ""
-        logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delayMs) ms\(held)")
+        logger.info("channel: \(channel.name) (\(channel.streamURL)), delay \(delay.milliseconds) ms\(held)")
     }
 
     /// At DEBUG: their reason is also in the line that says what failed (`reconnect

@@ -29,7 +29,7 @@ final class PlayerLog: PlayoutLog {
                 : String(printf: "%8.2f  ", seconds) + NotificationLog.text(notification))
     }
 
-    func channelStarted(_ channel: Channel, delayMs: Int64, held: TimeAmount?, heardAt: Instant, switched: Bool) {
+    func channelStarted(_ channel: Channel, delay: TimeAmount, held: TimeAmount?, heardAt: Instant, switched: Bool) {
         write(
             json
                 ? JSONText.encode(

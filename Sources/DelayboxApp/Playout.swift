@@ -147,17 +147,17 @@ final class Playout {
         var lineup = config.channels
         if let saved = settings.channel { lineup.select(named: saved) }
         channels = ChannelChoice(lineup: lineup)
-        let delayMs = min(settings.delayMs, config.defaults.maxDelayMs)
+        let delay = min(settings.delay, config.defaults.maxDelay)
         var engine = EngineConfiguration()
         engine.initialBuffer = config.defaults.initialBuffer
-        engine.maxDelayMs = config.defaults.maxDelayMs
+        engine.maxDelay = config.defaults.maxDelay
         session = try ChannelSession(
-            channel: lineup.selected, configuration: engine, delayMs: delayMs,
+            channel: lineup.selected, configuration: engine, delay: delay,
             knownStationPpm: settings.stationClocks?[lineup.selected.streamURL], client: client, clock: clock,
             unixTime: wallClock)
         standby = try StandbyChannels(
             lineup: lineup, playing: lineup.selected.name, configuration: engine,
-            delayMs: delayMs, client: client, clock: clock, wallClock: wallClock, now: now)
+            delay: delay, client: client, clock: clock, wallClock: wallClock, now: now)
         executor = CommandExecutor(engine: session.engine, settings: settings, maxVolume: config.defaults.maxVolume)
         desk = setup.cacheDirectory.map {
             ProgrammeDesk(
@@ -178,9 +178,9 @@ final class Playout {
         output.setVolume(settings.volume, muted: false)
         desk?.channelStarted(session.channel, adsEnabled: settings.adsEnabled, switched: false)
         desk?.start()
-        log.channelStarted(session.channel, delayMs: delayMs, held: nil, heardAt: now, switched: false)
+        log.channelStarted(session.channel, delay: delay, held: nil, heardAt: now, switched: false)
         journalDirectory = setup.journalDirectory
-        for line in session.start(now: now, journal: journal(for: session.channel, delayMs: delayMs)) {
+        for line in session.start(now: now, journal: journal(for: session.channel, delay: delay)) {
             log.report(line, level: .notice, at: now)
         }
         // A box set up from a phone: while its page waits for the first password, the
@@ -212,12 +212,12 @@ final class Playout {
 
     /// The delay journal of `channel`, the one the box journals from now on (a restart
     /// resumes the channel that was playing); nil where the box keeps none.
-    private func journal(for channel: Channel, delayMs: Int64) -> DelayJournal? {
+    private func journal(for channel: Channel, delay: TimeAmount) -> DelayJournal? {
         guard let directory = journalDirectory, let boot = DelayJournal.currentBootID() else { return nil }
         let journal = DelayJournal(
             directory: directory, url: channel.streamURL, bootID: boot,
             clockZero: SystemClock.monotonicNanoseconds() - clock.now().nanoseconds)
-        journal.keep(milliseconds: delayMs)
+        journal.keep(milliseconds: delay.milliseconds)
         return journal
     }
 
@@ -243,7 +243,7 @@ final class Playout {
     /// What the box is doing at `now`, as the listener set it.
     func state(at now: Instant) -> RunningState {
         RunningState(
-            channel: session.channel.name, delayMs: session.engine.status(at: now).delayMs,
+            channel: session.channel.name, delay: session.engine.status(at: now).delay,
             volume: executor.settings.volume,
             muted: executor.muted, paused: session.engine.state == .paused, adsEnabled: executor.settings.adsEnabled,
             presets: executor.settings.presets, config: configuration.config)
@@ -389,7 +389,7 @@ final class Playout {
         let state = session.engine.state
         updateGate.observe(
             state: state,
-            held: state == .reconnecting ? .milliseconds(session.engine.status(at: now).bufferedAheadMs) : .zero,
+            held: state == .reconnecting ? session.engine.status(at: now).bufferedAhead : .zero,
             now: now)
         doors.show(LEDPattern(state: state.rawValue))
         health.periodRendered(output: output, engine: session.engine, at: now)
@@ -510,7 +510,7 @@ final class Playout {
         do {
             try standby.reconcile(
                 with: config.channels, playing: session.channel.name,
-                delayMs: session.engine.status(at: clock.now()).delayMs,
+                delay: session.engine.status(at: clock.now()).delay,
                 now: clock.now())
         } catch {
             logger.error("the channels recorded in the background could not all start: \(error)")
@@ -527,7 +527,7 @@ final class Playout {
     /// recorded in the background, else once its own buffer has filled to it. Its first
     /// frame is heard after what the ring and the device still hold of the old one.
     private func switchChannel(to channel: Channel, now: Instant) throws {
-        let delayMs = session.engine.status(at: now).delayMs
+        let delay = session.engine.status(at: now).delay
         room.forgetFigures()  // the room's figures were of the other channel's line
         // (A channel redefined under its own name is not kept: its old stream is done with.)
         if session.channel.record, session.channel.name != channel.name {
@@ -538,19 +538,19 @@ final class Playout {
         render(session.engine, now: now, minimumPeriods: 1)
         let heard = now.advanced(byFrames: Int64(output.feeder.outputDelayFrames(now: now)))
         if let kept = standby.take(channel.name) {
-            kept.engine.setDelay(milliseconds: delayMs, now: now)
+            kept.engine.setDelay(delay, now: now)
             log.channelStarted(
-                channel, delayMs: delayMs, held: .milliseconds(kept.engine.status(at: now).availableDelayMs),
+                channel, delay: delay, held: kept.engine.status(at: now).availableDelay,
                 heardAt: heard,
                 switched: true)
             session = kept
         } else {
             session = try ChannelSession(
-                channel: channel, configuration: session.engine.configuration, delayMs: delayMs,
+                channel: channel, configuration: session.engine.configuration, delay: delay,
                 knownStationPpm: executor.settings.stationClocks?[channel.streamURL], client: client, clock: clock,
                 unixTime: wallClock)
-            log.channelStarted(channel, delayMs: delayMs, held: nil, heardAt: heard, switched: true)
-            _ = session.start(now: now, journal: journal(for: channel, delayMs: delayMs), resume: false)
+            log.channelStarted(channel, delay: delay, held: nil, heardAt: heard, switched: true)
+            _ = session.start(now: now, journal: journal(for: channel, delay: delay), resume: false)
         }
         desk?.channelStarted(session.channel, adsEnabled: executor.settings.adsEnabled, switched: true)
         executor.attach(session.engine, channel: session.channel.name, now: now)

@@ -11,9 +11,9 @@ protocol PlayoutLog: AnyObject, Sendable {
     func report(_ line: String, level: Logger.Level, at time: Instant)
     /// An engine notification (a state change, an event taking effect), heard at `heardAt`.
     func notification(_ notification: EngineNotification, heardAt: Instant)
-    /// A channel starts to play (`switched`: after another) at `delayMs`, its first frame
+    /// A channel starts to play (`switched`: after another) at `delay`, its first frame
     /// heard at `heardAt`; `held`: what it had recorded in the background.
-    func channelStarted(_ channel: Channel, delayMs: Int64, held: TimeAmount?, heardAt: Instant, switched: Bool)
+    func channelStarted(_ channel: Channel, delay: TimeAmount, held: TimeAmount?, heardAt: Instant, switched: Bool)
     /// A message of FFmpeg's own (a certificate refused, a malformed frame).
     func ffmpeg(_ line: String)
 }

@@ -7,7 +7,7 @@ import DelayboxEngine
 /// to the log); `status` reports it.
 struct RunningState: Equatable {
     var channel: String
-    var delayMs: Int64
+    var delay: TimeAmount
     var volume: Int
     var muted: Bool
     var paused: Bool
@@ -21,7 +21,7 @@ struct RunningState: Equatable {
     /// they happen (`PlayoutLog`, `ConfigInForce`), with more than this knows.
     func changes(since earlier: RunningState) -> [String] {
         var lines: [String] = []
-        if delayMs != earlier.delayMs { lines.append("delay: \(earlier.delayMs) → \(delayMs) ms") }
+        if delay != earlier.delay { lines.append("delay: \(earlier.delay.milliseconds) → \(delay.milliseconds) ms") }
         if volume != earlier.volume { lines.append("volume: \(earlier.volume) → \(volume)") }
         if muted != earlier.muted { lines.append(muted ? "muted" : "unmuted") }
         if paused != earlier.paused { lines.append(paused ? "paused" : "resumed") }

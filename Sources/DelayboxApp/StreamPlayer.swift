@@ -24,7 +24,7 @@ public final class StreamPlayer {
     public struct Options: Sendable {
         /// The channels; the selected one plays first.
         public var lineup: ChannelLineup
-        public var delayMs: Int64 = 5_000
+        public var delay = TimeAmount.seconds(5)
         /// Stop after this much output (s); 0: until interrupted (or, fast, until the audio is out).
         public var seconds: Double = 0
         public var output = OutputDevice.null
@@ -81,11 +81,11 @@ public final class StreamPlayer {
         log.receiveFFmpegMessages()
         let board = BoardConfig.player(
             channels: options.lineup, device: options.output.description,
-            period: .milliseconds(AudioFormat.milliseconds(frames: Int64(periodFrames))), delayMs: options.delayMs,
+            period: .milliseconds(AudioFormat.milliseconds(frames: Int64(periodFrames))), delay: options.delay,
             outputLatency: options.outputLatency)
         let setup = Playout.Setup(
             config: board,
-            settings: Settings(delayMs: options.delayMs, volume: 100, channel: options.lineup.selected.name),
+            settings: Settings(delay: options.delay, volume: 100, channel: options.lineup.selected.name),
             client: options.client, log: log, reload: { (board, nil) })
         let inbox = ConsoleInbox()
         let playout = try Playout(
@@ -118,10 +118,10 @@ public final class StreamPlayer {
         log.receiveFFmpegMessages()
         let channel = options.lineup.selected
         let session = try ChannelSession(
-            channel: channel, configuration: options.engine, delayMs: options.delayMs,
+            channel: channel, configuration: options.engine, delay: options.delay,
             client: nil, clock: clock)
         let engine = session.engine
-        log.channelStarted(channel, delayMs: options.delayMs, held: nil, heardAt: start, switched: false)
+        log.channelStarted(channel, delay: options.delay, held: nil, heardAt: start, switched: false)
         session.start(now: start)
         let found = try ChannelInput.open(channel.streamURL, options: options.client.input, gate: InterruptGate())
         let input = found.input
@@ -171,7 +171,7 @@ public final class StreamPlayer {
                 ended = true
             }
             let now = start.advanced(byFrames: rendered)
-            if options.seconds <= 0, engine.status(at: now).bufferedAheadMs == 0 { break }
+            if options.seconds <= 0, engine.status(at: now).bufferedAhead == .zero { break }
             renderPeriod(now)
         }
         return engine.status(at: start.advanced(byFrames: rendered))

@@ -20,8 +20,8 @@ public final class SpeechReadout: Sendable {
     }
 
     /// How the delay is said: "12.5 seconds", "2 minutes 5 seconds".
-    static func text(delayMs: Int64) -> String {
-        let tenths = (delayMs + 50) / 100
+    static func text(delay: TimeAmount) -> String {
+        let tenths = (delay.milliseconds + 50) / 100
         let minutes = tenths / 600
         let seconds = Double(tenths % 600) / 10
         let secondsText = seconds == seconds.rounded() ? "\(Int(seconds))" : String(printf: "%.1f", seconds)
@@ -30,7 +30,7 @@ public final class SpeechReadout: Sendable {
     }
 
     /// Starts saying the delay; false when no synthesiser is installed.
-    public func say(delayMs: Int64) -> Bool { say(Self.text(delayMs: delayMs)) }
+    public func say(delay: TimeAmount) -> Bool { say(Self.text(delay: delay)) }
 
     /// Starts saying `text` (words the box made, never a stranger's); false when no
     /// synthesiser is installed.

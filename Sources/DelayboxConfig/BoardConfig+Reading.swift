@@ -243,12 +243,14 @@ extension BoardConfig {
     private static func readDefaults(_ defaults: ConfigReader, log: DiagnosticLog) -> Defaults? {
         defer { defaults.finish() }
         let engine = EngineConfiguration()
-        let maxDelay = defaults.milliseconds("max_delay", in: EngineConfiguration.maxDelayRange) ?? engine.maxDelayMs
+        let maxDelay =
+            defaults.milliseconds("max_delay", in: EngineConfiguration.maxDelayRange).map(TimeAmount.milliseconds)
+            ?? engine.maxDelay
         let settings = Defaults(
             initialBuffer: defaults.milliseconds("initial_buffer", in: EngineConfiguration.initialBufferRange)
                 .map(TimeAmount.milliseconds) ?? engine.initialBuffer,
-            maxDelayMs: maxDelay,
-            delayMs: defaults.milliseconds("delay", in: 0...maxDelay) ?? 5_000,
+            maxDelay: maxDelay,
+            delay: .milliseconds(defaults.milliseconds("delay", in: 0...maxDelay.milliseconds) ?? 5_000),
             delayStep: .milliseconds(defaults.milliseconds("delay_step", in: 10...10_000) ?? 100),
             volume: defaults.int("volume", in: 0...100) ?? 50,
             clipCacheMB: defaults.int("clip_cache_mb", in: 1...4_096) ?? 64,

@@ -157,9 +157,10 @@ public struct ConsoleSettings: Sendable, Equatable {
 
 public struct Defaults: Sendable, Equatable {
     public var initialBuffer: TimeAmount
-    public var maxDelayMs: Int64
+    /// The longest delay the box keeps audio for (`max_delay`).
+    public var maxDelay: TimeAmount
     /// The delay at first start (later starts use the saved one).
-    public var delayMs: Int64
+    public var delay: TimeAmount
     /// What one encoder detent or button press changes the delay by.
     public var delayStep: TimeAmount
     /// 0-100 on the perceptual curve.

@@ -1,4 +1,5 @@
 import DelayboxJSON
+import DelayboxUnits
 import FoundationEssentials
 
 /// A box's settings as one file an owner keeps (Box → Backup on the page, `backup` at the
@@ -52,8 +53,8 @@ public struct BoxBackup: Sendable, Equatable, Codable {
     public static let largestBytes = 60_000
 
     /// Reads a backup's text, checked as a state file is (`Settings.checked`), a delay above
-    /// `maxDelayMs` brought down to it; or why it is no backup, in words an owner can act on.
-    public static func read(_ text: String, maxDelayMs: Int64) -> Result<BoxBackup, BackupProblem> {
+    /// `maxDelay` brought down to it; or why it is no backup, in words an owner can act on.
+    public static func read(_ text: String, maxDelay: TimeAmount) -> Result<BoxBackup, BackupProblem> {
         guard text.utf8.count <= largestBytes else {
             return .failure(BackupProblem("the file is \(text.utf8.count) bytes: a backup is at most \(largestBytes)"))
         }
@@ -72,7 +73,7 @@ public struct BoxBackup: Sendable, Equatable, Codable {
             return .failure(
                 BackupProblem("the backup has format \(backup.format); this release reads format \(format)"))
         }
-        switch backup.settings.checked(maxDelayMs: maxDelayMs) {
+        switch backup.settings.checked(maxDelay: maxDelay) {
         case .success(let checked): backup.settings = checked.settings
         case .failure(let problem): return .failure(BackupProblem("its settings: \(problem)"))
         }
@@ -119,8 +120,8 @@ public struct BoxBackup: Sendable, Equatable, Codable {
     public func changes(from older: BoxBackup) -> [String] {
         let (was, now) = (older.settings, settings)
         var changes: [String] = []
-        if was.delayMs != now.delayMs {
-            changes.append("delay \(Self.seconds(was.delayMs)) → \(Self.seconds(now.delayMs))")
+        if was.delay != now.delay {
+            changes.append("delay \(Self.seconds(was.delay.milliseconds)) → \(Self.seconds(now.delay.milliseconds))")
         }
         if was.channel != now.channel {
             changes.append("channel \(was.channel ?? "none") → \(now.channel ?? "none")")

@@ -17,8 +17,8 @@ public enum ChannelMemory {
 
     /// The most the buffers hold together (bytes): every channel recorded in the
     /// background, and the largest of the others (any of them may be playing).
-    public static func worstCaseBytes(_ lineup: ChannelLineup, maxDelayMs: Int64) -> Int64 {
-        let minutes = Double(maxDelayMs) / 60_000
+    public static func worstCaseBytes(_ lineup: ChannelLineup, maxDelay: TimeAmount) -> Int64 {
+        let minutes = maxDelay.seconds / 60
         let bytes = { (channel: Channel) in
             Int64(Double(channel.streamURL.hasPrefix("alsa:") ? lineInBytesPerMinute : streamBytesPerMinute) * minutes)
         }
@@ -28,12 +28,13 @@ public enum ChannelMemory {
 
     /// Why `config`'s channels do not fit a board of `ramBytes`, nil when they do.
     public static func problem(_ config: BoardConfig, ramBytes: Int64) -> String? {
-        let needed = worstCaseBytes(config.channels, maxDelayMs: config.defaults.maxDelayMs)
+        let needed = worstCaseBytes(config.channels, maxDelay: config.defaults.maxDelay)
         let budget = ramBytes - reserveBytes
         guard needed > budget else { return nil }
         let mb = { (bytes: Int64) in "\(bytes / 1_048_576) MB" }
         let recorded = config.channels.channels.filter(\.record).count
-        return "the channels' buffers need up to \(mb(needed)) at max_delay \(config.defaults.maxDelayMs / 60_000) min "
+        return
+            "the channels' buffers need up to \(mb(needed)) at max_delay \(config.defaults.maxDelay.wholeSeconds / 60) min "
             + "(\(recorded) recorded in the background, 320 kbps a stream, 11.5 MB a minute a line-in); this board has \(mb(ramBytes)), "
             + "\(mb(max(0, budget))) for them after \(mb(reserveBytes)) for the rest: lower max_delay or record fewer channels"
     }

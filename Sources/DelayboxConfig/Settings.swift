@@ -1,11 +1,12 @@
 import DelayboxJSON
+import DelayboxUnits
 import FoundationEssentials
 
 /// What the listener set and expects back after a power cut: delay, volume, channel,
 /// presets, ads on/off. Saved to the state file (`SettingsFile`), debounced.
 public struct Settings: Sendable, Equatable, Codable {
-    /// The delay in force (ms).
-    public var delayMs: Int64
+    /// The delay in force (the file's `delayMs`).
+    @InMilliseconds public var delay: TimeAmount
     /// 0-100 on the perceptual curve.
     public var volume: Int
     /// The selected channel's name.
@@ -20,10 +21,14 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Stations whose clock is kept: a box's channels and a few it no longer has.
     public static let stationClocksKept = 64
 
+    private enum CodingKeys: String, CodingKey {
+        case delay = "delayMs", volume, channel, presets, adsEnabled, stationClocks
+    }
+
     public init(
-        delayMs: Int64, volume: Int, channel: String? = nil, presets: [Int: Int64] = [:], adsEnabled: Bool = true
+        delay: TimeAmount, volume: Int, channel: String? = nil, presets: [Int: Int64] = [:], adsEnabled: Bool = true
     ) {
-        self.delayMs = delayMs
+        self.delay = delay
         self.volume = volume
         self.channel = channel
         self.presets = presets
@@ -32,7 +37,7 @@ public struct Settings: Sendable, Equatable, Codable {
 
     /// The settings of a first start, from the board's defaults.
     public init(defaults: Defaults) {
-        self.init(delayMs: defaults.delayMs, volume: defaults.volume)
+        self.init(delay: defaults.delay, volume: defaults.volume)
     }
 
     /// These settings as the box starts with them: never louder than the installer's
@@ -61,15 +66,15 @@ public struct Settings: Sendable, Equatable, Codable {
     }
 
     /// Reads a state file's bytes, or says why they are not valid settings (`read`).
-    public static func decode(_ data: Data, maxDelayMs: Int64) -> Result<Settings, SettingsProblem> {
-        read(data, maxDelayMs: maxDelayMs).map(\.settings)
+    public static func decode(_ data: Data, maxDelay: TimeAmount) -> Result<Settings, SettingsProblem> {
+        read(data, maxDelay: maxDelay).map(\.settings)
     }
 
     /// Reads a state file's bytes: the settings, and what had to be brought within
-    /// `maxDelayMs` (a delay or preset saved under a larger `max_delay` than the config's
+    /// `maxDelay` (a delay or preset saved under a larger `max_delay` than the config's
     /// now: clamped to it, the rest kept — issue 44); or why the file is not valid
     /// settings at all (unreadable, another format, a negative delay, a volume beyond 0-100).
-    public static func read(_ data: Data, maxDelayMs: Int64) -> Result<
+    public static func read(_ data: Data, maxDelay: TimeAmount) -> Result<
         (settings: Settings, clamped: [String]), SettingsProblem
     > {
         guard !data.isEmpty else { return .failure(SettingsProblem("the state file is empty")) }
@@ -83,30 +88,31 @@ public struct Settings: Sendable, Equatable, Codable {
             return .failure(
                 SettingsProblem("the state file has format version \(file.version); this build reads \(formatVersion)"))
         }
-        return file.settings.checked(maxDelayMs: maxDelayMs)
+        return file.settings.checked(maxDelay: maxDelay)
     }
 
     /// These settings as read from a file (the state file, a backup): refused when a value
     /// is out of range (a negative delay, a volume beyond 0-100); a delay or preset above
-    /// `maxDelayMs` brought down to it, said in `clamped`.
-    public func checked(maxDelayMs: Int64) -> Result<(settings: Settings, clamped: [String]), SettingsProblem> {
+    /// `maxDelay` brought down to it, said in `clamped`.
+    public func checked(maxDelay: TimeAmount) -> Result<(settings: Settings, clamped: [String]), SettingsProblem> {
         var settings = self
-        guard settings.delayMs >= 0, (0...100).contains(settings.volume),
+        guard settings.delay >= .zero, (0...100).contains(settings.volume),
             settings.presets.values.allSatisfy({ $0 >= 0 })
         else {
             return .failure(
                 SettingsProblem(
-                    "values out of range (delay \(settings.delayMs) ms, volume \(settings.volume))"
+                    "values out of range (delay \(settings.delay.milliseconds) ms, volume \(settings.volume))"
                 ))
         }
         var clamped: [String] = []
-        if settings.delayMs > maxDelayMs {
-            clamped.append("the delay \(settings.delayMs) ms is above max_delay (\(maxDelayMs) ms): \(maxDelayMs) ms")
-            settings.delayMs = maxDelayMs
+        let most = maxDelay.milliseconds
+        if settings.delay > maxDelay {
+            clamped.append("the delay \(settings.delay.milliseconds) ms is above max_delay (\(most) ms): \(most) ms")
+            settings.delay = maxDelay
         }
-        for (slot, delay) in settings.presets.sorted(by: { $0.key < $1.key }) where delay > maxDelayMs {
-            clamped.append("preset \(slot) (\(delay) ms) is above max_delay: \(maxDelayMs) ms")
-            settings.presets[slot] = maxDelayMs
+        for (slot, delay) in settings.presets.sorted(by: { $0.key < $1.key }) where delay > most {
+            clamped.append("preset \(slot) (\(delay) ms) is above max_delay: \(most) ms")
+            settings.presets[slot] = most
         }
         return .success((settings, clamped))
     }

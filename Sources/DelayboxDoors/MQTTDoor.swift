@@ -327,7 +327,7 @@ final class MQTTDoor: Sendable {
             let channel = status["channel"]?.string, let delay = status["delay_ms"]?.integer
         {
             let member = GroupMember(
-                box: topics.clientID, state: state, channel: channel, delayMs: delay, release: version)
+                box: topics.clientID, state: state, channel: channel, delay: .milliseconds(delay), release: version)
             client.publish(.init(topic: topic, payload: member.json, retain: false))
         }
         let role = staging.withLock { ($0.waiting?.summary, $0.isCanary) }

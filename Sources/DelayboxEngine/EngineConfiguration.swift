@@ -1,13 +1,12 @@
-/// Settings of the playback engine (the delays and buffer in milliseconds, as the config
-/// file and the console give them).
+/// Settings of the playback engine: its delays, buffer and the tuning of its corrections.
 public struct EngineConfiguration: Sendable, Equatable {
     /// Audio that must be held ahead of playout before playing starts (1-5 s).
     public var initialBuffer = TimeAmount.seconds(1)
     /// The longest delay kept (default 5 min, up to 60 min).
-    public var maxDelayMs: Int64 = 300_000
+    public var maxDelay = TimeAmount.minutes(5)
     /// The delay to hold at start (e.g. remembered from the last run). Unlike `setDelay`,
     /// it is not clamped to what is available: the engine waits until it is.
-    public var initialDelayMs: Int64 = 1_000
+    public var initialDelay = TimeAmount.seconds(1)
     /// Length of the crossfade for a delay change or a resynchronisation.
     public var crossfade = TimeAmount.milliseconds(50)
     /// Length of the fade at the edges of lost audio, pause and re-buffering.
@@ -41,7 +40,7 @@ public struct EngineConfiguration: Sendable, Equatable {
 
     /// Allowed range of `initialBuffer` (ms).
     public static let initialBufferRange: ClosedRange<Int64> = 1_000...5_000
-    /// Allowed range of `maxDelayMs`.
+    /// Allowed range of `maxDelay`.
     public static let maxDelayRange: ClosedRange<Int64> = 10_000...3_600_000
 
     /// Every problem with these settings, empty when they are valid.
@@ -56,8 +55,8 @@ public struct EngineConfiguration: Sendable, Equatable {
             check(value.milliseconds, range, name)
         }
         check(initialBuffer, Self.initialBufferRange, "initial buffer")
-        check(maxDelayMs, Self.maxDelayRange, "maximum delay")
-        check(initialDelayMs, 0...maxDelayMs, "initial delay")
+        check(maxDelay, Self.maxDelayRange, "maximum delay")
+        check(initialDelay, 0...maxDelay.milliseconds, "initial delay")
         check(crossfade, 1...1_000, "crossfade")
         check(fade, 1...100, "fade")
         check(placementWindow, 0...60_000, "placement window")

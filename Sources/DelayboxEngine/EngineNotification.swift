@@ -95,24 +95,25 @@ public struct EngineStatistics: Sendable, Equatable {
 /// A snapshot of the engine for status displays.
 public struct EngineStatus: Sendable, Equatable {
     public var state: SessionState
-    /// The delay the listener set (or the engine grew by pause and re-buffering), ms.
-    public var delayMs: Int64
-    /// The delay that can be set now, ms.
-    public var availableDelayMs: Int64
-    /// The smallest delay that can be set now (initial buffer plus arrival lag), ms.
-    public var minimumDelayMs: Int64
-    /// The delay playout is at right now, ms: differs from `delayMs` only during a
+    /// The delay the listener set (or the engine grew by pause and re-buffering), to the
+    /// millisecond below, as every delay the engine reports.
+    public var delay: TimeAmount
+    /// The delay that can be set now.
+    public var availableDelay: TimeAmount
+    /// The smallest delay that can be set now (initial buffer plus arrival lag).
+    public var minimumDelay: TimeAmount
+    /// The delay playout is at right now, ms: differs from `delay` only during a
     /// crossfade, while building the delay at start, or by drift until it is corrected.
     public var heardDelayMs: Double
-    /// Audio held ahead of playout, ms.
-    public var bufferedAheadMs: Int64
+    /// Audio held ahead of playout.
+    public var bufferedAhead: TimeAmount
     /// The programme at the playout position.
     public var programme: ProgrammeState
     /// Bytes the delay buffer holds allocated.
     public var delayBufferBytes: Int
     /// Buffering for a delay longer than the audio held yet (at the start, or on a new
-    /// channel): how much more must be recorded before playout starts, ms; nil otherwise.
-    public var delayToBuildMs: Int64?
+    /// channel): how much more must be recorded before playout starts; nil otherwise.
+    public var delayToBuild: TimeAmount?
     /// Why the stream does not play as it should — its last end or failure, in words —
     /// until a connection has held 10 s; nil while it plays.
     public var streamProblem: String?

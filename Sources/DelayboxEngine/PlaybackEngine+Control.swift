@@ -88,7 +88,7 @@ extension PlaybackEngine {
     public func resume(now: Instant) {
         guard case .paused(let position) = transport else { return }
         if line.isEmpty || position < line.startPosition {
-            let maximum = AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+            let maximum = configuration.maxDelay.audioFrames
             delayFrames = min(delay(playing: position, at: now), maximum)
             transport = .waiting(hold: nil)
             notifications.append(
@@ -102,25 +102,25 @@ extension PlaybackEngine {
     /// Sets the delay; the change is crossfaded. A delay longer than the audio held (up to
     /// the maximum) is reached by waiting: playout stops with a fade — recording goes on —
     /// and starts again at that delay once the audio that far back is there, as at the
-    /// first start (`EngineStatus.delayToBuildMs` says how long that is). While paused, the
+    /// first start (`EngineStatus.delayToBuild` says how long that is). While paused, the
     /// delay is clamped to what is held.
-    /// - Returns: the delay set, in milliseconds.
+    /// - Returns: the delay set, to the millisecond below.
     @discardableResult
-    public func setDelay(milliseconds: Int64, now: Instant) -> Int64 {
-        applyDelay(frames: AudioFormat.frames(milliseconds: milliseconds), reason: .requested, now: now)
+    public func setDelay(_ delay: TimeAmount, now: Instant) -> TimeAmount {
+        applyDelay(frames: delay.audioFrames, reason: .requested, now: now)
     }
 
     /// Sets the smallest delay possible.
     @discardableResult
-    public func jumpToLive(now: Instant) -> Int64 {
+    public func jumpToLive(now: Instant) -> TimeAmount {
         applyDelay(frames: minimumDelayFrames(at: now), reason: .jumpToLive, now: now)
     }
 
-    private func applyDelay(frames requested: Int64, reason: DelayChangeReason, now: Instant) -> Int64 {
+    private func applyDelay(frames requested: Int64, reason: DelayChangeReason, now: Instant) -> TimeAmount {
         let minimum = minimumDelayFrames(at: now)
         let available = max(minimum, availableDelayFrames(at: now))
         let paused = if case .paused = transport { true } else { false }
-        let maximum = paused ? available : max(minimum, AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+        let maximum = paused ? available : max(minimum, configuration.maxDelay.audioFrames)
         let frames = min(max(requested, minimum), maximum)
         delayFrames = frames
         let milliseconds = AudioFormat.milliseconds(frames: frames)
@@ -132,6 +132,6 @@ extension PlaybackEngine {
         case .waiting, .resuming: transport = .waiting(hold: nil)
         case .paused: transport = .paused(at: targetPosition(at: now))
         }
-        return milliseconds
+        return .milliseconds(milliseconds)
     }
 }

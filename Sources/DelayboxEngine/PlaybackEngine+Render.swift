@@ -325,19 +325,19 @@ extension PlaybackEngine {
         guard origin != nil else { return }
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(
-            endingBy: livePosition(at: now) - AudioFormat.frames(milliseconds: configuration.maxDelayMs) - margin)
+            endingBy: livePosition(at: now) - configuration.maxDelay.audioFrames - margin)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
         // A pause ends where the delay would pass the maximum. (Not where the audio held
         // begins: paused while a delay builds, playout waits for audio not held yet.)
         let oldestAllowed =
-            livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs)
+            livePosition(at: now) + outputDelayFrames - configuration.maxDelay.audioFrames
         if case .paused(let position) = transport, position < oldestAllowed {
             notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
             transport = .paused(at: oldestAllowed)
         }
-        let available = TimeAmount.milliseconds(AudioFormat.milliseconds(frames: availableDelayFrames(at: now)))
-        let reachedMaximum = available.milliseconds == configuration.maxDelayMs && lastReportedAvailable != available
-        let moved = TimeAmount(nanoseconds: abs((available - lastReportedAvailable).nanoseconds))
+        let available = TimeAmount.wholeMilliseconds(frames: availableDelayFrames(at: now))
+        let reachedMaximum = available == configuration.maxDelay && lastReportedAvailable != available
+        let moved = (available - lastReportedAvailable).magnitude
         if moved >= configuration.availableDelayReportStep || reachedMaximum {
             lastReportedAvailable = available
             notifications.append(.availableDelayChanged(milliseconds: available.milliseconds))

@@ -155,7 +155,7 @@ public final class PlaybackEngine {
         outgoingBuffer.initialize(repeating: 0)
         slipBuffer = .allocate(capacity: (Self.renderChunkFrames + 1) * AudioFormat.channelCount)
         slipBuffer.initialize(repeating: 0)
-        delayFrames = AudioFormat.frames(milliseconds: configuration.initialDelayMs)
+        delayFrames = configuration.initialDelay.audioFrames
         if let ppm = configuration.knownStationPpm {
             // A station heard before: followed at its rate from the first packet.
             liveLine.rate = 1 + ppm / 1e6
@@ -194,7 +194,7 @@ public final class PlaybackEngine {
     func availableDelayFrames(at now: Instant) -> Int64 {
         guard !line.isEmpty else { return 0 }
         return min(
-            AudioFormat.frames(milliseconds: configuration.maxDelayMs), livePosition(at: now) - line.startPosition)
+            configuration.maxDelay.audioFrames, livePosition(at: now) - line.startPosition)
     }
 
     /// The smallest delay that can be set at `now`: the initial buffer, plus how far the
@@ -207,7 +207,7 @@ public final class PlaybackEngine {
         }
         return min(
             configuration.initialBuffer.audioFrames + lag + outputDelayFrames,
-            AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+            configuration.maxDelay.audioFrames)
     }
 
     /// The oldest position playout may start from at `now`: audio is held, and the delay
@@ -215,7 +215,7 @@ public final class PlaybackEngine {
     func oldestPlayablePosition(at now: Instant) -> Int64 {
         max(
             line.startPosition,
-            livePosition(at: now) + outputDelayFrames - AudioFormat.frames(milliseconds: configuration.maxDelayMs))
+            livePosition(at: now) + outputDelayFrames - configuration.maxDelay.audioFrames)
     }
 
     /// Whether the connection's audio bounds playout: connected, with audio placed. A new
@@ -275,14 +275,14 @@ public final class PlaybackEngine {
         let position = playoutPosition(at: now)
         return EngineStatus(
             state: derivedState,
-            delayMs: AudioFormat.milliseconds(frames: delayFrames),
-            availableDelayMs: AudioFormat.milliseconds(frames: availableDelayFrames(at: now)),
-            minimumDelayMs: AudioFormat.milliseconds(frames: minimumDelayFrames(at: now)),
+            delay: .wholeMilliseconds(frames: delayFrames),
+            availableDelay: .wholeMilliseconds(frames: availableDelayFrames(at: now)),
+            minimumDelay: .wholeMilliseconds(frames: minimumDelayFrames(at: now)),
             heardDelayMs: AudioFormat.exactMilliseconds(frames: delay(playing: position, at: nextFrameDue)),
-            bufferedAheadMs: line.isEmpty ? 0 : AudioFormat.milliseconds(frames: max(0, line.endPosition - position)),
+            bufferedAhead: line.isEmpty ? .zero : .wholeMilliseconds(frames: max(0, line.endPosition - position)),
             programme: timeline.state(at: position),
             delayBufferBytes: line.allocatedBytes,
-            delayToBuildMs: delayToBuildFrames(at: now).map { AudioFormat.milliseconds(frames: $0) },
+            delayToBuild: delayToBuildFrames(at: now).map { .wholeMilliseconds(frames: $0) },
             streamProblem: streamProblem(at: now),
             statistics: statistics)
     }

@@ -66,7 +66,7 @@ public final class BoxBackupFiles: Sendable {
 
     /// A backup's settings are read with the largest delay any board allows; the config they
     /// are restored with brings them within its own `max_delay`.
-    private static let readMaxDelayMs = EngineConfiguration.maxDelayRange.upperBound
+    private static let readMaxDelay = TimeAmount.milliseconds(EngineConfiguration.maxDelayRange.upperBound)
 
     public init(
         paths: Paths, box: String, release: String, sealing: Sealing? = nil,
@@ -116,7 +116,7 @@ public final class BoxBackupFiles: Sendable {
         guard let settings = settings ?? last.withLock({ $0 }) else { return }
         last.withLock { $0 = settings }
         do {
-            try shelf.keep(take(settings), nowUnixMs: nowUnixMs(), settles: settles, maxDelayMs: Self.readMaxDelayMs)
+            try shelf.keep(take(settings), nowUnixMs: nowUnixMs(), settles: settles, maxDelay: Self.readMaxDelay)
         } catch {
             logger.warning("no copy of the settings kept for undo: \(ErrorText.of(error))")
         }
@@ -131,9 +131,9 @@ public final class BoxBackupFiles: Sendable {
                 return .failed(.refused, problem.description)
             } catch { return .failed(.unavailable, ErrorText.of(error)) }
         case .list:
-            return .listed(shelf.copies(maxDelayMs: Self.readMaxDelayMs).map { ($0.madeUnixMs, $0.backup) })
+            return .listed(shelf.copies(maxDelay: Self.readMaxDelay).map { ($0.madeUnixMs, $0.backup) })
         case .restore(let text, let passphrase):
-            switch BoxBackup.read(text, maxDelayMs: Self.readMaxDelayMs) {
+            switch BoxBackup.read(text, maxDelay: Self.readMaxDelay) {
             case .failure(let problem): return .failed(.refused, "not restored, nothing changed: \(problem)")
             case .success(let backup):
                 if let door, let refusal = refusal(backup.config, door: door) {
@@ -145,7 +145,7 @@ public final class BoxBackupFiles: Sendable {
                 }
             }
         case .undo:
-            guard let copy = shelf.beforeLastChange(maxDelayMs: Self.readMaxDelayMs) else {
+            guard let copy = shelf.beforeLastChange(maxDelay: Self.readMaxDelay) else {
                 return .failed(.refused, "nothing to undo: no change since the box started keeping copies")
             }
             var backup = copy.backup
@@ -208,7 +208,7 @@ public final class BoxBackupFiles: Sendable {
         do {
             if undo == nil { keepCopy(of: current, settles: false) }
             try write(restored, config: checked.config, pageHash: passwords?.page)
-            if let undo { try shelf.forget(newerThan: undo, maxDelayMs: Self.readMaxDelayMs) }
+            if let undo { try shelf.forget(newerThan: undo, maxDelay: Self.readMaxDelay) }
         } catch {
             return .failed(.unavailable, "the backup could not be written: \(ErrorText.of(error))")
         }
@@ -248,7 +248,7 @@ public final class BoxBackupFiles: Sendable {
             }
             return .failure(BackupProblem(problems.joined(separator: "; ")))
         }
-        guard case .success(let settings) = backup.settings.checked(maxDelayMs: config.defaults.maxDelayMs) else {
+        guard case .success(let settings) = backup.settings.checked(maxDelay: config.defaults.maxDelay) else {
             return .failure(BackupProblem("its settings are out of range"))
         }
         var notes = settings.clamped

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxJSON
+import DelayboxUnits
 import FoundationEssentials
 
 /// What a box of a group says of itself on `delaybox/group/<group>/member/<box>` with each
@@ -11,18 +12,19 @@ public struct GroupMember: Codable, Sendable, Equatable {
     public let box: String
     public let state: String
     public let channel: String
-    /// The delay set (ms).
-    public let delayMs: Int64
+    /// The delay set (`delay_ms`).
+    @InMilliseconds public private(set) var delay: TimeAmount
     /// The firmware's version it runs; nil from a box of a release that did not say.
     public let release: String?
 
     enum CodingKeys: String, CodingKey {
         case box, state, channel, release
-        case delayMs = "delay_ms"
+        case delay = "delay_ms"
     }
 
-    public init(box: String, state: String, channel: String, delayMs: Int64, release: String? = nil) {
-        (self.box, self.state, self.channel, self.delayMs, self.release) = (box, state, channel, delayMs, release)
+    public init(box: String, state: String, channel: String, delay: TimeAmount, release: String? = nil) {
+        (self.box, self.state, self.channel, self.release) = (box, state, channel, release)
+        self.delay = delay
     }
 
     /// The longest state or channel name taken (characters).
@@ -32,7 +34,7 @@ public struct GroupMember: Codable, Sendable, Equatable {
     /// delay of 0 to 24 h, names without control characters).
     public static func read(_ payload: [UInt8]) -> GroupMember? {
         guard payload.count <= 512, let member = try? JSONDecoder().decode(GroupMember.self, from: Data(payload)),
-            (0...86_400_000).contains(member.delayMs),
+            (TimeAmount.zero...TimeAmount.hours(24)).contains(member.delay),
             [member.box, member.state, member.channel, member.release ?? "-"].allSatisfy({ text in
                 !text.isEmpty && text.count <= maximumText
                     && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }

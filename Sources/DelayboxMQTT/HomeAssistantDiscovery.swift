@@ -41,7 +41,7 @@ public struct HomeAssistantDiscovery: Sendable {
                 $0.commandTemplate = "delay {{ value }}"
                 $0.valueTemplate = "{{ value_json.delay_ms / 1000 }}"
                 ($0.min, $0.max, $0.step) = (
-                    0, Double(config.defaults.maxDelayMs) / 1000, config.defaults.delayStep.seconds
+                    0, config.defaults.maxDelay.seconds, config.defaults.delayStep.seconds
                 )
                 ($0.unitOfMeasurement, $0.mode, $0.icon) = ("s", "box", "mdi:timer-sand")
             },

@@ -75,8 +75,8 @@ public final class ProgrammeDesk {
         for clip in speech.take() { mix.play(clip) }
         if let due = readoutDue, now >= due {
             readoutDue = nil
-            let delay = engine.delayInFrames / Int64(AudioFormat.framesPerMillisecond)
-            if !speech.say(delayMs: delay) { mix.play(FeedbackSound.delayInTones(milliseconds: delay).clip) }
+            let delay = TimeAmount.wholeMilliseconds(frames: engine.delayInFrames)
+            if !speech.say(delay: delay) { mix.play(FeedbackSound.delayInTones(milliseconds: delay.milliseconds).clip) }
         }
         return lines
     }

@@ -17,19 +17,19 @@ public final class StandbyChannels {
 
     /// Starts recording every channel of `lineup` with `record` but `playing`.
     public init(
-        lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delayMs: Int64,
+        lineup: ChannelLineup, playing: String, configuration: EngineConfiguration, delay: TimeAmount,
         client: StreamClient.Options, clock: any MonotonicClock, wallClock: @escaping @Sendable () -> Double?,
         now: Instant
     ) throws {
         (self.configuration, self.client, self.clock, self.wallClock) = (configuration, client, clock, wallClock)
-        try reconcile(with: lineup, playing: playing, delayMs: delayMs, now: now)
+        try reconcile(with: lineup, playing: playing, delay: delay, now: now)
     }
 
     /// Records what `lineup` says, `playing` aside (a reload): a channel newly marked
     /// `record` starts recording, one no longer marked or no longer there stops, and one
     /// whose definition changed (its URL, say) records anew from the new one — before, the
     /// set was made once, and a switch to a changed channel played its old URL (issue 44).
-    public func reconcile(with lineup: ChannelLineup, playing: String, delayMs: Int64, now: Instant) throws {
+    public func reconcile(with lineup: ChannelLineup, playing: String, delay: TimeAmount, now: Instant) throws {
         let wanted = Dictionary(
             uniqueKeysWithValues: lineup.channels.filter { $0.record && $0.name != playing }.map { ($0.name, $0) })
         for (name, session) in sessions where wanted[name] != session.channel {
@@ -39,7 +39,7 @@ public final class StandbyChannels {
         }
         for (name, channel) in wanted.sorted(by: { $0.key < $1.key }) where sessions[name] == nil {
             let session = try ChannelSession(
-                channel: channel, configuration: configuration, delayMs: delayMs, client: client, clock: clock,
+                channel: channel, configuration: configuration, delay: delay, client: client, clock: clock,
                 unixTime: wallClock)
             session.start(now: now)
             sessions[name] = session

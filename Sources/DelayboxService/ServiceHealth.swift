@@ -75,6 +75,7 @@ public struct ServiceHealth {
         healthy = working
         let status = engine.status(at: now)
         systemd.notify(
-            "STATUS=\(status.state.rawValue), delay \(status.delayMs) ms, available \(status.availableDelayMs) ms")
+            "STATUS=\(status.state.rawValue), delay \(status.delay.milliseconds) ms, available \(status.availableDelay.milliseconds) ms"
+        )
     }
 }

@@ -31,7 +31,7 @@ public final class Simulation {
     public init(_ scenario: SimulationScenario) throws {
         self.scenario = scenario
         var configuration = scenario.engine
-        configuration.initialDelayMs = scenario.delay.milliseconds
+        configuration.initialDelay = scenario.delay
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         start = .zero + scenario.sourceLead
         leadFrames = scenario.sourceLead.audioFrames
@@ -103,7 +103,7 @@ public final class Simulation {
         for change in scenario.delayChanges {
             actions.append(
                 Action(time: start + change.at) {
-                    $0.setDelay(milliseconds: change.delay.milliseconds, now: $1)
+                    $0.setDelay(change.delay, now: $1)
                 })
         }
         return actions.sorted { $0.time < $1.time }
@@ -182,7 +182,7 @@ public final class Simulation {
             stationPpmMeasured: status.statistics.stationClockPpm.map { ($0 * 10).rounded() / 10 },
             duplicatePackets: status.statistics.duplicatePackets, decodeErrors: status.statistics.decodeErrors,
             delayBufferBytes: status.delayBufferBytes, finalState: status.state.rawValue,
-            finalDelayMs: status.delayMs, availableDelayMs: status.availableDelayMs,
+            finalDelayMs: status.delay.milliseconds, availableDelayMs: status.availableDelay.milliseconds,
             events: eventReports(), stateChanges: stateChangeReports(), delayErrorMsByMinute: minutes(),
             delayStepMsMax: zip(delayErrors, delayErrors.dropFirst()).map { abs($1 - $0) }.max() ?? 0)
     }

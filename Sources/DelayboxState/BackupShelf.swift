@@ -1,4 +1,5 @@
 import DelayboxConfig
+import DelayboxUnits
 import FoundationEssentials
 
 /// The copies of a box's settings it keeps of itself (`backups/` beside the state file),
@@ -30,7 +31,7 @@ public struct BackupShelf: Sendable {
     }
 
     /// The copies, newest first; a file that no longer reads is left out (and removed).
-    public func copies(maxDelayMs: Int64) -> [Copy] {
+    public func copies(maxDelay: TimeAmount) -> [Copy] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var copies: [Copy] = []
         for name in names where name.hasPrefix("backup-") && name.hasSuffix(".json") {
@@ -39,7 +40,7 @@ public struct BackupShelf: Sendable {
             guard let made = Int64(settles ? stem.dropLast(Self.changeMark.count) : stem) else { continue }
             let path = directory + "/" + name
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-                case .success(let backup) = BoxBackup.read(text, maxDelayMs: maxDelayMs)
+                case .success(let backup) = BoxBackup.read(text, maxDelay: maxDelay)
             else {
                 try? FileManager.default.removeItem(atPath: path)
                 continue
@@ -57,8 +58,8 @@ public struct BackupShelf: Sendable {
     /// younger than `settlingS`; a start, a restore or an undo never replaces and is never
     /// replaced: what came before them stays to go back to. True when the shelf changed.
     @discardableResult
-    public func keep(_ backup: BoxBackup, nowUnixMs: Int64, settles: Bool = true, maxDelayMs: Int64) throws -> Bool {
-        let copies = copies(maxDelayMs: maxDelayMs)
+    public func keep(_ backup: BoxBackup, nowUnixMs: Int64, settles: Bool = true, maxDelay: TimeAmount) throws -> Bool {
+        let copies = copies(maxDelay: maxDelay)
         if let newest = copies.first, newest.backup.sameChoices(as: backup) { return false }
         var (older, stale) = (copies[...], [String]())
         if settles, let newest = copies.first, newest.settles, nowUnixMs - newest.madeUnixMs < Self.settlingS * 1_000 {
@@ -82,14 +83,14 @@ public struct BackupShelf: Sendable {
 
     /// The copy before the last change (the second newest), and the copies newer than it
     /// removed once it is restored (`forget(newerThan:)`); nil when there is nothing to undo.
-    public func beforeLastChange(maxDelayMs: Int64) -> Copy? {
-        let copies = copies(maxDelayMs: maxDelayMs)
+    public func beforeLastChange(maxDelay: TimeAmount) -> Copy? {
+        let copies = copies(maxDelay: maxDelay)
         return copies.count > 1 ? copies[1] : nil
     }
 
     /// Removes the copies newer than `copy`: after an undo it is the newest again.
-    public func forget(newerThan copy: Copy, maxDelayMs: Int64) throws {
-        for newer in copies(maxDelayMs: maxDelayMs) where newer.madeUnixMs > copy.madeUnixMs {
+    public func forget(newerThan copy: Copy, maxDelay: TimeAmount) throws {
+        for newer in copies(maxDelay: maxDelay) where newer.madeUnixMs > copy.madeUnixMs {
             try FileManager.default.removeItem(atPath: newer.path)
         }
     }

@@ -1,5 +1,6 @@
 import DelayboxConfig
 import DelayboxSystem
+import DelayboxUnits
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ public struct SettingsFile: Sendable {
 
     /// The saved settings; when the file is missing or unusable, `fallback` and why.
     /// Temporary files that a power cut left behind are removed.
-    public func load(fallback: Settings, maxDelayMs: Int64) -> (settings: Settings, problem: String?) {
+    public func load(fallback: Settings, maxDelay: TimeAmount) -> (settings: Settings, problem: String?) {
         removeLeftovers()
         guard FileManager.default.fileExists(atPath: path) else {
             return (fallback, "no state file yet at \(path): defaults")
@@ -25,7 +26,7 @@ public struct SettingsFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (fallback, "cannot read \(path): defaults")
         }
-        switch Settings.read(data, maxDelayMs: maxDelayMs) {
+        switch Settings.read(data, maxDelay: maxDelay) {
         case .success(let read):
             return (
                 read.settings,

@@ -44,26 +44,26 @@ public final class ChannelSession {
     /// How far ahead of this box's clock a break's START may be (s): two clocks kept by NTP
     /// agree within a second; a minute covers one set by hand.
     static let plausibleClockErrorSeconds: Double = 60
-    /// The longest delay the box holds (ms): a break that ended longer ago than this is
+    /// The longest delay the box holds: a break that ended longer ago than this is
     /// over wherever playout can be. (One that ended less long ago may still be ahead of a
     /// delayed listener: the engine decides where playout is.)
-    private let maxDelayMs: Int64
+    private let maxDelay: TimeAmount
 
     /// - Parameters:
-    ///   - delayMs: the delay to hold, carried over from the previous channel.
+    ///   - delay: the delay to hold, carried over from the previous channel.
     ///   - knownStationPpm: the station's clock error as followed when it last played
     ///     (`EngineConfiguration.knownStationPpm`); nil: not known.
     public init(
-        channel: Channel, configuration: EngineConfiguration, delayMs: Int64, knownStationPpm: Double? = nil,
+        channel: Channel, configuration: EngineConfiguration, delay: TimeAmount, knownStationPpm: Double? = nil,
         client clientOptions: StreamClient.Options?, clock: any MonotonicClock,
         unixTime: @escaping @Sendable () -> Double? = WallClock.synchronisedUnixTime
     ) throws {
         self.channel = channel
         self.unixTime = unixTime
         self.clock = clock
-        maxDelayMs = configuration.maxDelayMs
+        maxDelay = configuration.maxDelay
         var configuration = configuration
-        configuration.initialDelayMs = delayMs
+        configuration.initialDelay = delay
         // A value from the state file: one out of range (an edited file) is not a known rate.
         configuration.knownStationPpm = knownStationPpm.flatMap { abs($0) <= 1_000 ? $0 : nil }
         if channel.streamURL.hasPrefix("demo:") {
@@ -130,12 +130,13 @@ public final class ChannelSession {
         let waitedSeconds = Double(max(0, clock.now().nanoseconds - arrival.nanoseconds)) / 1e9
         let agoSeconds = wall - waitedSeconds - startedAt
         let earliest = Int64(-Self.plausibleClockErrorSeconds * 1_000)
-        guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: earliest...(durationMs + maxDelayMs)) else {
+        guard let ago = Checked.scaled(agoSeconds, by: 1_000, in: earliest...(durationMs + maxDelay.milliseconds))
+        else {
             let shown = agoSeconds.isFinite ? String(Int64(min(max(agoSeconds, -1e12), 1e12))) : "?"
             return .failure(
                 StartRefusal(
                     reason: agoSeconds > 0
-                        ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s ended before the longest delay (\(maxDelayMs / 1_000) s)"
+                        ? "ad break began \(shown) s ago by this box's clock: its \(durationMs / 1_000) s ended before the longest delay (\(maxDelay.wholeSeconds) s)"
                         : "ad break begins \(shown.dropFirst()) s from now by this box's clock, beyond the clocks' plausible error (\(Int(Self.plausibleClockErrorSeconds)) s)"
                 ))
         }
@@ -174,8 +175,8 @@ public final class ChannelSession {
             if let mark { engine.hold(mark) }
             if case .lost = last {} else { engine.connectionLost(reason: "the box restarted", now: last.time) }
             _ = engine.drainNotifications()
-            let held = engine.status(at: now).availableDelayMs
-            said.append("resumed \(held) ms of the delay line from before the restart (\(count) messages)")
+            let held = engine.status(at: now).availableDelay
+            said.append("resumed \(held.milliseconds) ms of the delay line from before the restart (\(count) messages)")
         } else {
             engine.start(now: now)
         }

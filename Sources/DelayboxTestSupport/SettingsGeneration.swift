@@ -5,7 +5,7 @@ import DelayboxConfig
 extension Settings {
     public init(generation n: Int64) {
         self.init(
-            delayMs: n % 300_000, volume: Int(n % 101), channel: "channel-\(n)",
+            delay: .milliseconds(n % 300_000), volume: Int(n % 101), channel: "channel-\(n)",
             presets: [1: n % 1_000, 2: (n * 7) % 300_000, 3: n % 300_000], adsEnabled: n % 2 == 0)
     }
 

@@ -40,6 +40,13 @@ public struct TimeAmount: Comparable, Hashable, Sendable, CustomStringConvertibl
     }
     /// Frames of the internal format in this amount, rounded towards zero.
     public var audioFrames: Int64 { Instant.zero.advanced(byNanoseconds: nanoseconds).frames(since: .zero) }
+    /// `frames` frames of the internal format to the millisecond below: how the engine
+    /// reports a delay (whole ms, as the doors show it).
+    public static func wholeMilliseconds(frames: Int64) -> TimeAmount {
+        .milliseconds(AudioFormat.milliseconds(frames: frames))
+    }
+    /// How long, whichever way: the amount without its sign.
+    public var magnitude: TimeAmount { TimeAmount(nanoseconds: abs(nanoseconds)) }
     /// Seconds with their fraction.
     public var seconds: Double { Double(nanoseconds) / Double(Instant.nanosecondsPerSecond) }
 

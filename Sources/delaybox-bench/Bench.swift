@@ -183,7 +183,7 @@ enum Bench {
     /// stream (generated packets, test codec) at a 60 s delay, rendered in 20 ms periods.
     static func engineSpeed(audioSeconds: Int) throws -> Double {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 60_000
+        configuration.initialDelay = .minutes(1)
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         var network = SimulatedNetwork(
             packetFrames: 1_152, packetBytes: 384, latency: .milliseconds(20), jitter: .zero, burst: .seconds(4),
@@ -209,7 +209,7 @@ enum Bench {
     /// and as the process's resident memory grew.
     static func delayMemory(minutes: Int64) throws -> (allocated: Double, rss: Double) {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = minutes * 60_000
+        configuration.maxDelay = .minutes(minutes)
         let rssBefore = residentBytes()
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         engine.start(now: .zero)
@@ -225,7 +225,7 @@ enum Bench {
         var period = [Float](repeating: 0, count: 1_920)
         period.withUnsafeMutableBufferPointer { engine.render(into: $0, now: end, outputDelayFrames: 0) }
         let status = engine.status(at: end)
-        let held = Double(status.availableDelayMs) / 60_000
+        let held = status.availableDelay.seconds / 60
         let rss = Double(residentBytes() - rssBefore)
         return (Double(status.delayBufferBytes) / 1e6 / held, rss / 1e6 / held)
     }

@@ -60,7 +60,7 @@ struct PlayCommand: ParsableCommand {
             throw ValidationError(error.problems.joined(separator: "; "))
         }
         var options = StreamPlayer.Options(lineup: lineup)
-        options.delayMs = try milliseconds(delay, "--delay")
+        options.delay = .milliseconds(try milliseconds(delay, "--delay"))
         options.seconds = seconds
         options.output = output
         options.fast = fast

@@ -60,7 +60,7 @@ struct RunCommand: ParsableCommand {
         options.sitePath = site
         options.socketPath =
             socket ?? ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"].map { $0 + "/control.sock" }
-        options.delayMs = try delay.map { try milliseconds($0, "--delay") }
+        options.delay = try delay.map { .milliseconds(try milliseconds($0, "--delay")) }
         options.seconds = seconds
         do {
             try Appliance(options: options).run()

@@ -78,9 +78,9 @@ struct SimulateCommand: ParsableCommand {
         scenario.delivery.variableBitrate = vbr
         guard abs(stationPpm) <= 1_000 else { throw ValidationError("--station-ppm is within ±1000") }
         scenario.stationPpm = stationPpm
-        scenario.engine.maxDelayMs = try milliseconds(maxDelay, "--max-delay")
+        scenario.engine.maxDelay = .milliseconds(try milliseconds(maxDelay, "--max-delay"))
         scenario.outages = try outage.map(Self.parseOutage)
-        guard scenario.delay.milliseconds <= scenario.engine.maxDelayMs else {
+        guard scenario.delay <= scenario.engine.maxDelay else {
             throw ValidationError("--delay \(delay) exceeds --max-delay \(maxDelay)")
         }
         let report = try Simulation(scenario).run()

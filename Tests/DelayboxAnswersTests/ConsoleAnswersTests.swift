@@ -55,10 +55,11 @@ import Testing
     init() throws {
         rig = try EngineRig(configuration: EngineConfiguration())
         let lineup = try ChannelLineup([Channel(name: "Club", streamURL: "http://club.example/live")])
-        let config = BoardConfig.player(channels: lineup, device: "null", period: .milliseconds(20), delayMs: 5_000)
+        let config = BoardConfig.player(
+            channels: lineup, device: "null", period: .milliseconds(20), delay: .milliseconds(5_000))
         box = BoxSnapshot(
             engine: rig.engine,
-            executor: CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50)),
+            executor: CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50)),
             channel: lineup.selected, config: config, document: nil, output: OutputStatistics(),
             playoutThreadPriority: 40, recording: [], recentEvents: [], updateGate: UpdateRestartGate(),
             dailyUpdates: true)

@@ -14,7 +14,7 @@ import Testing
     /// delay once wrote a line a second (300 here).
     @Test func tenMinutesOfSteadyPlayingWriteAtMostFiveLinesAtInfo() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 50)
         rig.run(milliseconds: 600_000)
         let all: [EngineNotification] = rig.notifications { $0 }

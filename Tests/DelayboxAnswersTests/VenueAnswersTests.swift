@@ -21,11 +21,12 @@ import Testing
     /// `packaged` is false.
     func answers(mqtt: MQTTSettings?, packaged: Bool = true) throws -> (ConsoleAnswers, BoxSnapshot, ChannelChoice) {
         let lineup = try ChannelLineup([Channel(name: "Club", streamURL: "http://club.example/live")])
-        var config = BoardConfig.player(channels: lineup, device: "null", period: .milliseconds(20), delayMs: 5_000)
+        var config = BoardConfig.player(
+            channels: lineup, device: "null", period: .milliseconds(20), delay: .milliseconds(5_000))
         config.mqtt = mqtt
         let box = BoxSnapshot(
             engine: rig.engine,
-            executor: CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50)),
+            executor: CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50)),
             channel: lineup.selected, config: config, document: nil, output: OutputStatistics(),
             playoutThreadPriority: 40, recording: [], recentEvents: [], updateGate: UpdateRestartGate(),
             dailyUpdates: true)

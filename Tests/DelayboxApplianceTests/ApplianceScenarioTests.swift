@@ -126,9 +126,10 @@ import Testing
         try box.run(seconds: 5)
         let before = box.playout.state(at: box.clock.now())
         #expect(
-            (before.channel, before.delayMs, before.volume, before.muted, before.paused, before.adsEnabled) == (
-                "Home", 3_000, 100, false, false, true
-            ))
+            (before.channel, before.delay.milliseconds, before.volume, before.muted, before.paused, before.adsEnabled)
+                == (
+                    "Home", 3_000, 100, false, false, true
+                ))
         for line in ["delay 4", "volume 40", "mute", "pause", "preset save 2", "ads off"] {
             #expect(!(try box.console(line)).hasPrefix("error"), "\(line)")
         }

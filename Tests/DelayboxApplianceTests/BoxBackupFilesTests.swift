@@ -52,13 +52,14 @@ import Testing
 
     @Test func noPasswordLeavesTheBoxAndTheRestoringBoxKeepsItsOwn() throws {
         let first = try box("backup-a", saved: String(format: Self.mqtt, "first-secret"))
-        let settings = Settings(delayMs: 7_000, volume: 40, channel: "Club Radio", presets: [3: 4_500])
+        let settings = Settings(delay: .milliseconds(7_000), volume: 40, channel: "Club Radio", presets: [3: 4_500])
         let backup = try first.take(settings)
         #expect(!backup.text.contains("first-secret") && backup.config.contains("screen1"), "\(backup.text)")
         #expect(backup.config.contains("Club Radio"))
 
         let second = try box("backup-b", saved: String(format: Self.mqtt, "second-secret"))
-        let outcome = second.perform(.restore(text: backup.text), current: Settings(delayMs: 2_000, volume: 50))
+        let outcome = second.perform(
+            .restore(text: backup.text), current: Settings(delay: .milliseconds(2_000), volume: 50))
         guard case .restored(let restored, let undo, let changes, let notes) = outcome else {
             Issue.record("not restored: \(outcome)")
             return
@@ -66,7 +67,7 @@ import Testing
         #expect(!undo && notes.isEmpty && restored.settings == settings)
         #expect(changes.first == "delay 2 s → 7 s", "\(changes)")
         #expect(read(second, "config.yaml").contains("second-secret"), "\(read(second, "config.yaml"))")
-        let state = try Settings.decode(Data(read(second, "state.json").utf8), maxDelayMs: 600_000).get()
+        let state = try Settings.decode(Data(read(second, "state.json").utf8), maxDelay: .milliseconds(600_000)).get()
         #expect(state == settings)
 
         // A new card has no password of its own to keep: the restore says the broker will refuse it.
@@ -87,7 +88,7 @@ import Testing
         let first = try box("sealed-a", saved: String(format: Self.mqtt, "first-secret"))
         let pageHash = try #require(PasswordHashing.hash("the club's page"))
         try (pageHash + "\n").write(toFile: try #require(first.paths.webPassword), atomically: true, encoding: .utf8)
-        let settings = Settings(delayMs: 7_000, volume: 40, channel: "Club Radio")
+        let settings = Settings(delay: .milliseconds(7_000), volume: 40, channel: "Club Radio")
         let backup = try first.take(settings, passphrase: "orange bicycle lamp")
         #expect(backup.passwords != nil)
         #expect(!backup.text.contains("first-secret") && !backup.text.contains(pageHash), "\(backup.text)")
@@ -100,7 +101,7 @@ import Testing
         let second = try box("sealed-b", saved: String(format: Self.mqtt, "second-secret"))
         let secondHash = try #require(PasswordHashing.hash("another page"))
         try (secondHash + "\n").write(toFile: try #require(second.paths.webPassword), atomically: true, encoding: .utf8)
-        let current = Settings(delayMs: 2_000, volume: 50)
+        let current = Settings(delay: .milliseconds(2_000), volume: 50)
         let untouched = (read(second, "config.yaml"), read(second, "web-password"))
         // One character of the sealed passwords changed.
         var changed = backup, sealed = try #require(backup.passwords), characters = Array(sealed.sealed)
@@ -156,13 +157,13 @@ import Testing
     /// seal is no way to set what the config's text may not.
     @Test func sealedKeysMustBePasswords() throws {
         let files = try box("sealed-stray", saved: String(format: Self.mqtt, "kept"))
-        var backup = try files.take(Settings(delayMs: 5_000, volume: 50))
+        var backup = try files.take(Settings(delay: .milliseconds(5_000), volume: 50))
         backup.passwords = SealedPasswords.seal(
             .init(config: ["channels.0.url": "file:///etc/shadow"], page: nil), passphrase: "orange bicycle lamp",
             nonce: PasswordHashing.randomBytes(12), derive: { PasswordHashing.key(from: $0, setting: $1) })
         let outcome = files.perform(
             .restore(text: backup.text, passphrase: "orange bicycle lamp"), door: .page,
-            current: Settings(delayMs: 2_000, volume: 50))
+            current: Settings(delay: .milliseconds(2_000), volume: 50))
         guard case .failed(.refused, let reason) = outcome else {
             Issue.record("restored: \(outcome)")
             return
@@ -176,7 +177,7 @@ import Testing
             derive: { PasswordHashing.key(from: $0, setting: $1) })
         let refused = files.perform(
             .restore(text: backup.text, passphrase: "orange bicycle lamp"),
-            current: Settings(delayMs: 2_000, volume: 50))
+            current: Settings(delay: .milliseconds(2_000), volume: 50))
         guard case .failed(.refused, let why) = refused else {
             Issue.record("restored: \(refused)")
             return
@@ -186,10 +187,11 @@ import Testing
 
     @Test func aBackupTheBoardWouldRefuseChangesNothing() throws {
         let files = try box("backup-refused", saved: String(format: Self.mqtt, "kept"))
-        var backup = try files.take(Settings(delayMs: 5_000, volume: 50))
+        var backup = try files.take(Settings(delay: .milliseconds(5_000), volume: 50))
         backup.config = "mqtt:\n  broker: \"carrier-pigeon://loft\"\n"
         let before = read(files, "config.yaml")
-        let outcome = files.perform(.restore(text: backup.text), current: Settings(delayMs: 2_000, volume: 50))
+        let outcome = files.perform(
+            .restore(text: backup.text), current: Settings(delay: .milliseconds(2_000), volume: 50))
         guard case .failed(.refused, let reason) = outcome else {
             Issue.record("restored: \(outcome)")
             return
@@ -201,11 +203,11 @@ import Testing
 
     @Test func aBackupFromThePageChangesOnlyWhatThePageMay() throws {
         let files = try box("backup-page", saved: "")
-        var backup = try files.take(Settings(delayMs: 5_000, volume: 50))
+        var backup = try files.take(Settings(delay: .milliseconds(5_000), volume: 50))
         func restored(_ config: String) -> String? {
             backup.config = config
             let outcome = files.perform(
-                .restore(text: backup.text), door: .page, current: Settings(delayMs: 2_000, volume: 50))
+                .restore(text: backup.text), door: .page, current: Settings(delay: .milliseconds(2_000), volume: 50))
             if case .failed(_, let reason) = outcome { return reason }
             return nil
         }
@@ -217,11 +219,11 @@ import Testing
         #expect(read(files, "config.yaml").isEmpty && read(files, "state.json").isEmpty, "nothing written")
         // A secret guessed right is refused as one guessed wrong: a restore is no oracle.
         let secret = try box("backup-page-secret", saved: String(format: Self.mqtt, "the-real-one"))
-        var guess = try secret.take(Settings(delayMs: 5_000, volume: 50))
+        var guess = try secret.take(Settings(delay: .milliseconds(5_000), volume: 50))
         for password in ["the-real-one", "a-wrong-one"] {
             guess.config = String(format: Self.mqtt, password)
             let outcome = secret.perform(
-                .restore(text: guess.text), door: .page, current: Settings(delayMs: 2_000, volume: 50))
+                .restore(text: guess.text), door: .page, current: Settings(delay: .milliseconds(2_000), volume: 50))
             guard case .failed(.refused, let reason) = outcome else {
                 Issue.record("\(password): \(outcome)")
                 continue
@@ -237,16 +239,16 @@ import Testing
 
     @Test func anUndoPutsTheChoiceBackButNotTheVolume() throws {
         let files = try box("backup-undo", saved: "")
-        files.keepCopy(of: Settings(delayMs: 2_000, volume: 50), settles: false)
-        files.keepCopy(of: Settings(delayMs: 9_000, volume: 50), settles: true)
-        let outcome = files.perform(.undo, current: Settings(delayMs: 9_000, volume: 65))
+        files.keepCopy(of: Settings(delay: .milliseconds(2_000), volume: 50), settles: false)
+        files.keepCopy(of: Settings(delay: .milliseconds(9_000), volume: 50), settles: true)
+        let outcome = files.perform(.undo, current: Settings(delay: .milliseconds(9_000), volume: 65))
         guard case .restored(let restored, true, let changes, _) = outcome else {
             Issue.record("not undone: \(outcome)")
             return
         }
-        #expect(restored.settings.delayMs == 2_000 && restored.settings.volume == 65)
+        #expect(restored.settings.delay.milliseconds == 2_000 && restored.settings.volume == 65)
         #expect(changes == ["delay 9 s → 2 s"])
-        #expect(files.shelf.copies(maxDelayMs: 600_000).count == 1, "the change undone is forgotten")
+        #expect(files.shelf.copies(maxDelay: .milliseconds(600_000)).count == 1, "the change undone is forgotten")
         guard case .failed(.refused, let reason) = files.perform(.undo, current: restored.settings) else {
             Issue.record("undone twice")
             return

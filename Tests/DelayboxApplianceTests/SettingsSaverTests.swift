@@ -27,7 +27,9 @@ import Testing
         }
     }
 
-    static func settings(volume: Int) -> Settings { Settings(delayMs: 5_000, volume: volume, channel: "Demo") }
+    static func settings(volume: Int) -> Settings {
+        Settings(delay: .milliseconds(5_000), volume: volume, channel: "Demo")
+    }
 
     static func wait(until condition: () -> Bool) -> Bool { Eventually.holds(within: 5, every: 0.005, condition) }
 

@@ -17,7 +17,7 @@ import Testing
             Channel(name: "Kept", streamURL: "demo://kept", record: true),
         ])
         let standby = try StandbyChannels(
-            lineup: first, playing: "Live", configuration: EngineConfiguration(), delayMs: 2_000,
+            lineup: first, playing: "Live", configuration: EngineConfiguration(), delay: .milliseconds(2_000),
             client: StreamClient.Options(), clock: clock, wallClock: { nil }, now: clock.now())
         #expect(standby.names == ["Dropped", "Kept", "Moved"])
         clock.advance(byNanoseconds: 3_000_000_000)
@@ -32,7 +32,7 @@ import Testing
             Channel(name: "Kept", streamURL: "demo://kept", record: true),
             Channel(name: "New", streamURL: "demo://added", record: true),
         ])
-        try standby.reconcile(with: second, playing: "Live", delayMs: 2_000, now: clock.now())
+        try standby.reconcile(with: second, playing: "Live", delay: .milliseconds(2_000), now: clock.now())
         #expect(standby.names == ["Kept", "Moved", "New"])
         #expect(standby.take("Moved")?.channel.streamURL == "demo://new", "recorded from its new URL")
         #expect(standby.take("Kept") === keptBefore, "an unchanged channel records on, its buffer kept")

@@ -15,7 +15,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct StationClockMemoryTests {
     @Test func aStationsClockIsKeptWithTheSettingsOnlyWhenItMoved() throws {
         let rig = try EngineRig(configuration: EngineConfiguration(), historyPackets: 10, burstPackets: 10)
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50))
         let now = Instant.zero
         _ = executor.settingsDueForSave(at: now.advanced(byMilliseconds: 60_000))
         executor.remember(stationPpm: 212.34, of: "http://club/live", now: now)
@@ -32,22 +32,24 @@ import Testing
         #expect(executor.settings.stationClocks?["http://station68/"] == 68, "the newest is kept")
 
         // Through the state file, and a file an older release wrote (none kept) still reads.
-        let saved = try Settings.decode(executor.settings.encoded(), maxDelayMs: 300_000).get()
+        let saved = try Settings.decode(executor.settings.encoded(), maxDelay: .milliseconds(300_000)).get()
         #expect(saved.stationClocks == executor.settings.stationClocks)
-        let older = try Settings.decode(Settings(delayMs: 5_000, volume: 50).encoded(), maxDelayMs: 300_000).get()
+        let older = try Settings.decode(
+            Settings(delay: .milliseconds(5_000), volume: 50).encoded(), maxDelay: .milliseconds(300_000)
+        ).get()
         #expect(older.stationClocks == nil)
     }
 
     @Test func aChannelStartsAtTheRateKeptForItsStation() throws {
         let channel = Channel(name: "Club", streamURL: "demo://commentary")
         let known = try ChannelSession(
-            channel: channel, configuration: EngineConfiguration(), delayMs: 3_000, knownStationPpm: -120,
+            channel: channel, configuration: EngineConfiguration(), delay: .milliseconds(3_000), knownStationPpm: -120,
             client: nil, clock: ManualClock())
         #expect(known.engine.statistics.stationClockPpm == -120)
         #expect(known.engine.statistics.stationClockPpmError == nil, "not yet fitted: not kept again")
         // An edited state file's rate no crystal has is not taken.
         let edited = try ChannelSession(
-            channel: channel, configuration: EngineConfiguration(), delayMs: 3_000, knownStationPpm: 5_000,
+            channel: channel, configuration: EngineConfiguration(), delay: .milliseconds(3_000), knownStationPpm: 5_000,
             client: nil, clock: ManualClock())
         #expect(edited.engine.statistics.stationClockPpm == nil)
     }

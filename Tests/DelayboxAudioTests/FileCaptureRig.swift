@@ -26,7 +26,7 @@ final class FileCaptureRig {
     init(delayMs: Int64) throws {
         let sleeper = ManualSleeper(clock: clock)
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = delayMs
+        configuration.initialDelay = .milliseconds(delayMs)
         delayFrames = delayMs * 48
         engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         network = SimulatedNetwork(

@@ -77,7 +77,7 @@ import Testing
         let held = {
             (try? ctl(["status", "--json"], socket: socket)).flatMap {
                 try? JSONDecoder().decode(StatusAnswer.self, from: Data($0.output.utf8))
-            }?.availableDelayMs ?? 0
+            }?.availableDelay.milliseconds ?? 0
         }
         #expect(Eventually.holds(within: 15) { held() >= 2_000 }, "enough audio held for a 2 s delay: \(held()) ms")
         let set = try ctl(["delay", "2"], socket: socket)

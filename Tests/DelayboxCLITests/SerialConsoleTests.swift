@@ -96,7 +96,8 @@ import Testing
         let line = try #require(json.split(separator: "\r\n").first { $0.hasPrefix("{") })
         let answer = try JSONDecoder().decode(StatusAnswer.self, from: Data(line.utf8))
         #expect(
-            answer.delayMs == 2_000 && answer.channel == "Demo" && answer.volume == 50 && answer.state == "playing",
+            answer.delay.milliseconds == 2_000 && answer.channel == "Demo" && answer.volume == 50
+                && answer.state == "playing",
             "\(line)")
         terminal.send("dealy\r")
         #expect(terminal.read(until: "did you mean").contains("unknown command 'dealy'; did you mean 'delay'?"))

@@ -73,7 +73,7 @@ extension VirtualBoardTests {
             check.status == 0, "the next boot read the disk: \(check.errors)\n\(Self.text(directory, "scenario.log"))")
         let reported = Self.text(directory, "reported.txt").split(separator: "\n").last.flatMap { Int64($0) }
         let found = SettingsFile(path: directory.appendingPathComponent("found.json").path)
-            .load(fallback: Settings(delayMs: 0, volume: 0), maxDelayMs: 300_000)
+            .load(fallback: Settings(delay: .milliseconds(0), volume: 0), maxDelay: .milliseconds(300_000))
         return PowerCut(reported: reported, found: found, listing: Self.text(directory, "listing.txt"))
     }
 

@@ -81,7 +81,7 @@ import Testing
             Self.boards.appendingPathComponent("pi4-hifiberry-dacplus.yaml").path,
             site: directory.appendingPathComponent("site.conf").path)
         let config = try #require(result.config, "\(result.diagnostics)")
-        #expect(config.defaults.delayMs == 45_000)
+        #expect(config.defaults.delay.milliseconds == 45_000)
         #expect(config.audio.period == .milliseconds(40) && config.audio.device == "hw:CARD=sndrpihifiberry,DEV=0")
     }
 

@@ -9,19 +9,20 @@ import Testing
 /// not one is refused with where and why, and what changed between two is said in words.
 @Suite(.timeLimit(.minutes(10))) struct BoxBackupTests {
     static let settings = Settings(
-        delayMs: 42_300, volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500], adsEnabled: false)
+        delay: .milliseconds(42_300), volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500],
+        adsEnabled: false)
     static let backup = BoxBackup(
         box: "bar-screen-1", release: "1.4.0", takenUnixS: 1_796_040_584, settings: settings,
         config: "\"channels\": [{\"name\": \"City Radio\", \"url\": \"https://radio.example/live.mp3\"}]\n",
         dailyUpdates: false)
 
-    func refusal(_ text: String, maxDelayMs: Int64 = 3_600_000) -> String {
-        guard case .failure(let problem) = BoxBackup.read(text, maxDelayMs: maxDelayMs) else { return "read" }
+    func refusal(_ text: String, maxDelay: TimeAmount = .milliseconds(3_600_000)) -> String {
+        guard case .failure(let problem) = BoxBackup.read(text, maxDelay: maxDelay) else { return "read" }
         return problem.description
     }
 
     @Test func aBackupReadsBackAsItWasWritten() throws {
-        let read = try BoxBackup.read(Self.backup.text, maxDelayMs: 3_600_000).get()
+        let read = try BoxBackup.read(Self.backup.text, maxDelay: .milliseconds(3_600_000)).get()
         #expect(read == Self.backup)
         #expect(Self.backup.text.contains("\"delaybox_backup\" : 1"), "\(Self.backup.text)")
         #expect(Self.backup.text.contains("\"daily_updates\" : false"), "\(Self.backup.text)")
@@ -47,8 +48,8 @@ import Testing
     }
 
     @Test func aDelayAboveTheBoxsLimitIsBroughtToIt() throws {
-        let read = try BoxBackup.read(Self.backup.text, maxDelayMs: 41_000).get()
-        #expect(read.settings.delayMs == 41_000 && read.settings.presets == [1: 40_000, 2: 41_000])
+        let read = try BoxBackup.read(Self.backup.text, maxDelay: .milliseconds(41_000)).get()
+        #expect(read.settings.delay.milliseconds == 41_000 && read.settings.presets == [1: 40_000, 2: 41_000])
     }
 
     @Test func whatChangedIsSaidAndTheVolumeAndClocksAreNoChange() {
@@ -57,7 +58,7 @@ import Testing
         later.settings.stationClocks = ["https://radio.example/live.mp3": 12.5]
         later.takenUnixS += 600
         #expect(later.sameChoices(as: Self.backup) && later.changes(from: Self.backup).isEmpty)
-        later.settings.delayMs = 45_000
+        later.settings.delay = .milliseconds(45_000)
         later.settings.presets[2] = nil
         later.settings.presets[3] = 2_500
         later.settings.channel = nil

@@ -30,7 +30,7 @@ import Testing
             maxDelay: "60 min",
             channels: [("http://a.example/a.mp3", false), ("alsa:hw:0", true), ("http://b.example/b", true)])
         #expect(
-            ChannelMemory.worstCaseBytes(heavy.channels, maxDelayMs: heavy.defaults.maxDelayMs) == 144_000_000
+            ChannelMemory.worstCaseBytes(heavy.channels, maxDelay: heavy.defaults.maxDelay) == 144_000_000
                 + 691_200_000 + 144_000_000)
         let problem = try #require(ChannelMemory.problem(heavy, ramBytes: piZero))
         #expect(

@@ -5,7 +5,7 @@ import Testing
 /// Issue 69: the group's roster is a value the MQTT door keeps, not the door's own code.
 @Suite(.timeLimit(.minutes(10))) struct GroupRosterTests {
     func member(_ index: Int) -> GroupMember {
-        GroupMember(box: "box\(index + 10)", state: "playing", channel: "club", delayMs: 7_000)
+        GroupMember(box: "box\(index + 10)", state: "playing", channel: "club", delay: .milliseconds(7_000))
     }
 
     /// A box new to a full roster takes the place of the one heard from longest ago; a box

@@ -88,7 +88,7 @@ import Testing
             "name": "Delay", "unique_id": "den_delay", "object_id": "den_delay",
             "command_topic": "delaybox/den/command", "command_template": "delay {{ value }}",
             "value_template": "{{ value_json.delay_ms / 1000 }}", "min": 0,
-            "max": Double(config.defaults.maxDelayMs) / 1000, "step": 0.5, "unit_of_measurement": "s", "mode": "box",
+            "max": config.defaults.maxDelay.seconds, "step": 0.5, "unit_of_measurement": "s", "mode": "box",
             "icon": "mdi:timer-sand",
         ]
         let state: [String: Any] = [

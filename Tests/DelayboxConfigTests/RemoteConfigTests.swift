@@ -100,7 +100,7 @@ import Testing
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let config = try #require(result.config)
         #expect(
-            config.defaults.delayMs == 9_000 && config.defaults.volume == 70,
+            config.defaults.delay.milliseconds == 9_000 && config.defaults.volume == 70,
             "the second base over the first, the file over both")
         let broken = try boards.diagnostics(
             "extends: [first.yaml, [nested]]\n", extra: ["first.yaml": BoardConfigTests.minimal])

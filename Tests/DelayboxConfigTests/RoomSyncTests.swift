@@ -10,7 +10,7 @@ import Testing
 
     static func rig() throws -> EngineRig {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 3_000
+        configuration.initialDelay = .milliseconds(3_000)
         return try EngineRig(configuration: configuration)
     }
 

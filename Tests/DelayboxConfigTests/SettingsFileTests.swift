@@ -12,16 +12,17 @@ import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct SettingsFileTests {
     static let root = BoardConfigTests.boards.deletingLastPathComponent()
-    let defaults = Settings(delayMs: 5_000, volume: 50)
+    let defaults = Settings(delay: .milliseconds(5_000), volume: 50)
 
     @Test func savedSettingsComeBack() throws {
         let directory = try ExternalTool.temporaryDirectory("settings")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = SettingsFile(path: directory.appendingPathComponent("state.json").path)
         let settings = Settings(
-            delayMs: 42_300, volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500], adsEnabled: false)
+            delay: .milliseconds(42_300), volume: 37, channel: "City Radio", presets: [1: 40_000, 2: 61_500],
+            adsEnabled: false)
         try file.save(settings)
-        let loaded = file.load(fallback: defaults, maxDelayMs: 300_000)
+        let loaded = file.load(fallback: defaults, maxDelay: .milliseconds(300_000))
         #expect(loaded.settings == settings && loaded.problem == nil)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0 != "state.json"
@@ -32,15 +33,17 @@ import Testing
     @Test(arguments: [
         "", "{\"version\":1,\"settings\":{\"delayMs\":", "\u{0}\u{0}\u{0}garbage", "{\"version\":9,\"settings\":{}}",
         "{\"version\":1,\"settings\":{\"delayMs\":-5,\"volume\":400,\"presets\":{},\"adsEnabled\":true}}",
+        // A delay no duration holds (beyond 292 years): refused, not trapped on or clamped.
+        "{\"version\":1,\"settings\":{\"delayMs\":9223372036854775807,\"volume\":5,\"presets\":{},\"adsEnabled\":true}}",
     ])
     func aMissingOrCorruptFileGivesDefaultsAndAReason(contents: String) throws {
         let directory = try ExternalTool.temporaryDirectory("settings")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.json").path
-        let missing = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+        let missing = SettingsFile(path: path).load(fallback: defaults, maxDelay: .milliseconds(300_000))
         #expect(missing.settings == defaults && missing.problem?.contains("no state file") == true)
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
-        let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+        let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelay: .milliseconds(300_000))
         #expect(loaded.settings == defaults)
         #expect(loaded.problem?.hasPrefix(path) == true, "\(loaded.problem ?? "no reason")")
     }
@@ -67,7 +70,7 @@ import Testing
             let reported =
                 String(decoding: first + (try reports.fileHandleForReading.readToEnd() ?? Data()), as: UTF8.self)
                 .split(separator: "\n").last.flatMap { Int64($0) } ?? lastSeen + 1
-            let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+            let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelay: .milliseconds(300_000))
             #expect(loaded.problem == nil, "\(loaded.problem ?? "")")
             let generation = try #require(loaded.settings.generation, "one whole generation: \(loaded.settings)")
             #expect(generation >= reported, "generation \(generation) on disk; \(reported) was reported saved")
@@ -84,19 +87,22 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("settings-clamp")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.json").path
-        let saved = Settings(delayMs: 600_000, volume: 37, channel: "Away", presets: [1: 4_000, 2: 450_000])
+        let saved = Settings(
+            delay: .milliseconds(600_000), volume: 37, channel: "Away", presets: [1: 4_000, 2: 450_000])
         try SettingsFile(path: path).save(saved)
-        let defaults = Settings(delayMs: 5_000, volume: 50)
-        let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
-        #expect(loaded.settings.delayMs == 300_000 && loaded.settings.volume == 37 && loaded.settings.channel == "Away")
+        let defaults = Settings(delay: .milliseconds(5_000), volume: 50)
+        let loaded = SettingsFile(path: path).load(fallback: defaults, maxDelay: .milliseconds(300_000))
+        #expect(
+            loaded.settings.delay.milliseconds == 300_000 && loaded.settings.volume == 37
+                && loaded.settings.channel == "Away")
         #expect(loaded.settings.presets == [1: 4_000, 2: 300_000])
         #expect(
             loaded.problem?.contains(
                 "the delay 600000 ms is above max_delay (300000 ms): 300000 ms; preset 2 (450000 ms) is above max_delay"
             ) == true,
             "\(loaded.problem ?? "")")
-        try SettingsFile(path: path).save(Settings(delayMs: 1_000, volume: 130))
-        let corrupt = SettingsFile(path: path).load(fallback: defaults, maxDelayMs: 300_000)
+        try SettingsFile(path: path).save(Settings(delay: .milliseconds(1_000), volume: 130))
+        let corrupt = SettingsFile(path: path).load(fallback: defaults, maxDelay: .milliseconds(300_000))
         #expect(corrupt.settings == defaults && corrupt.problem?.contains("out of range") == true)
     }
 

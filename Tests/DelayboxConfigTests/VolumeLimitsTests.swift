@@ -35,15 +35,15 @@ import Testing
     /// A box saved at 90 starts at the ceiling, says so, and keeps the rest.
     @Test func aBoxNeverStartsLouderThanItsCeilings() throws {
         var defaults = try #require(try load("  start_volume_max: 60\n").config).defaults
-        let saved = Settings(delayMs: 42_000, volume: 90, channel: "Club", presets: [1: 3_000])
+        let saved = Settings(delay: .milliseconds(42_000), volume: 90, channel: "Club", presets: [1: 3_000])
         let started = saved.forStart(defaults)
         #expect(
-            started.settings.volume == 60 && started.settings.delayMs == 42_000
+            started.settings.volume == 60 && started.settings.delay.milliseconds == 42_000
                 && started.settings.presets == [1: 3_000])
         #expect(started.lowered == "volume 90 was saved; starting at 60 (defaults.start_volume_max)")
         defaults.maxVolume = 50
         #expect(saved.forStart(defaults).settings.volume == 50)
         #expect(saved.forStart(defaults).lowered?.hasSuffix("(defaults.max_volume)") == true)
-        #expect(Settings(delayMs: 0, volume: 40).forStart(defaults).lowered == nil, "quieter: as saved")
+        #expect(Settings(delay: .milliseconds(0), volume: 40).forStart(defaults).lowered == nil, "quieter: as saved")
     }
 }

@@ -14,7 +14,7 @@ extension ControlSurfaceTests {
 
     func playingRig() throws -> EngineRig {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, historyPackets: 1_000, burstPackets: 500)
         rig.run(milliseconds: 12_000)
         return rig
@@ -22,7 +22,7 @@ extension ControlSurfaceTests {
 
     @Test func aDetentReachesTheOutputAsADelayChangeWithin50Milliseconds() throws {
         let rig = try playingRig()
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50))
         var controls = surface()
         var turn = EdgeTimeline(a: 5, b: 6)
         turn.now = rig.now
@@ -44,12 +44,13 @@ extension ControlSurfaceTests {
         #expect(
             heardAt - detentAt.seconds <= 0.050,
             "a detent is heard \(heardAt - detentAt.seconds) s after it")
-        #expect(rig.engine.status(at: rig.now).delayMs == 5_100 && executor.settings.delayMs == 5_100)
+        #expect(
+            rig.engine.status(at: rig.now).delay.milliseconds == 5_100 && executor.settings.delay.milliseconds == 5_100)
     }
 
     @Test func aLongPressSavesAPresetAndAShortOneRecallsIt() throws {
         let rig = try playingRig()
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50))
         var controls = surface()
         let start = rig.now.milliseconds(since: .zero)
         for command in run(&controls, press(27, at: start + 10, for: 1_200), until: start + 1_500) {
@@ -61,7 +62,7 @@ extension ControlSurfaceTests {
         for command in run(&controls, press(27, at: start + 3_000, for: 100), until: start + 3_500) {
             #expect(executor.execute(command.command, now: rig.now) == .done)
         }
-        #expect(rig.engine.status(at: rig.now).delayMs == 5_000, "the short press recalled it")
+        #expect(rig.engine.status(at: rig.now).delay.milliseconds == 5_000, "the short press recalled it")
         #expect(executor.execute(.recallPreset(2), now: rig.now) == .refused("preset 2 is empty"))
     }
 
@@ -70,7 +71,7 @@ extension ControlSurfaceTests {
     @Test func everyDoorIsHeldAtTheInstallersMaximumVolume() throws {
         let rig = try playingRig()
         let executor = CommandExecutor(
-            engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50), maxVolume: 60)
+            engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50), maxVolume: 60)
         #expect(executor.execute(.adjustVolume(steps: 5), now: rig.now) == .done && executor.settings.volume == 55)
         #expect(
             executor.execute(.adjustVolume(steps: 10), now: rig.now) == .limitReached && executor.settings.volume == 60)
@@ -84,7 +85,7 @@ extension ControlSurfaceTests {
 
     @Test func tapToSyncSetsTheExpectedDelay() throws {
         let rig = try playingRig()
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50))
         var controls = surface()
         let start = rig.now.milliseconds(since: .zero)
         for command in run(
@@ -93,14 +94,14 @@ extension ControlSurfaceTests {
             executor.execute(command.command, now: rig.now)
         }
         rig.run(milliseconds: 200)
-        #expect(rig.engine.status(at: rig.now).delayMs == 7_500)
+        #expect(rig.engine.status(at: rig.now).delay.milliseconds == 7_500)
     }
 
     /// The TV 3 s ahead of the radio at 5 s delay: 2 s. Then a tap pair that would take
     /// the delay below the minimum is refused with the reason, the delay untouched.
     @Test func tapToSyncBothWaysSetsTheDelayOrSaysWhyNot() throws {
         let rig = try playingRig()
-        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delayMs: 5_000, volume: 50))
+        let executor = CommandExecutor(engine: rig.engine, settings: Settings(delay: .milliseconds(5_000), volume: 50))
         var controls = ControlSurface(
             gpio: Self.twoTapPanel, delayStep: .milliseconds(100), initialLevels: [23: true, 24: true])
         let start = rig.now.milliseconds(since: .zero)
@@ -110,13 +111,13 @@ extension ControlSurfaceTests {
             #expect(executor.execute(command.command, now: rig.now) == .done)
         }
         rig.run(milliseconds: 200)
-        #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
+        #expect(rig.engine.status(at: rig.now).delay.milliseconds == 2_000)
         let outcomes = run(
             &controls, press(24, at: start + 5_000, for: 80) + press(23, at: start + 9_000, for: 80),
             until: start + 9_500
         )
         .map { executor.execute($0.command, now: rig.now) }
         #expect(outcomes == [.refused("tap-to-sync: the TV was 4.0 s ahead; the delay (2.0 s) cannot go below 1.0 s")])
-        #expect(rig.engine.status(at: rig.now).delayMs == 2_000)
+        #expect(rig.engine.status(at: rig.now).delay.milliseconds == 2_000)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct BackgroundRecordingTests {
     @Test func aChannelRecordedInTheBackgroundPlaysAtOnceAtTheDelayInForce() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 60_000
+        configuration.maxDelay = .milliseconds(60_000)
         let rig = try EngineRig(configuration: configuration)
         rig.run(milliseconds: 5_000)
         #expect(rig.engine.status(at: rig.now).state == .playing)
@@ -17,14 +17,16 @@ import Testing
         let bytesAtMaximum = rig.engine.status(at: rig.now).delayBufferBytes
         rig.run(milliseconds: 60_000)
         let standing = rig.engine.status(at: rig.now)
-        #expect(standing.state == .buffering && standing.availableDelayMs == 60_000, "recording on, within the maximum")
+        #expect(
+            standing.state == .buffering && standing.availableDelay.milliseconds == 60_000,
+            "recording on, within the maximum")
         let bytes = rig.engine.status(at: rig.now).delayBufferBytes
         #expect(
             abs(bytes - bytesAtMaximum) <= bytesAtMaximum / 20,
             "held no more than the maximum's worth: \(bytesAtMaximum) → \(bytes) bytes")
 
         // Switched back at a 45 s delay (the one in force on the other channel).
-        #expect(rig.engine.setDelay(milliseconds: 45_000, now: rig.now) == 45_000)
+        #expect(rig.engine.setDelay(.milliseconds(45_000), now: rig.now) == .milliseconds(45_000))
         rig.playing = true
         let switched = Int(rig.output.frameCount)
         rig.run(milliseconds: 1_000)
@@ -50,7 +52,7 @@ import Testing
     /// should have.
     @Test func switchedBackTheProgrammeIsAsTheStreamHasIt() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 60_000
+        configuration.maxDelay = .milliseconds(60_000)
         let rig = try EngineRig(configuration: configuration)
         rig.events[600] = .streamerMuted  // 2 s after the start
         rig.run(milliseconds: 10_000)
@@ -58,7 +60,7 @@ import Testing
         rig.engine.standBy(now: rig.now)
         rig.playing = false
         rig.run(milliseconds: 20_000)
-        _ = rig.engine.setDelay(milliseconds: 5_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(5_000), now: rig.now)
         rig.playing = true
         rig.run(milliseconds: 1_000)
         #expect(Self.mutesTakingEffect(rig) == [.reached, .executedByJump], "muted again at the switch back")
@@ -70,12 +72,12 @@ import Testing
     /// before the oldest audio held was folded away; the first start says it.
     @Test func aChannelNeverPlayedStartsMutedWhenItsMuteIsOlderThanWhatItHolds() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 10_000
+        configuration.maxDelay = .milliseconds(10_000)
         let rig = try EngineRig(configuration: configuration)
         rig.events[550] = .streamerMuted  // 1 s after the start
         rig.playing = false
         rig.run(milliseconds: 30_000)
-        _ = rig.engine.setDelay(milliseconds: 5_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(5_000), now: rig.now)
         rig.playing = true
         rig.run(milliseconds: 1_000)
         #expect(Self.mutesTakingEffect(rig) == [.executedByJump])

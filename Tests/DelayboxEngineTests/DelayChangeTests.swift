@@ -13,7 +13,7 @@ import Testing
     @Test func aDelayChangeIsCrossfadedAndLandsExactly() throws {
         let rig = try recordingRig(seconds: 40)
         let changeFrame = Int(rig.output.frameCount)
-        #expect(rig.engine.setDelay(milliseconds: 30_000, now: rig.now) == 30_000)
+        #expect(rig.engine.setDelay(.milliseconds(30_000), now: rig.now) == .milliseconds(30_000))
         rig.run(milliseconds: 2_000)
         let around = rig.output.left((changeFrame - 960)..<(changeFrame + 4 * 960))
         #expect(SignalChecks.largestStep(around) <= SignalChecks.toneStep * 1.5, "no click across the change")
@@ -29,13 +29,13 @@ import Testing
     /// exactly 30 s when it is — from the oldest audio held, without a click (issue 26).
     @Test func aDelayBeyondWhatIsHeldIsReachedByWaiting() throws {
         let rig = try recordingRig(seconds: 10)
-        let available = rig.engine.status(at: rig.now).availableDelayMs
+        let available = rig.engine.status(at: rig.now).availableDelay.milliseconds
         #expect(available >= 13_900 && available <= 14_100, "4 s burst + 10 s recorded")
-        #expect(rig.engine.setDelay(milliseconds: 30_000, now: rig.now) == 30_000)
+        #expect(rig.engine.setDelay(.milliseconds(30_000), now: rig.now) == .milliseconds(30_000))
         rig.run(milliseconds: 20)
         let building = rig.engine.status(at: rig.now)
-        #expect(building.state == .buffering && building.delayMs == 30_000)
-        let wait = try #require(building.delayToBuildMs)
+        #expect(building.state == .buffering && building.delay.milliseconds == 30_000)
+        let wait = try #require(building.delayToBuild?.milliseconds)
         #expect(abs(wait - (30_000 - available)) <= 40, "\(wait) ms to wait")
         let held = Int(rig.output.frameCount)
         #expect(!rig.run(until: { $0.engine.state == .playing }, limitMs: wait - 100), "not before it is there")
@@ -58,12 +58,12 @@ import Testing
     /// Beyond the maximum delay the target is the maximum; while paused, what is held.
     @Test func aDelayBeyondTheMaximumOrWhilePausedIsClampedAndSaysSo() throws {
         let rig = try recordingRig(seconds: 10)
-        #expect(rig.engine.setDelay(milliseconds: 600_000, now: rig.now) == EngineConfiguration().maxDelayMs)
+        #expect(rig.engine.setDelay(.milliseconds(600_000), now: rig.now) == EngineConfiguration().maxDelay)
         rig.engine.jumpToLive(now: rig.now)
         rig.run(milliseconds: 2_000)
         rig.engine.pause(now: rig.now)
-        let available = rig.engine.status(at: rig.now).availableDelayMs
-        #expect(rig.engine.setDelay(milliseconds: 60_000, now: rig.now) == available)
+        let available = rig.engine.status(at: rig.now).availableDelay
+        #expect(rig.engine.setDelay(.milliseconds(60_000), now: rig.now) == available)
         rig.run(milliseconds: 200)
         let reasons: [DelayChangeReason] = rig.notifications {
             if case .delayChanged(_, let why) = $0 { why } else { nil }
@@ -73,10 +73,10 @@ import Testing
 
     @Test func jumpToLiveSetsTheSmallestDelay() throws {
         let rig = try recordingRig(seconds: 20)
-        rig.engine.setDelay(milliseconds: 15_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(15_000), now: rig.now)
         rig.run(milliseconds: 1_000)
         let live = rig.engine.jumpToLive(now: rig.now)
-        #expect(live == 1_000, "the 1 s initial buffer, no arrival lag, no output delay")
+        #expect(live == .milliseconds(1_000), "the 1 s initial buffer, no arrival lag, no output delay")
         rig.run(milliseconds: 1_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 1_000) < 1)
@@ -84,7 +84,7 @@ import Testing
 
     @Test func theOutputDelayIsCompensatedSoTheDelayHoldsAtTheJack() throws {
         let rig = try recordingRig(seconds: 20, outputDelayFrames: 4_800)
-        rig.engine.setDelay(milliseconds: 10_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(10_000), now: rig.now)
         rig.run(milliseconds: 2_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 10_000) < 1, "100 ms of output delay included")
@@ -95,7 +95,7 @@ import Testing
     /// skipped with one crossfade, and the delay holds again within the next second.
     @Test func aPeriodOfSilenceWhilePlayoutWasLateIsSkippedNotSlippedBack() throws {
         let rig = try recordingRig(seconds: 20, outputDelayFrames: 4_800)
-        rig.engine.setDelay(milliseconds: 10_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(10_000), now: rig.now)
         rig.run(milliseconds: 10_000)
         let resyncs = rig.engine.statistics.resyncs
         rig.missPeriod()
@@ -107,7 +107,7 @@ import Testing
 
     @Test func theAvailableDelayIsReportedAsItGrowsAtMostOncePerSecond() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 20_000
+        configuration.maxDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration)
         rig.run(milliseconds: 30_000)
         let reports = rig.notifications { notification -> Int64? in
@@ -117,6 +117,6 @@ import Testing
         #expect(reports.count >= 15 && reports.count <= 18)
         #expect(zip(reports, reports.dropFirst()).allSatisfy { $1 - $0 >= 1_000 || $1 == 20_000 })
         #expect(reports.last == 20_000, "capped at the maximum")
-        #expect(rig.engine.status(at: rig.now).availableDelayMs == 20_000)
+        #expect(rig.engine.status(at: rig.now).availableDelay.milliseconds == 20_000)
     }
 }

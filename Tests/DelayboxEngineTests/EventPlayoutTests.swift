@@ -15,7 +15,7 @@ import Testing
 
     @Test func anEventTakesEffectWhenPlayoutReachesItNotWhenItArrives() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 10_000
+        configuration.initialDelay = .milliseconds(10_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         rig.events[600] = .streamerMuted  // live 2 s after the start
         rig.run(milliseconds: 5_000)
@@ -31,20 +31,20 @@ import Testing
 
     @Test func jumpingTowardLiveExecutesWhatWasSkippedAndJumpingBackUndoesIt() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         rig.events[700] = .streamerMuted
         rig.events[710] = .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 30_000))
         rig.run(milliseconds: 12_000)  // recorded both; playout (20 s behind) has not reached them
         #expect(effects(rig).isEmpty)
-        rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(2_000), now: rig.now)
         rig.run(milliseconds: 200)
         #expect(effects(rig).map(\.1) == [.executedByJump, .executedByJump])
         let status = rig.engine.status(at: rig.now)
         #expect(status.programme.streamerMuted)
         #expect(status.programme.activeAd?.ad.durationMs == 30_000, "jumped into the ad break: it is on")
 
-        rig.engine.setDelay(milliseconds: 19_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(19_000), now: rig.now)
         rig.run(milliseconds: 200)
         let undone = effects(rig).dropFirst(2)
         #expect(undone.map(\.0) == [.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 30_000)), .streamerMuted])
@@ -54,7 +54,7 @@ import Testing
 
     @Test func eventsResentInAReconnectBurstTakeEffectOnce() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 10_000
+        configuration.initialDelay = .milliseconds(10_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         rig.events[560] = .title("Kick-off")
         rig.run(milliseconds: 2_000)
@@ -78,7 +78,7 @@ import Testing
     /// it must not play the ad again.
     @Test func anAdTagResentOnEachReconnectPlaysOnce() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000))
         rig.events[560] = ad
@@ -99,7 +99,7 @@ import Testing
     /// A rig at 5 s delay that played 2 s and has now been disconnected for 500 ms.
     static func rigAfterAnOutage() throws -> EngineRig {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         rig.run(milliseconds: 2_000)
         rig.disconnect()
@@ -157,7 +157,7 @@ import Testing
     /// burst is 6 s): the break is still kept for playout, 5 s behind live, to play its rest.
     @Test func aBreakBegunBeforeTheFirstAudioHeldStillPlaysItsRest() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let ad = StreamEvent.adBreak(
             AdBreak(audioURL: "file:///ad.mp3", durationMs: 10_000, startedAt: 1_795_500_300.25))
         let rig = try EngineRig(
@@ -172,7 +172,7 @@ import Testing
     /// connection (a broadcaster resending the title) it does not play the ad again.
     @Test func anAdTagWithItsStartSentAgainPlaysOnce() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         let ad = StreamEvent.adBreak(
             AdBreak(audioURL: "file:///ad.mp3", durationMs: 4_000, startedAt: 1_795_500_300.25))
@@ -189,7 +189,7 @@ import Testing
     /// change made while the box was away (unmuted, a new title) still takes effect.
     @Test func stateResentAtEachConnectionIsAnEventOnlyWhenItChanged() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 3_000
+        configuration.initialDelay = .milliseconds(3_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 200)
         rig.events[560] = .streamerMuted
         rig.events[561] = .title("Half-time")
@@ -214,12 +214,12 @@ import Testing
     /// is over (status says no ad, and the mixer is told nothing).
     @Test func aJumpTowardLivePastABreaksEndPlaysNoAd() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         let ad = StreamEvent.adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 2_000))
         rig.events[700] = ad  // live 4 s in
         rig.run(milliseconds: 12_000)
-        rig.engine.setDelay(milliseconds: 2_000, now: rig.now)  // to 6 s after the break's end
+        rig.engine.setDelay(.milliseconds(2_000), now: rig.now)  // to 6 s after the break's end
         rig.run(milliseconds: 200)
         #expect(effects(rig).isEmpty, "\(effects(rig))")
         #expect(notTriggered(rig) == ["over where playout is"], "the log says why")

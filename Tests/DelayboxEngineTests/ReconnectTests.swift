@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ReconnectTests {
     func rig(delayMs: Int64) throws -> EngineRig {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = delayMs
+        configuration.initialDelay = .milliseconds(delayMs)
         return try EngineRig(configuration: configuration, burstPackets: 500)
     }
 
@@ -58,7 +58,7 @@ import Testing
     /// (taken for a new origin, it was placed anew by arrival and moved the delay).
     @Test func aSegmentMissedOnTheWayIsAGapOfItsAudioInThePlacement() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 600, segmentPackets: 300)
         rig.run(milliseconds: 30_000)
         let before = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
@@ -112,7 +112,7 @@ import Testing
 
     @Test func identicalSilencePacketsStillSpliceInPlace() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         func silentRig() throws -> EngineRig {
             let rig = try EngineRig(configuration: configuration, burstPackets: 500)
             return rig
@@ -145,7 +145,7 @@ import Testing
         rig.run(milliseconds: 6_000)
         let status = rig.engine.status(at: rig.now)
         #expect(status.statistics.underruns == 0)
-        #expect(status.state == .playing && status.delayMs == 2_000)
+        #expect(status.state == .playing && status.delay.milliseconds == 2_000)
     }
 
     /// A reconnect whose first audio is still on its way (the server's answer came, its
@@ -170,7 +170,7 @@ import Testing
             if case .stateChanged(_, .buffering, let why) = $0 { why } else { nil }
         }
         #expect(waits.count == 1, "buffering only at the start: \(waits)")
-        #expect(status.state == .playing && status.delayMs == 2_000)
+        #expect(status.state == .playing && status.delay.milliseconds == 2_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 2_000) < 1, "the set delay holds: \(heard) ms")
         // The source was live all along; 50 of the 115 packets sent meanwhile came back.

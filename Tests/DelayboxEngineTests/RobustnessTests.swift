@@ -29,7 +29,7 @@ import Testing
 
     @Test func aPacketThatFailsToDecodePlaysAsSilenceOfItsLengthAndPlayoutGoesOn() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration)
         // Garbage in place of one packet's payload, at its proper place on the timeline.
         let garbage = StreamPacket(
@@ -49,7 +49,7 @@ import Testing
 
     @Test func holdingThirtyMinutesOf128kbpsCostsLessThan1point1MBPerMinute() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 1_800_000
+        configuration.maxDelay = .milliseconds(1_800_000)
         let engine = try PlaybackEngine(configuration: configuration, decoderFactory: { ToneDecoder() })
         let feed = ToneFeed(packetFrames: 1_152, packetBytes: 384)  // 24 ms, 128 kbps
         engine.start(now: .zero)
@@ -61,7 +61,7 @@ import Testing
             engine.render(into: $0, now: feed.liveTime(of: packets - 1), outputDelayFrames: 0)
         }
         let status = engine.status(at: feed.liveTime(of: packets - 1))
-        #expect(status.availableDelayMs == 1_800_000)
+        #expect(status.availableDelay.milliseconds == 1_800_000)
         let megabytesPerMinute = Double(status.delayBufferBytes) / 1e6 / 30
         #expect(megabytesPerMinute <= 1.1)
         #expect(megabytesPerMinute >= 0.96, "the payload alone is 0.96 MB per minute")

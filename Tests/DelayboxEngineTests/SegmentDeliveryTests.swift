@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct SegmentDeliveryTests {
     func rig(delayMs: Int64, segmentSeconds: Int64) throws -> EngineRig {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = delayMs
+        configuration.initialDelay = .milliseconds(delayMs)
         return try EngineRig(
             configuration: configuration, historyPackets: 3_000, burstPackets: 3 * segmentSeconds * 50,
             segmentPackets: segmentSeconds * 50)
@@ -57,7 +57,7 @@ import Testing
     /// at the delay set, once it has flowed `firstPauseWait`.
     @Test func segmentsThatNeverPauseArePlayedAfterAWhile() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 3_000
+        configuration.initialDelay = .milliseconds(3_000)
         let rig = try EngineRig(
             configuration: configuration, historyPackets: 3_000, burstPackets: 1_000, segmentPackets: 1)
         rig.run(milliseconds: 40_000)

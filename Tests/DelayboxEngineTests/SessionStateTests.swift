@@ -18,37 +18,37 @@ import Testing
     @Test func aLongerInitialBufferWaitsUntilItIsFilled() throws {
         var configuration = EngineConfiguration()
         configuration.initialBuffer = .seconds(3)
-        configuration.initialDelayMs = 3_000
+        configuration.initialDelay = .milliseconds(3_000)
         // Only 1 s of burst: 2 more seconds must be recorded before playing.
         let rig = try EngineRig(configuration: configuration, burstPackets: 50)
         rig.run(milliseconds: 1_900)
         #expect(rig.engine.state == .buffering)
         #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 300))
-        #expect(rig.engine.status(at: rig.now).bufferedAheadMs >= 2_900)
+        #expect(rig.engine.status(at: rig.now).bufferedAhead.milliseconds >= 2_900)
     }
 
     /// A 20 s delay from a 6 s burst: buffering while 14 s more is recorded, the status
     /// counting it down in step with the clock; then playing, and nothing left to build.
     @Test func aDelayLongerThanTheBurstIsBuiltAndCountedDown() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         rig.run(milliseconds: 100)
-        let first = try #require(rig.engine.status(at: rig.now).delayToBuildMs, "building")
+        let first = try #require(rig.engine.status(at: rig.now).delayToBuild?.milliseconds, "building")
         #expect(abs(first - 13_900) <= 40, "\(first) ms to go")
         rig.run(milliseconds: 5_000)
         #expect(rig.engine.state == .buffering)
-        let later = try #require(rig.engine.status(at: rig.now).delayToBuildMs)
+        let later = try #require(rig.engine.status(at: rig.now).delayToBuild?.milliseconds)
         #expect(first - later == 5_000, "counted down with the clock: \(first) → \(later)")
         #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 9_500))
-        #expect(rig.engine.status(at: rig.now).delayToBuildMs == nil)
+        #expect(rig.engine.status(at: rig.now).delayToBuild?.milliseconds == nil)
         #expect(abs(rig.engine.status(at: rig.now).heardDelayMs - 20_000) < 25)
     }
 
     @Test func refusesAnInvalidConfigurationWithEveryProblem() {
         var configuration = EngineConfiguration()
         configuration.initialBuffer = .milliseconds(500)
-        configuration.maxDelayMs = 1
+        configuration.maxDelay = .milliseconds(1)
         #expect(throws: InvalidConfiguration.self) {
             try PlaybackEngine(configuration: configuration, decoderFactory: { fatalError("not reached") })
         }
@@ -58,7 +58,7 @@ import Testing
     @Test func rebuffersAtTheLiveEdgeAndDeliversTheQueuedAudioWithoutAGap() throws {
         let rig = try EngineRig(configuration: EngineConfiguration())
         rig.run(milliseconds: 5_000)
-        let delayBefore = rig.engine.status(at: rig.now).delayMs
+        let delayBefore = rig.engine.status(at: rig.now).delay.milliseconds
         rig.stalled = true
         rig.run(milliseconds: 3_000)
         #expect(rig.engine.state == .buffering)

@@ -1,4 +1,5 @@
 import DelayboxUnits
+import Foundation
 import Testing
 
 /// The time vocabulary's lengths: units in, units out, and instants moved by them.
@@ -36,10 +37,30 @@ import Testing
         #expect(TimeAmount.microseconds(-1_499).roundedMilliseconds == -1)
     }
 
+    /// A duration a file or an answer carries in ms (`InMilliseconds`) reads back as the same
+    /// amount; a number no `TimeAmount` holds (a stranger's file) is refused, not trapped on.
+    @Test func aDurationInMillisecondsReadsBackAndANumberBeyondAnyIsRefused() throws {
+        let text = String(decoding: try JSONEncoder().encode(Saved(delay: .milliseconds(42_300))), as: UTF8.self)
+        #expect(text == #"{"delay":42300}"#)
+        #expect(try JSONDecoder().decode(Saved.self, from: Data(text.utf8)) == Saved(delay: .milliseconds(42_300)))
+        let longest = try JSONDecoder().decode(Saved.self, from: Data(#"{"delay":-9223372036854}"#.utf8))
+        #expect(longest.delay == .milliseconds(-9_223_372_036_854))
+        for beyond in ["9223372036855", "-9223372036855", "9223372036854775807", "-9223372036854775808"] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(Saved.self, from: Data(#"{"delay":\#(beyond)}"#.utf8))
+            }
+        }
+    }
+
     @Test func instantsMoveByAmountsAndTheirDifferenceIsOne() {
         let start = Instant.milliseconds(250)
         let later = start + .minutes(1)
         #expect(later - start == .seconds(60) && start - later == .seconds(-60))
         #expect(later - .minutes(1) == start && later > start)
     }
+}
+
+/// A value with a duration kept in milliseconds, as the state file's `delayMs`.
+private struct Saved: Codable, Equatable {
+    @InMilliseconds var delay: TimeAmount
 }

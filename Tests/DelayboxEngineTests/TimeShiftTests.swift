@@ -13,7 +13,7 @@ import Testing
 
     @Test func aTwoMinutePauseResumesOnTheExactSample() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration)
         rig.run(milliseconds: 10_000)
         let pauseFrame = Int(rig.output.frameCount)
@@ -33,15 +33,15 @@ import Testing
         // 5 ms from there, then every frame is exact again.
         #expect(first.streamFrame - lastHeard.streamFrame == Int64(first.frame) + 1 + 1)
         #expect(first.frame < 250)
-        let delay = rig.engine.status(at: rig.now).delayMs
+        let delay = rig.engine.status(at: rig.now).delay.milliseconds
         #expect(abs(delay - 125_000) <= 20, "the delay grew by the pause")
         #expect(rig.engine.state == .playing)
     }
 
     @Test func aPauseLongerThanTheMaximumDropsTheOldestAudioAndSaysSo() throws {
         var configuration = EngineConfiguration()
-        configuration.maxDelayMs = 10_000
-        configuration.initialDelayMs = 2_000
+        configuration.maxDelay = .milliseconds(10_000)
+        configuration.initialDelay = .milliseconds(2_000)
         let rig = try EngineRig(configuration: configuration)
         rig.run(milliseconds: 3_000)
         rig.engine.pause(now: rig.now)
@@ -49,7 +49,7 @@ import Testing
         #expect(!Self.dropped(rig).isEmpty)
         rig.engine.resume(now: rig.now)
         rig.run(milliseconds: 500)
-        #expect(rig.engine.status(at: rig.now).delayMs == 10_000, "capped at the maximum")
+        #expect(rig.engine.status(at: rig.now).delay.milliseconds == 10_000, "capped at the maximum")
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))
         #expect(abs(heard - 10_000) < 1)
     }
@@ -61,10 +61,10 @@ import Testing
     /// starts there.
     @Test func aPauseWhileADelayBuildsKeepsBuildingTowardsItGrownByThePause() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 2_000
+        configuration.initialDelay = .milliseconds(2_000)
         let rig = try EngineRig(configuration: configuration, historyPackets: 500, burstPackets: 100)
         rig.run(milliseconds: 10_000)
-        rig.engine.setDelay(milliseconds: 60_000, now: rig.now)
+        rig.engine.setDelay(.milliseconds(60_000), now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(rig.engine.state == .buffering, "building the 60 s")
         rig.engine.pause(now: rig.now)
@@ -74,8 +74,8 @@ import Testing
         #expect(Self.dropped(rig).isEmpty, "nothing held was dropped: \(Self.dropped(rig))")
         #expect(rig.engine.state == .buffering, "still building after the resume")
         #expect(
-            abs(rig.engine.status(at: rig.now).delayMs - 65_000) <= 20,
-            "the target grew by the pause: \(rig.engine.status(at: rig.now).delayMs)")
+            abs(rig.engine.status(at: rig.now).delay.milliseconds - 65_000) <= 20,
+            "the target grew by the pause: \(rig.engine.status(at: rig.now).delay.milliseconds)")
         #expect(rig.run(until: { $0.engine.state == .playing }, limitMs: 70_000))
         rig.run(milliseconds: 1_000)
         let heard = try #require(rig.heardDelayMs(atOutput: Int(rig.output.frameCount) - 960))

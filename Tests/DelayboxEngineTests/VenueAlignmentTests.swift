@@ -12,7 +12,7 @@ import Testing
     /// moment; moved 10 ms, the second takes it 10 ms earlier and plays 10 ms earlier.
     @Test func aRunIsNamedByContentAndAMovedLinePlaysEarlier() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 3_000
+        configuration.initialDelay = .milliseconds(3_000)
         let first = try EngineRig(configuration: configuration), second = try EngineRig(configuration: configuration)
         first.run(milliseconds: 10_000)
         second.run(milliseconds: 10_000)

@@ -15,7 +15,7 @@ import Testing
 
     @Test func theScriptedProgrammeSoundsAsRecorded() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         rig.events = [
             520: .streamerMuted, 560: .adBreak(AdBreak(audioURL: "file:///ad.mp3", durationMs: 600)),
@@ -45,7 +45,7 @@ import Testing
         rig.run(milliseconds: 600)
         engine.resume(now: rig.now)
         rig.run(milliseconds: 1_400)
-        _ = engine.setDelay(milliseconds: 3_000, now: rig.now)
+        _ = engine.setDelay(.milliseconds(3_000), now: rig.now)
         rig.run(milliseconds: 3_000)
 
         let samples = rig.output.samples

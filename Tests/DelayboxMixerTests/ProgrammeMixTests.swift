@@ -19,7 +19,7 @@ import Testing
     /// stream digital silence so music and ad levels can be read exactly.
     static func rig(silent: Bool, events: [Int64: StreamEvent]) throws -> (EngineRig, ProgrammeMix) {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 10_000
+        configuration.initialDelay = .milliseconds(10_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         if silent { rig.feed.silentPackets = 0..<100_000 }
         rig.events = events
@@ -144,7 +144,7 @@ import Testing
     /// it and brings the programme back.
     @Test func aJumpOverABreakPlaysTheAdAndAJumpBackStopsIt() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         rig.events[710] = .adBreak(AdBreak(audioURL: Self.adURL, durationMs: 30_000))
         let mix = ProgrammeMix()
@@ -153,13 +153,13 @@ import Testing
         rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
         rig.run(milliseconds: 12_000)
         #expect(mix.playingAd == nil)
-        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(2_000), now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd?.durationMs == 30_000)
         #expect(
             rig.output.samples.suffix(2 * 960).allSatisfy { $0 == Self.adLevel }, "the ad plays, the stream is ducked")
         #expect(mix.drainLog().contains { $0.contains("ms in, to its break's end") })
-        _ = rig.engine.setDelay(milliseconds: 19_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(19_000), now: rig.now)
         rig.run(milliseconds: 1_000)
         #expect(mix.playingAd == nil)
         let end = Int(rig.output.frameCount)
@@ -210,7 +210,7 @@ import Testing
     /// entered 5.82 s into it, run on `playing` ms, with the numbered ad (10 s).
     static func afterAJumpIntoABreak(lengthMs: Int64, playing: Int64) throws -> (EngineRig, ProgrammeMix, AdBreak) {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 20_000
+        configuration.initialDelay = .milliseconds(20_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 500)
         let ad = AdBreak(audioURL: Self.adURL, durationMs: lengthMs)
         rig.events[710] = .adBreak(ad)
@@ -219,7 +219,7 @@ import Testing
         let engine = rig.engine
         rig.output.afterRender = { buffer, first in mix.mix(buffer, renderedBy: engine, firstFrame: first) }
         rig.run(milliseconds: 12_000)
-        _ = rig.engine.setDelay(milliseconds: 2_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(2_000), now: rig.now)
         rig.run(milliseconds: playing)
         return (rig, mix, ad)
     }
@@ -241,7 +241,7 @@ import Testing
     func aJumpInsideABreakMovesTheAdAndItsEnd(to delayMs: Int64) throws {
         let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 9_500, playing: 1_000)
         #expect(mix.playingAd == ad, "inside the break, 6.82 s in")
-        _ = rig.engine.setDelay(milliseconds: delayMs, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(delayMs), now: rig.now)
         rig.run(milliseconds: 8_000)
         let (start, elapsed) = try Self.moved(rig)
         let length = Int(AudioFormat.frames(milliseconds: ad.durationMs))
@@ -266,7 +266,7 @@ import Testing
     @Test func aJumpPastTheEndOfTheBreakPlayingEndsItsAd() throws {
         let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 7_500, playing: 1_000)
         #expect(mix.playingAd == ad, "inside the break, 6.82 s in")
-        _ = rig.engine.setDelay(milliseconds: 1_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(1_000), now: rig.now)
         rig.run(milliseconds: 20)
         let (start, elapsed) = try Self.moved(rig)
         #expect(elapsed >= AudioFormat.frames(milliseconds: ad.durationMs), "past its end: \(elapsed) frames in")
@@ -286,7 +286,7 @@ import Testing
     @Test func aJumpBackBeforeABreakHeardPlaysItAgain() throws {
         let (rig, mix, ad) = try Self.afterAJumpIntoABreak(lengthMs: 8_000, playing: 3_000)
         #expect(mix.playingAd == nil, "heard to its end")
-        _ = rig.engine.setDelay(milliseconds: 20_000, now: rig.now)
+        _ = rig.engine.setDelay(.milliseconds(20_000), now: rig.now)
         let undone = rig.notifications { notification -> Int64? in
             guard case .eventTookEffect(_, .undoneByJump, let frame, _) = notification else { return nil }
             return frame

@@ -22,7 +22,7 @@ extension IcecastStreamTests {
                 Channel(name: "A", streamURL: server.url(mount: "/a.mp3")),
                 Channel(name: "B", streamURL: server.url(mount: "/b.mp3")),
             ]))
-        options.delayMs = 2_000
+        options.delay = .milliseconds(2_000)
         options.seconds = 13
         options.output = OutputDevice(WavOutputKind(path: wav))
         options.json = true
@@ -33,7 +33,7 @@ extension IcecastStreamTests {
         let thread = Thread { [options] in
             let player = StreamPlayer(options: options, requests: requests) { line in lines.withLock { $0.append(line) }
             }
-            finalDelay.withLock { $0 = try? player.run().delayMs }
+            finalDelay.withLock { $0 = try? player.run().delay.milliseconds }
             done.signal()
         }
         thread.start()

@@ -177,14 +177,15 @@ import Testing
         // 1 s to 10 s of one connection.
         for message in try Self.messages(from: 1_000_000_000, count: 375) { written.record(message) }
         let session = try ChannelSession(
-            channel: Channel(name: "Live", streamURL: url), configuration: EngineConfiguration(), delayMs: 20_000,
+            channel: Channel(name: "Live", streamURL: url), configuration: EngineConfiguration(),
+            delay: .milliseconds(20_000),
             client: StreamClient.Options(), clock: SystemClock())
         defer { session.stop(now: .seconds(startedAtSeconds)) }
         let said = session.start(
             now: .seconds(startedAtSeconds),
             journal: DelayJournal(directory: directory.path, url: url, bootID: "b"))
         #expect(said.contains { $0.hasPrefix("resumed ") } == resumes, "\(said)")
-        let held = session.engine.status(at: .seconds(startedAtSeconds)).availableDelayMs
+        let held = session.engine.status(at: .seconds(startedAtSeconds)).availableDelay.milliseconds
         #expect(resumes ? held > 0 : held == 0, "\(held) ms held")
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(left.isEmpty != resumes, "\(left)")

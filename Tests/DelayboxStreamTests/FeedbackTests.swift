@@ -57,11 +57,11 @@ import Testing
     }
 
     @Test func theDelayIsSaidAsAListenerWouldSayIt() {
-        #expect(SpeechReadout.text(delayMs: 12_500) == "12.5 seconds")
-        #expect(SpeechReadout.text(delayMs: 7_000) == "7 seconds")
-        #expect(SpeechReadout.text(delayMs: 125_000) == "2 minutes 5 seconds")
-        #expect(SpeechReadout.text(delayMs: 60_000) == "1 minute")
-        #expect(SpeechReadout.text(delayMs: 59_960) == "1 minute", "rounded to a tenth")
+        #expect(SpeechReadout.text(delay: .milliseconds(12_500)) == "12.5 seconds")
+        #expect(SpeechReadout.text(delay: .milliseconds(7_000)) == "7 seconds")
+        #expect(SpeechReadout.text(delay: .milliseconds(125_000)) == "2 minutes 5 seconds")
+        #expect(SpeechReadout.text(delay: .milliseconds(60_000)) == "1 minute")
+        #expect(SpeechReadout.text(delay: .milliseconds(59_960)) == "1 minute", "rounded to a tenth")
     }
 
     /// espeak-ng's WAV on a pipe (placeholder sizes, 22 kHz mono) becomes a 48 kHz stereo
@@ -69,7 +69,7 @@ import Testing
     @Test func espeakSpeaksTheDelay() throws {
         let speech = SpeechReadout()
         try #require(speech.executable != nil, "espeak-ng is missing: deploy/setup-host.sh installs it")
-        #expect(speech.say(delayMs: 12_500))
+        #expect(speech.say(delay: .milliseconds(12_500)))
         let clip = try Eventually.value(of: "espeak-ng's speech", within: 10, every: 0.05) { speech.take().first }
         #expect(clip.milliseconds > 700 && clip.milliseconds < 4_000, "\(clip.milliseconds) ms")
         let peak = clip.samples.map { abs(Int($0)) }.max() ?? 0
@@ -83,7 +83,7 @@ import Testing
     /// holds); once the knob has rested 1.2 s, the delay is read out in the mix.
     @Test func theDeskAnswersTheKnobAndReadsTheDelayOutWhenItRests() throws {
         var configuration = EngineConfiguration()
-        configuration.initialDelayMs = 5_000
+        configuration.initialDelay = .milliseconds(5_000)
         let rig = try EngineRig(configuration: configuration, burstPackets: 300)
         rig.feed.silentPackets = 0..<100_000
         let directory = try ExternalTool.temporaryDirectory("desk")

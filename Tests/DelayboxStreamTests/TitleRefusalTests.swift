@@ -15,7 +15,7 @@ import Testing
     {
         let channel = Channel(name: "Live", streamURL: "http://radio.example/live.mp3")
         let session = try ChannelSession(
-            channel: channel, configuration: EngineConfiguration(), delayMs: 2_000, client: nil,
+            channel: channel, configuration: EngineConfiguration(), delay: .milliseconds(2_000), client: nil,
             clock: clock, unixTime: unixTime)
         session.start(now: .zero)
         _ = session.apply(.started("test connection", at: .zero))
