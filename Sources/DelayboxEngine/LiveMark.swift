@@ -26,8 +26,8 @@ extension PlaybackEngine {
     /// Where live is at `now` on the connection being played, once its placement is fixed;
     /// nil before.
     public func liveMark(at now: Instant) -> LiveMark? {
-        guard case .fixed = placement.phase, let base = placement.base, origin != nil else { return nil }
-        return LiveMark(at: now, connectionFrame: livePosition(at: now) - base, rate: liveLine.rate)
+        guard case .fixed = placement.phase, let base = placement.base, liveClock.origin != nil else { return nil }
+        return LiveMark(at: now, connectionFrame: livePosition(at: now) - base, rate: liveClock.line.rate)
     }
 
     /// Holds live where `mark` puts it on the connection being played (placed for good),
@@ -36,14 +36,11 @@ extension PlaybackEngine {
     /// from a damaged journal — a rate no crystal runs at, live more than
     /// `heldMarkAgreementFrames` from where the replayed arrivals put it — is not held.
     public func hold(_ mark: LiveMark) {
-        guard case .fixed = placement.phase, let base = placement.base, let origin,
+        guard case .fixed = placement.phase, let base = placement.base, let local = liveClock.local(at: mark.at),
             abs(mark.rate - 1) * 1e6 <= StationClock.plausiblePpm,
             let live = Checked.sum(base, mark.connectionFrame),
             let off = Checked.difference(live, livePosition(at: mark.at)), abs(off) <= Self.heldMarkAgreementFrames
         else { return }
-        let local = mark.at.frames(since: origin)
-        liveLine = LiveLine(anchorLocal: local, anchorPosition: live, rate: mark.rate)
-        (firstSettledLocal, liveAtAnchor, liveAboveArrivals) = (local, live, nil)
-        followingStation = followingStation || mark.rate != 1
+        liveClock.hold(position: live, atLocal: local, rate: mark.rate)
     }
 }

@@ -19,10 +19,10 @@ extension PlaybackEngine {
             reject("payload of \(packet.payload.count) bytes outside 1...\(DelayLine.maximumPayloadBytes)")
             return
         }
-        if origin == nil { origin = now }
+        liveClock.start(at: now)
         // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
-        if deliveredInSegments, let origin { cadence.arrived(at: now.frames(since: origin)) }
+        if deliveredInSegments, let local = liveClock.local(at: now) { cadence.arrived(at: local) }
         if let expected = placement.expectedTimestamp {
             let jump = packet.connectionTimestamp - expected
             if packet.followsLostAudio, jump > 0, let base = placement.base, !isMatching {
@@ -57,11 +57,7 @@ extension PlaybackEngine {
             updateState(.firstAudioReceived)
         }
         let streamEnd = packet.connectionTimestamp + Int64(packet.durationFrames) + packet.receivedAheadFrames
-        if let origin,
-            stationClock.observe(
-                segment: placementCount, local: now.frames(since: origin), stream: streamEnd,
-                beforeBatching: packet.readBeforeBatching)
-        {
+        if liveClock.observe(stream: streamEnd, beforeBatching: packet.readBeforeBatching, at: now) {
             followStation(now: now)
         }
     }
@@ -153,7 +149,7 @@ extension PlaybackEngine {
         decidePendingPlacement(now: now)
         settlePlacement()
         var next = ConnectionPlacement()
-        placementCount += 1
+        liveClock.beginPlacement()
         if !line.isEmpty {
             next.previousEnd = line.endPosition
             let searchFrom = line.endPosition - configuration.spliceSearch.audioFrames
@@ -336,140 +332,28 @@ extension PlaybackEngine {
 }
 
 extension PlaybackEngine {
-    /// A placement settled: where its arrivals lie on the timeline. A splice continues the
-    /// positions of the audio before it exactly, so its arrivals say nothing of where live
-    /// is — they may come by another path (a reconnect to another edge of a CDN) — until
-    /// their lag against the line is learnt; one placed by time starts afresh, its own
-    /// arrivals saying it.
+    /// The current placement settled: the live clock learns where its arrivals lie.
     func keepForStationClock(spliced: Bool, settledAt: Instant? = nil) {
-        let segment = placementCount
-        if spliced {
-            if leveling != nil { leveling?.segments.insert(segment) } else { learningLags.insert(segment) }
-        } else if liveAboveArrivals != nil, let first = placement.firstSequence {
-            leveling = Leveling(segments: [segment], firstSequence: first)
-        } else {
-            leveling = nil
-            if firstSettledLocal == nil, let origin, let settledAt {
-                firstSettledLocal = settledAt.frames(since: origin)
-            }
-        }
-        settledPlacements[segment] = placement.base ?? 0
+        liveClock.settled(
+            spliced: spliced, base: placement.base, firstSequence: placement.firstSequence, settledAt: settledAt)
     }
 
-    /// A placement by time, and the splices that continue it, while its positions are
-    /// brought onto the line of the arrivals before it.
-    struct Leveling {
-        var segments: Set<Int>
-        var firstSequence: Int64
-        /// Points of theirs it takes to be done: a minute.
-        static let donePoints = 60
-        /// Points before the first move: 10 s (in a model of in-order arrivals 0-500 ms
-        /// late, their mean is within 9 ms where the placement's tightest bound was 30 off).
-        static let firstMovePoints = 10
-    }
-
-    /// Moves the positions being levelled by how far their arrivals lie off the line of
-    /// those before them (the placement by time took its first seconds' tightest arrival
-    /// for live; a minute of them says better).
-    private func level(_ leveling: Leveling, fit: StationClock.Fit) {
-        guard let reference = fit.level, let own = fit.levelingLevel,
-            fit.levelingPoints >= Leveling.firstMovePoints
-        else { return }
-        let delta = Int64((reference - own).rounded())
-        if delta != 0 {
-            shiftPositions(fromSequence: leveling.firstSequence, by: delta)
-            for segment in leveling.segments { settledPlacements[segment]? += delta }
-            if leveling.segments.contains(placementCount) { placement.base? += delta }
-        }
-        if fit.levelingPoints >= Leveling.donePoints { self.leveling = nil }
-    }
-
-    /// When the current connection's arrivals moved to a new lag (its path changed: `LagStep`),
-    /// its points from there on become a segment of their own whose lag is learnt, as a
-    /// splice's is: the line keeps the level of those before. Only for a connection that is
-    /// part of the line (settled, not being levelled nor learnt).
-    private func splitAtLagStep(in points: [StationClock.Point], slope: Double) {
-        let current = placementCount
-        guard case .fixed = placement.phase, leveling == nil, !learningLags.contains(current),
-            let base = settledPlacements[current],
-            let begun = LagStep.begins(
-                in: points, segment: current, slope: slope, batchingStep: stationClock.batchingStep)
-        else { return }
-        placementCount += 1
-        settledPlacements[placementCount] = base
-        learningLags.insert(placementCount)
-        stationClock.split(segment: current, from: begun, into: placementCount)
-        statistics.lagSteps += 1
-    }
-
-    /// Points of the line a spliced segment's lag is learnt against: while the line has
-    /// fewer (the arrivals before the splice leave the hour kept), what was learnt is kept.
-    static let lagReferencePoints = 60
-
-    /// Each spliced segment's lag against the line as its arrivals and the line's say now;
-    /// kept for good once the line's own points grow few, and its points then join the line.
-    private func learnLags(fit: StationClock.Fit) {
-        for segment in learningLags {
-            if let reference = fit.level, let own = fit.learningLevel(of: segment) {
-                segmentLags[segment] = reference - own
-            }
-            if fit.linePoints < Self.lagReferencePoints { learningLags.remove(segment) }
-        }
-    }
-
-    /// A fit of the arrivals is due: live follows the station's rate from here and, while
-    /// no placement is being refined, the line through the arrivals of the placements that
-    /// share the current one's positions, kept as far above it as live was when it was
-    /// first known (the placement's tightest bound, which is what "live" means here; the
-    /// line is the typical least lag). A placement by time is off by its first seconds'
-    /// jitter; its own arrivals are off by as much, so live follows them and the heard
-    /// delay does not move.
+    /// A fit of the arrivals is due (`LiveClock.follow`): the figures it gives are kept, and
+    /// the positions of a placement it levelled move with their events and heads.
     func followStation(now: Instant) {
-        let points = stationClock.points
-        let sparse = segmentDuration != nil
-        guard let origin,
-            let arrivals = stationClock.fit(
-                points, settled: settledPlacements, leveling: leveling?.segments ?? [], learning: learningLags,
-                lags: segmentLags, sparse: sparse)
+        let fixed = if case .fixed = placement.phase { true } else { false }
+        guard
+            let following = liveClock.follow(
+                at: now, placementFixed: fixed, sparse: segmentDuration != nil,
+                knownPpm: configuration.knownStationPpm)
         else { return }
-        let fit = configuration.knownStationPpm.map { arrivals.joined(priorPpm: $0) } ?? arrivals
-        statistics.stationClockPpm = fit.ppm
-        statistics.stationClockPpmError = fit.ppmError
-        settledPlacements = settledPlacements.filter { $0.key == placementCount || stationClock.holds(segment: $0.key) }
-        segmentLags = segmentLags.filter { settledPlacements[$0.key] != nil }
-        learningLags = learningLags.filter { settledPlacements[$0] != nil }
-        followingStation = followingStation || fit.isEvident || sparse
-        splitAtLagStep(in: points, slope: arrivals.rate)
-        guard followingStation else { return }
-        let followed = sparse ? fit.weighed : fit.followed
-        let local = now.frames(since: origin)
-        if let leveling { level(leveling, fit: followed) }
-        learnLags(fit: followed)
-        if case .fixed = placement.phase, let level = followed.level {
-            let line = level + followed.rate * Double(local)
-            // Live as the first placement put it, where it put it: the drift of the minutes
-            // before the station's rate was known is taken out.
-            let anchor = firstSettledLocal ?? local
-            let live = liveAtAnchor ?? liveLine.position(atLocal: anchor)
-            liveAtAnchor = live
-            // Points a segment apart fix it at the first fit: redrawn through the anchor, each
-            // fit's rate error moved live by that error times the minutes since the placement
-            // (on air, 10 s segments: 13 ms over two minutes, then an 11 ms step back), where
-            // fixed, live moves only by the line's error now — a few ms, shrinking.
-            if liveAboveArrivals == nil || !sparse && stationClock.pointCount < StationClock.levelKnownPoints {
-                liveAboveArrivals = Double(live) - (level + followed.rate * Double(anchor))
-            }
-            let offset = liveAboveArrivals ?? 0
-            liveLine = LiveLine(
-                anchorLocal: local, anchorPosition: Int64((line + offset).rounded()), rate: followed.rate)
-        } else {
-            liveLine = liveLine.continued(at: local, rate: followed.rate)
+        statistics.stationClockPpm = following.ppm
+        statistics.stationClockPpmError = following.ppmError
+        if following.lagStep { statistics.lagSteps += 1 }
+        if let shift = following.shift {
+            shiftPositions(fromSequence: shift.fromSequence, by: shift.by)
+            if following.movesCurrent { placement.base? += shift.by }
         }
-        // Said once the figure is worth saying: followed from the first evidence, told once
-        // it is known to 15 ppm.
-        if abs(fit.ppm) > StationClock.farOffPpm, fit.ppmError <= StationClock.toldWithinPpm, !reportedFarStationClock {
-            reportedFarStationClock = true
-            notifications.append(.stationClockFarOff(ppm: fit.ppm))
-        }
+        if let ppm = following.farOff { notifications.append(.stationClockFarOff(ppm: ppm)) }
     }
 }

@@ -322,7 +322,7 @@ extension PlaybackEngine {
         case .spliced(let verifyAt) where now >= verifyAt: settlePlacement()
         default: break
         }
-        guard origin != nil else { return }
+        guard liveClock.origin != nil else { return }
         let margin = AudioFormat.frames(milliseconds: 2_000)
         line.dropPackets(
             endingBy: livePosition(at: now) - configuration.maxDelay.audioFrames - margin)

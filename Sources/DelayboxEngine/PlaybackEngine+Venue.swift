@@ -26,23 +26,23 @@ extension PlaybackEngine {
     /// placement has settled; nil while there is none to give (too little held, or the run
     /// is not unique among the packets searched: an encoder's silence).
     public func venueMark() -> VenueMark? {
-        guard let origin, case .fixed = placement.phase, !line.isEmpty else { return nil }
+        guard case .fixed = placement.phase, !line.isEmpty else { return nil }
         let target = line.endPosition - AudioFormat.frames(milliseconds: Self.venueMarkAge.milliseconds)
         guard let first = line.lastSequence(atOrBefore: target),
             first + Int64(Self.venueMarkPackets) <= line.endSequence,
             let fingerprint = venueFingerprint(from: first),
-            venueSequences(matching: fingerprint).count == 1
+            venueSequences(matching: fingerprint).count == 1,
+            let liveAt = liveClock.liveTime(ofPosition: line[first].position)
         else { return nil }
-        return VenueMark(fingerprint: fingerprint, liveAt: liveTime(ofPosition: line[first].position, origin: origin))
+        return VenueMark(fingerprint: fingerprint, liveAt: liveAt)
     }
 
     /// When this box takes the audio a peer's mark names to have been live; nil when it does
     /// not hold that audio once, contiguous.
     public func liveTime(ofVenueMark fingerprint: UInt64) -> Instant? {
-        guard let origin else { return nil }
         let found = venueSequences(matching: fingerprint)
         guard found.count == 1, let sequence = found.first else { return nil }
-        return liveTime(ofPosition: line[sequence].position, origin: origin)
+        return liveClock.liveTime(ofPosition: line[sequence].position)
     }
 
     /// Takes live to lie `frames` further on the timeline at every moment (positive: the
@@ -51,15 +51,8 @@ extension PlaybackEngine {
     /// Kept through the station clock's refits.
     public func moveLive(byFrames frames: Int64) {
         guard frames != 0 else { return }
-        liveLine.anchorPosition += frames
-        liveAboveArrivals? += Double(frames)
-        liveAtAnchor? += frames
+        liveClock.move(byFrames: frames)
         statistics.venueShiftFrames += frames
-    }
-
-    /// When `position` was live by this box's line.
-    private func liveTime(ofPosition position: Int64, origin: Instant) -> Instant {
-        origin.advanced(byFrames: liveLine.anchorLocal + liveLine.localFrames(position - liveLine.anchorPosition))
     }
 
     /// The fingerprint of the packets from `first` on, contiguous; nil when a gap breaks them.

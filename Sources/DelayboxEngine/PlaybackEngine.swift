@@ -8,7 +8,7 @@
 /// does not block or do I/O, but may allocate when it has something to report.
 ///
 /// Timeline: positions are frames of the internal format (`AudioFormat`) as the station
-/// counts them. Which one is "live" at a local time is `liveLine`: from the first packet
+/// counts them. Which one is "live" at a local time is `liveClock`'s: from the first packet
 /// ever received at the nominal rate, then at the station's own (`StationClock`), so that
 /// a delay set once holds against the live match for hours. A connection's packets are placed on it either by matching them with
 /// audio already held (a reconnect's resent burst) or from their arrival times, so the
@@ -42,39 +42,8 @@ public final class PlaybackEngine {
     /// 4096 frames it followed at most 417 ppm, and a station 500 ppm fast slid 5 ms a minute).
     static let renderChunkFrames = 960
 
-    /// Local time from which `liveLine` counts; set by the first packet.
-    var origin: Instant?
-    /// Which timeline position is live when.
-    var liveLine = LiveLine()
-    /// The station's clock, from the arrival times of every placement's packets.
-    var stationClock = StationClock()
-    /// Placements begun so far: the segment each packet's arrival is kept under.
-    var placementCount = 0
-    /// Each settled placement's base, by segment (`placementCount`).
-    var settledPlacements: [Int: Int64] = [:]
-    /// The placement by time whose positions are being brought onto the arrivals' line.
-    var leveling: Leveling?
-    /// Spliced segments whose arrivals' lag against the line is being learnt: their
-    /// positions are their content's, but their path may be another (a CDN's other edge).
-    var learningLags: Set<Int> = []
-    /// How far below the line each spliced segment's arrivals lie (frames), as learnt.
-    var segmentLags: [Int: Double] = [:]
-    /// When the first placement settled (local frames since the origin): where live was
-    /// as it said, before the station's rate was known.
-    var firstSettledLocal: Int64?
-    /// How far live lies above the line through the arrivals (frames): drawn through
-    /// `liveAtAnchor` by each fit while the line's level is being learned
-    /// (`StationClock.levelKnownPoints`), then fixed.
-    var liveAboveArrivals: Double?
-    /// Where the first placement put live at `firstSettledLocal` (a timeline position), the
-    /// room's moves added: the point live is measured from while the station's line is
-    /// young (issue 67: fixing the offset to the first 10-second fit kept its noise, a few
-    /// ms, for good).
-    var liveAtAnchor: Int64?
-    /// Whether live follows the station's clock: once its error shows (`Fit.isEvident`).
-    var followingStation = false
-    /// Whether the log was told the station's clock is far off (once a run).
-    var reportedFarStationClock = false
+    /// Where live is when: the live line, followed to the station's clock.
+    var liveClock: LiveClock
     var connection = ConnectionPhase.notStarted
     /// Why the stream last ended or failed (a server's refusal, a recording read to its
     /// end, a stall), and since when a connection has held (nil: none open); the problem
@@ -156,12 +125,8 @@ public final class PlaybackEngine {
         slipBuffer = .allocate(capacity: (Self.renderChunkFrames + 1) * AudioFormat.channelCount)
         slipBuffer.initialize(repeating: 0)
         delayFrames = configuration.initialDelay.audioFrames
-        if let ppm = configuration.knownStationPpm {
-            // A station heard before: followed at its rate from the first packet.
-            liveLine.rate = 1 + ppm / 1e6
-            followingStation = true
-            statistics.stationClockPpm = ppm
-        }
+        liveClock = LiveClock(knownPpm: configuration.knownStationPpm)
+        statistics.stationClockPpm = configuration.knownStationPpm
     }
 
     deinit {
@@ -172,22 +137,19 @@ public final class PlaybackEngine {
     // MARK: Time
 
     /// The timeline position that is live at `now` (0 before the first packet).
-    func livePosition(at now: Instant) -> Int64 {
-        guard let origin else { return 0 }
-        return liveLine.position(atLocal: now.frames(since: origin))
-    }
+    func livePosition(at now: Instant) -> Int64 { liveClock.position(at: now) }
 
     /// Where playout should be at `now` for the set delay to hold at the jack.
     func targetPosition(at now: Instant) -> Int64 { position(forDelay: delayFrames, at: now) }
 
     /// The timeline position heard `delay` frames (local time, at the jack) after it was live.
     func position(forDelay delay: Int64, at now: Instant) -> Int64 {
-        livePosition(at: now) - liveLine.stationFrames(delay - outputDelayFrames)
+        livePosition(at: now) - liveClock.line.stationFrames(delay - outputDelayFrames)
     }
 
     /// The delay at the jack (local frames) of playing `position` at `now`.
     func delay(playing position: Int64, at now: Instant) -> Int64 {
-        liveLine.localFrames(livePosition(at: now) - position) + outputDelayFrames
+        liveClock.line.localFrames(livePosition(at: now) - position) + outputDelayFrames
     }
 
     /// The delay that can be set at `now`, in frames.
@@ -202,8 +164,8 @@ public final class PlaybackEngine {
     /// it will before the next delivery (`SegmentCadence`) — plus the output's own delay.
     func minimumDelayFrames(at now: Instant) -> Int64 {
         var lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
-        if deliveredInSegments, let origin {
-            lag = max(lag, cadence.allowanceFrames(atLocal: now.frames(since: origin)))
+        if deliveredInSegments, let local = liveClock.local(at: now) {
+            lag = max(lag, cadence.allowanceFrames(atLocal: local))
         }
         return min(
             configuration.initialBuffer.audioFrames + lag + outputDelayFrames,
