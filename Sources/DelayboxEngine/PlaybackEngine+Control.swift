@@ -73,7 +73,7 @@ extension PlaybackEngine {
     public func pause(now: Instant) {
         switch transport {
         case .paused: return
-        case .playing: transport = .paused(at: primary.position)
+        case .playing: transport = .paused(at: heads.position)
         case .resuming(let position): transport = .paused(at: position)
         case .waiting(let hold): transport = .paused(at: hold ?? targetPosition(at: now))
         }

@@ -259,7 +259,7 @@ extension PlaybackEngine {
         let oldStart = line[first].position
         line.shiftPositions(from: first, by: delta)
         timeline.shift(from: oldStart, by: delta, keeping: placement.placedByClock)
-        for head in [primary, secondary] where head.position >= oldStart { head.shift(by: delta) }
+        heads.shift(from: oldStart, by: delta)
         if case .waiting(let hold?) = transport, hold >= oldStart { transport = .waiting(hold: hold + delta) }
         if case .paused(let at) = transport, at >= oldStart { transport = .paused(at: at + delta) }
         if case .resuming(let at) = transport, at >= oldStart { transport = .resuming(at: at + delta) }

@@ -40,27 +40,27 @@ extension PlaybackEngine {
     /// pending delay change, or correct a delay error beyond the threshold.
     private func steer(frames: Int, now: Instant) {
         let needed = Int64(frames) + configuration.fade.audioFrames
-        if connection == .connected, crossfade.isFinished, line.endPosition - primary.position < needed {
+        if connection == .connected, !heads.isCrossfading, line.endPosition - heads.position < needed {
             // The new connection's audio may be waiting for the splice matcher's verdict:
             // playout needs it now, so the verdict cannot wait.
             decidePendingPlacement(now: now)
-            if connectionFeedsPlayout, line.endPosition - primary.position < needed {
+            if connectionFeedsPlayout, line.endPosition - heads.position < needed {
                 statistics.underruns += 1
-                enterWaiting(hold: primary.position, reason: .reachedLiveEdge)
+                enterWaiting(hold: heads.position, reason: .reachedLiveEdge)
                 return
             }
         }
-        guard crossfade.isFinished else { return }
-        let error = primary.position - targetPosition(at: now)
+        guard !heads.isCrossfading else { return }
+        let error = heads.position - targetPosition(at: now)
         if let pending = jumpPending {
             jump(to: targetPosition(at: now), aligned: pending == .correction)
         } else if abs(error) > resyncThreshold.audioFrames {
             statistics.resyncs += 1
             jump(to: targetPosition(at: now), aligned: true)
         } else {
-            pendingSlip = drift.slip(forError: error, frames: frames)
+            heads.steer(error: error, frames: frames)
             // The slips follow the DAC and the station together; the DAC's share is told.
-            statistics.driftPpm = drift.driftPpm + (statistics.stationClockPpm ?? 0)
+            statistics.driftPpm = heads.driftPpm + (statistics.stationClockPpm ?? 0)
         }
     }
 
@@ -95,7 +95,7 @@ extension PlaybackEngine {
         {
             return
         }
-        primary.seek(to: position)
+        heads.seek(to: position)
         if hold == nil {
             if delay != delayFrames {
                 delayFrames = delay
@@ -154,30 +154,7 @@ extension PlaybackEngine {
     /// and the drift corrector takes that lag from there.
     func jump(to position: Int64, aligned: Bool) {
         jumpPending = nil
-        swap(&primary, &secondary)
-        let landing = position + (aligned ? alignedLag(leaving: secondary, for: position) : 0)
-        drift.restart(error: landing - position)
-        primary.seek(to: landing)
-        crossfade.restart()
-        emitTransitions(to: landing)
-    }
-
-    /// The lag from `target` at which the incoming head continues `outgoing` in phase; 0
-    /// where either side lacks audio for the whole window. The outgoing head is read ahead
-    /// and put back where it was (its next render decodes that audio again).
-    private func alignedLag(leaving outgoing: ReadHead, for target: Int64) -> Int64 {
-        let resume = outgoing.position
-        let heard = outgoing.render(
-            into: alignment.outgoing.baseAddress!, frames: alignment.windowFrames, line: line, advanceBeyondData: false)
-        outgoing.seek(to: resume)
-        guard heard.frames == alignment.windowFrames, heard.silentFrames == 0 else { return 0 }
-        let lag = Int64(alignment.maximumLagFrames)
-        primary.seek(to: target - lag)
-        let coming = primary.render(
-            into: alignment.incoming.baseAddress!, frames: alignment.incomingFrames, line: line,
-            advanceBeyondData: false)
-        guard coming.frames == alignment.incomingFrames, coming.silentFrames == 0 else { return 0 }
-        return Int64(alignment.bestLag())
+        emitTransitions(to: heads.jump(to: position, aligned: aligned, line: line))
     }
 
     /// Reports the events a jump from the event cursor to `position` executes or undoes,
@@ -241,44 +218,12 @@ extension PlaybackEngine {
     }
 
     private func renderHeads(into out: UnsafeMutablePointer<Float>, frames: Int) {
-        let channels = AudioFormat.channelCount
-        let advance = !connectionFeedsPlayout
-        let start = primary.position
-        // A drift correction reads a frame more or fewer and stretches it to the chunk,
-        // only where that much audio is there and no crossfade is running.
-        let slip =
-            crossfade.isFinished && frames > 1 && line.endPosition - primary.position > Int64(frames + 1)
-            ? pendingSlip : 0
-        pendingSlip = 0
-        var outcome = primary.render(
-            into: slip == 0 ? out : slipBuffer.baseAddress!, frames: frames + slip, line: line,
-            advanceBeyondData: advance)
-        if slip != 0 {
-            if outcome.frames == frames + slip {
-                FrameSlip.stretch(slipBuffer.baseAddress!, frames: frames + slip, into: out, frames: frames)
-                outcome.frames = frames
-                statistics.driftSlips += 1
-            } else {
-                outcome.frames = min(outcome.frames, frames)
-                out.update(from: slipBuffer.baseAddress!, count: outcome.frames * channels)
-            }
-        }
-        if outcome.frames < frames {
-            (out + outcome.frames * channels).update(repeating: 0, count: (frames - outcome.frames) * channels)
-        }
-        if transport == .playing { statistics.silentFrames += Int64(outcome.silentFrames) }
-        statistics.decodeErrors += outcome.decodeErrors
-        if !crossfade.isFinished {
-            let count = min(frames, crossfade.lengthFrames - crossfade.progress)
-            let outgoing = outgoingBuffer.baseAddress!
-            let rendered = secondary.render(into: outgoing, frames: count, line: line, advanceBeyondData: advance)
-                .frames
-            if rendered < count {
-                (outgoing + rendered * channels).update(repeating: 0, count: (count - rendered) * channels)
-            }
-            crossfade.mix(incoming: out, outgoing: outgoing, frames: count)
-        }
-        fireEvents(from: start, to: primary.position)
+        let start = heads.position
+        let rendered = heads.render(into: out, frames: frames, line: line, advanceBeyondData: !connectionFeedsPlayout)
+        if rendered.slipped { statistics.driftSlips += 1 }
+        if transport == .playing { statistics.silentFrames += Int64(rendered.silentFrames) }
+        statistics.decodeErrors += rendered.decodeErrors
+        fireEvents(from: start, to: heads.position)
     }
 
     /// Reports the events playout passed in `start..<end`, at their exact output frame.
@@ -299,8 +244,8 @@ extension PlaybackEngine {
     /// beyond `settleError` when it closes, is put right at once with a crossfaded jump
     /// instead of minutes of frame slips.
     private func correctPlacementError(beyond limit: TimeAmount, now: Instant) {
-        guard transport == .playing, crossfade.isFinished, jumpPending == nil else { return }
-        let error = primary.position - targetPosition(at: now)
+        guard transport == .playing, !heads.isCrossfading, jumpPending == nil else { return }
+        let error = heads.position - targetPosition(at: now)
         guard abs(error) > limit.audioFrames else { return }
         statistics.resyncs += 1
         jumpPending = .correction

@@ -18,24 +18,12 @@ public final class PlaybackEngine {
 
     let line = DelayLine()
     var timeline = EventTimeline()
-    /// The head that playout follows.
-    var primary: ReadHead
-    /// The other head: fading out during a crossfade, idle otherwise.
-    var secondary: ReadHead
-    var crossfade: Crossfade
+    /// The read heads, their crossfade and slips.
+    let heads: Playheads
     /// A jump waits for the crossfade under way, then goes to the newest target.
     var jumpPending: PendingJump?
-    /// Lines up a correcting jump with the audio it leaves.
-    let alignment: JumpAlignment
     /// Fades playout out and in around pause, re-buffering and stop.
     var transportRamp: GainRamp
-    /// Scratch for the outgoing head during a crossfade.
-    let outgoingBuffer: UnsafeMutableBufferPointer<Float>
-    /// Holds a chunk plus one frame while a drift correction stretches it.
-    let slipBuffer: UnsafeMutableBufferPointer<Float>
-    var drift = DriftCorrector()
-    /// The slip `steer` decided for the chunk being rendered (-1, 0, +1 frames).
-    var pendingSlip = 0
     /// Frames a chunk of rendering: 20 ms, each steered on its own, so that one slip a
     /// chunk follows up to 1042 ppm — the station's clock and the DAC's together — whatever
     /// the output's period (`delaybox play` to a WAV renders 100 ms at a time: in chunks of
@@ -113,25 +101,14 @@ public final class PlaybackEngine {
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
         let fade = configuration.fade.audioFrames
-        primary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
-        secondary = ReadHead(decoder: decoderFactory(), fadeFrames: fade)
-        crossfade = Crossfade(lengthFrames: Int(configuration.crossfade.audioFrames))
-        alignment = JumpAlignment(
-            maximumLagFrames: Int(configuration.settleError.audioFrames),
-            crossfadeFrames: crossfade.lengthFrames)
+        heads = Playheads(
+            decoderFactory: decoderFactory, chunkFrames: Self.renderChunkFrames, fadeFrames: fade,
+            crossfadeFrames: Int(configuration.crossfade.audioFrames),
+            settleFrames: Int(configuration.settleError.audioFrames))
         transportRamp = GainRamp(gain: 0, lengthFrames: fade)
-        outgoingBuffer = .allocate(capacity: Self.renderChunkFrames * AudioFormat.channelCount)
-        outgoingBuffer.initialize(repeating: 0)
-        slipBuffer = .allocate(capacity: (Self.renderChunkFrames + 1) * AudioFormat.channelCount)
-        slipBuffer.initialize(repeating: 0)
         delayFrames = configuration.initialDelay.audioFrames
         liveClock = LiveClock(knownPpm: configuration.knownStationPpm)
         statistics.stationClockPpm = configuration.knownStationPpm
-    }
-
-    deinit {
-        outgoingBuffer.deallocate()
-        slipBuffer.deallocate()
     }
 
     // MARK: Time
@@ -190,7 +167,7 @@ public final class PlaybackEngine {
     /// Where playout is (or will resume), on the timeline.
     func playoutPosition(at now: Instant) -> Int64 {
         switch transport {
-        case .playing: primary.position
+        case .playing: heads.position
         case .paused(let position), .resuming(let position): position
         case .waiting(let hold): hold ?? targetPosition(at: now)
         }
