@@ -13,7 +13,7 @@ import Foundation
 /// for a program's first word, the benchmark's live readers). Its input is a file, or this
 /// process's own. When the last reference goes, a program still running is killed and
 /// reaped: no test leaves one behind.
-public final class LaunchedProgram {
+public final class LaunchedProgram: RunningProgram {
     /// Where one of its output streams goes.
     public enum Destination {
         case nowhere
@@ -96,15 +96,5 @@ public final class LaunchedProgram {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-    }
-
-    /// Asks it to stop (SIGTERM) and waits up to `seconds`; kills it if it is still
-    /// running then. Whether it ended by itself in time.
-    @discardableResult
-    public func stop(within seconds: Double) -> Bool {
-        signal(SIGTERM)
-        let ended = Eventually.holds(within: seconds) { !self.process.isRunning }
-        kill()
-        return ended
     }
 }

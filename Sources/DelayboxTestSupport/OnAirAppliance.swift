@@ -14,7 +14,7 @@ public final class OnAirAppliance {
     public let wav: String
     /// How long the run lasts (s).
     public let seconds: Int
-    private let box: RunningAppliance
+    private let box: BoxUnderTest
 
     /// Starts the box on the first of `channels` (name, URL) at `delay` seconds, for
     /// `seconds` seconds; `root` is the package's, holding `.build/debug`. The channels
@@ -27,8 +27,8 @@ public final class OnAirAppliance {
         period: TimeAmount? = nil, extra: String = "", environment: [String: String] = [:]
     ) throws {
         self.seconds = seconds
-        box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: root), name: "on-air",
+        box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: root), name: "on-air",
             arguments: ["--delay", String(delay), "--seconds", String(seconds)], environment: environment
         ) { directory in
             """
@@ -72,7 +72,7 @@ public final class OnAirAppliance {
     }
 
     /// Waits for the run to end; its exit status and log (stderr).
-    public func finish() -> (status: Int32, log: String) { (box.waitUntilExit(), box.log) }
+    public func finish() -> (status: Int32, log: String) { box.finish() }
 
     /// When the first frame of a run's output was heard — where its WAV file's time 0 is —
     /// from its log's "first frame heard at monotonic T s" and this machine's clocks now.

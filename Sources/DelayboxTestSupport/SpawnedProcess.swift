@@ -13,10 +13,11 @@ import Foundation
 /// and every other `Process` of the test run (the curl the test waited on) was never seen
 /// to end — CI7 here hung for 20 minutes, past the suite's time limit, which cannot stop a
 /// test blocked in a system call.
-public final class SpawnedProcess: @unchecked Sendable {
-    // @unchecked: `pid` is set once; `stop` is for the owner's thread.
+public final class SpawnedProcess: RunningProgram, @unchecked Sendable {
+    // @unchecked: `pid` is set once; the rest is for the owner's thread.
     public let pid: pid_t
-    private var reaped = false
+    /// `waitpid`'s status once it has been reaped.
+    private var reaped: Int32?
 
     /// Starts `arguments[0]` (a path) with stdin and stdout from /dev/null and stderr to
     /// `stderrFile` (appended).
@@ -37,25 +38,47 @@ public final class SpawnedProcess: @unchecked Sendable {
         pid = child
     }
 
-    deinit { stop() }
+    deinit { kill() }
+
+    public var identifier: Int32 { pid }
 
     /// Whether it still runs (reaps it if it ended).
     public var isRunning: Bool {
-        guard !reaped else { return false }
+        guard reaped == nil else { return false }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
-        return !reaped
+        if waitpid(pid, &status, WNOHANG) == pid { reaped = status }
+        return reaped == nil
     }
 
-    /// SIGTERM, up to 5 s to end, then SIGKILL; reaped.
-    public func stop() {
+    public var terminationStatus: Int32 {
+        guard let status = reaped else { return 0 }
+        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import (macros).
+        return diedOfSignal ? status & 0x7f : (status >> 8) & 0xff
+    }
+
+    public var diedOfSignal: Bool {
+        guard let status = reaped else { return false }
+        return status & 0x7f != 0 && status & 0x7f != 0x7f
+    }
+
+    public func signal(_ signal: Int32) {
         guard isRunning else { return }
-        kill(pid, SIGTERM)
-        if !Eventually.holds(within: 5, { !isRunning }) {
-            kill(pid, SIGKILL)
+        Glibc.kill(pid, signal)
+    }
+
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        if reaped == nil {
             var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
-            reaped = true
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            reaped = status
         }
+        return terminationStatus
+    }
+
+    public func kill() {
+        guard isRunning else { return }
+        Glibc.kill(pid, SIGKILL)
+        waitUntilExit()
     }
 }

@@ -15,7 +15,7 @@ enum MQTTRoundTrip {
             return
         }
         let broker = try MosquittoBroker()
-        let appliance = try RunningAppliance(
+        let appliance = try BoxUnderTest(
             executables: URL(fileURLWithPath: delaybox).deletingLastPathComponent(), name: "bench-mqtt"
         ) { _ in
             Bench.demoBoard + """

@@ -15,9 +15,9 @@ enum WebFigures {
         let executables = URL(fileURLWithPath: delaybox).deletingLastPathComponent()
         let port = try LoopbackPort.unused()
         func board(_ web: String) -> (URL) -> String { { _ in Bench.demoBoard + web + "\n" } }
-        let withPage = try RunningAppliance(
+        let withPage = try BoxUnderTest(
             executables: executables, name: "bench-web", board: board("web:\n  port: \(port)"))
-        let without = try RunningAppliance(executables: executables, name: "bench-noweb", board: board(""))
+        let without = try BoxUnderTest(executables: executables, name: "bench-noweb", board: board(""))
         defer {
             withPage.stop()
             without.stop()

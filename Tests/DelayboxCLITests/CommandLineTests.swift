@@ -199,21 +199,18 @@ import Testing
     }
 
     @Test func runWritesAPlayableWavFileAtRealTimePace() throws {
-        let directory = try ExternalTool.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("out.wav").path
-        let board = directory.appendingPathComponent("board.yaml")
-        try
-            "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\naudio:\n  device: wav:\(path)\n"
-            .write(to: board, atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try delaybox([
-            "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-            "--delay", "1", "--seconds", "2",
-        ])
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "run",
+            arguments: ["--delay", "1", "--seconds", "2"]
+        ) { directory in
+            "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\naudio:\n  device: wav:\(directory.appendingPathComponent("out.wav").path)\n"
+        }
+        let path = box.directory.appendingPathComponent("out.wav").path
+        let result = box.finish()
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0)
-        #expect(result.errors.contains("buffering -> playing"), "\(result.errors)")
+        #expect(result.log.contains("buffering -> playing"), "\(result.log)")
         #expect(elapsed >= 1.9, "paced at real time")
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(String(decoding: data.prefix(4), as: UTF8.self) == "RIFF")

@@ -11,19 +11,18 @@ import Testing
     static let root = CommandLineTests.root
     static let unit = root.appendingPathComponent("deploy/delaybox.service")
 
-    /// A board config over the simulated host's, writing into `directory`.
-    func board(in directory: URL, extra: String = "") throws -> String {
-        let path = directory.appendingPathComponent("board.yaml")
-        try """
-        extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
-        audio:
-          device: wav:\(directory.appendingPathComponent("out.wav").path)
-        \(extra)
-        """.write(to: path, atomically: true, encoding: .utf8)
-        return path.path
+    /// A board config over the simulated host's, writing into the box's directory.
+    static func board(extra: String = "") -> (URL) -> String {
+        { directory in
+            """
+            extends: \(root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(directory.appendingPathComponent("out.wav").path)
+            \(extra)
+            """
+        }
     }
 
-    /// Starts `delaybox run` under a fake systemd: NOTIFY_SOCKET and a 200 ms watchdog.
     /// The audio held, from `delayboxctl status`'s `available_delay_ms: N` line (ms).
     static func held(_ status: String) -> Int {
         status.split(separator: "\n").first { $0.hasPrefix("available_delay_ms: ") }.flatMap {
@@ -31,26 +30,23 @@ import Testing
         } ?? 0
     }
 
-    func start(_ arguments: [String], notify: NotifySocket, shell prefix: String = "", log: URL) throws
-        -> LaunchedProgram
-    {
-        let command = ([BuiltProgram.url("delaybox", root: Self.root).path, "run"] + arguments).map {
-            "'\($0)'"
-        }.joined(separator: " ")
-        return try LaunchedProgram(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", prefix + "exec " + command],
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"], errors: .file(log))
+    /// Starts `delaybox run` in `directory` under a fake systemd: NOTIFY_SOCKET and a 200 ms
+    /// watchdog, through bash with `prefix` first (a limit systemd would set).
+    func start(
+        in directory: URL, _ arguments: [String] = [], notify: NotifySocket, shell prefix: String = "",
+        extra: String = ""
+    ) throws -> BoxUnderTest {
+        try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), in: directory, arguments: arguments,
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"], start: .shell(prefix: prefix),
+            board: Self.board(extra: extra))
     }
 
     @Test func readyWatchdogAndSigtermFadeSaveAndExitWithinASecond() throws {
         let directory = try ExternalTool.temporaryDirectory("daemon")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
-        let state = directory.appendingPathComponent("state.json")
-        let log = directory.appendingPathComponent("log")
-        let process = try start(
-            ["--board", try board(in: directory), "--state", state.path, "--delay", "7"], notify: notify, log: log)
-        defer { process.kill() }
+        let box = try start(in: directory, ["--delay", "7"], notify: notify)
         let ready = try #require(notify.collect(until: "READY=1", timeout: 10), "READY=1 once audio flows")
         #expect(ready.last?.message.contains("STATUS=") == true)
         // Watchdog pings every 100 ms (half of WATCHDOG_USEC) while healthy.
@@ -63,14 +59,14 @@ import Testing
         #expect(intervals.allSatisfy { $0 > 0.05 && $0 < 0.3 }, "\(intervals)")
 
         let asked = Date()
-        process.signal(SIGTERM)
-        process.waitUntilExit()
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
         let took = Date().timeIntervalSince(asked)
-        #expect(!process.diedOfSignal && process.terminationStatus == 0)
+        #expect(!box.process.diedOfSignal && box.process.terminationStatus == 0)
         #expect(took < 1, "exited \(took) s after SIGTERM")
-        let saved = try String(contentsOf: state, encoding: .utf8)
+        let saved = try String(contentsOf: box.stateFile, encoding: .utf8)
         #expect(saved.contains("\"delayMs\" : 7000"), "the delay is saved: \(saved)")
-        #expect(try String(contentsOf: log, encoding: .utf8).contains("settings saved"))
+        #expect(box.log.contains("settings saved"))
     }
 
     @Test func sighupReloadsAndABrokenSiteFileIsReportedNotFatal() throws {
@@ -79,28 +75,22 @@ import Testing
         let notify = try NotifySocket(directory: directory)
         let site = directory.appendingPathComponent("site.conf")
         try "defaults:\n  delay_step: 250 ms\n".write(to: site, atomically: true, encoding: .utf8)
-        let log = directory.appendingPathComponent("log")
-        let process = try start(
-            [
-                "--board", try board(in: directory), "--site", site.path,
-                "--state", directory.appendingPathComponent("state.json").path,
-            ], notify: notify, log: log)
-        defer { process.kill() }
+        let box = try start(in: directory, ["--site", site.path], notify: notify)
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         try "defaults:\n  delay_step: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
-        process.signal(SIGHUP)
+        box.process.signal(SIGHUP)
         let reloaded = notify.collect(until: "READY=1", timeout: 3)
         #expect(reloaded?.contains { $0.message == "RELOADING=1" } == true)
         try "defaults:\n  delay_stp: 500 ms\n".write(to: site, atomically: true, encoding: .utf8)
-        process.signal(SIGHUP)
+        box.process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
         // Still the running box: it stops as one does, settings saved, status 0.
-        process.signal(SIGTERM)
-        process.waitUntilExit()
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
         #expect(
-            !process.diedOfSignal && process.terminationStatus == 0,
+            !box.process.diedOfSignal && box.process.terminationStatus == 0,
             "a broken site file does not stop the box")
-        let text = try String(contentsOf: log, encoding: .utf8)
+        let text = box.log
         #expect(text.contains("config reloaded: 1 channel(s), delay step 500 ms"), "\(text)")
         #expect(
             text.contains("unknown key 'defaults.delay_stp'; did you mean 'delay_step'?")
@@ -117,20 +107,14 @@ import Testing
         try "defaults:\n  delay_step: 250 ms\n".write(to: site, atomically: true, encoding: .utf8)
         let saved = directory.appendingPathComponent("config.yaml")
         try "\"defaults\":\n  \"delay_step\": \"750 ms\"\n".write(to: saved, atomically: true, encoding: .utf8)
-        let log = directory.appendingPathComponent("log")
-        let arguments = [
-            "--board", try board(in: directory), "--site", site.path, "--state",
-            directory.appendingPathComponent("state.json").path,
-        ]
-        let process = try start(arguments, notify: notify, log: log)
-        defer { process.kill() }
+        let box = try start(in: directory, ["--site", site.path], notify: notify)
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         try "\"defaults\":\n  \"delay_step\": \"a while\"\n".write(to: saved, atomically: true, encoding: .utf8)
-        process.signal(SIGHUP)
+        box.process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
-        process.signal(SIGTERM)
-        process.waitUntilExit()
-        let text = try String(contentsOf: log, encoding: .utf8)
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
+        let text = box.log
         #expect(
             text.contains("config reloaded: 1 channel(s), delay step 250 ms"), "the site file still counts: \(text)")
         #expect(
@@ -145,9 +129,8 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("daemon-restart")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
-        let socket = directory.appendingPathComponent("control.sock").path
-        let board = try board(
-            in: directory,
+        let box = try start(
+            in: directory, notify: notify,
             extra: """
                 channels:
                   - name: Demo
@@ -155,16 +138,10 @@ import Testing
                   - name: Second
                     url: demo://commentary?cycle=9
                 """)
-        let arguments = [
-            "--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket,
-        ]
         let ctl = { (words: [String]) throws -> String in
-            let outcome = try ExternalTool.execute(
-                BuiltProgram.url("delayboxctl", root: Self.root), words + ["--socket", socket])
+            let outcome = try box.ctl(words)
             return outcome.output + outcome.errors
         }
-        let first = try start(arguments, notify: notify, log: directory.appendingPathComponent("log-1"))
-        defer { first.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         #expect(
             Eventually.holds(within: 15) { (try? ctl(["status"])).map { Self.held($0) >= 1_700 } ?? false },
@@ -174,7 +151,7 @@ import Testing
         #expect(try ctl(["volume", "37"]).contains("volume: 37"))
         #expect(try ctl(["channel", "Second"]).contains("Second"), "a switch keeps the delay")
         // The knob rests: the settings are saved (2 s after the last change).
-        let state = directory.appendingPathComponent("state.json")
+        let state = box.stateFile
         let savedAll = {
             (try? String(contentsOf: state, encoding: .utf8)).map {
                 $0.contains("\"delayMs\" : 1700") && $0.contains("\"volume\" : 37") && $0.contains("Second")
@@ -183,20 +160,17 @@ import Testing
         #expect(
             Eventually.holds(within: 10, savedAll),
             "saved: \((try? String(contentsOf: state, encoding: .utf8)) ?? "nothing")")
-        first.kill()
+        box.process.kill()
 
-        let log = directory.appendingPathComponent("log-2")
-        let second = try start(arguments, notify: notify, log: log)
-        defer { second.kill() }
+        try box.startAgain()
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         let status = try ctl(["status"])
         #expect(
             status.contains("channel: Second") && status.contains("volume: 37") && status.contains("delay_ms: 1700"),
             "\(status)")
-        let started = try String(contentsOf: log, encoding: .utf8)
+        let started = box.log
         #expect(started.contains("channel 'Second', delay 1700 ms"), "\(started)")
-        second.signal(SIGTERM)
-        second.waitUntilExit()
+        box.stop()
     }
 
     /// A channel added to the board file and reloaded (SIGHUP) can be switched to at once;
@@ -207,34 +181,26 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("daemon-lineup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
-        let socket = directory.appendingPathComponent("control.sock").path
-        let board = try board(in: directory)
+        let box = try start(in: directory, notify: notify)
         let ctl = { (words: [String]) throws -> String in
-            let outcome = try ExternalTool.execute(
-                BuiltProgram.url("delayboxctl", root: Self.root), words + ["--socket", socket])
+            let outcome = try box.ctl(words)
             return outcome.output + outcome.errors
         }
-        let log = directory.appendingPathComponent("log")
-        let process = try start(
-            ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--socket", socket],
-            notify: notify, log: log)
-        defer { process.kill() }
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
-        _ = try self.board(
-            in: directory,
+        try Self.board(
             extra:
                 "channels:\n  - name: Demo\n    url: demo://commentary\n  - name: Second\n    url: demo://commentary?cycle=9\n"
-        )
-        process.signal(SIGHUP)
+        )(directory).write(to: box.boardFile, atomically: true, encoding: .utf8)
+        box.process.signal(SIGHUP)
         #expect(notify.collect(until: "READY=1", timeout: 3) != nil)
         #expect(try ctl(["channel", "Second"]).contains("Second"))
         let status = try ctl(["status"])
         #expect(status.contains("channel: Second"), "\(status)")
         // The playing channel's URL set on the console: played from the new URL at once.
         #expect(try ctl(["config", "set", "channels.1.url", "demo://commentary?cycle=7"]).contains("result: ok"))
-        process.signal(SIGTERM)
-        process.waitUntilExit()
-        let text = try String(contentsOf: log, encoding: .utf8)
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
+        let text = box.log
         #expect(text.contains("channel: Second (demo://commentary?cycle=7)"), "\(text)")
     }
 
@@ -242,12 +208,8 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("daemon-full")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
-        let log = directory.appendingPathComponent("log")
         // A 300 KB file size limit: the WAV output fails (EFBIG) after about 1.5 s.
-        let process = try start(
-            ["--board", try board(in: directory), "--state", directory.appendingPathComponent("state.json").path],
-            notify: notify, shell: "ulimit -f 300; ", log: log)
-        defer { process.kill() }
+        let box = try start(in: directory, notify: notify, shell: "ulimit -f 300; ")
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil)
         var lastPing = 0.0, firstReceived = Double.infinity
         while let next = notify.receive(timeout: 1.5) {
@@ -259,10 +221,10 @@ import Testing
         let later = notify.messages(for: 1.5)
         #expect(
             !later.contains { $0.message == "WATCHDOG=1" }, "no pings once the output fails: \(later.map(\.message))")
-        #expect(process.isRunning, "it does not crash: systemd decides")
-        process.signal(SIGTERM)
-        process.waitUntilExit()
-        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(box.process.isRunning, "it does not crash: systemd decides")
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
+        let text = box.log
         #expect(text.contains("audio output lost: cannot write") && text.contains("File too large"), "\(text)")
         #expect(text.contains("is down; the watchdog is no longer fed"), "\(text)")
     }
@@ -273,17 +235,13 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("daemon-gpio")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notify = try NotifySocket(directory: directory)
-        let log = directory.appendingPathComponent("log")
-        let board = try board(
-            in: directory, extra: "gpio:\n  chip: gpiochip0\n  buttons:\n    play: { line: 17, press: play_pause }\n")
-        let process = try start(
-            ["--board", board, "--state", directory.appendingPathComponent("state.json").path], notify: notify, log: log
-        )
-        defer { process.kill() }
+        let box = try start(
+            in: directory, notify: notify,
+            extra: "gpio:\n  chip: gpiochip0\n  buttons:\n    play: { line: 17, press: play_pause }\n")
         #expect(notify.collect(until: "READY=1", timeout: 10) != nil, "it plays")
-        process.signal(SIGTERM)
-        process.waitUntilExit()
-        let text = try String(contentsOf: log, encoding: .utf8)
+        box.process.signal(SIGTERM)
+        box.process.waitUntilExit()
+        let text = box.log
         #expect(
             text.contains("GPIO chip 'gpiochip0' not found") && text.contains("playing without the front panel"),
             "\(text)")
@@ -301,14 +259,11 @@ import Testing
             to: directory.appendingPathComponent("tone.mp3").path)
         let server = try StaticHTTPServer(directory: directory, selfSignedTLS: true)
         let notify = try NotifySocket(directory: directory)
-        let log = directory.appendingPathComponent("log")
-        let board = try board(in: directory, extra: "channels:\n  - name: Away\n    url: \(server.url("tone.mp3"))\n")
-        let process = try start(
-            ["--board", board, "--state", directory.appendingPathComponent("state.json").path, "--seconds", "4"],
-            notify: notify, log: log)
-        defer { process.kill() }
-        process.waitUntilExit()
-        let text = try String(contentsOf: log, encoding: .utf8)
+        let box = try start(
+            in: directory, ["--seconds", "4"], notify: notify,
+            extra: "channels:\n  - name: Away\n    url: \(server.url("tone.mp3"))\n")
+        box.process.waitUntilExit()
+        let text = box.log
         let lines = text.split(separator: "\n")
         #expect(
             lines.contains {

@@ -26,36 +26,26 @@ import Testing
     ///   - runtimeDirectory: the service's runtime directory, as systemd gives it
     ///     (`RUNTIME_DIRECTORY`: where `update` leaves its request); nil: none, as on a host.
     ///   - hatProduct: where a HAT's EEPROM names its product (the device tree's file).
-    func startAppliance(in directory: URL, socket: String, runtimeDirectory: URL? = nil, hatProduct: URL? = nil)
-        throws -> LaunchedProgram
+    func startAppliance(in directory: URL, runtimeDirectory: URL? = nil, hatProduct: URL? = nil) throws
+        -> BoxUnderTest
     {
         var environment: [String: String] = [:]
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory?.path
         environment["DELAYBOX_HAT_PRODUCT"] = hatProduct?.path
-        let process = try LaunchedProgram(
-            BuiltProgram.url("delaybox", root: Self.root),
-            [
-                "run", "--board", Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-                "--state", directory.appendingPathComponent("state.json").path, "--socket", socket, "--seconds", "30",
-            ],
-            environment: environment, directory: directory)
-        do {
-            try Eventually.wait(for: "the box's control socket", within: 10, every: 0.05) {
-                FileManager.default.fileExists(atPath: socket)
-            }
-        } catch {
-            process.stop(within: 10)
-            throw error
-        }
-        return process
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), in: directory, arguments: ["--seconds", "30"],
+            environment: environment
+        ) { _ in "extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\n" }
+        try box.waitForSocket()
+        return box
     }
 
     @Test func statusDelayAndExitCodes() throws {
         let directory = try ExternalTool.temporaryDirectory("ctl")
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
-        let process = try startAppliance(in: directory, socket: socket)
-        defer { process.stop(within: 10) }
+        let box = try startAppliance(in: directory)
+        defer { box.process.stop(within: 10) }
         let noUpdater = try ctl(["update"], socket: socket)
         #expect(
             noUpdater.status == 1 && noUpdater.errors.contains("not installed from the package"), "\(noUpdater.errors)")
@@ -132,8 +122,8 @@ import Testing
         // A HAT that names itself, as the Pi's firmware gives its EEPROM's product.
         let hat = directory.appendingPathComponent("product")
         try Data("HiFiBerry DAC+ Pro\0".utf8).write(to: hat)
-        let process = try startAppliance(in: directory, socket: socket, runtimeDirectory: runtime, hatProduct: hat)
-        defer { process.stop(within: 10) }
+        let box = try startAppliance(in: directory, runtimeDirectory: runtime, hatProduct: hat)
+        defer { box.process.stop(within: 10) }
 
         // `update` leaves the request the package's delaybox-update.path waits for.
         let update = try ctl(["update"], socket: socket)
@@ -255,7 +245,7 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("ctl-tone")
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
-        let process = try startAppliance(in: directory, socket: socket)
+        let box = try startAppliance(in: directory)
         // The output renders at real-time pace: its file's length is how far it has played.
         let wav = directory.appendingPathComponent("out/delaybox.wav")
         func played(_ seconds: Double, after start: Double) -> Bool {
@@ -274,7 +264,7 @@ import Testing
         let offDone = Date()
         #expect(played(1.5, after: WavCapture.secondsWritten(path: wav.path)), "1.5 s of the programme again")
         #expect(try ctl(["tone", "loud"], socket: socket).status == 64)
-        process.stop(within: 10)
+        box.process.stop(within: 10)
 
         let samples = try WavCapture.stereoSamples(path: wav.path)
         // 10 ms windows: the tone's are equal on both sides, peak at -18 dBFS times the
@@ -319,19 +309,12 @@ import Testing
             let product = directory.appendingPathComponent("product")
             try Data(hat.utf8).write(to: product)
             let socket = directory.appendingPathComponent("control.sock").path
-            let process = try LaunchedProgram(
-                BuiltProgram.url("delaybox", root: Self.root),
-                [
-                    "run", "--board", directory.appendingPathComponent("board.yaml").path, "--auto-board",
-                    "--state", directory.appendingPathComponent("state.json").path, "--socket", socket,
-                    "--seconds", "20",
-                ],
-                environment: ["DELAYBOX_SOUND_CARDS": cards.path, "DELAYBOX_HAT_PRODUCT": product.path],
-                directory: directory)
-            defer { process.stop(within: 10) }
-            try Eventually.wait(for: "the box's control socket", within: 10, every: 0.05) {
-                FileManager.default.fileExists(atPath: socket)
-            }
+            let box = try BoxUnderTest(
+                executables: BoxUnderTest.debugBuild(root: Self.root), in: directory,
+                arguments: ["--auto-board", "--seconds", "20"],
+                environment: ["DELAYBOX_SOUND_CARDS": cards.path, "DELAYBOX_HAT_PRODUCT": product.path], board: nil)
+            defer { box.process.stop(within: 10) }
+            try box.waitForSocket()
             let board = try ctl(["board"], socket: socket)
             #expect(board.status == 0 && board.output.contains(expected), "\(board.output)\(board.errors)")
             if hat.isEmpty { #expect(board.output.contains("hw:CARD=Device,DEV=0"), "\(board.output)") }
@@ -378,8 +361,8 @@ import Testing
         let directory = try ExternalTool.temporaryDirectory("ctl-garbage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("control.sock").path
-        let process = try startAppliance(in: directory, socket: socket)
-        defer { process.stop(within: 10) }
+        let box = try startAppliance(in: directory)
+        defer { box.process.stop(within: 10) }
         var random = SplitMix64(seed: 11)
         var answered = 0
         for _ in 0..<500 {

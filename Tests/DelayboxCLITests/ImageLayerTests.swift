@@ -264,7 +264,7 @@ import Testing
         try imager.userData.write(to: boot.appendingPathComponent("user-data"), atomically: true, encoding: .utf8)
         try imager.networkConfig?.write(
             to: boot.appendingPathComponent("network-config"), atomically: true, encoding: .utf8)
-        let delaybox = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox")
+        let delaybox = BoxUnderTest.debugBuild(root: Self.root).appendingPathComponent("delaybox")
         let ran = try ExternalTool.execute(
             delaybox,
             [
@@ -311,7 +311,7 @@ import Testing
     @Test func aWiFiNetworkFromImagerIsSavedRootOnly() throws {
         let directory = try ExternalTool.temporaryDirectory("wifi-keyfile")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let delaybox = RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox")
+        let delaybox = BoxUnderTest.debugBuild(root: Self.root).appendingPathComponent("delaybox")
         let arguments = ["wifi-keyfile", "--connections", directory.path, "--modprobe", directory.path]
         let key = String(repeating: "0123456789abcdef", count: 4)  // Imager passes the key itself
         let saved = try ExternalTool.execute(

@@ -23,7 +23,7 @@ struct MQTTTests {
     /// One box: the simulated host's board (its demo channel and a second one), output to
     /// null, the given `mqtt:` section; its log is stderr.
     final class Box {
-        let appliance: RunningAppliance
+        let appliance: BoxUnderTest
 
         /// - Parameter demo: the first channel's URL (the demo's events every 90 s, or on the
         ///   cycle it names).
@@ -32,8 +32,8 @@ struct MQTTTests {
             mqtt: String, name: String = "box", demo: String = "demo://commentary", environment: [String: String] = [:],
             sections: String = ""
         ) throws {
-            appliance = try RunningAppliance(
-                executables: RunningAppliance.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
+            appliance = try BoxUnderTest(
+                executables: BoxUnderTest.debugBuild(root: CommandLineTests.root), name: "mqtt-\(name)",
                 environment: environment
             ) { _ in
                 """
@@ -54,7 +54,7 @@ struct MQTTTests {
             }
         }
 
-        var process: LaunchedProgram { appliance.process }
+        var process: any RunningProgram { appliance.process }
         var directory: URL { appliance.directory }
         var logText: String { appliance.log }
 

@@ -51,25 +51,23 @@ import Testing
     @Test func withoutAMixerControlTheVolumeIsAppliedInSoftware() throws {
         let directory = try ExternalTool.temporaryDirectory("volume")
         defer { try? FileManager.default.removeItem(at: directory) }
-        func play(device: String, mixer: String?, volume: Int) throws -> ExternalTool.Outcome {
-            let board = directory.appendingPathComponent("board-\(volume).yaml")
+        func play(device: String, mixer: String?, volume: Int) throws -> (status: Int32, log: String) {
             let simulated = CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path
             var yaml = "extends: \(simulated)\naudio:\n  device: \(device)\n"
             if let mixer { yaml += "  mixer: \(mixer)\n" }
             yaml += "defaults:\n  volume: \(volume)\n"
-            try yaml.write(to: board, atomically: true, encoding: .utf8)
-            return try delaybox([
-                "run", "--board", board.path, "--state", directory.appendingPathComponent("state-\(volume).json").path,
-                "--delay", "1", "--seconds", "2",
-            ])
+            return try BoxUnderTest(
+                executables: BoxUnderTest.debugBuild(root: CommandLineTests.root), name: "volume-\(volume)",
+                arguments: ["--delay", "1", "--seconds", "2"], board: { _ in yaml }
+            ).finish()
         }
         let full = directory.appendingPathComponent("full.wav"), quiet = directory.appendingPathComponent("quiet.raw")
         let loud = try play(device: "wav:\(full.path)", mixer: nil, volume: 100)
-        #expect(loud.status == 0, "\(loud.errors)")
+        #expect(loud.status == 0, "\(loud.log)")
         let soft = try play(device: "alsa:file:FILE=\(quiet.path),FORMAT=raw", mixer: "Digital", volume: 50)
-        #expect(soft.status == 0, "\(soft.errors)")
-        #expect(soft.errors.contains("mixer control 'Digital':"), "\(soft.errors)")
-        #expect(soft.errors.contains("using software volume"), "\(soft.errors)")
+        #expect(soft.status == 0, "\(soft.log)")
+        #expect(soft.log.contains("mixer control 'Digital':"), "\(soft.log)")
+        #expect(soft.log.contains("using software volume"), "\(soft.log)")
 
         func peak(_ data: Data) -> Int {
             data.withUnsafeBytes { Int($0.bindMemory(to: Int16.self).map { abs(Int($0)) }.max() ?? 0) }

@@ -20,25 +20,25 @@ import Testing
             to: served.appendingPathComponent("music.mp3").path)
         let server = try StaticHTTPServer(directory: served)
         let wav = directory.appendingPathComponent("out.wav")
-        let board = directory.appendingPathComponent("board.yaml")
-        try """
-        extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
-        audio:
-          device: wav:\(wav.path)
-        channels:
-          - name: Demo
-            url: demo://commentary?cycle=9
-            mute_music: \(server.url("music.mp3"))
-        defaults:
-          volume: 100
-        """.write(to: board, atomically: true, encoding: .utf8)
-        let result = try CommandLineTests().delaybox([
-            "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-            "--delay", "3", "--seconds", "12",
-        ])
-        #expect(result.status == 0, "\(result.errors)")
-        #expect(result.errors.contains("clip ready: \(server.url("music.mp3"))"), "\(result.errors)")
-        #expect(result.errors.contains("clip ready: demo://ad"), "the ad fetched when its break was recorded")
+        let result = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: CommandLineTests.root), in: directory,
+            arguments: ["--delay", "3", "--seconds", "12"]
+        ) { _ in
+            """
+            extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
+            audio:
+              device: wav:\(wav.path)
+            channels:
+              - name: Demo
+                url: demo://commentary?cycle=9
+                mute_music: \(server.url("music.mp3"))
+            defaults:
+              volume: 100
+            """
+        }.finish()
+        #expect(result.status == 0, "\(result.log)")
+        #expect(result.log.contains("clip ready: \(server.url("music.mp3"))"), "\(result.log)")
+        #expect(result.log.contains("clip ready: demo://ad"), "the ad fetched when its break was recorded")
         let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cache").path)
         #expect(cached.count == 1 && cached[0].hasSuffix(".mp3"), "\(cached)")
 

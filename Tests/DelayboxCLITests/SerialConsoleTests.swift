@@ -50,41 +50,33 @@ import Testing
         }
     }
 
-    func startAppliance(in directory: URL, seconds: Int = 20) throws -> (LaunchedProgram, Terminal) {
-        let log = directory.appendingPathComponent("log")
-        let process = try LaunchedProgram(
-            BuiltProgram.url("delaybox", root: CommandLineTests.root),
-            [
-                "run", "--board",
-                CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path,
-                "--state", directory.appendingPathComponent("state.json").path, "--seconds", String(seconds),
-            ],
-            directory: directory,  // the simulated board writes out/delaybox.wav here
-            errors: .file(log))
+    func startAppliance(in directory: URL, seconds: Int = 20) throws -> (BoxUnderTest, Terminal) {
+        // The simulated board's own output (out/delaybox.wav) goes to the box's directory.
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: CommandLineTests.root), in: directory,
+            arguments: ["--seconds", String(seconds)]
+        ) { _ in "extends: \(CommandLineTests.root.appendingPathComponent("board-configs/simulated-host.yaml").path)\n"
+        }
         let path = Eventually.value(within: 10, every: 0.05) {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return text.range(of: "console on ").map { String(text[$0.upperBound...].prefix { $0 != " " }) }
+            box.log.range(of: "console on ").map { String(box.log[$0.upperBound...].prefix { $0 != " " }) }
         }
         guard let path else {
-            process.kill()
-            throw ExternalTool.Failed(
-                description:
-                    "no console line in the log: \(String(describing: try? String(contentsOf: log, encoding: .utf8)))")
+            throw ExternalTool.Failed(description: "no console line in the log: \(box.log)")
         }
-        return (process, try Terminal(path: path))
+        return (box, try Terminal(path: path))
     }
 
     /// SIGTERM, and it must be gone within 2 s (a console stuck on a full line must not
     /// hold it); otherwise SIGKILL and a failure.
-    func stop(_ process: LaunchedProgram) {
-        if !process.stop(within: 2) { Issue.record("still running 2 s after SIGTERM") }
+    func stop(_ box: BoxUnderTest) {
+        if !box.process.stop(within: 2) { Issue.record("still running 2 s after SIGTERM") }
     }
 
     @Test func commandsAreAnsweredAndTheDelayChanges() throws {
         let directory = try ExternalTool.temporaryDirectory("console")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory)
-        defer { stop(process) }
+        let (box, terminal) = try startAppliance(in: directory)
+        defer { stop(box) }
         _ = terminal.read(until: "playing", timeout: 8)
         terminal.send("version\r")
         #expect(terminal.read(until: "version: 0.1.0").contains("version: 0.1.0"))
@@ -106,8 +98,8 @@ import Testing
     @Test func adsLogConfigAndAStatsWatchThatAnyKeyStops() throws {
         let directory = try ExternalTool.temporaryDirectory("console-more")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory)
-        defer { stop(process) }
+        let (box, terminal) = try startAppliance(in: directory)
+        defer { stop(box) }
         _ = terminal.read(until: "delaybox> ", timeout: 5)
         terminal.send("ads off\r")
         #expect(terminal.read(until: "result: ok").contains("result: ok"))
@@ -131,8 +123,8 @@ import Testing
     @Test func aLogLineWhileTypingIsPrintedAboveAndTheLineRedrawn() throws {
         let directory = try ExternalTool.temporaryDirectory("console-redraw")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory)
-        defer { stop(process) }
+        let (box, terminal) = try startAppliance(in: directory)
+        defer { stop(box) }
         _ = terminal.read(until: "delaybox> ", timeout: 5)
         terminal.send("stat")
         // The available delay is reported every second: a log line arrives while we type.
@@ -148,8 +140,8 @@ import Testing
     @Test func garbageOnTheLineNeverStopsTheConsole() throws {
         let directory = try ExternalTool.temporaryDirectory("console-garbage")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
-        defer { stop(process) }
+        let (box, terminal) = try startAppliance(in: directory, seconds: 60)
+        defer { stop(box) }
         _ = terminal.read(until: "delaybox> ", timeout: 5)
         var random = SplitMix64(seed: 99)
         for _ in 0..<1_000 {
@@ -159,18 +151,18 @@ import Testing
         }
         terminal.send("\u{3}version\r")
         #expect(terminal.read(until: "version: 0.1.0", timeout: 10).contains("version: 0.1.0"), "still answering")
-        #expect(process.isRunning)
+        #expect(box.process.isRunning)
     }
 
     @Test func aTerminalThatStopsReadingHoldsNothingUp() throws {
         let directory = try ExternalTool.temporaryDirectory("console-stuck")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
+        let (box, terminal) = try startAppliance(in: directory, seconds: 60)
         var random = SplitMix64(seed: 3)
         // Typing that makes the console answer a lot, and nobody reading the answers.
         for _ in 0..<3_000 { terminal.send((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) } + [13]) }
-        stop(process)  // asserts it is gone within 2 s of SIGTERM
-        #expect(!process.diedOfSignal)
+        stop(box)  // asserts it is gone within 2 s of SIGTERM
+        #expect(!box.process.diedOfSignal)
     }
 
     /// A terminal that sends a backlog of commands the playout thread must answer, and
@@ -179,7 +171,7 @@ import Testing
     @Test func aFloodOfCommandsNeverHoldsUpTheStop() throws {
         let directory = try ExternalTool.temporaryDirectory("console-flood")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, terminal) = try startAppliance(in: directory, seconds: 60)
+        let (box, terminal) = try startAppliance(in: directory, seconds: 60)
         _ = terminal.read(until: "playing", timeout: 8)
         terminal.send("delay 1.5\r")
         #expect(terminal.read(until: "delay_ms: 1500").contains("delay_ms: 1500"))
@@ -192,13 +184,12 @@ import Testing
         // The stop comes while the console works through the backlog: its answers pile up unread.
         #expect(Eventually.holds(within: 10) { terminal.unread >= 2_048 }, "\(terminal.unread) bytes answered")
         let asked = Date()
-        process.stop(within: 5)
+        box.process.stop(within: 5)
         let took = Date().timeIntervalSince(asked)
         #expect(took < 1, "exited \(took) s after SIGTERM")
-        #expect(!process.diedOfSignal && process.terminationStatus == 0)
-        let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
-        #expect(log.contains("settings saved"), "\(log)")
-        let saved = try String(contentsOf: directory.appendingPathComponent("state.json"), encoding: .utf8)
+        #expect(!box.process.diedOfSignal && box.process.terminationStatus == 0)
+        #expect(box.log.contains("settings saved"), "\(box.log)")
+        let saved = try String(contentsOf: box.stateFile, encoding: .utf8)
         #expect(saved.contains("\"delayMs\" : 1500"), "\(saved)")
     }
 }

@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (output, errors) = (directory.appendingPathComponent("output"), directory.appendingPathComponent("errors"))
         let writer = try LaunchedProgram(
-            RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox-settings-writer"),
+            BoxUnderTest.debugBuild(root: Self.root).appendingPathComponent("delaybox-settings-writer"),
             [directory.appendingPathComponent("state.json").path, "1"],
             environment: [
                 "LD_PRELOAD": try Self.shim(in: directory).path, "DELAYBOX_SLOW_FSYNC_MS": "0",
@@ -53,8 +53,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let shim = try Self.shim(in: directory)
         let fsyncs = directory.appendingPathComponent("fsyncs.log")
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "slow-disk",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "slow-disk",
             environment: [
                 "LD_PRELOAD": shim.path, "DELAYBOX_SLOW_FSYNC_MS": "700",
                 "DELAYBOX_FSYNC_LOG": fsyncs.path, "RUNTIME_DIRECTORY": directory.path,

@@ -37,33 +37,23 @@ import Testing
         let activate = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         try #require(
             FileManager.default.isExecutableFile(atPath: activate.path), "systemd-socket-activate (package systemd)")
-        let directory = try ExternalTool.temporaryDirectory("web-activation")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let board = directory.appendingPathComponent("board.yaml")
-        try Self.board(web: "  port: 1")(directory).write(to: board, atomically: true, encoding: .utf8)
-        let log = directory.appendingPathComponent("log.txt")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         // Not through Foundation's Process: systemd-socket-activate closes the descriptors it
         // inherits, which hung Foundation's watch over every child (SpawnedProcess).
-        let box = try SpawnedProcess(
-            [
-                activate.path, "-l", "127.0.0.1:\(port)",
-                RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delaybox").path,
-                "run", "--board", board.path, "--state", directory.appendingPathComponent("state.json").path,
-                "--seconds", "7",
-            ],
-            stderrFile: log)
-        defer { box.stop() }
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-activation",
+            arguments: ["--seconds", "7"],
+            start: .socketActivated(address: "127.0.0.1:\(port)"), board: Self.board(web: "  port: 1"))
+        defer { box.process.stop(within: 5) }
         let session = try Self.waitForPage("http://127.0.0.1:\(port)/api/session")
-        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let said = box.log
         #expect(session.contains("\"password_set\":false"), "\(session)\n\(said)")
         #expect(said.contains("(port \(port))") && !said.contains("port 1 "), "\(said)")
     }
 
     @Test func aBodyTooLargeIsRefusedAndATakenPortIsSaidWhileTheBoxPlaysOn() throws {
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-door",
             board: Self.board(web: "  port: \(port)"))
         let page = try Self.waitForPage("http://127.0.0.1:\(port)/")
         #expect(page.contains("<title>Delaybox</title>"), "\(box.log)")
@@ -75,8 +65,8 @@ import Testing
         ])
         #expect(refused.output == "413", "\(refused.output) \(refused.errors)")
 
-        let second = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-door-taken",
+        let second = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-door-taken",
             board: Self.board(web: "  port: \(port)"))
         _ = Eventually.holds(within: 10, every: 0.1) { second.log.contains("state: buffering -> playing") }
         #expect(
@@ -91,7 +81,7 @@ import Testing
 
     /// `web reset` at the console (the owner at the box): the page may choose the first
     /// password for 30 minutes from now, whenever this machine booted.
-    static func openFirstPasswordWindow(_ box: RunningAppliance) throws {
+    static func openFirstPasswordWindow(_ box: BoxUnderTest) throws {
         let reset = Eventually.value(within: 10, every: 0.1) { () -> String? in
             guard let outcome = try? box.ctl(["web", "reset"]), outcome.status == 0 else { return nil }
             return outcome.output
@@ -114,8 +104,8 @@ import Testing
         let port = try LoopbackPort.unused()
         let url = "http://127.0.0.1:\(port)"
         for run in ["first", "restarted"] {
-            let box = try RunningAppliance(
-                executables: RunningAppliance.debugBuild(root: Self.root), name: "web-window-\(run)",
+            let box = try BoxUnderTest(
+                executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-window-\(run)",
                 board: Self.board(web: "  port: \(port)"))
             defer { box.stop() }
             let left = try Self.setupLeft(url)
@@ -141,8 +131,8 @@ import Testing
     /// through (issue 56).
     @Test func thePageChangesOnlyWhatAListenerChanges() throws {
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-owner-only",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-owner-only",
             board: Self.board(web: "  port: \(port)"))
         defer { box.stop() }
         let url = "http://127.0.0.1:\(port)"
@@ -189,8 +179,8 @@ import Testing
             }
         }
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-lan",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-lan",
             board: Self.board(web: "  port: \(port)"))
         defer { box.stop() }
         let owner = "http://127.0.0.1:\(port)", server = "http://[\(net)1]:\(port)"
@@ -227,8 +217,8 @@ import Testing
             }
         }
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-neighbour",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-neighbour",
             board: Self.board(web: "  port: \(port)"))
         defer { box.stop() }
         let owner = "http://127.0.0.1:\(port)", server = "http://[\(net)10]:\(port)"

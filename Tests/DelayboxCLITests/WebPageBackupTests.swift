@@ -13,7 +13,7 @@ import Testing
     static let root = CommandLineTests.root
 
     /// The delay `box` says it has (ms), once it answers after a start; nil: it does not.
-    static func delay(of box: RunningAppliance) -> Int? {
+    static func delay(of box: BoxUnderTest) -> Int? {
         Eventually.value(within: 15) { () -> Int? in
             guard let status = try? box.ctl(["--json", "status"]).output,
                 let object = try? JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
@@ -24,12 +24,12 @@ import Testing
 
     @Test func aBackupTakenOnOneBoxRestoresOntoANewOneAndAChangeIsUndone() throws {
         _ = try PageScript.python()
-        let executables = RunningAppliance.debugBuild(root: Self.root)
+        let executables = BoxUnderTest.debugBuild(root: Self.root)
         let (portA, portB) = (try LoopbackPort.unused(), try LoopbackPort.unused())
-        let first = try RunningAppliance(
+        let first = try BoxUnderTest(
             executables: executables, name: "web-backup-a", board: PageScript.board(port: portA))
         defer { first.stop() }
-        let second = try RunningAppliance(
+        let second = try BoxUnderTest(
             executables: executables, name: "web-backup-b", board: PageScript.board(port: portB))
         defer { second.stop() }
         try #require(first.setWebPassword("correct horse battery"), "A's password: \(first.log)")
@@ -62,7 +62,7 @@ import Testing
         #expect(try second.ctl(["channel"]).output.contains("Club Radio"))
         #expect(try second.ctl(["config", "get", "channels.1.name"]).output.contains("Club Radio"))
         #expect(try String(contentsOfFile: stateB, encoding: .utf8).contains("\"3\" : 7000"), "preset 3 restored")
-        let pagePassword = { (box: RunningAppliance) in
+        let pagePassword = { (box: BoxUnderTest) in
             try? String(contentsOf: box.directory.appendingPathComponent("web-password"), encoding: .utf8)
         }
         #expect(pagePassword(second) != nil && pagePassword(second) == pagePassword(first), "A's page password")

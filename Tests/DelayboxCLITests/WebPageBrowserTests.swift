@@ -32,7 +32,7 @@ import Testing
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let group = "mqtt:\n  broker: mqtt://127.0.0.1:\(broker.port)\n  group: hall\n"
-        let peer = try RunningAppliance(executables: RunningAppliance.debugBuild(root: Self.root), name: "web-peer") {
+        let peer = try BoxUnderTest(executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-peer") {
             directory in
             """
             extends: \(Self.root.appendingPathComponent("board-configs/simulated-host.yaml").path)
@@ -52,8 +52,8 @@ import Testing
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let hat = station.appendingPathComponent("hat-product")
         try Data("HiFiBerry DAC+ Pro\0".utf8).write(to: hat)
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-page",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-page",
             environment: ["RUNTIME_DIRECTORY": runtime.path, "DELAYBOX_HAT_PRODUCT": hat.path]
         ) {
             directory in
@@ -84,7 +84,7 @@ import Testing
             python,
             [
                 script.path, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
-                "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
+                "--ctl", BoxUnderTest.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
                 "--out", screenshots.path, "--hostile", Self.hostile, "--station", server.url("club.pls"),
                 "--runtime", runtime.path, "--peer-socket", peer.socket,
             ])

@@ -13,8 +13,8 @@ import Testing
     @Test func anOwnerResetsTheBoxFromThePageAndChoosesANewPassword() throws {
         _ = try PageScript.python()
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-reset",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-reset",
             board: PageScript.board(port: port))
         defer { box.stop() }
         try #require(box.setWebPassword("correct horse battery"), "the owner's password set: \(box.log)")
@@ -23,7 +23,7 @@ import Testing
                 "web_reset.py",
                 [
                     "--phase", phase, "--url", "http://127.0.0.1:\(port)", "--socket", box.socket,
-                    "--ctl", RunningAppliance.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
+                    "--ctl", BoxUnderTest.debugBuild(root: Self.root).appendingPathComponent("delayboxctl").path,
                 ])
         }
         let reset = try page("reset")

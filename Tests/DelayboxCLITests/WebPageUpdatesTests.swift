@@ -25,8 +25,8 @@ import Testing
             .write(to: release.appendingPathComponent("last-rollback"), atomically: true, encoding: .utf8)
         let environment = ["RUNTIME_DIRECTORY": runtime.path, "DELAYBOX_RELEASE_DIRECTORY": release.path]
         let port = try LoopbackPort.unused()
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "web-updates", environment: environment,
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "web-updates", environment: environment,
             board: PageScript.board(port: port))
         defer { box.stop() }
         try #require(box.setWebPassword("correct horse battery"), "the owner's password set: \(box.log)")

@@ -32,12 +32,12 @@ import Testing
         }
         _ = roots.map { $0.serve() }
         defer { roots.forEach { $0.stop() } }
-        var boxes: [RunningAppliance] = []
+        var boxes: [BoxUnderTest] = []
         defer { boxes.forEach { $0.stop() } }
         for (index, name) in ["venue-hub", "venue-screen2"].enumerated() {
             let (root, port) = (roots[index], pages[index])
-            let box = try RunningAppliance(
-                executables: RunningAppliance.debugBuild(root: Self.root), name: name,
+            let box = try BoxUnderTest(
+                executables: BoxUnderTest.debugBuild(root: Self.root), name: name,
                 environment: ["RUNTIME_DIRECTORY": root.runtime, "DELAYBOX_VENUE_BROKER_PORT": String(brokerPort)],
                 board: PageScript.board(port: port))
             boxes.append(box)

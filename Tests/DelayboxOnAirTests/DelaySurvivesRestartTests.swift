@@ -22,9 +22,9 @@ import Testing
         return Double(line.split(separator: " ").dropLast().last ?? "")
     }
 
-    static func box(_ url: String, runtime: URL, seconds: Int) throws -> RunningAppliance {
-        try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: root), name: "restart",
+    static func box(_ url: String, runtime: URL, seconds: Int) throws -> BoxUnderTest {
+        try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: root), name: "restart",
             arguments: ["--delay", "20", "--seconds", String(seconds)],
             environment: ["RUNTIME_DIRECTORY": runtime.path]
         ) { directory in
@@ -72,7 +72,7 @@ import Testing
         // the playout thread (among thousands of identical packets it once held it 300 ms:
         // the output ran dry and the first mark was heard 160 ms late).
         #expect(!second.log.contains("ran out of rendered audio"), "\(second.log)")
-        func errors(of box: RunningAppliance) throws -> [(at: Double, ms: Double)] {
+        func errors(of box: BoxUnderTest) throws -> [(at: Double, ms: Double)] {
             try HeardDelayTests.heardErrors(
                 anchor: try #require(Self.anchor(in: box.log), "\(box.log)"),
                 wav: box.directory.appendingPathComponent("out.wav").path, marks: marks.starts, t0: t0, delay: 20,

@@ -101,8 +101,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try "[playlist]\nFile1=\(server.url("episode.mp3"))\n".write(
             to: directory.appendingPathComponent("episode.pls"), atomically: true, encoding: .utf8)
-        let box = try RunningAppliance(
-            executables: RunningAppliance.debugBuild(root: Self.root), name: "recording-status",
+        let box = try BoxUnderTest(
+            executables: BoxUnderTest.debugBuild(root: Self.root), name: "recording-status",
             arguments: ["--seconds", "30"]
         ) { boxDirectory in
             """
