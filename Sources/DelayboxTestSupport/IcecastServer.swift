@@ -252,6 +252,26 @@ public final class IcecastServer {
         }
     }
 
+    /// What the server sends a listener at once when it connects (bytes): the last of the
+    /// stream it holds, as a station's server long on air does.
+    public static let burstBytes = 65_535
+
+    /// Waits until the server holds a whole burst of `mount` — its statistics (updated every
+    /// 5 s) count at least `burstBytes` read from the source: a box connecting then gets the
+    /// burst a listener of a station long on air gets. The warm-up of a test on air,
+    /// waited for, not slept: a loaded machine's slow source takes longer.
+    public func waitForBurst(mount: String, timeout: Double = 30) throws {
+        let stats = "http://admin:\(adminPassword)@127.0.0.1:\(port)/admin/stats"
+        try waitUntil("a burst's \(Self.burstBytes) bytes read on \(mount)", timeout: timeout, while: sources[mount]) {
+            let xml = (try? ExternalTool.run(["curl", "-sf", stats])) ?? ""
+            let source = xml.components(separatedBy: "<source mount=\"\(mount)\">").dropFirst().first?
+                .components(separatedBy: "</source>").first
+            let read = source?.components(separatedBy: "<total_bytes_read>").dropFirst().first?
+                .split(separator: "<").first.flatMap { Int($0) }
+            return (read ?? 0) >= Self.burstBytes
+        }
+    }
+
     private func configuration(logs: String) -> String {
         """
         <icecast>
@@ -259,7 +279,7 @@ public final class IcecastServer {
           <location>\(identity)</location>
           <limits><clients>20</clients><sources>4</sources><queue-size>524288</queue-size>
             <client-timeout>30</client-timeout><header-timeout>15</header-timeout><source-timeout>10</source-timeout>
-            <burst-on-connect>1</burst-on-connect><burst-size>65535</burst-size></limits>
+            <burst-on-connect>1</burst-on-connect><burst-size>\(Self.burstBytes)</burst-size></limits>
           <authentication><source-password>\(sourcePassword)</source-password>
             <admin-user>admin</admin-user><admin-password>\(adminPassword)</admin-password></authentication>
           <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>

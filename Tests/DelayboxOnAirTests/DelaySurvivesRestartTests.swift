@@ -51,14 +51,14 @@ import Testing
         let ppm = 300.0  // the station's clock: followed before and after
         let t0 = try server.startPacedSource(
             mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024), clockPpm: ppm)
-        Thread.sleep(forTimeInterval: 5)
+        try server.waitForBurst(mount: "/marks.mp3")
         let url = server.url(mount: "/marks.mp3")
 
         let first = try Self.box(url, runtime: runtime, seconds: 300)
         #expect(
             Eventually.holds(within: 40, every: 0.1) { first.log.contains("-> playing") },
             "the first box plays at its 20 s delay: \(first.log)")
-        Thread.sleep(forTimeInterval: 130)
+        Thread.sleep(forTimeInterval: 130)  // the point: a connection two minutes old
         first.process.kill()  // SIGKILL: nothing is saved on the way out
         _ = first.process.waitUntilExit()
 

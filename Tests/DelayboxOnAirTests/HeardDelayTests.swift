@@ -118,7 +118,7 @@ import Testing
         let t0 = try server.startPacedSource(
             mount: mount, file: marks.path,
             format: opus ? .oggOpus : .mp3(frameBytes: 384, frameSeconds: 0.024))
-        Thread.sleep(forTimeInterval: 6)  // the server holds a burst; the stream is well under way
+        try server.waitForBurst(mount: mount)
         let wav = directory.appendingPathComponent("out.wav").path
         let delay = 3.0
         let run = try PlayRun(
@@ -154,7 +154,7 @@ import Testing
         let server = try IcecastServer()
         let t0 = try server.startPacedSource(
             mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
-        Thread.sleep(forTimeInterval: 6)
+        try server.waitForBurst(mount: "/marks.mp3")
         let delay = 3.0
         let latencies = [0.0, 0.2]
         let runs = try latencies.map { latency in

@@ -45,7 +45,7 @@ import Testing
         ])
         defer { packager.kill() }
         let web = try StaticHTTPServer(directory: segments)
-        Thread.sleep(forTimeInterval: 6)
+        for ppm in stations { try server.waitForBurst(mount: "/\(Int(ppm)).mp3") }
         #expect(
             Eventually.holds(within: 15) {
                 FileManager.default.fileExists(atPath: segments.appendingPathComponent("live.m3u8").path)

@@ -18,7 +18,7 @@ import Testing
         let server = try IcecastServer()
         let t0 = try server.startPacedSource(
             mount: "/marks.mp3", file: marks.path, format: .mp3(frameBytes: 384, frameSeconds: 0.024))
-        Thread.sleep(forTimeInterval: 6)
+        try server.waitForBurst(mount: "/marks.mp3")
         let broker = try MosquittoBroker()
         // The room's time as a venue has it: chrony, asked by both boxes (one machine's clock,
         // so it agrees to microseconds).
@@ -44,7 +44,7 @@ import Testing
         /// back at 1 ms a second: a loaded machine's, not the room's).
         func room() throws -> (p95: Double, listed: String, lateRenders: Int, moved: Bool) {
             let near = try box("near", port: server.port, seconds: 60)
-            Thread.sleep(forTimeInterval: 10)
+            Thread.sleep(forTimeInterval: 10)  // the point: a box that joins a room playing
             let far = try box("far", port: proxy.port, seconds: 50)
             near.wait(until: 57)
             let lateRenders = try [near, far].map { box in
