@@ -11,7 +11,7 @@ struct LiveClock {
     /// The station's clock, from the arrival times of every placement's packets.
     private var stationClock = StationClock()
     /// Placements begun so far: the segment each packet's arrival is kept under.
-    private(set) var placementCount = 0
+    private var placementCount = 0
     /// Each settled placement's base, by segment (`placementCount`).
     private var settledPlacements: [Int: Int64] = [:]
     /// The placement by time whose positions are being brought onto the arrivals' line.
@@ -23,7 +23,7 @@ struct LiveClock {
     private var segmentLags: [Int: Double] = [:]
     /// When the first placement settled (local frames since the origin): where live was
     /// as it said, before the station's rate was known.
-    private var firstSettledLocal: Int64?
+    private var firstSettledLocal: LocalFrames?
     /// How far live lies above the line through the arrivals (frames): drawn through
     /// `liveAtAnchor` by each fit while the line's level is being learned
     /// (`StationClock.levelKnownPoints`), then fixed.
@@ -32,7 +32,7 @@ struct LiveClock {
     /// room's moves added: the point live is measured from while the station's line is
     /// young (issue 67: fixing the offset to the first 10-second fit kept its noise, a few
     /// ms, for good).
-    private var liveAtAnchor: Int64?
+    private var liveAtAnchor: StationFrames?
     /// Whether live follows the station's clock: once its error shows (`Fit.isEvident`).
     private var followingStation = false
     /// Whether the log was told the station's clock is far off (once a run).
@@ -47,17 +47,17 @@ struct LiveClock {
     }
 
     /// Local frames since the origin at `now`; nil before the first packet.
-    func local(at now: Instant) -> Int64? { origin.map { now.frames(since: $0) } }
+    func local(at now: Instant) -> LocalFrames? { origin.map { LocalFrames(now.frames(since: $0)) } }
 
     /// The timeline position that is live at `now` (0 before the first packet).
-    func position(at now: Instant) -> Int64 {
-        guard let local = local(at: now) else { return 0 }
+    func position(at now: Instant) -> StationFrames {
+        guard let local = local(at: now) else { return .zero }
         return line.position(atLocal: local)
     }
 
     /// When `position` was live by this line; nil before the first packet.
-    func liveTime(ofPosition position: Int64) -> Instant? {
-        origin?.advanced(byFrames: line.anchorLocal + line.localFrames(position - line.anchorPosition))
+    func liveTime(ofPosition position: StationFrames) -> Instant? {
+        origin?.advanced(byFrames: (line.anchorLocal + line.localFrames(position - line.anchorPosition)).count)
     }
 
     /// The first packet came at `now`: the line counts from there.
@@ -74,7 +74,7 @@ struct LiveClock {
     mutating func observe(stream: Int64, beforeBatching: Bool, at now: Instant) -> Bool {
         guard let local = local(at: now) else { return false }
         return stationClock.observe(
-            segment: placementCount, local: local, stream: stream, beforeBatching: beforeBatching)
+            segment: placementCount, local: local.count, stream: stream, beforeBatching: beforeBatching)
     }
 
     /// The current placement settled at `base`: where its arrivals lie on the timeline. A
@@ -83,7 +83,7 @@ struct LiveClock {
     /// edge of a CDN) — until their lag against the line is learnt; one placed by time
     /// starts afresh, its own arrivals saying it (levelled onto the line once live's offset
     /// above it is known: its positions from `firstSequence` on).
-    mutating func settled(spliced: Bool, base: Int64?, firstSequence: Int64?, settledAt: Instant?) {
+    mutating func settled(spliced: Bool, base: StationFrames?, firstSequence: Int64?, settledAt: Instant?) {
         let segment = placementCount
         if spliced {
             if leveling != nil { leveling?.segments.insert(segment) } else { learningLags.insert(segment) }
@@ -92,10 +92,10 @@ struct LiveClock {
         } else {
             leveling = nil
             if firstSettledLocal == nil, let origin, let settledAt {
-                firstSettledLocal = settledAt.frames(since: origin)
+                firstSettledLocal = LocalFrames(settledAt.frames(since: origin))
             }
         }
-        settledPlacements[segment] = base ?? 0
+        settledPlacements[segment] = base?.count ?? 0
     }
 
     /// A placement by time, and the splices that continue it, while its positions are
@@ -152,7 +152,7 @@ struct LiveClock {
         if let leveling { level(leveling, fit: followed, into: &following) }
         learnLags(fit: followed)
         if placementFixed, let level = followed.level {
-            let arrivalsLine = level + followed.rate * Double(local)
+            let arrivalsLine = level + followed.rate * Double(local.count)
             // Live as the first placement put it, where it put it: the drift of the minutes
             // before the station's rate was known is taken out.
             let anchor = firstSettledLocal ?? local
@@ -163,11 +163,12 @@ struct LiveClock {
             // (on air, 10 s segments: 13 ms over two minutes, then an 11 ms step back), where
             // fixed, live moves only by the line's error now — a few ms, shrinking.
             if liveAboveArrivals == nil || !sparse && stationClock.pointCount < StationClock.levelKnownPoints {
-                liveAboveArrivals = Double(live) - (level + followed.rate * Double(anchor))
+                liveAboveArrivals = Double(live.count) - (level + followed.rate * Double(anchor.count))
             }
             let offset = liveAboveArrivals ?? 0
             line = LiveLine(
-                anchorLocal: local, anchorPosition: Int64((arrivalsLine + offset).rounded()), rate: followed.rate)
+                anchorLocal: local, anchorPosition: StationFrames(Int64((arrivalsLine + offset).rounded())),
+                rate: followed.rate)
         } else {
             line = line.continued(at: local, rate: followed.rate)
         }
@@ -182,16 +183,16 @@ struct LiveClock {
 
     /// Takes live to lie `frames` further on the timeline at every moment (a room's move),
     /// kept through the station clock's refits.
-    mutating func move(byFrames frames: Int64) {
+    mutating func move(by frames: StationFrames) {
         line.anchorPosition += frames
-        liveAboveArrivals? += Double(frames)
+        liveAboveArrivals? += Double(frames.count)
         liveAtAnchor? += frames
     }
 
     /// Holds live at `position` at local frame `local`, at `rate` (a journal's mark after a
     /// restart): the next fits of the arrivals move it only by how their rate differs from
     /// then on.
-    mutating func hold(position: Int64, atLocal local: Int64, rate: Double) {
+    mutating func hold(position: StationFrames, atLocal local: LocalFrames, rate: Double) {
         line = LiveLine(anchorLocal: local, anchorPosition: position, rate: rate)
         (firstSettledLocal, liveAtAnchor, liveAboveArrivals) = (local, position, nil)
         followingStation = followingStation || rate != 1

@@ -27,7 +27,7 @@ extension PlaybackEngine {
     /// nil before.
     public func liveMark(at now: Instant) -> LiveMark? {
         guard case .fixed = placement.phase, let base = placement.base, liveClock.origin != nil else { return nil }
-        return LiveMark(at: now, connectionFrame: livePosition(at: now) - base, rate: liveClock.line.rate)
+        return LiveMark(at: now, connectionFrame: livePosition(at: now).count - base, rate: liveClock.line.rate)
     }
 
     /// Holds live where `mark` puts it on the connection being played (placed for good),
@@ -39,8 +39,9 @@ extension PlaybackEngine {
         guard case .fixed = placement.phase, let base = placement.base, let local = liveClock.local(at: mark.at),
             abs(mark.rate - 1) * 1e6 <= StationClock.plausiblePpm,
             let live = Checked.sum(base, mark.connectionFrame),
-            let off = Checked.difference(live, livePosition(at: mark.at)), abs(off) <= Self.heldMarkAgreementFrames
+            let off = Checked.difference(live, livePosition(at: mark.at).count),
+            abs(off) <= Self.heldMarkAgreementFrames
         else { return }
-        liveClock.hold(position: live, atLocal: local, rate: mark.rate)
+        liveClock.hold(position: StationFrames(live), atLocal: local, rate: mark.rate)
     }
 }

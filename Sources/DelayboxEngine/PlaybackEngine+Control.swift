@@ -73,7 +73,7 @@ extension PlaybackEngine {
     public func pause(now: Instant) {
         switch transport {
         case .paused: return
-        case .playing: transport = .paused(at: heads.position)
+        case .playing: transport = .paused(at: StationFrames(heads.position))
         case .resuming(let position): transport = .paused(at: position)
         case .waiting(let hold): transport = .paused(at: hold ?? targetPosition(at: now))
         }
@@ -87,12 +87,13 @@ extension PlaybackEngine {
     /// at once from whatever was held, the target the settings named abandoned).
     public func resume(now: Instant) {
         guard case .paused(let position) = transport else { return }
-        if line.isEmpty || position < line.startPosition {
-            let maximum = configuration.maxDelay.audioFrames
+        if line.isEmpty || position < StationFrames(line.startPosition) {
+            let maximum = LocalFrames(configuration.maxDelay.audioFrames)
             delayFrames = min(delay(playing: position, at: now), maximum)
             transport = .waiting(hold: nil)
             notifications.append(
-                .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: .resumedAfterPause))
+                .delayChanged(
+                    milliseconds: AudioFormat.milliseconds(frames: delayFrames.count), reason: .resumedAfterPause))
         } else {
             transport = .resuming(at: position)
         }
@@ -107,23 +108,23 @@ extension PlaybackEngine {
     /// - Returns: the delay set, to the millisecond below.
     @discardableResult
     public func setDelay(_ delay: TimeAmount, now: Instant) -> TimeAmount {
-        applyDelay(frames: delay.audioFrames, reason: .requested, now: now)
+        applyDelay(LocalFrames(delay.audioFrames), reason: .requested, now: now)
     }
 
     /// Sets the smallest delay possible.
     @discardableResult
     public func jumpToLive(now: Instant) -> TimeAmount {
-        applyDelay(frames: minimumDelayFrames(at: now), reason: .jumpToLive, now: now)
+        applyDelay(minimumDelayFrames(at: now), reason: .jumpToLive, now: now)
     }
 
-    private func applyDelay(frames requested: Int64, reason: DelayChangeReason, now: Instant) -> TimeAmount {
+    private func applyDelay(_ requested: LocalFrames, reason: DelayChangeReason, now: Instant) -> TimeAmount {
         let minimum = minimumDelayFrames(at: now)
         let available = max(minimum, availableDelayFrames(at: now))
         let paused = if case .paused = transport { true } else { false }
-        let maximum = paused ? available : max(minimum, configuration.maxDelay.audioFrames)
+        let maximum = paused ? available : max(minimum, LocalFrames(configuration.maxDelay.audioFrames))
         let frames = min(max(requested, minimum), maximum)
         delayFrames = frames
-        let milliseconds = AudioFormat.milliseconds(frames: frames)
+        let milliseconds = AudioFormat.milliseconds(frames: frames.count)
         notifications.append(
             .delayChanged(milliseconds: milliseconds, reason: frames == requested ? reason : .clampedToAvailable))
         switch transport {

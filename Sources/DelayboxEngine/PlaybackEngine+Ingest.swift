@@ -5,8 +5,8 @@ extension PlaybackEngine {
     /// The highest base a connection's timeline can have given that `packet` had arrived,
     /// with `receivedAheadFrames` of newer audio, when `live` was the live position: all
     /// of that audio was live by then.
-    static func timeBound(of packet: StreamPacket, live: Int64) -> Int64 {
-        live - packet.connectionTimestamp - Int64(packet.durationFrames) - packet.receivedAheadFrames
+    static func timeBound(of packet: StreamPacket, live: StationFrames) -> Int64 {
+        live.count - packet.connectionTimestamp - Int64(packet.durationFrames) - packet.receivedAheadFrames
     }
 
     /// Takes one packet from the stream client, which received it at `now`.
@@ -22,7 +22,7 @@ extension PlaybackEngine {
         liveClock.start(at: now)
         // Audio proves a connection even if the client did not say it opened one.
         if connection == .connecting || connection == .reconnecting { connectionOpened(now: now) }
-        if deliveredInSegments, let local = liveClock.local(at: now) { cadence.arrived(at: local) }
+        if deliveredInSegments, let local = liveClock.local(at: now) { cadence.arrived(at: local.count) }
         if let expected = placement.expectedTimestamp {
             let jump = packet.connectionTimestamp - expected
             if packet.followsLostAudio, jump > 0, let base = placement.base, !isMatching {
@@ -99,7 +99,8 @@ extension PlaybackEngine {
                 // oldest audio held, where playout can never be.
                 let placed = TimelineEvent(
                     event: event,
-                    position: livePosition(at: now) - max(.zero, startedAgo).audioFrames)
+                    position: (livePosition(at: now)
+                        - liveClock.line.stationFrames(LocalFrames(max(.zero, startedAgo).audioFrames))).count)
                 let playableFrom = eventCursor != .min ? eventCursor : line.isEmpty ? nil : line.startPosition
                 if let playableFrom, placed.hasEnded(by: playableFrom) {
                     notifications.append(
@@ -260,9 +261,10 @@ extension PlaybackEngine {
         line.shiftPositions(from: first, by: delta)
         timeline.shift(from: oldStart, by: delta, keeping: placement.placedByClock)
         heads.shift(from: oldStart, by: delta)
-        if case .waiting(let hold?) = transport, hold >= oldStart { transport = .waiting(hold: hold + delta) }
-        if case .paused(let at) = transport, at >= oldStart { transport = .paused(at: at + delta) }
-        if case .resuming(let at) = transport, at >= oldStart { transport = .resuming(at: at + delta) }
+        let (from, by) = (StationFrames(oldStart), StationFrames(delta))
+        if case .waiting(let hold?) = transport, hold >= from { transport = .waiting(hold: hold + by) }
+        if case .paused(let at) = transport, at >= from { transport = .paused(at: at + by) }
+        if case .resuming(let at) = transport, at >= from { transport = .resuming(at: at + by) }
         if eventCursor >= oldStart { eventCursor += delta }
     }
 
@@ -335,7 +337,8 @@ extension PlaybackEngine {
     /// The current placement settled: the live clock learns where its arrivals lie.
     func keepForStationClock(spliced: Bool, settledAt: Instant? = nil) {
         liveClock.settled(
-            spliced: spliced, base: placement.base, firstSequence: placement.firstSequence, settledAt: settledAt)
+            spliced: spliced, base: placement.base.map(StationFrames.init), firstSequence: placement.firstSequence,
+            settledAt: settledAt)
     }
 
     /// A fit of the arrivals is due (`LiveClock.follow`): the figures it gives are kept, and

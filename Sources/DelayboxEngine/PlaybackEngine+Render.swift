@@ -6,7 +6,7 @@ extension PlaybackEngine {
     ///     (the output driver's delay); the engine compensates it, so the set delay
     ///     holds at the jack.
     public func render(into out: UnsafeMutableBufferPointer<Float>, now: Instant, outputDelayFrames: Int) {
-        self.outputDelayFrames = Int64(outputDelayFrames)
+        self.outputDelayFrames = LocalFrames(Int64(outputDelayFrames))
         housekeeping(now: now)
         let channels = AudioFormat.channelCount
         let total = out.count / channels
@@ -46,12 +46,12 @@ extension PlaybackEngine {
             decidePendingPlacement(now: now)
             if connectionFeedsPlayout, line.endPosition - heads.position < needed {
                 statistics.underruns += 1
-                enterWaiting(hold: heads.position, reason: .reachedLiveEdge)
+                enterWaiting(hold: StationFrames(heads.position), reason: .reachedLiveEdge)
                 return
             }
         }
         guard !heads.isCrossfading else { return }
-        let error = heads.position - targetPosition(at: now)
+        let error = heads.position - targetPosition(at: now).count
         if let pending = jumpPending {
             jump(to: targetPosition(at: now), aligned: pending == .correction)
         } else if abs(error) > resyncThreshold.audioFrames {
@@ -66,7 +66,7 @@ extension PlaybackEngine {
 
     /// Starts playout when enough audio is held at the position to start from: `hold`
     /// (after re-buffering or a pause), or nil for the position the set delay asks for.
-    private func startPlayout(from hold: Int64?, resumed: Bool, now: Instant) {
+    private func startPlayout(from hold: StationFrames?, resumed: Bool, now: Instant) {
         guard connection == .connected || connection == .reconnecting, !line.isEmpty else { return }
         // A stream delivered in segments starts once the pause between two deliveries is
         // known: a delay shorter than it would stop at every segment (`SegmentCadence`) —
@@ -84,7 +84,8 @@ extension PlaybackEngine {
             guard hold != nil else { return }
             position = oldest
         }
-        guard line.endPosition - position >= configuration.initialBuffer.audioFrames else {
+        let initialBuffer = liveClock.line.stationFrames(LocalFrames(configuration.initialBuffer.audioFrames))
+        guard StationFrames(line.endPosition) - position >= initialBuffer else {
             if resumed { enterWaiting(hold: position, reason: .reachedLiveEdge) }
             return
         }
@@ -95,21 +96,22 @@ extension PlaybackEngine {
         {
             return
         }
-        heads.seek(to: position)
+        heads.seek(to: position.count)
         if hold == nil {
             if delay != delayFrames {
                 delayFrames = delay
                 notifications.append(
-                    .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay), reason: .raisedToMinimum))
+                    .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delay.count), reason: .raisedToMinimum)
+                )
             }
             // (Only now: the fade-out after `standBy` moved the cursor on.)
             if restartsAfterStandBy { eventCursor = .min }
-            emitTransitions(to: position)
+            emitTransitions(to: position.count)
         } else {
             delayFrames = self.delay(playing: position, at: now)
             let reason: DelayChangeReason = resumed ? .resumedAfterPause : .rebuffered
             notifications.append(
-                .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames), reason: reason))
+                .delayChanged(milliseconds: AudioFormat.milliseconds(frames: delayFrames.count), reason: reason))
         }
         transport = .playing
         playingSinceFrame = statistics.renderedFrames
@@ -118,7 +120,7 @@ extension PlaybackEngine {
     }
 
     /// Stops playout with a fade; it resumes from `hold` (nil: from the set delay).
-    func enterWaiting(hold: Int64?, reason: StateChangeReason) {
+    func enterWaiting(hold: StationFrames?, reason: StateChangeReason) {
         transport = .waiting(hold: hold)
         transportRamp.fade(to: 0)
         updateState(reason)
@@ -152,9 +154,9 @@ extension PlaybackEngine {
     /// Crossfades from the current head to a head at `position`; an `aligned` jump lands
     /// up to the settle error away, in phase with the audio it leaves (`JumpAlignment`),
     /// and the drift corrector takes that lag from there.
-    func jump(to position: Int64, aligned: Bool) {
+    func jump(to position: StationFrames, aligned: Bool) {
         jumpPending = nil
-        emitTransitions(to: heads.jump(to: position, aligned: aligned, line: line))
+        emitTransitions(to: heads.jump(to: position.count, aligned: aligned, line: line))
     }
 
     /// Reports the events a jump from the event cursor to `position` executes or undoes,
@@ -245,7 +247,7 @@ extension PlaybackEngine {
     /// instead of minutes of frame slips.
     private func correctPlacementError(beyond limit: TimeAmount, now: Instant) {
         guard transport == .playing, !heads.isCrossfading, jumpPending == nil else { return }
-        let error = heads.position - targetPosition(at: now)
+        let error = heads.position - targetPosition(at: now).count
         guard abs(error) > limit.audioFrames else { return }
         statistics.resyncs += 1
         jumpPending = .correction
@@ -268,19 +270,17 @@ extension PlaybackEngine {
         default: break
         }
         guard liveClock.origin != nil else { return }
-        let margin = AudioFormat.frames(milliseconds: 2_000)
-        line.dropPackets(
-            endingBy: livePosition(at: now) - configuration.maxDelay.audioFrames - margin)
+        let kept = LocalFrames(configuration.maxDelay.audioFrames + AudioFormat.frames(milliseconds: 2_000))
+        line.dropPackets(endingBy: (livePosition(at: now) - liveClock.line.stationFrames(kept)).count)
         if !line.isEmpty { timeline.dropEvents(before: line.startPosition) }
         // A pause ends where the delay would pass the maximum. (Not where the audio held
         // begins: paused while a delay builds, playout waits for audio not held yet.)
-        let oldestAllowed =
-            livePosition(at: now) + outputDelayFrames - configuration.maxDelay.audioFrames
+        let oldestAllowed = position(forDelay: LocalFrames(configuration.maxDelay.audioFrames), at: now)
         if case .paused(let position) = transport, position < oldestAllowed {
-            notifications.append(.pauseExceededMaximum(droppedFrames: oldestAllowed - position))
+            notifications.append(.pauseExceededMaximum(droppedFrames: (oldestAllowed - position).count))
             transport = .paused(at: oldestAllowed)
         }
-        let available = TimeAmount.wholeMilliseconds(frames: availableDelayFrames(at: now))
+        let available = TimeAmount.wholeMilliseconds(frames: availableDelayFrames(at: now).count)
         let reachedMaximum = available == configuration.maxDelay && lastReportedAvailable != available
         let moved = (available - lastReportedAvailable).magnitude
         if moved >= configuration.availableDelayReportStep || reachedMaximum {

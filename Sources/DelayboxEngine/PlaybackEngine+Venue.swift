@@ -32,7 +32,7 @@ extension PlaybackEngine {
             first + Int64(Self.venueMarkPackets) <= line.endSequence,
             let fingerprint = venueFingerprint(from: first),
             venueSequences(matching: fingerprint).count == 1,
-            let liveAt = liveClock.liveTime(ofPosition: line[first].position)
+            let liveAt = liveClock.liveTime(ofPosition: StationFrames(line[first].position))
         else { return nil }
         return VenueMark(fingerprint: fingerprint, liveAt: liveAt)
     }
@@ -42,7 +42,7 @@ extension PlaybackEngine {
     public func liveTime(ofVenueMark fingerprint: UInt64) -> Instant? {
         let found = venueSequences(matching: fingerprint)
         guard found.count == 1, let sequence = found.first else { return nil }
-        return liveClock.liveTime(ofPosition: line[sequence].position)
+        return liveClock.liveTime(ofPosition: StationFrames(line[sequence].position))
     }
 
     /// Takes live to lie `frames` further on the timeline at every moment (positive: the
@@ -51,7 +51,7 @@ extension PlaybackEngine {
     /// Kept through the station clock's refits.
     public func moveLive(byFrames frames: Int64) {
         guard frames != 0 else { return }
-        liveClock.move(byFrames: frames)
+        liveClock.move(by: StationFrames(frames))
         statistics.venueShiftFrames += frames
     }
 

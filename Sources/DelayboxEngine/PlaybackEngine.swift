@@ -48,8 +48,8 @@ public final class PlaybackEngine {
     var transport = Transport.waiting(hold: nil)
     var placement = ConnectionPlacement()
     var receivedAudio = false
-    /// The delay in force, in frames, measured at the output jack.
-    var delayFrames: Int64
+    /// The delay in force, measured at the output jack.
+    var delayFrames: LocalFrames
     /// Timeline position up to which events have taken effect; `.min` until playout starts,
     /// and again when it starts after another channel had the output (the mix started
     /// afresh for that one).
@@ -58,7 +58,7 @@ public final class PlaybackEngine {
     /// reporting again the breaks that are long over (they were, when this one played).
     var restartsAfterStandBy = false
     /// Frames from the next rendered frame until it is audible, as last told.
-    var outputDelayFrames: Int64 = 0
+    var outputDelayFrames = LocalFrames.zero
     /// The rendered frame at which playout last started (or resumed).
     var playingSinceFrame: Int64 = 0
     /// When the frame after the last rendered one is due: the end of the last render.
@@ -85,13 +85,13 @@ public final class PlaybackEngine {
     enum Transport: Equatable {
         /// Silent until enough audio is held; `hold` is where to resume, or nil to start
         /// at the position the set delay asks for.
-        case waiting(hold: Int64?)
+        case waiting(hold: StationFrames?)
         case playing
         /// Held by the listener at this position; recording goes on.
-        case paused(at: Int64)
+        case paused(at: StationFrames)
         /// The listener resumed: playout restarts at this position with the next render
         /// (after the pause's fade-out has finished), so the delay is measured then.
-        case resuming(at: Int64)
+        case resuming(at: StationFrames)
     }
 
     /// - Parameter decoderFactory: makes the decoders the two read heads use.
@@ -106,7 +106,7 @@ public final class PlaybackEngine {
             crossfadeFrames: Int(configuration.crossfade.audioFrames),
             settleFrames: Int(configuration.settleError.audioFrames))
         transportRamp = GainRamp(gain: 0, lengthFrames: fade)
-        delayFrames = configuration.initialDelay.audioFrames
+        delayFrames = LocalFrames(configuration.initialDelay.audioFrames)
         liveClock = LiveClock(knownPpm: configuration.knownStationPpm)
         statistics.stationClockPpm = configuration.knownStationPpm
     }
@@ -114,47 +114,49 @@ public final class PlaybackEngine {
     // MARK: Time
 
     /// The timeline position that is live at `now` (0 before the first packet).
-    func livePosition(at now: Instant) -> Int64 { liveClock.position(at: now) }
+    func livePosition(at now: Instant) -> StationFrames { liveClock.position(at: now) }
 
     /// Where playout should be at `now` for the set delay to hold at the jack.
-    func targetPosition(at now: Instant) -> Int64 { position(forDelay: delayFrames, at: now) }
+    func targetPosition(at now: Instant) -> StationFrames { position(forDelay: delayFrames, at: now) }
 
-    /// The timeline position heard `delay` frames (local time, at the jack) after it was live.
-    func position(forDelay delay: Int64, at now: Instant) -> Int64 {
+    /// The timeline position heard `delay` (local time, at the jack) after it was live.
+    func position(forDelay delay: LocalFrames, at now: Instant) -> StationFrames {
         livePosition(at: now) - liveClock.line.stationFrames(delay - outputDelayFrames)
     }
 
-    /// The delay at the jack (local frames) of playing `position` at `now`.
-    func delay(playing position: Int64, at now: Instant) -> Int64 {
+    /// The delay at the jack of playing `position` at `now`.
+    func delay(playing position: StationFrames, at now: Instant) -> LocalFrames {
         liveClock.line.localFrames(livePosition(at: now) - position) + outputDelayFrames
     }
 
-    /// The delay that can be set at `now`, in frames.
-    func availableDelayFrames(at now: Instant) -> Int64 {
-        guard !line.isEmpty else { return 0 }
+    /// The delay that can be set at `now`: the audio held, up to the maximum.
+    func availableDelayFrames(at now: Instant) -> LocalFrames {
+        guard !line.isEmpty else { return .zero }
         return min(
-            configuration.maxDelay.audioFrames, livePosition(at: now) - line.startPosition)
+            LocalFrames(configuration.maxDelay.audioFrames),
+            liveClock.line.localFrames(livePosition(at: now) - StationFrames(line.startPosition)))
     }
 
     /// The smallest delay that can be set at `now`: the initial buffer, plus how far the
     /// newest audio lags the live estimate — for a stream delivered in segments, as far as
     /// it will before the next delivery (`SegmentCadence`) — plus the output's own delay.
-    func minimumDelayFrames(at now: Instant) -> Int64 {
-        var lag = line.isEmpty ? 0 : max(0, livePosition(at: now) - line.endPosition)
+    func minimumDelayFrames(at now: Instant) -> LocalFrames {
+        let behind = line.isEmpty ? .zero : max(.zero, livePosition(at: now) - StationFrames(line.endPosition))
+        var lag = liveClock.line.localFrames(behind)
         if deliveredInSegments, let local = liveClock.local(at: now) {
-            lag = max(lag, cadence.allowanceFrames(atLocal: local))
+            lag = max(lag, LocalFrames(cadence.allowanceFrames(atLocal: local.count)))
         }
         return min(
-            configuration.initialBuffer.audioFrames + lag + outputDelayFrames,
-            configuration.maxDelay.audioFrames)
+            LocalFrames(configuration.initialBuffer.audioFrames) + lag + outputDelayFrames,
+            LocalFrames(configuration.maxDelay.audioFrames))
     }
 
     /// The oldest position playout may start from at `now`: audio is held, and the delay
     /// at the jack would not exceed the maximum.
-    func oldestPlayablePosition(at now: Instant) -> Int64 {
+    func oldestPlayablePosition(at now: Instant) -> StationFrames {
         max(
-            line.startPosition,
-            livePosition(at: now) + outputDelayFrames - configuration.maxDelay.audioFrames)
+            StationFrames(line.startPosition),
+            position(forDelay: LocalFrames(configuration.maxDelay.audioFrames), at: now))
     }
 
     /// Whether the connection's audio bounds playout: connected, with audio placed. A new
@@ -165,9 +167,9 @@ public final class PlaybackEngine {
     var connectionFeedsPlayout: Bool { connection == .connected && placement.base != nil }
 
     /// Where playout is (or will resume), on the timeline.
-    func playoutPosition(at now: Instant) -> Int64 {
+    func playoutPosition(at now: Instant) -> StationFrames {
         switch transport {
-        case .playing: heads.position
+        case .playing: StationFrames(heads.position)
         case .paused(let position), .resuming(let position): position
         case .waiting(let hold): hold ?? targetPosition(at: now)
         }
@@ -214,14 +216,14 @@ public final class PlaybackEngine {
         let position = playoutPosition(at: now)
         return EngineStatus(
             state: derivedState,
-            delay: .wholeMilliseconds(frames: delayFrames),
-            availableDelay: .wholeMilliseconds(frames: availableDelayFrames(at: now)),
-            minimumDelay: .wholeMilliseconds(frames: minimumDelayFrames(at: now)),
-            heardDelayMs: AudioFormat.exactMilliseconds(frames: delay(playing: position, at: nextFrameDue)),
-            bufferedAhead: line.isEmpty ? .zero : .wholeMilliseconds(frames: max(0, line.endPosition - position)),
-            programme: timeline.state(at: position),
+            delay: .wholeMilliseconds(frames: delayFrames.count),
+            availableDelay: .wholeMilliseconds(frames: availableDelayFrames(at: now).count),
+            minimumDelay: .wholeMilliseconds(frames: minimumDelayFrames(at: now).count),
+            heardDelayMs: AudioFormat.exactMilliseconds(frames: delay(playing: position, at: nextFrameDue).count),
+            bufferedAhead: line.isEmpty ? .zero : .wholeMilliseconds(frames: max(0, line.endPosition - position.count)),
+            programme: timeline.state(at: position.count),
             delayBufferBytes: line.allocatedBytes,
-            delayToBuild: delayToBuildFrames(at: now).map { .wholeMilliseconds(frames: $0) },
+            delayToBuild: delayToBuildFrames(at: now).map { .wholeMilliseconds(frames: $0.count) },
             streamProblem: streamProblem(at: now),
             statistics: statistics)
     }
@@ -237,12 +239,12 @@ public final class PlaybackEngine {
     }
 
     /// While waiting to start at the set delay: how far back of the oldest audio that may
-    /// be played the delay's start position still lies (frames), if it does.
-    private func delayToBuildFrames(at now: Instant) -> Int64? {
+    /// be played the delay's start position still lies (local time), if it does.
+    private func delayToBuildFrames(at now: Instant) -> LocalFrames? {
         guard case .waiting(nil) = transport, receivedAudio, !line.isEmpty else { return nil }
-        let start = livePosition(at: now) + outputDelayFrames - max(delayFrames, minimumDelayFrames(at: now))
+        let start = position(forDelay: max(delayFrames, minimumDelayFrames(at: now)), at: now)
         let missing = oldestPlayablePosition(at: now) - start
-        return missing > 0 ? missing : nil
+        return missing > .zero ? liveClock.line.localFrames(missing) : nil
     }
 
 }
@@ -261,7 +263,7 @@ extension PlaybackEngine {
         }
     }
     /// The delay in force, in frames at the jack.
-    public var delayInFrames: Int64 { delayFrames }
+    public var delayInFrames: Int64 { delayFrames.count }
     /// Frames rendered so far: the frame numbering of `outputFrame` in notifications.
     public var renderedFrames: Int64 { statistics.renderedFrames }
     /// Notifications not yet drained, for a reader that must act on them before the

@@ -20,13 +20,13 @@ import Testing
             let now = Instant.zero.advanced(byFrames: local)
             clock.start(at: now)
             if !settled, local >= 5 * Int64(AudioFormat.sampleRate) {
-                clock.settled(spliced: false, base: 0, firstSequence: 0, settledAt: now)
+                clock.settled(spliced: false, base: .zero, firstSequence: 0, settledAt: now)
                 settled = true
             }
             if let moveAt, local / Int64(AudioFormat.sampleRate) == Int64(moveAt),
                 local % Int64(AudioFormat.sampleRate) < packet
             {
-                clock.move(byFrames: frames)
+                clock.move(by: StationFrames(frames))
             }
             let stream = Int64((Double(local + packet) * (1 + ppm / 1e6)).rounded())
             if clock.observe(stream: stream, beforeBatching: false, at: now),
@@ -43,11 +43,11 @@ import Testing
     /// Before the first packet nothing is live; from it, live runs at the nominal rate.
     @Test func liveCountsFromTheFirstPacket() {
         var clock = LiveClock(knownPpm: nil)
-        #expect(clock.position(at: .seconds(3)) == 0 && clock.liveTime(ofPosition: 0) == nil)
+        #expect(clock.position(at: .seconds(3)) == .zero && clock.liveTime(ofPosition: .zero) == nil)
         clock.start(at: .seconds(3))
         clock.start(at: .seconds(4))
-        #expect(clock.position(at: .seconds(5)) == 2 * Int64(AudioFormat.sampleRate))
-        #expect(clock.liveTime(ofPosition: Int64(AudioFormat.sampleRate)) == .seconds(4))
+        #expect(clock.position(at: .seconds(5)) == StationFrames(2 * Int64(AudioFormat.sampleRate)))
+        #expect(clock.liveTime(ofPosition: StationFrames(Int64(AudioFormat.sampleRate))) == .seconds(4))
     }
 
     /// A station 500 ppm fast is followed at its rate, said once, and live moves with it:
@@ -65,13 +65,13 @@ import Testing
         let (still, _) = Self.fed(ppm: 200, seconds: 180)
         let (moved, _) = Self.fed(ppm: 200, seconds: 180, moveAt: 30, by: 480)
         let end = Instant.seconds(180)
-        #expect(moved.position(at: end) - still.position(at: end) == 480)
+        #expect(moved.position(at: end) - still.position(at: end) == StationFrames(480))
     }
 
     /// A station played before is followed at its known rate from the first packet.
     @Test func aKnownStationRunsAtItsRateFromTheStart() {
         var clock = LiveClock(knownPpm: -250)
         clock.start(at: .zero)
-        #expect(clock.position(at: .seconds(100)) == Int64((100 * 48_000 * (1 - 250e-6)).rounded()))
+        #expect(clock.position(at: .seconds(100)) == StationFrames(Int64((100 * 48_000 * (1 - 250e-6)).rounded())))
     }
 }
